@@ -1,0 +1,79 @@
+package io.github.pgadvisorylint.core.analysis;
+
+import io.github.pgadvisorylint.core.rule.Rule;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The facade the CLI, the Maven plugin and the tests call: discovery, prefilter, front ends, lock
+ * model, rules, sorted findings. Thread-safe; one instance may run many analyses.
+ */
+public final class Analyzer {
+
+    private final List<Rule> rules;
+    private final int threads;
+
+    private Analyzer(Builder b) {
+        this.rules = List.copyOf(b.rules);
+        this.threads = b.threads;
+    }
+
+    /** @return a builder with no rules and one thread per available processor */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return the rules this analyzer runs, sorted by id */
+    public List<Rule> rules() {
+        return rules;
+    }
+
+    /**
+     * Analyses the given files and directories.
+     *
+     * @param root    the scan root: reported paths are relative to it; must be a directory
+     * @param targets files or directories to scan, each inside or equal to the root; a missing
+     *                target becomes an {@code ERROR} notification, not an exception
+     * @return the result, deterministic for the same input
+     */
+    public AnalysisResult analyze(Path root, List<Path> targets) {
+        Objects.requireNonNull(root, "root");
+        return new AnalysisRun(this.rules, threads, root, targets).run();
+    }
+
+    /** Configures an {@link Analyzer}. */
+    public static final class Builder {
+        private List<Rule> rules = List.of();
+        private int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+
+        private Builder() {
+        }
+
+        /**
+         * @param rules the rules to run (typically {@link io.github.pgadvisorylint.core.rule.RuleRegistry#load()})
+         * @return this builder
+         */
+        public Builder rules(List<Rule> rules) {
+            this.rules = List.copyOf(rules);
+            return this;
+        }
+
+        /**
+         * @param threads parsing threads, at least 1; findings never depend on it
+         * @return this builder
+         */
+        public Builder threads(int threads) {
+            if (threads < 1) {
+                throw new IllegalArgumentException("threads must be at least 1");
+            }
+            this.threads = threads;
+            return this;
+        }
+
+        /** @return the analyzer */
+        public Analyzer build() {
+            return new Analyzer(this);
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package io.github.pgadvisorylint.core.model;
+
+/** The API through which a lock site's SQL reaches the database. */
+public enum ExecutionApi {
+    /** JDBC {@code Statement.execute/executeQuery/executeUpdate/addBatch}. */
+    JDBC_STATEMENT,
+    /** JDBC {@code Connection.prepareStatement}. */
+    JDBC_PREPARED_STATEMENT,
+    /** JDBC {@code Connection.prepareCall}, including the escape {@code { call f(?) }}. */
+    JDBC_CALLABLE_STATEMENT,
+    /** Spring {@code JdbcTemplate} / {@code NamedParameterJdbcTemplate} / {@code JdbcClient}. */
+    SPRING_JDBC_TEMPLATE,
+    /** JPA {@code EntityManager.createNativeQuery} (and Hibernate {@code createSQLQuery}). */
+    JPA_NATIVE_QUERY,
+    /** Spring Data {@code @Query(value = ..., nativeQuery = true)} on a repository method. */
+    SPRING_DATA_QUERY,
+    /** A statement of a {@code .sql} file. */
+    SQL_FILE,
+    /** A string handed to a method the tool does not know, which executes it by all appearances. */
+    OTHER_CALL,
+    /** A SQL constant declared here and executed elsewhere. */
+    DECLARATION
+}

@@ -1,0 +1,59 @@
+package io.github.pgadvisorylint.core.model;
+
+import java.util.Objects;
+
+/**
+ * One argument of a lock key: a known value with its origin, a bound parameter, a per-row column,
+ * or an expression whose value cannot be known statically.
+ *
+ * @param kind       what is known about the part
+ * @param value      the value when {@code kind == KNOWN}, else null
+ * @param expression the source text of the argument (SQL or Java), trimmed; never null
+ * @param origin     where the value comes from (the literal, or a constant's declaration); may be null
+ */
+public record KeyPart(Kind kind, Long value, String expression, SourceRegion origin) {
+
+    /** What is known about a key part. */
+    public enum Kind {
+        /** A value computed statically. */
+        KNOWN,
+        /** A bind parameter ({@code ?}, {@code :name}, {@code $1}, {@code #{x}}) whose value is not known. */
+        PARAMETER,
+        /** A column of the rows the query reads: one key per row. */
+        COLUMN,
+        /** Anything else. */
+        UNKNOWN
+    }
+
+    /** Checks invariants: a known part has a value, other kinds have none. */
+    public KeyPart {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(expression, "expression");
+        if ((kind == Kind.KNOWN) != (value != null)) {
+            throw new IllegalArgumentException("value must be set exactly for KNOWN parts");
+        }
+    }
+
+    /** @return a known part */
+    public static KeyPart known(long value, String expression, SourceRegion origin) {
+        return new KeyPart(Kind.KNOWN, value, expression, origin);
+    }
+
+    /** @return a part of the given unknown kind */
+    public static KeyPart of(Kind kind, String expression) {
+        return new KeyPart(kind, null, expression, null);
+    }
+
+    /** @return true when the value is known */
+    public boolean isKnown() {
+        return kind == Kind.KNOWN;
+    }
+
+    /**
+     * @return a canonical text for comparing keys: the value when known, else the expression with
+     *     white space removed and lower-cased
+     */
+    public String canonical() {
+        return isKnown() ? Long.toString(value) : expression.replaceAll("\\s+", "").toLowerCase(java.util.Locale.ROOT);
+    }
+}

@@ -1,0 +1,69 @@
+package io.github.pgadvisorylint.core.model;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The one intermediate representation every rule reads: every lock site of the scanned files and
+ * the lifecycle of every acquisition, sorted by location. Immutable.
+ */
+public final class LockModel {
+
+    private final List<LockSite> sites;
+    private final Map<String, LockLifecycle> lifecycles;
+
+    /**
+     * @param sites      every lock site found; copied and sorted by region
+     * @param lifecycles one lifecycle per acquisition; keyed by {@link LockSite#id()}
+     */
+    public LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles) {
+        List<LockSite> sorted = new ArrayList<>(sites);
+        sorted.sort(Comparator.comparing(LockSite::region).thenComparing(LockSite::id));
+        this.sites = List.copyOf(sorted);
+        Map<String, LockLifecycle> byId = new TreeMap<>();
+        for (LockLifecycle l : lifecycles) {
+            byId.put(l.acquisition().id(), l);
+        }
+        this.lifecycles = byId;
+    }
+
+    /** @return every lock site, sorted by path, line and column */
+    public List<LockSite> sites() {
+        return sites;
+    }
+
+    /** @return the acquisitions ({@code ACQUIRE} and {@code TRY_ACQUIRE}), sorted */
+    public List<LockSite> acquisitions() {
+        return sites.stream().filter(s -> s.function().operation().isAcquisition()).toList();
+    }
+
+    /** @return the releases ({@code RELEASE} and {@code RELEASE_ALL}), sorted */
+    public List<LockSite> releases() {
+        return sites.stream().filter(s -> s.function().operation().isRelease()).toList();
+    }
+
+    /**
+     * @param acquisition an acquiring site of this model
+     * @return its lifecycle, or null when the site is not an acquisition of this model
+     */
+    public LockLifecycle lifecycle(LockSite acquisition) {
+        return lifecycles.get(acquisition.id());
+    }
+
+    /**
+     * Releases anywhere in the model that could release the given session-level acquisition: an
+     * unlock of the same mode whose key may equal it, or {@code pg_advisory_unlock_all()}.
+     *
+     * @param acquisition an acquiring site
+     * @return matching release sites, sorted; empty when none
+     */
+    public List<LockSite> possibleReleases(LockSite acquisition) {
+        return releases().stream()
+                .filter(r -> r.function().operation() == LockOperation.RELEASE_ALL
+                        || (r.function().mode() == acquisition.function().mode() && r.key().mayEqual(acquisition.key())))
+                .toList();
+    }
+}

@@ -1,0 +1,45 @@
+package io.github.pgadvisorylint.core.model;
+
+import java.util.Objects;
+
+/**
+ * One call of an advisory-lock function: what it calls, with which key, where, and in what SQL and
+ * host context. Immutable.
+ *
+ * @param id                a unique, stable id within one analysis ({@code path#index})
+ * @param function          the function called
+ * @param key               its key
+ * @param region            the primary region: the function's name inside the SQL text, mapped to the
+ *                          file; or the executing call when the SQL is a constant declared elsewhere
+ * @param declarationRegion the function's name inside the constant's declaration when the SQL came
+ *                          through a named constant, else null
+ * @param language          the language of the file holding {@link #region}
+ * @param api               how the SQL is executed
+ * @param sql               the SQL context
+ * @param java              the Java context; null for SQL files
+ */
+public record LockSite(String id, AdvisoryFunction function, LockKey key, SourceRegion region,
+                       SourceRegion declarationRegion, Language language, ExecutionApi api, SqlContext sql,
+                       JavaContext java) {
+
+    /** Checks that the required fields are present. */
+    public LockSite {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(function, "function");
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(region, "region");
+        Objects.requireNonNull(language, "language");
+        Objects.requireNonNull(api, "api");
+        Objects.requireNonNull(sql, "sql");
+    }
+
+    /** @return the file path of the primary region, relative to the scan root */
+    public String path() {
+        return region.path();
+    }
+
+    /** @return a short display of the call, e.g. {@code pg_try_advisory_lock(9001)} */
+    public String display() {
+        return function.sqlName() + (key.space() == KeySpace.NONE ? "()" : key.display());
+    }
+}

@@ -1,0 +1,30 @@
+package io.github.pgadvisorylint.core.model;
+
+/**
+ * How the release of an acquired advisory lock is guaranteed (mirrors SpotBugs FindUnreleasedLock's
+ * three lock bug classes and RULES.md lock-without-finally-unlock).
+ */
+public enum ReleaseGuarantee {
+    /** A transaction-level lock: it ends at COMMIT or ROLLBACK (RULES.md F2). */
+    TRANSACTION_END,
+    /** The unlock runs in a {@code finally} block of a try statement that covers the work. */
+    FINALLY,
+    /** The unlock runs in {@code close()} of a resource declared in try-with-resources. */
+    TRY_WITH_RESOURCES,
+    /**
+     * The unlock lives in another method of the same class (lifecycle callbacks, a lock service's
+     * release method, {@code close()}): the pairing is the caller's, not visible here.
+     */
+    ELSEWHERE_IN_TYPE,
+    /** The unlock is in the method, but not in a {@code finally}: an exception skips it. */
+    NOT_IN_FINALLY,
+    /**
+     * The unlock is in a {@code finally}, but statements that can throw or return run between the
+     * acquisition and the {@code try}.
+     */
+    TRY_STARTS_LATE,
+    /** No unlock for the key anywhere in the file. */
+    NONE,
+    /** The tool cannot tell (SQL files, declarations executed elsewhere). */
+    UNKNOWN
+}

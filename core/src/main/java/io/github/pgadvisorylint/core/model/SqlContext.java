@@ -1,0 +1,26 @@
+package io.github.pgadvisorylint.core.model;
+
+/**
+ * Where a lock function sits in its SQL statement, as far as the row-count rules need it
+ * (RULES.md lock-in-limit-query, lock-in-row-filter, unbounded-lock-count; fact F8).
+ *
+ * @param clause           the clause of the innermost query block holding the call
+ * @param limitKeyword     {@code LIMIT}, {@code OFFSET} or {@code FETCH} when that block or one
+ *                         enclosing it limits its rows, else null
+ * @param readsRows        true when the call's block, or a block between it and the limiting block,
+ *                         reads rows from a table, join, subquery, CTE, VALUES or set-returning function
+ * @param feedsRowChoice   true when the call's result decides which rows survive before the limit:
+ *                         a DISTINCT or GROUP BY block, an ORDER BY that references it, or an arm of a
+ *                         set operation (UNION/INTERSECT/EXCEPT)
+ * @param depth            query nesting depth of the call's block, 0 for the outermost statement
+ * @param parsedBySqlParser true when JSqlParser produced the structure; false for the lexical fallback
+ * @param statementText    the whole SQL statement as analysed (placeholders as written)
+ */
+public record SqlContext(SqlClause clause, String limitKeyword, boolean readsRows, boolean feedsRowChoice,
+                         int depth, boolean parsedBySqlParser, String statementText) {
+
+    /** @return true when a LIMIT, OFFSET or FETCH applies at the call's level or above */
+    public boolean isLimited() {
+        return limitKeyword != null;
+    }
+}

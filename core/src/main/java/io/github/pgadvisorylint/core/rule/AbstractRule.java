@@ -1,0 +1,52 @@
+package io.github.pgadvisorylint.core.rule;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/**
+ * Base class for rules: builds the descriptor and loads the documentation page from the classpath
+ * resource {@code docs/<rule-id>.md} next to the rule class's package root.
+ */
+public abstract class AbstractRule implements Rule {
+
+    private final RuleDescriptor descriptor;
+
+    /**
+     * @param id               kebab-case rule id
+     * @param defaultSeverity  severity of the most common finding
+     * @param shortDescription one sentence
+     * @param fullDescription  one paragraph
+     * @param tags             SARIF tags
+     * @throws IllegalStateException when the documentation page {@code /docs/<id>.md} is missing
+     */
+    protected AbstractRule(String id, Severity defaultSeverity, String shortDescription, String fullDescription,
+                           List<String> tags) {
+        this.descriptor = new RuleDescriptor(id, RuleDescriptor.pascalCase(id), defaultSeverity, shortDescription,
+                fullDescription, loadDoc(getClass(), id), tags);
+    }
+
+    private static String loadDoc(Class<?> owner, String id) {
+        String resource = "/docs/" + id + ".md";
+        try (InputStream in = owner.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("missing documentation page " + resource + " for rule " + id);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public final RuleDescriptor descriptor() {
+        return descriptor;
+    }
+
+    /** @return this rule's id, for messages */
+    protected final String id() {
+        return descriptor.id();
+    }
+}

@@ -1,0 +1,31 @@
+package io.github.pgadvisorylint.core.rule;
+
+import io.github.pgadvisorylint.core.model.SourceRegion;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One result of one rule.
+ *
+ * @param ruleId      the rule's stable kebab-case id
+ * @param severity    the effective severity
+ * @param message     plain-text message; related locations are cited in it as {@code [text](1)}
+ *                    style references only by reporters, never here
+ * @param region      the primary location
+ * @param related     related locations, in the order the message refers to them; immutable
+ * @param fingerprint stable identity without line numbers: rule, file, code shape (the lock
+ *                    function and key, the enclosing method) and occurrence index; hex SHA-256 prefix
+ */
+public record Finding(String ruleId, Severity severity, String message, SourceRegion region,
+                      List<RelatedLocation> related, String fingerprint) {
+
+    /** Copies the related locations and checks required fields. */
+    public Finding {
+        Objects.requireNonNull(ruleId, "ruleId");
+        Objects.requireNonNull(severity, "severity");
+        Objects.requireNonNull(message, "message");
+        Objects.requireNonNull(region, "region");
+        related = List.copyOf(related);
+        Objects.requireNonNull(fingerprint, "fingerprint");
+    }
+}

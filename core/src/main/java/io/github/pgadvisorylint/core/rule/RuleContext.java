@@ -1,0 +1,36 @@
+package io.github.pgadvisorylint.core.rule;
+
+import io.github.pgadvisorylint.core.model.LockModel;
+import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.SourceRegion;
+import java.util.List;
+
+/** What a rule sees while it runs: the lock model, and where to put its findings. */
+public interface RuleContext {
+
+    /** @return the model of every scanned file */
+    LockModel model();
+
+    /**
+     * Reports a finding whose primary location is a lock site. The fingerprint is derived from the
+     * rule, the file, the site's function and key, and its enclosing method: never from line numbers.
+     *
+     * @param severity the finding's severity
+     * @param site     the primary site
+     * @param message  plain-text message
+     * @param related  related locations, possibly empty
+     */
+    void report(Severity severity, LockSite site, String message, List<RelatedLocation> related);
+
+    /**
+     * Reports a finding at an arbitrary region.
+     *
+     * @param severity the finding's severity
+     * @param region   the primary location
+     * @param shape    a line-independent description of the code that fingerprints the finding,
+     *                 e.g. {@code unlock:pg_advisory_unlock(42)}
+     * @param message  plain-text message
+     * @param related  related locations, possibly empty
+     */
+    void report(Severity severity, SourceRegion region, String shape, String message, List<RelatedLocation> related);
+}
