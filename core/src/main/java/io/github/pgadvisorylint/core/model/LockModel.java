@@ -55,7 +55,8 @@ public final class LockModel {
 
     /**
      * Releases anywhere in the model that could release the given session-level acquisition: an
-     * unlock of the same mode whose key may equal it, or {@code pg_advisory_unlock_all()}.
+     * unlock whose key may equal it (of either mode: a mode mismatch is a different bug), or
+     * {@code pg_advisory_unlock_all()}.
      *
      * @param acquisition an acquiring site
      * @return matching release sites, sorted; empty when none
@@ -63,7 +64,7 @@ public final class LockModel {
     public List<LockSite> possibleReleases(LockSite acquisition) {
         return releases().stream()
                 .filter(r -> r.function().operation() == LockOperation.RELEASE_ALL
-                        || (r.function().mode() == acquisition.function().mode() && r.key().mayEqual(acquisition.key())))
+                        || r.key().mayEqual(acquisition.key()))
                 .toList();
     }
 }

@@ -1,0 +1,33 @@
+package io.github.pgadvisorylint.core.analysis;
+
+import io.github.pgadvisorylint.core.model.LockLifecycle;
+import io.github.pgadvisorylint.core.model.LockSite;
+import java.util.List;
+
+/**
+ * What a front end extracted from one file; the syntax tree is gone by the time this exists.
+ *
+ * @param path          the file's path relative to the scan root
+ * @param sites         lock sites in source order
+ * @param lifecycles    one lifecycle per acquisition site
+ * @param notifications problems met in the file
+ */
+public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
+                        List<Notification> notifications) {
+
+    /** Copies the lists. */
+    public FileFacts {
+        sites = List.copyOf(sites);
+        lifecycles = List.copyOf(lifecycles);
+        notifications = List.copyOf(notifications);
+    }
+
+    /**
+     * @param path          the file
+     * @param notifications what went wrong
+     * @return facts with no lock sites
+     */
+    public static FileFacts failed(String path, List<Notification> notifications) {
+        return new FileFacts(path, List.of(), List.of(), notifications);
+    }
+}

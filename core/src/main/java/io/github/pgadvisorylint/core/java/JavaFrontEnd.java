@@ -1,0 +1,372 @@
+package io.github.pgadvisorylint.core.java;
+
+import com.github.javaparser.JavaParser;
+import com.github.javaparser.ParseResult;
+import com.github.javaparser.ParserConfiguration;
+import com.github.javaparser.Problem;
+import com.github.javaparser.ast.CompilationUnit;
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.ConstructorDeclaration;
+import com.github.javaparser.ast.body.FieldDeclaration;
+import com.github.javaparser.ast.body.InitializerDeclaration;
+import com.github.javaparser.ast.body.MethodDeclaration;
+import com.github.javaparser.ast.body.TypeDeclaration;
+import com.github.javaparser.ast.body.VariableDeclarator;
+import com.github.javaparser.ast.expr.AnnotationExpr;
+import com.github.javaparser.ast.expr.BooleanLiteralExpr;
+import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.MemberValuePair;
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.NormalAnnotationExpr;
+import com.github.javaparser.ast.expr.SingleMemberAnnotationExpr;
+import com.github.javaparser.ast.stmt.Statement;
+import io.github.pgadvisorylint.core.analysis.FileFacts;
+import io.github.pgadvisorylint.core.analysis.Notification;
+import io.github.pgadvisorylint.core.model.ExecutionApi;
+import io.github.pgadvisorylint.core.model.JavaContext;
+import io.github.pgadvisorylint.core.model.Language;
+import io.github.pgadvisorylint.core.model.LockKey;
+import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.source.SourceFile;
+import io.github.pgadvisorylint.core.sql.SqlAnalysis;
+import io.github.pgadvisorylint.core.sql.SqlAnalyzer;
+import io.github.pgadvisorylint.core.sql.SqlLockCall;
+import io.github.pgadvisorylint.core.sql.SqlProblem;
+import io.github.pgadvisorylint.core.sql.SqlSites;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The Java front end: parses one file with JavaParser, finds the SQL it executes (string literals,
+ * text blocks, {@code +} concatenations with constants, constants of the file, effectively final
+ * locals) at JDBC, Spring {@code JdbcTemplate}, JPA and Spring Data call sites, hands that SQL to
+ * the {@link SqlAnalyzer}, maps each lock function's position back to the file, and computes the
+ * lifecycle of every acquisition while the syntax tree is still there. Thread-safe.
+ */
+public final class JavaFrontEnd {
+
+    private static final ParserConfiguration.LanguageLevel LANGUAGE_LEVEL = newestLanguageLevel();
+
+    private static final Map<String, ExecutionApi> EXECUTION_METHODS = Map.ofEntries(
+            Map.entry("execute", ExecutionApi.JDBC_STATEMENT),
+            Map.entry("executeQuery", ExecutionApi.JDBC_STATEMENT),
+            Map.entry("executeUpdate", ExecutionApi.JDBC_STATEMENT),
+            Map.entry("executeLargeUpdate", ExecutionApi.JDBC_STATEMENT),
+            Map.entry("addBatch", ExecutionApi.JDBC_STATEMENT),
+            Map.entry("prepareStatement", ExecutionApi.JDBC_PREPARED_STATEMENT),
+            Map.entry("prepareCall", ExecutionApi.JDBC_CALLABLE_STATEMENT),
+            Map.entry("createNativeQuery", ExecutionApi.JPA_NATIVE_QUERY),
+            Map.entry("createSQLQuery", ExecutionApi.JPA_NATIVE_QUERY),
+            Map.entry("createNativeMutationQuery", ExecutionApi.JPA_NATIVE_QUERY),
+            Map.entry("queryForObject", ExecutionApi.SPRING_JDBC_TEMPLATE),
+            Map.entry("queryForList", ExecutionApi.SPRING_JDBC_TEMPLATE),
+            Map.entry("queryForMap", ExecutionApi.SPRING_JDBC_TEMPLATE),
+            Map.entry("queryForRowSet", ExecutionApi.SPRING_JDBC_TEMPLATE),
+            Map.entry("queryForStream", ExecutionApi.SPRING_JDBC_TEMPLATE),
+            Map.entry("queryForLong", ExecutionApi.SPRING_JDBC_TEMPLATE),
+            Map.entry("queryForInt", ExecutionApi.SPRING_JDBC_TEMPLATE),
+            Map.entry("batchUpdate", ExecutionApi.SPRING_JDBC_TEMPLATE),
+            Map.entry("query", ExecutionApi.SPRING_JDBC_TEMPLATE),
+            Map.entry("update", ExecutionApi.SPRING_JDBC_TEMPLATE),
+            Map.entry("sql", ExecutionApi.SPRING_JDBC_TEMPLATE));
+
+    /** Methods whose string arguments are messages or expectations, never executed SQL. */
+    private static final Set<String> NOT_EXECUTING = Set.of(
+            "trace", "debug", "info", "warn", "warning", "error", "fatal", "log", "println", "print", "printf",
+            "append", "insert", "equals", "equalsIgnoreCase", "contains", "containsString", "startsWith", "endsWith",
+            "matches", "indexOf", "lastIndexOf", "replace", "replaceAll", "replaceFirst", "split", "isEqualTo",
+            "isEqualToIgnoringWhitespace", "hasMessage", "hasMessageContaining", "containsExactly", "eq", "argThat",
+            "when", "given", "verify", "thenReturn", "willReturn", "doReturn", "doThrow", "fail", "describedAs", "as",
+            "withFailMessage", "overridingErrorMessage", "expect", "expectMessage", "checkArgument", "checkState",
+            "requireNonNull", "getMessage", "addSuppressed", "setMessage", "put", "getProperty", "getenv");
+
+    /** Calls around a call that make it a stubbing, a verification or an assertion (Mockito, BDDMockito, AssertJ, JUnit). */
+    private static final Set<String> TEST_WRAPPERS = Set.of(
+            "when", "given", "verify", "doReturn", "doThrow", "doAnswer", "doNothing", "doCallRealMethod",
+            "thenReturn", "thenThrow", "willReturn", "willThrow", "assertThat", "assertEquals", "assertTrue",
+            "assertFalse", "assertNotNull", "assertNull", "assertThrows", "assertDoesNotThrow", "assertSame",
+            "argThat", "eq", "inOrder", "expect", "then");
+
+    private final SqlAnalyzer sqlAnalyzer;
+
+    /** @param sqlAnalyzer the SQL front end to hand executed SQL to */
+    public JavaFrontEnd(SqlAnalyzer sqlAnalyzer) {
+        this.sqlAnalyzer = sqlAnalyzer;
+    }
+
+    private static ParserConfiguration.LanguageLevel newestLanguageLevel() {
+        return Arrays.stream(ParserConfiguration.LanguageLevel.values())
+                .filter(l -> l.name().matches("JAVA_\\d+"))
+                .max(Comparator.comparingInt(l -> Integer.parseInt(l.name().substring(5))))
+                .orElse(ParserConfiguration.LanguageLevel.CURRENT);
+    }
+
+    /**
+     * @param file the decoded file
+     * @return its lock sites, lifecycles and problems; never throws for bad input
+     */
+    public FileFacts analyze(SourceFile file) {
+        ParserConfiguration config = new ParserConfiguration()
+                .setLanguageLevel(LANGUAGE_LEVEL)
+                .setStoreTokens(true)
+                .setAttributeComments(false)
+                .setTabSize(1);
+        ParseResult<CompilationUnit> result = new JavaParser(config).parse(file.text());
+        if (!result.isSuccessful() || result.getResult().isEmpty()) {
+            return FileFacts.failed(file.path(), List.of(parseProblem(file, result.getProblems())));
+        }
+        return new FileScan(file, result.getResult().get()).run();
+    }
+
+    private static Notification parseProblem(SourceFile file, List<Problem> problems) {
+        if (problems.isEmpty()) {
+            return new Notification(Severity.WARNING, "java-parse-error", "Java file could not be parsed; skipped",
+                    SourceRegion.line(file.path(), 1));
+        }
+        Problem p = problems.get(0);
+        int line = p.getLocation().flatMap(l -> l.getBegin().getRange()).map(r -> r.begin.line).orElse(1);
+        int col = p.getLocation().flatMap(l -> l.getBegin().getRange()).map(r -> r.begin.column).orElse(1);
+        String msg = p.getMessage().lines().findFirst().orElse("syntax error");
+        if (msg.length() > 200) {
+            msg = msg.substring(0, 200) + "…";
+        }
+        int offset = file.offsetOf(line, col);
+        return new Notification(Severity.WARNING, "java-parse-error",
+                "Java file could not be parsed; skipped (" + msg + (problems.size() > 1 ? "; " + (problems.size() - 1)
+                        + " more problem(s)" : "") + ")", file.region(offset, offset));
+    }
+
+    /** SQL found in the file, with how it is executed. */
+    private record Candidate(JavaText text, Node anchor, ExecutionApi api, MethodCallExpr call, Node contextNode) {
+    }
+
+    /** The state of one file's analysis. */
+    private final class FileScan {
+        private final SourceFile file;
+        private final CompilationUnit unit;
+        private final StringEvaluator strings;
+        private final List<Candidate> candidates = new ArrayList<>();
+        private final List<LockSite> sites = new ArrayList<>();
+        private final Map<LockSite, Node> siteNodes = new HashMap<>();
+        private final Set<Notification> notifications = new LinkedHashSet<>();
+        private final Map<String, SqlAnalysis> analyses = new HashMap<>();
+
+        FileScan(SourceFile file, CompilationUnit unit) {
+            this.file = file;
+            this.unit = unit;
+            this.strings = new StringEvaluator(file, unit);
+        }
+
+        FileFacts run() {
+            for (MethodCallExpr call : unit.findAll(MethodCallExpr.class)) {
+                collectCall(call);
+            }
+            for (AnnotationExpr a : unit.findAll(AnnotationExpr.class)) {
+                collectAnnotation(a);
+            }
+            collectDeclarations();
+            for (Candidate c : candidates) {
+                toSites(c);
+            }
+            var lifecycles = new LifecycleAnalyzer(file, siteNodes).analyze(sites);
+            List<Notification> notes = new ArrayList<>(notifications);
+            notes.sort(Comparator.naturalOrder());
+            return new FileFacts(file.path(), sites, lifecycles, notes);
+        }
+
+        private void collectCall(MethodCallExpr call) {
+            String name = call.getNameAsString();
+            if (isTestWrapped(call)) {
+                return;
+            }
+            ExecutionApi api = EXECUTION_METHODS.get(name);
+            if (api != null && call.getArguments().isNonEmpty()) {
+                JavaText text = strings.evaluate(call.getArgument(0));
+                if (text != null && mentionsAdvisory(text.text())) {
+                    candidates.add(new Candidate(text, call.getArgument(0), refine(api, call), call, call));
+                }
+                return;
+            }
+            if (NOT_EXECUTING.contains(name) || name.startsWith("assert") || name.startsWith("log")) {
+                return;
+            }
+            for (Expression arg : call.getArguments()) {
+                if (arg.isLiteralStringValueExpr() && !arg.isStringLiteralExpr() && !arg.isTextBlockLiteralExpr()) {
+                    continue;
+                }
+                JavaText text = strings.evaluate(arg);
+                if (text != null && mentionsAdvisory(text.text())) {
+                    candidates.add(new Candidate(text, arg, ExecutionApi.OTHER_CALL, call, call));
+                }
+            }
+        }
+
+        private ExecutionApi refine(ExecutionApi api, MethodCallExpr call) {
+            String receiver = call.getScope().map(Node::toString).orElse("").toLowerCase(Locale.ROOT);
+            boolean template = receiver.contains("template") || receiver.contains("jdbc") || receiver.contains("client");
+            if (api == ExecutionApi.JDBC_STATEMENT && template && !receiver.contains("statement")) {
+                return ExecutionApi.SPRING_JDBC_TEMPLATE;
+            }
+            String name = call.getNameAsString();
+            if (api == ExecutionApi.SPRING_JDBC_TEMPLATE && (name.equals("query") || name.equals("update")
+                    || name.equals("sql")) && !template) {
+                return ExecutionApi.OTHER_CALL;
+            }
+            return api;
+        }
+
+        private boolean isTestWrapped(MethodCallExpr call) {
+            Optional<Expression> scope = call.getScope();
+            while (scope.isPresent() && scope.get() instanceof MethodCallExpr s) {
+                if (TEST_WRAPPERS.contains(s.getNameAsString())) {
+                    return true;
+                }
+                scope = s.getScope();
+            }
+            Node n = call.getParentNode().orElse(null);
+            while (n != null && !(n instanceof Statement) && !(n instanceof CallableDeclaration)) {
+                if (n instanceof MethodCallExpr m && TEST_WRAPPERS.contains(m.getNameAsString())) {
+                    return true;
+                }
+                n = n.getParentNode().orElse(null);
+            }
+            return false;
+        }
+
+        private void collectAnnotation(AnnotationExpr a) {
+            String name = a.getNameAsString();
+            String simple = name.substring(name.lastIndexOf('.') + 1);
+            if (!simple.equals("Query") && !simple.equals("NativeQuery")) {
+                return;
+            }
+            Expression value = null;
+            boolean nativeQuery = simple.equals("NativeQuery");
+            if (a instanceof SingleMemberAnnotationExpr s) {
+                value = s.getMemberValue();
+            } else if (a instanceof NormalAnnotationExpr n) {
+                for (MemberValuePair p : n.getPairs()) {
+                    if (p.getNameAsString().equals("value")) {
+                        value = p.getValue();
+                    } else if (p.getNameAsString().equals("nativeQuery")) {
+                        nativeQuery = p.getValue() instanceof BooleanLiteralExpr b && b.getValue();
+                    }
+                }
+            }
+            if (value == null || !nativeQuery) {
+                return;
+            }
+            JavaText text = strings.evaluate(value);
+            if (text != null && mentionsAdvisory(text.text())) {
+                candidates.add(new Candidate(text, value, ExecutionApi.SPRING_DATA_QUERY, null,
+                        a.getParentNode().orElse(a)));
+            }
+        }
+
+        private void collectDeclarations() {
+            Set<VariableDeclarator> used = strings.usedConstants();
+            for (VariableDeclarator v : strings.constants().values().stream()
+                    .sorted(Comparator.comparing(v -> v.getBegin().map(p -> p.line).orElse(0))).toList()) {
+                if (used.contains(v) || v.getInitializer().isEmpty() || !(v.getParentNode().orElse(null) instanceof FieldDeclaration)) {
+                    continue;
+                }
+                JavaText text = strings.evaluate(v.getInitializer().get());
+                if (text != null && mentionsAdvisory(text.text()) && text.constantName() == null) {
+                    candidates.add(new Candidate(text, v.getInitializer().get(), ExecutionApi.DECLARATION, null, v));
+                }
+            }
+        }
+
+        private void toSites(Candidate c) {
+            SqlAnalysis analysis = analyses.computeIfAbsent(c.text.text(), sqlAnalyzer::analyze);
+            int anchorStart = c.anchor.getBegin().map(p -> file.offsetOf(p.line, p.column)).orElse(0);
+            int anchorEnd = c.anchor.getEnd().map(p -> file.offsetOf(p.line, p.column) + 1).orElse(anchorStart);
+            SourceRegion anchorRegion = file.region(anchorStart, anchorEnd);
+            for (SqlProblem problem : analysis.problems()) {
+                int off = c.text.offsetAt(problem.offset());
+                SourceRegion where = off >= 0 && off >= anchorStart && off < anchorEnd ? file.region(off, off) : anchorRegion;
+                notifications.add(new Notification(Severity.NOTE, "sql-parse-fallback", problem.message(), where));
+            }
+            JavaContext context = context(c);
+            for (SqlLockCall call : analysis.calls()) {
+                int s = c.text.offsetAt(call.nameStart());
+                int e = c.text.offsetAt(call.nameEnd() - 1);
+                SourceRegion mapped = s >= 0 && e >= s ? file.region(s, e + 1) : null;
+                boolean inline = mapped != null && s >= anchorStart && e < anchorEnd;
+                SourceRegion primary = inline || c.api == ExecutionApi.DECLARATION ? (mapped != null ? mapped : anchorRegion)
+                        : anchorRegion;
+                SourceRegion declaration = inline || c.api == ExecutionApi.DECLARATION ? null : mapped;
+                LockKey key = SqlSites.key(call, (from, to) -> {
+                    int a = c.text.offsetAt(from);
+                    int b = c.text.offsetAt(to - 1);
+                    return a >= 0 && b >= a ? file.region(a, b + 1) : null;
+                });
+                LockSite site = new LockSite(file.path() + "#" + sites.size(), call.function(), key, primary,
+                        declaration, Language.JAVA, c.api, call.context(), context);
+                sites.add(site);
+                siteNodes.put(site, c.call != null ? c.call : c.contextNode);
+            }
+        }
+
+        private JavaContext context(Candidate c) {
+            Node n = c.contextNode;
+            String type = n.findAncestor(TypeDeclaration.class).map(TypeDeclaration::getNameAsString).orElse("");
+            if (n instanceof TypeDeclaration<?> t) {
+                type = t.getNameAsString();
+            }
+            String method = methodName(n);
+            String exec = null;
+            String receiver = null;
+            if (c.call != null) {
+                receiver = c.call.getScope().map(Node::toString).map(JavaFrontEnd::abbreviate).orElse(null);
+                exec = (receiver == null ? "" : receiver + ".") + c.call.getNameAsString();
+            }
+            return new JavaContext(type, method, exec, receiver, c.text.constantName());
+        }
+    }
+
+    /**
+     * @param n a node
+     * @return the name of the method holding it: the method's name, {@code <init>} for constructors and
+     *     instance initialisers, {@code <clinit>} for static initialisers, {@code <field>} for field initialisers
+     */
+    static String methodName(Node n) {
+        Node cur = n;
+        while (cur != null) {
+            if (cur instanceof MethodDeclaration m) {
+                return m.getNameAsString();
+            }
+            if (cur instanceof ConstructorDeclaration) {
+                return "<init>";
+            }
+            if (cur instanceof InitializerDeclaration i) {
+                return i.isStatic() ? "<clinit>" : "<init>";
+            }
+            if (cur instanceof FieldDeclaration || cur instanceof VariableDeclarator && cur.getParentNode()
+                    .filter(p -> p instanceof FieldDeclaration).isPresent()) {
+                return "<field>";
+            }
+            cur = cur.getParentNode().orElse(null);
+        }
+        return "";
+    }
+
+    private static String abbreviate(String s) {
+        String one = s.replaceAll("\\s+", " ");
+        return one.length() > 80 ? one.substring(0, 77) + "..." : one;
+    }
+
+    private static boolean mentionsAdvisory(String text) {
+        return io.github.pgadvisorylint.core.discovery.Prefilter.mentionsAdvisory(text);
+    }
+}

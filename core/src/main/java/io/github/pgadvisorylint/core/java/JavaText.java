@@ -1,0 +1,73 @@
+package io.github.pgadvisorylint.core.java;
+
+import java.util.Arrays;
+
+/**
+ * A compile-time string built from Java literals, with the file offset each char came from, so a
+ * position in the string maps back to the exact line and column of the source (through escapes,
+ * text-block indentation, CRLF and tabs).
+ */
+final class JavaText {
+
+    /** Offset value of chars that did not come from a literal of this file (placeholders). */
+    static final int SYNTHETIC = -1;
+
+    private final StringBuilder text = new StringBuilder();
+    private int[] offsets = new int[32];
+    private boolean viaConstant;
+    private String constantName;
+
+    String text() {
+        return text.toString();
+    }
+
+    int length() {
+        return text.length();
+    }
+
+    /**
+     * @param index a char index in the text
+     * @return the file offset of that char, or {@link #SYNTHETIC}
+     */
+    int offsetAt(int index) {
+        return index >= 0 && index < text.length() ? offsets[index] : SYNTHETIC;
+    }
+
+    void append(char c, int offset) {
+        if (text.length() == offsets.length) {
+            offsets = Arrays.copyOf(offsets, offsets.length * 2);
+        }
+        offsets[text.length()] = offset;
+        text.append(c);
+    }
+
+    void append(JavaText other) {
+        for (int i = 0; i < other.length(); i++) {
+            append(other.text.charAt(i), other.offsets[i]);
+        }
+        if (other.viaConstant && constantName == null) {
+            constantName = other.constantName;
+        }
+        viaConstant |= other.viaConstant;
+    }
+
+    void appendSynthetic(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            append(s.charAt(i), SYNTHETIC);
+        }
+    }
+
+    /** Marks the text as coming (at least partly) through a named constant. */
+    JavaText viaConstant(String name) {
+        if (constantName == null) {
+            constantName = name;
+        }
+        viaConstant = true;
+        return this;
+    }
+
+    /** @return the first named constant the text came through, or null when inline */
+    String constantName() {
+        return viaConstant ? constantName : null;
+    }
+}

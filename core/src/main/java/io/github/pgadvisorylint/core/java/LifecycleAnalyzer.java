@@ -1,0 +1,325 @@
+package io.github.pgadvisorylint.core.java;
+
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.NodeList;
+import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.InitializerDeclaration;
+import com.github.javaparser.ast.body.MethodDeclaration;
+import com.github.javaparser.ast.body.TypeDeclaration;
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.stmt.BlockStmt;
+import com.github.javaparser.ast.stmt.BreakStmt;
+import com.github.javaparser.ast.stmt.ContinueStmt;
+import com.github.javaparser.ast.stmt.IfStmt;
+import com.github.javaparser.ast.stmt.ReturnStmt;
+import com.github.javaparser.ast.stmt.Statement;
+import com.github.javaparser.ast.stmt.SwitchEntry;
+import com.github.javaparser.ast.stmt.ThrowStmt;
+import com.github.javaparser.ast.stmt.TryStmt;
+import io.github.pgadvisorylint.core.model.ExecutionApi;
+import io.github.pgadvisorylint.core.model.LockLevel;
+import io.github.pgadvisorylint.core.model.LockLifecycle;
+import io.github.pgadvisorylint.core.model.LockOperation;
+import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
+import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.source.SourceFile;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Pairs each acquisition of one Java file with its release and decides how that release is
+ * guaranteed (RULES.md lock-without-finally-unlock; the three lock bug classes of SpotBugs'
+ * FindUnreleasedLock). Releases are unlock calls with a key that may equal the acquisition's, or
+ * {@code pg_advisory_unlock_all()}, or calls of a method of the same file that releases.
+ */
+final class LifecycleAnalyzer {
+
+    /** Receivers whose calls only log. */
+    private static final Pattern LOGGER = Pattern.compile("(?i)(.*\\.)?_?(log|logger)|system\\.(out|err)");
+    /** Calls that read a lock's outcome or are otherwise harmless between the lock and its try. */
+    private static final Pattern BENIGN_CALL = Pattern.compile(
+            "next|get[A-Z]\\w*|is[A-Z]\\w*|has[A-Z]\\w*|wasNull|booleanValue|longValue|intValue|equals|valueOf"
+                    + "|orElse|isPresent|isEmpty|trace|debug|info|warn|error|println|printf|format|currentTimeMillis|nanoTime|now");
+
+    private final SourceFile file;
+    private final Map<LockSite, Node> nodes;
+
+    LifecycleAnalyzer(SourceFile file, Map<LockSite, Node> nodes) {
+        this.file = file;
+        this.nodes = nodes;
+    }
+
+    /** A release and the node that performs it in the method under study. */
+    private record Release(Node node, SourceRegion region, String what) {
+    }
+
+    List<LockLifecycle> analyze(List<LockSite> sites) {
+        Set<String> releasingMethods = releasingMethods(sites);
+        List<LockLifecycle> out = new ArrayList<>();
+        for (LockSite site : sites) {
+            if (!site.function().operation().isAcquisition()) {
+                continue;
+            }
+            out.add(lifecycle(site, sites, releasingMethods));
+        }
+        return out;
+    }
+
+    private LockLifecycle lifecycle(LockSite a, List<LockSite> sites, Set<String> releasingMethods) {
+        if (a.function().level() == LockLevel.TRANSACTION) {
+            return new LockLifecycle(a, ReleaseGuarantee.TRANSACTION_END, null, "transaction-level lock");
+        }
+        Node aNode = nodes.get(a);
+        if (aNode == null || a.api() == ExecutionApi.DECLARATION || a.api() == ExecutionApi.SPRING_DATA_QUERY) {
+            return new LockLifecycle(a, ReleaseGuarantee.UNKNOWN, null, "executed elsewhere");
+        }
+        Node scope = callableOf(aNode);
+        if (scope == null) {
+            return new LockLifecycle(a, ReleaseGuarantee.UNKNOWN, null, "not inside a method");
+        }
+        List<Release> releases = new ArrayList<>();
+        for (LockSite r : sites) {
+            if (releases(r, a) && nodes.get(r) != null && callableOf(nodes.get(r)) == scope) {
+                releases.add(new Release(nodes.get(r), r.region(), r.display()));
+            }
+        }
+        String ownName = scope instanceof MethodDeclaration m ? m.getNameAsString() : null;
+        for (MethodCallExpr call : scope.findAll(MethodCallExpr.class)) {
+            String n = call.getNameAsString();
+            if (releasingMethods.contains(n) && !n.equals(ownName) && call.getScope().map(s -> s.isThisExpr()).orElse(true)) {
+                releases.add(new Release(call, region(call), n + "(...)"));
+            }
+        }
+        int aStart = offset(aNode);
+        ReleaseGuarantee best = null;
+        Release bestRelease = null;
+        String bestNote = "";
+        for (Release r : releases) {
+            Optional<TryStmt> finallyOf = enclosingFinally(r.node, scope);
+            ReleaseGuarantee g;
+            String note;
+            if (finallyOf.isPresent()) {
+                TryStmt t = finallyOf.get();
+                if (isInside(aNode, t.getTryBlock()) || t.getResources().stream().anyMatch(res -> isInside(aNode, res))) {
+                    g = ReleaseGuarantee.FINALLY;
+                    note = "unlocked in finally";
+                } else if (offset(t) < aStart) {
+                    continue; // a finally that ends before the lock is taken covers nothing of it
+                } else {
+                    List<Statement> between = intervening(aNode, t, scope);
+                    if (between == null) {
+                        continue;
+                    }
+                    Statement risky = between.stream().filter(this::isRisky).findFirst().orElse(null);
+                    if (risky == null) {
+                        g = ReleaseGuarantee.FINALLY;
+                        note = "unlocked in finally";
+                    } else {
+                        g = ReleaseGuarantee.TRY_STARTS_LATE;
+                        note = "line " + file.lineOf(offset(risky)) + " runs between the lock and the try whose finally unlocks";
+                    }
+                }
+            } else {
+                if (offset(r.node) < aStart) {
+                    continue;
+                }
+                g = ReleaseGuarantee.NOT_IN_FINALLY;
+                note = r.what + " is not in a finally block";
+            }
+            if (best == null || rank(g) > rank(best)) {
+                best = g;
+                bestRelease = r;
+                bestNote = note;
+            }
+        }
+        if (best != null) {
+            return new LockLifecycle(a, best, bestRelease.region, bestNote);
+        }
+        // No release in the method: is there one elsewhere in the same type?
+        TypeDeclaration<?> type = aNode.findAncestor(TypeDeclaration.class).orElse(null);
+        for (LockSite r : sites) {
+            Node rn = nodes.get(r);
+            if (releases(r, a) && rn != null && type != null && rn.findAncestor(TypeDeclaration.class).orElse(null) == type) {
+                return new LockLifecycle(a, ReleaseGuarantee.ELSEWHERE_IN_TYPE, r.region(),
+                        "released in " + JavaFrontEnd.methodName(rn));
+            }
+        }
+        return new LockLifecycle(a, ReleaseGuarantee.NONE, null, "no unlock for this key in the file");
+    }
+
+    private static int rank(ReleaseGuarantee g) {
+        return switch (g) {
+            case FINALLY -> 3;
+            case TRY_STARTS_LATE -> 2;
+            case NOT_IN_FINALLY -> 1;
+            default -> 0;
+        };
+    }
+
+    private static boolean releases(LockSite r, LockSite a) {
+        LockOperation op = r.function().operation();
+        return op == LockOperation.RELEASE_ALL || (op == LockOperation.RELEASE && r.key().mayEqual(a.key()));
+    }
+
+    /** Names of methods of this file that release a lock, directly or through each other. */
+    private Set<String> releasingMethods(List<LockSite> sites) {
+        Set<String> names = new HashSet<>();
+        Set<MethodDeclaration> methods = new HashSet<>();
+        for (LockSite s : sites) {
+            Node n = nodes.get(s);
+            if (s.function().operation().isRelease() && n != null) {
+                n.findAncestor(MethodDeclaration.class).ifPresent(m -> {
+                    methods.add(m);
+                    names.add(m.getNameAsString());
+                });
+            }
+        }
+        boolean grew = !methods.isEmpty();
+        for (int round = 0; grew && round < 4; round++) {
+            grew = false;
+            Node root = methods.iterator().next().findRootNode();
+            for (MethodDeclaration m : root.findAll(MethodDeclaration.class)) {
+                if (!methods.contains(m) && m.findAll(MethodCallExpr.class).stream()
+                        .anyMatch(c -> names.contains(c.getNameAsString()) && c.getScope().isEmpty())) {
+                    methods.add(m);
+                    names.add(m.getNameAsString());
+                    grew = true;
+                }
+            }
+        }
+        return names;
+    }
+
+    private static Node callableOf(Node n) {
+        Node cur = n;
+        while (cur != null) {
+            if (cur instanceof CallableDeclaration<?> || cur instanceof InitializerDeclaration) {
+                return cur;
+            }
+            cur = cur.getParentNode().orElse(null);
+        }
+        return null;
+    }
+
+    /** The innermost try statement whose finally block holds the node, within the scope. */
+    private static Optional<TryStmt> enclosingFinally(Node n, Node scope) {
+        Node child = n;
+        Node cur = n.getParentNode().orElse(null);
+        while (cur != null && cur != scope) {
+            if (cur instanceof TryStmt t && t.getFinallyBlock().isPresent() && t.getFinallyBlock().get() == child) {
+                return Optional.of(t);
+            }
+            child = cur;
+            cur = cur.getParentNode().orElse(null);
+        }
+        return Optional.empty();
+    }
+
+    private static boolean isInside(Node n, Node container) {
+        Node cur = n;
+        while (cur != null) {
+            if (cur == container) {
+                return true;
+            }
+            cur = cur.getParentNode().orElse(null);
+        }
+        return false;
+    }
+
+    /**
+     * The statements that run after the acquisition and before the try statement starts, or null
+     * when the try does not follow the acquisition in one method body.
+     */
+    private static List<Statement> intervening(Node a, TryStmt t, Node scope) {
+        List<Statement> out = new ArrayList<>();
+        Node child = t;
+        Node cur = t.getParentNode().orElse(null);
+        while (cur != null && cur != scope) {
+            NodeList<Statement> stmts = cur instanceof BlockStmt b ? b.getStatements()
+                    : cur instanceof SwitchEntry se ? se.getStatements() : null;
+            if (stmts != null) {
+                int idx = indexOf(stmts, child);
+                if (idx >= 0) {
+                    int aIdx = -1;
+                    for (int i = 0; i < stmts.size(); i++) {
+                        if (isInside(a, stmts.get(i))) {
+                            aIdx = i;
+                            break;
+                        }
+                    }
+                    if (aIdx >= 0) {
+                        if (aIdx > idx) {
+                            return null;
+                        }
+                        for (int i = aIdx + 1; i < idx; i++) {
+                            out.add(stmts.get(i));
+                        }
+                        return out;
+                    }
+                    for (int i = 0; i < idx; i++) {
+                        out.add(stmts.get(i));
+                    }
+                }
+            }
+            child = cur;
+            cur = cur.getParentNode().orElse(null);
+        }
+        return null;
+    }
+
+    private static int indexOf(NodeList<Statement> stmts, Node child) {
+        for (int i = 0; i < stmts.size(); i++) {
+            if (stmts.get(i) == child) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Whether a statement between the lock and its try can skip the try: a call that may throw, or an exit. */
+    private boolean isRisky(Statement s) {
+        if (s instanceof ReturnStmt || s instanceof ThrowStmt || s instanceof BreakStmt || s instanceof ContinueStmt) {
+            return true;
+        }
+        if (s instanceof IfStmt i && i.getElseStmt().isEmpty() && exits(i.getThenStmt())) {
+            return false; // a guard on the try-lock's outcome: "if (!locked) return;"
+        }
+        for (MethodCallExpr call : s.findAll(MethodCallExpr.class)) {
+            String receiver = call.getScope().map(Node::toString).orElse("");
+            if (LOGGER.matcher(receiver).matches() || BENIGN_CALL.matcher(call.getNameAsString()).matches()) {
+                continue;
+            }
+            if (call.getScope().isPresent() && call.getScope().get() instanceof NameExpr n
+                    && Character.isUpperCase(n.getNameAsString().charAt(0))
+                    && n.getNameAsString().toLowerCase(Locale.ROOT).contains("log")) {
+                continue;
+            }
+            return true;
+        }
+        return !s.findAll(ReturnStmt.class).isEmpty() || !s.findAll(ThrowStmt.class).isEmpty();
+    }
+
+    private static boolean exits(Statement s) {
+        return !s.findAll(ReturnStmt.class).isEmpty() || !s.findAll(ThrowStmt.class).isEmpty()
+                || !s.findAll(ContinueStmt.class).isEmpty() || !s.findAll(BreakStmt.class).isEmpty()
+                || s instanceof ReturnStmt || s instanceof ThrowStmt;
+    }
+
+    private int offset(Node n) {
+        return n.getBegin().map(p -> file.offsetOf(p.line, p.column)).orElse(0);
+    }
+
+    private SourceRegion region(Node n) {
+        int s = offset(n);
+        int e = n.getEnd().map(p -> file.offsetOf(p.line, p.column) + 1).orElse(s);
+        return file.region(s, e);
+    }
+}

@@ -1,0 +1,67 @@
+package io.github.pgadvisorylint.rules;
+
+import io.github.pgadvisorylint.core.model.LockLevel;
+import io.github.pgadvisorylint.core.model.LockLifecycle;
+import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.rule.AbstractRule;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.RuleContext;
+import io.github.pgadvisorylint.core.rule.Severity;
+import java.util.List;
+
+/**
+ * {@code lock-without-finally-unlock}: a session-level acquisition whose release is not guaranteed
+ * on every path. Session-level locks outlive transactions (RULES.md F1) and, on a pooled connection,
+ * the client's own close (F13): a skipped unlock holds the key until the backend session ends.
+ */
+public final class LockWithoutFinallyUnlockRule extends AbstractRule {
+
+    /** Creates the rule with its metadata and documentation page. */
+    public LockWithoutFinallyUnlockRule() {
+        super("lock-without-finally-unlock", Severity.ERROR,
+                "Session-level advisory lock whose unlock is not guaranteed by finally.",
+                "A session-level advisory lock (pg_advisory_lock, pg_try_advisory_lock and their _shared forms) is "
+                        + "held until it is unlocked or the session ends; a ROLLBACK does not release it. When the "
+                        + "unlock is not in a finally block that covers the work, or there is no unlock at all, an "
+                        + "exception or early return leaves the key locked on a connection that a pool keeps alive.",
+                List.of("correctness", "concurrency", "resource-leak", "postgresql", "advisory-lock"));
+    }
+
+    @Override
+    public void check(RuleContext context) {
+        for (LockSite site : context.model().acquisitions()) {
+            if (site.function().level() != LockLevel.SESSION) {
+                continue;
+            }
+            LockLifecycle lifecycle = context.model().lifecycle(site);
+            if (lifecycle == null) {
+                continue;
+            }
+            String lead = site.display() + " takes a session-level lock";
+            switch (lifecycle.guarantee()) {
+                case NOT_IN_FINALLY -> context.report(Severity.ERROR, site, lead
+                        + ", but its unlock is not in a finally block: an exception before the unlock skips it, and "
+                        + "the lock stays held until the database session ends (a ROLLBACK does not release it). Put "
+                        + "the work in try { ... } finally { unlock }.",
+                        List.of(new RelatedLocation(lifecycle.releaseRegion(), "unlock that an exception would skip")));
+                case TRY_STARTS_LATE -> context.report(Severity.ERROR, site, lead + ", but " + lifecycle.note()
+                        + ": if that code throws or returns, the finally never runs and the lock stays held. Start "
+                        + "the try right after the lock.",
+                        List.of(new RelatedLocation(lifecycle.releaseRegion(), "unlock in a finally that starts too late")));
+                case NONE -> {
+                    if (context.model().possibleReleases(site).isEmpty()) {
+                        context.report(Severity.ERROR, site, lead + ", but no pg_advisory_unlock for key "
+                                + site.key().display() + " (nor pg_advisory_unlock_all) is found anywhere in the "
+                                + "scanned code: the lock is held until the session ends, which on a pooled "
+                                + "connection may be never. Unlock in a finally block, or use "
+                                + site.function().sqlName().replace("advisory_lock", "advisory_xact_lock")
+                                + " inside a transaction.", List.of());
+                    }
+                }
+                default -> {
+                    // guaranteed, split across a type's methods, or not knowable: silent
+                }
+            }
+        }
+    }
+}
