@@ -57,6 +57,7 @@ final class AnalysisRun {
         List<FileFacts> facts = analyzeAll(sources);
         List<LockSite> sites = new ArrayList<>();
         List<LockLifecycle> lifecycles = new ArrayList<>();
+        List<Suppression> suppressions = new ArrayList<>();
         int analyzed = 0;
         for (FileFacts f : facts) {
             if (f == null) {
@@ -66,6 +67,7 @@ final class AnalysisRun {
             sites.addAll(f.sites());
             lifecycles.addAll(f.lifecycles());
             notifications.addAll(f.notifications());
+            suppressions.addAll(f.suppressions());
         }
         LockModel model = new LockModel(sites, lifecycles);
         FindingCollector collector = new FindingCollector(model);
@@ -76,7 +78,7 @@ final class AnalysisRun {
         List<RuleDescriptor> descriptors = rules.stream().map(Rule::descriptor)
                 .sorted(Comparator.comparing(RuleDescriptor::id)).toList();
         long elapsed = (System.nanoTime() - started) / 1_000_000;
-        return new AnalysisResult(root, descriptors, collector.findings(), notifications, model,
+        return new AnalysisResult(root, descriptors, collector.findings(suppressions), notifications, model,
                 discovered.files().size(), analyzed, elapsed);
     }
 
@@ -139,7 +141,7 @@ final class AnalysisRun {
                 List<Notification> notes = new ArrayList<>(facts.notifications());
                 notes.add(new Notification(Severity.NOTE, "encoding", "file is not valid UTF-8; read as ISO-8859-1",
                         SourceRegion.line(f.relativePath(), 1)));
-                facts = new FileFacts(facts.path(), facts.sites(), facts.lifecycles(), notes);
+                facts = new FileFacts(facts.path(), facts.sites(), facts.lifecycles(), notes, facts.suppressions());
             }
             return facts;
         } catch (IOException e) {

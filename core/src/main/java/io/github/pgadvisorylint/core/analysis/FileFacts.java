@@ -11,15 +11,17 @@ import java.util.List;
  * @param sites         lock sites in source order
  * @param lifecycles    one lifecycle per acquisition site
  * @param notifications problems met in the file
+ * @param suppressions  in-source suppressions of the file
  */
 public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
-                        List<Notification> notifications) {
+                        List<Notification> notifications, List<Suppression> suppressions) {
 
     /** Copies the lists. */
     public FileFacts {
         sites = List.copyOf(sites);
         lifecycles = List.copyOf(lifecycles);
         notifications = List.copyOf(notifications);
+        suppressions = List.copyOf(suppressions);
     }
 
     /**
@@ -28,6 +30,6 @@ public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> l
      * @return facts with no lock sites
      */
     public static FileFacts failed(String path, List<Notification> notifications) {
-        return new FileFacts(path, List.of(), List.of(), notifications);
+        return new FileFacts(path, List.of(), List.of(), notifications, List.of());
     }
 }

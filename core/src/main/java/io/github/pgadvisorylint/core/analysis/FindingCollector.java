@@ -68,7 +68,11 @@ final class FindingCollector {
         }
     }
 
-    List<Finding> findings() {
+    /**
+     * @param suppressions in-source suppressions; findings they cover are left out
+     * @return the findings, sorted and fingerprinted
+     */
+    List<Finding> findings(List<Suppression> suppressions) {
         List<Raw> sorted = new ArrayList<>(raws);
         sorted.sort(Comparator.comparing(Raw::region).thenComparing(Raw::ruleId).thenComparing(Raw::message));
         Map<String, Integer> occurrences = new TreeMap<>();
@@ -76,8 +80,11 @@ final class FindingCollector {
         for (Raw r : sorted) {
             String base = r.ruleId + "\u0000" + r.region.path() + "\u0000" + r.shape;
             int index = occurrences.merge(base, 1, Integer::sum) - 1;
-            out.add(new Finding(r.ruleId, r.severity, r.message, r.region, r.related,
-                    sha256(base + "\u0000" + index).substring(0, 32)));
+            Finding f = new Finding(r.ruleId, r.severity, r.message, r.region, r.related,
+                    sha256(base + "\u0000" + index).substring(0, 32));
+            if (suppressions.stream().noneMatch(s -> s.covers(f))) {
+                out.add(f);
+            }
         }
         return out;
     }

@@ -23,6 +23,7 @@ import com.github.javaparser.ast.expr.SingleMemberAnnotationExpr;
 import com.github.javaparser.ast.stmt.Statement;
 import io.github.pgadvisorylint.core.analysis.FileFacts;
 import io.github.pgadvisorylint.core.analysis.Notification;
+import io.github.pgadvisorylint.core.analysis.Suppression;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.JavaContext;
 import io.github.pgadvisorylint.core.model.Language;
@@ -182,7 +183,28 @@ public final class JavaFrontEnd {
             var lifecycles = new LifecycleAnalyzer(file, siteNodes).analyze(sites);
             List<Notification> notes = new ArrayList<>(notifications);
             notes.sort(Comparator.naturalOrder());
-            return new FileFacts(file.path(), sites, lifecycles, notes);
+            return new FileFacts(file.path(), sites, lifecycles, notes, suppressions());
+        }
+
+        private List<Suppression> suppressions() {
+            List<Suppression> out = new ArrayList<>(Suppression.fromComments(file.path(), file.text().lines().toList()));
+            for (AnnotationExpr a : unit.findAll(AnnotationExpr.class)) {
+                if (!a.getNameAsString().equals("SuppressWarnings") && !a.getNameAsString().equals("java.lang.SuppressWarnings")) {
+                    continue;
+                }
+                Node target = a.getParentNode().orElse(null);
+                if (target == null || target.getBegin().isEmpty() || target.getEnd().isEmpty()) {
+                    continue;
+                }
+                for (com.github.javaparser.ast.expr.StringLiteralExpr value : a.findAll(com.github.javaparser.ast.expr.StringLiteralExpr.class)) {
+                    java.util.Set<String> ids = Suppression.parseAnnotationValue(value.asString());
+                    if (ids != null) {
+                        out.add(new Suppression(file.path(), target.getBegin().get().line, target.getEnd().get().line, ids,
+                                "@SuppressWarnings"));
+                    }
+                }
+            }
+            return out;
         }
 
         private void collectCall(MethodCallExpr call) {

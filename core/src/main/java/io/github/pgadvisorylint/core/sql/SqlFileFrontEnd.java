@@ -2,6 +2,7 @@ package io.github.pgadvisorylint.core.sql;
 
 import io.github.pgadvisorylint.core.analysis.FileFacts;
 import io.github.pgadvisorylint.core.analysis.Notification;
+import io.github.pgadvisorylint.core.analysis.Suppression;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.Language;
 import io.github.pgadvisorylint.core.model.LockLevel;
@@ -51,6 +52,7 @@ public final class SqlFileFrontEnd {
             notes.add(new Notification(Severity.NOTE, "sql-parse-fallback", p.message(),
                     file.region(p.offset(), p.offset())));
         }
-        return new FileFacts(file.path(), sites, lifecycles, notes);
+        return new FileFacts(file.path(), sites, lifecycles, notes,
+                Suppression.fromComments(file.path(), file.text().lines().toList()));
     }
 }

@@ -1,0 +1,46 @@
+package io.github.pgadvisorylint.core.analysis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.rule.Finding;
+import io.github.pgadvisorylint.core.rule.Severity;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class SuppressionTest {
+
+    private static Finding at(int line, String rule) {
+        return new Finding(rule, Severity.ERROR, "m", new SourceRegion("A.java", line, 1, line, 2), List.of(), "f");
+    }
+
+    @Test
+    void commentCoversItsLineAndTheNext() {
+        List<Suppression> s = Suppression.fromComments("A.java", List.of(
+                "x();",
+                "y(); // pg-advisory-lint:ignore lock-in-limit-query -- single-row lookup",
+                "z();"));
+        assertThat(s).singleElement().satisfies(sup -> {
+            assertThat(sup.ruleIds()).containsExactly("lock-in-limit-query");
+            assertThat(sup.reason()).isEqualTo("single-row lookup");
+            assertThat(sup.covers(at(2, "lock-in-limit-query"))).isTrue();
+            assertThat(sup.covers(at(3, "lock-in-limit-query"))).isTrue();
+            assertThat(sup.covers(at(1, "lock-in-limit-query"))).isFalse();
+            assertThat(sup.covers(at(2, "other-rule"))).isFalse();
+        });
+    }
+
+    @Test
+    void sqlCommentWithoutIdsCoversEveryRule() {
+        List<Suppression> s = Suppression.fromComments("A.java", List.of("-- pg-advisory-lint:ignore"));
+        assertThat(s).singleElement().satisfies(sup -> assertThat(sup.covers(at(1, "any"))).isTrue());
+    }
+
+    @Test
+    void annotationValues() {
+        assertThat(Suppression.parseAnnotationValue("pg-advisory-lint")).isEmpty();
+        assertThat(Suppression.parseAnnotationValue("pg-advisory-lint:a-b")).isEqualTo(Set.of("a-b"));
+        assertThat(Suppression.parseAnnotationValue("unchecked")).isNull();
+    }
+}
