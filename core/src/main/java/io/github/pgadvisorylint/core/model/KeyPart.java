@@ -10,8 +10,12 @@ import java.util.Objects;
  * @param value      the value when {@code kind == KNOWN}, else null
  * @param expression the source text of the argument (SQL or Java), trimmed; never null
  * @param origin     where the value comes from (the literal, or a constant's declaration); may be null
+ * @param originName the qualified name of the constant the value comes from (e.g.
+ *                   {@code com.acme.LockKeys.INVOICE_JOB}), or null for a literal written in place
+ * @param hash       the hash the part is derived from, or null
  */
-public record KeyPart(Kind kind, Long value, String expression, SourceRegion origin) {
+public record KeyPart(Kind kind, Long value, String expression, SourceRegion origin, String originName,
+                      KeyHash hash) {
 
     /** What is known about a key part. */
     public enum Kind {
@@ -36,12 +40,22 @@ public record KeyPart(Kind kind, Long value, String expression, SourceRegion ori
 
     /** @return a known part */
     public static KeyPart known(long value, String expression, SourceRegion origin) {
-        return new KeyPart(Kind.KNOWN, value, expression, origin);
+        return new KeyPart(Kind.KNOWN, value, expression, origin, null, null);
+    }
+
+    /** @return a known part with its named origin and hash (either may be null) */
+    public static KeyPart known(long value, String expression, SourceRegion origin, String originName, KeyHash hash) {
+        return new KeyPart(Kind.KNOWN, value, expression, origin, originName, hash);
+    }
+
+    /** @return an unknown part derived from a hash */
+    public static KeyPart hashed(Kind kind, String expression, KeyHash hash) {
+        return new KeyPart(kind, null, expression, null, null, hash);
     }
 
     /** @return a part of the given unknown kind */
     public static KeyPart of(Kind kind, String expression) {
-        return new KeyPart(kind, null, expression, null);
+        return new KeyPart(kind, null, expression, null, null, null);
     }
 
     /** @return true when the value is known */

@@ -1,0 +1,621 @@
+package io.github.pgadvisorylint.core.java;
+
+import com.github.javaparser.ast.CompilationUnit;
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.ConstructorDeclaration;
+import com.github.javaparser.ast.body.EnumConstantDeclaration;
+import com.github.javaparser.ast.body.EnumDeclaration;
+import com.github.javaparser.ast.body.FieldDeclaration;
+import com.github.javaparser.ast.body.MethodDeclaration;
+import com.github.javaparser.ast.body.Parameter;
+import com.github.javaparser.ast.body.TypeDeclaration;
+import com.github.javaparser.ast.body.VariableDeclarator;
+import com.github.javaparser.ast.expr.AssignExpr;
+import com.github.javaparser.ast.expr.BinaryExpr;
+import com.github.javaparser.ast.expr.CastExpr;
+import com.github.javaparser.ast.expr.CharLiteralExpr;
+import com.github.javaparser.ast.expr.EnclosedExpr;
+import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.FieldAccessExpr;
+import com.github.javaparser.ast.expr.IntegerLiteralExpr;
+import com.github.javaparser.ast.expr.LongLiteralExpr;
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.expr.ObjectCreationExpr;
+import com.github.javaparser.ast.expr.ThisExpr;
+import com.github.javaparser.ast.expr.UnaryExpr;
+import com.github.javaparser.ast.stmt.ReturnStmt;
+import com.github.javaparser.ast.type.Type;
+import io.github.pgadvisorylint.core.model.KeyHash;
+import io.github.pgadvisorylint.core.model.KeyPart;
+import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.source.SourceFile;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.zip.Adler32;
+import java.util.zip.CRC32;
+import java.util.zip.Checksum;
+
+/**
+ * Computes the value of a Java expression used as a lock key, with where the value comes from:
+ * integer literals (underscores, {@code L}, hex, octal, binary), {@code final} fields of this file and
+ * of other files through the {@link ConstantIndex} (imports, static imports, qualified names, nested
+ * types, interface constants, inherited constants), enum constants read through a field or a simple
+ * getter, casts (with Java's truncation), unary minus and complement, {@code + - * << >> >>> | & ^},
+ * effectively final locals, {@code String.hashCode()} of a constant (Java's algorithm) and
+ * {@code CRC32}/{@code Adler32} over a constant's bytes (computed). Other hashes are recorded as
+ * hashed-unknown with their width. Depth-bounded and cycle-safe; never throws.
+ */
+final class KeyEvaluator {
+
+    private static final int MAX_DEPTH = 48;
+
+    /** A computed value: 64-bit, whether Java typed it {@code int}, its origin and hash. */
+    private record Val(long value, boolean isInt, SourceRegion origin, String originName, KeyHash hash) {
+        Val withValue(long v, boolean asInt) {
+            return new Val(asInt ? (int) v : v, asInt, origin, originName, hash);
+        }
+    }
+
+    private final ConstantIndex index;
+
+    KeyEvaluator(ConstantIndex index) {
+        this.index = index;
+    }
+
+    /**
+     * @param e    the key expression
+     * @param file the file holding it
+     * @return a known part, a hashed-unknown part, or an unknown part with the expression text
+     */
+    KeyPart evaluate(Expression e, SourceFile file) {
+        String text = e.toString();
+        try {
+            Val v = eval(e, file, 0, new HashSet<>());
+            if (v != null) {
+                return KeyPart.known(v.value, text, v.origin != null ? v.origin : region(e, file), v.originName, v.hash);
+            }
+            KeyHash hash = hashOf(e, file, 0, new HashSet<>());
+            if (hash != null) {
+                return KeyPart.hashed(KeyPart.Kind.UNKNOWN, text, hash);
+            }
+        } catch (RuntimeException | StackOverflowError ex) {
+            // fall through: unknown
+        }
+        return KeyPart.of(KeyPart.Kind.UNKNOWN, text);
+    }
+
+    private Val eval(Expression e, SourceFile file, int depth, Set<Node> visiting) {
+        if (e == null || depth > MAX_DEPTH) {
+            return null;
+        }
+        if (e instanceof IntegerLiteralExpr i) {
+            Number n = i.asNumber();
+            return new Val(n.intValue(), true, region(e, file), null, null);
+        }
+        if (e instanceof LongLiteralExpr l) {
+            return new Val(l.asNumber().longValue(), false, region(e, file), null, null);
+        }
+        if (e instanceof CharLiteralExpr c) {
+            return new Val(c.asChar(), true, region(e, file), null, null);
+        }
+        if (e instanceof EnclosedExpr p) {
+            return eval(p.getInner(), file, depth + 1, visiting);
+        }
+        if (e instanceof CastExpr c) {
+            Val v = eval(c.getExpression(), file, depth + 1, visiting);
+            if (v == null) {
+                return null;
+            }
+            String t = c.getType().asString();
+            return switch (t) {
+                case "int", "Integer" -> v.withValue((int) v.value, true);
+                case "long", "Long" -> v.withValue(v.value, false);
+                case "short", "Short" -> v.withValue((short) v.value, true);
+                case "byte", "Byte" -> v.withValue((byte) v.value, true);
+                case "char" -> v.withValue((char) v.value, true);
+                default -> null;
+            };
+        }
+        if (e instanceof UnaryExpr u) {
+            Val v = eval(u.getExpression(), file, depth + 1, visiting);
+            if (v == null) {
+                return null;
+            }
+            return switch (u.getOperator()) {
+                case MINUS -> v.withValue(-v.value, v.isInt);
+                case PLUS -> v;
+                case BITWISE_COMPLEMENT -> v.withValue(~v.value, v.isInt);
+                default -> null;
+            };
+        }
+        if (e instanceof BinaryExpr b) {
+            Val l = eval(b.getLeft(), file, depth + 1, visiting);
+            Val r = l == null ? null : eval(b.getRight(), file, depth + 1, visiting);
+            if (l == null || r == null) {
+                return null;
+            }
+            boolean asInt = l.isInt && r.isInt;
+            long a = l.value;
+            long c = r.value;
+            Long out = switch (b.getOperator()) {
+                case PLUS -> a + c;
+                case MINUS -> a - c;
+                case MULTIPLY -> a * c;
+                case BINARY_OR -> a | c;
+                case BINARY_AND -> a & c;
+                case XOR -> a ^ c;
+                case LEFT_SHIFT -> l.isInt ? (long) ((int) a << c) : a << c;
+                case SIGNED_RIGHT_SHIFT -> l.isInt ? (long) ((int) a >> c) : a >> c;
+                case UNSIGNED_RIGHT_SHIFT -> l.isInt ? (long) ((int) a >>> c) : a >>> c;
+                default -> null;
+            };
+            if (out == null) {
+                return null;
+            }
+            boolean shift = b.getOperator() == BinaryExpr.Operator.LEFT_SHIFT
+                    || b.getOperator() == BinaryExpr.Operator.SIGNED_RIGHT_SHIFT
+                    || b.getOperator() == BinaryExpr.Operator.UNSIGNED_RIGHT_SHIFT;
+            boolean resultInt = shift ? l.isInt : asInt;
+            Val origin = l.originName != null ? l : r.originName != null ? r : l;
+            return new Val(resultInt ? (int) (long) out : out, resultInt, origin.origin, origin.originName, null);
+        }
+        if (e instanceof NameExpr n) {
+            return name(n, file, depth, visiting);
+        }
+        if (e instanceof FieldAccessExpr f) {
+            Optional<ConstantIndex.Constant> c = qualified(f, file);
+            if (c.isPresent()) {
+                return constant(c.get(), depth, visiting);
+            }
+            // ENUM_CONSTANT.field
+            Optional<ConstantIndex.Constant> en = f.getScope() instanceof NameExpr || f.getScope() instanceof FieldAccessExpr
+                    ? enumConstant(f.getScope(), file) : Optional.empty();
+            if (en.isPresent()) {
+                return enumField(en.get(), f.getNameAsString(), depth, visiting);
+            }
+            return null;
+        }
+        if (e instanceof MethodCallExpr m) {
+            return call(m, file, depth, visiting);
+        }
+        return null;
+    }
+
+    private Val call(MethodCallExpr m, SourceFile file, int depth, Set<Node> visiting) {
+        String name = m.getNameAsString();
+        if (name.equals("hashCode") && m.getArguments().isEmpty() && m.getScope().isPresent()) {
+            String s = stringValue(m.getScope().get(), file);
+            if (s != null) {
+                return new Val(s.hashCode(), true, region(m, file), null,
+                        new KeyHash(KeyHash.Function.STRING_HASHCODE, s));
+            }
+            return null;
+        }
+        if (name.equals("getValue") && m.getArguments().isEmpty() && m.getScope().orElse(null) instanceof NameExpr n) {
+            return checksum(n, m, file);
+        }
+        if ((name.equals("valueOf") || name.equals("parseLong") || name.equals("parseInt"))
+                && m.getArguments().size() == 1 && m.getScope().isPresent()
+                && (m.getScope().get().toString().equals("Long") || m.getScope().get().toString().equals("Integer"))) {
+            Val v = eval(m.getArgument(0), file, depth + 1, visiting);
+            if (v == null && !name.equals("valueOf")) {
+                String s = stringValue(m.getArgument(0), file);
+                try {
+                    return s == null ? null : new Val(Long.parseLong(s.trim()), name.equals("parseInt"), region(m, file), null, null);
+                } catch (NumberFormatException ex) {
+                    return null;
+                }
+            }
+            return v == null ? null : v.withValue(v.value, m.getScope().get().toString().equals("Integer"));
+        }
+        if (m.getArguments().isEmpty() && m.getScope().isPresent()) {
+            Optional<ConstantIndex.Constant> en = enumConstant(m.getScope().get(), file);
+            if (en.isPresent()) {
+                return enumGetter(en.get(), name, depth, visiting);
+            }
+        }
+        return null;
+    }
+
+    /** {@code crc.getValue()} where {@code crc} is a local {@code new CRC32()} fed only constant strings. */
+    private Val checksum(NameExpr n, MethodCallExpr use, SourceFile file) {
+        Node scope = use.findAncestor(CallableDeclaration.class).map(x -> (Node) x).orElse(null);
+        if (scope == null) {
+            return null;
+        }
+        VariableDeclarator decl = null;
+        for (VariableDeclarator v : scope.findAll(VariableDeclarator.class)) {
+            if (v.getNameAsString().equals(n.getNameAsString())) {
+                decl = v;
+            }
+        }
+        if (decl == null || !(decl.getInitializer().orElse(null) instanceof ObjectCreationExpr oc)) {
+            return null;
+        }
+        String type = oc.getType().getNameAsString();
+        KeyHash.Function fn = type.equals("CRC32") ? KeyHash.Function.CRC32 : type.equals("Adler32") ? KeyHash.Function.ADLER32 : null;
+        if (fn == null) {
+            return null;
+        }
+        Checksum sum = fn == KeyHash.Function.CRC32 ? new CRC32() : new Adler32();
+        StringBuilder input = new StringBuilder();
+        for (MethodCallExpr u : scope.findAll(MethodCallExpr.class)) {
+            if (u.getNameAsString().equals("update") && u.getScope().map(s -> s.toString().equals(n.getNameAsString())).orElse(false)) {
+                if (u.getArguments().size() != 1 || !(u.getArgument(0) instanceof MethodCallExpr gb)
+                        || !gb.getNameAsString().equals("getBytes") || gb.getScope().isEmpty()) {
+                    return null;
+                }
+                String s = stringValue(gb.getScope().get(), file);
+                if (s == null) {
+                    return null;
+                }
+                byte[] bytes = s.getBytes(StandardCharsets.UTF_8);
+                sum.update(bytes, 0, bytes.length);
+                input.append(s);
+            }
+        }
+        if (input.isEmpty()) {
+            return null;
+        }
+        return new Val(sum.getValue(), false, region(use, file), null, new KeyHash(fn, input.toString()));
+    }
+
+    /** The hash an expression's value is derived from when the value itself is not known. */
+    private KeyHash hashOf(Expression e, SourceFile file, int depth, Set<Node> visiting) {
+        if (depth > MAX_DEPTH || e == null) {
+            return null;
+        }
+        if (e instanceof EnclosedExpr p) {
+            return hashOf(p.getInner(), file, depth + 1, visiting);
+        }
+        if (e instanceof CastExpr c) {
+            return hashOf(c.getExpression(), file, depth + 1, visiting);
+        }
+        if (e instanceof MethodCallExpr m) {
+            String name = m.getNameAsString();
+            String scope = m.getScope().map(Node::toString).orElse("");
+            if (name.equals("identityHashCode") && scope.equals("System")) {
+                return new KeyHash(KeyHash.Function.IDENTITY_HASHCODE, null);
+            }
+            if ((name.equals("hash") || name.equals("hashCode")) && (scope.equals("Objects") || scope.equals("Arrays"))) {
+                return new KeyHash(KeyHash.Function.OBJECTS_HASH, null);
+            }
+            if (name.equals("hashCode") && m.getArguments().isEmpty()) {
+                if (m.getScope().isEmpty() || m.getScope().get() instanceof ThisExpr) {
+                    return new KeyHash(KeyHash.Function.IDENTITY_HASHCODE, null);
+                }
+                Expression s = m.getScope().get();
+                if (enumConstant(s, file).isPresent()) {
+                    return new KeyHash(KeyHash.Function.IDENTITY_HASHCODE, null);
+                }
+                String type = staticType(s);
+                if (type != null) {
+                    if (type.equals("String") || type.equals("java.lang.String")) {
+                        return new KeyHash(KeyHash.Function.STRING_HASHCODE, null);
+                    }
+                    if (type.equals("UUID") || type.equals("java.util.UUID")) {
+                        return new KeyHash(KeyHash.Function.UUID_HASHCODE, null);
+                    }
+                    if (type.equals("Object") || isEnumType(type)) {
+                        return new KeyHash(KeyHash.Function.IDENTITY_HASHCODE, null);
+                    }
+                }
+                if (s instanceof MethodCallExpr sc && sc.getNameAsString().equals("getClass")) {
+                    return new KeyHash(KeyHash.Function.IDENTITY_HASHCODE, null);
+                }
+                return new KeyHash(KeyHash.Function.HASHCODE, null);
+            }
+            if (name.equals("getValue") && m.getScope().orElse(null) instanceof NameExpr n) {
+                Node scopeNode = m.findAncestor(CallableDeclaration.class).map(x -> (Node) x).orElse(null);
+                if (scopeNode != null) {
+                    for (ObjectCreationExpr oc : scopeNode.findAll(ObjectCreationExpr.class)) {
+                        String t = oc.getType().getNameAsString();
+                        if ((t.equals("CRC32") || t.equals("Adler32")) && oc.getParentNode()
+                                .filter(p -> p instanceof VariableDeclarator v && v.getNameAsString().equals(n.getNameAsString())).isPresent()) {
+                            return new KeyHash(t.equals("CRC32") ? KeyHash.Function.CRC32 : KeyHash.Function.ADLER32, null);
+                        }
+                    }
+                }
+            }
+        }
+        if (e instanceof NameExpr n) {
+            Optional<VariableDeclarator> local = local(n.getNameAsString(), n);
+            if (local.isPresent() && local.get().getInitializer().isPresent() && visiting.add(local.get())) {
+                return hashOf(local.get().getInitializer().get(), file, depth + 1, visiting);
+            }
+        }
+        return null;
+    }
+
+    private boolean isEnumType(String simpleName) {
+        return index.types(simpleName).stream().anyMatch(t -> t instanceof EnumDeclaration);
+    }
+
+    /** The declared type of a name's variable, parameter or field, as written; null when not found. */
+    private static String staticType(Expression e) {
+        if (!(e instanceof NameExpr n)) {
+            return null;
+        }
+        String name = n.getNameAsString();
+        Node cur = n;
+        while (cur != null) {
+            if (cur instanceof CallableDeclaration<?> c) {
+                for (Parameter p : c.getParameters()) {
+                    if (p.getNameAsString().equals(name)) {
+                        return p.getType().asString();
+                    }
+                }
+                for (VariableDeclarator v : c.findAll(VariableDeclarator.class)) {
+                    if (v.getNameAsString().equals(name)) {
+                        return typeOf(v);
+                    }
+                }
+            }
+            if (cur instanceof TypeDeclaration<?> t) {
+                Optional<FieldDeclaration> f = t.getFieldByName(name);
+                if (f.isPresent()) {
+                    return f.get().getElementType().asString();
+                }
+            }
+            cur = cur.getParentNode().orElse(null);
+        }
+        return null;
+    }
+
+    private static String typeOf(VariableDeclarator v) {
+        Type t = v.getType();
+        return t.isVarType() ? null : t.asString();
+    }
+
+    private Val name(NameExpr n, SourceFile file, int depth, Set<Node> visiting) {
+        String name = n.getNameAsString();
+        Optional<VariableDeclarator> local = local(name, n);
+        if (local.isPresent()) {
+            VariableDeclarator v = local.get();
+            if (v.getInitializer().isEmpty() || reassigned(v) || !visiting.add(v)) {
+                return null;
+            }
+            try {
+                return eval(v.getInitializer().get(), file, depth + 1, visiting);
+            } finally {
+                visiting.remove(v);
+            }
+        }
+        if (isParameter(name, n)) {
+            return null;
+        }
+        Optional<ConstantIndex.Constant> c = unqualified(name, n, file);
+        return c.flatMap(x -> Optional.ofNullable(constant(x, depth, visiting))).orElse(null);
+    }
+
+    private Val constant(ConstantIndex.Constant c, int depth, Set<Node> visiting) {
+        if (!(c.declaration() instanceof VariableDeclarator v) || v.getInitializer().isEmpty() || !visiting.add(v)) {
+            return null;
+        }
+        try {
+            Val inner = eval(v.getInitializer().get(), c.file(), depth + 1, visiting);
+            if (inner == null) {
+                return null;
+            }
+            boolean asInt = !v.getType().asString().equals("long") && !v.getType().asString().equals("Long")
+                    ? inner.isInt || v.getType().asString().equals("int") : false;
+            return new Val(asInt ? (int) inner.value : inner.value, asInt,
+                    region(v, c.file()), c.qualifiedName(), inner.hash);
+        } finally {
+            visiting.remove(v);
+        }
+    }
+
+    /** An enum constant's field or getter: the constructor argument assigned to that field. */
+    private Val enumGetter(ConstantIndex.Constant c, String method, int depth, Set<Node> visiting) {
+        if (!(c.declaration() instanceof EnumConstantDeclaration ec)) {
+            return null;
+        }
+        EnumDeclaration en = ec.findAncestor(EnumDeclaration.class).orElse(null);
+        if (en == null) {
+            return null;
+        }
+        String field = null;
+        for (MethodDeclaration m : en.getMethodsByName(method)) {
+            if (m.getParameters().isEmpty() && m.getBody().isPresent()) {
+                List<ReturnStmt> returns = m.getBody().get().findAll(ReturnStmt.class);
+                if (returns.size() == 1 && returns.get(0).getExpression().isPresent()) {
+                    Expression r = returns.get(0).getExpression().get();
+                    field = r instanceof NameExpr rn ? rn.getNameAsString()
+                            : r instanceof FieldAccessExpr rf && rf.getScope() instanceof ThisExpr ? rf.getNameAsString() : null;
+                }
+            }
+        }
+        if (field == null && method.equals("ordinal")) {
+            return new Val(en.getEntries().indexOf(ec), true, region(ec, c.file()), c.qualifiedName(), null);
+        }
+        return field == null ? null : enumField(c, field, depth, visiting);
+    }
+
+    private Val enumField(ConstantIndex.Constant c, String field, int depth, Set<Node> visiting) {
+        if (!(c.declaration() instanceof EnumConstantDeclaration ec)) {
+            return null;
+        }
+        EnumDeclaration en = ec.findAncestor(EnumDeclaration.class).orElse(null);
+        if (en == null) {
+            return null;
+        }
+        for (ConstructorDeclaration ctor : en.getConstructors()) {
+            if (ctor.getParameters().size() != ec.getArguments().size()) {
+                continue;
+            }
+            for (AssignExpr a : ctor.findAll(AssignExpr.class)) {
+                Expression target = a.getTarget();
+                String assigned = target instanceof FieldAccessExpr fa && fa.getScope() instanceof ThisExpr ? fa.getNameAsString()
+                        : target instanceof NameExpr tn ? tn.getNameAsString() : null;
+                if (field.equals(assigned) && a.getValue() instanceof NameExpr pv) {
+                    for (int i = 0; i < ctor.getParameters().size(); i++) {
+                        if (ctor.getParameter(i).getNameAsString().equals(pv.getNameAsString())) {
+                            Val v = eval(ec.getArgument(i), c.file(), depth + 1, visiting);
+                            return v == null ? null : new Val(v.value, v.isInt, region(ec, c.file()), c.qualifiedName(), v.hash);
+                        }
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    private Optional<ConstantIndex.Constant> enumConstant(Expression scope, SourceFile file) {
+        Optional<ConstantIndex.Constant> c = scope instanceof FieldAccessExpr f ? qualified(f, file)
+                : scope instanceof NameExpr n && !isParameter(n.getNameAsString(), n) && local(n.getNameAsString(), n).isEmpty()
+                ? unqualified(n.getNameAsString(), n, file) : Optional.empty();
+        return c.filter(x -> x.declaration() instanceof EnumConstantDeclaration);
+    }
+
+    /** A compile-time string value of an expression, following constants of any file; null when unknown. */
+    private String stringValue(Expression e, SourceFile file) {
+        CompilationUnit unit = e.findCompilationUnit().orElse(null);
+        if (unit == null) {
+            return null;
+        }
+        JavaText t = new StringEvaluator(file, unit).evaluate(e);
+        if (t != null && t.text().indexOf('?') < 0) {
+            return t.text();
+        }
+        Optional<ConstantIndex.Constant> c = e instanceof FieldAccessExpr f ? qualified(f, file)
+                : e instanceof NameExpr n ? unqualified(n.getNameAsString(), n, file) : Optional.empty();
+        if (c.isPresent() && c.get().declaration() instanceof VariableDeclarator v && v.getInitializer().isPresent()) {
+            CompilationUnit other = v.findCompilationUnit().orElse(null);
+            if (other != null) {
+                JavaText ot = new StringEvaluator(c.get().file(), other).evaluate(v.getInitializer().get());
+                return ot == null || ot.text().indexOf('?') >= 0 ? null : ot.text();
+            }
+        }
+        return null;
+    }
+
+    /** {@code Type.NAME}, {@code pkg.Type.NAME}, {@code Outer.Inner.NAME}. */
+    private Optional<ConstantIndex.Constant> qualified(FieldAccessExpr f, SourceFile file) {
+        Expression scope = f.getScope();
+        String typeName = scope instanceof NameExpr n ? n.getNameAsString()
+                : scope instanceof FieldAccessExpr sf ? sf.getNameAsString() : null;
+        if (typeName == null || (scope instanceof NameExpr sn && (local(typeName, sn).isPresent() || isParameter(typeName, sn)))) {
+            return Optional.empty();
+        }
+        return index.lookup(typeName, f.getNameAsString(), preferred(f, typeName));
+    }
+
+    /** A bare name: a field of an enclosing type, an inherited interface constant, or a static import. */
+    private Optional<ConstantIndex.Constant> unqualified(String name, Node use, SourceFile file) {
+        Node cur = use;
+        while (cur != null) {
+            if (cur instanceof TypeDeclaration<?> t) {
+                Optional<ConstantIndex.Constant> own = index.lookup(t.getNameAsString(), name, preferred(use, t.getNameAsString()));
+                if (own.isPresent()) {
+                    return own;
+                }
+                if (t instanceof com.github.javaparser.ast.body.ClassOrInterfaceDeclaration c) {
+                    List<String> supers = new ArrayList<>();
+                    c.getExtendedTypes().forEach(x -> supers.add(x.getNameAsString()));
+                    c.getImplementedTypes().forEach(x -> supers.add(x.getNameAsString()));
+                    for (String s : supers) {
+                        Optional<ConstantIndex.Constant> inherited = index.lookup(s, name, preferred(use, s));
+                        if (inherited.isPresent()) {
+                            return inherited;
+                        }
+                    }
+                }
+            }
+            cur = cur.getParentNode().orElse(null);
+        }
+        CompilationUnit unit = use.findCompilationUnit().orElse(null);
+        if (unit != null) {
+            for (var imp : unit.getImports()) {
+                if (!imp.isStatic()) {
+                    continue;
+                }
+                String q = imp.getNameAsString();
+                if (imp.isAsterisk()) {
+                    String type = q.substring(q.lastIndexOf('.') + 1);
+                    Optional<ConstantIndex.Constant> c = index.lookup(type, name, List.of(q));
+                    if (c.isPresent()) {
+                        return c;
+                    }
+                } else if (q.endsWith("." + name)) {
+                    String typeQ = q.substring(0, q.length() - name.length() - 1);
+                    String type = typeQ.substring(typeQ.lastIndexOf('.') + 1);
+                    return index.lookup(type, name, List.of(typeQ));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Qualified type names a file would mean by a simple name: its imports, then its own package. */
+    private static List<String> preferred(Node use, String simpleName) {
+        List<String> out = new ArrayList<>();
+        CompilationUnit unit = use.findCompilationUnit().orElse(null);
+        if (unit == null) {
+            return out;
+        }
+        for (var imp : unit.getImports()) {
+            String q = imp.getNameAsString();
+            if (!imp.isAsterisk() && (q.endsWith("." + simpleName) || q.contains("." + simpleName + "."))) {
+                out.add(q.substring(0, q.indexOf(simpleName) + simpleName.length()));
+            } else if (imp.isAsterisk()) {
+                out.add(q + "." + simpleName);
+            }
+        }
+        String pkg = unit.getPackageDeclaration().map(p -> p.getNameAsString() + ".").orElse("");
+        out.add(pkg + simpleName);
+        return out;
+    }
+
+    private static Optional<VariableDeclarator> local(String name, Node use) {
+        Node scope = use.findAncestor(CallableDeclaration.class).map(n -> (Node) n).orElse(null);
+        if (scope == null) {
+            return Optional.empty();
+        }
+        int line = use.getBegin().map(p -> p.line).orElse(Integer.MAX_VALUE);
+        VariableDeclarator best = null;
+        for (VariableDeclarator v : scope.findAll(VariableDeclarator.class)) {
+            if (v.getNameAsString().equals(name) && !(v.getParentNode().orElse(null) instanceof FieldDeclaration)
+                    && v.getBegin().map(p -> p.line).orElse(0) <= line) {
+                best = v;
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
+    private static boolean isParameter(String name, Node use) {
+        Node cur = use;
+        while (cur != null) {
+            if (cur instanceof CallableDeclaration<?> c && c.getParameters().stream().anyMatch(p -> p.getNameAsString().equals(name))) {
+                return true;
+            }
+            if (cur instanceof com.github.javaparser.ast.expr.LambdaExpr l
+                    && l.getParameters().stream().anyMatch(p -> p.getNameAsString().equals(name))) {
+                return true;
+            }
+            if (cur instanceof TypeDeclaration<?>) {
+                return false;
+            }
+            cur = cur.getParentNode().orElse(null);
+        }
+        return false;
+    }
+
+    private static boolean reassigned(VariableDeclarator v) {
+        Node scope = v.findAncestor(CallableDeclaration.class).map(n -> (Node) n).orElse(null);
+        return scope != null && scope.findAll(AssignExpr.class).stream()
+                .anyMatch(a -> a.getTarget() instanceof NameExpr n && n.getNameAsString().equals(v.getNameAsString()));
+    }
+
+    private static SourceRegion region(Node n, SourceFile file) {
+        int s = n.getBegin().map(p -> file.offsetOf(p.line, p.column)).orElse(0);
+        int e = n.getEnd().map(p -> file.offsetOf(p.line, p.column) + 1).orElse(s);
+        return file.region(s, e);
+    }
+}

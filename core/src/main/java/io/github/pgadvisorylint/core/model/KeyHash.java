@@ -1,0 +1,51 @@
+package io.github.pgadvisorylint.core.model;
+
+/**
+ * A key part derived from a hash: which hash, of what, and how wide (RULES.md weak-lock-key-hash;
+ * F15 for {@code hashtext}).
+ *
+ * @param function the hash function
+ * @param input    the hashed string when it is a compile-time constant, else null
+ */
+public record KeyHash(Function function, String input) {
+
+    /** Hash functions seen in lock keys. */
+    public enum Function {
+        /** PostgreSQL {@code hashtext(text)}: 32-bit, internal, undocumented. */
+        HASHTEXT(32, false),
+        /** PostgreSQL {@code hashtextextended(text, seed)}: 64-bit (PostgreSQL 11+). */
+        HASHTEXTEXTENDED(64, false),
+        /** Java {@code String.hashCode()}: 32-bit. */
+        STRING_HASHCODE(32, false),
+        /** {@code java.util.zip.CRC32}: 32-bit. */
+        CRC32(32, false),
+        /** {@code java.util.zip.Adler32}: 32-bit. */
+        ADLER32(32, false),
+        /** {@code UUID.hashCode()}: 32-bit fold of 128 bits. */
+        UUID_HASHCODE(32, false),
+        /** {@code Objects.hash(...)} / {@code Arrays.hashCode(...)}: 32-bit. */
+        OBJECTS_HASH(32, false),
+        /** {@code hashCode()} of an object whose class the tool cannot see: 32-bit. */
+        HASHCODE(32, false),
+        /** {@code Object.hashCode()} of a class that does not override it, an enum's {@code hashCode()}, {@code System.identityHashCode}: differs between JVM runs. */
+        IDENTITY_HASHCODE(32, true);
+
+        private final int bits;
+        private final boolean identityBased;
+
+        Function(int bits, boolean identityBased) {
+            this.bits = bits;
+            this.identityBased = identityBased;
+        }
+
+        /** @return the width of the hash in bits */
+        public int bits() {
+            return bits;
+        }
+
+        /** @return true when the value differs between JVM runs, so it never excludes across processes */
+        public boolean identityBased() {
+            return identityBased;
+        }
+    }
+}
