@@ -1,0 +1,62 @@
+package io.github.pgadvisorylint.cli;
+
+import java.io.IOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.UUID;
+
+/** Writes files so that readers see either the old content or the complete new content. */
+final class AtomicFiles {
+
+    /** Writes content to a writer. */
+    @FunctionalInterface
+    interface Content {
+        /**
+         * @param out UTF-8 writer on the temporary file
+         * @throws IOException when writing fails
+         */
+        void writeTo(Writer out) throws IOException;
+    }
+
+    private AtomicFiles() {
+    }
+
+    /**
+     * Writes UTF-8 text to a hidden temporary file in the target's directory (created when missing),
+     * then renames it over the target ({@code ATOMIC_MOVE}; a plain replacing move where the file
+     * system cannot rename atomically). The temporary file is deleted when anything fails. The
+     * temporary file is created with the default permissions (umask), not {@code 0600}.
+     *
+     * @param target  the file to create or replace
+     * @param content what to write
+     * @throws IOException when the directory, the temporary file or the rename fails
+     */
+    static void write(Path target, Content content) throws IOException {
+        Path absolute = target.toAbsolutePath().normalize();
+        Path dir = absolute.getParent();
+        Files.createDirectories(dir);
+        Path tmp = dir.resolve("." + absolute.getFileName() + "." + UUID.randomUUID() + ".tmp");
+        boolean done = false;
+        try {
+            try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE)) {
+                content.writeTo(w);
+            }
+            try {
+                Files.move(tmp, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, absolute, StandardCopyOption.REPLACE_EXISTING);
+            }
+            done = true;
+        } finally {
+            if (!done) {
+                Files.deleteIfExists(tmp);
+            }
+        }
+    }
+}

@@ -1,0 +1,123 @@
+package io.github.pgadvisorylint.cli;
+
+import io.github.pgadvisorylint.core.report.ToolInfo;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.UnmatchedArgumentException;
+
+/**
+ * The {@code pg-advisory-lint} command: {@code scan}, {@code list-rules}, {@code explain},
+ * {@code help}. {@link #main} is the only place that calls {@link System#exit}; everything else
+ * returns exit codes through picocli:
+ * {@link #EXIT_OK 0}, {@link #EXIT_FINDINGS 1}, {@link #EXIT_USAGE 2}, {@link #EXIT_INTERNAL 3}.
+ */
+@Command(name = "pg-advisory-lint", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = "Finds PostgreSQL advisory-lock misuse in Java code and SQL files.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:no finding at or above --fail-on",
+            "1:findings at or above --fail-on (scan; default: warning)",
+            "2:usage or input error: bad option or value, no such path, unwritable output, unknown rule",
+            "3:internal error: a bug, please report it (--debug prints the stack trace)"},
+        footer = "%nRun 'pg-advisory-lint help COMMAND' for a command's options. Documentation: "
+                + ToolInfo.INFORMATION_URI)
+public final class Main implements Runnable {
+
+    /** Exit code: nothing at or above the {@code --fail-on} level (or a command without findings). */
+    public static final int EXIT_OK = 0;
+    /** Exit code: {@code scan} found something at or above the {@code --fail-on} level. */
+    public static final int EXIT_FINDINGS = 1;
+    /** Exit code: a usage or input error (bad option or value, no such path, unwritable output). */
+    public static final int EXIT_USAGE = 2;
+    /** Exit code: an internal error, i.e. a bug in the tool. */
+    public static final int EXIT_INTERNAL = 3;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--debug", scope = ScopeType.INHERIT,
+            description = "On an internal error, print the stack trace.")
+    private boolean debug;
+
+    /** Only {@link #commandLine(Environment)} creates the command. */
+    private Main() {
+    }
+
+    /**
+     * Runs the command line and exits the JVM with its exit code. Standard output is UTF-8.
+     *
+     * @param args the command-line arguments
+     */
+    public static void main(String[] args) {
+        CommandLine cli = commandLine(Environment.standard());
+        cli.setOut(new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true));
+        System.exit(cli.execute(args));
+    }
+
+    /**
+     * @param env the rules, the analysis and the working directory to use
+     * @return the configured command line, with exit-code mapping and error handlers installed
+     */
+    static CommandLine commandLine(Environment env) {
+        CommandLine cli = new CommandLine(new Main());
+        cli.addSubcommand(new ScanCommand(env));
+        cli.addSubcommand(new ListRulesCommand(env));
+        cli.addSubcommand(new ExplainCommand(env));
+        cli.addSubcommand(new CommandLine.HelpCommand());
+        cli.setParameterExceptionHandler(Main::handleParameterException);
+        cli.setExecutionExceptionHandler(Main::handleExecutionException);
+        return cli;
+    }
+
+    /** Without a subcommand there is nothing to do: a usage error. */
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "missing command: scan, list-rules, explain or help");
+    }
+
+    private static int handleParameterException(ParameterException ex, String[] args) {
+        CommandLine cmd = ex.getCommandLine();
+        PrintWriter err = cmd.getErr();
+        err.println(ToolInfo.NAME + ": " + ex.getMessage());
+        if (!UnmatchedArgumentException.printSuggestions(ex, err)) {
+            err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more information.");
+        }
+        err.flush();
+        return EXIT_USAGE;
+    }
+
+    private static int handleExecutionException(Exception ex, CommandLine cmd, ParseResult parseResult) {
+        PrintWriter err = cmd.getErr();
+        if (ex instanceof InputException) {
+            err.println(ToolInfo.NAME + ": " + ex.getMessage());
+            err.flush();
+            return EXIT_USAGE;
+        }
+        boolean debug = debugRequested(parseResult);
+        err.println(ToolInfo.NAME + ": internal error: " + ex + ". This is a bug; please report it at "
+                + ToolInfo.INFORMATION_URI + "/issues" + (debug ? "" : " (add --debug for the stack trace)"));
+        if (debug) {
+            ex.printStackTrace(err);
+        }
+        err.flush();
+        return EXIT_INTERNAL;
+    }
+
+    private static boolean debugRequested(ParseResult parseResult) {
+        for (ParseResult pr = parseResult; pr != null; pr = pr.subcommand()) {
+            if (pr.hasMatchedOption("--debug")) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

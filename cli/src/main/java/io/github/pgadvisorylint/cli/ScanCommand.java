@@ -1,0 +1,266 @@
+package io.github.pgadvisorylint.cli;
+
+import io.github.pgadvisorylint.core.analysis.AnalysisResult;
+import io.github.pgadvisorylint.core.report.JsonReporter;
+import io.github.pgadvisorylint.core.report.ReportFormat;
+import io.github.pgadvisorylint.core.report.Reporter;
+import io.github.pgadvisorylint.core.report.SarifReporter;
+import io.github.pgadvisorylint.core.report.TextReporter;
+import io.github.pgadvisorylint.core.rule.Severity;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * {@code scan [PATH...]}: analyses files and directories and writes the reports. The scan root is
+ * the one directory given, or else the working directory; every reported path is relative to it.
+ */
+@Command(name = "scan", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+        description = {"Scans Java, SQL and configuration files for advisory-lock misuse.",
+            "The scan root is PATH when exactly one directory is given, else the current directory;"
+                    + " reported paths are relative to it."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:no finding at or above --fail-on",
+            "1:findings at or above --fail-on",
+            "2:usage or input error: bad option or value, no such path, unwritable output",
+            "3:internal error: a bug, please report it (--debug prints the stack trace)"},
+        footer = {"%nExamples:",
+            "  pg-advisory-lint scan .",
+            "  pg-advisory-lint scan --format sarif --output out.sarif --format text src",
+            "  pg-advisory-lint scan --format json --fail-on error"})
+final class ScanCommand implements Callable<Integer> {
+
+    /** The {@code --fail-on} levels. */
+    enum FailOn {
+        ERROR(Severity.ERROR), WARNING(Severity.WARNING), NOTE(Severity.NOTE), NONE(null);
+
+        private final Severity threshold;
+
+        FailOn(Severity threshold) {
+            this.threshold = threshold;
+        }
+
+        /** @return the lowest severity that fails the scan, or null for {@code none} */
+        Severity threshold() {
+            return threshold;
+        }
+    }
+
+    /** Converts {@code error|warning|note|none}, any case. */
+    static final class FailOnConverter implements ITypeConverter<FailOn> {
+        @Override
+        public FailOn convert(String value) {
+            for (FailOn f : FailOn.values()) {
+                if (f.name().equalsIgnoreCase(value.trim())) {
+                    return f;
+                }
+            }
+            throw new TypeConversionException("'" + value + "' is not one of error, warning, note, none");
+        }
+    }
+
+    /** Converts {@code text|sarif|json}, any case. */
+    static final class FormatConverter implements ITypeConverter<ReportFormat> {
+        @Override
+        public ReportFormat convert(String value) {
+            try {
+                return ReportFormat.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new TypeConversionException("'" + value + "' is not one of text, sarif, json");
+            }
+        }
+    }
+
+    private final Environment env;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(paramLabel = "PATH", arity = "0..*",
+            description = "Files or directories to scan (default: the current directory).")
+    private List<String> paths = new ArrayList<>();
+
+    @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", converter = FormatConverter.class,
+            description = "Report format: text, sarif or json (default: text). Repeat for several reports.")
+    private List<ReportFormat> formats = new ArrayList<>();
+
+    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+            description = {"Where the report of the --format at the same position goes: the first --output"
+                    + " belongs to the first --format, and so on. A format without one (or with '-')"
+                    + " goes to standard output; at most one may. Files are replaced atomically."})
+    private List<String> outputs = new ArrayList<>();
+
+    @Option(names = "--fail-on", paramLabel = "LEVEL", converter = FailOnConverter.class, defaultValue = "warning",
+            description = "Exit with 1 when a finding is at or above LEVEL: error, warning, note or none"
+                    + " (default: ${DEFAULT-VALUE}).")
+    private FailOn failOn;
+
+    @Option(names = "--threads", paramLabel = "N",
+            description = "Parsing threads (default: one per processor). Findings never depend on it.")
+    private Integer threads;
+
+    /** @param env the analysis, the rules and the working directory */
+    ScanCommand(Environment env) {
+        this.env = env;
+    }
+
+    /** One report to write: a format and a file, or standard output when the file is null. */
+    private record Target(ReportFormat format, String file) {
+    }
+
+    /**
+     * @return {@link Main#EXIT_FINDINGS} when a finding is at or above {@code --fail-on}, else
+     *     {@link Main#EXIT_OK}
+     * @throws ParameterException for inconsistent options (exit code 2)
+     * @throws InputException     for a missing path or an unwritable output (exit code 2)
+     */
+    @Override
+    public Integer call() {
+        int threadCount = threads == null ? Math.max(1, Runtime.getRuntime().availableProcessors()) : threads;
+        if (threadCount < 1) {
+            throw new ParameterException(spec.commandLine(), "--threads must be at least 1, not " + threadCount);
+        }
+        List<Target> targets = planReports();
+        Path cwd = env.workingDirectory();
+        List<Path> scanned = new ArrayList<>();
+        for (String p : paths.isEmpty() ? List.of(".") : paths) {
+            Path resolved = cwd.resolve(p).normalize();
+            if (!Files.exists(resolved)) {
+                throw new InputException("no such file or directory: " + p);
+            }
+            scanned.add(realPath(resolved, p));
+        }
+        Path root = scanned.size() == 1 && Files.isDirectory(scanned.get(0)) ? scanned.get(0) : realPath(cwd, ".");
+        for (int i = 0; i < scanned.size(); i++) {
+            if (!scanned.get(i).startsWith(root)) {
+                throw new InputException(paths.get(i) + " is outside the scan root " + root
+                        + " (the current directory when several paths are given); run from a directory"
+                        + " that contains every path");
+            }
+        }
+        for (Target t : targets) {
+            if (t.file() != null) {
+                checkWritableLocation(cwd.resolve(t.file()).normalize(), t.file());
+            }
+        }
+
+        AnalysisResult result = env.engine().analyze(root, List.copyOf(scanned), threadCount, env.rules().get());
+
+        List<String> written = new ArrayList<>();
+        for (Target t : targets) {
+            if (t.file() != null) {
+                Reporter reporter = reporter(t.format(), written);
+                try {
+                    AtomicFiles.write(cwd.resolve(t.file()), out -> reporter.write(result, out));
+                } catch (IOException | RuntimeException e) {
+                    throw new InputException("cannot write " + t.file() + ": " + describe(e), e);
+                }
+                written.add(t.format().displayName() + " written to " + t.file());
+            }
+        }
+        Target toStdout = targets.stream().filter(t -> t.file() == null).findFirst().orElse(null);
+        PrintWriter out = spec.commandLine().getOut();
+        if (toStdout != null) {
+            try {
+                reporter(toStdout.format(), written).write(result, out);
+            } catch (IOException e) {
+                throw new InputException("cannot write to standard output: " + describe(e), e);
+            }
+            out.flush();
+        }
+        if (toStdout == null || toStdout.format() != ReportFormat.TEXT) {
+            // Machine-readable output stays clean: the summary goes to standard error.
+            PrintWriter err = spec.commandLine().getErr();
+            err.println(new TextReporter(written).summary(result));
+            err.flush();
+        }
+        Severity threshold = failOn.threshold();
+        return threshold != null && result.hasFindingsAtOrAbove(threshold) ? Main.EXIT_FINDINGS : Main.EXIT_OK;
+    }
+
+    private List<Target> planReports() {
+        List<ReportFormat> fmts = formats.isEmpty() ? List.of(ReportFormat.TEXT) : formats;
+        if (outputs.size() > fmts.size()) {
+            throw new ParameterException(spec.commandLine(), "--output is given " + outputs.size()
+                    + " times but --format only " + fmts.size() + " time" + (fmts.size() == 1 ? "" : "s")
+                    + "; each --output belongs to the --format at the same position");
+        }
+        List<Target> plan = new ArrayList<>();
+        Set<Path> files = new HashSet<>();
+        int toStdout = 0;
+        for (int i = 0; i < fmts.size(); i++) {
+            String file = i < outputs.size() && !outputs.get(i).equals("-") ? outputs.get(i) : null;
+            if (file == null) {
+                toStdout++;
+            } else if (file.isBlank()) {
+                throw new ParameterException(spec.commandLine(), "--output needs a file name");
+            } else if (!files.add(env.workingDirectory().resolve(file).normalize())) {
+                throw new ParameterException(spec.commandLine(), "two reports would be written to " + file);
+            }
+            plan.add(new Target(fmts.get(i), file));
+        }
+        if (toStdout > 1) {
+            throw new ParameterException(spec.commandLine(), "only one report can go to standard output, but "
+                    + toStdout + " formats have no --output file");
+        }
+        return plan;
+    }
+
+    /** Fails before the analysis when the output is a directory or lies below a regular file. */
+    private static void checkWritableLocation(Path file, String asGiven) {
+        if (Files.isDirectory(file)) {
+            throw new InputException("cannot write " + asGiven + ": it is a directory");
+        }
+        for (Path p = file.getParent(); p != null; p = p.getParent()) {
+            if (Files.exists(p)) {
+                if (!Files.isDirectory(p)) {
+                    throw new InputException("cannot write " + asGiven + ": " + p + " is not a directory");
+                }
+                return;
+            }
+        }
+    }
+
+    private static Reporter reporter(ReportFormat format, List<String> written) {
+        return switch (format) {
+            case TEXT -> new TextReporter(written);
+            case SARIF -> new SarifReporter();
+            case JSON -> new JsonReporter();
+        };
+    }
+
+    private static Path realPath(Path path, String asGiven) {
+        try {
+            return path.toRealPath();
+        } catch (IOException e) {
+            throw new InputException("cannot read " + asGiven + ": " + describe(e), e);
+        }
+    }
+
+    /** @return e.g. {@code access denied}, {@code not a directory}: the exception's kind and reason, no temp-file path */
+    private static String describe(Exception e) {
+        String kind = e.getClass().getSimpleName().replace("Exception", "").replaceAll("([a-z])([A-Z])", "$1 $2")
+                .toLowerCase(Locale.ROOT);
+        if (e instanceof FileSystemException fse) {
+            return fse.getReason() == null ? kind : fse.getReason().toLowerCase(Locale.ROOT);
+        }
+        return e.getMessage() == null ? kind : kind + " (" + e.getMessage() + ")";
+    }
+}

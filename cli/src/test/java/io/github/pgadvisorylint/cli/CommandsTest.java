@@ -1,0 +1,73 @@
+package io.github.pgadvisorylint.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.pgadvisorylint.core.report.ToolInfo;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CommandsTest {
+
+    @TempDir
+    Path cwd;
+
+    private CliHarness harness() {
+        return new CliHarness(cwd, CliHarness.rules(), CliHarness.result());
+    }
+
+    @Test
+    void listRulesPrintsAlignedColumns() {
+        CliHarness.Run run = harness().run("list-rules");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).isEqualTo(
+                "duplicate-lock-key                      warning  Two unrelated locks share a key.\n"
+                        + "session-lock-under-transaction-pooling  error    Session lock behind a transaction-pooling"
+                        + " PgBouncer.\n");
+    }
+
+    @Test
+    void listRulesWithoutRules() {
+        CliHarness.Run run = new CliHarness(cwd, List.of(), CliHarness.result()).run("list-rules");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err()).isEqualTo("No rules are installed.\n");
+    }
+
+    @Test
+    void explainPrintsTheDocumentationPage() {
+        CliHarness.Run run = harness().run("explain", "duplicate-lock-key");
+        assertThat(run.exitCode()).isZero();
+        assertThat(run.out()).isEqualTo("# duplicate-lock-key\n\nWhy it matters.\n");
+    }
+
+    @Test
+    void explainOfAnUnknownRuleListsTheKnownOnes() {
+        CliHarness.Run run = harness().run("explain", "no-such-rule");
+        assertThat(run.exitCode()).isEqualTo(2);
+        assertThat(run.err()).isEqualTo("pg-advisory-lint: unknown rule 'no-such-rule'. Known rules:"
+                + " duplicate-lock-key, session-lock-under-transaction-pooling\n");
+        assertThat(harness().run("explain").exitCode()).as("missing id").isEqualTo(2);
+    }
+
+    @Test
+    void versionAndHelp() {
+        CliHarness.Run version = harness().run("--version");
+        assertThat(version.exitCode()).isZero();
+        assertThat(version.out()).startsWith("pg-advisory-lint " + ToolInfo.version() + "\n");
+
+        CliHarness.Run help = harness().run("--help");
+        assertThat(help.exitCode()).isZero();
+        assertThat(help.out()).contains("Usage: pg-advisory-lint").contains("scan").contains("list-rules")
+                .contains("explain").contains("Exit codes:").contains("0   no finding at or above --fail-on")
+                .contains("3   internal error");
+
+        CliHarness.Run scanHelp = harness().run("scan", "--help");
+        assertThat(scanHelp.exitCode()).isZero();
+        assertThat(scanHelp.out()).contains("Usage: pg-advisory-lint scan").contains("--fail-on=LEVEL")
+                .contains("--output=FILE").contains("Exit codes:");
+        assertThat(harness().run("help", "scan").out()).isEqualTo(scanHelp.out());
+        assertThat(harness().run("explain", "--help").out()).contains("RULE-ID");
+    }
+}

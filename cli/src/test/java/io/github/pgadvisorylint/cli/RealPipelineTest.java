@@ -1,0 +1,46 @@
+package io.github.pgadvisorylint.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.pgadvisorylint.fixtures.SarifSchema;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The real rules (from the classpath) and the real analyzer, end to end. */
+class RealPipelineTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void scansATreeAndWritesValidSarif() throws Exception {
+        Files.createDirectories(dir.resolve("src/main/java/com/acme"));
+        Files.writeString(dir.resolve("src/main/java/com/acme/Job.java"),
+                "class Job { String sql = \"select pg_advisory_lock(42)\"; }\n");
+        Files.writeString(dir.resolve("init.sql"), "select pg_advisory_unlock(42);\n");
+        Environment standard = Environment.standard();
+        Environment env = new Environment(standard.rules(), standard.engine(), dir);
+        CommandLine cli = Main.commandLine(env);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cli.setOut(new PrintWriter(out));
+        cli.setErr(new PrintWriter(err));
+
+        int code = cli.execute("scan", "--format", "sarif", "--output", "out/report.sarif", "--format", "text", ".");
+
+        assertThat(code).as(err.toString()).isZero();
+        String sarif = Files.readString(dir.resolve("out/report.sarif"));
+        SarifSchema.assertValid(sarif);
+        JsonNode log = new ObjectMapper().readTree(sarif);
+        assertThat(log.at("/runs/0/tool/driver/rules").findValuesAsText("id")).contains("test-only-rule");
+        assertThat(log.at("/runs/0/results")).isEmpty();
+        assertThat(out.toString()).contains("SARIF written to out/report.sarif");
+    }
+}

@@ -1,0 +1,66 @@
+package io.github.pgadvisorylint.core.report;
+
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import io.github.pgadvisorylint.core.analysis.Notification;
+import io.github.pgadvisorylint.core.rule.Finding;
+import java.io.IOException;
+import java.io.Writer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/** Ordering and JSON output shared by the reporters. */
+final class ReportSupport {
+
+    /** Findings by primary region, then rule id, message and fingerprint: a total, stable order. */
+    static final Comparator<Finding> FINDING_ORDER = Comparator.comparing(Finding::region)
+            .thenComparing(Finding::ruleId)
+            .thenComparing(Finding::message)
+            .thenComparing(Finding::fingerprint);
+
+    static final ObjectMapper MAPPER = new ObjectMapper();
+
+    /**
+     * Two-space indentation, {@code "\n"} line ends on every platform, {@code "key": value}, and
+     * {@code []}/{@code {}} for empty containers: byte-identical output everywhere.
+     */
+    private static final ObjectWriter WRITER;
+
+    static {
+        DefaultIndenter indenter = new DefaultIndenter("  ", "\n");
+        Separators separators = Separators.createDefaultInstance()
+                .withObjectFieldValueSpacing(Separators.Spacing.AFTER)
+                .withObjectEmptySeparator("")
+                .withArrayEmptySeparator("");
+        DefaultPrettyPrinter printer = new DefaultPrettyPrinter(separators)
+                .withObjectIndenter(indenter)
+                .withArrayIndenter(indenter);
+        WRITER = MAPPER.writer(printer);
+    }
+
+    private ReportSupport() {
+    }
+
+    static List<Finding> sortedFindings(List<Finding> findings) {
+        List<Finding> sorted = new ArrayList<>(findings);
+        sorted.sort(FINDING_ORDER);
+        return sorted;
+    }
+
+    static List<Notification> sortedNotifications(List<Notification> notifications) {
+        List<Notification> sorted = new ArrayList<>(notifications);
+        sorted.sort(Comparator.naturalOrder());
+        return sorted;
+    }
+
+    /** Writes the tree pretty-printed, followed by one {@code "\n"}. */
+    static void writeJson(JsonNode root, Writer out) throws IOException {
+        out.write(WRITER.writeValueAsString(root));
+        out.write('\n');
+    }
+}
