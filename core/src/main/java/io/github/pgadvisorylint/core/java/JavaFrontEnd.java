@@ -27,6 +27,7 @@ import io.github.pgadvisorylint.core.analysis.Suppression;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.JavaContext;
 import io.github.pgadvisorylint.core.model.Language;
+import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.LockKey;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.SourceRegion;
@@ -34,6 +35,7 @@ import io.github.pgadvisorylint.core.rule.Severity;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import io.github.pgadvisorylint.core.sql.SqlAnalysis;
 import io.github.pgadvisorylint.core.sql.SqlAnalyzer;
+import io.github.pgadvisorylint.core.sql.SqlArgument;
 import io.github.pgadvisorylint.core.sql.SqlLockCall;
 import io.github.pgadvisorylint.core.sql.SqlProblem;
 import io.github.pgadvisorylint.core.sql.SqlSites;
@@ -114,10 +116,20 @@ public final class JavaFrontEnd {
     }
 
     /**
-     * @param file the decoded file
-     * @return its lock sites, lifecycles and problems; never throws for bad input
+     * A parsed Java file: its syntax tree, or the facts that say why there is none.
+     *
+     * @param file   the decoded file
+     * @param unit   the syntax tree, or null when parsing failed
+     * @param failed facts with the parse problem when {@code unit} is null, else null
      */
-    public FileFacts analyze(SourceFile file) {
+    public record Parsed(SourceFile file, CompilationUnit unit, FileFacts failed) {
+    }
+
+    /**
+     * @param file the decoded file
+     * @return its syntax tree, or the located parse problem; never throws for bad input
+     */
+    public Parsed parse(SourceFile file) {
         ParserConfiguration config = new ParserConfiguration()
                 .setLanguageLevel(LANGUAGE_LEVEL)
                 .setStoreTokens(true)
@@ -125,9 +137,37 @@ public final class JavaFrontEnd {
                 .setTabSize(1);
         ParseResult<CompilationUnit> result = new JavaParser(config).parse(file.text());
         if (!result.isSuccessful() || result.getResult().isEmpty()) {
-            return FileFacts.failed(file.path(), List.of(parseProblem(file, result.getProblems())));
+            return new Parsed(file, null, FileFacts.failed(file.path(), List.of(parseProblem(file, result.getProblems()))));
         }
-        return new FileScan(file, result.getResult().get()).run();
+        return new Parsed(file, result.getResult().get(), null);
+    }
+
+    /**
+     * @param parsed a parsed file
+     * @param index  constants of every parsed file of the analysis, for keys and SQL declared elsewhere
+     * @return its lock sites, lifecycles, problems and suppressions; never throws for bad input
+     */
+    public FileFacts extract(Parsed parsed, ConstantIndex index) {
+        if (parsed.unit() == null) {
+            return parsed.failed();
+        }
+        return new FileScan(parsed.file(), parsed.unit(), new KeyEvaluator(index)).run();
+    }
+
+    /**
+     * Parses and extracts one file on its own: constants of other files are not seen.
+     *
+     * @param file the decoded file
+     * @return its facts; never throws for bad input
+     */
+    public FileFacts analyze(SourceFile file) {
+        Parsed parsed = parse(file);
+        if (parsed.unit() == null) {
+            return parsed.failed();
+        }
+        ConstantIndex index = new ConstantIndex();
+        index.add(parsed.unit(), file);
+        return extract(parsed, index);
     }
 
     private static Notification parseProblem(SourceFile file, List<Problem> problems) {
@@ -162,11 +202,13 @@ public final class JavaFrontEnd {
         private final Map<LockSite, Node> siteNodes = new HashMap<>();
         private final Set<Notification> notifications = new LinkedHashSet<>();
         private final Map<String, SqlAnalysis> analyses = new HashMap<>();
+        private final KeyEvaluator keys;
 
-        FileScan(SourceFile file, CompilationUnit unit) {
+        FileScan(SourceFile file, CompilationUnit unit, KeyEvaluator keys) {
             this.file = file;
             this.unit = unit;
             this.strings = new StringEvaluator(file, unit);
+            this.keys = keys;
         }
 
         FileFacts run() {
@@ -328,16 +370,47 @@ public final class JavaFrontEnd {
                 SourceRegion primary = inline || c.api == ExecutionApi.DECLARATION ? (mapped != null ? mapped : anchorRegion)
                         : anchorRegion;
                 SourceRegion declaration = inline || c.api == ExecutionApi.DECLARATION ? null : mapped;
-                LockKey key = SqlSites.key(call, (from, to) -> {
+                LockKey key = bindParameters(c, SqlSites.key(call, (from, to) -> {
                     int a = c.text.offsetAt(from);
                     int b = c.text.offsetAt(to - 1);
                     return a >= 0 && b >= a ? file.region(a, b + 1) : null;
-                });
+                }), call);
                 LockSite site = new LockSite(file.path() + "#" + sites.size(), call.function(), key, primary,
                         declaration, Language.JAVA, c.api, call.context(), context);
                 sites.add(site);
                 siteNodes.put(site, c.call != null ? c.call : c.contextNode);
             }
+        }
+
+        /** Replaces parameter parts by the value of the Java expression bound to them, where visible. */
+        private LockKey bindParameters(Candidate c, LockKey key, SqlLockCall call) {
+            List<KeyPart> parts = new ArrayList<>(key.parts());
+            boolean changed = false;
+            for (int i = 0; i < parts.size(); i++) {
+                KeyPart part = parts.get(i);
+                SqlArgument arg = call.arguments().get(i);
+                if (part.kind() != KeyPart.Kind.PARAMETER && part.kind() != KeyPart.Kind.UNKNOWN) {
+                    continue;
+                }
+                Expression bound = c.text.holeAt(arg.start());
+                if (bound == null && part.kind() == KeyPart.Kind.PARAMETER) {
+                    String t = arg.text().trim();
+                    String name = t.startsWith(":") ? t.substring(1)
+                            : t.startsWith("#{") || t.startsWith("${") ? t.substring(2, Math.max(2, t.length() - 1)).split(",")[0].trim()
+                            : null;
+                    int position = t.startsWith("$") && t.length() > 1 && Character.isDigit(t.charAt(1))
+                            ? parsePosition(t.substring(1)) : name == null ? questionMarksBefore(c.text.text(), arg.start()) + 1 : 0;
+                    bound = ParameterBinder.bound(c.api, c.call, position, name);
+                }
+                if (bound == null) {
+                    continue;
+                }
+                KeyPart value = keys.evaluate(bound, file);
+                parts.set(i, value.isKnown() ? value
+                        : new KeyPart(KeyPart.Kind.PARAMETER, null, value.expression(), null, null, value.hash()));
+                changed = true;
+            }
+            return changed ? new LockKey(key.space(), parts) : key;
         }
 
         private JavaContext context(Candidate c) {
@@ -381,6 +454,33 @@ public final class JavaFrontEnd {
             cur = cur.getParentNode().orElse(null);
         }
         return "";
+    }
+
+    private static int parsePosition(String digits) {
+        try {
+            return Integer.parseInt(digits.replaceAll("\\D.*", ""));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /** Counts JDBC {@code ?} placeholders before an offset, outside quoted strings and identifiers. */
+    static int questionMarksBefore(String sql, int end) {
+        int n = 0;
+        char quote = 0;
+        for (int i = 0; i < end && i < sql.length(); i++) {
+            char ch = sql.charAt(i);
+            if (quote != 0) {
+                if (ch == quote) {
+                    quote = 0;
+                }
+            } else if (ch == '\'' || ch == '"') {
+                quote = ch;
+            } else if (ch == '?') {
+                n++;
+            }
+        }
+        return n;
     }
 
     private static String abbreviate(String s) {

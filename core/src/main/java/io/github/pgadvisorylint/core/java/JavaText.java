@@ -16,6 +16,7 @@ final class JavaText {
     private int[] offsets = new int[32];
     private boolean viaConstant;
     private String constantName;
+    private final java.util.Map<Integer, com.github.javaparser.ast.expr.Expression> holes = new java.util.HashMap<>();
 
     String text() {
         return text.toString();
@@ -42,19 +43,33 @@ final class JavaText {
     }
 
     void append(JavaText other) {
+        int base = text.length();
         for (int i = 0; i < other.length(); i++) {
             append(other.text.charAt(i), other.offsets[i]);
         }
+        other.holes.forEach((k, v) -> holes.put(base + k, v));
         if (other.viaConstant && constantName == null) {
             constantName = other.constantName;
         }
         viaConstant |= other.viaConstant;
     }
 
-    void appendSynthetic(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            append(s.charAt(i), SYNTHETIC);
-        }
+    /**
+     * Appends the placeholder {@code ?} for a value computed at run time and remembers its expression.
+     *
+     * @param operand the Java expression whose value is concatenated into the SQL
+     */
+    void appendHole(com.github.javaparser.ast.expr.Expression operand) {
+        holes.put(text.length(), operand);
+        append('?', SYNTHETIC);
+    }
+
+    /**
+     * @param index a char index in the text
+     * @return the Java expression concatenated at that index, or null
+     */
+    com.github.javaparser.ast.expr.Expression holeAt(int index) {
+        return holes.get(index);
     }
 
     /** Marks the text as coming (at least partly) through a named constant. */

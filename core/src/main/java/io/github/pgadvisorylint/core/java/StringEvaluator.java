@@ -137,7 +137,7 @@ final class StringEvaluator {
                 out.append(v.charAt(i), start < 0 ? JavaText.SYNTHETIC : start);
             }
         } else {
-            out.appendSynthetic("?");
+            out.appendHole(operand);
         }
     }
 
