@@ -142,6 +142,8 @@ final class ParserContexts {
         Scope scope = new Scope(null, 0);
         SqlClause clause = SqlClause.OTHER;
         int item = -1;
+        /** The last arm of a set operation whose LIMIT was moved to the set operation. */
+        Select hoisted;
 
         void statement(Statement st) {
             if (st instanceof Select s) {
@@ -208,7 +210,7 @@ final class ParserContexts {
             sc.sameLevelAsParent = parent != null && parent.depth == depth;
             sc.cteTop = cteTop;
             sc.choosesRows = arm;
-            sc.limitKeyword = limitOf(s);
+            sc.limitKeyword = s == hoisted ? null : limitOf(s);
             orderKeys(s.getOrderByElements(), sc);
             if (s instanceof PlainSelect p) {
                 sc.choosesRows |= p.getDistinct() != null || p.getGroupBy() != null;
@@ -236,6 +238,15 @@ final class ParserContexts {
                 expr(p.getHaving(), sc, SqlClause.HAVING, -1);
             } else if (s instanceof SetOperationList so) {
                 List<Select> arms = so.getSelects();
+                if (arms != null && !arms.isEmpty() && sc.limitKeyword == null) {
+                    // JSqlParser quirk: in "SELECT .. UNION SELECT .. LIMIT 1" the LIMIT is attached to the
+                    // last arm; PostgreSQL applies it to the whole set operation.
+                    Select lastArm = arms.get(arms.size() - 1);
+                    if (!(lastArm instanceof ParenthesedSelect) && limitOf(lastArm) != null) {
+                        sc.limitKeyword = limitOf(lastArm);
+                        hoisted = lastArm;
+                    }
+                }
                 if (arms != null) {
                     for (Select a : arms) {
                         select(a, sc, depth, false, arms.size() >= 2);
