@@ -228,26 +228,59 @@ public final class SqlAnalyzer {
                     statement(toks, match, a, b, lead, index, true, nesting);
                     continue;
                 }
-                int k = -1;
+                // PL/pgSQL control words end the SQL before them: FOR r IN SELECT .. LOOP PERFORM ..;
+                // IF .. THEN PERFORM ..; a CASE expression's THEN/ELSE stays inside its SQL.
                 int depth = 0;
-                for (int i = a; i < b && k < 0; i++) {
-                    SqlToken t = toks.get(i);
-                    if (t.isPunct("(")) {
-                        depth++;
-                    } else if (t.isPunct(")")) {
-                        depth = Math.max(0, depth - 1);
-                    } else if (depth == 0 && isStatementStart(t)) {
-                        k = i;
+                int caseDepth = 0;
+                int pieceStart = a;
+                for (int i = a; i <= b; i++) {
+                    boolean cut = i == b;
+                    if (!cut) {
+                        SqlToken t = toks.get(i);
+                        if (t.isPunct("(")) {
+                            depth++;
+                        } else if (t.isPunct(")")) {
+                            depth = Math.max(0, depth - 1);
+                        } else if (depth == 0 && t.is("CASE")) {
+                            caseDepth++;
+                        } else if (depth == 0 && t.is("END") && caseDepth > 0) {
+                            caseDepth--;
+                        } else if (depth == 0 && (t.is("LOOP") || t.is("BEGIN") || t.is("DECLARE")
+                                || caseDepth == 0 && (t.is("THEN") || t.is("ELSE")))) {
+                            cut = true;
+                        }
+                    }
+                    if (cut) {
+                        if (i > pieceStart) {
+                            plpgsqlPiece(toks, match, pieceStart, i, index, nesting);
+                        }
+                        pieceStart = i + 1;
                     }
                 }
-                if (k < 0) {
-                    statement(toks, match, a, b, StatementKind.OTHER, index, true, nesting);
-                } else {
-                    if (k > a) {
-                        statement(toks, match, a, k, StatementKind.OTHER, index, true, nesting);
-                    }
-                    statement(toks, match, k, b, kindOf(toks, k, b), index, true, nesting);
+            }
+        }
+
+        /** One PL/pgSQL statement or expression {@code toks[a, b)}: a SQL statement from its first key word on. */
+        private void plpgsqlPiece(List<SqlToken> toks, int[] match, int a, int b, int index, int nesting) {
+            int k = -1;
+            int depth = 0;
+            for (int i = a; i < b && k < 0; i++) {
+                SqlToken t = toks.get(i);
+                if (t.isPunct("(")) {
+                    depth++;
+                } else if (t.isPunct(")")) {
+                    depth = Math.max(0, depth - 1);
+                } else if (depth == 0 && isStatementStart(t)) {
+                    k = i;
                 }
+            }
+            if (k < 0) {
+                statement(toks, match, a, b, StatementKind.OTHER, index, true, nesting);
+            } else {
+                if (k > a) {
+                    statement(toks, match, a, k, StatementKind.OTHER, index, true, nesting);
+                }
+                statement(toks, match, k, b, kindOf(toks, k, b), index, true, nesting);
             }
         }
 

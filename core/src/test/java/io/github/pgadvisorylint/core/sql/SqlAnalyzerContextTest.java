@@ -117,4 +117,29 @@ class SqlAnalyzerContextTest {
         }
         return a.calls().get(0).context();
     }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {
+        "DO $$ BEGIN PERFORM pg_advisory_lock(id) FROM jobs LIMIT 1; PERFORM pg_advisory_lock(1); END $$",
+        "CREATE FUNCTION f() RETURNS bigint AS $f$ DECLARE v bigint; BEGIN SELECT id INTO v FROM t "
+                + "WHERE pg_try_advisory_lock(id) LIMIT 1; RETURN v; END $f$ LANGUAGE plpgsql",
+        "DO $$ BEGIN IF pg_try_advisory_xact_lock(1) THEN PERFORM 1; END IF; END $$",
+        "DO $$ BEGIN FOR r IN SELECT id FROM t WHERE pg_try_advisory_lock(id) ORDER BY id LIMIT 5 LOOP END LOOP; END $$",
+        "DO $$ DECLARE r record; BEGIN FOR r IN SELECT id FROM jobs ORDER BY id LOOP "
+                + "PERFORM pg_advisory_xact_lock(r.id); END LOOP; END $$",
+        "DO $$ BEGIN SELECT CASE WHEN pg_try_advisory_lock(1) THEN 1 ELSE 0 END INTO v FROM t LIMIT 1; END $$",
+        "SELECT a, pg_try_advisory_lock(a) FROM t; WITH x AS (SELECT 1) SELECT pg_advisory_lock(1) FROM x LIMIT 1",
+    })
+    void bodiesAndScriptsAgreeThroughBothPaths(String sql) {
+        SqlAnalysis viaParser = PARSER.analyze(sql);
+        SqlAnalysis viaLexer = LEXICAL.analyze(sql);
+        assertThat(viaParser.problems()).isEmpty();
+        assertThat(viaParser.calls()).isNotEmpty().hasSameSizeAs(viaLexer.calls());
+        for (int i = 0; i < viaParser.calls().size(); i++) {
+            SqlContext p = viaParser.calls().get(i).context();
+            SqlContext l = viaLexer.calls().get(i).context();
+            assertThat(new SqlContext(l.clause(), l.limitKeyword(), l.readsRows(), l.feedsRowChoice(), l.depth(),
+                    p.parsedBySqlParser(), l.statementText())).as("call %d of %s", i, sql).isEqualTo(p);
+        }
+    }
 }

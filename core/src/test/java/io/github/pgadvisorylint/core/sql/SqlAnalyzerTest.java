@@ -178,6 +178,16 @@ class SqlAnalyzerTest {
     }
 
     @Test
+    void plpgsqlLoopBodyIsItsOwnStatement() {
+        String sql = "DO $$ DECLARE r record; BEGIN FOR r IN SELECT id FROM jobs ORDER BY id LOOP "
+                + "PERFORM pg_advisory_xact_lock(r.id); END LOOP; END $$";
+        SqlLockCall c = calls(sql).get(0);
+        assertThat(c.context()).isEqualTo(new SqlContext(SqlClause.CALL, null, false, false, 0, true,
+                "PERFORM pg_advisory_xact_lock(r.id)"));
+        assertThat(c.arguments().get(0).kind()).isEqualTo(KeyPart.Kind.COLUMN);
+    }
+
+    @Test
     void plpgsqlFunctionBodyWithSelectInto() {
         String sql = "CREATE OR REPLACE FUNCTION claim() RETURNS bigint LANGUAGE plpgsql AS $body$\n"
                 + "DECLARE v bigint;\nBEGIN\n"
