@@ -1,0 +1,103 @@
+package io.github.pgadvisorylint.core.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+/** Any input returns, in about linear time, without throwing or overflowing the stack. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SqlAnalyzerRobustnessTest {
+
+    private final SqlAnalyzer analyzer = new SqlAnalyzer();
+
+    @Test
+    void binaryGarbage() {
+        Random r = new Random(42);
+        String alphabet = "();,'\"$:?#{}[]-/*.\n eE0123pg_advisory_lock SELECT LIMIT FROM WHERE UNION";
+        for (int round = 0; round < 200; round++) {
+            char[] cs = new char[r.nextInt(2000)];
+            for (int i = 0; i < cs.length; i++) {
+                cs[i] = r.nextInt(4) == 0 ? (char) r.nextInt(0x10000) : alphabet.charAt(r.nextInt(alphabet.length()));
+            }
+            SqlAnalysis a = analyzer.analyze(new String(cs));
+            assertThat(a.problems()).noneSatisfy(p -> assertThat(p.message()).contains("stopped early"));
+        }
+    }
+
+    @Test
+    void fragmentsOfRealStatements() {
+        String sql = "WITH c AS (SELECT id FROM t WHERE pg_try_advisory_lock(id) LIMIT 1) "
+                + "SELECT (SELECT pg_advisory_lock(x.id) FROM u x UNION SELECT 1 LIMIT 1) FROM c ORDER BY 1; "
+                + "DO $$ BEGIN PERFORM pg_advisory_lock(1); END $$; { call pg_advisory_xact_lock(?) }";
+        for (int i = 0; i <= sql.length(); i++) {
+            for (String part : new String[] {sql.substring(0, i), sql.substring(i)}) {
+                assertThat(analyzer.analyze(part).problems())
+                        .noneSatisfy(p -> assertThat(p.message()).contains("stopped early"));
+                assertThat(new SqlAnalyzer(false).analyze(part).problems()).isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void unterminatedQuotesAndComments() {
+        for (String sql : new String[] {"SELECT 'abc", "SELECT E'abc\\", "SELECT \"abc", "SELECT $$abc",
+            "SELECT $tag$ abc $ta", "SELECT /* /* */ pg_advisory_lock(1)", "DO $$ BEGIN PERFORM pg_advisory_lock(1);",
+            "SELECT #{abc", "SELECT ${", "SELECT pg_advisory_lock(", "SELECT ))))) pg_advisory_lock(1) (((("}) {
+            assertThat(analyzer.analyze(sql)).as(sql).isNotNull();
+        }
+        assertThat(analyzer.analyze("DO $$ BEGIN PERFORM pg_advisory_lock(1);").calls()).hasSize(1);
+        assertThat(analyzer.analyze("SELECT ))))) pg_advisory_lock(1) ((((").calls()).hasSize(1);
+    }
+
+    @Test
+    void deepNestingIsAnalysedLexically() {
+        int n = 10_000;
+        String sql = "SELECT " + "(".repeat(n) + "SELECT pg_try_advisory_lock(id) FROM t LIMIT 1" + ")".repeat(n);
+        SqlAnalysis a = analyzer.analyze(sql);
+        assertThat(a.calls()).hasSize(1);
+        assertThat(a.calls().get(0).context().parsedBySqlParser()).isFalse();
+        assertThat(a.calls().get(0).context().limitKeyword()).isEqualTo("LIMIT");
+        String unbalanced = "SELECT " + "(".repeat(n) + "pg_advisory_lock(1)";
+        assertThat(analyzer.analyze(unbalanced).calls()).hasSize(1);
+        String nestedSelects = "SELECT " + "(SELECT ".repeat(n) + "pg_advisory_lock(1)" + ")".repeat(n);
+        SqlAnalysis b = analyzer.analyze(nestedSelects);
+        assertThat(b.calls()).singleElement().satisfies(c -> assertThat(c.context().depth()).isEqualTo(n));
+    }
+
+    @Test
+    void hugeInput() {
+        StringBuilder sb = new StringBuilder("SELECT pg_try_advisory_lock(id) FROM t WHERE a IN (");
+        for (int i = 0; i < 50_000; i++) {
+            sb.append(i).append(", ");
+        }
+        sb.append("0) LIMIT 1;\n");
+        for (int i = 0; i < 5_000; i++) {
+            sb.append("SELECT pg_advisory_xact_lock(").append(i).append(");\n");
+        }
+        SqlAnalysis a = analyzer.analyze(sb.toString());
+        assertThat(a.calls()).hasSize(5_001);
+        assertThat(a.calls().get(0).context().parsedBySqlParser()).isFalse();
+        assertThat(a.calls().get(0).context().limitKeyword()).isEqualTo("LIMIT");
+        assertThat(a.calls().get(5_000).arguments().get(0).value()).isEqualTo(4_999L);
+    }
+
+    @Test
+    void manyCallsInOneStatementStayLinear() {
+        StringBuilder sb = new StringBuilder("SELECT 1");
+        for (int i = 0; i < 20_000; i++) {
+            sb.append(", pg_advisory_lock(").append(i).append(")");
+        }
+        assertThat(analyzer.analyze(sb.toString()).calls()).hasSize(20_000);
+    }
+
+    @Test
+    void longDollarTagsAndRepeatedOpeners() {
+        String sql = "$" + "a".repeat(100_000) + "$ " + "$$".repeat(10_000) + " '".repeat(10_000);
+        assertThat(analyzer.analyze(sql)).isNotNull();
+        assertThat(analyzer.analyze("/*".repeat(50_000))).isNotNull();
+    }
+}
