@@ -4,6 +4,7 @@ import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
 import io.github.pgadvisorylint.core.discovery.FileDiscovery;
 import io.github.pgadvisorylint.core.discovery.FileKind;
 import io.github.pgadvisorylint.core.discovery.Prefilter;
+import io.github.pgadvisorylint.core.java.ConstantIndex;
 import io.github.pgadvisorylint.core.java.JavaFrontEnd;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.model.LockModel;
@@ -40,6 +41,7 @@ final class AnalysisRun {
     private final SqlAnalyzer sqlAnalyzer = new SqlAnalyzer();
     private final JavaFrontEnd javaFrontEnd = new JavaFrontEnd(sqlAnalyzer);
     private final SqlFileFrontEnd sqlFrontEnd = new SqlFileFrontEnd(sqlAnalyzer);
+    private final java.util.Set<String> lossy = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     AnalysisRun(List<Rule> rules, int threads, Path root, List<Path> targets) {
         this.rules = rules;
@@ -82,40 +84,118 @@ final class AnalysisRun {
                 discovered.files().size(), analyzed, elapsed);
     }
 
-    /** Runs the front ends over the files on {@link #threads} threads; the result is in file order. */
+    /**
+     * Runs the front ends: reads and prefilters every file, parses the Java candidates, parses on demand
+     * the Java files that declare types the candidates refer to (so constants of other files resolve),
+     * indexes their constants, then extracts facts. Each phase runs on {@link #threads} threads; the
+     * result is in file order.
+     */
     private List<FileFacts> analyzeAll(List<DiscoveredFile> files) {
-        if (threads <= 1 || files.size() < 2) {
-            return files.stream().map(this::analyzeOne).toList();
-        }
-        ExecutorService pool = Executors.newFixedThreadPool(Math.min(threads, files.size()), r -> {
+        ExecutorService pool = threads <= 1 ? null : Executors.newFixedThreadPool(threads, r -> {
             Thread t = new Thread(null, r, "pg-advisory-lint-worker", 8L * 1024 * 1024);
             t.setDaemon(true);
             return t;
         });
         try {
-            List<Future<FileFacts>> futures = new ArrayList<>();
+            List<Object> read = map(pool, files, this::read);
+            java.util.Map<String, DiscoveredFile> javaByTypeName = new java.util.HashMap<>();
             for (DiscoveredFile f : files) {
-                futures.add(pool.submit(() -> analyzeOne(f)));
-            }
-            List<FileFacts> out = new ArrayList<>();
-            for (int i = 0; i < files.size(); i++) {
-                try {
-                    out.add(futures.get(i).get());
-                } catch (ExecutionException e) {
-                    out.add(internalFailure(files.get(i), e.getCause()));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    out.add(internalFailure(files.get(i), e));
+                if (f.kind() == FileKind.JAVA) {
+                    String name = f.path().getFileName().toString();
+                    javaByTypeName.putIfAbsent(name.substring(0, name.length() - 5), f);
                 }
             }
-            return out;
+            List<JavaFrontEnd.Parsed> parsed = new ArrayList<>();
+            List<Object> staged = new ArrayList<>(read);
+            List<Integer> javaSlots = new ArrayList<>();
+            for (int i = 0; i < read.size(); i++) {
+                if (read.get(i) instanceof SourceFile sf && files.get(i).kind() == FileKind.JAVA) {
+                    javaSlots.add(i);
+                }
+            }
+            List<JavaFrontEnd.Parsed> candidates = map(pool, javaSlots, i -> javaFrontEnd.parse((SourceFile) read.get(i)));
+            for (int k = 0; k < javaSlots.size(); k++) {
+                staged.set(javaSlots.get(k), candidates.get(k));
+                parsed.add(candidates.get(k));
+            }
+            ConstantIndex index = new ConstantIndex();
+            java.util.Set<String> seenFiles = new java.util.HashSet<>();
+            for (JavaFrontEnd.Parsed p : parsed) {
+                seenFiles.add(p.file().path());
+            }
+            List<JavaFrontEnd.Parsed> frontier = parsed;
+            for (int round = 0; round < 3 && !frontier.isEmpty(); round++) {
+                java.util.Set<DiscoveredFile> wanted = new java.util.TreeSet<>(Comparator.comparing(DiscoveredFile::relativePath));
+                for (JavaFrontEnd.Parsed p : frontier) {
+                    if (p.unit() == null) {
+                        continue;
+                    }
+                    index.add(p.unit(), p.file());
+                    for (String type : JavaFrontEnd.referencedTypeNames(p.unit())) {
+                        DiscoveredFile f = javaByTypeName.get(type);
+                        if (f != null && seenFiles.add(f.relativePath())) {
+                            wanted.add(f);
+                        }
+                    }
+                }
+                frontier = map(pool, new ArrayList<>(wanted), f -> {
+                    Object r = read(f, true);
+                    return r instanceof SourceFile sf ? javaFrontEnd.parse(sf) : null;
+                }).stream().filter(java.util.Objects::nonNull).map(JavaFrontEnd.Parsed.class::cast).toList();
+            }
+            for (JavaFrontEnd.Parsed p : frontier) {
+                if (p.unit() != null) {
+                    index.add(p.unit(), p.file());
+                }
+            }
+            List<Integer> all = new ArrayList<>();
+            for (int i = 0; i < staged.size(); i++) {
+                all.add(i);
+            }
+            return map(pool, all, i -> finish(files.get(i), staged.get(i), index));
         } finally {
-            pool.shutdownNow();
+            if (pool != null) {
+                pool.shutdownNow();
+            }
         }
     }
 
-    /** @return the file's facts, or null when the prefilter ruled it out */
-    private FileFacts analyzeOne(DiscoveredFile f) {
+    /** Applies a function to every item on the pool (or inline), keeping order; a failure of one item becomes its result's notification. */
+    private <T, R> List<R> map(ExecutorService pool, List<T> items, java.util.function.Function<T, R> fn) {
+        if (pool == null || items.size() < 2) {
+            return items.stream().map(fn).collect(java.util.stream.Collectors.toCollection(ArrayList::new));
+        }
+        List<Future<R>> futures = new ArrayList<>();
+        for (T item : items) {
+            futures.add(pool.submit(() -> fn.apply(item)));
+        }
+        List<R> out = new ArrayList<>();
+        for (Future<R> f : futures) {
+            try {
+                out.add(f.get());
+            } catch (ExecutionException e) {
+                throw new IllegalStateException(e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+        return out;
+    }
+
+    private Object read(DiscoveredFile f) {
+        return read(f, false);
+    }
+
+    /**
+     * Reads and decodes a file.
+     *
+     * @param f     the file
+     * @param force true to skip the prefilter (files parsed on demand for their constants)
+     * @return a {@link SourceFile}, a {@link FileFacts} saying why it was skipped, or null when the
+     *     prefilter ruled it out
+     */
+    private Object read(DiscoveredFile f, boolean force) {
         try {
             if (f.size() > MAX_FILE_BYTES) {
                 return FileFacts.failed(f.relativePath(), List.of(new Notification(Severity.WARNING, "file-too-large",
@@ -124,30 +204,48 @@ final class AnalysisRun {
             }
             byte[] bytes = Files.readAllBytes(f.path());
             boolean utf16 = SourceDecoder.isUtf16(bytes);
-            if (!utf16 && !Prefilter.mentionsAdvisory(bytes)) {
+            if (!force && !utf16 && !Prefilter.mentionsAdvisory(bytes)) {
                 return null;
             }
             SourceDecoder.Decoded decoded = SourceDecoder.decode(bytes);
-            if (utf16 && !Prefilter.mentionsAdvisory(decoded.text())) {
+            if (!force && utf16 && !Prefilter.mentionsAdvisory(decoded.text())) {
                 return null;
             }
             if (!utf16 && looksBinary(bytes)) {
                 return FileFacts.failed(f.relativePath(), List.of(new Notification(Severity.WARNING, "binary-file",
                         "file holds NUL bytes: not text; skipped", SourceRegion.line(f.relativePath(), 1))));
             }
-            SourceFile source = new SourceFile(f.relativePath(), decoded.text());
-            FileFacts facts = f.kind() == FileKind.JAVA ? javaFrontEnd.analyze(source) : sqlFrontEnd.analyze(source);
             if (decoded.lossy()) {
+                lossy.add(f.relativePath());
+            }
+            return new SourceFile(f.relativePath(), decoded.text());
+        } catch (IOException e) {
+            return FileFacts.failed(f.relativePath(), List.of(new Notification(Severity.WARNING, "unreadable-file",
+                    "cannot read file: " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"),
+                    SourceRegion.line(f.relativePath(), 1))));
+        }
+    }
+
+    /** Turns a read or parsed file into facts; null stays null (ruled out by the prefilter). */
+    private FileFacts finish(DiscoveredFile f, Object staged, ConstantIndex index) {
+        try {
+            FileFacts facts;
+            if (staged == null) {
+                return null;
+            } else if (staged instanceof FileFacts ff) {
+                return ff;
+            } else if (staged instanceof JavaFrontEnd.Parsed p) {
+                facts = javaFrontEnd.extract(p, index);
+            } else {
+                facts = sqlFrontEnd.analyze((SourceFile) staged);
+            }
+            if (lossy.contains(f.relativePath())) {
                 List<Notification> notes = new ArrayList<>(facts.notifications());
                 notes.add(new Notification(Severity.NOTE, "encoding", "file is not valid UTF-8; read as ISO-8859-1",
                         SourceRegion.line(f.relativePath(), 1)));
                 facts = new FileFacts(facts.path(), facts.sites(), facts.lifecycles(), notes, facts.suppressions());
             }
             return facts;
-        } catch (IOException e) {
-            return FileFacts.failed(f.relativePath(), List.of(new Notification(Severity.WARNING, "unreadable-file",
-                    "cannot read file: " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"),
-                    SourceRegion.line(f.relativePath(), 1))));
         } catch (StackOverflowError | RuntimeException e) {
             return internalFailure(f, e);
         }

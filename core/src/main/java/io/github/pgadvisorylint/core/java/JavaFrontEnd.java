@@ -170,6 +170,37 @@ public final class JavaFrontEnd {
         return extract(parsed, index);
     }
 
+    /**
+     * Simple names of the types a file refers to where a constant may come from: qualifiers of field
+     * accesses ({@code LockKeys.X}), imported and statically imported types, and supertypes.
+     *
+     * @param unit a parsed file
+     * @return the names, sorted
+     */
+    public static java.util.SortedSet<String> referencedTypeNames(CompilationUnit unit) {
+        java.util.SortedSet<String> out = new java.util.TreeSet<>();
+        for (var imp : unit.getImports()) {
+            String[] parts = imp.getNameAsString().split("\\.");
+            for (String p : parts) {
+                if (!p.isEmpty() && Character.isUpperCase(p.charAt(0))) {
+                    out.add(p);
+                    break;
+                }
+            }
+        }
+        for (com.github.javaparser.ast.expr.FieldAccessExpr f : unit.findAll(com.github.javaparser.ast.expr.FieldAccessExpr.class)) {
+            if (f.getScope() instanceof com.github.javaparser.ast.expr.NameExpr n && !n.getNameAsString().isEmpty()
+                    && Character.isUpperCase(n.getNameAsString().charAt(0))) {
+                out.add(n.getNameAsString());
+            }
+        }
+        for (com.github.javaparser.ast.body.ClassOrInterfaceDeclaration c : unit.findAll(com.github.javaparser.ast.body.ClassOrInterfaceDeclaration.class)) {
+            c.getExtendedTypes().forEach(t -> out.add(t.getNameAsString()));
+            c.getImplementedTypes().forEach(t -> out.add(t.getNameAsString()));
+        }
+        return out;
+    }
+
     private static Notification parseProblem(SourceFile file, List<Problem> problems) {
         if (problems.isEmpty()) {
             return new Notification(Severity.WARNING, "java-parse-error", "Java file could not be parsed; skipped",
