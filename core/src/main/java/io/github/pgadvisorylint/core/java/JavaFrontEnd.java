@@ -397,7 +397,9 @@ public final class JavaFrontEnd {
                 int s = c.text.offsetAt(call.nameStart());
                 int e = c.text.offsetAt(call.nameEnd() - 1);
                 SourceRegion mapped = s >= 0 && e >= s ? file.region(s, e + 1) : null;
-                boolean inline = mapped != null && s >= anchorStart && e < anchorEnd;
+                // inline: written in the argument, or in a local variable of the method; a field constant
+                // executed here is reported at this call, with its declaration as a related location
+                boolean inline = mapped != null && (c.text.constantName() == null || (s >= anchorStart && e < anchorEnd));
                 SourceRegion primary = inline || c.api == ExecutionApi.DECLARATION ? (mapped != null ? mapped : anchorRegion)
                         : anchorRegion;
                 SourceRegion declaration = inline || c.api == ExecutionApi.DECLARATION ? null : mapped;

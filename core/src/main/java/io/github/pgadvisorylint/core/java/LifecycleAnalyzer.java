@@ -152,6 +152,10 @@ final class LifecycleAnalyzer {
                         "released in " + JavaFrontEnd.methodName(rn));
             }
         }
+        if (onClosedDriverManagerConnection(aNode)) {
+            return new LockLifecycle(a, ReleaseGuarantee.TRY_WITH_RESOURCES, null,
+                    "a DriverManager connection closed by try-with-resources ends the session");
+        }
         return new LockLifecycle(a, ReleaseGuarantee.NONE, null, "no unlock for this key in the file");
     }
 
@@ -289,7 +293,7 @@ final class LifecycleAnalyzer {
         if (s instanceof ReturnStmt || s instanceof ThrowStmt || s instanceof BreakStmt || s instanceof ContinueStmt) {
             return true;
         }
-        if (s instanceof IfStmt i && i.getElseStmt().isEmpty() && exits(i.getThenStmt())) {
+        if (s instanceof IfStmt i && i.getElseStmt().isEmpty() && exits(i.getThenStmt()) && readsOutcome(i.getCondition())) {
             return false; // a guard on the try-lock's outcome: "if (!locked) return;"
         }
         for (MethodCallExpr call : s.findAll(MethodCallExpr.class)) {
@@ -305,6 +309,46 @@ final class LifecycleAnalyzer {
             return true;
         }
         return !s.findAll(ReturnStmt.class).isEmpty() || !s.findAll(ThrowStmt.class).isEmpty();
+    }
+
+    /**
+     * Whether a guard's condition can depend on the lock's outcome: it calls a method (reads a result
+     * set, calls a try-lock helper) or reads a local variable. A condition over parameters and fields
+     * only ({@code if (dryRun) return;}) was decided before the lock and skips the unlock.
+     */
+    private static boolean readsOutcome(com.github.javaparser.ast.expr.Expression condition) {
+        if (!condition.findAll(MethodCallExpr.class).isEmpty()) {
+            return true;
+        }
+        Node scope = callableOf(condition);
+        for (NameExpr n : condition.findAll(NameExpr.class)) {
+            String name = n.getNameAsString();
+            boolean local = scope != null && scope.findAll(com.github.javaparser.ast.body.VariableDeclarator.class).stream()
+                    .anyMatch(v -> v.getNameAsString().equals(name));
+            if (local) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the acquisition runs on a {@code DriverManager} connection that try-with-resources closes. */
+    private static boolean onClosedDriverManagerConnection(Node aNode) {
+        Node cur = aNode.getParentNode().orElse(null);
+        while (cur != null && !(cur instanceof CallableDeclaration<?>)) {
+            if (cur instanceof TryStmt t) {
+                for (com.github.javaparser.ast.expr.Expression r : t.getResources()) {
+                    for (MethodCallExpr m : r.findAll(MethodCallExpr.class)) {
+                        if (m.getNameAsString().equals("getConnection")
+                                && m.getScope().map(x -> x.toString().equals("DriverManager")).orElse(false)) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            cur = cur.getParentNode().orElse(null);
+        }
+        return false;
     }
 
     private static boolean exits(Statement s) {
