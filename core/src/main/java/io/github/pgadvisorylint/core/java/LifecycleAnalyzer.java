@@ -332,8 +332,33 @@ final class LifecycleAnalyzer {
         return false;
     }
 
-    /** Whether the acquisition runs on a {@code DriverManager} connection that try-with-resources closes. */
+    /**
+     * Whether the acquisition runs on a {@code DriverManager} connection that try-with-resources closes,
+     * in its own method or, for a helper of the same type, at every call of the helper (RULES.md F13:
+     * closing a non-pooled connection ends the backend session and its locks).
+     */
     private static boolean onClosedDriverManagerConnection(Node aNode) {
+        return onClosedDriverManagerConnection(aNode, 0);
+    }
+
+    private static boolean onClosedDriverManagerConnection(Node aNode, int depth) {
+        if (closedByOwnTry(aNode)) {
+            return true;
+        }
+        MethodDeclaration helper = aNode.findAncestor(MethodDeclaration.class).orElse(null);
+        TypeDeclaration<?> type = aNode.findAncestor(TypeDeclaration.class).orElse(null);
+        if (helper == null || type == null || depth >= 3) {
+            return false;
+        }
+        List<MethodCallExpr> calls = type.findAll(MethodCallExpr.class).stream()
+                .filter(c -> c.getNameAsString().equals(helper.getNameAsString())
+                        && c.getArguments().size() == helper.getParameters().size()
+                        && c.getScope().map(x -> x.isThisExpr() || x.toString().equals(type.getNameAsString())).orElse(true))
+                .toList();
+        return !calls.isEmpty() && calls.stream().allMatch(c -> onClosedDriverManagerConnection(c, depth + 1));
+    }
+
+    private static boolean closedByOwnTry(Node aNode) {
         Node cur = aNode.getParentNode().orElse(null);
         while (cur != null && !(cur instanceof CallableDeclaration<?>)) {
             if (cur instanceof TryStmt t) {
