@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.pgadvisorylint.fixtures.Expectation;
 import io.github.pgadvisorylint.fixtures.Expectations;
+import io.github.pgadvisorylint.fixtures.FixtureHarness;
 import io.github.pgadvisorylint.fixtures.SarifSchema;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -38,19 +39,9 @@ class EndToEndTest {
         return new Run(code, o.toString(), e.toString());
     }
 
-    static Path example() {
-        Path dir = Path.of(System.getProperty("user.dir")).toAbsolutePath();
-        for (Path d = dir; d != null; d = d.getParent()) {
-            if (Files.isDirectory(d.resolve("examples/invoice-service"))) {
-                return d.resolve("examples/invoice-service");
-            }
-        }
-        throw new IllegalStateException("examples/invoice-service not found above " + dir);
-    }
-
     @Test
     void exampleScanReportsExactlyItsExpectationsInSchemaValidSarif() throws Exception {
-        Path example = example();
+        Path example = FixtureHarness.exampleProject();
         Path sarifFile = out.resolve("example.sarif");
         Run r = run(example, "scan", example.toString(), "--format", "sarif", "--output", sarifFile.toString());
         assertThat(r.code).as(r.stderr).isEqualTo(1);
@@ -73,7 +64,7 @@ class EndToEndTest {
 
     @Test
     void twoScansGiveByteIdenticalSarif() throws Exception {
-        Path example = example();
+        Path example = FixtureHarness.exampleProject();
         run(example, "scan", example.toString(), "--format", "sarif", "--output", out.resolve("a.sarif").toString());
         run(example, "scan", example.toString(), "--format", "sarif", "--output", out.resolve("b.sarif").toString(),
                 "--threads", "1");

@@ -13,21 +13,10 @@ import org.junit.jupiter.api.Test;
  */
 class ExampleProjectTest {
 
-    /** Surefire sets {@code basedir} to the module directory; the working directory is the fallback. */
-    static Path exampleProject() {
-        Path module = Path.of(System.getProperty("basedir", System.getProperty("user.dir"))).toAbsolutePath();
-        for (Path dir = module; dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolve("examples/invoice-service");
-            if (Files.isDirectory(candidate)) {
-                return candidate.normalize();
-            }
-        }
-        throw new IllegalStateException("examples/invoice-service not found above " + module);
-    }
 
     @Test
     void invoiceService() {
-        Path project = exampleProject();
+        Path project = FixtureHarness.exampleProject();
         assertThat(project.resolve("src/main/java")).isDirectory();
         FixtureHarness.verifyAllMarked(project);
     }

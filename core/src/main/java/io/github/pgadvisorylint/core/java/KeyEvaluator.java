@@ -325,7 +325,7 @@ final class KeyEvaluator {
             }
         }
         if (e instanceof NameExpr n) {
-            Optional<VariableDeclarator> local = local(n.getNameAsString(), n);
+            Optional<VariableDeclarator> local = JavaScopes.local(n.getNameAsString(), n);
             if (local.isPresent() && local.get().getInitializer().isPresent() && visiting.add(local.get())) {
                 return hashOf(local.get().getInitializer().get(), file, depth + 1, visiting);
             }
@@ -375,10 +375,10 @@ final class KeyEvaluator {
 
     private Val name(NameExpr n, SourceFile file, int depth, Set<Node> visiting) {
         String name = n.getNameAsString();
-        Optional<VariableDeclarator> local = local(name, n);
+        Optional<VariableDeclarator> local = JavaScopes.local(name, n);
         if (local.isPresent()) {
             VariableDeclarator v = local.get();
-            if (v.getInitializer().isEmpty() || reassigned(v) || !visiting.add(v)) {
+            if (v.getInitializer().isEmpty() || JavaScopes.reassigned(v) || !visiting.add(v)) {
                 return null;
             }
             try {
@@ -387,7 +387,7 @@ final class KeyEvaluator {
                 visiting.remove(v);
             }
         }
-        if (isParameter(name, n)) {
+        if (JavaScopes.isParameter(name, n)) {
             return null;
         }
         Optional<ConstantIndex.Constant> c = unqualified(name, n, file);
@@ -469,7 +469,7 @@ final class KeyEvaluator {
 
     private Optional<ConstantIndex.Constant> enumConstant(Expression scope, SourceFile file) {
         Optional<ConstantIndex.Constant> c = scope instanceof FieldAccessExpr f ? qualified(f, file)
-                : scope instanceof NameExpr n && !isParameter(n.getNameAsString(), n) && local(n.getNameAsString(), n).isEmpty()
+                : scope instanceof NameExpr n && !JavaScopes.isParameter(n.getNameAsString(), n) && JavaScopes.local(n.getNameAsString(), n).isEmpty()
                 ? unqualified(n.getNameAsString(), n, file) : Optional.empty();
         return c.filter(x -> x.declaration() instanceof EnumConstantDeclaration);
     }
@@ -501,7 +501,7 @@ final class KeyEvaluator {
         Expression scope = f.getScope();
         String typeName = scope instanceof NameExpr n ? n.getNameAsString()
                 : scope instanceof FieldAccessExpr sf ? sf.getNameAsString() : null;
-        if (typeName == null || (scope instanceof NameExpr sn && (local(typeName, sn).isPresent() || isParameter(typeName, sn)))) {
+        if (typeName == null || (scope instanceof NameExpr sn && (JavaScopes.local(typeName, sn).isPresent() || JavaScopes.isParameter(typeName, sn)))) {
             return Optional.empty();
         }
         return index.lookup(typeName, f.getNameAsString(), preferred(f, typeName));
@@ -571,46 +571,6 @@ final class KeyEvaluator {
         String pkg = unit.getPackageDeclaration().map(p -> p.getNameAsString() + ".").orElse("");
         out.add(pkg + simpleName);
         return out;
-    }
-
-    private static Optional<VariableDeclarator> local(String name, Node use) {
-        Node scope = use.findAncestor(CallableDeclaration.class).map(n -> (Node) n).orElse(null);
-        if (scope == null) {
-            return Optional.empty();
-        }
-        int line = use.getBegin().map(p -> p.line).orElse(Integer.MAX_VALUE);
-        VariableDeclarator best = null;
-        for (VariableDeclarator v : scope.findAll(VariableDeclarator.class)) {
-            if (v.getNameAsString().equals(name) && !(v.getParentNode().orElse(null) instanceof FieldDeclaration)
-                    && v.getBegin().map(p -> p.line).orElse(0) <= line) {
-                best = v;
-            }
-        }
-        return Optional.ofNullable(best);
-    }
-
-    private static boolean isParameter(String name, Node use) {
-        Node cur = use;
-        while (cur != null) {
-            if (cur instanceof CallableDeclaration<?> c && c.getParameters().stream().anyMatch(p -> p.getNameAsString().equals(name))) {
-                return true;
-            }
-            if (cur instanceof com.github.javaparser.ast.expr.LambdaExpr l
-                    && l.getParameters().stream().anyMatch(p -> p.getNameAsString().equals(name))) {
-                return true;
-            }
-            if (cur instanceof TypeDeclaration<?>) {
-                return false;
-            }
-            cur = cur.getParentNode().orElse(null);
-        }
-        return false;
-    }
-
-    private static boolean reassigned(VariableDeclarator v) {
-        Node scope = v.findAncestor(CallableDeclaration.class).map(n -> (Node) n).orElse(null);
-        return scope != null && scope.findAll(AssignExpr.class).stream()
-                .anyMatch(a -> a.getTarget() instanceof NameExpr n && n.getNameAsString().equals(v.getNameAsString()));
     }
 
     private static SourceRegion region(Node n, SourceFile file) {

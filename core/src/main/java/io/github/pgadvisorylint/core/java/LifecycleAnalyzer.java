@@ -81,13 +81,13 @@ final class LifecycleAnalyzer {
         if (aNode == null || a.api() == ExecutionApi.DECLARATION || a.api() == ExecutionApi.SPRING_DATA_QUERY) {
             return new LockLifecycle(a, ReleaseGuarantee.UNKNOWN, null, "executed elsewhere");
         }
-        Node scope = callableOf(aNode);
+        Node scope = JavaScopes.callableOf(aNode);
         if (scope == null) {
             return new LockLifecycle(a, ReleaseGuarantee.UNKNOWN, null, "not inside a method");
         }
         List<Release> releases = new ArrayList<>();
         for (LockSite r : sites) {
-            if (releases(r, a) && nodes.get(r) != null && callableOf(nodes.get(r)) == scope) {
+            if (releases(r, a) && nodes.get(r) != null && JavaScopes.callableOf(nodes.get(r)) == scope) {
                 releases.add(new Release(nodes.get(r), r.region(), r.display()));
             }
         }
@@ -202,17 +202,6 @@ final class LifecycleAnalyzer {
         return names;
     }
 
-    private static Node callableOf(Node n) {
-        Node cur = n;
-        while (cur != null) {
-            if (cur instanceof CallableDeclaration<?> || cur instanceof InitializerDeclaration) {
-                return cur;
-            }
-            cur = cur.getParentNode().orElse(null);
-        }
-        return null;
-    }
-
     /** The innermost try statement whose finally block holds the node, within the scope. */
     private static Optional<TryStmt> enclosingFinally(Node n, Node scope) {
         Node child = n;
@@ -320,7 +309,7 @@ final class LifecycleAnalyzer {
         if (!condition.findAll(MethodCallExpr.class).isEmpty()) {
             return true;
         }
-        Node scope = callableOf(condition);
+        Node scope = JavaScopes.callableOf(condition);
         for (NameExpr n : condition.findAll(NameExpr.class)) {
             String name = n.getNameAsString();
             boolean local = scope != null && scope.findAll(com.github.javaparser.ast.body.VariableDeclarator.class).stream()

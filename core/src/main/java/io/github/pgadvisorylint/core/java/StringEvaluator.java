@@ -142,10 +142,13 @@ final class StringEvaluator {
     }
 
     private JavaText name(String name, NameExpr use, int depth, Set<Node> visiting) {
-        Optional<VariableDeclarator> local = findLocal(name, use);
+        if (JavaScopes.isParameter(name, use)) {
+            return null;
+        }
+        Optional<VariableDeclarator> local = JavaScopes.local(name, use);
         if (local.isPresent()) {
             VariableDeclarator v = local.get();
-            if (!visiting.add(v) || isReassigned(name, v)) {
+            if (JavaScopes.reassigned(v) || !visiting.add(v)) {
                 return null;
             }
             try {
@@ -173,42 +176,6 @@ final class StringEvaluator {
         } finally {
             visiting.remove(v);
         }
-    }
-
-    /** Finds a local variable (or lambda/method parameter shadowing a field) declared in the enclosing callable. */
-    private Optional<VariableDeclarator> findLocal(String name, Node use) {
-        Node scope = use.findAncestor(CallableDeclaration.class).map(n -> (Node) n)
-                .or(() -> use.findAncestor(com.github.javaparser.ast.body.InitializerDeclaration.class).map(n -> (Node) n))
-                .orElse(null);
-        if (scope == null) {
-            return Optional.empty();
-        }
-        int useLine = use.getBegin().map(p -> p.line).orElse(Integer.MAX_VALUE);
-        VariableDeclarator best = null;
-        for (VariableDeclarator v : scope.findAll(VariableDeclarator.class)) {
-            if (v.getNameAsString().equals(name) && !(v.getParentNode().orElse(null) instanceof FieldDeclaration)
-                    && v.getBegin().map(p -> p.line).orElse(0) <= useLine) {
-                best = v;
-            }
-        }
-        if (best == null) {
-            boolean isParameter = scope.findAll(com.github.javaparser.ast.body.Parameter.class).stream()
-                    .anyMatch(p -> p.getNameAsString().equals(name))
-                    || use.findAncestor(LambdaExpr.class).isPresent()
-                    && use.findAncestor(LambdaExpr.class).get().getParameters().stream()
-                    .anyMatch(p -> p.getNameAsString().equals(name));
-            return isParameter ? Optional.of(new VariableDeclarator()) : Optional.empty();
-        }
-        return Optional.of(best);
-    }
-
-    private static boolean isReassigned(String name, VariableDeclarator v) {
-        Node scope = v.findAncestor(CallableDeclaration.class).map(n -> (Node) n).orElse(null);
-        if (scope == null) {
-            return false;
-        }
-        return scope.findAll(AssignExpr.class).stream()
-                .anyMatch(a -> a.getTarget() instanceof NameExpr n && n.getNameAsString().equals(name));
     }
 
     private JavaText literal(Expression lit, boolean textBlock) {

@@ -1,0 +1,77 @@
+package io.github.pgadvisorylint.core.java;
+
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.FieldDeclaration;
+import com.github.javaparser.ast.body.InitializerDeclaration;
+import com.github.javaparser.ast.body.TypeDeclaration;
+import com.github.javaparser.ast.body.VariableDeclarator;
+import com.github.javaparser.ast.expr.AssignExpr;
+import com.github.javaparser.ast.expr.LambdaExpr;
+import com.github.javaparser.ast.expr.NameExpr;
+import java.util.Optional;
+
+/** Name look-ups inside one method body, shared by the string and key evaluators. */
+final class JavaScopes {
+
+    private JavaScopes() {
+    }
+
+    /** @return the method, constructor or initializer holding the node, or null */
+    static Node callableOf(Node n) {
+        Node cur = n;
+        while (cur != null) {
+            if (cur instanceof CallableDeclaration<?> || cur instanceof InitializerDeclaration) {
+                return cur;
+            }
+            cur = cur.getParentNode().orElse(null);
+        }
+        return null;
+    }
+
+    /**
+     * @param name a simple name
+     * @param use  where it is read
+     * @return the local variable of that name declared in the enclosing body before the use, or empty
+     */
+    static Optional<VariableDeclarator> local(String name, Node use) {
+        Node scope = callableOf(use);
+        if (scope == null) {
+            return Optional.empty();
+        }
+        int line = use.getBegin().map(p -> p.line).orElse(Integer.MAX_VALUE);
+        VariableDeclarator best = null;
+        for (VariableDeclarator v : scope.findAll(VariableDeclarator.class)) {
+            if (v.getNameAsString().equals(name) && !(v.getParentNode().orElse(null) instanceof FieldDeclaration)
+                    && v.getBegin().map(p -> p.line).orElse(0) <= line) {
+                best = v;
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
+    /** @return true when the name is a parameter of an enclosing method or lambda (which shadows fields) */
+    static boolean isParameter(String name, Node use) {
+        Node cur = use;
+        while (cur != null) {
+            if (cur instanceof CallableDeclaration<?> c && c.getParameters().stream().anyMatch(p -> p.getNameAsString().equals(name))) {
+                return true;
+            }
+            if (cur instanceof LambdaExpr l && l.getParameters().stream().anyMatch(p -> p.getNameAsString().equals(name))) {
+                return true;
+            }
+            if (cur instanceof TypeDeclaration<?>) {
+                return false;
+            }
+            cur = cur.getParentNode().orElse(null);
+        }
+        return false;
+    }
+
+    /** @return true when the local variable is assigned again after its declaration (not effectively final) */
+    static boolean reassigned(VariableDeclarator v) {
+        Node scope = callableOf(v);
+        return scope != null && scope.findAll(AssignExpr.class).stream()
+                .anyMatch(a -> a.getTarget() instanceof NameExpr n && n.getNameAsString().equals(v.getNameAsString()));
+    }
+}
