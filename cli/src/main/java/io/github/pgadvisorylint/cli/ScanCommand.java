@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.cli;
 
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
+import io.github.pgadvisorylint.core.report.AtomicFiles;
 import io.github.pgadvisorylint.core.report.JsonReporter;
 import io.github.pgadvisorylint.core.report.ReportFormat;
 import io.github.pgadvisorylint.core.report.Reporter;

@@ -1,4 +1,4 @@
-package io.github.pgadvisorylint.cli;
+package io.github.pgadvisorylint.core.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.github.pgadvisorylint.cli;
+package io.github.pgadvisorylint.core.report;
 
 import java.io.IOException;
 import java.io.Writer;
@@ -10,12 +10,15 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.UUID;
 
-/** Writes files so that readers see either the old content or the complete new content. */
-final class AtomicFiles {
+/**
+ * Writes report files so that readers see either the old content or the complete new content; used
+ * by the CLI and the Maven plugin.
+ */
+public final class AtomicFiles {
 
     /** Writes content to a writer. */
     @FunctionalInterface
-    interface Content {
+    public interface Content {
         /**
          * @param out UTF-8 writer on the temporary file
          * @throws IOException when writing fails
@@ -36,7 +39,7 @@ final class AtomicFiles {
      * @param content what to write
      * @throws IOException when the directory, the temporary file or the rename fails
      */
-    static void write(Path target, Content content) throws IOException {
+    public static void write(Path target, Content content) throws IOException {
         Path absolute = target.toAbsolutePath().normalize();
         Path dir = absolute.getParent();
         Files.createDirectories(dir);

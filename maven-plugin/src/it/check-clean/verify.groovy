@@ -1,0 +1,16 @@
+import groovy.json.JsonSlurper
+
+def log = new File(basedir, 'build.log').text
+assert log.contains('BUILD SUCCESS')
+assert log.contains('pg-advisory-lint: 0 errors, 0 warnings, 0 notes in 2 files')
+assert log.contains('SARIF written to target/pg-advisory-lint.sarif')
+assert !log.contains('[ERROR] src/')
+
+def sarif = new File(basedir, 'target/pg-advisory-lint.sarif')
+assert sarif.isFile()
+def doc = new JsonSlurper().parse(sarif)
+assert doc.version == '2.1.0'
+assert doc.runs.size() == 1
+assert doc.runs[0].tool.driver.name == 'pg-advisory-lint'
+assert doc.runs[0].results == []
+return true

@@ -1,0 +1,3 @@
+package com.example.jobs;
+
+class Broken { void half( { "SELECT pg_advisory_lock(1)" }

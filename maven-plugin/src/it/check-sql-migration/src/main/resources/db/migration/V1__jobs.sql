@@ -1,0 +1,1 @@
+CREATE TABLE jobs (id bigint PRIMARY KEY, status text NOT NULL, priority int NOT NULL);

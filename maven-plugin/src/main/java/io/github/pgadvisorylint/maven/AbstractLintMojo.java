@@ -1,0 +1,332 @@
+package io.github.pgadvisorylint.maven;
+
+import io.github.pgadvisorylint.core.analysis.AnalysisResult;
+import io.github.pgadvisorylint.core.analysis.Analyzer;
+import io.github.pgadvisorylint.core.analysis.Notification;
+import io.github.pgadvisorylint.core.model.LockModel;
+import io.github.pgadvisorylint.core.report.AtomicFiles;
+import io.github.pgadvisorylint.core.report.JsonReporter;
+import io.github.pgadvisorylint.core.report.ReportFormat;
+import io.github.pgadvisorylint.core.report.Reporter;
+import io.github.pgadvisorylint.core.report.SarifReporter;
+import io.github.pgadvisorylint.core.report.TextReporter;
+import io.github.pgadvisorylint.core.report.ToolInfo;
+import io.github.pgadvisorylint.core.rule.Rule;
+import io.github.pgadvisorylint.core.rule.RuleDescriptor;
+import io.github.pgadvisorylint.core.rule.RuleRegistry;
+import io.github.pgadvisorylint.core.rule.Severity;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.maven.execution.MavenSession;
+import org.apache.maven.model.Resource;
+import org.apache.maven.plugin.AbstractMojo;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.project.MavenProject;
+
+/**
+ * What {@code check} and {@code aggregate} share: the parameters, the analysis with the rules on the
+ * plugin's own class path, the report files, the log output and the failure decision. Subclasses say
+ * which modules are scanned and which directory is the scan root.
+ */
+public abstract class AbstractLintMojo extends AbstractMojo {
+
+    /** Base name of every report file: {@code pg-advisory-lint.sarif}, {@code .json}, {@code .txt}. */
+    public static final String REPORT_BASE_NAME = "pg-advisory-lint";
+
+    /** Skips the analysis entirely: no report is written and the build never fails because of this plugin. */
+    @Parameter(property = "pgAdvisoryLint.skip", defaultValue = "false")
+    boolean skip;
+
+    /**
+     * The lowest finding severity that fails the build: {@code error}, {@code warning}, {@code note},
+     * or {@code none} to report without ever failing. Unreadable or unparsable files never fail the build.
+     */
+    @Parameter(property = "pgAdvisoryLint.failOnSeverity", defaultValue = "warning")
+    String failOnSeverity;
+
+    /** Also analyses the test source roots and test resource directories. */
+    @Parameter(property = "pgAdvisoryLint.includeTests", defaultValue = "false")
+    boolean includeTests;
+
+    /**
+     * Globs of files to analyse, relative to each module's base directory, e.g.
+     * {@code src/main/resources/db/**}; empty means every Java, SQL and configuration file under the
+     * source roots and resource directories. Syntax: java.nio glob ({@code *}, {@code ?},
+     * {@code **}, {@code {a,b}}); a leading {@code **}{@code /} also matches no directory.
+     */
+    @Parameter(property = "pgAdvisoryLint.includes")
+    List<String> includes;
+
+    /** Globs of files not to analyse, relative to each module's base directory; same syntax as {@code includes}. */
+    @Parameter(property = "pgAdvisoryLint.excludes")
+    List<String> excludes;
+
+    /**
+     * Report files to write into {@code outputDirectory}, any of {@code sarif}
+     * ({@code pg-advisory-lint.sarif}, SARIF 2.1.0), {@code json} ({@code pg-advisory-lint.json}) and
+     * {@code text} ({@code pg-advisory-lint.txt}). Files are replaced atomically.
+     */
+    @Parameter(property = "pgAdvisoryLint.formats", defaultValue = "sarif")
+    List<String> formats;
+
+    /** Directory the report files are written to; created when missing. */
+    @Parameter(property = "pgAdvisoryLint.outputDirectory", defaultValue = "${project.build.directory}")
+    File outputDirectory;
+
+    /**
+     * Prints each finding through the build log ({@code [ERROR] path:line:col [rule-id] message});
+     * when false only the summary line (and the failure) is printed.
+     */
+    @Parameter(property = "pgAdvisoryLint.printFindings", defaultValue = "true")
+    boolean printFindings;
+
+    /** The project the goal runs on. */
+    @Parameter(defaultValue = "${project}", readonly = true, required = true)
+    MavenProject project;
+
+    /** The build session (the reactor's projects, the directory Maven was started in). */
+    @Parameter(defaultValue = "${session}", readonly = true, required = true)
+    MavenSession session;
+
+    /** What one goal scans. */
+    record Scope(Path root, List<SourceSelection.Module> modules) {
+    }
+
+    /**
+     * @return the scan root (reported paths are relative to it) and the modules to scan
+     * @throws MojoExecutionException when the scope cannot be determined
+     */
+    abstract Scope scope() throws MojoExecutionException;
+
+    /** @return true when this execution has nothing to do (besides {@code skip}), after logging why */
+    boolean notThisProject() {
+        return false;
+    }
+
+    /**
+     * Runs the analysis, writes the reports, prints the findings and decides the build's fate.
+     *
+     * @throws MojoExecutionException for a configuration error (a bad parameter value), an
+     *                                unwritable report or an internal failure of the analysis
+     * @throws MojoFailureException   when some finding is at or above {@code failOnSeverity}; the
+     *                                message names the counts and the SARIF file
+     */
+    @Override
+    public void execute() throws MojoExecutionException, MojoFailureException {
+        if (skip) {
+            getLog().info(ToolInfo.NAME + ": skipped (pgAdvisoryLint.skip)");
+            return;
+        }
+        if (notThisProject()) {
+            return;
+        }
+        Severity threshold = threshold(failOnSeverity);
+        List<ReportFormat> reportFormats = reportFormats(formats);
+        SourceSelection selection;
+        try {
+            selection = new SourceSelection(nonNull(includes), nonNull(excludes));
+        } catch (IllegalArgumentException e) {
+            throw new MojoExecutionException(ToolInfo.NAME + ": " + e.getMessage(), e);
+        }
+        Scope scope = scope();
+        SourceSelection.Result chosen = selection.select(scope.modules());
+        for (Path skipped : chosen.skippedRoots()) {
+            getLog().debug(ToolInfo.NAME + ": not scanning generated sources in " + skipped);
+        }
+        getLog().debug(ToolInfo.NAME + ": scanning " + chosen.roots() + " (" + chosen.files().size()
+                + " files) relative to " + scope.root());
+
+        AnalysisResult result = analyze(scope.root(), chosen);
+
+        Map<ReportFormat, Path> written = writeReports(result, reportFormats);
+        LogReport.print(result, getLog(), printFindings);
+        List<String> notes = new ArrayList<>();
+        written.forEach((format, file) -> notes.add(format.displayName() + " written to " + display(file)));
+        getLog().info(ToolInfo.NAME + ": " + new TextReporter(notes).summary(result));
+
+        if (threshold != null && result.hasFindingsAtOrAbove(threshold)) {
+            throw new MojoFailureException(failureMessage(result, threshold, written.get(ReportFormat.SARIF)));
+        }
+    }
+
+    private AnalysisResult analyze(Path root, SourceSelection.Result chosen) throws MojoExecutionException {
+        List<Rule> rules;
+        try {
+            // The plugin's own class realm holds the rules module; the thread context loader may not.
+            rules = RuleRegistry.load(AbstractLintMojo.class.getClassLoader());
+        } catch (RuntimeException | java.util.ServiceConfigurationError e) {
+            throw new MojoExecutionException(ToolInfo.NAME + ": cannot load the rules: " + e, e);
+        }
+        if (rules.isEmpty()) {
+            throw new MojoExecutionException(ToolInfo.NAME + ": no rules found on the plugin's class path");
+        }
+        if (chosen.files().isEmpty()) {
+            List<RuleDescriptor> descriptors = rules.stream().map(Rule::descriptor)
+                    .sorted(Comparator.comparing(RuleDescriptor::id)).toList();
+            return new AnalysisResult(root, descriptors, List.of(), sorted(chosen.notifications()),
+                    new LockModel(List.of(), List.of()), 0, 0, 0);
+        }
+        AnalysisResult r;
+        try {
+            r = Analyzer.builder().rules(rules).build().analyze(root, chosen.files());
+        } catch (RuntimeException e) {
+            throw new MojoExecutionException(ToolInfo.NAME + ": internal error: " + e + ". This is a bug; please"
+                    + " report it at " + ToolInfo.INFORMATION_URI + "/issues", e);
+        }
+        if (chosen.notifications().isEmpty()) {
+            return r;
+        }
+        List<Notification> all = new ArrayList<>(r.notifications());
+        all.addAll(chosen.notifications());
+        return new AnalysisResult(r.root(), r.rules(), r.findings(), sorted(all), r.model(), r.filesScanned(),
+                r.filesAnalyzed(), r.elapsedMillis());
+    }
+
+    private Map<ReportFormat, Path> writeReports(AnalysisResult result, List<ReportFormat> reportFormats)
+            throws MojoExecutionException {
+        Map<ReportFormat, Path> written = new LinkedHashMap<>();
+        Path dir = outputDirectory.toPath().toAbsolutePath().normalize();
+        for (ReportFormat format : reportFormats) {
+            Path file = dir.resolve(reportFileName(format));
+            Reporter reporter = switch (format) {
+                case SARIF -> new SarifReporter();
+                case JSON -> new JsonReporter();
+                case TEXT -> new TextReporter();
+            };
+            try {
+                AtomicFiles.write(file, out -> reporter.write(result, out));
+            } catch (IOException | RuntimeException e) {
+                throw new MojoExecutionException(ToolInfo.NAME + ": cannot write " + file + ": " + e, e);
+            }
+            written.put(format, file);
+        }
+        return written;
+    }
+
+    /**
+     * @param format a report format
+     * @return its file name in the output directory: {@code pg-advisory-lint.sarif}, {@code .json} or {@code .txt}
+     */
+    public static String reportFileName(ReportFormat format) {
+        return REPORT_BASE_NAME + "." + (format == ReportFormat.TEXT ? "txt" : format.id());
+    }
+
+    /**
+     * @param result    the analysis result
+     * @param threshold the lowest failing severity
+     * @param sarif     the SARIF file written, or null when {@code formats} has no {@code sarif}
+     * @return e.g. {@code pg-advisory-lint found 2 findings at or above failOnSeverity=warning (1 error,
+     *     1 warning, 0 notes). SARIF report: target/pg-advisory-lint.sarif}
+     */
+    String failureMessage(AnalysisResult result, Severity threshold, Path sarif) {
+        long failing = result.findings().stream().filter(f -> f.severity().compareTo(threshold) >= 0).count();
+        return ToolInfo.NAME + " found " + failing + (failing == 1 ? " finding" : " findings")
+                + " at or above failOnSeverity=" + threshold.sarifLevel() + " ("
+                + plural(result.count(Severity.ERROR), "error") + ", "
+                + plural(result.count(Severity.WARNING), "warning") + ", "
+                + plural(result.count(Severity.NOTE), "note") + "). "
+                + (sarif != null ? "SARIF report: " + display(sarif)
+                        : "No SARIF report was written (formats does not include sarif).");
+    }
+
+    /** @return the path relative to the directory Maven was started in when inside it, else absolute */
+    String display(Path file) {
+        String start = session == null ? null : session.getExecutionRootDirectory();
+        Path base = Path.of(start != null ? start : System.getProperty("user.dir")).toAbsolutePath().normalize();
+        Path abs = file.toAbsolutePath().normalize();
+        return (abs.startsWith(base) && !abs.equals(base) ? base.relativize(abs) : abs).toString();
+    }
+
+    /**
+     * @param p       a Maven project
+     * @param include whether test roots and test resources are included
+     * @return the project's compile source roots and resource directories (then the test ones), as a module
+     */
+    static SourceSelection.Module module(MavenProject p, boolean include) {
+        List<Path> roots = new ArrayList<>();
+        p.getCompileSourceRoots().forEach(r -> roots.add(Path.of(r)));
+        for (Resource r : p.getResources()) {
+            roots.add(Path.of(r.getDirectory()));
+        }
+        if (include) {
+            p.getTestCompileSourceRoots().forEach(r -> roots.add(Path.of(r)));
+            for (Resource r : p.getTestResources()) {
+                roots.add(Path.of(r.getDirectory()));
+            }
+        }
+        Path basedir = p.getBasedir().toPath();
+        return new SourceSelection.Module(basedir, Path.of(p.getBuild().getDirectory()), roots);
+    }
+
+    /**
+     * @param word {@code error}, {@code warning}, {@code note} or {@code none}, any case; null means {@code warning}
+     * @return the lowest failing severity, or null for {@code none}
+     * @throws MojoExecutionException for any other word
+     */
+    static Severity threshold(String word) throws MojoExecutionException {
+        if (word == null) {
+            return Severity.WARNING;
+        }
+        if (word.trim().equalsIgnoreCase("none")) {
+            return null;
+        }
+        try {
+            return Severity.parse(word);
+        } catch (IllegalArgumentException e) {
+            throw new MojoExecutionException(ToolInfo.NAME + ": failOnSeverity must be error, warning, note or"
+                    + " none, not '" + word + "'");
+        }
+    }
+
+    /**
+     * @param words format names, any case; null means the default, {@code sarif}
+     * @return the formats, each once, in the order given
+     * @throws MojoExecutionException for an unknown name
+     */
+    static List<ReportFormat> reportFormats(List<String> words) throws MojoExecutionException {
+        if (words == null) {
+            return List.of(ReportFormat.SARIF);
+        }
+        List<ReportFormat> out = new ArrayList<>();
+        for (String w : words) {
+            for (String part : w == null ? new String[0] : w.split(",")) {
+                if (part.isBlank()) {
+                    continue;
+                }
+                ReportFormat f;
+                try {
+                    f = ReportFormat.parse(part);
+                } catch (IllegalArgumentException e) {
+                    throw new MojoExecutionException(ToolInfo.NAME + ": formats must be sarif, json or text, not '"
+                            + part.trim() + "'");
+                }
+                if (!out.contains(f)) {
+                    out.add(f);
+                }
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    private static List<Notification> sorted(List<Notification> notes) {
+        List<Notification> copy = new ArrayList<>(notes);
+        copy.sort(Comparator.naturalOrder());
+        return copy;
+    }
+
+    private static List<String> nonNull(List<String> list) {
+        return list == null ? List.of() : list;
+    }
+
+    private static String plural(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+}

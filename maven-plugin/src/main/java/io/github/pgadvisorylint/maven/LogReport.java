@@ -1,0 +1,65 @@
+package io.github.pgadvisorylint.maven;
+
+import io.github.pgadvisorylint.core.analysis.AnalysisResult;
+import io.github.pgadvisorylint.core.analysis.Notification;
+import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.rule.Finding;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.Severity;
+import org.apache.maven.plugin.logging.Log;
+
+/**
+ * Prints an analysis result through the Maven log the way compilers do, so that consoles and IDEs
+ * link the positions:
+ * <pre>
+ * [ERROR] src/main/java/com/acme/Job.java:12:23 [lock-in-limit-query] pg_try_advisory_lock(id) ...
+ * [ERROR]     src/main/java/com/acme/Job.java:14:9 related unlock that an exception would skip
+ * [WARNING] src/main/resources/db/V2.sql:1:1 [tool:sql-parse-error] ...
+ * </pre>
+ * Paths are relative to the scan root, lines and columns 1-based (columns in UTF-16 code units).
+ * Errors go to {@code ERROR}, warnings to {@code WARN}, notes to {@code INFO}. Tool notifications
+ * (a file that could not be read or parsed) go to {@code WARN} at levels error and warning and to
+ * {@code DEBUG} at level note; they never fail the build.
+ */
+final class LogReport {
+
+    private LogReport() {
+    }
+
+    /**
+     * @param result        the analysis result, findings already sorted
+     * @param log           where to print
+     * @param printFindings false to print only notifications (the summary is the caller's)
+     */
+    static void print(AnalysisResult result, Log log, boolean printFindings) {
+        if (printFindings) {
+            for (Finding f : result.findings()) {
+                String line = position(f.region()) + " [" + f.ruleId() + "] " + f.message();
+                emit(log, f.severity(), line);
+                for (RelatedLocation r : f.related()) {
+                    emit(log, f.severity(), "    " + position(r.region()) + " related " + r.message());
+                }
+            }
+        }
+        for (Notification n : result.notifications()) {
+            String line = position(n.region()) + " [tool:" + n.kind() + "] " + n.message();
+            if (n.level() == Severity.NOTE) {
+                log.debug(line);
+            } else {
+                log.warn(line);
+            }
+        }
+    }
+
+    private static void emit(Log log, Severity severity, String line) {
+        switch (severity) {
+            case ERROR -> log.error(line);
+            case WARNING -> log.warn(line);
+            case NOTE -> log.info(line);
+        }
+    }
+
+    private static String position(SourceRegion r) {
+        return r.path() + ":" + r.startLine() + ":" + r.startColumn();
+    }
+}

@@ -1,0 +1,179 @@
+package io.github.pgadvisorylint.maven;
+
+import io.github.pgadvisorylint.core.analysis.Notification;
+import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
+import io.github.pgadvisorylint.core.discovery.FileDiscovery;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Chooses the files a goal analyses: the files the core discovery finds under a module's source
+ * roots, kept or dropped by {@code includes}/{@code excludes} globs matched against the path
+ * relative to that module's base directory.
+ *
+ * <p>Glob syntax is {@link FileSystem#getPathMatcher(String) java.nio "glob:"}: {@code *} and
+ * {@code ?} stay within one directory, {@code **} crosses directories, {@code {a,b}} alternates.
+ * As in Ant, a leading {@code **}{@code /} also matches no directory at all, so {@code **}{@code /*.sql}
+ * matches {@code V1.sql} as well as {@code src/V1.sql}.
+ */
+public final class SourceSelection {
+
+    /**
+     * One module's part of a scan.
+     *
+     * @param basedir        the module's base directory; globs are relative to it
+     * @param buildDirectory the module's build directory ({@code target}); roots inside it hold
+     *                       generated files and are skipped
+     * @param roots          compile source roots and resource directories (and test ones when asked),
+     *                       absolute or relative to {@code basedir}, in project order; missing ones
+     *                       are ignored
+     */
+    public record Module(Path basedir, Path buildDirectory, List<Path> roots) {
+
+        /** Makes the paths absolute and normalized and copies the roots. */
+        public Module {
+            basedir = basedir.toAbsolutePath().normalize();
+            Path base = basedir;
+            buildDirectory = base.resolve(buildDirectory).normalize();
+            roots = roots.stream().map(r -> base.resolve(r).normalize()).toList();
+        }
+    }
+
+    /**
+     * What was chosen.
+     *
+     * @param files         the files to analyse, absolute, sorted, each once
+     * @param roots         the source roots walked (existing, outside build directories), in order
+     * @param skippedRoots  existing roots left out because they lie in a build directory
+     * @param notifications problems the walk met (unreadable folders, symbolic-link loops); paths in
+     *                      them are relative to the module's base directory
+     */
+    public record Result(List<Path> files, List<Path> roots, List<Path> skippedRoots,
+                         List<Notification> notifications) {
+
+        /** Copies the lists. */
+        public Result {
+            files = List.copyOf(files);
+            roots = List.copyOf(roots);
+            skippedRoots = List.copyOf(skippedRoots);
+            notifications = List.copyOf(notifications);
+        }
+    }
+
+    private final List<PathMatcher> includes;
+    private final List<PathMatcher> excludes;
+
+    /**
+     * @param includes globs of files to analyse; empty means every file the discovery finds
+     * @param excludes globs of files not to analyse, applied after the includes
+     * @throws IllegalArgumentException for a blank or malformed glob, naming it
+     */
+    public SourceSelection(Collection<String> includes, Collection<String> excludes) {
+        this.includes = matchers(includes, "includes");
+        this.excludes = matchers(excludes, "excludes");
+    }
+
+    /**
+     * Walks the modules' roots with the core discovery (which skips {@code target/}, {@code .git/}
+     * and the like below a root) and applies the globs.
+     *
+     * @param modules the modules, in reactor order
+     * @return the chosen files and what the walk met; never throws for I/O problems
+     */
+    public Result select(List<Module> modules) {
+        TreeMap<Path, Boolean> files = new TreeMap<>();
+        List<Path> walked = new ArrayList<>();
+        List<Path> skipped = new ArrayList<>();
+        List<Notification> notes = new ArrayList<>();
+        for (Module m : modules) {
+            Set<Path> roots = new LinkedHashSet<>();
+            for (Path root : m.roots()) {
+                if (!Files.isDirectory(root)) {
+                    continue;
+                }
+                if (root.startsWith(m.buildDirectory())) {
+                    skipped.add(root);
+                } else {
+                    roots.add(root);
+                }
+            }
+            if (roots.isEmpty()) {
+                continue;
+            }
+            walked.addAll(roots);
+            FileDiscovery.Result found = FileDiscovery.discover(m.basedir(), List.copyOf(roots));
+            notes.addAll(found.notifications());
+            for (DiscoveredFile f : found.files()) {
+                if (accepts(Path.of(f.relativePath()))) {
+                    files.put(f.path().toAbsolutePath().normalize(), Boolean.TRUE);
+                }
+            }
+        }
+        return new Result(List.copyOf(files.keySet()), walked, skipped, notes);
+    }
+
+    /**
+     * @param relative a path relative to its module's base directory
+     * @return true when an include (or, without includes, any file) matches and no exclude does
+     */
+    public boolean accepts(Path relative) {
+        boolean included = includes.isEmpty() || includes.stream().anyMatch(m -> m.matches(relative));
+        return included && excludes.stream().noneMatch(m -> m.matches(relative));
+    }
+
+    private static List<PathMatcher> matchers(Collection<String> globs, String parameter) {
+        FileSystem fs = FileSystems.getDefault();
+        List<PathMatcher> out = new ArrayList<>();
+        for (String glob : globs == null ? List.<String>of() : globs) {
+            if (glob == null || glob.isBlank()) {
+                throw new IllegalArgumentException(parameter + " holds an empty pattern");
+            }
+            String g = glob.trim().replace('\\', '/');
+            if (g.endsWith("/")) {
+                g = g + "**";
+            }
+            try {
+                out.add(fs.getPathMatcher("glob:" + g));
+                if (g.startsWith("**/")) {
+                    out.add(fs.getPathMatcher("glob:" + g.substring(3)));
+                }
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(parameter + " pattern '" + glob + "' is not a valid glob: "
+                        + e.getMessage(), e);
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * @param paths some directories
+     * @return their deepest common ancestor, or null when they share none (different roots)
+     */
+    public static Path commonAncestor(Collection<Path> paths) {
+        Path common = null;
+        for (Path p : paths) {
+            Path abs = Objects.requireNonNull(p).toAbsolutePath().normalize();
+            if (common == null) {
+                common = abs;
+                continue;
+            }
+            while (common != null && !abs.startsWith(common)) {
+                common = common.getParent();
+            }
+            if (common == null) {
+                return null;
+            }
+        }
+        return common;
+    }
+}

@@ -1,0 +1,188 @@
+package io.github.pgadvisorylint.maven;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.pgadvisorylint.core.report.ReportFormat;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.maven.model.Build;
+import org.apache.maven.model.Model;
+import org.apache.maven.model.Resource;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugin.logging.SystemStreamLog;
+import org.apache.maven.project.MavenProject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs {@link CheckMojo} on a hand-built project, without a Maven runtime: output, failure, reports. */
+class CheckMojoTest {
+
+    @TempDir
+    Path dir;
+
+    /** Records what the mojo logs, one line per call, prefixed like Maven's console. */
+    static final class RecordingLog extends SystemStreamLog {
+        final List<String> lines = new ArrayList<>();
+
+        @Override
+        public void info(CharSequence content) {
+            lines.add("[INFO] " + content);
+        }
+
+        @Override
+        public void warn(CharSequence content) {
+            lines.add("[WARNING] " + content);
+        }
+
+        @Override
+        public void error(CharSequence content) {
+            lines.add("[ERROR] " + content);
+        }
+
+        @Override
+        public void debug(CharSequence content) {
+            lines.add("[DEBUG] " + content);
+        }
+    }
+
+    private final RecordingLog log = new RecordingLog();
+
+    private CheckMojo mojo() {
+        Model model = new Model();
+        model.setGroupId("com.example");
+        model.setArtifactId("demo");
+        model.setVersion("1");
+        Build build = new Build();
+        build.setDirectory(dir.resolve("target").toString());
+        Resource resources = new Resource();
+        resources.setDirectory(dir.resolve("src/main/resources").toString());
+        build.addResource(resources);
+        Resource testResources = new Resource();
+        testResources.setDirectory(dir.resolve("src/test/resources").toString());
+        build.addTestResource(testResources);
+        model.setBuild(build);
+        MavenProject project = new MavenProject(model);
+        project.setFile(dir.resolve("pom.xml").toFile());
+        project.addCompileSourceRoot(dir.resolve("src/main/java").toString());
+        project.addTestCompileSourceRoot(dir.resolve("src/test/java").toString());
+        CheckMojo m = new CheckMojo();
+        m.project = project;
+        m.failOnSeverity = "warning";
+        m.formats = List.of("sarif");
+        m.outputDirectory = dir.resolve("target").toFile();
+        m.printFindings = true;
+        m.setLog(log);
+        return m;
+    }
+
+    private void write(String relative, String text) throws IOException {
+        Path p = dir.resolve(relative);
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, text);
+    }
+
+    private static final String LIMIT_QUERY =
+            "SELECT id FROM jobs WHERE status = 'pending' AND pg_try_advisory_lock(id) ORDER BY priority LIMIT 1;\n";
+
+    @Test
+    void findingsFailTheBuildWithCountsAndSarifPath() throws IOException {
+        write("src/main/resources/db/migration/V2__claim.sql", LIMIT_QUERY);
+        CheckMojo m = mojo();
+        assertThatThrownBy(m::execute).isInstanceOf(MojoFailureException.class)
+                .hasMessageStartingWith("pg-advisory-lint found 1 finding at or above failOnSeverity=warning"
+                        + " (1 error, 0 warnings, 0 notes). SARIF report: ")
+                .hasMessageEndingWith("pg-advisory-lint.sarif");
+        assertThat(log.lines).anyMatch(l -> l.startsWith(
+                "[ERROR] src/main/resources/db/migration/V2__claim.sql:1:50 [lock-in-limit-query] pg_try_advisory_lock(id)"));
+        assertThat(log.lines).anyMatch(l -> l.startsWith("[INFO] pg-advisory-lint: 1 error, 0 warnings, 0 notes in 1 file"));
+        assertThat(Files.readString(dir.resolve("target/pg-advisory-lint.sarif")))
+                .contains("\"ruleId\": \"lock-in-limit-query\"")
+                .contains("\"uri\": \"src/main/resources/db/migration/V2__claim.sql\"");
+    }
+
+    @Test
+    void failOnSeverityNoneReportsWithoutFailing() throws Exception {
+        write("src/main/resources/db/claim.sql", LIMIT_QUERY);
+        CheckMojo m = mojo();
+        m.failOnSeverity = "NONE";
+        m.formats = List.of("json,text");
+        m.execute();
+        assertThat(log.lines).anyMatch(l -> l.startsWith("[ERROR] src/main/resources/db/claim.sql:1:50 [lock-in-limit-query]"));
+        assertThat(dir.resolve("target/pg-advisory-lint.json")).exists();
+        assertThat(dir.resolve("target/pg-advisory-lint.txt")).exists();
+        assertThat(dir.resolve("target/pg-advisory-lint.sarif")).doesNotExist();
+    }
+
+    @Test
+    void printFindingsFalseKeepsOnlyTheSummary() throws Exception {
+        write("src/main/resources/db/claim.sql", LIMIT_QUERY);
+        CheckMojo m = mojo();
+        m.printFindings = false;
+        m.failOnSeverity = "none";
+        m.execute();
+        assertThat(log.lines).noneMatch(l -> l.contains("[lock-in-limit-query]"));
+        assertThat(log.lines).anyMatch(l -> l.startsWith("[INFO] pg-advisory-lint: 1 error,"));
+    }
+
+    @Test
+    void testRootsOnlyWithIncludeTests() throws Exception {
+        write("src/test/resources/fixture.sql", LIMIT_QUERY);
+        CheckMojo m = mojo();
+        m.execute();
+        assertThat(log.lines).anyMatch(l -> l.startsWith("[INFO] pg-advisory-lint: 0 errors, 0 warnings, 0 notes in 0 files"));
+        assertThat(Files.readString(dir.resolve("target/pg-advisory-lint.sarif"))).contains("\"results\": []");
+        m.includeTests = true;
+        assertThatThrownBy(m::execute).isInstanceOf(MojoFailureException.class);
+    }
+
+    @Test
+    void unparsableFilesAreWarningsThatNeverFail() throws Exception {
+        write("src/main/java/a/Broken.java", "class Broken { void f( { \"SELECT pg_advisory_lock(1)\" }\n");
+        CheckMojo m = mojo();
+        m.failOnSeverity = "note";
+        m.execute();
+        assertThat(log.lines).anyMatch(l -> l.startsWith("[WARNING] src/main/java/a/Broken.java:1:")
+                && l.contains("[tool:java-parse-error]"));
+    }
+
+    @Test
+    void skipDoesNothing() throws Exception {
+        write("src/main/resources/db/claim.sql", LIMIT_QUERY);
+        CheckMojo m = mojo();
+        m.skip = true;
+        m.execute();
+        assertThat(log.lines).containsExactly("[INFO] pg-advisory-lint: skipped (pgAdvisoryLint.skip)");
+        assertThat(dir.resolve("target")).doesNotExist();
+    }
+
+    @Test
+    void badParameterValuesAreConfigurationErrors() {
+        CheckMojo m = mojo();
+        m.failOnSeverity = "fatal";
+        assertThatThrownBy(m::execute).isInstanceOf(MojoExecutionException.class)
+                .hasMessage("pg-advisory-lint: failOnSeverity must be error, warning, note or none, not 'fatal'");
+        CheckMojo m2 = mojo();
+        m2.formats = List.of("sarif", "html");
+        assertThatThrownBy(m2::execute).isInstanceOf(MojoExecutionException.class)
+                .hasMessage("pg-advisory-lint: formats must be sarif, json or text, not 'html'");
+        CheckMojo m3 = mojo();
+        m3.excludes = List.of("src/{a");
+        assertThatThrownBy(m3::execute).isInstanceOf(MojoExecutionException.class)
+                .hasMessageStartingWith("pg-advisory-lint: excludes pattern 'src/{a' is not a valid glob");
+    }
+
+    @Test
+    void reportFileNames() throws MojoExecutionException {
+        assertThat(AbstractLintMojo.reportFormats(List.of("SARIF", "json", "sarif", "text")))
+                .containsExactly(ReportFormat.SARIF, ReportFormat.JSON, ReportFormat.TEXT);
+        assertThat(AbstractLintMojo.reportFileName(ReportFormat.TEXT)).isEqualTo("pg-advisory-lint.txt");
+        assertThat(AbstractLintMojo.reportFileName(ReportFormat.SARIF)).isEqualTo("pg-advisory-lint.sarif");
+        assertThat(new File(AbstractLintMojo.reportFileName(ReportFormat.JSON)).getName()).isEqualTo("pg-advisory-lint.json");
+    }
+}
