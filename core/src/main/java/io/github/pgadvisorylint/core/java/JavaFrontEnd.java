@@ -234,12 +234,14 @@ public final class JavaFrontEnd {
         private final Set<Notification> notifications = new LinkedHashSet<>();
         private final Map<String, SqlAnalysis> analyses = new HashMap<>();
         private final KeyEvaluator keys;
+        private final ExecutionContextAnalyzer executionContexts;
 
         FileScan(SourceFile file, CompilationUnit unit, KeyEvaluator keys) {
             this.file = file;
             this.unit = unit;
             this.strings = new StringEvaluator(file, unit);
             this.keys = keys;
+            this.executionContexts = new ExecutionContextAnalyzer(file);
         }
 
         FileFacts run() {
@@ -408,8 +410,10 @@ public final class JavaFrontEnd {
                     int b = c.text.offsetAt(to - 1);
                     return a >= 0 && b >= a ? file.region(a, b + 1) : null;
                 }), call);
+                boolean multiStatement = call.statementIndex() < analysis.statements().size() - 1;
                 LockSite site = new LockSite(file.path() + "#" + sites.size(), call.function(), key, primary,
-                        declaration, Language.JAVA, c.api, call.context(), context);
+                        declaration, Language.JAVA, c.api, call.context(), context,
+                        executionContexts.analyze(c.call, c.api, multiStatement));
                 sites.add(site);
                 siteNodes.put(site, c.call != null ? c.call : c.contextNode);
             }

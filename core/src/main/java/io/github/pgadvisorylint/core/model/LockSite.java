@@ -17,10 +17,11 @@ import java.util.Objects;
  * @param api               how the SQL is executed
  * @param sql               the SQL context
  * @param java              the Java context; null for SQL files
+ * @param execution         the transaction and connection context
  */
 public record LockSite(String id, AdvisoryFunction function, LockKey key, SourceRegion region,
                        SourceRegion declarationRegion, Language language, ExecutionApi api, SqlContext sql,
-                       JavaContext java) {
+                       JavaContext java, ExecutionContext execution) {
 
     /** Checks that the required fields are present. */
     public LockSite {
@@ -31,6 +32,22 @@ public record LockSite(String id, AdvisoryFunction function, LockKey key, Source
         Objects.requireNonNull(language, "language");
         Objects.requireNonNull(api, "api");
         Objects.requireNonNull(sql, "sql");
+        Objects.requireNonNull(execution, "execution");
+    }
+
+    /** A site whose transaction and connection context is not known. */
+    public LockSite(String id, AdvisoryFunction function, LockKey key, SourceRegion region,
+                    SourceRegion declarationRegion, Language language, ExecutionApi api, SqlContext sql,
+                    JavaContext java) {
+        this(id, function, key, region, declarationRegion, language, api, sql, java, ExecutionContext.UNKNOWN);
+    }
+
+    /**
+     * @param context the new execution context
+     * @return this site with that context
+     */
+    public LockSite withExecution(ExecutionContext context) {
+        return new LockSite(id, function, key, region, declarationRegion, language, api, sql, java, context);
     }
 
     /** @return the file path of the primary region, relative to the scan root */

@@ -1,0 +1,29 @@
+package io.github.pgadvisorylint.core.model;
+
+import java.util.Objects;
+
+/**
+ * The transaction and connection context of a lock site.
+ *
+ * @param transaction         whether it runs in a transaction
+ * @param transactionEvidence a short phrase saying why, e.g. {@code @Transactional on InvoiceJob.run},
+ *                            {@code no setAutoCommit(false) on conn}; never null
+ * @param transactionRegion   where that evidence is, or null
+ * @param connection          whether lock, work and unlock share one backend session
+ * @param connectionEvidence  a short phrase saying why, e.g. {@code JdbcTemplate borrows a pooled connection per call}; never null
+ */
+public record ExecutionContext(TransactionState transaction, String transactionEvidence, SourceRegion transactionRegion,
+                               ConnectionScope connection, String connectionEvidence) {
+
+    /** Nothing known. */
+    public static final ExecutionContext UNKNOWN =
+            new ExecutionContext(TransactionState.UNKNOWN, "", null, ConnectionScope.UNKNOWN, "");
+
+    /** Checks that the required fields are present. */
+    public ExecutionContext {
+        Objects.requireNonNull(transaction, "transaction");
+        Objects.requireNonNull(transactionEvidence, "transactionEvidence");
+        Objects.requireNonNull(connection, "connection");
+        Objects.requireNonNull(connectionEvidence, "connectionEvidence");
+    }
+}

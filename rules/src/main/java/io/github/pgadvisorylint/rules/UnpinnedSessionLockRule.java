@@ -1,0 +1,56 @@
+package io.github.pgadvisorylint.rules;
+
+import io.github.pgadvisorylint.core.model.ConnectionScope;
+import io.github.pgadvisorylint.core.model.LockLevel;
+import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.TransactionState;
+import io.github.pgadvisorylint.core.rule.AbstractRule;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.RuleContext;
+import io.github.pgadvisorylint.core.rule.Severity;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code unpinned-session-lock}: a session-level lock taken through an API that borrows a pooled
+ * connection per call, outside a transaction. The lock stays on whichever backend served that one
+ * call; the unlock may run on another and return false (RULES.md F1, F13; PostgreSQL docs
+ * "Advisory Locks": session-level locks belong to the session).
+ */
+public final class UnpinnedSessionLockRule extends AbstractRule {
+
+    /** Creates the rule with its metadata and documentation page. */
+    public UnpinnedSessionLockRule() {
+        super("unpinned-session-lock", Severity.ERROR,
+                "Session-level advisory lock taken through a connection pool's per-call connection.",
+                "JdbcTemplate, NamedParameterJdbcTemplate, Spring Data and an EntityManager outside a transaction "
+                        + "borrow a pooled connection for each statement and return it afterwards. A session-level "
+                        + "advisory lock taken that way stays held by a pooled connection the code no longer controls; "
+                        + "the unlock may run on another connection, return false, and leave the key locked.",
+                List.of("correctness", "concurrency", "connection-pool", "postgresql", "advisory-lock"));
+    }
+
+    @Override
+    public void check(RuleContext context) {
+        for (LockSite site : context.model().acquisitions()) {
+            if (site.function().level() != LockLevel.SESSION
+                    || site.execution().connection() != ConnectionScope.POOLED_PER_CALL
+                    || site.execution().transaction() == TransactionState.IN_TRANSACTION) {
+                continue;
+            }
+            List<RelatedLocation> related = new ArrayList<>();
+            for (LockSite release : context.model().possibleReleases(site)) {
+                if (release.path().equals(site.path()) && release.execution().connection() == ConnectionScope.POOLED_PER_CALL) {
+                    related.add(new RelatedLocation(release.region(),
+                            "this unlock borrows its own pooled connection and may find no lock to release"));
+                }
+            }
+            context.report(Severity.ERROR, site, site.display() + " takes a session-level lock through "
+                    + site.java().executionCall() + ", outside a transaction: " + site.execution().connectionEvidence()
+                    + ", so the lock stays on a pooled connection the code no longer holds and the unlock may run on "
+                    + "another one. Take both on one Connection (ConnectionCallback, a @Transactional method), or use "
+                    + site.function().sqlName().replace("advisory_lock", "advisory_xact_lock")
+                    + " inside a transaction.", related);
+        }
+    }
+}

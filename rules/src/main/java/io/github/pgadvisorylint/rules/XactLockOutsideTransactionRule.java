@@ -1,0 +1,51 @@
+package io.github.pgadvisorylint.rules;
+
+import io.github.pgadvisorylint.core.model.LockLevel;
+import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.TransactionState;
+import io.github.pgadvisorylint.core.rule.AbstractRule;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.RuleContext;
+import io.github.pgadvisorylint.core.rule.Severity;
+import java.util.List;
+
+/**
+ * {@code xact-lock-outside-transaction}: a transaction-level lock taken in autocommit, or in a
+ * transaction that ends before the guarded work. It is released when its transaction ends: in
+ * autocommit, as soon as the statement that took it finishes (RULES.md F3, verified on PostgreSQL 15).
+ */
+public final class XactLockOutsideTransactionRule extends AbstractRule {
+
+    /** Creates the rule with its metadata and documentation page. */
+    public XactLockOutsideTransactionRule() {
+        super("xact-lock-outside-transaction", Severity.ERROR,
+                "Transaction-level advisory lock taken outside a transaction protects nothing.",
+                "pg_advisory_xact_lock and pg_try_advisory_xact_lock are held until the end of the current "
+                        + "transaction. In autocommit every statement is its own transaction, so the lock is released "
+                        + "before the next statement runs; the same holds when the transaction that took it commits "
+                        + "before the guarded work.",
+                List.of("correctness", "concurrency", "transactions", "postgresql", "advisory-lock"));
+    }
+
+    @Override
+    public void check(RuleContext context) {
+        for (LockSite site : context.model().acquisitions()) {
+            if (site.function().level() != LockLevel.TRANSACTION) {
+                continue;
+            }
+            TransactionState state = site.execution().transaction();
+            List<RelatedLocation> related = site.execution().transactionRegion() == null ? List.of()
+                    : List.of(new RelatedLocation(site.execution().transactionRegion(), site.execution().transactionEvidence()));
+            if (state == TransactionState.AUTOCOMMIT) {
+                context.report(Severity.ERROR, site, site.display() + " takes a transaction-level lock in autocommit ("
+                        + site.execution().transactionEvidence() + "): it is released as soon as this statement ends, "
+                        + "so the work after it runs unprotected. Run the lock and the work in one transaction.", related);
+            } else if (state == TransactionState.ENDS_BEFORE_WORK) {
+                context.report(Severity.ERROR, site, site.display() + " takes a transaction-level lock in a transaction "
+                        + "that only takes the lock: " + site.execution().transactionEvidence()
+                        + ", releasing the lock before the work that follows. Do the work inside the same callback.",
+                        related);
+            }
+        }
+    }
+}
