@@ -12,9 +12,11 @@ import java.util.List;
  * @param lifecycles    one lifecycle per acquisition site
  * @param notifications problems met in the file
  * @param suppressions  in-source suppressions of the file
+ * @param helpers       the lock helpers the file declares (Java only)
  */
 public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
-                        List<Notification> notifications, List<Suppression> suppressions) {
+                        List<Notification> notifications, List<Suppression> suppressions,
+                        List<io.github.pgadvisorylint.core.java.HelperSummary> helpers) {
 
     /** Copies the lists. */
     public FileFacts {
@@ -22,6 +24,13 @@ public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> l
         lifecycles = List.copyOf(lifecycles);
         notifications = List.copyOf(notifications);
         suppressions = List.copyOf(suppressions);
+        helpers = List.copyOf(helpers);
+    }
+
+    /** Facts of a file that declares no lock helper. */
+    public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
+                     List<Notification> notifications, List<Suppression> suppressions) {
+        this(path, sites, lifecycles, notifications, suppressions, List.of());
     }
 
     /**

@@ -19,5 +19,11 @@ public enum ExecutionApi {
     /** A string handed to a method the tool does not know, which executes it by all appearances. */
     OTHER_CALL,
     /** A SQL constant declared here and executed elsewhere. */
-    DECLARATION
+    DECLARATION,
+    /**
+     * A call of a lock helper: a method (or an {@code AutoCloseable} handle's constructor or factory)
+     * that takes or releases an advisory lock with a key from its parameters. The SQL and its context
+     * belong to the helper's own site.
+     */
+    LOCK_HELPER
 }

@@ -55,6 +55,11 @@ public record LockSite(String id, AdvisoryFunction function, LockKey key, Source
         return region.path();
     }
 
+    /** @return true when this site is a call of a lock helper, not the SQL that takes the lock */
+    public boolean viaHelper() {
+        return api == ExecutionApi.LOCK_HELPER;
+    }
+
     /** @return a short display of the call, e.g. {@code pg_try_advisory_lock(9001)} */
     public String display() {
         return function.sqlName() + (key.space() == KeySpace.NONE ? "()" : key.display());

@@ -23,6 +23,10 @@ public enum ReleaseGuarantee {
      * acquisition and the {@code try}.
      */
     TRY_STARTS_LATE,
+    /** The helper called here releases the lock itself, in a {@code finally} ({@code withLock(key, work)}). */
+    BY_HELPER,
+    /** A lock handle ({@code AutoCloseable}) that is never closed, or closed outside {@code finally}. */
+    HANDLE_NOT_CLOSED,
     /** No unlock for the key anywhere in the file. */
     NONE,
     /** The tool cannot tell (SQL files, declarations executed elsewhere). */
