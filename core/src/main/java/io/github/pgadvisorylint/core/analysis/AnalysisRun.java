@@ -1,5 +1,9 @@
 package io.github.pgadvisorylint.core.analysis;
 
+import io.github.pgadvisorylint.core.config.ConfigScan;
+import io.github.pgadvisorylint.core.config.PoolingEvidence;
+import io.github.pgadvisorylint.core.config.PoolingEvidenceScanner;
+import io.github.pgadvisorylint.core.config.PoolingSetting;
 import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
 import io.github.pgadvisorylint.core.discovery.FileDiscovery;
 import io.github.pgadvisorylint.core.discovery.FileKind;
@@ -43,9 +47,14 @@ final class AnalysisRun {
     private final SqlFileFrontEnd sqlFrontEnd = new SqlFileFrontEnd(sqlAnalyzer);
     private final java.util.Set<String> lossy = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    AnalysisRun(List<Rule> rules, int threads, Path root, List<Path> targets) {
+    private final PoolingSetting pooling;
+    private final PoolingEvidenceScanner poolingScanner = new PoolingEvidenceScanner();
+    private final List<PoolingEvidence> poolingEvidence = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    AnalysisRun(List<Rule> rules, int threads, PoolingSetting pooling, Path root, List<Path> targets) {
         this.rules = rules;
         this.threads = threads;
+        this.pooling = pooling;
         this.root = root.toAbsolutePath().normalize();
         this.targets = targets.isEmpty() ? List.of(this.root) : List.copyOf(targets);
     }
@@ -54,9 +63,7 @@ final class AnalysisRun {
         long started = System.nanoTime();
         FileDiscovery.Result discovered = FileDiscovery.discover(root, targets);
         List<Notification> notifications = new ArrayList<>(discovered.notifications());
-        List<DiscoveredFile> sources = discovered.files().stream()
-                .filter(f -> f.kind() == FileKind.JAVA || f.kind() == FileKind.SQL).toList();
-        List<FileFacts> facts = analyzeAll(sources);
+        List<FileFacts> facts = analyzeAll(discovered.files());
         List<LockSite> sites = new ArrayList<>();
         List<LockLifecycle> lifecycles = new ArrayList<>();
         List<Suppression> suppressions = new ArrayList<>();
@@ -71,7 +78,7 @@ final class AnalysisRun {
             notifications.addAll(f.notifications());
             suppressions.addAll(f.suppressions());
         }
-        LockModel model = new LockModel(sites, lifecycles);
+        LockModel model = new LockModel(sites, lifecycles, poolingEvidence, pooling);
         FindingCollector collector = new FindingCollector(model);
         for (Rule rule : rules) {
             collector.runRule(rule, notifications);
@@ -204,6 +211,10 @@ final class AnalysisRun {
             }
             byte[] bytes = Files.readAllBytes(f.path());
             boolean utf16 = SourceDecoder.isUtf16(bytes);
+            if (f.kind() == FileKind.CONFIG) {
+                return pooling == PoolingSetting.AUTO && PoolingEvidenceScanner.mayHoldEvidence(bytes)
+                        ? new ConfigFile(new SourceFile(f.relativePath(), SourceDecoder.decode(bytes).text())) : null;
+            }
             if (!force && !utf16 && !Prefilter.mentionsAdvisory(bytes)) {
                 return null;
             }
@@ -236,6 +247,10 @@ final class AnalysisRun {
                 return ff;
             } else if (staged instanceof JavaFrontEnd.Parsed p) {
                 facts = javaFrontEnd.extract(p, index);
+            } else if (staged instanceof ConfigFile config) {
+                ConfigScan scan = poolingScanner.scan(config.file());
+                poolingEvidence.addAll(scan.evidence());
+                facts = new FileFacts(config.file().path(), List.of(), List.of(), scan.notifications(), List.of());
             } else {
                 facts = sqlFrontEnd.analyze((SourceFile) staged);
             }
@@ -249,6 +264,10 @@ final class AnalysisRun {
         } catch (StackOverflowError | RuntimeException e) {
             return internalFailure(f, e);
         }
+    }
+
+    /** A configuration file to scan for pooling evidence. */
+    private record ConfigFile(SourceFile file) {
     }
 
     private static boolean looksBinary(byte[] bytes) {

@@ -13,10 +13,12 @@ public final class Analyzer {
 
     private final List<Rule> rules;
     private final int threads;
+    private final io.github.pgadvisorylint.core.config.PoolingSetting pooling;
 
     private Analyzer(Builder b) {
         this.rules = List.copyOf(b.rules);
         this.threads = b.threads;
+        this.pooling = b.pooling;
     }
 
     /** @return a builder with no rules and one thread per available processor */
@@ -39,13 +41,14 @@ public final class Analyzer {
      */
     public AnalysisResult analyze(Path root, List<Path> targets) {
         Objects.requireNonNull(root, "root");
-        return new AnalysisRun(this.rules, threads, root, targets).run();
+        return new AnalysisRun(this.rules, threads, pooling, root, targets).run();
     }
 
     /** Configures an {@link Analyzer}. */
     public static final class Builder {
         private List<Rule> rules = List.of();
         private int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
+        private io.github.pgadvisorylint.core.config.PoolingSetting pooling = io.github.pgadvisorylint.core.config.PoolingSetting.AUTO;
 
         private Builder() {
         }
@@ -68,6 +71,16 @@ public final class Analyzer {
                 throw new IllegalArgumentException("threads must be at least 1");
             }
             this.threads = threads;
+            return this;
+        }
+
+        /**
+         * @param pooling how connections reach PostgreSQL; {@code AUTO} (the default) reads the
+         *                project's configuration
+         * @return this builder
+         */
+        public Builder pooling(io.github.pgadvisorylint.core.config.PoolingSetting pooling) {
+            this.pooling = java.util.Objects.requireNonNull(pooling, "pooling");
             return this;
         }
 

@@ -10,7 +10,7 @@ public enum FileKind {
     SQL,
     /**
      * Configuration that may hold pooling evidence: {@code *.properties}, {@code *.yml}, {@code *.yaml},
-     * {@code *.ini}, {@code *.conf}, {@code .env}, {@code *.xml}.
+     * {@code *.ini}, {@code *.conf}, {@code *.cfg}, {@code .env}, {@code *.env}, {@code .env.*}, {@code *.xml}.
      */
     CONFIG;
 
@@ -27,7 +27,8 @@ public enum FileKind {
             return SQL;
         }
         if (n.endsWith(".properties") || n.endsWith(".yml") || n.endsWith(".yaml") || n.endsWith(".ini")
-                || n.endsWith(".conf") || n.equals(".env") || n.endsWith(".env") || n.endsWith(".xml")) {
+                || n.endsWith(".conf") || n.endsWith(".cfg") || n.equals(".env") || n.endsWith(".env")
+                || n.startsWith(".env.") || n.endsWith(".xml")) {
             return CONFIG;
         }
         return null;

@@ -14,12 +14,30 @@ public final class LockModel {
 
     private final List<LockSite> sites;
     private final Map<String, LockLifecycle> lifecycles;
+    private final List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence;
+    private final io.github.pgadvisorylint.core.config.PoolingSetting pooling;
 
     /**
      * @param sites      every lock site found; copied and sorted by region
      * @param lifecycles one lifecycle per acquisition; keyed by {@link LockSite#id()}
      */
     public LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles) {
+        this(sites, lifecycles, List.of(), io.github.pgadvisorylint.core.config.PoolingSetting.AUTO);
+    }
+
+    /**
+     * @param sites           every lock site found; copied and sorted by region
+     * @param lifecycles      one lifecycle per acquisition; keyed by {@link LockSite#id()}
+     * @param poolingEvidence configuration evidence of a connection pooler's mode; copied and sorted
+     * @param pooling         the user's pooling setting
+     */
+    public LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles,
+                     List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence,
+                     io.github.pgadvisorylint.core.config.PoolingSetting pooling) {
+        List<io.github.pgadvisorylint.core.config.PoolingEvidence> evidence = new ArrayList<>(poolingEvidence);
+        evidence.sort(Comparator.naturalOrder());
+        this.poolingEvidence = List.copyOf(evidence);
+        this.pooling = java.util.Objects.requireNonNull(pooling, "pooling");
         List<LockSite> sorted = new ArrayList<>(sites);
         sorted.sort(Comparator.comparing(LockSite::region).thenComparing(LockSite::id));
         this.sites = List.copyOf(sorted);
@@ -28,6 +46,16 @@ public final class LockModel {
             byId.put(l.acquisition().id(), l);
         }
         this.lifecycles = byId;
+    }
+
+    /** @return configuration evidence of a connection pooler's mode, sorted by region */
+    public List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence() {
+        return poolingEvidence;
+    }
+
+    /** @return the user's pooling setting; {@code AUTO} means the evidence decides */
+    public io.github.pgadvisorylint.core.config.PoolingSetting pooling() {
+        return pooling;
     }
 
     /** @return every lock site, sorted by path, line and column */

@@ -1,0 +1,95 @@
+package io.github.pgadvisorylint.rules;
+
+import io.github.pgadvisorylint.core.config.EvidenceStrength;
+import io.github.pgadvisorylint.core.config.PoolingEvidence;
+import io.github.pgadvisorylint.core.config.PoolingMode;
+import io.github.pgadvisorylint.core.config.PoolingSetting;
+import io.github.pgadvisorylint.core.model.LockLevel;
+import io.github.pgadvisorylint.core.model.LockModel;
+import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.rule.AbstractRule;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.RuleContext;
+import io.github.pgadvisorylint.core.rule.Severity;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code session-lock-under-transaction-pooling}: a session-level lock or unlock in a project whose
+ * connections go through a pooler in transaction or statement mode. PgBouncer never supports
+ * session-level advisory locks in those modes (PgBouncer docs "Features"; RULES.md F10, verified with
+ * PgBouncer 1.18): the lock stays on a server connection that other clients borrow.
+ */
+public final class SessionLockUnderTransactionPoolingRule extends AbstractRule {
+
+    private static final int MAX_RELATED = 3;
+
+    /** Creates the rule with its metadata and documentation page. */
+    public SessionLockUnderTransactionPoolingRule() {
+        super("session-lock-under-transaction-pooling", Severity.ERROR,
+                "Session-level advisory lock behind a pooler in transaction or statement mode.",
+                "With PgBouncer (or another pooler) in transaction or statement mode, a client holds a server "
+                        + "connection only for one transaction or statement. A session-level advisory lock stays on "
+                        + "that server connection: another client multiplexed onto it can take it again or release it, "
+                        + "the owner's unlock may run elsewhere and fail, and the lock outlives the client.",
+                List.of("correctness", "concurrency", "pgbouncer", "connection-pool", "postgresql", "advisory-lock"));
+    }
+
+    @Override
+    public void check(RuleContext context) {
+        LockModel model = context.model();
+        PoolingSetting setting = model.pooling();
+        if (setting == PoolingSetting.SESSION || setting == PoolingSetting.NONE) {
+            return;
+        }
+        List<PoolingEvidence> transactional = new ArrayList<>();
+        boolean declared = false;
+        boolean declaredSession = false;
+        for (PoolingEvidence e : model.poolingEvidence()) {
+            if (e.mode() == PoolingMode.SESSION) {
+                declaredSession |= e.strength() == EvidenceStrength.DECLARED;
+            } else {
+                transactional.add(e);
+                declared |= e.strength() == EvidenceStrength.DECLARED;
+            }
+        }
+        Severity severity;
+        String why;
+        if (setting == PoolingSetting.TRANSACTION || setting == PoolingSetting.STATEMENT) {
+            severity = Severity.ERROR;
+            why = "connections go through a pooler in " + setting.word() + " mode (--pooling " + setting.word() + ")";
+        } else if (declared) {
+            severity = Severity.ERROR;
+            why = "the configuration routes connections through a pooler in transaction or statement mode";
+        } else if (!transactional.isEmpty() && !declaredSession) {
+            severity = Severity.WARNING;
+            why = "the configuration suggests a pooler in transaction mode";
+        } else {
+            return;
+        }
+        boolean onlyDeclared = declared;
+        List<PoolingEvidence> shown = transactional.stream()
+                .filter(e -> !onlyDeclared || e.strength() == EvidenceStrength.DECLARED)
+                .limit(MAX_RELATED).toList();
+        List<RelatedLocation> related = new ArrayList<>();
+        for (PoolingEvidence e : shown) {
+            related.add(new RelatedLocation(e.region(), e.description() + " (" + e.strength().name().toLowerCase(java.util.Locale.ROOT) + ")"));
+        }
+        String where = shown.isEmpty() ? "" : " (" + shown.get(0).region().path() + ":" + shown.get(0).region().startLine() + ")";
+        for (LockSite site : model.sites()) {
+            if (site.function().level() != LockLevel.SESSION || site.viaHelper()) {
+                continue;
+            }
+            String what = site.function().operation().isAcquisition() ? "takes a session-level lock" : "releases a session-level lock";
+            context.report(severity, site, site.display() + " " + what + ", but " + why + where
+                    + ": the lock stays on a server connection that other clients borrow, and the unlock may run on "
+                    + "another one. Use " + replacement(site) + " inside a transaction, or connect this code "
+                    + "directly or through a session-mode pool.", related);
+        }
+    }
+
+    private static String replacement(LockSite site) {
+        String name = site.function().sqlName();
+        return name.contains("unlock") ? "pg_advisory_xact_lock" : name.replace("advisory_lock", "advisory_xact_lock");
+    }
+}
