@@ -405,11 +405,26 @@ final class KeyEvaluator {
             }
             boolean asInt = !v.getType().asString().equals("long") && !v.getType().asString().equals("Long")
                     ? inner.isInt || v.getType().asString().equals("int") : false;
+            if (inner.originName != null && isAlias(v.getInitializer().get())) {
+                // LOCK = LockKeys.INVOICE: one key under two names; the origin stays the first declaration
+                return new Val(asInt ? (int) inner.value : inner.value, asInt, inner.origin, inner.originName, inner.hash);
+            }
             return new Val(asInt ? (int) inner.value : inner.value, asInt,
                     region(v, c.file()), c.qualifiedName(), inner.hash);
         } finally {
             visiting.remove(v);
         }
+    }
+
+    /** An initializer that only names another constant: {@code OTHER}, {@code Keys.OTHER}, {@code (long) OTHER}, {@code Job.X.id()}. */
+    private static boolean isAlias(Expression e) {
+        Expression x = e;
+        while (x instanceof EnclosedExpr || x instanceof CastExpr) {
+            x = x instanceof EnclosedExpr p ? p.getInner() : ((CastExpr) x).getExpression();
+        }
+        return x instanceof NameExpr || x instanceof FieldAccessExpr
+                || (x instanceof MethodCallExpr m && m.getArguments().isEmpty() && m.getScope().isPresent()
+                && !m.getNameAsString().equals("hashCode"));
     }
 
     /** An enum constant's field or getter: the constructor argument assigned to that field. */
