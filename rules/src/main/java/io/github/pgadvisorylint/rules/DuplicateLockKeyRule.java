@@ -24,8 +24,8 @@ import java.util.stream.Collectors;
  * files; two-int keys whose namespace (first part) collides that way; and two different strings whose
  * hashes give the same key. Every colliding acquisition is reported, each with related locations to
  * the others. Silent for one named constant used in many places, for releases, for acquisitions of
- * different modes on one key (a reader/writer design), across key spaces (F6), and for the same
- * literal written twice in one file.
+ * different modes on one key (a reader/writer design), across key spaces (F6), for the same
+ * literal written twice in one file, and in test sources ({@code src/test/} and similar).
  */
 public final class DuplicateLockKeyRule extends AbstractRule {
 
@@ -56,7 +56,7 @@ public final class DuplicateLockKeyRule extends AbstractRule {
         Map<String, List<LockSite>> groups = new TreeMap<>();
         for (LockSite s : context.model().acquisitions()) {
             LockKey k = s.key();
-            if (k.space() == KeySpace.NONE || !k.parts().get(0).isKnown() || impossible(k)) {
+            if (k.space() == KeySpace.NONE || !k.parts().get(0).isKnown() || impossible(k) || isTestSource(s.path())) {
                 continue;
             }
             groups.computeIfAbsent(k.space() + ":" + k.parts().get(0).value(), x -> new ArrayList<>()).add(s);
@@ -76,6 +76,16 @@ public final class DuplicateLockKeyRule extends AbstractRule {
                 report(context, e.getKey(), e.getValue());
             }
         }
+    }
+
+    /**
+     * Test sources reuse production keys on purpose (to provoke contention, or to spell out the expected
+     * SQL next to a mock): a key there is never a second subsystem's choice.
+     */
+    private static boolean isTestSource(String path) {
+        String p = "/" + path;
+        return p.contains("/src/test/") || p.contains("/src/it/") || p.contains("/src/integrationTest/")
+                || p.contains("/src/testFixtures/");
     }
 
     /** A two-int key with a part outside int never takes a lock (lock-key-out-of-range reports it). */

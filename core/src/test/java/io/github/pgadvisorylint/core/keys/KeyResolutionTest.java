@@ -123,4 +123,32 @@ class KeyResolutionTest {
                 """);
         assertThat(sites()).extracting(x -> x.key().canonical()).containsExactly("(40, 5)");
     }
+
+    @Test
+    void enumValuesWrittenInTheConstructorAndReadThroughLombokGetters() throws Exception {
+        Files.writeString(root.resolve("Locks.java"), """
+                import lombok.Getter;
+                public enum Locks {
+                    PUBLISH();
+                    @Getter private final int code;
+                    Locks() { this.code = 128; }
+                }
+                """);
+        Files.writeString(root.resolve("Channel.java"), """
+                @lombok.Getter
+                public enum Channel { EMAIL(2600); private final long id; Channel(long id) { this.id = id; } }
+                """);
+        Files.writeString(root.resolve("Gate.java"), """
+                class Gate {
+                    void run(org.springframework.jdbc.core.JdbcTemplate jdbc) {
+                        jdbc.execute("SELECT pg_advisory_xact_lock(" + Locks.PUBLISH.code() + ")");
+                        jdbc.queryForObject("SELECT pg_try_advisory_xact_lock(?)", Boolean.class, Channel.EMAIL.getId());
+                    }
+                }
+                """);
+        KeyPart publish = site("pg_advisory_xact_lock", 0).key().parts().get(0);
+        assertThat(publish.value()).isEqualTo(128L);
+        assertThat(publish.originName()).isEqualTo("Locks.PUBLISH");
+        assertThat(site("pg_try_advisory_xact_lock", 0).key().parts().get(0).value()).isEqualTo(2600L);
+    }
 }
