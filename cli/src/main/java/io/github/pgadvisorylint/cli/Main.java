@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The {@code pg-advisory-lint} command: {@code scan}, {@code list-rules}, {@code explain},
+ * The {@code pg-advisory-lint} command: {@code scan}, {@code keys}, {@code list-rules}, {@code explain},
  * {@code help}. {@link #main} is the only place that calls {@link System#exit}; everything else
  * returns exit codes through picocli:
  * {@link #EXIT_OK 0}, {@link #EXIT_FINDINGS 1}, {@link #EXIT_USAGE 2}, {@link #EXIT_INTERNAL 3}.
@@ -70,6 +70,7 @@ public final class Main implements Runnable {
     static CommandLine commandLine(Environment env) {
         CommandLine cli = new CommandLine(new Main());
         cli.addSubcommand(new ScanCommand(env));
+        cli.addSubcommand(new KeysCommand(env));
         cli.addSubcommand(new ListRulesCommand(env));
         cli.addSubcommand(new ExplainCommand(env));
         cli.addSubcommand(new CommandLine.HelpCommand());
@@ -81,7 +82,7 @@ public final class Main implements Runnable {
     /** Without a subcommand there is nothing to do: a usage error. */
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "missing command: scan, list-rules, explain or help");
+        throw new ParameterException(spec.commandLine(), "missing command: scan, keys, list-rules, explain or help");
     }
 
     private static int handleParameterException(ParameterException ex, String[] args) {

@@ -140,25 +140,12 @@ final class ScanCommand implements Callable<Integer> {
         }
         List<Target> targets = planReports();
         Path cwd = env.workingDirectory();
-        List<Path> scanned = new ArrayList<>();
-        for (String p : paths.isEmpty() ? List.of(".") : paths) {
-            Path resolved = cwd.resolve(p).normalize();
-            if (!Files.exists(resolved)) {
-                throw new InputException("no such file or directory: " + p);
-            }
-            scanned.add(realPath(resolved, p));
-        }
-        Path root = scanned.size() == 1 && Files.isDirectory(scanned.get(0)) ? scanned.get(0) : realPath(cwd, ".");
-        for (int i = 0; i < scanned.size(); i++) {
-            if (!scanned.get(i).startsWith(root)) {
-                throw new InputException(paths.get(i) + " is outside the scan root " + root
-                        + " (the current directory when several paths are given); run from a directory"
-                        + " that contains every path");
-            }
-        }
+        ScanTargets scan = ScanTargets.resolve(cwd, paths);
+        Path root = scan.root();
+        List<Path> scanned = scan.targets();
         for (Target t : targets) {
             if (t.file() != null) {
-                checkWritableLocation(cwd.resolve(t.file()).normalize(), t.file());
+                ScanTargets.checkWritableLocation(cwd.resolve(t.file()).normalize(), t.file());
             }
         }
 
@@ -224,21 +211,6 @@ final class ScanCommand implements Callable<Integer> {
         return plan;
     }
 
-    /** Fails before the analysis when the output is a directory or lies below a regular file. */
-    private static void checkWritableLocation(Path file, String asGiven) {
-        if (Files.isDirectory(file)) {
-            throw new InputException("cannot write " + asGiven + ": it is a directory");
-        }
-        for (Path p = file.getParent(); p != null; p = p.getParent()) {
-            if (Files.exists(p)) {
-                if (!Files.isDirectory(p)) {
-                    throw new InputException("cannot write " + asGiven + ": " + p + " is not a directory");
-                }
-                return;
-            }
-        }
-    }
-
     private static Reporter reporter(ReportFormat format, List<String> written) {
         return switch (format) {
             case TEXT -> new TextReporter(written);
@@ -247,21 +219,7 @@ final class ScanCommand implements Callable<Integer> {
         };
     }
 
-    private static Path realPath(Path path, String asGiven) {
-        try {
-            return path.toRealPath();
-        } catch (IOException e) {
-            throw new InputException("cannot read " + asGiven + ": " + describe(e), e);
-        }
-    }
-
-    /** @return e.g. {@code access denied}, {@code not a directory}: the exception's kind and reason, no temp-file path */
     private static String describe(Exception e) {
-        String kind = e.getClass().getSimpleName().replace("Exception", "").replaceAll("([a-z])([A-Z])", "$1 $2")
-                .toLowerCase(Locale.ROOT);
-        if (e instanceof FileSystemException fse) {
-            return fse.getReason() == null ? kind : fse.getReason().toLowerCase(Locale.ROOT);
-        }
-        return e.getMessage() == null ? kind : kind + " (" + e.getMessage() + ")";
+        return ScanTargets.describe(e);
     }
 }

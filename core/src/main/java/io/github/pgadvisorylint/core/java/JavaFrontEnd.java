@@ -435,7 +435,7 @@ public final class JavaFrontEnd {
                     String name = t.startsWith(":") ? t.substring(1)
                             : t.startsWith("#{") || t.startsWith("${") ? t.substring(2, Math.max(2, t.length() - 1)).split(",")[0].trim()
                             : null;
-                    int position = t.startsWith("$") && t.length() > 1 && Character.isDigit(t.charAt(1))
+                    int position = (t.startsWith("$") || t.startsWith("?")) && t.length() > 1 && Character.isDigit(t.charAt(1))
                             ? parsePosition(t.substring(1)) : name == null ? questionMarksBefore(c.text.text(), arg.start()) + 1 : 0;
                     bound = ParameterBinder.bound(c.api, c.call, position, name);
                 }

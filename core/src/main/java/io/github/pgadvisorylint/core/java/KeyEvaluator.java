@@ -405,11 +405,26 @@ final class KeyEvaluator {
             }
             boolean asInt = !v.getType().asString().equals("long") && !v.getType().asString().equals("Long")
                     ? inner.isInt || v.getType().asString().equals("int") : false;
+            if (inner.originName != null && isAlias(v.getInitializer().get())) {
+                // LOCK = LockKeys.INVOICE: one key under two names; the origin stays the first declaration
+                return new Val(asInt ? (int) inner.value : inner.value, asInt, inner.origin, inner.originName, inner.hash);
+            }
             return new Val(asInt ? (int) inner.value : inner.value, asInt,
                     region(v, c.file()), c.qualifiedName(), inner.hash);
         } finally {
             visiting.remove(v);
         }
+    }
+
+    /** An initializer that only names another constant: {@code OTHER}, {@code Keys.OTHER}, {@code (long) OTHER}, {@code Job.X.id()}. */
+    private static boolean isAlias(Expression e) {
+        Expression x = e;
+        while (x instanceof EnclosedExpr || x instanceof CastExpr) {
+            x = x instanceof EnclosedExpr p ? p.getInner() : ((CastExpr) x).getExpression();
+        }
+        return x instanceof NameExpr || x instanceof FieldAccessExpr
+                || (x instanceof MethodCallExpr m && m.getArguments().isEmpty() && m.getScope().isPresent()
+                && !m.getNameAsString().equals("hashCode"));
     }
 
     /** An enum constant's field or getter: the constructor argument assigned to that field. */
@@ -435,7 +450,33 @@ final class KeyEvaluator {
         if (field == null && method.equals("ordinal")) {
             return new Val(en.getEntries().indexOf(ec), true, region(ec, c.file()), c.qualifiedName(), null);
         }
+        if (field == null && en.getMethodsByName(method).isEmpty()) {
+            field = lombokGetterField(en, method);
+        }
         return field == null ? null : enumField(c, field, depth, visiting);
+    }
+
+    /**
+     * The field behind a getter Lombok generates ({@code @Getter} on the field or the enum): {@code code()}
+     * (fluent) or {@code getCode()}/{@code isCode()} for the field {@code code}; null when there is none.
+     */
+    private static String lombokGetterField(EnumDeclaration en, String method) {
+        List<String> candidates = new ArrayList<>(List.of(method));
+        for (String prefix : List.of("get", "is")) {
+            if (method.length() > prefix.length() && method.startsWith(prefix)
+                    && Character.isUpperCase(method.charAt(prefix.length()))) {
+                String rest = method.substring(prefix.length());
+                candidates.add(Character.toLowerCase(rest.charAt(0)) + rest.substring(1));
+            }
+        }
+        boolean onType = en.getAnnotationByName("Getter").isPresent();
+        for (String name : candidates) {
+            Optional<FieldDeclaration> f = en.getFieldByName(name);
+            if (f.isPresent() && !f.get().isStatic() && (onType || f.get().getAnnotationByName("Getter").isPresent())) {
+                return name;
+            }
+        }
+        return null;
     }
 
     private Val enumField(ConstantIndex.Constant c, String field, int depth, Set<Node> visiting) {
@@ -462,9 +503,29 @@ final class KeyEvaluator {
                         }
                     }
                 }
+                if (field.equals(assigned)) {
+                    // this.code = 128: a value written in the constructor itself (parameters evaluate to unknown)
+                    Val v = eval(a.getValue(), c.file(), depth + 1, visiting);
+                    return v == null ? null : new Val(v.value, v.isInt, region(a.getValue(), c.file()), c.qualifiedName(), v.hash);
+                }
+            }
+        }
+        Optional<FieldDeclaration> fd = en.getFieldByName(field);
+        if (fd.isPresent() && !fd.get().isStatic() && en.getConstructors().stream().noneMatch(k -> assigns(k, field))) {
+            for (VariableDeclarator v : fd.get().getVariables()) {
+                if (v.getNameAsString().equals(field) && v.getInitializer().isPresent()) {
+                    Val val = eval(v.getInitializer().get(), c.file(), depth + 1, visiting);
+                    return val == null ? null : new Val(val.value, val.isInt, region(v, c.file()), c.qualifiedName(), val.hash);
+                }
             }
         }
         return null;
+    }
+
+    private static boolean assigns(ConstructorDeclaration ctor, String field) {
+        return ctor.findAll(AssignExpr.class).stream().anyMatch(a -> a.getTarget() instanceof FieldAccessExpr fa
+                && fa.getScope() instanceof ThisExpr && fa.getNameAsString().equals(field)
+                || a.getTarget() instanceof NameExpr n && n.getNameAsString().equals(field));
     }
 
     private Optional<ConstantIndex.Constant> enumConstant(Expression scope, SourceFile file) {

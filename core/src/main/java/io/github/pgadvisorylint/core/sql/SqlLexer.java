@@ -120,6 +120,9 @@ final class SqlLexer {
                 type = SqlToken.Type.PARAM;
             } else if (c == '?') {
                 i++;
+                while (i < n && isDigit(text.charAt(i))) {
+                    i++; // JPA positional parameter ?1
+                }
                 type = SqlToken.Type.PARAM;
             } else if (c == ':') {
                 if (i + 1 < n && (text.charAt(i + 1) == ':' || text.charAt(i + 1) == '=')) {

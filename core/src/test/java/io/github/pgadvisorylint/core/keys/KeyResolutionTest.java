@@ -85,4 +85,70 @@ class KeyResolutionTest {
         assertThat(hashed.value()).isEqualTo((long) "invoice".hashCode());
         assertThat(hashed.hash().function()).isEqualTo(KeyHash.Function.STRING_HASHCODE);
     }
+
+    @Test
+    void anAliasConstantKeepsTheOriginOfTheConstantItNames() throws Exception {
+        Files.createDirectories(root.resolve("src/com/acme"));
+        Files.writeString(root.resolve("src/com/acme/Keys.java"), """
+                package com.acme;
+                public final class Keys { public static final long EXPORT = 77L; public static final long OWN = EXPORT + 1; }
+                """);
+        Files.writeString(root.resolve("src/com/acme/Job.java"), """
+                package com.acme;
+                class Job {
+                    private static final long LOCK = (long) Keys.EXPORT;
+                    void run(org.springframework.jdbc.core.JdbcTemplate jdbc) {
+                        jdbc.queryForObject("SELECT pg_try_advisory_xact_lock(?)", Boolean.class, LOCK);
+                        jdbc.queryForObject("SELECT pg_advisory_xact_lock(?)", Boolean.class, Keys.OWN);
+                    }
+                }
+                """);
+        KeyPart alias = site("pg_try_advisory_xact_lock", 0).key().parts().get(0);
+        assertThat(alias.value()).isEqualTo(77L);
+        assertThat(alias.originName()).isEqualTo("com.acme.Keys.EXPORT");
+        assertThat(alias.origin().path()).isEqualTo("src/com/acme/Keys.java");
+        KeyPart computed = site("pg_advisory_xact_lock", 0).key().parts().get(0);
+        assertThat(computed.value()).isEqualTo(78L);
+        assertThat(computed.originName()).isEqualTo("com.acme.Keys.OWN");
+    }
+
+    @Test
+    void jpaNumberedPositionalParametersAreBound() throws Exception {
+        Files.writeString(root.resolve("Refunds.java"), """
+                class Refunds {
+                    void run(javax.persistence.EntityManager em) {
+                        em.createNativeQuery("SELECT pg_advisory_xact_lock(?2, ?1)").setParameter(1, 5).setParameter(2, 40).getSingleResult();
+                    }
+                }
+                """);
+        assertThat(sites()).extracting(x -> x.key().canonical()).containsExactly("(40, 5)");
+    }
+
+    @Test
+    void enumValuesWrittenInTheConstructorAndReadThroughLombokGetters() throws Exception {
+        Files.writeString(root.resolve("Locks.java"), """
+                import lombok.Getter;
+                public enum Locks {
+                    PUBLISH();
+                    @Getter private final int code;
+                    Locks() { this.code = 128; }
+                }
+                """);
+        Files.writeString(root.resolve("Channel.java"), """
+                @lombok.Getter
+                public enum Channel { EMAIL(2600); private final long id; Channel(long id) { this.id = id; } }
+                """);
+        Files.writeString(root.resolve("Gate.java"), """
+                class Gate {
+                    void run(org.springframework.jdbc.core.JdbcTemplate jdbc) {
+                        jdbc.execute("SELECT pg_advisory_xact_lock(" + Locks.PUBLISH.code() + ")");
+                        jdbc.queryForObject("SELECT pg_try_advisory_xact_lock(?)", Boolean.class, Channel.EMAIL.getId());
+                    }
+                }
+                """);
+        KeyPart publish = site("pg_advisory_xact_lock", 0).key().parts().get(0);
+        assertThat(publish.value()).isEqualTo(128L);
+        assertThat(publish.originName()).isEqualTo("Locks.PUBLISH");
+        assertThat(site("pg_try_advisory_xact_lock", 0).key().parts().get(0).value()).isEqualTo(2600L);
+    }
 }

@@ -1,0 +1,114 @@
+package io.github.pgadvisorylint.rules;
+
+import io.github.pgadvisorylint.core.keys.KeyFacts;
+import io.github.pgadvisorylint.core.model.KeyHash;
+import io.github.pgadvisorylint.core.model.KeyPart;
+import io.github.pgadvisorylint.core.model.KeySpace;
+import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.rule.AbstractRule;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.RuleContext;
+import io.github.pgadvisorylint.core.rule.Severity;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * {@code lock-key-out-of-range}: a key value PostgreSQL cannot take (outside {@code int} in the
+ * two-int form, outside {@code bigint} in the one-key form), and an unsigned 32-bit checksum
+ * (CRC32, Adler32) of one input that reaches the database as different values at different sites
+ * (cast to {@code int} at one, not at another), so the two never exclude each other.
+ */
+public final class LockKeyOutOfRangeRule extends AbstractRule {
+
+    private static final BigInteger INT_MIN = BigInteger.valueOf(Integer.MIN_VALUE);
+    private static final BigInteger INT_MAX = BigInteger.valueOf(Integer.MAX_VALUE);
+    private static final BigInteger LONG_MIN = BigInteger.valueOf(Long.MIN_VALUE);
+    private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
+
+    /** Creates the rule with its metadata and documentation page. */
+    public LockKeyOutOfRangeRule() {
+        super("lock-key-out-of-range", Severity.ERROR,
+                "Advisory-lock key value PostgreSQL cannot take, or a checksum whose sign changes between sites.",
+                "The two-int form takes two int4 arguments and the one-key form one int8: a literal outside "
+                        + "that range makes every call fail. An unsigned 32-bit checksum (CRC32, Adler32) passed as a "
+                        + "long at one site and cast to int at another reaches PostgreSQL as two different keys, "
+                        + "so the two sites never exclude each other.",
+                List.of("correctness", "postgresql", "advisory-lock"));
+    }
+
+    @Override
+    public void check(RuleContext context) {
+        for (LockSite site : context.model().sites()) {
+            List<KeyPart> parts = site.key().parts();
+            for (int i = 0; i < parts.size(); i++) {
+                BigInteger v = KeyFacts.integerValue(parts.get(i));
+                if (v == null) {
+                    continue;
+                }
+                if (site.key().space() == KeySpace.INT_PAIR && (v.compareTo(INT_MIN) < 0 || v.compareTo(INT_MAX) > 0)) {
+                    context.report(Severity.ERROR, site, site.display() + ": the " + (i == 0 ? "first" : "second")
+                            + " argument is " + v + ", outside int (-2147483648..2147483647), but the two-key form takes"
+                            + " two int arguments: every call fails (\"integer out of range\", or \"function "
+                            + site.function().sqlName() + "(integer, bigint) does not exist\" when the value arrives as"
+                            + " a bigint). Use the one-bigint form for large keys, or keep both parts within int.",
+                            List.of());
+                    break;
+                }
+                if (site.key().space() == KeySpace.BIGINT && (v.compareTo(LONG_MIN) < 0 || v.compareTo(LONG_MAX) > 0)) {
+                    context.report(Severity.ERROR, site, site.display() + ": the key " + v + " is outside bigint"
+                            + " (-9223372036854775808..9223372036854775807): PostgreSQL reads it as numeric and finds"
+                            + " no " + site.function().sqlName() + "(numeric), so every call fails.", List.of());
+                    break;
+                }
+            }
+        }
+        checksumSigns(context);
+    }
+
+    /** One checksum of one input in one key position, reaching PostgreSQL as different values. */
+    private void checksumSigns(RuleContext context) {
+        Map<String, List<LockSite>> groups = new TreeMap<>();
+        Map<LockSite, KeyPart> partOf = new LinkedHashMap<>();
+        for (LockSite site : context.model().acquisitions()) {
+            List<KeyPart> parts = site.key().parts();
+            for (int i = 0; i < parts.size(); i++) {
+                KeyPart p = parts.get(i);
+                KeyHash h = p.hash();
+                if (p.isKnown() && h != null && h.input() != null
+                        && (h.function() == KeyHash.Function.CRC32 || h.function() == KeyHash.Function.ADLER32)) {
+                    groups.computeIfAbsent(site.key().space() + "/" + i + "/" + h.function() + "/" + h.input(),
+                            x -> new ArrayList<>()).add(site);
+                    partOf.put(site, p);
+                }
+            }
+        }
+        for (List<LockSite> group : groups.values()) {
+            if (group.stream().map(s -> partOf.get(s).value()).distinct().count() < 2) {
+                continue;
+            }
+            for (LockSite site : group) {
+                KeyPart mine = partOf.get(site);
+                List<RelatedLocation> related = new ArrayList<>();
+                for (LockSite other : group) {
+                    KeyPart theirs = partOf.get(other);
+                    if (!theirs.value().equals(mine.value())) {
+                        related.add(new RelatedLocation(other.region(), "the same checksum reaches PostgreSQL as "
+                                + theirs.value() + " here (" + theirs.expression() + ")"));
+                    }
+                }
+                String sum = KeyFacts.hashDisplay(mine.hash());
+                String elsewhere = group.stream().map(o -> partOf.get(o).value()).filter(v -> !v.equals(mine.value()))
+                        .distinct().map(String::valueOf).collect(java.util.stream.Collectors.joining(" or "));
+                context.report(Severity.ERROR, site, site.display() + ": " + sum + " is an unsigned 32-bit value; here"
+                        + " it reaches PostgreSQL as " + mine.value() + " (" + mine.expression() + "), but as " + elsewhere
+                        + " at " + (related.size() == 1 ? "another site" : related.size() + " other sites")
+                        + " (a cast to int changes its sign): the sites take different locks and never exclude each"
+                        + " other. Convert the checksum the same way everywhere, in one helper.", related);
+            }
+        }
+    }
+}
