@@ -3,6 +3,7 @@ package io.github.pgadvisorylint.cli;
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Notification;
 import io.github.pgadvisorylint.core.keys.KeyInventory;
+import io.github.pgadvisorylint.core.report.AtomicFiles;
 import io.github.pgadvisorylint.core.report.KeyInventoryWriter;
 import io.github.pgadvisorylint.core.report.KeyInventoryWriter.Format;
 import io.github.pgadvisorylint.core.rule.Severity;
