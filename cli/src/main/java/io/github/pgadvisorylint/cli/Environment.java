@@ -31,6 +31,33 @@ record Environment(Supplier<List<Rule>> rules, Engine engine, Path workingDirect
          * @return the result, paths relative to the root
          */
         AnalysisResult analyze(Path root, List<Path> targets, int threads, List<Rule> rules);
+
+        /**
+         * @param root    the scan root
+         * @param targets files or directories inside the root
+         * @param threads parsing threads, at least 1
+         * @param rules   the rules to run
+         * @param pooling the user's pooling setting
+         * @return the result; engines that do not read configuration ignore the setting
+         */
+        default AnalysisResult analyze(Path root, List<Path> targets, int threads, List<Rule> rules,
+                                       io.github.pgadvisorylint.core.config.PoolingSetting pooling) {
+            return analyze(root, targets, threads, rules);
+        }
+    }
+
+    /** The core analyzer as an engine. */
+    private static final class CoreEngine implements Engine {
+        @Override
+        public AnalysisResult analyze(Path root, List<Path> targets, int threads, List<Rule> rules) {
+            return analyze(root, targets, threads, rules, io.github.pgadvisorylint.core.config.PoolingSetting.AUTO);
+        }
+
+        @Override
+        public AnalysisResult analyze(Path root, List<Path> targets, int threads, List<Rule> rules,
+                                      io.github.pgadvisorylint.core.config.PoolingSetting pooling) {
+            return Analyzer.builder().rules(rules).threads(threads).pooling(pooling).build().analyze(root, targets);
+        }
     }
 
     Environment {
@@ -41,9 +68,6 @@ record Environment(Supplier<List<Rule>> rules, Engine engine, Path workingDirect
 
     /** @return the real thing: rules from {@link RuleRegistry#load()}, the core {@link Analyzer}, the JVM's working directory */
     static Environment standard() {
-        return new Environment(RuleRegistry::load,
-                (root, targets, threads, rules) -> Analyzer.builder().rules(rules).threads(threads).build()
-                        .analyze(root, targets),
-                Path.of("").toAbsolutePath());
+        return new Environment(RuleRegistry::load, new CoreEngine(), Path.of("").toAbsolutePath());
     }
 }

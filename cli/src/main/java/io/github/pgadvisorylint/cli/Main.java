@@ -60,7 +60,20 @@ public final class Main implements Runnable {
     public static void main(String[] args) {
         CommandLine cli = commandLine(Environment.standard());
         cli.setOut(new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true));
-        System.exit(cli.execute(args));
+        int code;
+        try {
+            code = cli.execute(args);
+        } catch (Throwable t) {
+            // an Error (e.g. OutOfMemoryError) escapes picocli's handlers: still a tool failure, never "findings"
+            System.err.println(ToolInfo.NAME + ": internal error: " + t + ". This is a bug; please report it at "
+                    + ToolInfo.INFORMATION_URI + "/issues");
+            code = EXIT_INTERNAL;
+        }
+        if (System.out.checkError()) {
+            System.err.println(ToolInfo.NAME + ": cannot write to standard output (closed pipe or full device)");
+            code = Math.max(code, EXIT_USAGE);
+        }
+        System.exit(code);
     }
 
     /**

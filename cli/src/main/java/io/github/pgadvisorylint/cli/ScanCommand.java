@@ -117,6 +117,23 @@ final class ScanCommand implements Callable<Integer> {
             description = "Parsing threads (default: one per processor). Findings never depend on it.")
     private Integer threads;
 
+    @Option(names = "--pooling", paramLabel = "MODE", converter = PoolingConverter.class, defaultValue = "auto",
+            description = "How connections reach PostgreSQL: auto (read the project's configuration), transaction,"
+                    + " statement, session or none (default: ${DEFAULT-VALUE}).")
+    private io.github.pgadvisorylint.core.config.PoolingSetting pooling;
+
+    /** Parses {@code --pooling} values with the allowed ones in the error message. */
+    static final class PoolingConverter implements picocli.CommandLine.ITypeConverter<io.github.pgadvisorylint.core.config.PoolingSetting> {
+        @Override
+        public io.github.pgadvisorylint.core.config.PoolingSetting convert(String value) {
+            try {
+                return io.github.pgadvisorylint.core.config.PoolingSetting.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
     /** @param env the analysis, the rules and the working directory */
     ScanCommand(Environment env) {
         this.env = env;
@@ -149,7 +166,7 @@ final class ScanCommand implements Callable<Integer> {
             }
         }
 
-        AnalysisResult result = env.engine().analyze(root, List.copyOf(scanned), threadCount, env.rules().get());
+        AnalysisResult result = env.engine().analyze(root, List.copyOf(scanned), threadCount, env.rules().get(), pooling);
 
         List<String> written = new ArrayList<>();
         for (Target t : targets) {
@@ -172,6 +189,9 @@ final class ScanCommand implements Callable<Integer> {
                 throw new InputException("cannot write to standard output: " + describe(e), e);
             }
             out.flush();
+            if (out.checkError()) {
+                throw new InputException("cannot write to standard output (closed pipe or full device)");
+            }
         }
         if (toStdout == null || toStdout.format() != ReportFormat.TEXT) {
             // Machine-readable output stays clean: the summary goes to standard error.

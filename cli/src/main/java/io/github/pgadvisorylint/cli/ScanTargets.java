@@ -21,7 +21,7 @@ record ScanTargets(Path root, List<Path> targets) {
      * @param cwd   the working directory
      * @param paths the paths as given on the command line; empty for {@code .}
      * @return the resolved targets
-     * @throws InputException for a missing path, or a path outside the scan root
+     * @throws InputException for a missing or unreadable path, or a path outside the scan root
      */
     static ScanTargets resolve(Path cwd, List<String> paths) {
         List<Path> scanned = new ArrayList<>();
@@ -29,6 +29,9 @@ record ScanTargets(Path root, List<Path> targets) {
             Path resolved = cwd.resolve(p).normalize();
             if (!Files.exists(resolved)) {
                 throw new InputException("no such file or directory: " + p);
+            }
+            if (!Files.isReadable(resolved) || (Files.isDirectory(resolved) && !Files.isExecutable(resolved))) {
+                throw new InputException("cannot read " + p + ": permission denied");
             }
             scanned.add(realPath(resolved, p));
         }

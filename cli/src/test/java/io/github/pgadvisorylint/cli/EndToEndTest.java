@@ -99,4 +99,24 @@ class EndToEndTest {
         assertThat(r.stdout).contains("Broken.java:2:").contains("[tool:java-parse-error]")
                 .contains("Queue.java:3:").contains("[tool:sql-parse-fallback]");
     }
+
+    @Test
+    void poolingOptionOverridesTheConfiguration(@TempDir Path repo) throws Exception {
+        Files.writeString(repo.resolve("Job.java"), """
+                class Job {
+                    void run(java.sql.Statement st) throws Exception {
+                        st.execute("SELECT pg_advisory_lock(7)");
+                        try { st.execute("VACUUM t"); } finally { st.execute("SELECT pg_advisory_unlock(7)"); }
+                    }
+                }
+                """);
+        assertThat(run(repo, "scan", repo.toString()).code).isZero();
+        Run forced = run(repo, "scan", repo.toString(), "--pooling", "transaction");
+        assertThat(forced.code).isEqualTo(1);
+        assertThat(forced.stdout).contains("error [session-lock-under-transaction-pooling]");
+        Files.writeString(repo.resolve("pgbouncer.ini"), "[pgbouncer]\npool_mode = transaction\n");
+        assertThat(run(repo, "scan", repo.toString()).stdout).contains("pgbouncer.ini:2:");
+        assertThat(run(repo, "scan", repo.toString(), "--pooling", "session").code).isZero();
+        assertThat(run(repo, "scan", repo.toString(), "--pooling", "sometimes").code).isEqualTo(2);
+    }
 }

@@ -88,6 +88,14 @@ public abstract class AbstractLintMojo extends AbstractMojo {
     @Parameter(property = "pgAdvisoryLint.printFindings", defaultValue = "true")
     boolean printFindings;
 
+    /**
+     * How connections reach PostgreSQL: {@code auto} reads the project's configuration (PgBouncer ini,
+     * {@code POOL_MODE}, JDBC URLs on port 6432 or 6543); {@code transaction}, {@code statement},
+     * {@code session} or {@code none} override it.
+     */
+    @Parameter(property = "pgAdvisoryLint.pooling", defaultValue = "auto")
+    String pooling;
+
     /** The project the goal runs on. */
     @Parameter(defaultValue = "${project}", readonly = true, required = true)
     MavenProject project;
@@ -129,6 +137,12 @@ public abstract class AbstractLintMojo extends AbstractMojo {
             return;
         }
         Severity threshold = threshold(failOnSeverity);
+        io.github.pgadvisorylint.core.config.PoolingSetting poolingSetting;
+        try {
+            poolingSetting = io.github.pgadvisorylint.core.config.PoolingSetting.parse(pooling == null ? "auto" : pooling);
+        } catch (IllegalArgumentException e) {
+            throw new MojoExecutionException(ToolInfo.NAME + ": pooling: " + e.getMessage());
+        }
         List<ReportFormat> reportFormats = reportFormats(formats);
         SourceSelection selection;
         try {
@@ -144,7 +158,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         getLog().debug(ToolInfo.NAME + ": scanning " + chosen.roots() + " (" + chosen.files().size()
                 + " files) relative to " + scope.root());
 
-        AnalysisResult result = analyze(scope.root(), chosen);
+        AnalysisResult result = analyze(scope.root(), chosen, poolingSetting);
 
         Map<ReportFormat, Path> written = writeReports(result, reportFormats);
         LogReport.print(result, getLog(), printFindings);
@@ -157,7 +171,8 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         }
     }
 
-    private AnalysisResult analyze(Path root, SourceSelection.Result chosen) throws MojoExecutionException {
+    private AnalysisResult analyze(Path root, SourceSelection.Result chosen,
+                                   io.github.pgadvisorylint.core.config.PoolingSetting poolingSetting) throws MojoExecutionException {
         List<Rule> rules;
         try {
             // The plugin's own class realm holds the rules module; the thread context loader may not.
@@ -176,7 +191,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         }
         AnalysisResult r;
         try {
-            r = Analyzer.builder().rules(rules).build().analyze(root, chosen.files());
+            r = Analyzer.builder().rules(rules).pooling(poolingSetting).build().analyze(root, chosen.files());
         } catch (RuntimeException e) {
             throw new MojoExecutionException(ToolInfo.NAME + ": internal error: " + e + ". This is a bug; please"
                     + " report it at " + ToolInfo.INFORMATION_URI + "/issues", e);

@@ -98,10 +98,10 @@ class PluginDescriptorTest {
     void parametersUserPropertiesAndDefaults(String goal) {
         Map<String, String[]> conf = configuration(mojo(goal));
         assertThat(conf.keySet()).containsExactlyInAnyOrder("skip", "failOnSeverity", "includeTests", "includes",
-                "excludes", "formats", "outputDirectory", "printFindings", "project", "session");
+                "excludes", "formats", "outputDirectory", "printFindings", "pooling", "project", "session");
         Map<String, String> defaults = Map.of("skip", "false", "failOnSeverity", "warning", "includeTests", "false",
                 "includes", "", "excludes", "", "formats", "sarif", "outputDirectory", "${project.build.directory}",
-                "printFindings", "true");
+                "printFindings", "true", "pooling", "auto");
         defaults.forEach((name, def) -> {
             assertThat(conf.get(name)[0]).as(name + " user property").isEqualTo("${pgAdvisoryLint." + name + "}");
             assertThat(conf.get(name)[1]).as(name + " default").isEqualTo(def);
@@ -114,7 +114,7 @@ class PluginDescriptorTest {
     @ValueSource(strings = {"check", "aggregate"})
     void everyParameterIsDocumented(String goal) {
         NodeList params = mojo(goal).getElementsByTagName("parameter");
-        assertThat(params.getLength()).isEqualTo(10);
+        assertThat(params.getLength()).isEqualTo(11);
         for (int i = 0; i < params.getLength(); i++) {
             Element p = (Element) params.item(i);
             assertThat(text(p, "description")).as(text(p, "name")).isNotBlank();

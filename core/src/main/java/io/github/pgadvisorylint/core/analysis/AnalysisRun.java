@@ -38,6 +38,9 @@ final class AnalysisRun {
     /** Files larger than this are skipped with a notification (bytes). */
     static final long MAX_FILE_BYTES = 16L * 1024 * 1024;
 
+    /** Stack of each worker thread (bytes): JavaParser and JSqlParser recurse once per nesting level. */
+    static final long WORKER_STACK_BYTES = 256L * 1024 * 1024;
+
     private final List<Rule> rules;
     private final int threads;
     private final Path root;
@@ -98,8 +101,9 @@ final class AnalysisRun {
      * result is in file order.
      */
     private List<FileFacts> analyzeAll(List<DiscoveredFile> files) {
-        ExecutorService pool = threads <= 1 ? null : Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(null, r, "pg-advisory-lint-worker", 8L * 1024 * 1024);
+        // always on workers: their large stacks let deep syntax trees (long concatenations) be walked
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(null, r, "pg-advisory-lint-worker", WORKER_STACK_BYTES);
             t.setDaemon(true);
             return t;
         });
@@ -161,17 +165,13 @@ final class AnalysisRun {
             }
             return map(pool, all, i -> finish(files.get(i), staged.get(i), index));
         } finally {
-            if (pool != null) {
-                pool.shutdownNow();
-            }
+            pool.shutdownNow();
         }
     }
 
     /** Applies a function to every item on the pool (or inline), keeping order; a failure of one item becomes its result's notification. */
     private <T, R> List<R> map(ExecutorService pool, List<T> items, java.util.function.Function<T, R> fn) {
-        if (pool == null || items.size() < 2) {
-            return items.stream().map(fn).collect(java.util.stream.Collectors.toCollection(ArrayList::new));
-        }
+
         List<Future<R>> futures = new ArrayList<>();
         for (T item : items) {
             futures.add(pool.submit(() -> fn.apply(item)));

@@ -41,7 +41,33 @@ public final class Analyzer {
      */
     public AnalysisResult analyze(Path root, List<Path> targets) {
         Objects.requireNonNull(root, "root");
-        return new AnalysisRun(this.rules, threads, pooling, root, targets).run();
+        AnalysisRun run = new AnalysisRun(this.rules, threads, pooling, root, targets);
+        // syntax trees are walked recursively: a thread with a large stack keeps deeply nested input
+        // (thousands of concatenated terms) from overflowing the caller's stack
+        AnalysisResult[] result = new AnalysisResult[1];
+        Throwable[] failure = new Throwable[1];
+        Thread worker = new Thread(null, () -> {
+            try {
+                result[0] = run.run();
+            } catch (Throwable t) {
+                failure[0] = t;
+            }
+        }, "pg-advisory-lint-analysis", AnalysisRun.WORKER_STACK_BYTES);
+        worker.start();
+        try {
+            worker.join();
+        } catch (InterruptedException e) {
+            worker.interrupt();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("analysis interrupted", e);
+        }
+        if (failure[0] instanceof RuntimeException re) {
+            throw re;
+        }
+        if (failure[0] instanceof Error err) {
+            throw err;
+        }
+        return result[0];
     }
 
     /** Configures an {@link Analyzer}. */

@@ -135,7 +135,14 @@ public final class JavaFrontEnd {
                 .setStoreTokens(true)
                 .setAttributeComments(false)
                 .setTabSize(1);
-        ParseResult<CompilationUnit> result = new JavaParser(config).parse(file.text());
+        ParseResult<CompilationUnit> result;
+        try {
+            result = new JavaParser(config).parse(file.text());
+        } catch (StackOverflowError e) {
+            return new Parsed(file, null, FileFacts.failed(file.path(), List.of(new Notification(Severity.WARNING,
+                    "java-too-deep", "Java file nests too deeply to parse (e.g. a concatenation of thousands of terms); skipped",
+                    SourceRegion.line(file.path(), 1)))));
+        }
         if (!result.isSuccessful() || result.getResult().isEmpty()) {
             return new Parsed(file, null, FileFacts.failed(file.path(), List.of(parseProblem(file, result.getProblems()))));
         }
@@ -151,7 +158,12 @@ public final class JavaFrontEnd {
         if (parsed.unit() == null) {
             return parsed.failed();
         }
-        return new FileScan(parsed.file(), parsed.unit(), new KeyEvaluator(index)).run();
+        try {
+            return new FileScan(parsed.file(), parsed.unit(), new KeyEvaluator(index)).run();
+        } catch (StackOverflowError e) {
+            return FileFacts.failed(parsed.file().path(), List.of(new Notification(Severity.WARNING, "java-too-deep",
+                    "Java file nests too deeply to analyse; skipped", SourceRegion.line(parsed.file().path(), 1))));
+        }
     }
 
     /**

@@ -19,7 +19,10 @@ import com.github.javaparser.ast.expr.StringLiteralExpr;
 import com.github.javaparser.ast.expr.TextBlockLiteralExpr;
 import com.github.javaparser.ast.expr.ThisExpr;
 import io.github.pgadvisorylint.core.source.SourceFile;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.List;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
@@ -99,14 +102,29 @@ final class StringEvaluator {
             return eval(p.getInner(), depth + 1, visiting);
         }
         if (e instanceof BinaryExpr b && b.getOperator() == BinaryExpr.Operator.PLUS) {
-            JavaText left = eval(b.getLeft(), depth + 1, visiting);
-            JavaText right = eval(b.getRight(), depth + 1, visiting);
-            if (left == null && right == null) {
+            // a + b + c nests to the left: walk the spine iteratively, so thousands of terms cost no stack
+            List<Expression> operands = new ArrayList<>();
+            Expression cur = b;
+            while (cur instanceof BinaryExpr be && be.getOperator() == BinaryExpr.Operator.PLUS) {
+                operands.add(be.getRight());
+                cur = be.getLeft();
+            }
+            operands.add(cur);
+            Collections.reverse(operands);
+            List<JavaText> values = new ArrayList<>(operands.size());
+            boolean any = false;
+            for (Expression operand : operands) {
+                JavaText v = eval(operand, depth + 1, visiting);
+                values.add(v);
+                any |= v != null;
+            }
+            if (!any) {
                 return null;
             }
             JavaText out = new JavaText();
-            appendOperand(out, left, b.getLeft());
-            appendOperand(out, right, b.getRight());
+            for (int i = 0; i < operands.size(); i++) {
+                appendOperand(out, values.get(i), operands.get(i));
+            }
             return out;
         }
         if (e instanceof NameExpr n) {

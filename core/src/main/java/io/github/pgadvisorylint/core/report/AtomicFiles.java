@@ -32,7 +32,9 @@ public final class AtomicFiles {
     /**
      * Writes UTF-8 text to a hidden temporary file in the target's directory (created when missing),
      * then renames it over the target ({@code ATOMIC_MOVE}; a plain replacing move where the file
-     * system cannot rename atomically). The temporary file is deleted when anything fails. The
+     * system cannot rename atomically). The temporary file is deleted when anything fails. A target
+     * that exists but is not a regular file (a symbolic link, a named pipe, a device such as
+     * {@code /dev/stdout}) is written through, never replaced. The
      * temporary file is created with the default permissions (umask), not {@code 0600}.
      *
      * @param target  the file to create or replace
@@ -40,6 +42,15 @@ public final class AtomicFiles {
      * @throws IOException when the directory, the temporary file or the rename fails
      */
     public static void write(Path target, Content content) throws IOException {
+        if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)
+                && !Files.isRegularFile(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            // a symbolic link, a named pipe or a device (/dev/stdout): write through it, never replace it
+            try (Writer w = Files.newBufferedWriter(target, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                content.writeTo(w);
+            }
+            return;
+        }
         Path absolute = target.toAbsolutePath().normalize();
         Path dir = absolute.getParent();
         Files.createDirectories(dir);

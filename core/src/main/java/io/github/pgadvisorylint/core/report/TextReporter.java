@@ -70,6 +70,10 @@ public final class TextReporter implements Reporter {
                 .append(plural(result.count(Severity.NOTE), "note")).append(" in ")
                 .append(plural(result.filesScanned(), "file"))
                 .append(String.format(Locale.ROOT, " (%.1f s)", result.elapsedMillis() / 1000.0));
+        if (!result.notifications().isEmpty()) {
+            sb.append("; ").append(plural(result.notifications().size(), "tool notification"))
+                    .append(" (files or statements not fully analysed)");
+        }
         for (String note : summaryNotes) {
             sb.append(". ").append(note);
         }

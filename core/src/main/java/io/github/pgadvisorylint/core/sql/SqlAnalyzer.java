@@ -41,7 +41,7 @@ public final class SqlAnalyzer {
     /** Statements longer than this are analysed lexically only (JSqlParser can be slow on them). */
     static final int MAX_PARSE_CHARS = 20_000;
     /** Statements nested deeper than this are analysed lexically only. */
-    static final int MAX_PARSE_NESTING = 100;
+    static final int MAX_PARSE_NESTING = 12;
     /** How deep DO blocks / function bodies inside bodies are followed. */
     private static final int MAX_BODY_NESTING = 4;
 
@@ -138,8 +138,15 @@ public final class SqlAnalyzer {
             boolean perform = toks.get(a).is("PERFORM");
             Map<Integer, SqlContext> contexts = new HashMap<>();
             String rejected = null;
+            int parens = nestingOf(toks, a, b);
             boolean parseable = useParser && !jdbcEscape && kind != StatementKind.OTHER
-                    && text.length() <= MAX_PARSE_CHARS && nestingOf(toks, a, b) <= MAX_PARSE_NESTING;
+                    && text.length() <= MAX_PARSE_CHARS && parens >= 0 && parens <= MAX_PARSE_NESTING;
+            if (useParser && !jdbcEscape && kind != StatementKind.OTHER && !parseable) {
+                // JSqlParser's lookahead grows exponentially with nested or unbalanced parentheses
+                rejected = parens < 0 ? "unbalanced parentheses"
+                        : parens > MAX_PARSE_NESTING ? "parentheses nested " + parens + " deep (more than " + MAX_PARSE_NESTING + ")"
+                        : "statement longer than " + MAX_PARSE_CHARS + " characters";
+            }
             if (parseable) {
                 ParserContexts.Result r = ParserContexts.parse(sanitize(toks, a, b, base, text, inBody));
                 if (r.error() != null) {
@@ -566,6 +573,7 @@ public final class SqlAnalyzer {
         return out;
     }
 
+    /** @return the deepest parenthesis nesting of the tokens, or -1 when they do not balance */
     private static int nestingOf(List<SqlToken> toks, int a, int b) {
         int depth = 0;
         int max = 0;
@@ -573,10 +581,12 @@ public final class SqlAnalyzer {
             if (toks.get(i).isPunct("(")) {
                 max = Math.max(max, ++depth);
             } else if (toks.get(i).isPunct(")")) {
-                depth = Math.max(0, depth - 1);
+                if (--depth < 0) {
+                    return -1;
+                }
             }
         }
-        return max;
+        return depth == 0 ? max : -1;
     }
 
     private static boolean bodyLanguageOk(List<SqlToken> toks, int a, int b) {

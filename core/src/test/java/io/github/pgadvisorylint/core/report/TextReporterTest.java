@@ -27,7 +27,7 @@ class TextReporterTest {
                 "    src/main/resources/application.yml:7:3: related pool_mode is transaction here.",
                 "    pgbouncer.ini:2:1: related PgBouncer configuration.",
                 "src/Broken.java:9:1: error [tool:java-parse-error] cannot parse: unexpected token '}'",
-                "1 error, 1 warning, 1 note in 412 files (0.9 s)",
+                "1 error, 1 warning, 1 note in 412 files (0.9 s); 1 tool notification (files or statements not fully analysed)",
                 ""));
     }
 
