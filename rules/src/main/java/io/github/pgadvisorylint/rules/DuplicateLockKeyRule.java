@@ -54,7 +54,7 @@ public final class DuplicateLockKeyRule extends AbstractRule {
     public void check(RuleContext context) {
         // group candidates by key space and first part: every collision kind needs both
         Map<String, List<LockSite>> groups = new TreeMap<>();
-        for (LockSite s : context.model().acquisitions()) {
+        for (LockSite s : context.model().keyAcquisitions()) {
             LockKey k = s.key();
             if (k.space() == KeySpace.NONE || !k.parts().get(0).isKnown() || impossible(k) || isTestSource(s.path())) {
                 continue;
@@ -131,21 +131,22 @@ public final class DuplicateLockKeyRule extends AbstractRule {
 
     /**
      * Whether the first {@code n} parts of two keys were written separately: some part differs in
-     * origin, and either the sites are in different files or every differing part is a separately
-     * declared named constant (the same literal twice in one file is one author's one lock).
+     * origin, and the sites are in different files (RULES.md duplicate-lock-key). In one file, the same
+     * value twice, even as two constants, is one author's one lock: two nested classes of one job that
+     * serialise on one key declare it twice on purpose (seen in a real workflow server). Two calls of
+     * one lock helper with the same value are one lock too: the helper names its purpose.
      */
     private static boolean independent(LockSite a, LockSite b, int n) {
+        if (a.viaHelper() && b.viaHelper() && java.util.Objects.equals(a.declarationRegion(), b.declarationRegion())) {
+            return false; // callers of one lock helper passing the same value share the helper's purpose
+        }
         boolean differs = false;
-        boolean allNamed = true;
         for (int i = 0; i < n; i++) {
             KeyPart pa = a.key().parts().get(i);
             KeyPart pb = b.key().parts().get(i);
-            if (!KeyFacts.identity(pa).equals(KeyFacts.identity(pb))) {
-                differs = true;
-                allNamed &= pa.originName() != null && pb.originName() != null;
-            }
+            differs |= !KeyFacts.identity(pa).equals(KeyFacts.identity(pb));
         }
-        return differs && (!a.path().equals(b.path()) || allNamed);
+        return differs && !a.path().equals(b.path());
     }
 
     private void report(RuleContext context, LockSite site, Map<LockSite, Collision> others) {

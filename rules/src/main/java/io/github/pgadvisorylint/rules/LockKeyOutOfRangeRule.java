@@ -42,7 +42,7 @@ public final class LockKeyOutOfRangeRule extends AbstractRule {
 
     @Override
     public void check(RuleContext context) {
-        for (LockSite site : context.model().sites()) {
+        for (LockSite site : context.model().keySites()) {
             List<KeyPart> parts = site.key().parts();
             for (int i = 0; i < parts.size(); i++) {
                 BigInteger v = KeyFacts.integerValue(parts.get(i));
@@ -73,7 +73,7 @@ public final class LockKeyOutOfRangeRule extends AbstractRule {
     private void checksumSigns(RuleContext context) {
         Map<String, List<LockSite>> groups = new TreeMap<>();
         Map<LockSite, KeyPart> partOf = new LinkedHashMap<>();
-        for (LockSite site : context.model().acquisitions()) {
+        for (LockSite site : context.model().keyAcquisitions()) {
             List<KeyPart> parts = site.key().parts();
             for (int i = 0; i < parts.size(); i++) {
                 KeyPart p = parts.get(i);

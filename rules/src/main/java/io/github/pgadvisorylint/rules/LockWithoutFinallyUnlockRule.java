@@ -48,6 +48,10 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
                         + ": if that code throws or returns, the finally never runs and the lock stays held. Start "
                         + "the try right after the lock.",
                         List.of(new RelatedLocation(lifecycle.releaseRegion(), "unlock in a finally that starts too late")));
+                case HANDLE_NOT_CLOSED -> context.report(Severity.ERROR, site, lead + ", but " + lifecycle.note()
+                        + ": the lock is released only when the handle is closed. Use it in try-with-resources.",
+                        lifecycle.releaseRegion() == null ? List.of()
+                                : List.of(new RelatedLocation(lifecycle.releaseRegion(), "close outside a finally block")));
                 case NONE -> {
                     if (context.model().possibleReleases(site).isEmpty()) {
                         context.report(Severity.ERROR, site, lead + ", but no pg_advisory_unlock for key "

@@ -36,7 +36,7 @@ public final class WeakLockKeyHashRule extends AbstractRule {
 
     @Override
     public void check(RuleContext context) {
-        for (LockSite site : context.model().acquisitions()) {
+        for (LockSite site : context.model().keyAcquisitions()) {
             List<KeyPart> parts = site.key().parts();
             for (int i = 0; i < parts.size(); i++) {
                 KeyPart p = parts.get(i);

@@ -30,6 +30,9 @@ public final class XactLockOutsideTransactionRule extends AbstractRule {
     @Override
     public void check(RuleContext context) {
         for (LockSite site : context.model().acquisitions()) {
+            if (site.viaHelper()) {
+                continue; // reported once, at the helper's own SQL
+            }
             if (site.function().level() != LockLevel.TRANSACTION) {
                 continue;
             }

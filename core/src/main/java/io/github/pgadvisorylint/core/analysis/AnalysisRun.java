@@ -9,6 +9,8 @@ import io.github.pgadvisorylint.core.discovery.FileDiscovery;
 import io.github.pgadvisorylint.core.discovery.FileKind;
 import io.github.pgadvisorylint.core.discovery.Prefilter;
 import io.github.pgadvisorylint.core.java.ConstantIndex;
+import io.github.pgadvisorylint.core.java.HelperRegistry;
+import io.github.pgadvisorylint.core.java.HelperSummary;
 import io.github.pgadvisorylint.core.java.JavaFrontEnd;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.model.LockModel;
@@ -37,6 +39,9 @@ final class AnalysisRun {
 
     /** Files larger than this are skipped with a notification (bytes). */
     static final long MAX_FILE_BYTES = 16L * 1024 * 1024;
+
+    /** Rounds of helper discovery: a helper calling a helper calling a helper is three. */
+    static final int MAX_HELPER_ROUNDS = 5;
 
     /** Stack of each worker thread (bytes): JavaParser and JSqlParser recurse once per nesting level. */
     static final long WORKER_STACK_BYTES = 256L * 1024 * 1024;
@@ -159,13 +164,93 @@ final class AnalysisRun {
                     index.add(p.unit(), p.file());
                 }
             }
+            HelperRegistry helpers = followHelpers(pool, files, staged, index);
             List<Integer> all = new ArrayList<>();
             for (int i = 0; i < staged.size(); i++) {
                 all.add(i);
             }
-            return map(pool, all, i -> finish(files.get(i), staged.get(i), index));
+            return map(pool, all, i -> finish(files.get(i), staged.get(i), index, helpers));
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /**
+     * Finds the lock helpers (methods that lock with keys from their parameters) and the files that call
+     * them: extracts the parsed Java files, builds the helper registry, parses the files that mention a
+     * helper's name (the prefilter's second pass: they need not mention {@code advisory}), and repeats
+     * while helpers calling helpers appear, at most {@value #MAX_HELPER_ROUNDS} rounds.
+     *
+     * @return the final registry; {@code staged} gains the files parsed for their helper calls
+     */
+    private HelperRegistry followHelpers(ExecutorService pool, List<DiscoveredFile> files, List<Object> staged,
+                                         ConstantIndex index) {
+        HelperRegistry registry = HelperRegistry.EMPTY;
+        for (int round = 0; round < MAX_HELPER_ROUNDS; round++) {
+            List<Integer> javaSlots = new ArrayList<>();
+            for (int i = 0; i < staged.size(); i++) {
+                if (staged.get(i) instanceof JavaFrontEnd.Parsed) {
+                    javaSlots.add(i);
+                }
+            }
+            HelperRegistry current = registry;
+            List<HelperSummary> summaries = new ArrayList<>();
+            for (FileFacts f : map(pool, javaSlots, i -> javaFrontEnd.extract((JavaFrontEnd.Parsed) staged.get(i), index, current))) {
+                summaries.addAll(f.helpers());
+            }
+            HelperRegistry next = new HelperRegistry(summaries, index);
+            if (next.signature().equals(registry.signature())) {
+                break;
+            }
+            registry = next;
+            java.util.Set<String> names = registry.callNames();
+            List<Integer> unread = new ArrayList<>();
+            for (int i = 0; i < staged.size(); i++) {
+                if (staged.get(i) == null && files.get(i).kind() == FileKind.JAVA) {
+                    unread.add(i);
+                }
+            }
+            List<JavaFrontEnd.Parsed> callers = map(pool, unread, i -> {
+                Object r = callsAny(files.get(i), names) ? read(files.get(i), true) : null;
+                return r instanceof SourceFile sf ? javaFrontEnd.parse(sf) : null;
+            });
+            for (int k = 0; k < unread.size(); k++) {
+                JavaFrontEnd.Parsed p = callers.get(k);
+                if (p != null) {
+                    staged.set(unread.get(k), p);
+                    if (p.unit() != null) {
+                        index.add(p.unit(), p.file());
+                    }
+                }
+            }
+        }
+        return registry;
+    }
+
+    /** Whether a file's text holds {@code name(} for one of the names (a cheap test before parsing). */
+    private static boolean callsAny(DiscoveredFile f, java.util.Set<String> names) {
+        if (f.size() > MAX_FILE_BYTES) {
+            return false;
+        }
+        try {
+            String text = new String(Files.readAllBytes(f.path()), java.nio.charset.StandardCharsets.ISO_8859_1);
+            for (String name : names) {
+                int at = text.indexOf(name);
+                while (at >= 0) {
+                    int end = at + name.length();
+                    while (end < text.length() && text.charAt(end) == ' ') {
+                        end++;
+                    }
+                    boolean wordStart = at == 0 || !Character.isJavaIdentifierPart(text.charAt(at - 1));
+                    if (wordStart && end < text.length() && text.charAt(end) == '(') {
+                        return true;
+                    }
+                    at = text.indexOf(name, at + 1);
+                }
+            }
+            return false;
+        } catch (IOException e) {
+            return false;
         }
     }
 
@@ -238,7 +323,7 @@ final class AnalysisRun {
     }
 
     /** Turns a read or parsed file into facts; null stays null (ruled out by the prefilter). */
-    private FileFacts finish(DiscoveredFile f, Object staged, ConstantIndex index) {
+    private FileFacts finish(DiscoveredFile f, Object staged, ConstantIndex index, HelperRegistry helpers) {
         try {
             FileFacts facts;
             if (staged == null) {
@@ -246,7 +331,7 @@ final class AnalysisRun {
             } else if (staged instanceof FileFacts ff) {
                 return ff;
             } else if (staged instanceof JavaFrontEnd.Parsed p) {
-                facts = javaFrontEnd.extract(p, index);
+                facts = javaFrontEnd.extract(p, index, helpers);
             } else if (staged instanceof ConfigFile config) {
                 ConfigScan scan = poolingScanner.scan(config.file());
                 poolingEvidence.addAll(scan.evidence());

@@ -126,6 +126,11 @@ public final class ConstantIndex {
         return typesBySimpleName.getOrDefault(simpleName, List.of());
     }
 
+    /** @return every type declaration added to this index, in no particular order */
+    public synchronized List<TypeDeclaration<?>> allTypes() {
+        return typesBySimpleName.values().stream().flatMap(List::stream).toList();
+    }
+
     /**
      * @param type a type declaration added to this index
      * @return the file declaring it, or null

@@ -269,9 +269,9 @@ final class ExecutionContextAnalyzer {
         Expression scope = exec.getScope().orElse(null);
         String type = null;
         if (scope instanceof NameExpr n) {
-            type = declaredType(n.getNameAsString(), exec);
+            type = JavaScopes.declaredType(n.getNameAsString(), exec);
         } else if (scope instanceof com.github.javaparser.ast.expr.FieldAccessExpr f && f.getScope().isThisExpr()) {
-            type = declaredType(f.getNameAsString(), exec);
+            type = JavaScopes.declaredType(f.getNameAsString(), exec);
         }
         if (type != null) {
             String simple = type.replaceAll("<.*", "");
@@ -296,29 +296,6 @@ final class ExecutionContextAnalyzer {
                 .anyMatch(i -> java.util.Arrays.stream(prefixes).anyMatch(p -> i.getNameAsString().startsWith(p)))).orElse(false);
     }
 
-    /** The declared type of a local, parameter or field visible from a node, as written; null when not found. */
-    private static String declaredType(String name, Node use) {
-        Optional<VariableDeclarator> local = JavaScopes.local(name, use);
-        if (local.isPresent() && !local.get().getType().isVarType()) {
-            return local.get().getType().asString();
-        }
-        for (Node cur = use; cur != null; cur = cur.getParentNode().orElse(null)) {
-            if (cur instanceof com.github.javaparser.ast.body.CallableDeclaration<?> c) {
-                for (com.github.javaparser.ast.body.Parameter p : c.getParameters()) {
-                    if (p.getNameAsString().equals(name)) {
-                        return p.getType().asString();
-                    }
-                }
-            }
-            if (cur instanceof TypeDeclaration<?> t) {
-                Optional<FieldDeclaration> f = t.getFieldByName(name);
-                if (f.isPresent()) {
-                    return f.get().getElementType().asString();
-                }
-            }
-        }
-        return null;
-    }
 
     private Conn connection(MethodCallExpr exec, ExecutionApi api) {
         for (Node cur = exec.getParentNode().orElse(null); cur != null; cur = cur.getParentNode().orElse(null)) {

@@ -101,15 +101,37 @@ public final class HelperRegistry {
         if (name.equals("<init>")) {
             return Optional.empty();
         }
-        // an interface or base class whose implementation holds the SQL
+        // an interface or base class whose only implementation in the project holds the SQL
         for (HelperSummary s : byNameArity.getOrDefault(name + "/" + arity, List.of())) {
             Set<String> supers = new LinkedHashSet<>();
             collectSupertypes(s.typeName(), supers, 0);
-            if (receiverTypes.stream().anyMatch(supers::contains)) {
-                return Optional.of(s);
+            for (String receiver : receiverTypes) {
+                if (supers.contains(receiver) && implementations(receiver) == 1) {
+                    return Optional.of(s);
+                }
             }
         }
         return Optional.empty();
+    }
+
+    /** How many types of the project extend or implement the type, directly or not. */
+    private int implementations(String type) {
+        return implementationCounts.computeIfAbsent(type, this::countImplementations);
+    }
+
+    private final java.util.concurrent.ConcurrentMap<String, Integer> implementationCounts =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    private int countImplementations(String type) {
+        int n = 0;
+        for (TypeDeclaration<?> t : types.allTypes()) {
+            Set<String> supers = new LinkedHashSet<>();
+            collectSupertypes(t.getNameAsString(), supers, 0);
+            if (!t.getNameAsString().equals(type) && supers.contains(type)) {
+                n++;
+            }
+        }
+        return n;
     }
 
     private void collectSupertypes(String type, Set<String> out, int depth) {

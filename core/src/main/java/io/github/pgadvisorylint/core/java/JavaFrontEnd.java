@@ -19,6 +19,7 @@ import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.MemberValuePair;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NormalAnnotationExpr;
+import com.github.javaparser.ast.expr.ObjectCreationExpr;
 import com.github.javaparser.ast.expr.SingleMemberAnnotationExpr;
 import com.github.javaparser.ast.stmt.Statement;
 import io.github.pgadvisorylint.core.analysis.FileFacts;
@@ -155,11 +156,21 @@ public final class JavaFrontEnd {
      * @return its lock sites, lifecycles, problems and suppressions; never throws for bad input
      */
     public FileFacts extract(Parsed parsed, ConstantIndex index) {
+        return extract(parsed, index, HelperRegistry.EMPTY);
+    }
+
+    /**
+     * @param parsed  a parsed file
+     * @param index   constants of every parsed file of the analysis
+     * @param helpers the lock helpers known so far: each call of one becomes a lock site at the call
+     * @return its lock sites, lifecycles, problems, suppressions and the helpers it declares; never throws
+     */
+    public FileFacts extract(Parsed parsed, ConstantIndex index, HelperRegistry helpers) {
         if (parsed.unit() == null) {
             return parsed.failed();
         }
         try {
-            return new FileScan(parsed.file(), parsed.unit(), new KeyEvaluator(index)).run();
+            return new FileScan(parsed.file(), parsed.unit(), new KeyEvaluator(index), helpers).run();
         } catch (StackOverflowError e) {
             return FileFacts.failed(parsed.file().path(), List.of(new Notification(Severity.WARNING, "java-too-deep",
                     "Java file nests too deeply to analyse; skipped", SourceRegion.line(parsed.file().path(), 1))));
@@ -247,12 +258,17 @@ public final class JavaFrontEnd {
         private final Map<String, SqlAnalysis> analyses = new HashMap<>();
         private final KeyEvaluator keys;
         private final ExecutionContextAnalyzer executionContexts;
+        private final HelperRegistry helpers;
+        private final Map<LockSite, HelperSummary> helperOf = new HashMap<>();
+        private final Map<LockSite, HelperSummary.Op> helperOps = new HashMap<>();
+        private final Map<LockSite, LockSite> inners = new HashMap<>();
 
-        FileScan(SourceFile file, CompilationUnit unit, KeyEvaluator keys) {
+        FileScan(SourceFile file, CompilationUnit unit, KeyEvaluator keys, HelperRegistry helpers) {
             this.file = file;
             this.unit = unit;
             this.strings = new StringEvaluator(file, unit);
             this.keys = keys;
+            this.helpers = helpers;
             this.executionContexts = new ExecutionContextAnalyzer(file);
         }
 
@@ -267,10 +283,67 @@ public final class JavaFrontEnd {
             for (Candidate c : candidates) {
                 toSites(c);
             }
-            var lifecycles = new LifecycleAnalyzer(file, siteNodes).analyze(sites);
+            if (!helpers.isEmpty()) {
+                for (Node n : unit.findAll(Node.class, x -> x instanceof MethodCallExpr || x instanceof ObjectCreationExpr)) {
+                    collectHelperCall(n);
+                }
+            }
+            var lifecycles = new LifecycleAnalyzer(file, siteNodes, helperOf, helperOps).analyze(sites);
             List<Notification> notes = new ArrayList<>(notifications);
             notes.sort(Comparator.naturalOrder());
-            return new FileFacts(file.path(), sites, lifecycles, notes, suppressions());
+            return new FileFacts(file.path(), sites, lifecycles, notes, suppressions(),
+                    HelperSites.summarize(sites, siteNodes, lifecycles, inners));
+        }
+
+        /** A call of a known lock helper becomes one lock site per operation of the helper, keyed by the call's arguments. */
+        private void collectHelperCall(Node call) {
+            String name = call instanceof MethodCallExpr m ? m.getNameAsString() : "<init>";
+            List<Expression> args = call instanceof MethodCallExpr m ? m.getArguments() : ((ObjectCreationExpr) call).getArguments();
+            List<String> receiver = HelperSites.receiverTypes(call);
+            if (HelperSites.tooCommonForNameOnly(name, receiver)
+                    || (call instanceof MethodCallExpr m && isTestWrapped(m))) {
+                return;
+            }
+            Optional<HelperSummary> found = helpers.resolve(receiver, name, args.size());
+            if (found.isEmpty() || HelperSites.insideHelper(call, found.get())) {
+                return;
+            }
+            HelperSummary summary = found.get();
+            Node nameNode = call instanceof MethodCallExpr m ? m.getName() : ((ObjectCreationExpr) call).getType();
+            SourceRegion region = nodeRegion(nameNode);
+            String receiverText = call instanceof MethodCallExpr m ? m.getScope().map(Node::toString).map(JavaFrontEnd::abbreviate).orElse(null) : null;
+            String type = call.findAncestor(TypeDeclaration.class).map(TypeDeclaration::getNameAsString).orElse("");
+            JavaContext context = new JavaContext(type, methodName(call),
+                    (receiverText == null ? (name.equals("<init>") ? "new " + summary.typeName() : name) : receiverText + "." + name),
+                    receiverText, null);
+            for (HelperSummary.Op op : summary.ops()) {
+                List<KeyPart> parts = new ArrayList<>();
+                for (HelperSummary.KeySource k : op.parts()) {
+                    if (k.parameter() >= 0 && k.parameter() < args.size()) {
+                        KeyPart v = keys.evaluate(args.get(k.parameter()), file);
+                        parts.add(v.isKnown() ? v : new KeyPart(KeyPart.Kind.PARAMETER.equals(v.kind()) ? v.kind()
+                                : KeyPart.Kind.UNKNOWN, null, v.expression(), null, null, v.hash()));
+                    } else {
+                        parts.add(k.fixed() != null ? k.fixed() : KeyPart.of(KeyPart.Kind.UNKNOWN, "?"));
+                    }
+                }
+                LockKey key = new LockKey(op.inner().key().space(), parts);
+                // the declaration region of a helper call is the helper's own SQL site
+                LockSite site = new LockSite(file.path() + "#" + sites.size(), op.function(), key, region,
+                        op.inner().region(), Language.JAVA, ExecutionApi.LOCK_HELPER, op.inner().sql(), context,
+                        op.inner().execution());
+                sites.add(site);
+                siteNodes.put(site, call);
+                helperOf.put(site, summary);
+                helperOps.put(site, op);
+                inners.put(site, op.inner());
+            }
+        }
+
+        private SourceRegion nodeRegion(Node n) {
+            int s = n.getBegin().map(p -> file.offsetOf(p.line, p.column)).orElse(0);
+            int e = n.getEnd().map(p -> file.offsetOf(p.line, p.column) + 1).orElse(s);
+            return file.region(s, e);
         }
 
         private List<Suppression> suppressions() {

@@ -74,4 +74,59 @@ final class JavaScopes {
         return scope != null && scope.findAll(AssignExpr.class).stream()
                 .anyMatch(a -> a.getTarget() instanceof NameExpr n && n.getNameAsString().equals(v.getNameAsString()));
     }
+
+    /**
+     * @param name a simple name
+     * @param use  where it is read
+     * @return the declared type of the local (a {@code var} local initialised with {@code new T(..)}
+     *     gives {@code T}), parameter or field of that name visible from the node, as written; null when
+     *     not found
+     */
+    static String declaredType(String name, Node use) {
+        Optional<VariableDeclarator> local = local(name, use);
+        if (local.isPresent()) {
+            if (!local.get().getType().isVarType()) {
+                return local.get().getType().asString();
+            }
+            return local.get().getInitializer().filter(i -> i instanceof com.github.javaparser.ast.expr.ObjectCreationExpr)
+                    .map(i -> ((com.github.javaparser.ast.expr.ObjectCreationExpr) i).getType().asString()).orElse(null);
+        }
+        for (Node cur = use; cur != null; cur = cur.getParentNode().orElse(null)) {
+            if (cur instanceof CallableDeclaration<?> c) {
+                for (com.github.javaparser.ast.body.Parameter p : c.getParameters()) {
+                    if (p.getNameAsString().equals(name)) {
+                        return p.getType().asString();
+                    }
+                }
+            }
+            if (cur instanceof LambdaExpr l) {
+                for (com.github.javaparser.ast.body.Parameter p : l.getParameters()) {
+                    if (p.getNameAsString().equals(name)) {
+                        return p.getType().isUnknownType() ? null : p.getType().asString();
+                    }
+                }
+            }
+            if (cur instanceof TypeDeclaration<?> t) {
+                Optional<FieldDeclaration> f = t.getFieldByName(name);
+                if (f.isPresent()) {
+                    return f.get().getElementType().asString();
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * @param type a type as written, e.g. {@code com.acme.Locks<String>} or {@code Locks[]}
+     * @return its simple name without type arguments or array brackets, e.g. {@code Locks}
+     */
+    static String simpleTypeName(String type) {
+        String t = type;
+        int lt = t.indexOf('<');
+        if (lt >= 0) {
+            t = t.substring(0, lt);
+        }
+        t = t.replace("[]", "").trim();
+        return t.substring(t.lastIndexOf('.') + 1);
+    }
 }

@@ -51,10 +51,15 @@ final class LifecycleAnalyzer {
 
     private final SourceFile file;
     private final Map<LockSite, Node> nodes;
+    private final Map<LockSite, HelperSummary> helperOf;
+    private final Map<LockSite, HelperSummary.Op> helperOps;
 
-    LifecycleAnalyzer(SourceFile file, Map<LockSite, Node> nodes) {
+    LifecycleAnalyzer(SourceFile file, Map<LockSite, Node> nodes, Map<LockSite, HelperSummary> helperOf,
+                      Map<LockSite, HelperSummary.Op> helperOps) {
         this.file = file;
         this.nodes = nodes;
+        this.helperOf = helperOf;
+        this.helperOps = helperOps;
     }
 
     /** A release and the node that performs it in the method under study. */
@@ -78,6 +83,14 @@ final class LifecycleAnalyzer {
             return new LockLifecycle(a, ReleaseGuarantee.TRANSACTION_END, null, "transaction-level lock");
         }
         Node aNode = nodes.get(a);
+        HelperSummary.Op op = helperOps.get(a);
+        if (op != null && op.releasedInside()) {
+            return new LockLifecycle(a, ReleaseGuarantee.BY_HELPER, null,
+                    helperOf.get(a).methodName() + " releases the lock itself in a finally block");
+        }
+        if (op != null && helperOf.get(a).handle()) {
+            return handle(a, aNode, helperOf.get(a));
+        }
         if (aNode == null || a.api() == ExecutionApi.DECLARATION || a.api() == ExecutionApi.SPRING_DATA_QUERY) {
             return new LockLifecycle(a, ReleaseGuarantee.UNKNOWN, null, "executed elsewhere");
         }
@@ -157,6 +170,71 @@ final class LifecycleAnalyzer {
                     "a DriverManager connection closed by try-with-resources ends the session");
         }
         return new LockLifecycle(a, ReleaseGuarantee.NONE, null, "no unlock for this key in the file");
+    }
+
+    /**
+     * The lifecycle of a lock taken through an {@code AutoCloseable} handle: released when the handle is
+     * closed, so try-with-resources or {@code close()} in a {@code finally} guarantees it.
+     */
+    private LockLifecycle handle(LockSite a, Node call, HelperSummary helper) {
+        String what = "the " + helper.typeName() + " handle";
+        Node parent = call.getParentNode().orElse(null);
+        while (parent instanceof com.github.javaparser.ast.expr.CastExpr || parent instanceof com.github.javaparser.ast.expr.EnclosedExpr) {
+            parent = parent.getParentNode().orElse(null);
+        }
+        String variable = null;
+        if (parent instanceof com.github.javaparser.ast.body.VariableDeclarator v) {
+            if (v.getParentNode().orElse(null) instanceof com.github.javaparser.ast.expr.VariableDeclarationExpr d
+                    && d.getParentNode().orElse(null) instanceof TryStmt t && t.getResources().contains(d)) {
+                return new LockLifecycle(a, ReleaseGuarantee.TRY_WITH_RESOURCES, null, what + " is a try-with-resources resource");
+            }
+            if (v.getParentNode().orElse(null) instanceof com.github.javaparser.ast.body.FieldDeclaration) {
+                return new LockLifecycle(a, ReleaseGuarantee.UNKNOWN, null, what + " is kept in a field");
+            }
+            variable = v.getNameAsString();
+        } else if (parent instanceof com.github.javaparser.ast.expr.AssignExpr as) {
+            if (!(as.getTarget() instanceof NameExpr n)) {
+                return new LockLifecycle(a, ReleaseGuarantee.UNKNOWN, null, what + " is kept in a field");
+            }
+            variable = n.getNameAsString();
+        } else if (!(parent instanceof com.github.javaparser.ast.stmt.ExpressionStmt)) {
+            return new LockLifecycle(a, ReleaseGuarantee.UNKNOWN, null, what + " is handed on");
+        }
+        if (variable == null) {
+            return new LockLifecycle(a, ReleaseGuarantee.HANDLE_NOT_CLOSED, null, what + " is discarded without being closed");
+        }
+        Node scope = JavaScopes.callableOf(call);
+        if (scope == null) {
+            return new LockLifecycle(a, ReleaseGuarantee.UNKNOWN, null, what + " is not in a method");
+        }
+        String name = variable;
+        for (TryStmt t : scope.findAll(TryStmt.class)) {
+            if (t.getResources().stream().anyMatch(r -> r instanceof NameExpr n && n.getNameAsString().equals(name))) {
+                return new LockLifecycle(a, ReleaseGuarantee.TRY_WITH_RESOURCES, null, what + " is a try-with-resources resource");
+            }
+        }
+        boolean escapes = scope.findAll(NameExpr.class).stream().anyMatch(n -> n.getNameAsString().equals(name)
+                && (n.getParentNode().orElse(null) instanceof ReturnStmt
+                || n.getParentNode().orElse(null) instanceof MethodCallExpr m && m.getArguments().contains(n)
+                || n.getParentNode().orElse(null) instanceof com.github.javaparser.ast.expr.AssignExpr as2 && as2.getValue() == n));
+        MethodCallExpr closeCall = null;
+        for (MethodCallExpr m : scope.findAll(MethodCallExpr.class)) {
+            if (m.getNameAsString().equals("close") && m.getArguments().isEmpty()
+                    && m.getScope().map(x -> x.toString().equals(name)).orElse(false)) {
+                if (enclosingFinally(m, scope).isPresent()) {
+                    return new LockLifecycle(a, ReleaseGuarantee.FINALLY, region(m), what + " is closed in a finally block");
+                }
+                closeCall = m;
+            }
+        }
+        if (closeCall != null) {
+            return new LockLifecycle(a, ReleaseGuarantee.HANDLE_NOT_CLOSED, region(closeCall),
+                    what + " is closed outside a finally block, so an exception before the close skips it");
+        }
+        if (escapes) {
+            return new LockLifecycle(a, ReleaseGuarantee.UNKNOWN, null, what + " is handed on");
+        }
+        return new LockLifecycle(a, ReleaseGuarantee.HANDLE_NOT_CLOSED, null, what + " is never closed");
     }
 
     private static int rank(ReleaseGuarantee g) {

@@ -63,6 +63,29 @@ public final class LockModel {
         return sites;
     }
 
+    /**
+     * Sites whose key is written where they stand: every SQL site, and calls of lock helpers whose key
+     * comes at least partly from the call's arguments. A helper call whose key is entirely fixed inside
+     * the helper repeats the helper's own site, which key rules already see.
+     *
+     * @return those sites, sorted
+     */
+    public List<LockSite> keySites() {
+        java.util.Set<KeyPart> direct = new java.util.HashSet<>();
+        for (LockSite s : sites) {
+            if (!s.viaHelper()) {
+                direct.addAll(s.key().parts());
+            }
+        }
+        return sites.stream().filter(s -> !s.viaHelper() || s.key().parts().stream().anyMatch(p -> !direct.contains(p)))
+                .toList();
+    }
+
+    /** @return the acquisitions among {@link #keySites()}, sorted */
+    public List<LockSite> keyAcquisitions() {
+        return keySites().stream().filter(s -> s.function().operation().isAcquisition()).toList();
+    }
+
     /** @return the acquisitions ({@code ACQUIRE} and {@code TRY_ACQUIRE}), sorted */
     public List<LockSite> acquisitions() {
         return sites.stream().filter(s -> s.function().operation().isAcquisition()).toList();

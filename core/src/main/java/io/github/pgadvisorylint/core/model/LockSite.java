@@ -12,7 +12,8 @@ import java.util.Objects;
  * @param region            the primary region: the function's name inside the SQL text, mapped to the
  *                          file; or the executing call when the SQL is a constant declared elsewhere
  * @param declarationRegion the function's name inside the constant's declaration when the SQL came
- *                          through a named constant, else null
+ *                          through a named constant; for a call of a lock helper, the helper's own SQL
+ *                          site; else null
  * @param language          the language of the file holding {@link #region}
  * @param api               how the SQL is executed
  * @param sql               the SQL context
@@ -62,6 +63,7 @@ public record LockSite(String id, AdvisoryFunction function, LockKey key, Source
 
     /** @return a short display of the call, e.g. {@code pg_try_advisory_lock(9001)} */
     public String display() {
-        return function.sqlName() + (key.space() == KeySpace.NONE ? "()" : key.display());
+        String call = function.sqlName() + (key.space() == KeySpace.NONE ? "()" : key.display());
+        return viaHelper() && java != null && java.executionCall() != null ? java.executionCall() + " (" + call + ")" : call;
     }
 }

@@ -1,0 +1,205 @@
+package io.github.pgadvisorylint.core.java;
+
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
+import com.github.javaparser.ast.body.ConstructorDeclaration;
+import com.github.javaparser.ast.body.MethodDeclaration;
+import com.github.javaparser.ast.body.Parameter;
+import com.github.javaparser.ast.body.TypeDeclaration;
+import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.FieldAccessExpr;
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.expr.ObjectCreationExpr;
+import io.github.pgadvisorylint.core.model.ExecutionApi;
+import io.github.pgadvisorylint.core.model.KeyPart;
+import io.github.pgadvisorylint.core.model.LockLifecycle;
+import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Turns a file's lock sites into helper summaries (which methods lock with keys from their
+ * parameters), and tells which helper a call reaches. Helpers are followed to any depth by repeated
+ * rounds of the analysis; a call inside the helper it would reach is ignored (no recursion).
+ */
+final class HelperSites {
+
+    /**
+     * Names so common on other objects ({@code ReentrantLock.lock()}, {@code Executor.execute}) that a
+     * call whose receiver type is not visible is never matched by name alone.
+     */
+    private static final Set<String> TOO_COMMON = Set.of("lock", "unlock", "tryLock", "acquire", "release", "close",
+            "run", "execute", "get", "apply", "call", "accept", "start", "stop", "open", "begin", "end", "query",
+            "update", "lockInterruptibly");
+
+    private static final Pattern CAST = Pattern.compile("^\\(\\s*[\\w.]+\\s*\\)\\s*");
+    private static final Pattern NAMED = Pattern.compile("^(?::|#\\{|\\$\\{)([A-Za-z_]\\w*)[^}]*}?$");
+    private static final Pattern POSITIONAL = Pattern.compile("^[?$](\\d+)$");
+
+    private HelperSites() {
+    }
+
+    /**
+     * @param call a method call or object creation
+     * @return the simple names of the types the call's receiver may have, nearest first; empty when
+     *     the file does not show it (the registry then matches by name and arity, unless too common)
+     */
+    static List<String> receiverTypes(Node call) {
+        if (call instanceof ObjectCreationExpr oc) {
+            return List.of(oc.getType().getNameAsString());
+        }
+        MethodCallExpr m = (MethodCallExpr) call;
+        Expression scope = m.getScope().orElse(null);
+        if (scope == null || scope.isThisExpr()) {
+            List<String> types = new ArrayList<>();
+            for (Node cur = m; cur != null; cur = cur.getParentNode().orElse(null)) {
+                if (cur instanceof TypeDeclaration<?> t) {
+                    types.add(t.getNameAsString());
+                }
+            }
+            return types;
+        }
+        String declared = null;
+        if (scope instanceof NameExpr n) {
+            declared = JavaScopes.declaredType(n.getNameAsString(), m);
+            if (declared == null && Character.isUpperCase(n.getNameAsString().charAt(0))) {
+                declared = n.getNameAsString(); // a static call: Locks.withLock(...)
+            }
+        } else if (scope instanceof FieldAccessExpr f && f.getScope().isThisExpr()) {
+            declared = JavaScopes.declaredType(f.getNameAsString(), m);
+        }
+        return declared == null ? List.of() : List.of(JavaScopes.simpleTypeName(declared));
+    }
+
+    /**
+     * @param call     the call
+     * @param name     the method name ({@code <init>} for a constructor)
+     * @param receiver the receiver types from {@link #receiverTypes}
+     * @return true when a name-only match would be too risky
+     */
+    static boolean tooCommonForNameOnly(String name, List<String> receiver) {
+        return receiver.isEmpty() && TOO_COMMON.contains(name);
+    }
+
+    /**
+     * @param call    a call that resolved to {@code summary}
+     * @param summary the helper
+     * @return true when the call sits inside the helper's own declaration (recursion), or one
+     *     constructor of a handle type calls another
+     */
+    static boolean insideHelper(Node call, HelperSummary summary) {
+        TypeDeclaration<?> type = call.findAncestor(TypeDeclaration.class).orElse(null);
+        if (type == null || !type.getNameAsString().equals(summary.typeName())) {
+            return false;
+        }
+        CallableDeclaration<?> m = call.findAncestor(CallableDeclaration.class).orElse(null);
+        if (summary.methodName().equals("<init>")) {
+            return m instanceof ConstructorDeclaration; // this(...) chains; a factory method is a helper of its own
+        }
+        return m instanceof MethodDeclaration md && md.getNameAsString().equals(summary.methodName())
+                && md.getParameters().size() == summary.arity();
+    }
+
+    /**
+     * Builds the summaries of a file's helpers from its lock sites.
+     *
+     * @param sites      every site of the file (SQL sites and helper-call sites)
+     * @param nodes      the syntax node of each site
+     * @param lifecycles the file's lifecycles
+     * @param inners     for helper-call sites, the SQL site the helper reaches in the end
+     * @return one summary per method or constructor holding lock sites
+     */
+    static List<HelperSummary> summarize(List<LockSite> sites, Map<LockSite, Node> nodes, List<LockLifecycle> lifecycles,
+                                         Map<LockSite, LockSite> inners) {
+        Map<CallableDeclaration<?>, List<HelperSummary.Op>> ops = new LinkedHashMap<>();
+        for (LockSite site : sites) {
+            Node n = nodes.get(site);
+            if (n == null || site.api() == ExecutionApi.DECLARATION) {
+                continue;
+            }
+            CallableDeclaration<?> m = n instanceof CallableDeclaration<?> c ? c
+                    : n.findAncestor(CallableDeclaration.class).orElse(null);
+            if (m == null) {
+                continue;
+            }
+            List<String> params = m.getParameters().stream().map(Parameter::getNameAsString).toList();
+            List<HelperSummary.KeySource> parts = new ArrayList<>();
+            boolean fromParameters = false;
+            for (KeyPart p : site.key().parts()) {
+                HelperSummary.KeySource source = source(p, params);
+                fromParameters |= source.parameter() >= 0;
+                parts.add(source);
+            }
+            if (site.viaHelper() && !fromParameters) {
+                // a helper call with a fixed key makes its method a lock site, not a helper: chains follow
+                // parameters only, or every caller of a generic process() would inherit the lock
+                continue;
+            }
+            boolean releasedInside = site.function().operation().isAcquisition() && lifecycles.stream()
+                    .anyMatch(l -> l.acquisition() == site && (l.guarantee() == ReleaseGuarantee.FINALLY
+                            || l.guarantee() == ReleaseGuarantee.BY_HELPER || l.guarantee() == ReleaseGuarantee.TRY_WITH_RESOURCES));
+            ops.computeIfAbsent(m, k -> new ArrayList<>()).add(new HelperSummary.Op(site.function(), parts,
+                    inners.getOrDefault(site, site), releasedInside));
+        }
+        List<HelperSummary> out = new ArrayList<>();
+        for (Map.Entry<CallableDeclaration<?>, List<HelperSummary.Op>> e : ops.entrySet()) {
+            CallableDeclaration<?> m = e.getKey();
+            TypeDeclaration<?> type = m.findAncestor(TypeDeclaration.class).orElse(null);
+            if (type == null) {
+                continue;
+            }
+            String name = m instanceof ConstructorDeclaration ? "<init>" : m.getNameAsString();
+            boolean handle = isHandleType(type, ops.keySet())
+                    && (m instanceof ConstructorDeclaration || (m instanceof MethodDeclaration md && md.isStatic()
+                    && JavaScopes.simpleTypeName(md.getType().asString()).equals(type.getNameAsString())));
+            out.add(new HelperSummary(type.getNameAsString(), name, m.getParameters().size(), handle, e.getValue()));
+        }
+        return out;
+    }
+
+    /** Where a key part of a helper's site comes from: one of its parameters, or fixed. */
+    private static HelperSummary.KeySource source(KeyPart p, List<String> params) {
+        String expr = p.expression().trim();
+        Matcher cast;
+        while ((cast = CAST.matcher(expr)).find() && cast.end() < expr.length()) {
+            expr = expr.substring(cast.end()).trim();
+        }
+        while (expr.startsWith("(") && expr.endsWith(")")) {
+            expr = expr.substring(1, expr.length() - 1).trim();
+        }
+        Matcher named = NAMED.matcher(expr);
+        if (named.matches()) {
+            expr = named.group(1);
+        }
+        Matcher positional = POSITIONAL.matcher(expr);
+        if (positional.matches()) {
+            int index = Integer.parseInt(positional.group(1)) - 1;
+            if (index >= 0 && index < params.size() && !p.isKnown()) {
+                return new HelperSummary.KeySource(index, null);
+            }
+        }
+        int index = params.indexOf(expr);
+        if (index >= 0 && !p.isKnown()) {
+            return new HelperSummary.KeySource(index, null);
+        }
+        return new HelperSummary.KeySource(-1, p);
+    }
+
+    /** A type that implements {@code AutoCloseable}/{@code Closeable} and releases in {@code close()}. */
+    private static boolean isHandleType(TypeDeclaration<?> type, Set<CallableDeclaration<?>> lockingMethods) {
+        if (!(type instanceof ClassOrInterfaceDeclaration c) || c.getImplementedTypes().stream()
+                .noneMatch(t -> t.getNameAsString().equals("AutoCloseable") || t.getNameAsString().equals("Closeable"))) {
+            return false;
+        }
+        return lockingMethods.stream().anyMatch(m -> m instanceof MethodDeclaration md && md.getNameAsString().equals("close")
+                && md.getParameters().isEmpty() && md.findAncestor(TypeDeclaration.class).orElse(null) == type);
+    }
+}
