@@ -134,11 +134,14 @@ public final class DuplicateLockKeyRule extends AbstractRule {
      * origin, and the sites are in different files (RULES.md duplicate-lock-key). In one file, the same
      * value twice, even as two constants, is one author's one lock: two nested classes of one job that
      * serialise on one key declare it twice on purpose (seen in a real workflow server). Two calls of
-     * one lock helper with the same value are one lock too: the helper names its purpose.
+     * one lock helper with the same literal are one lock too: the helper names its purpose (two
+     * separately declared constants passed to one helper still collide).
      */
     private static boolean independent(LockSite a, LockSite b, int n) {
-        if (a.viaHelper() && b.viaHelper() && java.util.Objects.equals(a.declarationRegion(), b.declarationRegion())) {
-            return false; // callers of one lock helper passing the same value share the helper's purpose
+        if (a.viaHelper() && b.viaHelper() && java.util.Objects.equals(a.declarationRegion(), b.declarationRegion())
+                && a.key().parts().stream().limit(n).allMatch(p -> p.originName() == null)
+                && b.key().parts().stream().limit(n).allMatch(p -> p.originName() == null)) {
+            return false; // callers of one lock helper passing the same literal share the helper's purpose
         }
         boolean differs = false;
         for (int i = 0; i < n; i++) {

@@ -139,32 +139,9 @@ final class AnalysisRun {
             for (JavaFrontEnd.Parsed p : parsed) {
                 seenFiles.add(p.file().path());
             }
-            List<JavaFrontEnd.Parsed> frontier = parsed;
-            for (int round = 0; round < 3 && !frontier.isEmpty(); round++) {
-                java.util.Set<DiscoveredFile> wanted = new java.util.TreeSet<>(Comparator.comparing(DiscoveredFile::relativePath));
-                for (JavaFrontEnd.Parsed p : frontier) {
-                    if (p.unit() == null) {
-                        continue;
-                    }
-                    index.add(p.unit(), p.file());
-                    for (String type : JavaFrontEnd.referencedTypeNames(p.unit())) {
-                        DiscoveredFile f = javaByTypeName.get(type);
-                        if (f != null && seenFiles.add(f.relativePath())) {
-                            wanted.add(f);
-                        }
-                    }
-                }
-                frontier = map(pool, new ArrayList<>(wanted), f -> {
-                    Object r = read(f, true);
-                    return r instanceof SourceFile sf ? javaFrontEnd.parse(sf) : null;
-                }).stream().filter(java.util.Objects::nonNull).map(JavaFrontEnd.Parsed.class::cast).toList();
-            }
-            for (JavaFrontEnd.Parsed p : frontier) {
-                if (p.unit() != null) {
-                    index.add(p.unit(), p.file());
-                }
-            }
-            HelperRegistry helpers = followHelpers(pool, files, staged, index);
+            ConstantFiles constants = new ConstantFiles(pool, index, javaByTypeName, seenFiles);
+            constants.add(parsed);
+            HelperRegistry helpers = followHelpers(pool, files, staged, index, constants);
             List<Integer> all = new ArrayList<>();
             for (int i = 0; i < staged.size(); i++) {
                 all.add(i);
@@ -184,7 +161,7 @@ final class AnalysisRun {
      * @return the final registry; {@code staged} gains the files parsed for their helper calls
      */
     private HelperRegistry followHelpers(ExecutorService pool, List<DiscoveredFile> files, List<Object> staged,
-                                         ConstantIndex index) {
+                                         ConstantIndex index, ConstantFiles constants) {
         HelperRegistry registry = HelperRegistry.EMPTY;
         for (int round = 0; round < MAX_HELPER_ROUNDS; round++) {
             List<Integer> javaSlots = new ArrayList<>();
@@ -214,17 +191,65 @@ final class AnalysisRun {
                 Object r = callsAny(files.get(i), names) ? read(files.get(i), true) : null;
                 return r instanceof SourceFile sf ? javaFrontEnd.parse(sf) : null;
             });
+            List<JavaFrontEnd.Parsed> added = new ArrayList<>();
             for (int k = 0; k < unread.size(); k++) {
                 JavaFrontEnd.Parsed p = callers.get(k);
                 if (p != null) {
                     staged.set(unread.get(k), p);
-                    if (p.unit() != null) {
-                        index.add(p.unit(), p.file());
+                    added.add(p);
+                }
+            }
+            constants.add(added);
+        }
+        return registry;
+    }
+
+    /**
+     * Indexes the constants of parsed files, and parses on demand (bypassing the prefilter) the files
+     * declaring the types they refer to, three levels deep, so keys written as {@code Keys.X} resolve.
+     */
+    private final class ConstantFiles {
+        private final ExecutorService pool;
+        private final ConstantIndex index;
+        private final java.util.Map<String, DiscoveredFile> javaByTypeName;
+        private final java.util.Set<String> seenFiles;
+
+        ConstantFiles(ExecutorService pool, ConstantIndex index, java.util.Map<String, DiscoveredFile> javaByTypeName,
+                      java.util.Set<String> seenFiles) {
+            this.pool = pool;
+            this.index = index;
+            this.javaByTypeName = javaByTypeName;
+            this.seenFiles = seenFiles;
+        }
+
+        void add(List<JavaFrontEnd.Parsed> parsed) {
+            List<JavaFrontEnd.Parsed> frontier = parsed;
+            for (int round = 0; round < 3 && !frontier.isEmpty(); round++) {
+                java.util.Set<DiscoveredFile> wanted = new java.util.TreeSet<>(Comparator.comparing(DiscoveredFile::relativePath));
+                for (JavaFrontEnd.Parsed p : frontier) {
+                    seenFiles.add(p.file().path());
+                    if (p.unit() == null) {
+                        continue;
                     }
+                    index.add(p.unit(), p.file());
+                    for (String type : JavaFrontEnd.referencedTypeNames(p.unit())) {
+                        DiscoveredFile f = javaByTypeName.get(type);
+                        if (f != null && seenFiles.add(f.relativePath())) {
+                            wanted.add(f);
+                        }
+                    }
+                }
+                frontier = map(pool, new ArrayList<>(wanted), f -> {
+                    Object r = read(f, true);
+                    return r instanceof SourceFile sf ? javaFrontEnd.parse(sf) : null;
+                }).stream().filter(java.util.Objects::nonNull).map(JavaFrontEnd.Parsed.class::cast).toList();
+            }
+            for (JavaFrontEnd.Parsed p : frontier) {
+                if (p.unit() != null) {
+                    index.add(p.unit(), p.file());
                 }
             }
         }
-        return registry;
     }
 
     /** Whether a file's text holds {@code name(} for one of the names (a cheap test before parsing). */

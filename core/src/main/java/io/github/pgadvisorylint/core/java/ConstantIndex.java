@@ -38,6 +38,7 @@ public final class ConstantIndex {
     private final Map<String, List<Constant>> byTypeAndName = new HashMap<>();
     private final Map<String, List<TypeDeclaration<?>>> typesBySimpleName = new HashMap<>();
     private final Map<TypeDeclaration<?>, SourceFile> typeFiles = new HashMap<>();
+    private final java.util.Set<String> files = new java.util.HashSet<>();
 
     /** An empty index. */
     public ConstantIndex() {
@@ -50,6 +51,9 @@ public final class ConstantIndex {
      * @param file its text
      */
     public synchronized void add(CompilationUnit unit, SourceFile file) {
+        if (!files.add(file.path())) {
+            return; // parsed twice (for constants and for helper calls): index once
+        }
         String pkg = unit.getPackageDeclaration().map(p -> p.getNameAsString() + ".").orElse("");
         for (TypeDeclaration<?> type : unit.findAll(TypeDeclaration.class)) {
             typesBySimpleName.computeIfAbsent(type.getNameAsString(), k -> new ArrayList<>()).add(type);

@@ -44,6 +44,11 @@ final class HelperSites {
     private static final Pattern NAMED = Pattern.compile("^(?::|#\\{|\\$\\{)([A-Za-z_]\\w*)[^}]*}?$");
     private static final Pattern POSITIONAL = Pattern.compile("^[?$](\\d+)$");
 
+    /** Lifecycles in which the helper itself pairs the acquisition with a release. */
+    private static final Set<ReleaseGuarantee> PAIRED_INSIDE = java.util.EnumSet.of(ReleaseGuarantee.FINALLY,
+            ReleaseGuarantee.BY_HELPER, ReleaseGuarantee.TRY_WITH_RESOURCES, ReleaseGuarantee.NOT_IN_FINALLY,
+            ReleaseGuarantee.TRY_STARTS_LATE);
+
     private HelperSites() {
     }
 
@@ -120,10 +125,12 @@ final class HelperSites {
     static List<HelperSummary> summarize(List<LockSite> sites, Map<LockSite, Node> nodes, List<LockLifecycle> lifecycles,
                                          Map<LockSite, LockSite> inners) {
         Map<CallableDeclaration<?>, List<HelperSummary.Op>> ops = new LinkedHashMap<>();
+        java.util.Set<io.github.pgadvisorylint.core.model.SourceRegion> pairedReleases = new java.util.HashSet<>();
+        Map<HelperSummary.Op, io.github.pgadvisorylint.core.model.SourceRegion> opRegions = new java.util.IdentityHashMap<>();
         for (LockSite site : sites) {
             Node n = nodes.get(site);
-            if (n == null || site.api() == ExecutionApi.DECLARATION) {
-                continue;
+            if (n == null || site.api() == ExecutionApi.DECLARATION || LifecycleAnalyzer.preparedForLater(n)) {
+                continue; // a statement prepared into a field locks where it is executed, not here
             }
             CallableDeclaration<?> m = n instanceof CallableDeclaration<?> c ? c
                     : n.findAncestor(CallableDeclaration.class).orElse(null);
@@ -143,12 +150,21 @@ final class HelperSites {
                 // parameters only, or every caller of a generic process() would inherit the lock
                 continue;
             }
-            boolean releasedInside = site.function().operation().isAcquisition() && lifecycles.stream()
-                    .anyMatch(l -> l.acquisition() == site && (l.guarantee() == ReleaseGuarantee.FINALLY
-                            || l.guarantee() == ReleaseGuarantee.BY_HELPER || l.guarantee() == ReleaseGuarantee.TRY_WITH_RESOURCES));
-            ops.computeIfAbsent(m, k -> new ArrayList<>()).add(new HelperSummary.Op(site.function(), parts,
-                    inners.getOrDefault(site, site), releasedInside));
+            // an acquisition the helper pairs with its own release is self-contained for its callers: a
+            // missing finally inside the helper is reported there, once, not at every call
+            LockLifecycle own = lifecycles.stream().filter(l -> l.acquisition() == site).findFirst().orElse(null);
+            boolean releasedInside = own != null && PAIRED_INSIDE.contains(own.guarantee());
+            if (releasedInside && own.releaseRegion() != null) {
+                pairedReleases.add(own.releaseRegion());
+            }
+            HelperSummary.Op op = new HelperSummary.Op(site.function(), parts, inners.getOrDefault(site, site), releasedInside);
+            opRegions.put(op, site.region());
+            ops.computeIfAbsent(m, k -> new ArrayList<>()).add(op);
         }
+        // the releases those acquisitions were paired with are not the callers' to pair again
+        ops.replaceAll((m, list) -> list.stream().filter(op -> !(op.function().operation().isRelease()
+                && list.stream().anyMatch(HelperSummary.Op::releasedInside)
+                && opRegions.containsKey(op) && pairedReleases.contains(opRegions.get(op)))).toList());
         List<HelperSummary> out = new ArrayList<>();
         for (Map.Entry<CallableDeclaration<?>, List<HelperSummary.Op>> e : ops.entrySet()) {
             CallableDeclaration<?> m = e.getKey();

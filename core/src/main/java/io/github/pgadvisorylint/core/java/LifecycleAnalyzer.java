@@ -98,6 +98,9 @@ final class LifecycleAnalyzer {
         if (scope == null) {
             return new LockLifecycle(a, ReleaseGuarantee.UNKNOWN, null, "not inside a method");
         }
+        if (preparedForLater(aNode)) {
+            return new LockLifecycle(a, ReleaseGuarantee.UNKNOWN, null, "prepared here, executed in another method");
+        }
         List<Release> releases = new ArrayList<>();
         for (LockSite r : sites) {
             if (releases(r, a) && nodes.get(r) != null && JavaScopes.callableOf(nodes.get(r)) == scope) {
@@ -235,6 +238,24 @@ final class LifecycleAnalyzer {
             return new LockLifecycle(a, ReleaseGuarantee.UNKNOWN, null, what + " is handed on");
         }
         return new LockLifecycle(a, ReleaseGuarantee.HANDLE_NOT_CLOSED, null, what + " is never closed");
+    }
+
+    /**
+     * A statement prepared and kept in a field ({@code this.lockStmt = conn.prepareStatement(...)}) takes
+     * no lock here: the lock is taken wherever the field is executed.
+     */
+    static boolean preparedForLater(Node exec) {
+        if (!(exec instanceof MethodCallExpr m) || !(m.getNameAsString().equals("prepareStatement")
+                || m.getNameAsString().equals("prepareCall"))) {
+            return false;
+        }
+        Node parent = m.getParentNode().orElse(null);
+        if (parent instanceof com.github.javaparser.ast.expr.AssignExpr as) {
+            com.github.javaparser.ast.expr.Expression target = as.getTarget();
+            return target.isFieldAccessExpr() || (target instanceof NameExpr n && JavaScopes.local(n.getNameAsString(), m).isEmpty());
+        }
+        return parent instanceof com.github.javaparser.ast.body.VariableDeclarator v
+                && v.getParentNode().orElse(null) instanceof com.github.javaparser.ast.body.FieldDeclaration;
     }
 
     private static int rank(ReleaseGuarantee g) {
