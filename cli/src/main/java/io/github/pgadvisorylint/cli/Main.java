@@ -84,6 +84,7 @@ public final class Main implements Runnable {
         CommandLine cli = new CommandLine(new Main());
         cli.addSubcommand(new ScanCommand(env));
         cli.addSubcommand(new KeysCommand(env));
+        cli.addSubcommand(new GraphCommand(env));
         cli.addSubcommand(new ListRulesCommand(env));
         cli.addSubcommand(new ExplainCommand(env));
         cli.addSubcommand(new CommandLine.HelpCommand());
@@ -95,7 +96,7 @@ public final class Main implements Runnable {
     /** Without a subcommand there is nothing to do: a usage error. */
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "missing command: scan, keys, list-rules, explain or help");
+        throw new ParameterException(spec.commandLine(), "missing command: scan, keys, graph, list-rules, explain or help");
     }
 
     private static int handleParameterException(ParameterException ex, String[] args) {

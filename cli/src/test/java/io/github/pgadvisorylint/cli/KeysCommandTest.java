@@ -68,11 +68,11 @@ class KeysCommandTest {
         assertThat(r.stdout).isEmpty();
         String text = Files.readString(csv);
         assertThat(text).startsWith("key_space,key,known,classid,objid,objsubid,origin,").endsWith("\r\n");
-        assertThat(text.split("\r\n")).hasSize(1 + 15); // header + one row per site
+        assertThat(text.split("\r\n")).hasSize(1 + 19); // header + one row per site
         assertThat(text).contains("\"namespace, id\"");
 
         Run md = run(example, "keys", "-f", "markdown", example.toString());
-        assertThat(md.stdout.lines().filter(l -> l.startsWith("| ")).count()).isEqualTo(1 + 9); // header + one row per key
+        assertThat(md.stdout.lines().filter(l -> l.startsWith("| ")).count()).isEqualTo(1 + 11); // header + one row per key
     }
 
     @Test

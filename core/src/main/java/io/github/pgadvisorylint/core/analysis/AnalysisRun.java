@@ -75,6 +75,8 @@ final class AnalysisRun {
         List<LockSite> sites = new ArrayList<>();
         List<LockLifecycle> lifecycles = new ArrayList<>();
         List<Suppression> suppressions = new ArrayList<>();
+        List<io.github.pgadvisorylint.core.model.LockOrderEdge> orderEdges = new ArrayList<>();
+        java.util.Map<String, io.github.pgadvisorylint.core.model.LoopContext> loops = new java.util.HashMap<>();
         int analyzed = 0;
         for (FileFacts f : facts) {
             if (f == null) {
@@ -85,8 +87,10 @@ final class AnalysisRun {
             lifecycles.addAll(f.lifecycles());
             notifications.addAll(f.notifications());
             suppressions.addAll(f.suppressions());
+            orderEdges.addAll(f.orderEdges());
+            loops.putAll(f.loops());
         }
-        LockModel model = new LockModel(sites, lifecycles, poolingEvidence, pooling);
+        LockModel model = new LockModel(sites, lifecycles, poolingEvidence, pooling, orderEdges, loops);
         FindingCollector collector = new FindingCollector(model);
         for (Rule rule : rules) {
             collector.runRule(rule, notifications);

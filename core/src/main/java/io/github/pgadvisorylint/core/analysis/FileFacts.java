@@ -13,10 +13,14 @@ import java.util.List;
  * @param notifications problems met in the file
  * @param suppressions  in-source suppressions of the file
  * @param helpers       the lock helpers the file declares (Java only)
+ * @param orderEdges    acquisitions taken while another is held, per method (Java only)
+ * @param loops         the loop each acquisition inside one runs in, by site id (Java only)
  */
 public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
                         List<Notification> notifications, List<Suppression> suppressions,
-                        List<io.github.pgadvisorylint.core.java.HelperSummary> helpers) {
+                        List<io.github.pgadvisorylint.core.java.HelperSummary> helpers,
+                        List<io.github.pgadvisorylint.core.model.LockOrderEdge> orderEdges,
+                        java.util.Map<String, io.github.pgadvisorylint.core.model.LoopContext> loops) {
 
     /** Copies the lists. */
     public FileFacts {
@@ -25,12 +29,21 @@ public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> l
         notifications = List.copyOf(notifications);
         suppressions = List.copyOf(suppressions);
         helpers = List.copyOf(helpers);
+        orderEdges = List.copyOf(orderEdges);
+        loops = java.util.Map.copyOf(loops);
+    }
+
+    /** Facts of a file with helpers but no lock-order facts. */
+    public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
+                     List<Notification> notifications, List<Suppression> suppressions,
+                     List<io.github.pgadvisorylint.core.java.HelperSummary> helpers) {
+        this(path, sites, lifecycles, notifications, suppressions, helpers, List.of(), java.util.Map.of());
     }
 
     /** Facts of a file that declares no lock helper. */
     public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
                      List<Notification> notifications, List<Suppression> suppressions) {
-        this(path, sites, lifecycles, notifications, suppressions, List.of());
+        this(path, sites, lifecycles, notifications, suppressions, List.of(), List.of(), java.util.Map.of());
     }
 
     /**

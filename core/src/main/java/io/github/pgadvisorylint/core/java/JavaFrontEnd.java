@@ -291,8 +291,9 @@ public final class JavaFrontEnd {
             var lifecycles = new LifecycleAnalyzer(file, siteNodes, helperOf, helperOps).analyze(sites);
             List<Notification> notes = new ArrayList<>(notifications);
             notes.sort(Comparator.naturalOrder());
+            LockOrderAnalyzer.Result order = new LockOrderAnalyzer(file).analyze(sites, siteNodes, lifecycles);
             return new FileFacts(file.path(), sites, lifecycles, notes, suppressions(),
-                    HelperSites.summarize(sites, siteNodes, lifecycles, inners));
+                    HelperSites.summarize(sites, siteNodes, lifecycles, inners), order.edges(), order.loops());
         }
 
         /** A call of a known lock helper becomes one lock site per operation of the helper, keyed by the call's arguments. */

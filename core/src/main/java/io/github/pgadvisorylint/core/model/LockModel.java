@@ -16,6 +16,8 @@ public final class LockModel {
     private final Map<String, LockLifecycle> lifecycles;
     private final List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence;
     private final io.github.pgadvisorylint.core.config.PoolingSetting pooling;
+    private final List<LockOrderEdge> orderEdges;
+    private final Map<String, LoopContext> loops;
 
     /**
      * @param sites      every lock site found; copied and sorted by region
@@ -27,13 +29,30 @@ public final class LockModel {
 
     /**
      * @param sites           every lock site found; copied and sorted by region
+     * @param lifecycles      one lifecycle per acquisition
+     * @param poolingEvidence configuration evidence of a connection pooler's mode
+     * @param pooling         the user's pooling setting
+     */
+    public LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles,
+                     List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence,
+                     io.github.pgadvisorylint.core.config.PoolingSetting pooling) {
+        this(sites, lifecycles, poolingEvidence, pooling, List.of(), Map.of());
+    }
+
+    /**
+     * @param sites           every lock site found; copied and sorted by region
      * @param lifecycles      one lifecycle per acquisition; keyed by {@link LockSite#id()}
      * @param poolingEvidence configuration evidence of a connection pooler's mode; copied and sorted
      * @param pooling         the user's pooling setting
      */
     public LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles,
                      List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence,
-                     io.github.pgadvisorylint.core.config.PoolingSetting pooling) {
+                     io.github.pgadvisorylint.core.config.PoolingSetting pooling,
+                     List<LockOrderEdge> orderEdges, Map<String, LoopContext> loops) {
+        List<LockOrderEdge> edges = new ArrayList<>(orderEdges);
+        edges.sort(Comparator.comparing((LockOrderEdge e) -> e.to().region()).thenComparing(e -> e.from().region()));
+        this.orderEdges = List.copyOf(edges);
+        this.loops = new TreeMap<>(loops);
         List<io.github.pgadvisorylint.core.config.PoolingEvidence> evidence = new ArrayList<>(poolingEvidence);
         evidence.sort(Comparator.naturalOrder());
         this.poolingEvidence = List.copyOf(evidence);
@@ -46,6 +65,19 @@ public final class LockModel {
             byId.put(l.acquisition().id(), l);
         }
         this.lifecycles = byId;
+    }
+
+    /** @return every lock-order edge (an acquisition while another is held), sorted by the later site */
+    public List<LockOrderEdge> orderEdges() {
+        return orderEdges;
+    }
+
+    /**
+     * @param site a lock site of this model
+     * @return the loop it runs in, or null when it is not in a loop
+     */
+    public LoopContext loop(LockSite site) {
+        return loops.get(site.id());
     }
 
     /** @return configuration evidence of a connection pooler's mode, sorted by region */

@@ -21,6 +21,12 @@ public final class LockKeys {
     /** The search reindex cron. */
     public static final long SEARCH_REINDEX = 1001L;
 
+    /** The ledger month-end close. Taken before {@link #PAYOUT_BATCH} whenever both are needed. */
+    public static final long LEDGER_CLOSE = 2001L;
+
+    /** The payout batch. Taken after {@link #LEDGER_CLOSE} whenever both are needed. */
+    public static final long PAYOUT_BATCH = 2002L;
+
     /** Namespace of per-customer locks taken while archiving a customer's PDFs. */
     public static final int PDF_ARCHIVE_NAMESPACE = 12;
 

@@ -1,0 +1,204 @@
+package io.github.pgadvisorylint.core.java;
+
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.VariableDeclarator;
+import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.LambdaExpr;
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.stmt.ForEachStmt;
+import com.github.javaparser.ast.stmt.TryStmt;
+import com.github.javaparser.ast.stmt.WhileStmt;
+import io.github.pgadvisorylint.core.model.LockLevel;
+import io.github.pgadvisorylint.core.model.LockLifecycle;
+import io.github.pgadvisorylint.core.model.LockOrderEdge;
+import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.LoopContext;
+import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
+import io.github.pgadvisorylint.core.source.SourceFile;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The lock order of one file's methods: which acquisition is taken while which is still held
+ * (RULES.md unordered-multi-key-lock, F9), and the loop around each acquisition. Source order stands
+ * for execution order within a method; a lock is held from its acquisition to its paired release, to
+ * the end of the method when it has none there, and, for a transaction-level lock, to the end of the
+ * transaction (the method); a lock taken by a helper that releases it itself is held only inside the
+ * call (its lambda argument).
+ */
+final class LockOrderAnalyzer {
+
+    private static final Pattern SORTED_TYPE = Pattern.compile("(Sorted|Navigable|Tree)(Set|Map)\\b.*");
+
+    private final SourceFile file;
+
+    LockOrderAnalyzer(SourceFile file) {
+        this.file = file;
+    }
+
+    /** Edges and loops of a file. */
+    record Result(List<LockOrderEdge> edges, Map<String, LoopContext> loops) {
+    }
+
+    Result analyze(List<LockSite> sites, Map<LockSite, Node> nodes, List<LockLifecycle> lifecycles) {
+        Map<LockSite, LockLifecycle> lifecycleOf = new HashMap<>();
+        for (LockLifecycle l : lifecycles) {
+            lifecycleOf.put(l.acquisition(), l);
+        }
+        Map<Node, List<LockSite>> byScope = new HashMap<>();
+        Map<String, LoopContext> loops = new HashMap<>();
+        for (LockSite s : sites) {
+            Node n = nodes.get(s);
+            if (n == null || !s.function().operation().isAcquisition()) {
+                continue;
+            }
+            Node scope = JavaScopes.callableOf(n);
+            if (scope != null && !LifecycleAnalyzer.preparedForLater(n)) {
+                byScope.computeIfAbsent(scope, k -> new ArrayList<>()).add(s);
+            }
+            LoopContext loop = loop(n);
+            if (loop != null) {
+                loops.put(s.id(), loop);
+            }
+        }
+        List<LockOrderEdge> edges = new ArrayList<>();
+        for (Map.Entry<Node, List<LockSite>> e : byScope.entrySet()) {
+            List<LockSite> acquisitions = e.getValue(); // in source order (sites are created in order per node)
+            acquisitions.sort((a, b) -> {
+                int c = Integer.compare(offset(nodes.get(a)), offset(nodes.get(b)));
+                return c != 0 ? c : Integer.compare(sites.indexOf(a), sites.indexOf(b));
+            });
+            boolean ordered = ordersItsKeys(e.getKey());
+            for (int i = 0; i < acquisitions.size(); i++) {
+                for (int j = i + 1; j < acquisitions.size(); j++) {
+                    LockSite a = acquisitions.get(i);
+                    LockSite b = acquisitions.get(j);
+                    if (heldAt(a, nodes.get(a), nodes.get(b), lifecycleOf.get(a))) {
+                        edges.add(new LockOrderEdge(a, b, ordered));
+                    }
+                }
+            }
+        }
+        return new Result(edges, loops);
+    }
+
+    /** Whether {@code a} is still held when {@code bNode} runs. */
+    private boolean heldAt(LockSite a, Node aNode, Node bNode, LockLifecycle life) {
+        if (aNode == bNode) {
+            return true; // two operations of one helper call, in the helper's order
+        }
+        if (isWithin(bNode, aNode)) {
+            return true; // inside the lock call's own arguments (withLock(key, () -> ...))
+        }
+        if (a.function().level() == LockLevel.TRANSACTION || life == null) {
+            return true;
+        }
+        ReleaseGuarantee g = life.guarantee();
+        if (g == ReleaseGuarantee.BY_HELPER) {
+            return false; // released by the helper before it returns
+        }
+        if (g == ReleaseGuarantee.TRY_WITH_RESOURCES) {
+            Optional<TryStmt> t = aNode.findAncestor(TryStmt.class);
+            return t.isPresent() && isWithin(bNode, t.get());
+        }
+        if (life.releaseRegion() != null && life.releaseRegion().path().equals(file.path())) {
+            int release = file.offsetOf(life.releaseRegion().startLine(), life.releaseRegion().startColumn());
+            return release > offset(bNode);
+        }
+        return true; // no release in the method: held to its end
+    }
+
+    /** The loop around an acquisition, with whether its elements come in a fixed order. */
+    private LoopContext loop(Node n) {
+        for (Node cur = n.getParentNode().orElse(null); cur != null; cur = cur.getParentNode().orElse(null)) {
+            if (cur instanceof ForEachStmt fe) {
+                return iterated(fe.getIterable(), n);
+            }
+            if (cur instanceof WhileStmt w && w.getCondition().toString().endsWith(".next()")) {
+                return new LoopContext(w.getCondition().toString(), false, "rows of a result set");
+            }
+            if (cur instanceof LambdaExpr l && l.getParentNode().orElse(null) instanceof MethodCallExpr call
+                    && (call.getNameAsString().equals("forEach") || call.getNameAsString().equals("forEachOrdered"))
+                    && call.getScope().isPresent()) {
+                return iterated(call.getScope().get(), n);
+            }
+            if (cur instanceof com.github.javaparser.ast.body.CallableDeclaration<?>) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    private LoopContext iterated(Expression source, Node use) {
+        String text = source.toString();
+        if (text.contains("sorted(") || text.contains("TreeSet") || text.contains("TreeMap")) {
+            return new LoopContext(text, true, "sorted before the loop");
+        }
+        Expression root = source;
+        while (root instanceof MethodCallExpr m && m.getScope().isPresent()) {
+            root = m.getScope().get();
+        }
+        if (root instanceof NameExpr n) {
+            String name = n.getNameAsString();
+            String type = JavaScopes.declaredType(name, use);
+            if (type != null && SORTED_TYPE.matcher(type).matches()) {
+                return new LoopContext(text, true, name + " is a " + JavaScopes.simpleTypeName(type));
+            }
+            Node scope = JavaScopes.callableOf(use);
+            if (scope != null) {
+                int at = offset(use);
+                for (MethodCallExpr m : scope.findAll(MethodCallExpr.class)) {
+                    boolean sorts = (m.getNameAsString().equals("sort") && (m.getScope().map(s -> s.toString().equals(name)).orElse(false)
+                            || m.getArguments().stream().anyMatch(x -> x.toString().equals(name))));
+                    if (sorts && offset(m) < at) {
+                        return new LoopContext(text, true, name + " is sorted before the loop");
+                    }
+                }
+                Optional<VariableDeclarator> v = JavaScopes.local(name, use);
+                if (v.isPresent() && v.get().getInitializer().isPresent()) {
+                    String init = v.get().getInitializer().get().toString();
+                    if (init.contains("sorted(") || init.matches("(?is).*\\bORDER\\s+BY\\b.*")
+                            || init.contains("new TreeSet") || init.contains("new TreeMap")) {
+                        return new LoopContext(text, true, name + " comes sorted");
+                    }
+                }
+            }
+            return new LoopContext(text, false, type == null ? "no visible order" : name + " is a "
+                    + JavaScopes.simpleTypeName(type) + " with no visible sort");
+        }
+        return new LoopContext(text, false, "no visible order");
+    }
+
+    /**
+     * Whether a method puts values into an order itself: a comparison ({@code <}, {@code >}),
+     * {@code Math.min}/{@code max}, {@code compareTo}/{@code compare}, or a sort.
+     */
+    private static boolean ordersItsKeys(Node method) {
+        boolean compares = method.findAll(com.github.javaparser.ast.expr.BinaryExpr.class).stream().anyMatch(b ->
+                switch (b.getOperator()) {
+                    case LESS, GREATER, LESS_EQUALS, GREATER_EQUALS -> true;
+                    default -> false;
+                });
+        return compares || method.findAll(MethodCallExpr.class).stream().anyMatch(m -> Set.of("min", "max", "compareTo",
+                "compare", "sort", "sorted").contains(m.getNameAsString()));
+    }
+
+    private static boolean isWithin(Node n, Node container) {
+        for (Node cur = n; cur != null; cur = cur.getParentNode().orElse(null)) {
+            if (cur == container) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private int offset(Node n) {
+        return n.getBegin().map(p -> file.offsetOf(p.line, p.column)).orElse(0);
+    }
+}

@@ -1,0 +1,170 @@
+package io.github.pgadvisorylint.rules;
+
+import io.github.pgadvisorylint.core.model.KeyPart;
+import io.github.pgadvisorylint.core.model.LockLevel;
+import io.github.pgadvisorylint.core.model.LockLifecycle;
+import io.github.pgadvisorylint.core.model.LockMode;
+import io.github.pgadvisorylint.core.model.LockModel;
+import io.github.pgadvisorylint.core.model.LockOrderEdge;
+import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.LoopContext;
+import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
+import io.github.pgadvisorylint.core.model.SqlClause;
+import io.github.pgadvisorylint.core.rule.AbstractRule;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.RuleContext;
+import io.github.pgadvisorylint.core.rule.Severity;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code unordered-multi-key-lock}: several blocking acquisitions whose order is not fixed, so two
+ * callers can each hold one key and wait for the other: PostgreSQL ends that with
+ * {@code ERROR: deadlock detected} after {@code deadlock_timeout} (RULES.md F9). An error for a proven
+ * inversion (one path takes A then B, another B then A, through any lock helpers); a warning for
+ * orders that can vary: loops over unsorted collections, one statement locking many rows, two known
+ * keys in descending order, and two keys in an order given by the arguments.
+ */
+public final class UnorderedMultiKeyLockRule extends AbstractRule {
+
+    /** Creates the rule with its metadata and documentation page. */
+    public UnorderedMultiKeyLockRule() {
+        super("unordered-multi-key-lock", Severity.WARNING,
+                "Several blocking advisory locks taken in no consistent order can deadlock.",
+                "When one code path holds key A and waits for key B while another holds B and waits for A, "
+                        + "PostgreSQL detects the deadlock after deadlock_timeout and aborts one of them. Taking "
+                        + "every set of keys in one global order (ascending) prevents it; try-locks never wait and "
+                        + "cannot deadlock.",
+                List.of("correctness", "concurrency", "deadlock", "postgresql", "advisory-lock"));
+    }
+
+    /** The strongest finding per site, so one site gets one message. */
+    private record Pending(Severity severity, String message, List<RelatedLocation> related) {
+    }
+
+    @Override
+    public void check(RuleContext context) {
+        LockModel model = context.model();
+        Map<LockSite, Pending> findings = new LinkedHashMap<>();
+        loopsAndStatements(model, findings);
+        for (LockOrderEdge e : model.orderEdges()) {
+            if (!e.waits() || sameKey(e.from(), e.to()) || !conflict(e.from(), e.to())) {
+                continue; // nobody waits, a re-entrant lock, or two shared locks that never block each other
+            }
+            Optional<LockOrderEdge> inverse = inversion(model, e);
+            if (inverse.isPresent()) {
+                LockOrderEdge other = inverse.get();
+                put(findings, e.to(), new Pending(Severity.ERROR, e.to().display() + " is taken while "
+                        + e.from().display() + " is held (" + e.method() + "), but " + other.method() + " takes them in "
+                        + "the opposite order: two sessions can each hold one and wait for the other until PostgreSQL "
+                        + "aborts one with \"deadlock detected\". Take both keys in one fixed order everywhere.",
+                        List.of(new RelatedLocation(e.from().region(), "held here first"),
+                                new RelatedLocation(other.to().region(), "the opposite order: this key is taken second here"),
+                                new RelatedLocation(other.from().region(), "after this one"))));
+            } else if (known(e.from()) && known(e.to()) && compare(e.from(), e.to()) > 0) {
+                put(findings, e.to(), new Pending(Severity.WARNING, e.to().display() + " is taken while "
+                        + e.from().display() + " is held: descending key order. If any other path takes these keys "
+                        + "in ascending order the two can deadlock; take every set of keys in ascending order.",
+                        List.of(new RelatedLocation(e.from().region(), "the larger key, taken first"))));
+            } else if (!known(e.from()) && !known(e.to()) && !e.ordered() && sameMethod(e)
+                    && !e.from().viaHelper() && !e.to().viaHelper()
+                    && !e.from().key().canonical().equals(e.to().key().canonical())) {
+                put(findings, e.to(), new Pending(Severity.WARNING, e.to().display() + " is taken while "
+                        + e.from().display() + " is held, in an order given by the data (" + e.method() + "): a call with "
+                        + "the two values swapped takes them the other way round, and the two calls can deadlock. Lock "
+                        + "the smaller key first (Math.min / Math.max) or sort the keys.",
+                        List.of(new RelatedLocation(e.from().region(), "taken first"))));
+            }
+        }
+        findings.forEach((site, p) -> context.report(p.severity(), site, p.message(), p.related()));
+    }
+
+    private static void put(Map<LockSite, Pending> findings, LockSite site, Pending p) {
+        Pending old = findings.get(site);
+        if (old == null || p.severity().compareTo(old.severity()) > 0) {
+            findings.put(site, p);
+        }
+    }
+
+    /** Loops over collections with no visible order, and single statements that lock many rows. */
+    private static void loopsAndStatements(LockModel model, Map<LockSite, Pending> findings) {
+        for (LockSite site : model.acquisitions()) {
+            if (!site.function().isBlocking()) {
+                continue;
+            }
+            LoopContext loop = model.loop(site);
+            if (loop != null && !loop.sorted() && holdsAcrossIterations(model, site)) {
+                put(findings, site, new Pending(Severity.WARNING, site.display() + " takes one lock per element of "
+                        + loop.source() + " and keeps them, in iteration order, but " + loop.evidence() + ": two callers "
+                        + "with overlapping elements in different orders can deadlock. Sort the keys before the loop "
+                        + "(sorted(), a TreeSet).", List.of()));
+            }
+            if (!site.viaHelper() && site.sql().readsRows() && site.key().hasColumnPart()
+                    && site.sql().clause() != SqlClause.FROM) {
+                put(findings, site, new Pending(Severity.WARNING, site.display() + " locks one key per row of one "
+                        + "statement; PostgreSQL promises no order of evaluation, so two such statements over "
+                        + "overlapping rows can deadlock. Lock the keys one by one in a fixed order, or lock in an outer "
+                        + "query over rows sorted in a subquery.", List.of()));
+            }
+        }
+    }
+
+    /** A lock in a loop is a multi-key lock only when the iteration does not release it. */
+    private static boolean holdsAcrossIterations(LockModel model, LockSite site) {
+        if (site.function().level() == LockLevel.TRANSACTION) {
+            return true;
+        }
+        LockLifecycle l = model.lifecycle(site);
+        return l == null || (l.guarantee() != ReleaseGuarantee.FINALLY && l.guarantee() != ReleaseGuarantee.BY_HELPER
+                && l.guarantee() != ReleaseGuarantee.TRY_WITH_RESOURCES && l.guarantee() != ReleaseGuarantee.NOT_IN_FINALLY);
+    }
+
+    /** An edge taking the same two known keys the other way round, whose modes conflict on both keys. */
+    private static Optional<LockOrderEdge> inversion(LockModel model, LockOrderEdge e) {
+        if (!known(e.from()) || !known(e.to())) {
+            return Optional.empty();
+        }
+        for (LockOrderEdge o : model.orderEdges()) {
+            if (o.waits() && sameKey(o.from(), e.to()) && sameKey(o.to(), e.from())
+                    && conflict(e.from(), o.to()) && conflict(e.to(), o.from())) {
+                return Optional.of(o);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static boolean conflict(LockSite a, LockSite b) {
+        return !(a.function().mode() == LockMode.SHARED && b.function().mode() == LockMode.SHARED);
+    }
+
+    private static boolean known(LockSite s) {
+        return s.key().isFullyKnown();
+    }
+
+    private static boolean sameKey(LockSite a, LockSite b) {
+        return a.key().isFullyKnown() && b.key().isFullyKnown() && a.key().space() == b.key().space()
+                && a.key().canonical().equals(b.key().canonical());
+    }
+
+    private static boolean sameMethod(LockOrderEdge e) {
+        return e.from().java() != null && e.to().java() != null && e.from().path().equals(e.to().path())
+                && e.from().java().methodName().equals(e.to().java().methodName());
+    }
+
+    private static int compare(LockSite a, LockSite b) {
+        if (a.key().space() != b.key().space()) {
+            return 0;
+        }
+        List<KeyPart> pa = a.key().parts();
+        List<KeyPart> pb = b.key().parts();
+        for (int i = 0; i < pa.size(); i++) {
+            int c = Long.compare(pa.get(i).value(), pb.get(i).value());
+            if (c != 0) {
+                return c;
+            }
+        }
+        return 0;
+    }
+}
