@@ -91,7 +91,9 @@ final class LifecycleAnalyzer {
         if (op != null && helperOf.get(a).handle()) {
             return handle(a, aNode, helperOf.get(a));
         }
-        if (aNode == null || a.api() == ExecutionApi.DECLARATION || a.api() == ExecutionApi.SPRING_DATA_QUERY) {
+        if (aNode == null || a.api() == ExecutionApi.DECLARATION || a.api() == ExecutionApi.SPRING_DATA_QUERY
+                || aNode instanceof CallableDeclaration<?>) {
+            // SQL declared on a method (@Query, @Procedure, @Select, @SqlQuery): its callers execute it
             return new LockLifecycle(a, ReleaseGuarantee.UNKNOWN, null, "executed elsewhere");
         }
         Node scope = JavaScopes.callableOf(aNode);
