@@ -77,8 +77,8 @@ final class ApiSurfaces {
         if (name.equals("sql") && ("DatabaseClient".equals(type) || type == null && imports(call, "org.springframework.r2dbc."))) {
             return ExecutionApi.R2DBC;
         }
-        if (name.equals("preparedQuery") || name.equals("query") && (VERTX_POOLS.contains(type)
-                || VERTX_CONNECTIONS.contains(type) || type == null && imports(call, "io.vertx.sqlclient.", "io.vertx.pgclient.",
+        if (name.equals("preparedQuery") || name.equals("query") && (type != null && (VERTX_POOLS.contains(type)
+                || VERTX_CONNECTIONS.contains(type)) || type == null && imports(call, "io.vertx.sqlclient.", "io.vertx.pgclient.",
                 "io.vertx.reactivex.sqlclient.", "io.vertx.rxjava3.sqlclient.", "io.vertx.mutiny.sqlclient."))) {
             return name.equals("preparedQuery") && !imports(call, "io.vertx.") && type == null ? null : ExecutionApi.VERTX_SQL;
         }
