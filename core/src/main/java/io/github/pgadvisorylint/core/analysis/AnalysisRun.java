@@ -13,6 +13,7 @@ import io.github.pgadvisorylint.core.java.HelperRegistry;
 import io.github.pgadvisorylint.core.java.HelperSummary;
 import io.github.pgadvisorylint.core.java.JavaFrontEnd;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
+import io.github.pgadvisorylint.core.mybatis.MyBatisMapperFrontEnd;
 import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.SourceRegion;
@@ -29,6 +30,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -53,6 +55,7 @@ final class AnalysisRun {
     private final SqlAnalyzer sqlAnalyzer = new SqlAnalyzer();
     private final JavaFrontEnd javaFrontEnd = new JavaFrontEnd(sqlAnalyzer);
     private final SqlFileFrontEnd sqlFrontEnd = new SqlFileFrontEnd(sqlAnalyzer);
+    private final MyBatisMapperFrontEnd mapperFrontEnd = new MyBatisMapperFrontEnd(sqlAnalyzer);
     private final java.util.Set<String> lossy = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private final PoolingSetting pooling;
@@ -145,7 +148,8 @@ final class AnalysisRun {
             }
             ConstantFiles constants = new ConstantFiles(pool, index, javaByTypeName, seenFiles);
             constants.add(parsed);
-            HelperRegistry helpers = followHelpers(pool, files, staged, index, constants);
+            List<HelperSummary> mapperHelpers = analyzeMappers(pool, staged, javaByTypeName);
+            HelperRegistry helpers = followHelpers(pool, files, staged, index, constants, mapperHelpers);
             List<Integer> all = new ArrayList<>();
             for (int i = 0; i < staged.size(); i++) {
                 all.add(i);
@@ -165,7 +169,7 @@ final class AnalysisRun {
      * @return the final registry; {@code staged} gains the files parsed for their helper calls
      */
     private HelperRegistry followHelpers(ExecutorService pool, List<DiscoveredFile> files, List<Object> staged,
-                                         ConstantIndex index, ConstantFiles constants) {
+                                         ConstantIndex index, ConstantFiles constants, List<HelperSummary> fixed) {
         HelperRegistry registry = HelperRegistry.EMPTY;
         for (int round = 0; round < MAX_HELPER_ROUNDS; round++) {
             List<Integer> javaSlots = new ArrayList<>();
@@ -175,7 +179,7 @@ final class AnalysisRun {
                 }
             }
             HelperRegistry current = registry;
-            List<HelperSummary> summaries = new ArrayList<>();
+            List<HelperSummary> summaries = new ArrayList<>(fixed);
             for (FileFacts f : map(pool, javaSlots, i -> javaFrontEnd.extract((JavaFrontEnd.Parsed) staged.get(i), index, current))) {
                 summaries.addAll(f.helpers());
             }
@@ -256,6 +260,43 @@ final class AnalysisRun {
         }
     }
 
+    /**
+     * Runs the MyBatis front end on the mapper XML files read so far (each with its mapper interface, parsed
+     * when a Java file of that simple name is in the scan): their facts replace them in {@code staged}.
+     *
+     * @return the helper summaries of their statements, for the helper registry
+     */
+    private List<HelperSummary> analyzeMappers(ExecutorService pool, List<Object> staged,
+                                               java.util.Map<String, DiscoveredFile> javaByTypeName) {
+        List<Integer> slots = new ArrayList<>();
+        for (int i = 0; i < staged.size(); i++) {
+            if (staged.get(i) instanceof MapperFile) {
+                slots.add(i);
+            }
+        }
+        List<FileFacts> facts = map(pool, slots, i -> {
+            MapperFile m = (MapperFile) staged.get(i);
+            try {
+                String simple = m.namespace().substring(m.namespace().lastIndexOf('.') + 1);
+                DiscoveredFile javaFile = javaByTypeName.get(simple);
+                com.github.javaparser.ast.CompilationUnit unit = null;
+                if (javaFile != null && read(javaFile, true) instanceof SourceFile sf) {
+                    unit = javaFrontEnd.parse(sf).unit();
+                }
+                return mapperFrontEnd.analyze(m.file(), unit);
+            } catch (StackOverflowError | RuntimeException e) {
+                return FileFacts.failed(m.file().path(), List.of(new Notification(Severity.ERROR, "internal-error",
+                        "analysis of this file failed: " + e, SourceRegion.line(m.file().path(), 1))));
+            }
+        });
+        List<HelperSummary> out = new ArrayList<>();
+        for (int k = 0; k < slots.size(); k++) {
+            staged.set(slots.get(k), facts.get(k));
+            out.addAll(facts.get(k).helpers());
+        }
+        return out;
+    }
+
     /** Whether a file's text holds {@code name(} for one of the names (a cheap test before parsing). */
     private static boolean callsAny(DiscoveredFile f, java.util.Set<String> names) {
         if (f.size() > MAX_FILE_BYTES) {
@@ -325,6 +366,16 @@ final class AnalysisRun {
             }
             byte[] bytes = Files.readAllBytes(f.path());
             boolean utf16 = SourceDecoder.isUtf16(bytes);
+            if (f.kind() == FileKind.CONFIG && f.relativePath().endsWith(".xml") && !utf16
+                    && Prefilter.mentionsAdvisory(bytes)) {
+                SourceFile xml = new SourceFile(f.relativePath(), SourceDecoder.decode(bytes).text());
+                if (MyBatisMapperFrontEnd.mayBeMapper(xml.text())) {
+                    Optional<String> namespace = MyBatisMapperFrontEnd.mapperNamespace(xml);
+                    if (namespace.isPresent()) {
+                        return new MapperFile(xml, namespace.get());
+                    }
+                }
+            }
             if (f.kind() == FileKind.CONFIG) {
                 return pooling == PoolingSetting.AUTO && PoolingEvidenceScanner.mayHoldEvidence(bytes)
                         ? new ConfigFile(new SourceFile(f.relativePath(), SourceDecoder.decode(bytes).text())) : null;
@@ -378,6 +429,15 @@ final class AnalysisRun {
         } catch (StackOverflowError | RuntimeException e) {
             return internalFailure(f, e);
         }
+    }
+
+    /**
+     * A MyBatis mapper XML file (root element {@code mapper}) that mentions advisory locks.
+     *
+     * @param file      the decoded file
+     * @param namespace its {@code namespace} attribute: the mapper interface's qualified name
+     */
+    private record MapperFile(SourceFile file, String namespace) {
     }
 
     /** A configuration file to scan for pooling evidence. */

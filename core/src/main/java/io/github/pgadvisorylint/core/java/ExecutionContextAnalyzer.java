@@ -45,7 +45,7 @@ final class ExecutionContextAnalyzer {
     private static final Set<String> TX_CALLBACKS = Set.of("transaction", "transactionResult", "inTransaction",
             "useTransaction", "doInTransaction", "runInTransaction", "withTransaction", "inTransactionUnchecked");
     private static final Set<String> PINNED_CALLBACKS = Set.of("doWork", "doReturningWork", "connection",
-            "connectionResult", "withHandle", "useHandle", "useConnection", "withConnection");
+            "connectionResult", "withHandle", "useHandle", "useConnection", "withConnection", "inConnection", "inConnectionMany");
     private static final Set<String> ENTRY_POINTS = Set.of("Scheduled", "PostConstruct", "PreDestroy", "EventListener",
             "Async", "SchedulerLock", "KafkaListener", "RabbitListener", "JmsListener", "Startup", "Observes");
 
@@ -329,9 +329,96 @@ final class ExecutionContextAnalyzer {
                 }
                 return new Conn(ConnectionScope.POOLED_PER_CALL,
                         "an EntityManager outside a transaction releases its connection after each statement");
+            case JOOQ:
+                return jooq(exec);
+            case R2DBC:
+                if (exec.getNameAsString().equals("createStatement")) {
+                    return new Conn(ConnectionScope.PINNED, "one R2DBC Connection");
+                }
+                return new Conn(ConnectionScope.POOLED_PER_CALL, exec.getScope().map(Node::toString).orElse("DatabaseClient")
+                        + " (a DatabaseClient) takes a connection from its ConnectionFactory for each statement and releases it afterwards");
+            case VERTX_SQL: {
+                String type = ApiSurfaces.receiverType(exec);
+                if (type != null && Set.of("Pool", "PgPool", "JDBCPool", "MySQLPool").contains(type)) {
+                    return new Conn(ConnectionScope.POOLED_PER_CALL, exec.getScope().map(Node::toString).orElse("the pool")
+                            + " (a Vert.x " + type + ") runs each query on any free connection of the pool");
+                }
+                if (type != null && (type.equals("SqlConnection") || type.equals("PgConnection"))) {
+                    return new Conn(ConnectionScope.PINNED, "one Vert.x " + type);
+                }
+                return new Conn(ConnectionScope.UNKNOWN, "");
+            }
+            case JDBI: {
+                String type = ApiSurfaces.receiverType(exec);
+                if ("Handle".equals(type)) {
+                    return new Conn(ConnectionScope.PINNED, "one JDBI Handle");
+                }
+                if ("Jdbi".equals(type)) {
+                    return new Conn(ConnectionScope.POOLED_PER_CALL, exec.getScope().map(Node::toString).orElse("Jdbi")
+                            + " (a Jdbi) opens a handle on a pooled connection for each call");
+                }
+                return new Conn(ConnectionScope.UNKNOWN, "");
+            }
+            case MICRONAUT_JDBC:
+                return new Conn(ConnectionScope.POOLED_PER_CALL, exec.getScope().map(Node::toString).orElse("JdbcOperations")
+                        + " (Micronaut JdbcOperations) outside a transaction takes a pooled connection for the call only");
             default:
                 return new Conn(ConnectionScope.UNKNOWN, "");
         }
+    }
+
+    /**
+     * jOOQ: a {@code DSLContext} field or local (injected, or {@code DSL.using(dataSource, ..)}) borrows a
+     * pooled connection per query; {@code DSL.using(connection, ..)} stays on that connection; a
+     * {@code DSLContext} parameter or lambda parameter may be a transaction's, so it is not told.
+     */
+    private static Conn jooq(MethodCallExpr exec) {
+        Expression scope = exec.getScope().orElse(null);
+        while (scope instanceof MethodCallExpr m && m.getScope().isPresent() && !m.getNameAsString().equals("using")
+                && !m.getNameAsString().equals("dsl")) {
+            scope = m.getScope().get();
+        }
+        String name = scope instanceof NameExpr n ? n.getNameAsString()
+                : scope instanceof com.github.javaparser.ast.expr.FieldAccessExpr f && f.getScope().isThisExpr() ? f.getNameAsString() : null;
+        Expression init = scope;
+        if (name != null) {
+            String declared = JavaScopes.declaredType(name, exec);
+            if (declared == null || !JavaScopes.simpleTypeName(declared).equals("DSLContext")) {
+                return new Conn(ConnectionScope.UNKNOWN, "");
+            }
+            if (JavaScopes.isParameter(name, exec) || isLambdaParameter(name, exec)) {
+                return new Conn(ConnectionScope.UNKNOWN, "");
+            }
+            init = ApiSurfaces.initializer(name, exec);
+            if (init == null) {
+                return new Conn(ConnectionScope.POOLED_PER_CALL, name + " (a DSLContext over a DataSource) borrows a pooled "
+                        + "connection for each query and returns it afterwards");
+            }
+        }
+        if (init instanceof MethodCallExpr using && using.getNameAsString().equals("using") && using.getArguments().isNonEmpty()) {
+            Expression source = using.getArgument(0);
+            String type = source instanceof NameExpr n ? JavaScopes.declaredType(n.getNameAsString(), using)
+                    : source instanceof com.github.javaparser.ast.expr.FieldAccessExpr f && f.getScope().isThisExpr()
+                    ? JavaScopes.declaredType(f.getNameAsString(), using) : null;
+            String simple = type == null ? "" : JavaScopes.simpleTypeName(type);
+            if (simple.equals("Connection")) {
+                return new Conn(ConnectionScope.PINNED, "DSL.using(" + source + ") runs on that one connection");
+            }
+            if (simple.endsWith("DataSource")) {
+                return new Conn(ConnectionScope.POOLED_PER_CALL, "DSL.using(" + source + ") over a DataSource borrows a "
+                        + "pooled connection for each query and returns it afterwards");
+            }
+        }
+        return new Conn(ConnectionScope.UNKNOWN, "");
+    }
+
+    private static boolean isLambdaParameter(String name, Node use) {
+        for (Node cur = use; cur != null; cur = cur.getParentNode().orElse(null)) {
+            if (cur instanceof LambdaExpr l && l.getParameters().stream().anyMatch(p -> p.getNameAsString().equals(name))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A template field or local initialised with {@code new JdbcTemplate(new SingleConnectionDataSource(...))}. */

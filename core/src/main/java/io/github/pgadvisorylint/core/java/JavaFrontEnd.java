@@ -93,7 +93,24 @@ public final class JavaFrontEnd {
             "isEqualToIgnoringWhitespace", "hasMessage", "hasMessageContaining", "containsExactly", "eq", "argThat",
             "when", "given", "verify", "thenReturn", "willReturn", "doReturn", "doThrow", "fail", "describedAs", "as",
             "withFailMessage", "overridingErrorMessage", "expect", "expectMessage", "checkArgument", "checkState",
-            "requireNonNull", "getMessage", "addSuppressed", "setMessage", "put", "getProperty", "getenv");
+            "requireNonNull", "getMessage", "addSuppressed", "setMessage", "put", "getProperty", "getenv", "format",
+            "formatted");
+
+    /** Annotations of MyBatis mapper methods whose value is the SQL (a String or a String[] joined by spaces). */
+    private static final Set<String> MYBATIS_ANNOTATIONS = Set.of("Select", "Update", "Insert", "Delete");
+
+    /** Annotations of JDBI SQL Object methods whose value is the SQL. */
+    private static final Set<String> JDBI_ANNOTATIONS = Set.of("SqlQuery", "SqlUpdate", "SqlCall", "SqlBatch");
+
+    /** Annotations naming a method parameter's bind name: MyBatis and Spring Data {@code @Param}, JDBI {@code @Bind}. */
+    private static final Set<String> PARAM_NAME_ANNOTATIONS = Set.of("Param", "Bind");
+
+    /** A function name without SQL text around it: {@code pg_try_advisory_lock}, {@code pg_catalog.pg_advisory_lock}. */
+    private static final java.util.regex.Pattern FUNCTION_NAME = java.util.regex.Pattern.compile("\\s*[A-Za-z_][\\w.]*\\s*");
+
+    /** JDBC executions of a prepared statement held in a field. */
+    private static final Set<String> PREPARED_EXECUTIONS = Set.of("execute", "executeQuery", "executeUpdate",
+            "executeLargeUpdate");
 
     /** Calls around a call that make it a stubbing, a verification or an assertion (Mockito, BDDMockito, AssertJ, JUnit). */
     private static final Set<String> TEST_WRAPPERS = Set.of(
@@ -242,8 +259,23 @@ public final class JavaFrontEnd {
                         + " more problem(s)" : "") + ")", file.region(offset, offset));
     }
 
-    /** SQL found in the file, with how it is executed. */
-    private record Candidate(JavaText text, Node anchor, ExecutionApi api, MethodCallExpr call, Node contextNode) {
+    /**
+     * SQL found in the file, with how it is executed.
+     *
+     * @param text        the SQL with offsets and holes
+     * @param anchor      the expression written where the SQL is used (the region when it came through a constant)
+     * @param api         how it is executed
+     * @param call        the call that receives the SQL (for parameter binding), or null
+     * @param contextNode the node that says which method the site belongs to
+     * @param exec        the call that runs the SQL (transaction and connection context, lifecycle), or null;
+     *                    {@code call} unless the statement is prepared in one place and executed in another
+     * @param field       for a statement prepared into a field, the field's name, else null
+     */
+    private record Candidate(JavaText text, Node anchor, ExecutionApi api, MethodCallExpr call, Node contextNode,
+                             MethodCallExpr exec, String field) {
+        Candidate(JavaText text, Node anchor, ExecutionApi api, MethodCallExpr call, Node contextNode) {
+            this(text, anchor, api, call, contextNode, call, null);
+        }
     }
 
     /** The state of one file's analysis. */
@@ -373,10 +405,41 @@ public final class JavaFrontEnd {
             if (isTestWrapped(call)) {
                 return;
             }
+            if (ApiSurfaces.isJooqFunction(call)) {
+                jooqFunction(call);
+                return;
+            }
+            if (ApiSurfaces.isJooqTemplate(call)) {
+                JavaText text = strings.evaluate(call.getArgument(0));
+                if (text != null && mentionsAdvisory(text.text())) {
+                    JavaText sql = new JavaText();
+                    sql.appendSynthetic("SELECT ", JavaText.SYNTHETIC);
+                    sql.append(jooqPlaceholders(text, ApiSurfaces.jooqBindings(call, 1)));
+                    MethodCallExpr exec = ApiSurfaces.jooqExecutor(call);
+                    candidates.add(new Candidate(sql, call.getArgument(0), ExecutionApi.JOOQ, call, call,
+                            exec != null ? exec : call, null));
+                }
+                return;
+            }
             ExecutionApi api = EXECUTION_METHODS.get(name);
+            ExecutionApi surface = call.getArguments().isNonEmpty() ? ApiSurfaces.classify(call) : null;
+            if (surface != null) {
+                JavaText text = strings.evaluate(call.getArgument(0));
+                if (text != null && mentionsAdvisory(text.text())) {
+                    if (surface == ExecutionApi.JOOQ) {
+                        text = jooqPlaceholders(text, ApiSurfaces.jooqBindings(call, 1));
+                    }
+                    candidates.add(new Candidate(text, call.getArgument(0), surface, call, call));
+                }
+                return;
+            }
             if (api != null && call.getArguments().isNonEmpty()) {
                 JavaText text = strings.evaluate(call.getArgument(0));
                 if (text != null && mentionsAdvisory(text.text())) {
+                    if ((api == ExecutionApi.JDBC_PREPARED_STATEMENT || api == ExecutionApi.JDBC_CALLABLE_STATEMENT)
+                            && preparedIntoField(text, call, api)) {
+                        return;
+                    }
                     candidates.add(new Candidate(text, call.getArgument(0), refine(api, call), call, call));
                 }
                 return;
@@ -393,6 +456,121 @@ public final class JavaFrontEnd {
                     candidates.add(new Candidate(text, arg, ExecutionApi.OTHER_CALL, call, call));
                 }
             }
+        }
+
+        /**
+         * jOOQ {@code DSL.function(NAME, type, args...)} with a literal or constant name: the SQL
+         * {@code SELECT NAME(?, ...)} is synthesised, the name's chars mapped to where it is written and
+         * each {@code ?} a hole bound to the argument inside {@code DSL.val(..)}.
+         */
+        private void jooqFunction(MethodCallExpr call) {
+            JavaText name = strings.evaluate(call.getArgument(0));
+            if (name == null || !FUNCTION_NAME.matcher(name.text()).matches() || !mentionsAdvisory(name.text())) {
+                return;
+            }
+            JavaText sql = new JavaText();
+            sql.appendSynthetic("SELECT ", JavaText.SYNTHETIC);
+            sql.append(name);
+            sql.appendSynthetic("(", JavaText.SYNTHETIC);
+            List<Expression> args = ApiSurfaces.jooqBindings(call, 2);
+            for (int i = 0; i < args.size(); i++) {
+                if (i > 0) {
+                    sql.appendSynthetic(", ", JavaText.SYNTHETIC);
+                }
+                sql.appendHole(args.get(i));
+            }
+            sql.appendSynthetic(")", JavaText.SYNTHETIC);
+            MethodCallExpr exec = ApiSurfaces.jooqExecutor(call);
+            candidates.add(new Candidate(sql, call.getArgument(0), ExecutionApi.JOOQ, call, call, exec != null ? exec : call,
+                    null));
+        }
+
+        /**
+         * jOOQ plain SQL: {@code {0}}-style placeholders and {@code ?} bind markers (outside quotes) become
+         * holes bound to the call's bind values in order; holes already in the text stay.
+         */
+        private JavaText jooqPlaceholders(JavaText text, List<Expression> bindings) {
+            String t = text.text();
+            JavaText out = new JavaText();
+            int next = 0;
+            char quote = 0;
+            for (int i = 0; i < t.length(); i++) {
+                char ch = t.charAt(i);
+                if (text.holeAt(i) != null) {
+                    out.append(text, i, i + 1);
+                    continue;
+                }
+                if (quote != 0) {
+                    if (ch == quote) {
+                        quote = 0;
+                    }
+                } else if (ch == '\'' || ch == '"') {
+                    quote = ch;
+                } else if (ch == '{') {
+                    int close = t.indexOf('}', i);
+                    String inside = close > i + 1 ? t.substring(i + 1, close) : "";
+                    if (inside.matches("\\d{1,3}")) {
+                        int n = Integer.parseInt(inside);
+                        if (n < bindings.size()) {
+                            out.appendHole(bindings.get(n));
+                        } else {
+                            out.append('?', text.offsetAt(i));
+                        }
+                        i = close;
+                        continue;
+                    }
+                } else if (ch == '?' && (i + 1 >= t.length() || "|&-".indexOf(t.charAt(i + 1)) < 0)) {
+                    if (next < bindings.size()) {
+                        out.appendHole(bindings.get(next++));
+                        continue;
+                    }
+                }
+                out.append(text, i, i + 1);
+            }
+            return out.constantOf(text);
+        }
+
+        /**
+         * A statement prepared into a field ({@code this.lockStmt = conn.prepareStatement(..)} in a
+         * constructor, an initializer or a field initializer) and executed in other methods of the class:
+         * one candidate per execution, keyed by the setters there.
+         *
+         * @return true when such executions were found and added
+         */
+        private boolean preparedIntoField(JavaText text, MethodCallExpr call, ExecutionApi api) {
+            Node parent = call.getParentNode().orElse(null);
+            while (parent instanceof com.github.javaparser.ast.expr.CastExpr || parent instanceof com.github.javaparser.ast.expr.EnclosedExpr) {
+                parent = parent.getParentNode().orElse(null);
+            }
+            String field = null;
+            if (parent instanceof com.github.javaparser.ast.expr.AssignExpr as) {
+                Expression target = as.getTarget();
+                if (target instanceof com.github.javaparser.ast.expr.FieldAccessExpr f && f.getScope().isThisExpr()) {
+                    field = f.getNameAsString();
+                } else if (target instanceof com.github.javaparser.ast.expr.NameExpr n
+                        && JavaScopes.local(n.getNameAsString(), call).isEmpty() && !JavaScopes.isParameter(n.getNameAsString(), call)) {
+                    field = n.getNameAsString();
+                }
+            } else if (parent instanceof VariableDeclarator v && v.getParentNode().orElse(null) instanceof FieldDeclaration) {
+                field = v.getNameAsString();
+            }
+            TypeDeclaration<?> type = call.findAncestor(TypeDeclaration.class).orElse(null);
+            if (field == null || type == null || type.getFieldByName(field).isEmpty()) {
+                return false;
+            }
+            Node home = JavaScopes.callableOf(call);
+            String f = field;
+            List<MethodCallExpr> execs = type.findAll(MethodCallExpr.class, m -> PREPARED_EXECUTIONS.contains(m.getNameAsString())
+                    && m.getArguments().isEmpty() && m.getScope().map(sc -> sc.toString().equals(f)
+                    || sc.toString().equals("this." + f)).orElse(false) && JavaScopes.callableOf(m) != home
+                    && m.findAncestor(TypeDeclaration.class).orElse(null) == type);
+            if (execs.isEmpty()) {
+                return false;
+            }
+            for (MethodCallExpr exec : execs) {
+                candidates.add(new Candidate(text, call.getArgument(0), api, call, exec, exec, field));
+            }
+            return true;
         }
 
         private ExecutionApi refine(ExecutionApi api, MethodCallExpr call) {
@@ -412,14 +590,14 @@ public final class JavaFrontEnd {
         private boolean isTestWrapped(MethodCallExpr call) {
             Optional<Expression> scope = call.getScope();
             while (scope.isPresent() && scope.get() instanceof MethodCallExpr s) {
-                if (TEST_WRAPPERS.contains(s.getNameAsString())) {
+                if (isTestWrapper(s)) {
                     return true;
                 }
                 scope = s.getScope();
             }
             Node n = call.getParentNode().orElse(null);
             while (n != null && !(n instanceof Statement) && !(n instanceof CallableDeclaration)) {
-                if (n instanceof MethodCallExpr m && TEST_WRAPPERS.contains(m.getNameAsString())) {
+                if (n instanceof MethodCallExpr m && isTestWrapper(m)) {
                     return true;
                 }
                 n = n.getParentNode().orElse(null);
@@ -427,9 +605,43 @@ public final class JavaFrontEnd {
             return false;
         }
 
+        /**
+         * A Mockito/AssertJ/JUnit wrapper call; {@code then} only as BDDMockito's or AssertJ's static
+         * {@code then(x)}, not Reactor's {@code mono.then()} that chains a statement's execution.
+         */
+        private static boolean isTestWrapper(MethodCallExpr m) {
+            String name = m.getNameAsString();
+            if (!TEST_WRAPPERS.contains(name)) {
+                return false;
+            }
+            if (name.equals("then")) {
+                Expression scope = m.getScope().orElse(null);
+                return m.getArguments().size() == 1 && (scope == null || scope instanceof com.github.javaparser.ast.expr.NameExpr n
+                        && Character.isUpperCase(n.getNameAsString().charAt(0)));
+            }
+            return true;
+        }
+
         private void collectAnnotation(AnnotationExpr a) {
             String name = a.getNameAsString();
             String simple = name.substring(name.lastIndexOf('.') + 1);
+            Node owner = a.getParentNode().orElse(a);
+            if (simple.equals("Procedure") && owner instanceof MethodDeclaration m) {
+                procedure(a, m);
+                return;
+            }
+            ExecutionApi methodApi = MYBATIS_ANNOTATIONS.contains(simple) && (name.startsWith("org.apache.ibatis.")
+                    || ApiSurfaces.imports(a, "org.apache.ibatis.annotations")) ? ExecutionApi.MYBATIS
+                    : JDBI_ANNOTATIONS.contains(simple) && (name.startsWith("org.jdbi.") || name.startsWith("org.skife.")
+                    || ApiSurfaces.imports(a, "org.jdbi.", "org.skife.jdbi.")) ? ExecutionApi.JDBI : null;
+            if (methodApi != null) {
+                Expression value = memberValue(a, "value");
+                JavaText text = value == null ? null : joined(value);
+                if (text != null && mentionsAdvisory(text.text())) {
+                    candidates.add(new Candidate(text, value, methodApi, null, owner));
+                }
+                return;
+            }
             if (!simple.equals("Query") && !simple.equals("NativeQuery")) {
                 return;
             }
@@ -454,6 +666,65 @@ public final class JavaFrontEnd {
                 candidates.add(new Candidate(text, value, ExecutionApi.SPRING_DATA_QUERY, null,
                         a.getParentNode().orElse(a)));
             }
+        }
+
+        /**
+         * Spring Data {@code @Procedure("pg_try_advisory_lock")}, {@code @Procedure(procedureName = ..)} or
+         * {@code (value = ..)}: the SQL {@code SELECT name(:p1, :p2)} is synthesised over the method's
+         * parameters, the name mapped to where it is written.
+         */
+        private void procedure(AnnotationExpr a, MethodDeclaration m) {
+            Expression value = memberValue(a, "value");
+            if (value == null) {
+                value = memberValue(a, "procedureName");
+            }
+            JavaText name = value == null ? null : strings.evaluate(value);
+            if (name == null || !FUNCTION_NAME.matcher(name.text()).matches() || !mentionsAdvisory(name.text())) {
+                return;
+            }
+            JavaText sql = new JavaText();
+            sql.appendSynthetic("SELECT ", JavaText.SYNTHETIC);
+            sql.append(name);
+            sql.appendSynthetic("(", JavaText.SYNTHETIC);
+            for (int i = 0; i < m.getParameters().size(); i++) {
+                sql.appendSynthetic((i > 0 ? ", :" : ":") + m.getParameter(i).getNameAsString(), JavaText.SYNTHETIC);
+            }
+            sql.appendSynthetic(")", JavaText.SYNTHETIC);
+            candidates.add(new Candidate(sql, value, ExecutionApi.SPRING_DATA_PROCEDURE, null, m));
+        }
+
+        /** The member of an annotation: {@code @A(x)} for {@code value}, or {@code @A(member = x)}. */
+        private static Expression memberValue(AnnotationExpr a, String member) {
+            if (a instanceof SingleMemberAnnotationExpr s) {
+                return member.equals("value") ? s.getMemberValue() : null;
+            }
+            if (a instanceof NormalAnnotationExpr n) {
+                for (MemberValuePair p : n.getPairs()) {
+                    if (p.getNameAsString().equals(member)) {
+                        return p.getValue();
+                    }
+                }
+            }
+            return null;
+        }
+
+        /** A String, or a String[] initializer whose elements MyBatis and JDBI join with spaces. */
+        private JavaText joined(Expression value) {
+            if (!(value instanceof com.github.javaparser.ast.expr.ArrayInitializerExpr arr)) {
+                return strings.evaluate(value);
+            }
+            JavaText out = new JavaText();
+            for (int i = 0; i < arr.getValues().size(); i++) {
+                JavaText part = strings.evaluate(arr.getValues().get(i));
+                if (part == null) {
+                    return null;
+                }
+                if (i > 0) {
+                    out.appendSynthetic(" ", JavaText.SYNTHETIC);
+                }
+                out.append(part);
+            }
+            return out;
         }
 
         private void collectDeclarations() {
@@ -496,12 +767,17 @@ public final class JavaFrontEnd {
                     int b = c.text.offsetAt(to - 1);
                     return a >= 0 && b >= a ? file.region(a, b + 1) : null;
                 }), call);
+                if (c.field != null && c.exec != null) {
+                    // prepared into a field elsewhere: reported at this execution, the SQL as its declaration
+                    primary = nodeRegion(c.exec.getName());
+                    declaration = mapped;
+                }
                 boolean multiStatement = call.statementIndex() < analysis.statements().size() - 1;
                 LockSite site = new LockSite(file.path() + "#" + sites.size(), call.function(), key, primary,
                         declaration, Language.JAVA, c.api, call.context(), context,
-                        executionContexts.analyze(c.call, c.api, multiStatement));
+                        executionContexts.analyze(c.exec, c.api, multiStatement));
                 sites.add(site);
-                siteNodes.put(site, c.call != null ? c.call : c.contextNode);
+                siteNodes.put(site, c.exec != null ? c.exec : c.contextNode);
             }
         }
 
@@ -523,7 +799,16 @@ public final class JavaFrontEnd {
                             : null;
                     int position = (t.startsWith("$") || t.startsWith("?")) && t.length() > 1 && Character.isDigit(t.charAt(1))
                             ? parsePosition(t.substring(1)) : name == null ? questionMarksBefore(c.text.text(), arg.start()) + 1 : 0;
-                    bound = ParameterBinder.bound(c.api, c.call, position, name);
+                    bound = c.field != null ? ParameterBinder.fieldSetter(c.exec, c.field, position)
+                            : ParameterBinder.bound(c.api, c.call, position, name);
+                    if (bound == null && c.call == null && c.contextNode instanceof CallableDeclaration<?> m) {
+                        String parameter = methodParameter(m, position, name);
+                        if (parameter != null && !parameter.equals(name)) {
+                            parts.set(i, KeyPart.of(KeyPart.Kind.PARAMETER, parameter));
+                            changed = true;
+                        }
+                        continue;
+                    }
                 }
                 if (bound == null) {
                     continue;
@@ -536,6 +821,39 @@ public final class JavaFrontEnd {
             return changed ? new LockKey(key.space(), parts) : key;
         }
 
+        /**
+         * The Java parameter a placeholder of SQL declared on a method binds to: by name, by a
+         * {@code @Param("x")}/{@code @Bind("x")} annotation, the only parameter of the method, or by position.
+         *
+         * @return the parameter's name, or null
+         */
+        private static String methodParameter(CallableDeclaration<?> m, int position, String name) {
+            var params = m.getParameters();
+            if (name != null) {
+                for (var p : params) {
+                    if (p.getNameAsString().equals(name)) {
+                        return name;
+                    }
+                }
+                for (var p : params) {
+                    for (AnnotationExpr an : p.getAnnotations()) {
+                        String simple = an.getNameAsString().substring(an.getNameAsString().lastIndexOf('.') + 1);
+                        Expression v = PARAM_NAME_ANNOTATIONS.contains(simple) ? memberValue(an, "value") : null;
+                        if (v instanceof com.github.javaparser.ast.expr.StringLiteralExpr s && s.asString().equals(name)) {
+                            return p.getNameAsString();
+                        }
+                    }
+                }
+                String base = name.startsWith("param") || name.startsWith("arg") ? name.replaceAll("^(param|arg)", "") : "";
+                if (base.matches("\\d+")) {
+                    int n = Integer.parseInt(base) - (name.startsWith("arg") ? 0 : 1);
+                    return n >= 0 && n < params.size() ? params.get(n).getNameAsString() : null;
+                }
+                return params.size() == 1 ? params.get(0).getNameAsString() : null;
+            }
+            return position >= 1 && position <= params.size() ? params.get(position - 1).getNameAsString() : null;
+        }
+
         private JavaContext context(Candidate c) {
             Node n = c.contextNode;
             String type = n.findAncestor(TypeDeclaration.class).map(TypeDeclaration::getNameAsString).orElse("");
@@ -545,9 +863,10 @@ public final class JavaFrontEnd {
             String method = methodName(n);
             String exec = null;
             String receiver = null;
-            if (c.call != null) {
-                receiver = c.call.getScope().map(Node::toString).map(JavaFrontEnd::abbreviate).orElse(null);
-                exec = (receiver == null ? "" : receiver + ".") + c.call.getNameAsString();
+            MethodCallExpr running = c.exec != null ? c.exec : c.call;
+            if (running != null) {
+                receiver = running.getScope().map(Node::toString).map(JavaFrontEnd::abbreviate).orElse(null);
+                exec = (receiver == null ? "" : receiver + ".") + running.getNameAsString();
             }
             return new JavaContext(type, method, exec, receiver, c.text.constantName());
         }

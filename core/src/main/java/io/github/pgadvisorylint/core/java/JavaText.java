@@ -55,6 +55,43 @@ final class JavaText {
     }
 
     /**
+     * Appends a range of another text, keeping its offsets and holes (not its constant name).
+     *
+     * @param other the text
+     * @param from  first char index, inclusive
+     * @param to    last char index, exclusive
+     */
+    void append(JavaText other, int from, int to) {
+        for (int i = from; i < to && i < other.length(); i++) {
+            com.github.javaparser.ast.expr.Expression hole = other.holes.get(i);
+            if (hole != null) {
+                holes.put(text.length(), hole);
+            }
+            append(other.text.charAt(i), other.offsets[i]);
+        }
+    }
+
+    /** Copies the constant name of another text (after a rewrite built from its pieces). */
+    JavaText constantOf(JavaText other) {
+        if (other.viaConstant) {
+            viaConstant(other.constantName);
+        }
+        return this;
+    }
+
+    /**
+     * Appends a synthetic string: chars that come from no literal of the file.
+     *
+     * @param s      the chars
+     * @param offset the file offset to give them, or {@link #SYNTHETIC}
+     */
+    void appendSynthetic(String s, int offset) {
+        for (int i = 0; i < s.length(); i++) {
+            append(s.charAt(i), offset);
+        }
+    }
+
+    /**
      * Appends the placeholder {@code ?} for a value computed at run time and remembers its expression.
      *
      * @param operand the Java expression whose value is concatenated into the SQL

@@ -91,7 +91,9 @@ final class LifecycleAnalyzer {
         if (op != null && helperOf.get(a).handle()) {
             return handle(a, aNode, helperOf.get(a));
         }
-        if (aNode == null || a.api() == ExecutionApi.DECLARATION || a.api() == ExecutionApi.SPRING_DATA_QUERY) {
+        if (aNode == null || a.api() == ExecutionApi.DECLARATION || a.api() == ExecutionApi.SPRING_DATA_QUERY
+                || aNode instanceof CallableDeclaration<?>) {
+            // SQL declared on a method (@Query, @Procedure, @Select, @SqlQuery): its callers execute it
             return new LockLifecycle(a, ReleaseGuarantee.UNKNOWN, null, "executed elsewhere");
         }
         Node scope = JavaScopes.callableOf(aNode);
@@ -147,8 +149,21 @@ final class LifecycleAnalyzer {
                 if (offset(r.node) < aStart) {
                     continue;
                 }
-                g = ReleaseGuarantee.NOT_IN_FINALLY;
-                note = r.what + " is not in a finally block";
+                // lock and unlock as statements of one block, with nothing that can throw between them
+                Node releaseStatement = r.node.findAncestor(Statement.class).orElse(null);
+                Node acquireStatement = aNode.findAncestor(Statement.class).orElse(null);
+                boolean sameBlock = releaseStatement != null && acquireStatement != null
+                        && releaseStatement.getParentNode().isPresent()
+                        && releaseStatement.getParentNode().equals(acquireStatement.getParentNode())
+                        && releaseStatement.getParentNode().get() instanceof BlockStmt;
+                List<Statement> between = sameBlock ? intervening(aNode, releaseStatement, scope) : null;
+                if (between != null && between.stream().noneMatch(this::isRisky)) {
+                    g = ReleaseGuarantee.FINALLY; // nothing between the lock and the unlock can throw or return
+                    note = "unlocked right after the lock";
+                } else {
+                    g = ReleaseGuarantee.NOT_IN_FINALLY;
+                    note = r.what + " is not in a finally block";
+                }
             }
             if (best == null || rank(g) > rank(best)) {
                 best = g;
@@ -330,7 +345,7 @@ final class LifecycleAnalyzer {
      * The statements that run after the acquisition and before the try statement starts, or null
      * when the try does not follow the acquisition in one method body.
      */
-    private static List<Statement> intervening(Node a, TryStmt t, Node scope) {
+    private static List<Statement> intervening(Node a, Node t, Node scope) {
         List<Statement> out = new ArrayList<>();
         Node child = t;
         Node cur = t.getParentNode().orElse(null);

@@ -24,7 +24,10 @@ import java.util.Set;
  * Finds the Java expression bound to a SQL parameter: JDBC {@code setLong/setInt/setObject(index, expr)}
  * on the statement the SQL was prepared into, Spring {@code JdbcTemplate} varargs and {@code Object[]},
  * {@code NamedParameterJdbcTemplate} with {@code Map.of} or {@code MapSqlParameterSource.addValue},
- * and JPA {@code setParameter(position|name, expr)}. Returns null when the binding is not visible.
+ * JPA {@code setParameter(position|name, expr)}, R2DBC and JDBI {@code .bind(index|"$n"|"name", expr)},
+ * Vert.x {@code execute(Tuple.of(..))}, Micronaut {@code prepareStatement(sql, st -> st.setLong(..))},
+ * and setters on a statement field prepared elsewhere in the class. Returns null when the binding is
+ * not visible.
  */
 final class ParameterBinder {
 
@@ -48,6 +51,11 @@ final class ParameterBinder {
         return switch (api) {
             case JDBC_PREPARED_STATEMENT, JDBC_CALLABLE_STATEMENT -> jdbcSetter(call, position);
             case JPA_NATIVE_QUERY -> jpaParameter(call, position, name);
+            case R2DBC -> chainBind(call, position, name);
+            case JDBI -> call.getNameAsString().equals("select") || call.getNameAsString().equals("execute")
+                    ? (name != null ? null : positional(call, position)) : chainBind(call, position, name);
+            case VERTX_SQL -> vertxTuple(call, position);
+            case MICRONAUT_JDBC -> callbackSetter(call, position);
             default -> name != null ? named(call, name) : positional(call, position);
         };
     }
@@ -65,6 +73,119 @@ final class ParameterBinder {
                     && set.getArgument(0) instanceof IntegerLiteralExpr i && i.asNumber().intValue() == position) {
                 if (found != null && !found.toString().equals(set.getArgument(1).toString())) {
                     return null; // bound to different values on different paths
+                }
+                found = set.getArgument(1);
+            }
+        }
+        return found;
+    }
+
+    /**
+     * R2DBC and JDBI: {@code .bind(index, v)} (0-based), {@code .bind("$n", v)} or {@code .bind("name", v)}
+     * chained on the call or on the variable holding its result.
+     */
+    private static Expression chainBind(MethodCallExpr call, int position, String name) {
+        Node n = call;
+        while (n.getParentNode().orElse(null) instanceof MethodCallExpr parent && parent.getScope().orElse(null) == n) {
+            Expression found = bindValue(parent, position, name);
+            if (found != null) {
+                return found;
+            }
+            n = parent;
+        }
+        String var = assignedVariable(call);
+        Node scope = call.findAncestor(CallableDeclaration.class).map(x -> (Node) x).orElse(null);
+        if (var == null || scope == null) {
+            return null;
+        }
+        for (MethodCallExpr m : scope.findAll(MethodCallExpr.class)) {
+            Expression root = m;
+            while (root instanceof MethodCallExpr rm && rm.getScope().isPresent()) {
+                root = rm.getScope().get();
+            }
+            if (root.toString().equals(var)) {
+                Expression found = bindValue(m, position, name);
+                if (found != null) {
+                    return found;
+                }
+            }
+        }
+        return null;
+    }
+
+    private static Expression bindValue(MethodCallExpr bind, int position, String name) {
+        if (!bind.getNameAsString().equals("bind") || bind.getArguments().size() != 2) {
+            return null;
+        }
+        Expression key = bind.getArgument(0);
+        if (key instanceof IntegerLiteralExpr i && name == null && i.asNumber().intValue() == position - 1) {
+            return bind.getArgument(1);
+        }
+        if (key instanceof StringLiteralExpr s && ((name != null && s.asString().equals(name))
+                || (name == null && s.asString().equals("$" + position)))) {
+            return bind.getArgument(1);
+        }
+        return null;
+    }
+
+    /** Vert.x: {@code .execute(Tuple.of(a, b))} on the call's chain, or a local {@code Tuple} built with {@code Tuple.of}. */
+    private static Expression vertxTuple(MethodCallExpr call, int position) {
+        Node n = call;
+        while (n.getParentNode().orElse(null) instanceof MethodCallExpr parent && parent.getScope().orElse(null) == n) {
+            if (parent.getNameAsString().equals("execute") && parent.getArguments().size() == 1) {
+                Expression tuple = parent.getArgument(0);
+                if (tuple instanceof NameExpr v) {
+                    tuple = ApiSurfaces.initializer(v.getNameAsString(), parent);
+                }
+                if (tuple instanceof MethodCallExpr of && (of.getNameAsString().equals("of") || of.getNameAsString().equals("tuple"))
+                        && position >= 1 && position <= of.getArguments().size()) {
+                    return of.getArgument(position - 1);
+                }
+                return null;
+            }
+            n = parent;
+        }
+        return null;
+    }
+
+    /** Micronaut {@code prepareStatement(sql, st -> { st.setLong(1, k); ... })}: setters on the callback's parameter. */
+    private static Expression callbackSetter(MethodCallExpr call, int position) {
+        for (Expression a : call.getArguments()) {
+            if (a instanceof LambdaExpr l && l.getParameters().isNonEmpty()) {
+                String var = l.getParameter(0).getNameAsString();
+                for (MethodCallExpr set : l.findAll(MethodCallExpr.class)) {
+                    if (SETTERS.contains(set.getNameAsString()) && set.getArguments().size() >= 2
+                            && set.getScope().map(s -> s.toString().equals(var)).orElse(false)
+                            && set.getArgument(0) instanceof IntegerLiteralExpr i && i.asNumber().intValue() == position) {
+                        return set.getArgument(1);
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * A statement prepared into a field ({@code this.lockStmt = conn.prepareStatement(..)}) and executed in
+     * another method: the setter on that field in the executing method.
+     *
+     * @param exec     the execution call ({@code lockStmt.execute()})
+     * @param field    the field's name
+     * @param position the 1-based parameter position
+     * @return the bound expression, or null when not set there, or set to different values
+     */
+    static Expression fieldSetter(MethodCallExpr exec, String field, int position) {
+        Node scope = exec.findAncestor(CallableDeclaration.class).map(n -> (Node) n).orElse(null);
+        if (scope == null || position < 1) {
+            return null;
+        }
+        Expression found = null;
+        for (MethodCallExpr set : scope.findAll(MethodCallExpr.class)) {
+            if (SETTERS.contains(set.getNameAsString()) && set.getArguments().size() >= 2
+                    && set.getScope().map(s -> s.toString().equals(field) || s.toString().equals("this." + field)).orElse(false)
+                    && set.getArgument(0) instanceof IntegerLiteralExpr i && i.asNumber().intValue() == position) {
+                if (found != null && !found.toString().equals(set.getArgument(1).toString())) {
+                    return null;
                 }
                 found = set.getArgument(1);
             }

@@ -14,6 +14,11 @@ import com.github.javaparser.ast.expr.FieldAccessExpr;
 import com.github.javaparser.ast.expr.IntegerLiteralExpr;
 import com.github.javaparser.ast.expr.LambdaExpr;
 import com.github.javaparser.ast.expr.LongLiteralExpr;
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.ObjectCreationExpr;
+import com.github.javaparser.ast.stmt.BlockStmt;
+import com.github.javaparser.ast.stmt.ExpressionStmt;
+import com.github.javaparser.ast.stmt.Statement;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.StringLiteralExpr;
 import com.github.javaparser.ast.expr.TextBlockLiteralExpr;
@@ -31,8 +36,10 @@ import java.util.Set;
 /**
  * Evaluates Java expressions that build SQL at compile time: literals, text blocks, {@code +}
  * concatenation, constants of the same file (by simple name or {@code Type.NAME}), and effectively
- * final local variables. A non-constant operand of a string concatenation becomes the placeholder
- * {@code ?}: a value supplied at run time. Depth-bounded, never recursing without limit.
+ * final local variables, {@code String.format}/{@code formatted} with {@code %s}/{@code %d}, and
+ * {@code StringBuilder}/{@code StringBuffer} append chains. A non-constant operand (of a concatenation,
+ * a format argument, an append) becomes the placeholder {@code ?}, a "hole" whose Java expression is
+ * remembered: a value supplied at run time. Depth-bounded, never recursing without limit.
  */
 final class StringEvaluator {
 
@@ -130,6 +137,12 @@ final class StringEvaluator {
         if (e instanceof NameExpr n) {
             return name(n.getNameAsString(), n, depth, visiting);
         }
+        if (e instanceof MethodCallExpr call) {
+            return call(call, depth, visiting);
+        }
+        if (e instanceof ObjectCreationExpr oc && BUILDERS.contains(oc.getType().getNameAsString())) {
+            return newBuilder(oc, depth, visiting);
+        }
         if (e instanceof FieldAccessExpr f) {
             Expression scope = f.getScope();
             boolean local = scope instanceof ThisExpr
@@ -141,6 +154,184 @@ final class StringEvaluator {
             }
         }
         return null;
+    }
+
+    /**
+     * {@code String.format(fmt, args...)}, {@code fmt.formatted(args...)}, and {@code StringBuilder} /
+     * {@code StringBuffer} chains: {@code new StringBuilder("..").append(x).toString()}, or a local builder
+     * appended statement by statement, then {@code toString()}.
+     */
+    private JavaText call(MethodCallExpr call, int depth, Set<Node> visiting) {
+        String name = call.getNameAsString();
+        Expression scope = call.getScope().orElse(null);
+        if (name.equals("format") && scope instanceof NameExpr s && s.getNameAsString().equals("String")
+                && call.getArguments().isNonEmpty()) {
+            int fmt = 0;
+            JavaText format = eval(call.getArgument(0), depth + 1, visiting);
+            if (format == null && call.getArguments().size() > 1) {
+                fmt = 1; // String.format(Locale.ROOT, fmt, args...)
+                format = eval(call.getArgument(1), depth + 1, visiting);
+            }
+            return format == null ? null : format(format, call.getArguments().subList(fmt + 1, call.getArguments().size()),
+                    depth, visiting);
+        }
+        if (name.equals("formatted") && scope != null) {
+            JavaText format = eval(scope, depth + 1, visiting);
+            return format == null ? null : format(format, call.getArguments(), depth, visiting);
+        }
+        if (name.equals("toString") && call.getArguments().isEmpty() && scope != null) {
+            if (scope instanceof NameExpr n) {
+                return localBuilder(n, depth, visiting);
+            }
+            return builderChain(scope, depth, visiting);
+        }
+        return null;
+    }
+
+    /** Builder types whose {@code append} chains are evaluated. */
+    private static final Set<String> BUILDERS = Set.of("StringBuilder", "StringBuffer", "java.lang.StringBuilder",
+            "java.lang.StringBuffer");
+
+    private static final java.util.regex.Pattern FORMAT_SPEC = java.util.regex.Pattern.compile(
+            "%(\\d+\\$)?[-#+ 0,(]*\\d*(\\.\\d+)?([a-zA-Z%])");
+
+    /**
+     * Applies a format string: {@code %s}/{@code %d} (and other value conversions) become the argument
+     * (its text when it is a compile-time constant, else a hole bound to it), {@code %%} a percent sign,
+     * {@code %n} a line break. Null when an argument is missing.
+     */
+    private JavaText format(JavaText fmt, List<Expression> args, int depth, Set<Node> visiting) {
+        String f = fmt.text();
+        java.util.regex.Matcher m = FORMAT_SPEC.matcher(f);
+        JavaText out = new JavaText();
+        int last = 0;
+        int next = 0;
+        while (m.find()) {
+            out.append(fmt, last, m.start());
+            char conv = m.group(3).charAt(0);
+            if (conv == '%') {
+                out.append('%', fmt.offsetAt(m.start()));
+            } else if (conv == 'n') {
+                out.append('\n', JavaText.SYNTHETIC);
+            } else {
+                int index = m.group(1) != null ? Integer.parseInt(m.group(1).substring(0, m.group(1).length() - 1)) - 1 : next++;
+                if (index < 0 || index >= args.size()) {
+                    return null;
+                }
+                Expression arg = args.get(index);
+                appendOperand(out, eval(arg, depth + 1, visiting), arg);
+            }
+            last = m.end();
+        }
+        out.append(fmt, last, f.length());
+        return out.constantOf(fmt);
+    }
+
+    /** {@code new StringBuilder("..")}, {@code new StringBuilder()} or {@code new StringBuilder(capacity)}. */
+    private JavaText newBuilder(ObjectCreationExpr oc, int depth, Set<Node> visiting) {
+        if (oc.getArguments().isEmpty()) {
+            return new JavaText();
+        }
+        Expression arg = oc.getArgument(0);
+        if (arg instanceof IntegerLiteralExpr) {
+            return new JavaText();
+        }
+        return eval(arg, depth + 1, visiting);
+    }
+
+    /** {@code x.append(a).append(b)} down to a builder creation: the appended operands in order. */
+    private JavaText builderChain(Expression e, int depth, Set<Node> visiting) {
+        List<Expression> appended = new ArrayList<>();
+        Expression cur = e;
+        while (cur instanceof MethodCallExpr m && m.getNameAsString().equals("append") && m.getArguments().size() == 1
+                && m.getScope().isPresent()) {
+            appended.add(m.getArgument(0));
+            cur = m.getScope().get();
+        }
+        if (!(cur instanceof ObjectCreationExpr oc && BUILDERS.contains(oc.getType().getNameAsString()))) {
+            return null;
+        }
+        JavaText out = newBuilder(oc, depth, visiting);
+        if (out == null) {
+            return null;
+        }
+        Collections.reverse(appended);
+        return appendAll(out, appended, depth, visiting);
+    }
+
+    private JavaText appendAll(JavaText out, List<Expression> appended, int depth, Set<Node> visiting) {
+        boolean any = out.length() > 0;
+        for (Expression a : appended) {
+            JavaText v = eval(a, depth + 1, visiting);
+            any |= v != null;
+            appendOperand(out, v, a);
+        }
+        return any ? out : null;
+    }
+
+    /**
+     * A local builder: {@code var sb = new StringBuilder(..); sb.append(..); sb.append(..).append(..); sb.toString()},
+     * every append a statement of the block that declares it, before the use. Null when the builder is
+     * appended to anywhere else (a branch, a loop), passed on, or reassigned.
+     */
+    private JavaText localBuilder(NameExpr use, int depth, Set<Node> visiting) {
+        String name = use.getNameAsString();
+        Optional<VariableDeclarator> local = JavaScopes.local(name, use);
+        if (local.isEmpty() || JavaScopes.reassigned(local.get()) || local.get().getInitializer().isEmpty()
+                || !visiting.add(local.get())) {
+            return null;
+        }
+        try {
+            VariableDeclarator v = local.get();
+            JavaText out = eval(v.getInitializer().get(), depth + 1, visiting);
+            Statement declaration = v.findAncestor(Statement.class).orElse(null);
+            if (out == null || declaration == null || !(declaration.getParentNode().orElse(null) instanceof BlockStmt block)) {
+                return null;
+            }
+            List<Statement> stmts = block.getStatements();
+            int i = stmts.indexOf(declaration);
+            if (i < 0) {
+                return null;
+            }
+            for (int k = i + 1; k < stmts.size(); k++) {
+                Statement st = stmts.get(k);
+                if (st.findFirst(NameExpr.class, x -> x == use).isPresent() || st == use.findAncestor(Statement.class).orElse(null)) {
+                    return out;
+                }
+                List<Expression> appended = appendsTo(st, name);
+                if (appended == null) {
+                    if (st.findFirst(NameExpr.class, x -> x.getNameAsString().equals(name)).isPresent()) {
+                        return null; // used some other way before the toString()
+                    }
+                    continue;
+                }
+                for (Expression a : appended) {
+                    appendOperand(out, eval(a, depth + 1, visiting), a);
+                }
+            }
+            return null;
+        } finally {
+            visiting.remove(local.get());
+        }
+    }
+
+    /** The operands of {@code name.append(a).append(b);} as a statement, in order; null for any other statement. */
+    private static List<Expression> appendsTo(Statement st, String name) {
+        if (!(st instanceof ExpressionStmt es)) {
+            return null;
+        }
+        List<Expression> appended = new ArrayList<>();
+        Expression cur = es.getExpression();
+        while (cur instanceof MethodCallExpr m && m.getNameAsString().equals("append") && m.getArguments().size() == 1
+                && m.getScope().isPresent()) {
+            appended.add(m.getArgument(0));
+            cur = m.getScope().get();
+        }
+        if (appended.isEmpty() || !(cur instanceof NameExpr n && n.getNameAsString().equals(name))) {
+            return null;
+        }
+        Collections.reverse(appended);
+        return appended;
     }
 
     private void appendOperand(JavaText out, JavaText value, Expression operand) {

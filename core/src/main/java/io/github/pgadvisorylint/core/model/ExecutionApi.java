@@ -14,6 +14,32 @@ public enum ExecutionApi {
     JPA_NATIVE_QUERY,
     /** Spring Data {@code @Query(value = ..., nativeQuery = true)} on a repository method. */
     SPRING_DATA_QUERY,
+    /**
+     * Spring Data {@code @Procedure("pg_try_advisory_lock")} (or {@code procedureName =} / {@code value =})
+     * on a repository method: the function is named without SQL text, its key is the method's parameters.
+     */
+    SPRING_DATA_PROCEDURE,
+    /**
+     * MyBatis: {@code @Select}/{@code @Update}/{@code @Insert}/{@code @Delete} on a mapper method, or a
+     * statement of a mapper XML file ({@code <mapper namespace="...">}).
+     */
+    MYBATIS,
+    /**
+     * jOOQ: plain SQL through {@code DSLContext.fetch/fetchOne/fetchValue/fetchSingle/execute/query/resultQuery},
+     * a {@code DSL.field("... {0} ...", ...)} template, or {@code DSL.function(NAME, type, args...)}.
+     */
+    JOOQ,
+    /** R2DBC {@code Connection.createStatement(sql).bind(...)} or Spring's {@code DatabaseClient.sql(sql).bind(...)}. */
+    R2DBC,
+    /** Vert.x SQL client {@code preparedQuery(sql).execute(Tuple.of(...))} or {@code query(sql).execute()}. */
+    VERTX_SQL,
+    /**
+     * JDBI: {@code Handle.createQuery/createUpdate/select/execute}, or {@code @SqlQuery}/{@code @SqlUpdate}
+     * on a SQL Object interface method.
+     */
+    JDBI,
+    /** Micronaut Data {@code JdbcOperations.prepareStatement(sql, statement -> ...)}. */
+    MICRONAUT_JDBC,
     /** A statement of a {@code .sql} file. */
     SQL_FILE,
     /** A string handed to a method the tool does not know, which executes it by all appearances. */

@@ -5,5 +5,7 @@ public enum Language {
     /** A {@code .java} source file. */
     JAVA,
     /** A {@code .sql} script. */
-    SQL
+    SQL,
+    /** A MyBatis mapper XML file (root element {@code mapper}). */
+    XML
 }
