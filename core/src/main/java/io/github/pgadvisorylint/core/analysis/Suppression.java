@@ -27,9 +27,12 @@ import java.util.regex.Pattern;
  * @param location  where it is written: from the {@code pg-advisory-lint:ignore} marker to the end of
  *                  the comment, or the annotation's string value; this is where an unused or unknown
  *                  suppression is reported
+ * @param coversRelated true when a finding is also covered through a related location in the range:
+ *                  for {@code @SuppressWarnings} on a field, whose SQL or key is reported where it is
+ *                  used, with the field's declaration as related location
  */
 public record Suppression(String path, int startLine, int endLine, Set<String> ruleIds, String reason,
-                          SuppressionUse.Form form, SourceRegion location) {
+                          SuppressionUse.Form form, SourceRegion location, boolean coversRelated) {
 
     /** The annotation value prefix and the comment marker. */
     public static final String PREFIX = "pg-advisory-lint";
@@ -38,7 +41,7 @@ public record Suppression(String path, int startLine, int endLine, Set<String> r
     public static final String MARKER = PREFIX + ":ignore";
 
     private static final Pattern COMMENT = Pattern.compile(
-            "(?://|--|#)\\s*pg-advisory-lint:ignore\\b([ \\t]+[A-Za-z0-9_, \\t-]*?)?(?:\\s+--\\s*(.*))?\\s*$");
+            "(?://|--|#)\\s*pg-advisory-lint:ignore\\b((?:[ \\t]+(?!--)[A-Za-z0-9_,-]+)*)(?:[ \\t]+--[ \\t]*(.*))?\\s*$");
 
     /** Copies the ids; a null reason becomes empty. */
     public Suppression {
@@ -60,18 +63,28 @@ public record Suppression(String path, int startLine, int endLine, Set<String> r
      * @param reason    the justification, or empty
      */
     public Suppression(String path, int startLine, int endLine, Set<String> ruleIds, String reason) {
-        this(path, startLine, endLine, ruleIds, reason, SuppressionUse.Form.COMMENT, SourceRegion.line(path, startLine));
+        this(path, startLine, endLine, ruleIds, reason, SuppressionUse.Form.COMMENT, SourceRegion.line(path, startLine),
+                false);
     }
 
     /**
      * @param finding a finding
-     * @return true when this suppression silences it: same file, primary line within
-     *     {@code [startLine, endLine]}, and the rule named (or no rule named)
+     * @return true when this suppression silences it: the rule named (or no rule named), and the
+     *     primary location (with {@link #coversRelated}, also a related location) in this file with its
+     *     first line within {@code [startLine, endLine]}
      */
     public boolean covers(Finding finding) {
-        return finding.region().path().equals(path)
-                && finding.region().startLine() >= startLine && finding.region().startLine() <= endLine
-                && (ruleIds.isEmpty() || ruleIds.contains(finding.ruleId()));
+        if (!ruleIds.isEmpty() && !ruleIds.contains(finding.ruleId())) {
+            return false;
+        }
+        if (inRange(finding.region())) {
+            return true;
+        }
+        return coversRelated && finding.related().stream().anyMatch(r -> inRange(r.region()));
+    }
+
+    private boolean inRange(SourceRegion r) {
+        return r.path().equals(path) && r.startLine() >= startLine && r.startLine() <= endLine;
     }
 
     /**
@@ -94,7 +107,8 @@ public record Suppression(String path, int startLine, int endLine, Set<String> r
             if (m.find()) {
                 int end = line.stripTrailing().length();
                 SourceRegion at = new SourceRegion(path, i + 1, marker + 1, i + 1, Math.max(end, marker) + 1);
-                out.add(new Suppression(path, i + 1, i + 2, ids(m.group(1)), m.group(2), SuppressionUse.Form.COMMENT, at));
+                out.add(new Suppression(path, i + 1, i + 2, ids(m.group(1)), m.group(2), SuppressionUse.Form.COMMENT, at,
+                        false));
             }
         }
         return out;

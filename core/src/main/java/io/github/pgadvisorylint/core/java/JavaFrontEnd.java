@@ -289,7 +289,8 @@ public final class JavaFrontEnd {
                         int start = value.getBegin().map(p -> file.offsetOf(p.line, p.column)).orElse(0);
                         int end = value.getEnd().map(p -> file.offsetOf(p.line, p.column) + 1).orElse(start);
                         out.add(new Suppression(file.path(), target.getBegin().get().line, target.getEnd().get().line, ids,
-                                "", io.github.pgadvisorylint.core.rule.SuppressionUse.Form.ANNOTATION, file.region(start, end)));
+                                "", io.github.pgadvisorylint.core.rule.SuppressionUse.Form.ANNOTATION, file.region(start, end),
+                                target instanceof com.github.javaparser.ast.body.FieldDeclaration));
                     }
                 }
             }
