@@ -46,7 +46,7 @@ class SuppressionTest {
         assertThat(s).hasSize(3);
         assertThat(s.get(0).ruleIds()).isEmpty();
         assertThat(s.get(0).reason()).isEqualTo("reviewed with the DBA");
-        assertThat(s.get(0).location()).isEqualTo(new SourceRegion("A.sql", 1, 14, 1, 63));
+        assertThat(s.get(0).location()).isEqualTo(new SourceRegion("A.sql", 1, 14, 1, 62));
         assertThat(s.get(1).ruleIds()).containsExactlyInAnyOrder("a-rule", "other-rule");
         assertThat(s.get(2).ruleIds()).containsExactly("Lock_In");
     }
