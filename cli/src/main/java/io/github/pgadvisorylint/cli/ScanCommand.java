@@ -278,7 +278,10 @@ final class ScanCommand implements Callable<Integer> {
         if (baseline != null) {
             String shown = writeBaseline != null ? writeBaselineFile : baselineFile;
             Path abs = cwd.resolve(shown).normalize();
-            result = baseline.apply(analysed, abs.startsWith(root) ? root.relativize(abs).toString().replace('\\', '/') : shown);
+            // reports name the baseline relative to the scan root, or by its file name when outside it:
+            // never an absolute path, so the same tree gives the same report everywhere
+            result = baseline.apply(analysed, abs.startsWith(root) ? root.relativize(abs).toString().replace('\\', '/')
+                    : abs.getFileName().toString());
         }
         final AnalysisResult report = result;
         boolean colour = color == ColorMode.ALWAYS || (color == ColorMode.AUTO && env.terminal().interactive()
