@@ -302,14 +302,7 @@ final class AnalysisRun {
     /** Turns a read or parsed file into facts; null stays null (ruled out by the prefilter). */
     private FileFacts finish(DiscoveredFile f, Object staged, ConstantIndex index) {
         try {
-            return finishFile(f, staged, index);
-        } finally {
             step();
-        }
-    }
-
-    private FileFacts finishFile(DiscoveredFile f, Object staged, ConstantIndex index) {
-        try {
             FileFacts facts;
             if (staged == null) {
                 return null;
