@@ -2,11 +2,16 @@ package io.github.pgadvisorylint.cli;
 
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.report.AtomicFiles;
-import io.github.pgadvisorylint.core.report.JsonReporter;
+import io.github.pgadvisorylint.core.baseline.Baseline;
+import io.github.pgadvisorylint.core.baseline.BaselineException;
+import io.github.pgadvisorylint.core.config.ConfigException;
+import io.github.pgadvisorylint.core.config.LintConfig;
+import io.github.pgadvisorylint.core.config.LintConfigLoader;
 import io.github.pgadvisorylint.core.report.ReportFormat;
+import io.github.pgadvisorylint.core.report.ReportOptions;
 import io.github.pgadvisorylint.core.report.Reporter;
-import io.github.pgadvisorylint.core.report.SarifReporter;
 import io.github.pgadvisorylint.core.report.TextReporter;
+import io.github.pgadvisorylint.core.rule.Rule;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -45,7 +50,9 @@ import picocli.CommandLine.TypeConversionException;
         footer = {"%nExamples:",
             "  pg-advisory-lint scan .",
             "  pg-advisory-lint scan --format sarif --output out.sarif --format text src",
-            "  pg-advisory-lint scan --format json --fail-on error"})
+            "  pg-advisory-lint scan --format json --fail-on error",
+            "  pg-advisory-lint scan --write-baseline pg-advisory-lint-baseline.json",
+            "  pg-advisory-lint scan --baseline pg-advisory-lint-baseline.json --format github"})
 final class ScanCommand implements Callable<Integer> {
 
     /** The {@code --fail-on} levels. */
@@ -77,15 +84,38 @@ final class ScanCommand implements Callable<Integer> {
         }
     }
 
-    /** Converts {@code text|sarif|json}, any case. */
+    /** Converts {@code text|sarif|json|github|checkstyle|markdown}, any case. */
     static final class FormatConverter implements ITypeConverter<ReportFormat> {
         @Override
         public ReportFormat convert(String value) {
             try {
                 return ReportFormat.parse(value);
             } catch (IllegalArgumentException e) {
-                throw new TypeConversionException("'" + value + "' is not one of text, sarif, json");
+                throw new TypeConversionException("'" + value + "' is not one of " + ReportFormat.ALLOWED);
             }
+        }
+    }
+
+    /** The {@code --color} choices. */
+    enum ColorMode {
+        /** Colour when standard output is a terminal and {@code NO_COLOR} is unset or empty. */
+        AUTO,
+        /** Always colour the text format on standard output. */
+        ALWAYS,
+        /** Never colour. */
+        NEVER
+    }
+
+    /** Converts {@code auto|always|never}, any case. */
+    static final class ColorConverter implements ITypeConverter<ColorMode> {
+        @Override
+        public ColorMode convert(String value) {
+            for (ColorMode m : ColorMode.values()) {
+                if (m.name().equalsIgnoreCase(value.trim())) {
+                    return m;
+                }
+            }
+            throw new TypeConversionException("'" + value + "' is not one of auto, always, never");
         }
     }
 
@@ -99,7 +129,8 @@ final class ScanCommand implements Callable<Integer> {
     private List<String> paths = new ArrayList<>();
 
     @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", converter = FormatConverter.class,
-            description = "Report format: text, sarif or json (default: text). Repeat for several reports.")
+            description = "Report format: text, sarif, json, github (Actions workflow commands), checkstyle (XML)"
+                    + " or markdown (default: text). Repeat for several reports.")
     private List<ReportFormat> formats = new ArrayList<>();
 
     @Option(names = {"-o", "--output"}, paramLabel = "FILE",
@@ -117,10 +148,39 @@ final class ScanCommand implements Callable<Integer> {
             description = "Parsing threads (default: one per processor). Findings never depend on it.")
     private Integer threads;
 
-    @Option(names = "--pooling", paramLabel = "MODE", converter = PoolingConverter.class, defaultValue = "auto",
+    @Option(names = "--pooling", paramLabel = "MODE", converter = PoolingConverter.class,
             description = "How connections reach PostgreSQL: auto (read the project's configuration), transaction,"
-                    + " statement, session or none (default: ${DEFAULT-VALUE}).")
+                    + " statement, session or none (default: the configuration file's pooling, else auto).")
     private io.github.pgadvisorylint.core.config.PoolingSetting pooling;
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "Configuration file (default: the first " + LintConfigLoader.FILE_NAME + " found in the scan"
+                    + " root or a directory above it, up to the repository root). Command-line options win over it.")
+    private String configFile;
+
+    @Option(names = "--baseline", paramLabel = "FILE",
+            description = "Report only findings that are not in this baseline file.")
+    private String baselineFile;
+
+    @Option(names = "--write-baseline", paramLabel = "FILE",
+            description = {"Write a baseline: a new file records every current finding; an existing baseline"
+                    + " (--baseline, else FILE itself) only loses the entries that no longer occur."
+                    + " Findings it holds are not reported in this run."})
+    private String writeBaselineFile;
+
+    @Option(names = "--baseline-record-all",
+            description = "With --write-baseline: also add current findings the baseline does not hold yet.")
+    private boolean baselineRecordAll;
+
+    @Option(names = "--show-suppressed",
+            description = "Keep suppressed findings (in-source and baseline) in SARIF, with result.suppressions,"
+                    + " and in JSON, with a suppression object.")
+    private boolean showSuppressed;
+
+    @Option(names = "--color", paramLabel = "WHEN", converter = ColorConverter.class, defaultValue = "auto",
+            description = "Colour the text format on standard output: auto (on a terminal, unless NO_COLOR is set),"
+                    + " always or never (default: ${DEFAULT-VALUE}).")
+    private ColorMode color;
 
     /** Parses {@code --pooling} values with the allowed ones in the error message. */
     static final class PoolingConverter implements picocli.CommandLine.ITypeConverter<io.github.pgadvisorylint.core.config.PoolingSetting> {
@@ -166,14 +226,71 @@ final class ScanCommand implements Callable<Integer> {
             }
         }
 
-        AnalysisResult result = env.engine().analyze(root, List.copyOf(scanned), threadCount, env.rules().get(), pooling);
+        if (baselineRecordAll && writeBaselineFile == null) {
+            throw new ParameterException(spec.commandLine(), "--baseline-record-all needs --write-baseline FILE");
+        }
+        List<Rule> rules = env.rules().get();
+        LintConfig config = loadConfig(cwd, root, rules);
+        Baseline baseline = baselineFile == null ? null : readBaseline(cwd, baselineFile);
+        Path writeBaseline = writeBaselineFile == null ? null : cwd.resolve(writeBaselineFile).normalize();
+        if (writeBaseline != null) {
+            ScanTargets.checkWritableLocation(writeBaseline, writeBaselineFile);
+            if (baseline == null && Files.isRegularFile(writeBaseline)) {
+                baseline = readBaseline(cwd, writeBaselineFile);
+            }
+        }
+
+        boolean progress = env.terminal().interactive() && env.terminal().getenv("CI") == null;
+        ProgressLine line = progress ? new ProgressLine(spec.commandLine().getErr(), () -> System.nanoTime() / 1_000_000) : null;
+        AnalysisResult analysed;
+        try {
+            analysed = env.engine().analyze(root, List.copyOf(scanned), threadCount, rules, b -> {
+                b.pooling(config.effectivePooling(pooling));
+                b.disabledRules(config.disabledRules());
+                b.severityOverrides(config.severityOverrides());
+                b.fileFilter(config.fileFilter(root, Boolean.FALSE.equals(config.includeTests())));
+                b.extraLockHelpers(config.lockHelpers());
+                b.extraPooledApiTypes(config.pooledApiTypes());
+                if (line != null) {
+                    b.progress(line);
+                }
+            });
+        } finally {
+            if (line != null) {
+                line.clear();
+            }
+        }
 
         List<String> written = new ArrayList<>();
+        AnalysisResult result = analysed;
+        if (writeBaseline != null) {
+            Baseline updated = baseline == null ? Baseline.of(analysed.findings())
+                    : baseline.update(analysed.findings(), baselineRecordAll);
+            try {
+                updated.write(writeBaseline);
+            } catch (IOException | RuntimeException e) {
+                throw new InputException("cannot write " + writeBaselineFile + ": " + describe(e), e);
+            }
+            written.add("Baseline written to " + writeBaselineFile + " (" + updated.entries().size()
+                    + (updated.entries().size() == 1 ? " entry)" : " entries)"));
+            baseline = updated;
+        }
+        if (baseline != null) {
+            String shown = writeBaseline != null ? writeBaselineFile : baselineFile;
+            Path abs = cwd.resolve(shown).normalize();
+            // reports name the baseline relative to the scan root, or by its file name when outside it:
+            // never an absolute path, so the same tree gives the same report everywhere
+            result = baseline.apply(analysed, abs.startsWith(root) ? root.relativize(abs).toString().replace('\\', '/')
+                    : abs.getFileName().toString());
+        }
+        final AnalysisResult report = result;
+        boolean colour = color == ColorMode.ALWAYS || (color == ColorMode.AUTO && env.terminal().interactive()
+                && (env.terminal().getenv("NO_COLOR") == null || env.terminal().getenv("NO_COLOR").isEmpty()));
         for (Target t : targets) {
             if (t.file() != null) {
-                Reporter reporter = reporter(t.format(), written);
+                Reporter reporter = t.format().reporter(new ReportOptions(showSuppressed, false, written));
                 try {
-                    AtomicFiles.write(cwd.resolve(t.file()), out -> reporter.write(result, out));
+                    AtomicFiles.write(cwd.resolve(t.file()), out -> reporter.write(report, out));
                 } catch (IOException | RuntimeException e) {
                     throw new InputException("cannot write " + t.file() + ": " + describe(e), e);
                 }
@@ -184,7 +301,7 @@ final class ScanCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (toStdout != null) {
             try {
-                reporter(toStdout.format(), written).write(result, out);
+                toStdout.format().reporter(new ReportOptions(showSuppressed, colour, written)).write(result, out);
             } catch (IOException e) {
                 throw new InputException("cannot write to standard output: " + describe(e), e);
             }
@@ -231,12 +348,44 @@ final class ScanCommand implements Callable<Integer> {
         return plan;
     }
 
-    private static Reporter reporter(ReportFormat format, List<String> written) {
-        return switch (format) {
-            case TEXT -> new TextReporter(written);
-            case SARIF -> new SarifReporter();
-            case JSON -> new JsonReporter();
-        };
+    /** The configuration: {@code --config}, else the file found above the scan root, else none. */
+    private LintConfig loadConfig(Path cwd, Path root, List<Rule> rules) {
+        Set<String> known = new java.util.TreeSet<>();
+        rules.forEach(r -> known.add(r.descriptor().id()));
+        Path file;
+        if (configFile != null) {
+            file = cwd.resolve(configFile).normalize();
+            if (!Files.isRegularFile(file)) {
+                throw new InputException("no such configuration file: " + configFile);
+            }
+        } else {
+            file = LintConfigLoader.find(root).orElse(null);
+        }
+        if (file == null) {
+            return LintConfig.none();
+        }
+        try {
+            return LintConfigLoader.load(file, known);
+        } catch (ConfigException e) {
+            throw new InputException(e.getMessage().replace(file.toString(), display(cwd, file)), e);
+        }
+    }
+
+    private static Baseline readBaseline(Path cwd, String asGiven) {
+        Path file = cwd.resolve(asGiven).normalize();
+        if (!Files.isRegularFile(file)) {
+            throw new InputException("no such baseline file: " + asGiven);
+        }
+        try {
+            return Baseline.read(file);
+        } catch (BaselineException e) {
+            throw new InputException(e.getMessage().replace(file.toString(), asGiven), e);
+        }
+    }
+
+    /** @return the path relative to the working directory when inside it, else absolute */
+    private static String display(Path cwd, Path file) {
+        return file.startsWith(cwd) && !file.equals(cwd) ? cwd.relativize(file).toString() : file.toString();
     }
 
     private static String describe(Exception e) {

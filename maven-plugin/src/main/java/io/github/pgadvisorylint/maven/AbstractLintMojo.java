@@ -5,10 +5,14 @@ import io.github.pgadvisorylint.core.analysis.Analyzer;
 import io.github.pgadvisorylint.core.analysis.Notification;
 import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.report.AtomicFiles;
-import io.github.pgadvisorylint.core.report.JsonReporter;
+import io.github.pgadvisorylint.core.baseline.Baseline;
+import io.github.pgadvisorylint.core.baseline.BaselineException;
+import io.github.pgadvisorylint.core.config.ConfigException;
+import io.github.pgadvisorylint.core.config.LintConfig;
+import io.github.pgadvisorylint.core.config.LintConfigLoader;
 import io.github.pgadvisorylint.core.report.ReportFormat;
+import io.github.pgadvisorylint.core.report.ReportOptions;
 import io.github.pgadvisorylint.core.report.Reporter;
-import io.github.pgadvisorylint.core.report.SarifReporter;
 import io.github.pgadvisorylint.core.report.TextReporter;
 import io.github.pgadvisorylint.core.report.ToolInfo;
 import io.github.pgadvisorylint.core.rule.Rule;
@@ -52,9 +56,12 @@ public abstract class AbstractLintMojo extends AbstractMojo {
     @Parameter(property = "pgAdvisoryLint.failOnSeverity", defaultValue = "warning")
     String failOnSeverity;
 
-    /** Also analyses the test source roots and test resource directories. */
-    @Parameter(property = "pgAdvisoryLint.includeTests", defaultValue = "false")
-    boolean includeTests;
+    /**
+     * Also analyses the test source roots and test resource directories. Unset: the configuration
+     * file's {@code includeTests}, else {@code false}.
+     */
+    @Parameter(property = "pgAdvisoryLint.includeTests")
+    Boolean includeTests;
 
     /**
      * Globs of files to analyse, relative to each module's base directory, e.g.
@@ -71,8 +78,10 @@ public abstract class AbstractLintMojo extends AbstractMojo {
 
     /**
      * Report files to write into {@code outputDirectory}, any of {@code sarif}
-     * ({@code pg-advisory-lint.sarif}, SARIF 2.1.0), {@code json} ({@code pg-advisory-lint.json}) and
-     * {@code text} ({@code pg-advisory-lint.txt}). Files are replaced atomically.
+     * ({@code pg-advisory-lint.sarif}, SARIF 2.1.0), {@code json} ({@code pg-advisory-lint.json}),
+     * {@code text} ({@code pg-advisory-lint.txt}), {@code checkstyle} ({@code pg-advisory-lint-checkstyle.xml}),
+     * {@code markdown} ({@code pg-advisory-lint.md}) and {@code github} ({@code pg-advisory-lint-github.txt},
+     * workflow commands to {@code cat} in a later step). Files are replaced atomically.
      */
     @Parameter(property = "pgAdvisoryLint.formats", defaultValue = "sarif")
     List<String> formats;
@@ -91,10 +100,50 @@ public abstract class AbstractLintMojo extends AbstractMojo {
     /**
      * How connections reach PostgreSQL: {@code auto} reads the project's configuration (PgBouncer ini,
      * {@code POOL_MODE}, JDBC URLs on port 6432 or 6543); {@code transaction}, {@code statement},
-     * {@code session} or {@code none} override it.
+     * {@code session} or {@code none} override it. Unset: the configuration file's {@code pooling},
+     * else {@code auto}.
      */
-    @Parameter(property = "pgAdvisoryLint.pooling", defaultValue = "auto")
+    @Parameter(property = "pgAdvisoryLint.pooling")
     String pooling;
+
+    /**
+     * The configuration file. Unset: the first {@code .pg-advisory-lint.yml} in the project's base
+     * directory or a directory above it, up to the repository root (the first directory holding
+     * {@code .git}). Parameters given in the POM or on the command line win over it.
+     */
+    @Parameter(property = "pgAdvisoryLint.configFile")
+    File configFile;
+
+    /**
+     * A baseline file (the CLI's {@code --baseline}): findings it holds are not reported and do not
+     * fail the build. Entries are keyed by fingerprint; paths are relative to the scan root, so use
+     * the file with the goal that wrote it.
+     */
+    @Parameter(property = "pgAdvisoryLint.baseline")
+    File baseline;
+
+    /**
+     * Writes {@code baseline}: when it does not exist, it records every current finding; when it
+     * exists, it only loses the entries that no longer occur (add {@code baselineRecordAll} to
+     * accept the new findings too). Findings it then holds do not fail the build.
+     */
+    @Parameter(property = "pgAdvisoryLint.updateBaseline", defaultValue = "false")
+    boolean updateBaseline;
+
+    /** With {@code updateBaseline}: also add current findings the baseline does not hold yet. */
+    @Parameter(property = "pgAdvisoryLint.baselineRecordAll", defaultValue = "false")
+    boolean baselineRecordAll;
+
+    /**
+     * Keeps suppressed findings (in-source suppressions and baseline entries) in the SARIF report,
+     * with {@code result.suppressions} (SARIF 2.1.0 §3.27.23), and in the JSON report. GitHub code
+     * scanning ignores {@code suppressions}, so leave this off for uploads.
+     */
+    @Parameter(property = "pgAdvisoryLint.showSuppressed", defaultValue = "false")
+    boolean showSuppressed;
+
+    /** The configuration read by {@link #execute()}, before {@link #scope()} is asked. */
+    private LintConfig config = LintConfig.none();
 
     /** The project the goal runs on. */
     @Parameter(defaultValue = "${project}", readonly = true, required = true)
@@ -137,12 +186,22 @@ public abstract class AbstractLintMojo extends AbstractMojo {
             return;
         }
         Severity threshold = threshold(failOnSeverity);
+        List<Rule> rules = loadRules();
+        config = loadConfig(rules);
         io.github.pgadvisorylint.core.config.PoolingSetting poolingSetting;
         try {
-            poolingSetting = io.github.pgadvisorylint.core.config.PoolingSetting.parse(pooling == null ? "auto" : pooling);
+            poolingSetting = config.effectivePooling(pooling == null || pooling.isBlank() ? null
+                    : io.github.pgadvisorylint.core.config.PoolingSetting.parse(pooling));
         } catch (IllegalArgumentException e) {
             throw new MojoExecutionException(ToolInfo.NAME + ": pooling: " + e.getMessage());
         }
+        if (baselineRecordAll && !updateBaseline) {
+            throw new MojoExecutionException(ToolInfo.NAME + ": baselineRecordAll needs updateBaseline=true");
+        }
+        if (updateBaseline && baseline == null) {
+            throw new MojoExecutionException(ToolInfo.NAME + ": updateBaseline needs the baseline parameter (the file to write)");
+        }
+        Baseline accepted = readBaseline();
         List<ReportFormat> reportFormats = reportFormats(formats);
         SourceSelection selection;
         try {
@@ -158,11 +217,29 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         getLog().debug(ToolInfo.NAME + ": scanning " + chosen.roots() + " (" + chosen.files().size()
                 + " files) relative to " + scope.root());
 
-        AnalysisResult result = analyze(scope.root(), chosen, poolingSetting);
+        AnalysisResult analysed = analyze(scope.root(), chosen, poolingSetting, rules);
+        List<String> notes = new ArrayList<>();
+        AnalysisResult result = analysed;
+        if (updateBaseline) {
+            accepted = accepted == null ? Baseline.of(analysed.findings())
+                    : accepted.update(analysed.findings(), baselineRecordAll);
+            try {
+                accepted.write(baseline.toPath());
+            } catch (IOException | RuntimeException e) {
+                throw new MojoExecutionException(ToolInfo.NAME + ": cannot write the baseline " + baseline + ": " + e, e);
+            }
+            notes.add("Baseline written to " + display(baseline.toPath()) + " (" + accepted.entries().size()
+                    + (accepted.entries().size() == 1 ? " entry)" : " entries)"));
+        }
+        if (accepted != null) {
+            Path abs = baseline.toPath().toAbsolutePath().normalize();
+            Path root = scope.root().toAbsolutePath().normalize();
+            result = accepted.apply(analysed, abs.startsWith(root) ? root.relativize(abs).toString().replace('\\', '/')
+                    : abs.getFileName().toString());
+        }
 
         Map<ReportFormat, Path> written = writeReports(result, reportFormats);
         LogReport.print(result, getLog(), printFindings);
-        List<String> notes = new ArrayList<>();
         written.forEach((format, file) -> notes.add(format.displayName() + " written to " + display(file)));
         getLog().info(ToolInfo.NAME + ": " + new TextReporter(notes).summary(result));
 
@@ -171,8 +248,12 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         }
     }
 
-    private AnalysisResult analyze(Path root, SourceSelection.Result chosen,
-                                   io.github.pgadvisorylint.core.config.PoolingSetting poolingSetting) throws MojoExecutionException {
+    /** @return the effective {@code includeTests}: the parameter, else the configuration file's, else false */
+    boolean includeTests() {
+        return includeTests != null ? includeTests : Boolean.TRUE.equals(config.includeTests());
+    }
+
+    private List<Rule> loadRules() throws MojoExecutionException {
         List<Rule> rules;
         try {
             // The plugin's own class realm holds the rules module; the thread context loader may not.
@@ -183,15 +264,73 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         if (rules.isEmpty()) {
             throw new MojoExecutionException(ToolInfo.NAME + ": no rules found on the plugin's class path");
         }
+        return rules;
+    }
+
+    /** {@code configFile}, else the file found above the project's base directory, else none. */
+    private LintConfig loadConfig(List<Rule> rules) throws MojoExecutionException {
+        Path file;
+        if (configFile != null) {
+            file = configFile.toPath().toAbsolutePath().normalize();
+            if (!java.nio.file.Files.isRegularFile(file)) {
+                throw new MojoExecutionException(ToolInfo.NAME + ": no such configuration file: " + configFile);
+            }
+        } else {
+            Path start = project != null && project.getBasedir() != null ? project.getBasedir().toPath()
+                    : Path.of(System.getProperty("user.dir"));
+            file = LintConfigLoader.find(start).orElse(null);
+        }
+        if (file == null) {
+            return LintConfig.none();
+        }
+        java.util.Set<String> known = new java.util.TreeSet<>();
+        rules.forEach(r -> known.add(r.descriptor().id()));
+        try {
+            LintConfig c = LintConfigLoader.load(file, known);
+            getLog().debug(ToolInfo.NAME + ": configuration " + file);
+            return c;
+        } catch (ConfigException e) {
+            throw new MojoExecutionException(ToolInfo.NAME + ": " + e.getMessage(), e);
+        }
+    }
+
+    private Baseline readBaseline() throws MojoExecutionException {
+        if (baseline == null) {
+            return null;
+        }
+        if (!java.nio.file.Files.isRegularFile(baseline.toPath())) {
+            if (updateBaseline) {
+                return null;
+            }
+            throw new MojoExecutionException(ToolInfo.NAME + ": no such baseline file: " + baseline
+                    + " (create it with -DpgAdvisoryLint.updateBaseline=true or the CLI's --write-baseline)");
+        }
+        try {
+            return Baseline.read(baseline.toPath());
+        } catch (BaselineException e) {
+            throw new MojoExecutionException(ToolInfo.NAME + ": " + e.getMessage(), e);
+        }
+    }
+
+    private AnalysisResult analyze(Path root, SourceSelection.Result chosen,
+                                   io.github.pgadvisorylint.core.config.PoolingSetting poolingSetting, List<Rule> rules)
+            throws MojoExecutionException {
         if (chosen.files().isEmpty()) {
             List<RuleDescriptor> descriptors = rules.stream().map(Rule::descriptor)
+                    .filter(d -> !config.disabledRules().contains(d.id()))
                     .sorted(Comparator.comparing(RuleDescriptor::id)).toList();
             return new AnalysisResult(root, descriptors, List.of(), sorted(chosen.notifications()),
                     new LockModel(List.of(), List.of()), 0, 0, 0);
         }
         AnalysisResult r;
         try {
-            r = Analyzer.builder().rules(rules).pooling(poolingSetting).build().analyze(root, chosen.files());
+            r = Analyzer.builder().rules(rules).pooling(poolingSetting)
+                    .disabledRules(config.disabledRules())
+                    .severityOverrides(config.severityOverrides())
+                    .fileFilter(config.fileFilter(root, false))
+                    .extraLockHelpers(config.lockHelpers())
+                    .extraPooledApiTypes(config.pooledApiTypes())
+                    .build().analyze(root, chosen.files());
         } catch (RuntimeException e) {
             throw new MojoExecutionException(ToolInfo.NAME + ": internal error: " + e + ". This is a bug; please"
                     + " report it at " + ToolInfo.INFORMATION_URI + "/issues", e);
@@ -201,8 +340,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         }
         List<Notification> all = new ArrayList<>(r.notifications());
         all.addAll(chosen.notifications());
-        return new AnalysisResult(r.root(), r.rules(), r.findings(), sorted(all), r.model(), r.filesScanned(),
-                r.filesAnalyzed(), r.elapsedMillis());
+        return r.withNotifications(sorted(all));
     }
 
     private Map<ReportFormat, Path> writeReports(AnalysisResult result, List<ReportFormat> reportFormats)
@@ -211,11 +349,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         Path dir = outputDirectory.toPath().toAbsolutePath().normalize();
         for (ReportFormat format : reportFormats) {
             Path file = dir.resolve(reportFileName(format));
-            Reporter reporter = switch (format) {
-                case SARIF -> new SarifReporter();
-                case JSON -> new JsonReporter();
-                case TEXT -> new TextReporter();
-            };
+            Reporter reporter = format.reporter(new ReportOptions(showSuppressed, false, List.of()));
             try {
                 AtomicFiles.write(file, out -> reporter.write(result, out));
             } catch (IOException | RuntimeException e) {
@@ -228,10 +362,17 @@ public abstract class AbstractLintMojo extends AbstractMojo {
 
     /**
      * @param format a report format
-     * @return its file name in the output directory: {@code pg-advisory-lint.sarif}, {@code .json} or {@code .txt}
+     * @return its file name in the output directory: {@code pg-advisory-lint.sarif}, {@code .json},
+     *     {@code .txt}, {@code .md}, {@code pg-advisory-lint-checkstyle.xml} or {@code pg-advisory-lint-github.txt}
      */
     public static String reportFileName(ReportFormat format) {
-        return REPORT_BASE_NAME + "." + (format == ReportFormat.TEXT ? "txt" : format.id());
+        return switch (format) {
+            case TEXT -> REPORT_BASE_NAME + ".txt";
+            case MARKDOWN -> REPORT_BASE_NAME + ".md";
+            case CHECKSTYLE -> REPORT_BASE_NAME + "-checkstyle.xml";
+            case GITHUB -> REPORT_BASE_NAME + "-github.txt";
+            default -> REPORT_BASE_NAME + "." + format.id();
+        };
     }
 
     /**
@@ -320,8 +461,8 @@ public abstract class AbstractLintMojo extends AbstractMojo {
                 try {
                     f = ReportFormat.parse(part);
                 } catch (IllegalArgumentException e) {
-                    throw new MojoExecutionException(ToolInfo.NAME + ": formats must be sarif, json or text, not '"
-                            + part.trim() + "'");
+                    throw new MojoExecutionException(ToolInfo.NAME + ": formats must be among " + ReportFormat.ALLOWED
+                            + ", not '" + part.trim() + "'");
                 }
                 if (!out.contains(f)) {
                     out.add(f);

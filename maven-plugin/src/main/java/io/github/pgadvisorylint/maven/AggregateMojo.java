@@ -48,7 +48,7 @@ public class AggregateMojo extends AbstractLintMojo {
         List<SourceSelection.Module> modules = new ArrayList<>();
         List<Path> basedirs = new ArrayList<>();
         for (MavenProject p : projects) {
-            modules.add(module(p, includeTests));
+            modules.add(module(p, includeTests()));
             basedirs.add(p.getBasedir().toPath());
         }
         Path root = project.getBasedir().toPath().toAbsolutePath().normalize();

@@ -20,7 +20,7 @@ public class CheckMojo extends AbstractLintMojo {
 
     @Override
     Scope scope() {
-        SourceSelection.Module module = module(project, includeTests);
+        SourceSelection.Module module = module(project, includeTests());
         return new Scope(module.basedir(), List.of(module));
     }
 }

@@ -1,13 +1,12 @@
 package io.github.pgadvisorylint.maven;
 
 import io.github.pgadvisorylint.core.analysis.Notification;
+import io.github.pgadvisorylint.core.config.Globs;
 import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
 import io.github.pgadvisorylint.core.discovery.FileDiscovery;
 import java.nio.file.FileSystem;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -70,8 +69,8 @@ public final class SourceSelection {
         }
     }
 
-    private final List<PathMatcher> includes;
-    private final List<PathMatcher> excludes;
+    private final Globs includes;
+    private final Globs excludes;
 
     /**
      * @param includes globs of files to analyse; empty means every file the discovery finds
@@ -127,32 +126,21 @@ public final class SourceSelection {
      * @return true when an include (or, without includes, any file) matches and no exclude does
      */
     public boolean accepts(Path relative) {
-        boolean included = includes.isEmpty() || includes.stream().anyMatch(m -> m.matches(relative));
-        return included && excludes.stream().noneMatch(m -> m.matches(relative));
+        return (includes.isEmpty() || includes.matches(relative)) && !excludes.matches(relative);
     }
 
-    private static List<PathMatcher> matchers(Collection<String> globs, String parameter) {
-        FileSystem fs = FileSystems.getDefault();
-        List<PathMatcher> out = new ArrayList<>();
-        for (String glob : globs == null ? List.<String>of() : globs) {
+    private static Globs matchers(Collection<String> globs, String parameter) {
+        List<String> patterns = globs == null ? List.of() : new ArrayList<>(globs);
+        for (String glob : patterns) {
             if (glob == null || glob.isBlank()) {
                 throw new IllegalArgumentException(parameter + " holds an empty pattern");
             }
-            String g = glob.trim().replace('\\', '/');
-            if (g.endsWith("/")) {
-                g = g + "**";
-            }
-            try {
-                out.add(fs.getPathMatcher("glob:" + g));
-                if (g.startsWith("**/")) {
-                    out.add(fs.getPathMatcher("glob:" + g.substring(3)));
-                }
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(parameter + " pattern '" + glob + "' is not a valid glob: "
-                        + e.getMessage(), e);
-            }
         }
-        return List.copyOf(out);
+        try {
+            return Globs.compile(patterns);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(parameter + " pattern " + e.getMessage(), e);
+        }
     }
 
     /**

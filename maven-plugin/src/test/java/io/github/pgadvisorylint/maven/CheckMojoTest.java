@@ -170,7 +170,7 @@ class CheckMojoTest {
         CheckMojo m2 = mojo();
         m2.formats = List.of("sarif", "html");
         assertThatThrownBy(m2::execute).isInstanceOf(MojoExecutionException.class)
-                .hasMessage("pg-advisory-lint: formats must be sarif, json or text, not 'html'");
+                .hasMessage("pg-advisory-lint: formats must be among text, sarif, json, github, checkstyle, markdown, not 'html'");
         CheckMojo m3 = mojo();
         m3.excludes = List.of("src/{a");
         assertThatThrownBy(m3::execute).isInstanceOf(MojoExecutionException.class)
@@ -184,5 +184,75 @@ class CheckMojoTest {
         assertThat(AbstractLintMojo.reportFileName(ReportFormat.TEXT)).isEqualTo("pg-advisory-lint.txt");
         assertThat(AbstractLintMojo.reportFileName(ReportFormat.SARIF)).isEqualTo("pg-advisory-lint.sarif");
         assertThat(new File(AbstractLintMojo.reportFileName(ReportFormat.JSON)).getName()).isEqualTo("pg-advisory-lint.json");
+    }
+
+    @Test
+    void configurationFileSwitchesRulesAndParametersWinOverIt() throws Exception {
+        write("src/main/resources/db/migration/V2__claim.sql", LIMIT_QUERY);
+        write(".git/HEAD", "ref: refs/heads/main\n");
+        write(".pg-advisory-lint.yml", "rules:\n  lock-in-limit-query: note\nincludeTests: true\n");
+        CheckMojo m = mojo();
+        m.execute();
+        assertThat(log.lines).anyMatch(l -> l.startsWith("[INFO] src/main/resources/db/migration/V2__claim.sql:1:50"
+                + " [lock-in-limit-query]"));
+        assertThat(m.includeTests()).as("from the file").isTrue();
+        CheckMojo explicit = mojo();
+        explicit.includeTests = false;
+        explicit.execute();
+        assertThat(explicit.includeTests()).as("the parameter wins").isFalse();
+    }
+
+    @Test
+    void badConfigurationIsAnExecutionErrorNamingFileAndLine() throws Exception {
+        write("cfg/lint.yml", "pooling: sometimes\n");
+        CheckMojo m = mojo();
+        m.configFile = dir.resolve("cfg/lint.yml").toFile();
+        assertThatThrownBy(m::execute).isInstanceOf(MojoExecutionException.class)
+                .hasMessage("pg-advisory-lint: " + dir.resolve("cfg/lint.yml") + ":1:10: pooling: 'sometimes' is not"
+                        + " allowed (allowed: auto, transaction, statement, session, none)");
+        CheckMojo missing = mojo();
+        missing.configFile = dir.resolve("cfg/none.yml").toFile();
+        assertThatThrownBy(missing::execute).isInstanceOf(MojoExecutionException.class)
+                .hasMessageStartingWith("pg-advisory-lint: no such configuration file: ");
+    }
+
+    @Test
+    void baselineIsWrittenThenAppliedAndNewFindingsStillFail() throws Exception {
+        write("src/main/resources/db/migration/V2__claim.sql", LIMIT_QUERY);
+        File baseline = dir.resolve("pg-advisory-lint-baseline.json").toFile();
+        CheckMojo missing = mojo();
+        missing.baseline = baseline;
+        assertThatThrownBy(missing::execute).isInstanceOf(MojoExecutionException.class)
+                .hasMessageContaining("no such baseline file");
+
+        CheckMojo record = mojo();
+        record.baseline = baseline;
+        record.updateBaseline = true;
+        record.execute();
+        assertThat(Files.readString(baseline.toPath())).contains("\"ruleId\": \"lock-in-limit-query\"");
+
+        write("src/main/resources/db/migration/V2__claim.sql", "-- a comment first\n\n\n" + LIMIT_QUERY);
+        CheckMojo moved = mojo();
+        moved.baseline = baseline;
+        moved.execute();
+        assertThat(log.lines).anyMatch(l -> l.contains("1 suppressed"));
+
+        write("src/main/resources/db/migration/V3__claim.sql", LIMIT_QUERY);
+        CheckMojo added = mojo();
+        added.baseline = baseline;
+        assertThatThrownBy(added::execute).isInstanceOf(MojoFailureException.class)
+                .hasMessageStartingWith("pg-advisory-lint found 1 finding");
+    }
+
+    @Test
+    void newFormatsAreWrittenAsFiles() throws Exception {
+        write("src/main/resources/db/migration/V2__claim.sql", LIMIT_QUERY);
+        CheckMojo m = mojo();
+        m.formats = List.of("checkstyle,markdown,github");
+        m.failOnSeverity = "none";
+        m.execute();
+        assertThat(Files.readString(dir.resolve("target/pg-advisory-lint-checkstyle.xml"))).contains("<checkstyle");
+        assertThat(Files.readString(dir.resolve("target/pg-advisory-lint.md"))).startsWith("## pg-advisory-lint");
+        assertThat(Files.readString(dir.resolve("target/pg-advisory-lint-github.txt"))).startsWith("::error file=");
     }
 }

@@ -19,16 +19,57 @@ import java.util.List;
  * @param filesAnalyzed  files that passed the prefilter and were parsed
  * @param elapsedMillis  wall time of the analysis in milliseconds (never part of a report's
  *                       deterministic content except the text summary)
+ * @param suppressed     findings left out of {@code findings} by an in-source suppression or a
+ *                       baseline entry, each with its {@link Finding#suppression()}, sorted like
+ *                       {@code findings}; they never count for exit codes or summaries
  */
 public record AnalysisResult(Path root, List<RuleDescriptor> rules, List<Finding> findings,
                              List<Notification> notifications, LockModel model, int filesScanned,
-                             int filesAnalyzed, long elapsedMillis) {
+                             int filesAnalyzed, long elapsedMillis, List<Finding> suppressed) {
 
     /** Copies the lists. */
     public AnalysisResult {
         rules = List.copyOf(rules);
         findings = List.copyOf(findings);
         notifications = List.copyOf(notifications);
+        suppressed = List.copyOf(suppressed);
+    }
+
+    /**
+     * A result without suppressed findings (the form before suppressions were recorded).
+     *
+     * @param root          the scan root
+     * @param rules         descriptors of the rules that ran
+     * @param findings      active findings
+     * @param notifications tool notifications
+     * @param model         the lock model
+     * @param filesScanned  files discovered
+     * @param filesAnalyzed files parsed
+     * @param elapsedMillis wall time in milliseconds
+     */
+    public AnalysisResult(Path root, List<RuleDescriptor> rules, List<Finding> findings,
+                          List<Notification> notifications, LockModel model, int filesScanned,
+                          int filesAnalyzed, long elapsedMillis) {
+        this(root, rules, findings, notifications, model, filesScanned, filesAnalyzed, elapsedMillis, List.of());
+    }
+
+    /**
+     * @param active     the new active findings
+     * @param suppressedFindings the new suppressed findings, each with a suppression
+     * @return a copy with those findings, everything else unchanged
+     */
+    public AnalysisResult withFindings(List<Finding> active, List<Finding> suppressedFindings) {
+        return new AnalysisResult(root, rules, active, notifications, model, filesScanned, filesAnalyzed,
+                elapsedMillis, suppressedFindings);
+    }
+
+    /**
+     * @param all the new notifications (sorted by the caller)
+     * @return a copy with those notifications, everything else unchanged
+     */
+    public AnalysisResult withNotifications(List<Notification> all) {
+        return new AnalysisResult(root, rules, findings, all, model, filesScanned, filesAnalyzed, elapsedMillis,
+                suppressed);
     }
 
     /**

@@ -31,6 +31,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -62,17 +63,58 @@ final class AnalysisRun {
     private final PoolingEvidenceScanner poolingScanner = new PoolingEvidenceScanner();
     private final List<PoolingEvidence> poolingEvidence = java.util.Collections.synchronizedList(new ArrayList<>());
 
-    AnalysisRun(List<Rule> rules, int threads, PoolingSetting pooling, Path root, List<Path> targets) {
-        this.rules = rules;
-        this.threads = threads;
-        this.pooling = pooling;
+    private final Settings settings;
+    private final java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+    private volatile int total;
+
+    /**
+     * What the {@link Analyzer} was configured with.
+     *
+     * @param rules               every installed rule, sorted by id
+     * @param disabled            ids of rules not to run
+     * @param severities          rule id to overriding severity
+     * @param threads             worker threads
+     * @param pooling             the pooling setting
+     * @param fileFilter          which discovered files (absolute paths) are analysed
+     * @param extraLockHelpers    configured lock-helper method names (not yet read by the front end)
+     * @param extraPooledApiTypes configured pooled-API type names (not yet read by the front end)
+     * @param progress            progress sink
+     */
+    record Settings(List<Rule> rules, Set<String> disabled, java.util.Map<String, Severity> severities, int threads,
+                    PoolingSetting pooling, java.util.function.Predicate<Path> fileFilter, Set<String> extraLockHelpers,
+                    Set<String> extraPooledApiTypes, ProgressListener progress) {
+    }
+
+    AnalysisRun(Settings settings, Path root, List<Path> targets) {
+        this.settings = settings;
+        this.rules = settings.rules().stream().filter(r -> !settings.disabled().contains(r.descriptor().id())).toList();
+        this.threads = settings.threads();
+        this.pooling = settings.pooling();
         this.root = root.toAbsolutePath().normalize();
         this.targets = targets.isEmpty() ? List.of(this.root) : List.copyOf(targets);
     }
 
+    /** @return the lock-helper method names configured for this run; for the Java front end */
+    Set<String> extraLockHelpers() {
+        return settings.extraLockHelpers();
+    }
+
+    /** @return the pooled-API type names configured for this run; for the Java front end */
+    Set<String> extraPooledApiTypes() {
+        return settings.extraPooledApiTypes();
+    }
+
+    private void step() {
+        settings.progress().progress(done.incrementAndGet(), total);
+    }
+
     AnalysisResult run() {
         long started = System.nanoTime();
-        FileDiscovery.Result discovered = FileDiscovery.discover(root, targets);
+        FileDiscovery.Result found = FileDiscovery.discover(root, targets);
+        FileDiscovery.Result discovered = new FileDiscovery.Result(found.files().stream()
+                .filter(f -> settings.fileFilter().test(f.path().toAbsolutePath().normalize())).toList(),
+                found.notifications());
+        total = 2 * discovered.files().size();
         List<Notification> notifications = new ArrayList<>(discovered.notifications());
         List<FileFacts> facts = analyzeAll(discovered.files());
         List<LockSite> sites = new ArrayList<>();
@@ -94,16 +136,32 @@ final class AnalysisRun {
             loops.putAll(f.loops());
         }
         LockModel model = new LockModel(sites, lifecycles, poolingEvidence, pooling, orderEdges, loops);
-        FindingCollector collector = new FindingCollector(model);
+        Set<String> known = new java.util.TreeSet<>();
+        settings.rules().forEach(r -> known.add(r.descriptor().id()));
+        Set<String> active = new java.util.TreeSet<>();
+        rules.forEach(r -> active.add(r.descriptor().id()));
+        FindingCollector collector = new FindingCollector(model, known, settings.severities());
+        List<Rule> late = new ArrayList<>();
         for (Rule rule : rules) {
-            collector.runRule(rule, notifications);
+            if (rule.phase() == Rule.Phase.AFTER_FINDINGS) {
+                late.add(rule);
+            } else {
+                collector.runRule(rule, notifications);
+            }
         }
+        FindingCollector.Outcome outcome = collector.findings(suppressions, late, active, notifications);
         notifications.sort(Comparator.naturalOrder());
-        List<RuleDescriptor> descriptors = rules.stream().map(Rule::descriptor)
+        List<RuleDescriptor> descriptors = rules.stream().map(Rule::descriptor).map(this::withOverride)
                 .sorted(Comparator.comparing(RuleDescriptor::id)).toList();
         long elapsed = (System.nanoTime() - started) / 1_000_000;
-        return new AnalysisResult(root, descriptors, collector.findings(suppressions), notifications, model,
-                discovered.files().size(), analyzed, elapsed);
+        return new AnalysisResult(root, descriptors, outcome.active(), notifications, model,
+                discovered.files().size(), analyzed, elapsed, outcome.suppressed());
+    }
+
+    private RuleDescriptor withOverride(RuleDescriptor d) {
+        Severity s = settings.severities().get(d.id());
+        return s == null || s == d.defaultSeverity() ? d : new RuleDescriptor(d.id(), d.name(), s,
+                d.shortDescription(), d.fullDescription(), d.helpMarkdown(), d.tags());
     }
 
     /**
@@ -346,7 +404,11 @@ final class AnalysisRun {
     }
 
     private Object read(DiscoveredFile f) {
-        return read(f, false);
+        try {
+            return read(f, false);
+        } finally {
+            step();
+        }
     }
 
     /**
@@ -405,6 +467,7 @@ final class AnalysisRun {
     /** Turns a read or parsed file into facts; null stays null (ruled out by the prefilter). */
     private FileFacts finish(DiscoveredFile f, Object staged, ConstantIndex index, HelperRegistry helpers) {
         try {
+            step();
             FileFacts facts;
             if (staged == null) {
                 return null;

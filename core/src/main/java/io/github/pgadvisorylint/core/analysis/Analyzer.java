@@ -1,9 +1,14 @@
 package io.github.pgadvisorylint.core.analysis;
 
 import io.github.pgadvisorylint.core.rule.Rule;
+import io.github.pgadvisorylint.core.rule.Severity;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * The facade the CLI, the Maven plugin and the tests call: discovery, prefilter, front ends, lock
@@ -14,11 +19,35 @@ public final class Analyzer {
     private final List<Rule> rules;
     private final int threads;
     private final io.github.pgadvisorylint.core.config.PoolingSetting pooling;
+    private final Set<String> disabled;
+    private final Map<String, Severity> severities;
+    private final Predicate<Path> fileFilter;
+    private final Set<String> extraLockHelpers;
+    private final Set<String> extraPooledApiTypes;
+    private final ProgressListener progress;
 
     private Analyzer(Builder b) {
         this.rules = List.copyOf(b.rules);
         this.threads = b.threads;
         this.pooling = b.pooling;
+        Set<String> known = new TreeSet<>();
+        rules.forEach(r -> known.add(r.descriptor().id()));
+        for (String id : b.disabled) {
+            if (!known.contains(id)) {
+                throw new IllegalArgumentException("cannot switch off unknown rule '" + id + "'");
+            }
+        }
+        for (String id : b.severities.keySet()) {
+            if (!known.contains(id)) {
+                throw new IllegalArgumentException("cannot set the severity of unknown rule '" + id + "'");
+            }
+        }
+        this.disabled = Set.copyOf(b.disabled);
+        this.severities = Map.copyOf(b.severities);
+        this.fileFilter = b.fileFilter;
+        this.extraLockHelpers = Set.copyOf(b.extraLockHelpers);
+        this.extraPooledApiTypes = Set.copyOf(b.extraPooledApiTypes);
+        this.progress = b.progress;
     }
 
     /** @return a builder with no rules and one thread per available processor */
@@ -26,9 +55,19 @@ public final class Analyzer {
         return new Builder();
     }
 
-    /** @return the rules this analyzer runs, sorted by id */
+    /** @return the rules this analyzer knows (also those switched off), sorted by id */
     public List<Rule> rules() {
         return rules;
+    }
+
+    /** @return method names the Java front end treats as lock helpers besides those it finds, sorted */
+    public Set<String> extraLockHelpers() {
+        return new TreeSet<>(extraLockHelpers);
+    }
+
+    /** @return type names the Java front end treats as pooled-connection APIs besides the built-in ones, sorted */
+    public Set<String> extraPooledApiTypes() {
+        return new TreeSet<>(extraPooledApiTypes);
     }
 
     /**
@@ -41,7 +80,8 @@ public final class Analyzer {
      */
     public AnalysisResult analyze(Path root, List<Path> targets) {
         Objects.requireNonNull(root, "root");
-        AnalysisRun run = new AnalysisRun(this.rules, threads, pooling, root, targets);
+        AnalysisRun run = new AnalysisRun(new AnalysisRun.Settings(rules, disabled, severities, threads, pooling,
+                fileFilter, extraLockHelpers, extraPooledApiTypes, progress), root, targets);
         // syntax trees are walked recursively: a thread with a large stack keeps deeply nested input
         // (thousands of concatenated terms) from overflowing the caller's stack
         AnalysisResult[] result = new AnalysisResult[1];
@@ -75,6 +115,12 @@ public final class Analyzer {
         private List<Rule> rules = List.of();
         private int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
         private io.github.pgadvisorylint.core.config.PoolingSetting pooling = io.github.pgadvisorylint.core.config.PoolingSetting.AUTO;
+        private Set<String> disabled = Set.of();
+        private Map<String, Severity> severities = Map.of();
+        private Predicate<Path> fileFilter = p -> true;
+        private Set<String> extraLockHelpers = Set.of();
+        private Set<String> extraPooledApiTypes = Set.of();
+        private ProgressListener progress = ProgressListener.NONE;
 
         private Builder() {
         }
@@ -110,7 +156,71 @@ public final class Analyzer {
             return this;
         }
 
-        /** @return the analyzer */
+        /**
+         * @param ids ids of rules not to run (configuration {@code rules: {id: off}}); each must be
+         *            among {@link #rules}, checked by {@link #build()} ({@link IllegalArgumentException})
+         * @return this builder
+         */
+        public Builder disabledRules(Set<String> ids) {
+            this.disabled = Set.copyOf(ids);
+            return this;
+        }
+
+        /**
+         * @param overrides rule id to the severity every finding of that rule gets, replacing what the
+         *                  rule chose; the rule's descriptor in the result shows it as its default level
+         * @return this builder
+         */
+        public Builder severityOverrides(Map<String, Severity> overrides) {
+            this.severities = Map.copyOf(overrides);
+            return this;
+        }
+
+        /**
+         * @param filter decides, for the absolute normalized path of each discovered file, whether it is
+         *               analysed (configuration {@code includes}, {@code excludes}, {@code includeTests});
+         *               files it rejects are neither counted nor read
+         * @return this builder
+         */
+        public Builder fileFilter(Predicate<Path> filter) {
+            this.fileFilter = Objects.requireNonNull(filter, "filter");
+            return this;
+        }
+
+        /**
+         * @param names method names ({@code acquire}, {@code Locks.acquire} or fully qualified) that take
+         *              an advisory lock through their arguments, besides those the analysis finds
+         *              (configuration {@code lockHelpers}); stored and handed to the analysis run
+         * @return this builder
+         */
+        public Builder extraLockHelpers(Set<String> names) {
+            this.extraLockHelpers = Set.copyOf(names);
+            return this;
+        }
+
+        /**
+         * @param typeNames simple or qualified type names of APIs that hand out pooled connections
+         *                  (configuration {@code pooledApiTypes}); stored and handed to the analysis run
+         * @return this builder
+         */
+        public Builder extraPooledApiTypes(Set<String> typeNames) {
+            this.extraPooledApiTypes = Set.copyOf(typeNames);
+            return this;
+        }
+
+        /**
+         * @param listener receives progress while files are read and analysed; never affects results
+         * @return this builder
+         */
+        public Builder progress(ProgressListener listener) {
+            this.progress = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * @return the analyzer
+         * @throws IllegalArgumentException when a switched-off or overridden rule id is not among the rules
+         */
         public Analyzer build() {
             return new Analyzer(this);
         }

@@ -8,6 +8,11 @@ import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Rule;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.rule.FindingSuppression;
+import io.github.pgadvisorylint.core.rule.SuppressionUse;
+import java.util.HashMap;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -23,7 +28,9 @@ import java.util.TreeMap;
 /**
  * Runs rules over the model and turns what they report into sorted, de-duplicated findings with
  * line-independent fingerprints: SHA-256 over rule id, file, code shape and the occurrence index of
- * that shape in the file (SARIF 2.1.0 §3.27.17 {@code partialFingerprints}).
+ * that shape in the file (SARIF 2.1.0 §3.27.17 {@code partialFingerprints}). Applies the severity
+ * overrides of the configuration and the in-source suppressions, and records what each suppression
+ * silenced for the rules of phase {@link Rule.Phase#AFTER_FINDINGS}.
  */
 final class FindingCollector {
 
@@ -32,11 +39,31 @@ final class FindingCollector {
                        List<RelatedLocation> related, String shape) {
     }
 
-    private final LockModel model;
-    private final Set<Raw> raws = new LinkedHashSet<>();
+    /**
+     * The findings of one analysis.
+     *
+     * @param active     findings no suppression covers, sorted
+     * @param suppressed findings an in-source suppression covers, each with its
+     *                   {@link Finding#suppression()}, sorted
+     */
+    record Outcome(List<Finding> active, List<Finding> suppressed) {
+    }
 
-    FindingCollector(LockModel model) {
+    private final LockModel model;
+    private final SortedSet<String> knownRuleIds;
+    private final Map<String, Severity> severityOverrides;
+    private Set<Raw> raws = new LinkedHashSet<>();
+    private List<SuppressionUse> uses = List.of();
+
+    /**
+     * @param model             the lock model the rules read
+     * @param knownRuleIds      every installed rule id, also of rules that do not run
+     * @param severityOverrides rule id to the severity every finding of that rule gets
+     */
+    FindingCollector(LockModel model, Set<String> knownRuleIds, Map<String, Severity> severityOverrides) {
         this.model = model;
+        this.knownRuleIds = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(knownRuleIds));
+        this.severityOverrides = Map.copyOf(severityOverrides);
     }
 
     void runRule(Rule rule, List<Notification> notifications) {
@@ -57,7 +84,18 @@ final class FindingCollector {
             @Override
             public void report(Severity severity, SourceRegion region, String shape, String message,
                                List<RelatedLocation> related) {
-                raws.add(new Raw(id, severity, message, region, List.copyOf(related), shape));
+                raws.add(new Raw(id, severityOverrides.getOrDefault(id, severity), message, region,
+                        List.copyOf(related), shape));
+            }
+
+            @Override
+            public List<SuppressionUse> suppressionUses() {
+                return uses;
+            }
+
+            @Override
+            public SortedSet<String> knownRuleIds() {
+                return knownRuleIds;
             }
         };
         try {
@@ -69,10 +107,75 @@ final class FindingCollector {
     }
 
     /**
-     * @param suppressions in-source suppressions; findings they cover are left out
-     * @return the findings, sorted and fingerprinted
+     * Fingerprints what the model rules reported, applies the suppressions, then runs the rules that
+     * read suppression facts and applies to their findings the suppressions that name them.
+     *
+     * @param suppressions  in-source suppressions of every analysed file
+     * @param lateRules     rules of phase {@link Rule.Phase#AFTER_FINDINGS}, in id order
+     * @param activeRuleIds ids of every rule that ran (both phases)
+     * @param notifications where a failing rule is reported
+     * @return the active and the suppressed findings
      */
-    List<Finding> findings(List<Suppression> suppressions) {
+    Outcome findings(List<Suppression> suppressions, List<Rule> lateRules, Set<String> activeRuleIds,
+                     List<Notification> notifications) {
+        List<Finding> first = fingerprint(raws);
+        Map<Suppression, Integer> silenced = new HashMap<>();
+        Map<Suppression, Set<String>> silencedIds = new HashMap<>();
+        List<Finding> active = new ArrayList<>();
+        List<Finding> suppressed = new ArrayList<>();
+        for (Finding f : first) {
+            Suppression cover = null;
+            for (Suppression s : suppressions) {
+                if (s.covers(f)) {
+                    silenced.merge(s, 1, Integer::sum);
+                    silencedIds.computeIfAbsent(s, k -> new TreeSet<>()).add(f.ruleId());
+                    cover = cover == null ? s : cover;
+                }
+            }
+            (cover == null ? active : suppressed).add(cover == null ? f : f.withSuppression(why(cover)));
+        }
+        List<Rule> late = lateRules.stream().filter(r -> activeRuleIds.contains(r.descriptor().id())).toList();
+        if (!late.isEmpty()) {
+            List<SuppressionUse> collected = new ArrayList<>();
+            for (Suppression s : suppressions) {
+                Set<String> unknown = new TreeSet<>();
+                Set<String> unused = new TreeSet<>();
+                Set<String> hit = silencedIds.getOrDefault(s, Set.of());
+                for (String id : s.ruleIds()) {
+                    if (!knownRuleIds.contains(id)) {
+                        unknown.add(id);
+                    } else if (activeRuleIds.contains(id) && !hit.contains(id)) {
+                        unused.add(id);
+                    }
+                }
+                collected.add(new SuppressionUse(s.location(), s.form(), s.ruleIds(), unknown, unused,
+                        silenced.getOrDefault(s, 0)));
+            }
+            collected.sort(java.util.Comparator.comparing(SuppressionUse::location));
+            uses = List.copyOf(collected);
+            raws = new LinkedHashSet<>();
+            for (Rule r : late) {
+                runRule(r, notifications);
+            }
+            for (Finding f : fingerprint(raws)) {
+                Suppression cover = suppressions.stream()
+                        .filter(s -> s.ruleIds().contains(f.ruleId()) && s.covers(f)).findFirst().orElse(null);
+                (cover == null ? active : suppressed).add(cover == null ? f : f.withSuppression(why(cover)));
+            }
+        }
+        active.sort(ORDER);
+        suppressed.sort(ORDER);
+        return new Outcome(active, suppressed);
+    }
+
+    private static final Comparator<Finding> ORDER = Comparator.comparing(Finding::region)
+            .thenComparing(Finding::ruleId).thenComparing(Finding::message).thenComparing(Finding::fingerprint);
+
+    private static FindingSuppression why(Suppression s) {
+        return new FindingSuppression(FindingSuppression.Kind.IN_SOURCE, s.reason(), s.location());
+    }
+
+    private static List<Finding> fingerprint(Set<Raw> raws) {
         List<Raw> sorted = new ArrayList<>(raws);
         sorted.sort(Comparator.comparing(Raw::region).thenComparing(Raw::ruleId).thenComparing(Raw::message));
         Map<String, Integer> occurrences = new TreeMap<>();
@@ -80,11 +183,8 @@ final class FindingCollector {
         for (Raw r : sorted) {
             String base = r.ruleId + "\u0000" + r.region.path() + "\u0000" + r.shape;
             int index = occurrences.merge(base, 1, Integer::sum) - 1;
-            Finding f = new Finding(r.ruleId, r.severity, r.message, r.region, r.related,
-                    sha256(base + "\u0000" + index).substring(0, 32));
-            if (suppressions.stream().noneMatch(s -> s.covers(f))) {
-                out.add(f);
-            }
+            out.add(new Finding(r.ruleId, r.severity, r.message, r.region, r.related,
+                    sha256(base + "\u0000" + index).substring(0, 32)));
         }
         return out;
     }

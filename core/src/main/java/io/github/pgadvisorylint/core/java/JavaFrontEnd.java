@@ -392,8 +392,11 @@ public final class JavaFrontEnd {
                 for (com.github.javaparser.ast.expr.StringLiteralExpr value : a.findAll(com.github.javaparser.ast.expr.StringLiteralExpr.class)) {
                     java.util.Set<String> ids = Suppression.parseAnnotationValue(value.asString());
                     if (ids != null) {
+                        int start = value.getBegin().map(p -> file.offsetOf(p.line, p.column)).orElse(0);
+                        int end = value.getEnd().map(p -> file.offsetOf(p.line, p.column) + 1).orElse(start);
                         out.add(new Suppression(file.path(), target.getBegin().get().line, target.getEnd().get().line, ids,
-                                "@SuppressWarnings"));
+                                "", io.github.pgadvisorylint.core.rule.SuppressionUse.Form.ANNOTATION, file.region(start, end),
+                                target instanceof com.github.javaparser.ast.body.FieldDeclaration));
                     }
                 }
             }

@@ -18,7 +18,8 @@ import java.io.Writer;
  * {
  *   "schemaVersion": 1,                          // bumped on any incompatible change
  *   "tool": {"name": "pg-advisory-lint", "version": "0.1.0"},
- *   "summary": {"errors": 1, "warnings": 2, "notes": 0, "files": 412},   // files = files scanned
+ *   "summary": {"errors": 1, "warnings": 2, "notes": 0, "files": 412,    // files = files scanned
+ *               "suppressed": 3},               // findings left out by suppressions or a baseline
  *   "findings": [                                 // sorted by path, line, column, rule id
  *     {
  *       "ruleId": "duplicate-lock-key",           // kebab-case rule id
@@ -30,7 +31,10 @@ import java.io.Writer;
  *       "related": [                              // possibly empty, in the message's order
  *         {"message": "plain text", "path": "...", "line": 7, "column": 1, "endLine": 7, "endColumn": 30}
  *       ],
- *       "fingerprint": "3f9a..."                  // stable across line moves
+ *       "fingerprint": "3f9a...",                 // stable across line moves
+ *       "suppression": null                       // always null unless suppressed findings are shown:
+ *                                                 // {"kind": "inSource" | "external", "justification": "...",
+ *                                                 //  "path": ..., "line": ..., "column": ..., "endLine": ..., "endColumn": ...}
  *     }
  *   ],
  *   "notifications": [                            // sorted by location
@@ -40,12 +44,28 @@ import java.io.Writer;
  * }
  * </pre>
  * No timestamps and no absolute paths: the same result gives byte-identical output (two-space
- * indentation, {@code \n} line ends, a final newline).
+ * indentation, {@code \n} line ends, a final newline). Findings are the active ones; with
+ * {@link #JsonReporter(boolean) showSuppressed} the suppressed ones follow in the same sorted list
+ * with a non-null {@code suppression}. Adding a key is not an incompatible change; removing or
+ * retyping one is and bumps {@code schemaVersion}. The JSON Schema is
+ * {@code docs/report.schema.json} in the repository.
  */
 public final class JsonReporter implements Reporter {
 
     /** The value of {@code schemaVersion} this reporter writes. */
     public static final int SCHEMA_VERSION = 1;
+
+    private final boolean showSuppressed;
+
+    /** A reporter that lists active findings only. */
+    public JsonReporter() {
+        this(false);
+    }
+
+    /** @param showSuppressed true to list suppressed findings too, with their {@code suppression} */
+    public JsonReporter(boolean showSuppressed) {
+        this.showSuppressed = showSuppressed;
+    }
 
     @Override
     public void write(AnalysisResult result, Writer out) throws IOException {
@@ -67,8 +87,13 @@ public final class JsonReporter implements Reporter {
         summary.put("warnings", result.count(Severity.WARNING));
         summary.put("notes", result.count(Severity.NOTE));
         summary.put("files", result.filesScanned());
+        summary.put("suppressed", result.suppressed().size());
         ArrayNode findings = root.putArray("findings");
-        for (Finding f : ReportSupport.sortedFindings(result.findings())) {
+        java.util.List<Finding> shown = new java.util.ArrayList<>(result.findings());
+        if (showSuppressed) {
+            shown.addAll(result.suppressed());
+        }
+        for (Finding f : ReportSupport.sortedFindings(shown)) {
             ObjectNode n = findings.addObject();
             n.put("ruleId", f.ruleId());
             n.put("severity", f.severity().sarifLevel());
@@ -81,6 +106,14 @@ public final class JsonReporter implements Reporter {
                 putRegion(rn, r.region());
             }
             n.put("fingerprint", f.fingerprint());
+            if (f.suppression() == null) {
+                n.putNull("suppression");
+            } else {
+                ObjectNode sn = n.putObject("suppression");
+                sn.put("kind", f.suppression().kind().sarifKind());
+                sn.put("justification", f.suppression().justification());
+                putRegion(sn, f.suppression().location());
+            }
         }
         ArrayNode notifications = root.putArray("notifications");
         for (Notification note : ReportSupport.sortedNotifications(result.notifications())) {

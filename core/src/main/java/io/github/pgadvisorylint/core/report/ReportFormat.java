@@ -9,20 +9,50 @@ public enum ReportFormat {
     /** SARIF 2.1.0 for GitHub code scanning and IDE viewers; see {@link SarifReporter}. */
     SARIF,
     /** The tool's own JSON document; see {@link JsonReporter}. */
-    JSON;
+    JSON,
+    /** GitHub Actions workflow commands ({@code ::error file=...::...}); see {@link GithubReporter}. */
+    GITHUB,
+    /** Checkstyle XML for reviewdog, Jenkins Warnings and GitLab converters; see {@link CheckstyleReporter}. */
+    CHECKSTYLE,
+    /** A Markdown summary for {@code $GITHUB_STEP_SUMMARY} and pull-request comments; see {@link MarkdownReporter}. */
+    MARKDOWN;
 
-    /** @return the lower-case name used on the command line and in messages: {@code text}, {@code sarif}, {@code json} */
+    /** The allowed names, for messages. */
+    public static final String ALLOWED = "text, sarif, json, github, checkstyle, markdown";
+
+    /** @return the lower-case name used on the command line and in messages, e.g. {@code text}, {@code checkstyle} */
     public String id() {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** @return the name shown to users in the text summary: {@code Text}, {@code SARIF}, {@code JSON} */
+    /** @return the name shown to users in the text summary: {@code Text}, {@code SARIF}, {@code JSON}, {@code GitHub annotations}, {@code Checkstyle XML}, {@code Markdown} */
     public String displayName() {
-        return this == TEXT ? "Text" : name();
+        return switch (this) {
+            case TEXT -> "Text";
+            case GITHUB -> "GitHub annotations";
+            case CHECKSTYLE -> "Checkstyle XML";
+            case MARKDOWN -> "Markdown";
+            default -> name();
+        };
     }
 
     /**
-     * @param word {@code text}, {@code sarif} or {@code json}, any case
+     * @param options how to write
+     * @return a reporter of this format
+     */
+    public Reporter reporter(ReportOptions options) {
+        return switch (this) {
+            case TEXT -> new TextReporter(options.summaryNotes(), options.color());
+            case SARIF -> new SarifReporter(options.showSuppressed());
+            case JSON -> new JsonReporter(options.showSuppressed());
+            case GITHUB -> new GithubReporter();
+            case CHECKSTYLE -> new CheckstyleReporter();
+            case MARKDOWN -> new MarkdownReporter();
+        };
+    }
+
+    /**
+     * @param word one of {@link #ALLOWED}, any case
      * @return the format
      * @throws IllegalArgumentException for any other word, naming the allowed ones
      */
@@ -32,6 +62,6 @@ public enum ReportFormat {
                 return f;
             }
         }
-        throw new IllegalArgumentException("unknown format '" + word + "' (allowed: text, sarif, json)");
+        throw new IllegalArgumentException("unknown format '" + word + "' (allowed: " + ALLOWED + ")");
     }
 }

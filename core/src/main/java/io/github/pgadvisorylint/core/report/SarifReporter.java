@@ -42,6 +42,13 @@ import java.util.Map;
  *       (3.28.2), and {@code partialFingerprints} (3.27.17) {@code pgAdvisoryLint/v1} = the
  *       finding's line-independent fingerprint.</li>
  *   <li>{@code columnKind} {@code utf16CodeUnits} (3.14.16).</li>
+ *   <li>Suppressed findings are left out (GitHub code scanning ignores {@code suppressions}); with
+ *       {@link #SarifReporter(boolean) showSuppressed} they are results too, in the same order, each
+ *       with {@code suppressions} (3.27.23) holding one {@code suppression} (3.35): {@code kind}
+ *       {@code inSource} (an ignore comment or {@code @SuppressWarnings}) or {@code external} (a
+ *       baseline entry), {@code status} {@code accepted}, the user's {@code justification} when
+ *       there is one, and the {@code location} of the suppression. Active results then carry an
+ *       empty {@code suppressions} array, which 3.27.23 defines as "not suppressed".</li>
  * </ul>
  * Artifact URIs (3.4.3) are relative to {@code %SRCROOT%}, use {@code /}, and percent-encode (RFC 3986
  * section 2.1, UTF-8, upper-case hex) every octet outside the unreserved set and {@code /}. A region
@@ -62,6 +69,18 @@ public final class SarifReporter implements Reporter {
     public static final String SRCROOT = "%SRCROOT%";
     /** The {@code partialFingerprints} key holding {@link Finding#fingerprint()} (section 3.27.17). */
     public static final String FINGERPRINT_KEY = "pgAdvisoryLint/v1";
+
+    private final boolean showSuppressed;
+
+    /** A reporter that leaves suppressed findings out. */
+    public SarifReporter() {
+        this(false);
+    }
+
+    /** @param showSuppressed true to include suppressed findings with their {@code suppressions} */
+    public SarifReporter(boolean showSuppressed) {
+        this.showSuppressed = showSuppressed;
+    }
 
     @Override
     public void write(AnalysisResult result, Writer out) throws IOException {
@@ -124,8 +143,25 @@ public final class SarifReporter implements Reporter {
                 .put("text", "The directory pg-advisory-lint scanned; every artifact URI is relative to it.");
 
         ArrayNode results = run.putArray("results");
-        for (Finding f : ReportSupport.sortedFindings(result.findings())) {
-            results.add(result(f, ruleIndex.get(f.ruleId())));
+        List<Finding> shown = new ArrayList<>(result.findings());
+        if (showSuppressed) {
+            shown.addAll(result.suppressed());
+        }
+        for (Finding f : ReportSupport.sortedFindings(shown)) {
+            ObjectNode r = result(f, ruleIndex.get(f.ruleId()));
+            if (showSuppressed) {
+                ArrayNode sups = r.putArray("suppressions");
+                if (f.suppression() != null) {
+                    ObjectNode s = sups.addObject();
+                    s.put("kind", f.suppression().kind().sarifKind());
+                    s.put("status", "accepted");
+                    if (!f.suppression().justification().isEmpty()) {
+                        s.put("justification", f.suppression().justification());
+                    }
+                    s.putObject("location").set("physicalLocation", physicalLocation(f.suppression().location()));
+                }
+            }
+            results.add(r);
         }
         run.put("columnKind", "utf16CodeUnits");
         return log;

@@ -23,11 +23,17 @@ import java.util.Locale;
  * its own line indented by four spaces; then the tool notifications with the pseudo rule id
  * {@code tool:<kind>}; then the summary (counts of findings, files scanned, elapsed seconds with one
  * decimal, and any notes the caller adds such as {@code SARIF written to out.sarif}). Columns are
- * 1-based UTF-16 code units, as in the model. No colour.
+ * 1-based UTF-16 code units, as in the model. With colour on (only for a terminal: the CLI checks
+ * {@code System.console()}, {@code NO_COLOR} and {@code --color}), the severity word is bold red,
+ * yellow or cyan and the rule id dim (ANSI SGR escapes); without it the output is plain text.
+ * Suppressed findings are never listed; the summary counts them.
  */
 public final class TextReporter implements Reporter {
 
+    private static final String RESET = "\u001b[0m";
+
     private final List<String> summaryNotes;
+    private final boolean color;
 
     /** A reporter whose summary line has no extra notes. */
     public TextReporter() {
@@ -35,24 +41,33 @@ public final class TextReporter implements Reporter {
     }
 
     /**
+     * @param summaryNotes sentences appended to the summary line; copied
+     * @param color        true to colour severities and rule ids with ANSI escapes
+     */
+    public TextReporter(List<String> summaryNotes, boolean color) {
+        this.summaryNotes = List.copyOf(summaryNotes);
+        this.color = color;
+    }
+
+    /**
      * @param summaryNotes sentences appended to the summary line after {@code ". "}, e.g.
      *                     {@code SARIF written to out.sarif}; copied
      */
     public TextReporter(List<String> summaryNotes) {
-        this.summaryNotes = List.copyOf(summaryNotes);
+        this(summaryNotes, false);
     }
 
     @Override
     public void write(AnalysisResult result, Writer out) throws IOException {
         for (Finding f : ReportSupport.sortedFindings(result.findings())) {
-            out.write(position(f.region()) + ": " + f.severity().sarifLevel() + " [" + f.ruleId() + "] "
+            out.write(position(f.region()) + ": " + paint(f.severity()) + " " + dim("[" + f.ruleId() + "]") + " "
                     + f.message() + "\n");
             for (RelatedLocation r : f.related()) {
                 out.write("    " + position(r.region()) + ": related " + r.message() + "\n");
             }
         }
         for (Notification n : ReportSupport.sortedNotifications(result.notifications())) {
-            out.write(position(n.region()) + ": " + n.level().sarifLevel() + " [tool:" + n.kind() + "] "
+            out.write(position(n.region()) + ": " + paint(n.level()) + " " + dim("[tool:" + n.kind() + "]") + " "
                     + n.message() + "\n");
         }
         out.write(summary(result) + "\n");
@@ -70,6 +85,9 @@ public final class TextReporter implements Reporter {
                 .append(plural(result.count(Severity.NOTE), "note")).append(" in ")
                 .append(plural(result.filesScanned(), "file"))
                 .append(String.format(Locale.ROOT, " (%.1f s)", result.elapsedMillis() / 1000.0));
+        if (!result.suppressed().isEmpty()) {
+            sb.append("; ").append(result.suppressed().size()).append(" suppressed");
+        }
         if (!result.notifications().isEmpty()) {
             sb.append("; ").append(plural(result.notifications().size(), "tool notification"))
                     .append(" (files or statements not fully analysed)");
@@ -78,6 +96,22 @@ public final class TextReporter implements Reporter {
             sb.append(". ").append(note);
         }
         return sb.toString();
+    }
+
+    private String paint(Severity s) {
+        if (!color) {
+            return s.sarifLevel();
+        }
+        String code = switch (s) {
+            case ERROR -> "\u001b[1;31m";
+            case WARNING -> "\u001b[1;33m";
+            case NOTE -> "\u001b[1;36m";
+        };
+        return code + s.sarifLevel() + RESET;
+    }
+
+    private String dim(String text) {
+        return color ? "\u001b[2m" + text + RESET : text;
     }
 
     private static String position(SourceRegion r) {

@@ -15,9 +15,12 @@ import java.util.Objects;
  * @param related     related locations, in the order the message refers to them; immutable
  * @param fingerprint stable identity without line numbers: rule, file, code shape (the lock
  *                    function and key, the enclosing method) and occurrence index; hex SHA-256 prefix
+ * @param suppression why the finding is suppressed (an in-source suppression or a baseline entry),
+ *                    or null for an active finding; suppressed findings are kept apart in
+ *                    {@code AnalysisResult.suppressed()} and reported only on request
  */
 public record Finding(String ruleId, Severity severity, String message, SourceRegion region,
-                      List<RelatedLocation> related, String fingerprint) {
+                      List<RelatedLocation> related, String fingerprint, FindingSuppression suppression) {
 
     /** Copies the related locations and checks required fields. */
     public Finding {
@@ -27,5 +30,34 @@ public record Finding(String ruleId, Severity severity, String message, SourceRe
         Objects.requireNonNull(region, "region");
         related = List.copyOf(related);
         Objects.requireNonNull(fingerprint, "fingerprint");
+    }
+
+    /**
+     * An active (not suppressed) finding; the constructor every rule-facing caller used before
+     * suppressions were recorded.
+     *
+     * @param ruleId      the rule's id
+     * @param severity    the effective severity
+     * @param message     plain-text message
+     * @param region      the primary location
+     * @param related     related locations
+     * @param fingerprint the line-independent fingerprint
+     */
+    public Finding(String ruleId, Severity severity, String message, SourceRegion region,
+                   List<RelatedLocation> related, String fingerprint) {
+        this(ruleId, severity, message, region, related, fingerprint, null);
+    }
+
+    /** @return true when a suppression or a baseline entry covers this finding */
+    public boolean isSuppressed() {
+        return suppression != null;
+    }
+
+    /**
+     * @param why the suppression, or null to make the finding active
+     * @return a copy with that suppression
+     */
+    public Finding withSuppression(FindingSuppression why) {
+        return new Finding(ruleId, severity, message, region, related, fingerprint, why);
     }
 }

@@ -19,4 +19,21 @@ public interface Rule {
      * @param context the model and the sink for findings
      */
     void check(RuleContext context);
+
+    /** When a rule runs relative to the others. */
+    enum Phase {
+        /** Reads the lock model; runs first, in id order. The default. */
+        MODEL,
+        /**
+         * Runs once every {@link #MODEL} rule has reported, and reads
+         * {@link RuleContext#suppressionUses()}: what each in-source suppression silenced. Its
+         * findings are silenced only by suppressions that name its id explicitly.
+         */
+        AFTER_FINDINGS
+    }
+
+    /** @return when this rule runs; {@link Phase#MODEL} unless it reads suppression facts */
+    default Phase phase() {
+        return Phase.MODEL;
+    }
 }

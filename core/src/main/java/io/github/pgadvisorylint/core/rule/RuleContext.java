@@ -33,4 +33,18 @@ public interface RuleContext {
      * @param related  related locations, possibly empty
      */
     void report(Severity severity, SourceRegion region, String shape, String message, List<RelatedLocation> related);
+
+    /**
+     * @return for a rule of phase {@link Rule.Phase#AFTER_FINDINGS}: every in-source suppression of
+     *     the analysed files with what it silenced, sorted by location; empty for {@link Rule.Phase#MODEL}
+     *     rules, which run before findings exist
+     */
+    default List<SuppressionUse> suppressionUses() {
+        return List.of();
+    }
+
+    /** @return the ids of every rule installed (also those switched off by configuration), sorted */
+    default java.util.SortedSet<String> knownRuleIds() {
+        return java.util.Collections.emptySortedSet();
+    }
 }

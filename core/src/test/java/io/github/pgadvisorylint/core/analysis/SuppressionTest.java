@@ -38,6 +38,20 @@ class SuppressionTest {
     }
 
     @Test
+    void commentWithoutIdsKeepsItsReasonAndIsLocatedAtTheMarker() {
+        List<Suppression> s = Suppression.fromComments("A.sql", List.of(
+                "select 1; -- pg-advisory-lint:ignore -- reviewed with the DBA",
+                "x(); // pg-advisory-lint:ignore a-rule,other-rule",
+                "x(); // pg-advisory-lint:ignore Lock_In -- odd case is kept for the unknown-id report"));
+        assertThat(s).hasSize(3);
+        assertThat(s.get(0).ruleIds()).isEmpty();
+        assertThat(s.get(0).reason()).isEqualTo("reviewed with the DBA");
+        assertThat(s.get(0).location()).isEqualTo(new SourceRegion("A.sql", 1, 14, 1, 62));
+        assertThat(s.get(1).ruleIds()).containsExactlyInAnyOrder("a-rule", "other-rule");
+        assertThat(s.get(2).ruleIds()).containsExactly("Lock_In");
+    }
+
+    @Test
     void annotationValues() {
         assertThat(Suppression.parseAnnotationValue("pg-advisory-lint")).isEmpty();
         assertThat(Suppression.parseAnnotationValue("pg-advisory-lint:a-b")).isEqualTo(Set.of("a-b"));

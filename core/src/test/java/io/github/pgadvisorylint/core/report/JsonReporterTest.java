@@ -24,10 +24,11 @@ class JsonReporterTest {
         assertThat(doc.at("/tool/name").asText()).isEqualTo("pg-advisory-lint");
         assertThat(doc.at("/tool/version").asText()).isEqualTo(ToolInfo.version());
         assertThat(doc.get("summary")).isEqualTo(new ObjectMapper().readTree(
-                "{\"errors\":1,\"warnings\":1,\"notes\":1,\"files\":412}"));
+                "{\"errors\":1,\"warnings\":1,\"notes\":1,\"files\":412,\"suppressed\":0}"));
         JsonNode first = doc.at("/findings/0");
         assertThat(first.fieldNames()).toIterable().containsExactly("ruleId", "severity", "message", "path", "line",
-                "column", "endLine", "endColumn", "related", "fingerprint");
+                "column", "endLine", "endColumn", "related", "fingerprint", "suppression");
+        assertThat(first.get("suppression").isNull()).isTrue();
         assertThat(first.get("path").asText()).isEqualTo("db/my scripts/Zoë.sql");
         assertThat(first.get("severity").asText()).isEqualTo("warning");
         assertThat(first.get("related")).isEmpty();
@@ -39,6 +40,41 @@ class JsonReporterTest {
         assertThat(note.fieldNames()).toIterable().containsExactly("level", "kind", "message", "path", "line",
                 "column", "endLine", "endColumn");
         assertThat(note.get("kind").asText()).isEqualTo("java-parse-error");
+    }
+
+    @Test
+    void validatesAgainstTheDocumentedJsonSchema() throws Exception {
+        assertThat(JsonSchemaCheck.validate(render())).isEmpty();
+        StringWriter w = new StringWriter();
+        new JsonReporter(true).write(SampleResults.withSuppressed(), w);
+        assertThat(JsonSchemaCheck.validate(w.toString())).isEmpty();
+        StringWriter empty = new StringWriter();
+        new JsonReporter().write(SampleResults.empty(), empty);
+        assertThat(JsonSchemaCheck.validate(empty.toString())).isEmpty();
+    }
+
+    @Test
+    void theSchemaRejectsWhatItShould() {
+        assertThat(JsonSchemaCheck.validate("{\"schemaVersion\": 2}")).isNotEmpty();
+    }
+
+    @Test
+    void suppressedFindingsOnlyOnRequest() throws Exception {
+        StringWriter hidden = new StringWriter();
+        new JsonReporter().write(SampleResults.withSuppressed(), hidden);
+        JsonNode doc = new ObjectMapper().readTree(hidden.toString());
+        assertThat(doc.get("findings")).hasSize(3);
+        assertThat(doc.at("/summary/suppressed").asInt()).isEqualTo(2);
+
+        StringWriter shown = new StringWriter();
+        new JsonReporter(true).write(SampleResults.withSuppressed(), shown);
+        JsonNode all = new ObjectMapper().readTree(shown.toString());
+        assertThat(all.get("findings")).hasSize(5);
+        assertThat(all.get("findings").findValues("suppression")).filteredOn(n -> !n.isNull())
+                .extracting(n -> n.get("kind").asText()).containsExactlyInAnyOrder("inSource", "external");
+        assertThat(all.get("findings").findValues("suppression")).filteredOn(n -> !n.isNull())
+                .extracting(n -> n.get("justification").asText())
+                .contains("single-row lookup by primary key");
     }
 
     @Test

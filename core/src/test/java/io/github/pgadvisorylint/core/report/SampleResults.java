@@ -5,6 +5,7 @@ import io.github.pgadvisorylint.core.analysis.Notification;
 import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.rule.Finding;
+import io.github.pgadvisorylint.core.rule.FindingSuppression;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleDescriptor;
 import io.github.pgadvisorylint.core.rule.Severity;
@@ -46,6 +47,23 @@ final class SampleResults {
                 "cannot parse: unexpected token '}'", SourceRegion.line("src/Broken.java", 9));
         return new AnalysisResult(Path.of("/tmp/checkout"), rules, List.of(limit, pooling, note), List.of(broken),
                 new LockModel(List.of(), List.of()), 412, 3, 900);
+    }
+
+    /**
+     * The sample plus two suppressed findings: one by an ignore comment with a reason, one by a
+     * baseline entry.
+     */
+    static AnalysisResult withSuppressed() {
+        AnalysisResult base = sample();
+        Finding inSource = new Finding("lock-in-limit-query", Severity.ERROR, "Suppressed in source.",
+                new SourceRegion(JOB, 60, 9, 60, 40), List.of(), "aaaabbbbccccdddd")
+                .withSuppression(new FindingSuppression(FindingSuppression.Kind.IN_SOURCE,
+                        "single-row lookup by primary key", new SourceRegion(JOB, 60, 50, 60, 110)));
+        Finding baselined = new Finding("session-lock-under-transaction-pooling", Severity.ERROR, "Baselined.",
+                new SourceRegion(JOB, 5, 1, 5, 30), List.of(), "eeeeffff00001111")
+                .withSuppression(new FindingSuppression(FindingSuppression.Kind.EXTERNAL,
+                        "accepted in the baseline baseline.json", SourceRegion.line("baseline.json", 1)));
+        return base.withFindings(base.findings(), List.of(baselined, inSource));
     }
 
     /** No rules, no findings, no notifications, one file. */

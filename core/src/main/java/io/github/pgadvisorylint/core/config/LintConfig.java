@@ -1,0 +1,91 @@
+package io.github.pgadvisorylint.core.config;
+
+import io.github.pgadvisorylint.core.rule.Severity;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Predicate;
+
+/**
+ * The contents of a {@code .pg-advisory-lint.yml} file, validated (see {@link LintConfigLoader} for
+ * the format). Settings the file does not state are null or empty; the CLI and the Maven plugin
+ * apply their own defaults and let their options win over the file.
+ *
+ * @param file                the file read, absolute; null for {@link #none()}
+ * @param disabledRules       ids of rules set to {@code off}
+ * @param severityOverrides   rule id to the severity all its findings get ({@code error},
+ *                            {@code warning}, {@code note})
+ * @param includes            globs of files to analyse, relative to the file's directory; empty: all
+ * @param excludes            globs of files not to analyse, applied after {@code includes}
+ * @param pooling             the {@code pooling} setting, or null when not stated
+ * @param includeTests        whether test sources are analysed, or null when not stated
+ * @param lockHelpers         extra lock-helper method names ({@code acquire}, {@code Locks.acquire},
+ *                            {@code com.acme.Locks.acquire})
+ * @param pooledApiTypes      extra pooled-connection API type names (simple or qualified)
+ */
+public record LintConfig(Path file, Set<String> disabledRules, Map<String, Severity> severityOverrides,
+                         List<String> includes, List<String> excludes, PoolingSetting pooling, Boolean includeTests,
+                         Set<String> lockHelpers, Set<String> pooledApiTypes) {
+
+    /** Path segments that mark test sources when {@code includeTests} is false. */
+    public static final List<String> TEST_SOURCE_DIRECTORIES =
+            List.of("src/test/", "src/it/", "src/integrationTest/", "src/testFixtures/");
+
+    /** Copies the collections. */
+    public LintConfig {
+        disabledRules = Set.copyOf(disabledRules);
+        severityOverrides = Map.copyOf(severityOverrides);
+        includes = List.copyOf(includes);
+        excludes = List.copyOf(excludes);
+        lockHelpers = Set.copyOf(lockHelpers);
+        pooledApiTypes = Set.copyOf(pooledApiTypes);
+    }
+
+    /** @return the configuration of a project without a configuration file: nothing stated */
+    public static LintConfig none() {
+        return new LintConfig(null, Set.of(), Map.of(), List.of(), List.of(), null, null, Set.of(), Set.of());
+    }
+
+    /**
+     * Which files to analyse, for {@code Analyzer.Builder.fileFilter}. Globs are matched against the
+     * path relative to the configuration file's directory, or, for a file outside it, relative to the
+     * scan root.
+     *
+     * @param scanRoot           the scan root, absolute
+     * @param excludeTestSources true to drop files under {@link #TEST_SOURCE_DIRECTORIES} as well
+     * @return a filter over absolute normalized paths
+     */
+    public Predicate<Path> fileFilter(Path scanRoot, boolean excludeTestSources) {
+        Globs in = Globs.compile(includes);
+        Globs out = Globs.compile(excludes);
+        Path root = scanRoot.toAbsolutePath().normalize();
+        Path base = file == null ? root : file.toAbsolutePath().normalize().getParent();
+        return path -> {
+            Path abs = path.toAbsolutePath().normalize();
+            Path rel = abs.startsWith(base) ? base.relativize(abs) : abs.startsWith(root) ? root.relativize(abs) : abs;
+            if (excludeTestSources && isTestSource(abs.startsWith(root) ? root.relativize(abs) : rel)) {
+                return false;
+            }
+            return (in.isEmpty() || in.matches(rel)) && !out.matches(rel);
+        };
+    }
+
+    /**
+     * @param relative a relative path
+     * @return true when it lies below a test source directory ({@code src/test/} and the like)
+     */
+    public static boolean isTestSource(Path relative) {
+        String p = "/" + relative.toString().replace('\\', '/');
+        return TEST_SOURCE_DIRECTORIES.stream().anyMatch(d -> p.contains("/" + d));
+    }
+
+    /**
+     * @param commandLine the pooling given on the command line or as a Maven parameter, or null
+     * @return the effective pooling: the command line's, else the file's, else {@code AUTO}
+     */
+    public PoolingSetting effectivePooling(PoolingSetting commandLine) {
+        return commandLine != null ? commandLine : Objects.requireNonNullElse(pooling, PoolingSetting.AUTO);
+    }
+}

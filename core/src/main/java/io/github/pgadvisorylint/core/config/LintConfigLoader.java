@@ -1,0 +1,324 @@
+package io.github.pgadvisorylint.core.config;
+
+import io.github.pgadvisorylint.core.rule.Names;
+import io.github.pgadvisorylint.core.rule.Severity;
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import org.snakeyaml.engine.v2.api.LoadSettings;
+import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.exceptions.Mark;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
+import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
+import org.snakeyaml.engine.v2.nodes.MappingNode;
+import org.snakeyaml.engine.v2.nodes.Node;
+import org.snakeyaml.engine.v2.nodes.NodeTuple;
+import org.snakeyaml.engine.v2.nodes.ScalarNode;
+import org.snakeyaml.engine.v2.nodes.SequenceNode;
+
+/**
+ * Finds and reads {@code .pg-advisory-lint.yml}, the one configuration file the CLI and the Maven
+ * plugin share. The file is one YAML 1.2 mapping; every key is optional:
+ * <pre>
+ * rules:                      # rule id: off | on | error | warning | note
+ *   duplicate-lock-key: off
+ *   lock-in-limit-query: warning
+ * includes: [src/main/**]     # globs (java.nio syntax), relative to this file's directory
+ * excludes: ["**&#47;generated/**", legacy/]
+ * pooling: transaction        # auto | transaction | statement | session | none
+ * includeTests: false         # true | false
+ * lockHelpers: [acquire, com.acme.Locks.withLock]
+ * pooledApiTypes: [com.acme.db.PooledDataSource]
+ * </pre>
+ * The file is composed into nodes only (never constructed into objects), so a YAML tag cannot run
+ * code; anchors and aliases are limited. Every problem is a {@link ConfigException} naming the file,
+ * line and column and the allowed keys or values.
+ */
+public final class LintConfigLoader {
+
+    /** The file name searched for. */
+    public static final String FILE_NAME = ".pg-advisory-lint.yml";
+
+    /** Largest configuration file read, in bytes. */
+    static final long MAX_BYTES = 1024 * 1024;
+
+    /** Every top-level key, in documentation order. */
+    public static final List<String> KEYS =
+            List.of("rules", "includes", "excludes", "pooling", "includeTests", "lockHelpers", "pooledApiTypes");
+
+    /** The values a rule can be set to. */
+    public static final List<String> RULE_VALUES = List.of("off", "on", "error", "warning", "note");
+
+    private static final Pattern QUALIFIED_NAME =
+            Pattern.compile("[\\p{L}_$][\\p{L}\\p{N}_$]*(\\.[\\p{L}_$][\\p{L}\\p{N}_$]*)*");
+
+    private final Path file;
+    private final Set<String> knownRuleIds;
+
+    private LintConfigLoader(Path file, Set<String> knownRuleIds) {
+        this.file = file;
+        this.knownRuleIds = new TreeSet<>(knownRuleIds);
+    }
+
+    /**
+     * Looks for {@value #FILE_NAME} in {@code start} and its ancestors, up to and including the first
+     * directory that holds {@code .git} (the repository root) or the file system root.
+     *
+     * @param start the scan root (a directory; for a file, its directory)
+     * @return the file found, absolute, or empty
+     */
+    public static Optional<Path> find(Path start) {
+        Path dir = start.toAbsolutePath().normalize();
+        if (!Files.isDirectory(dir)) {
+            dir = dir.getParent();
+        }
+        for (; dir != null; dir = dir.getParent()) {
+            Path candidate = dir.resolve(FILE_NAME);
+            if (Files.isRegularFile(candidate)) {
+                return Optional.of(candidate);
+            }
+            if (Files.exists(dir.resolve(".git"))) {
+                return Optional.empty();
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Reads and validates a configuration file.
+     *
+     * @param file         the file
+     * @param knownRuleIds ids of every installed rule; others in {@code rules} are errors
+     * @return the configuration
+     * @throws ConfigException when the file cannot be read, is not YAML, or holds an unknown key or a
+     *                         bad value; the message names the file, line, column and what is allowed
+     */
+    public static LintConfig load(Path file, Set<String> knownRuleIds) {
+        return new LintConfigLoader(file, knownRuleIds).read();
+    }
+
+    /**
+     * Reads configuration text (for tests and tools that hold the text already).
+     *
+     * @param file         the name to report in messages; its directory anchors the globs
+     * @param text         the YAML text
+     * @param knownRuleIds ids of every installed rule
+     * @return the configuration
+     * @throws ConfigException as {@link #load}
+     */
+    public static LintConfig parse(Path file, String text, Set<String> knownRuleIds) {
+        return new LintConfigLoader(file, knownRuleIds).parse(text);
+    }
+
+    private LintConfig read() {
+        String text;
+        try {
+            if (Files.size(file) > MAX_BYTES) {
+                throw new ConfigException(file, 0, 0, "file is larger than " + MAX_BYTES + " bytes", null);
+            }
+            text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file))).toString();
+        } catch (CharacterCodingException e) {
+            throw new ConfigException(file, 0, 0, "file is not valid UTF-8", e);
+        } catch (IOException e) {
+            throw new ConfigException(file, 0, 0, "cannot read the file: " + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"), e);
+        }
+        return parse(text);
+    }
+
+    private LintConfig parse(String text) {
+        LoadSettings settings = LoadSettings.builder()
+                .setLabel(file.toString())
+                .setMaxAliasesForCollections(50)
+                .setAllowRecursiveKeys(false)
+                .setAllowDuplicateKeys(true)
+                .setCodePointLimit((int) MAX_BYTES)
+                .build();
+        Optional<Node> root;
+        try {
+            root = new Compose(settings).composeString(text);
+        } catch (MarkedYamlEngineException e) {
+            Optional<Mark> m = e.getProblemMark().or(e::getContextMark);
+            String problem = e.getProblem() != null ? e.getProblem() : String.valueOf(e.getMessage());
+            throw new ConfigException(file, m.map(x -> x.getLine() + 1).orElse(0), m.map(x -> x.getColumn() + 1).orElse(0),
+                    "not valid YAML: " + problem.lines().findFirst().orElse("syntax error").strip(), e);
+        } catch (YamlEngineException e) {
+            throw new ConfigException(file, 0, 0, "not valid YAML: "
+                    + String.valueOf(e.getMessage()).lines().findFirst().orElse("syntax error").strip(), e);
+        }
+        if (root.isEmpty() || isNull(root.get())) {
+            return new LintConfig(file.toAbsolutePath().normalize(), Set.of(), Map.of(), List.of(), List.of(),
+                    null, null, Set.of(), Set.of());
+        }
+        MappingNode top = mapping(root.get(), "the file", "a mapping of the keys " + String.join(", ", KEYS));
+        Set<String> disabled = new TreeSet<>();
+        Map<String, Severity> severities = new TreeMap<>();
+        List<String> includes = List.of();
+        List<String> excludes = List.of();
+        PoolingSetting pooling = null;
+        Boolean includeTests = null;
+        Set<String> lockHelpers = Set.of();
+        Set<String> pooledApiTypes = Set.of();
+        Map<String, Node> seen = new HashMap<>();
+        for (NodeTuple t : top.getValue()) {
+            String key = scalar(t.getKeyNode(), "a key");
+            Node value = t.getValueNode();
+            duplicate(seen, key, t.getKeyNode(), "key");
+            switch (key) {
+                case "rules" -> {
+                    if (isNull(value)) {
+                        break;
+                    }
+                    Map<String, Node> seenRules = new HashMap<>();
+                    for (NodeTuple r : mapping(value, "rules", "a mapping of rule id to one of "
+                            + String.join(", ", RULE_VALUES)).getValue()) {
+                        String id = scalar(r.getKeyNode(), "a rule id");
+                        duplicate(seenRules, id, r.getKeyNode(), "rule");
+                        if (!knownRuleIds.contains(id)) {
+                            String hint = Names.closest(id, knownRuleIds);
+                            throw error(r.getKeyNode(), "rules: unknown rule '" + id + "'"
+                                    + (hint == null ? "" : " (did you mean " + hint + "?)")
+                                    + " (allowed: " + String.join(", ", knownRuleIds) + ")");
+                        }
+                        String v = scalar(r.getValueNode(), "one of " + String.join(", ", RULE_VALUES),
+                                "rules." + id).toLowerCase(Locale.ROOT);
+                        switch (v) {
+                            case "off" -> disabled.add(id);
+                            case "on" -> { }
+                            case "error", "warning", "note" -> severities.put(id, Severity.parse(v));
+                            default -> throw error(r.getValueNode(), "rules." + id + ": '" + v
+                                    + "' is not allowed (allowed: " + String.join(", ", RULE_VALUES) + ")");
+                        }
+                    }
+                }
+                case "includes" -> includes = globs(value, key);
+                case "excludes" -> excludes = globs(value, key);
+                case "pooling" -> {
+                    String v = scalar(value, "one of auto, transaction, statement, session, none", key);
+                    try {
+                        pooling = PoolingSetting.parse(v);
+                    } catch (IllegalArgumentException e) {
+                        throw error(value, "pooling: '" + v + "' is not allowed (allowed: auto, transaction,"
+                                + " statement, session, none)");
+                    }
+                }
+                case "includeTests" -> {
+                    String v = scalar(value, "true or false", key);
+                    if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+                        throw error(value, "includeTests: '" + v + "' is not allowed (allowed: true, false)");
+                    }
+                    includeTests = Boolean.parseBoolean(v.toLowerCase(Locale.ROOT));
+                }
+                case "lockHelpers" -> lockHelpers = names(value, key, "method names such as acquire,"
+                        + " Locks.acquire or com.acme.Locks.acquire");
+                case "pooledApiTypes" -> pooledApiTypes = names(value, key, "type names such as PooledDataSource"
+                        + " or com.acme.db.PooledDataSource");
+                default -> {
+                    String hint = Names.closest(key, KEYS);
+                    throw error(t.getKeyNode(), "unknown key '" + key + "'" + (hint == null ? "" : " (did you mean "
+                            + hint + "?)") + " (allowed: " + String.join(", ", KEYS) + ")");
+                }
+            }
+        }
+        return new LintConfig(file.toAbsolutePath().normalize(), disabled, severities, includes, excludes, pooling,
+                includeTests, lockHelpers, pooledApiTypes);
+    }
+
+    private List<String> globs(Node value, String key) {
+        List<String> out = new ArrayList<>();
+        for (Node item : items(value, key, "globs")) {
+            String glob = scalar(item, "a glob", key);
+            try {
+                Globs.check(glob);
+            } catch (IllegalArgumentException e) {
+                throw error(item, key + ": " + e.getMessage());
+            }
+            out.add(glob);
+        }
+        return out;
+    }
+
+    private Set<String> names(Node value, String key, String what) {
+        Set<String> out = new LinkedHashSet<>();
+        for (Node item : items(value, key, what)) {
+            String name = scalar(item, "a name", key).trim();
+            if (!QUALIFIED_NAME.matcher(name).matches()) {
+                throw error(item, key + ": '" + name + "' is not a Java name (allowed: " + what + ")");
+            }
+            out.add(name);
+        }
+        return out;
+    }
+
+    /** A list, a single scalar (one item), or null (no item). */
+    private List<Node> items(Node value, String key, String what) {
+        if (isNull(value)) {
+            return List.of();
+        }
+        if (value instanceof ScalarNode) {
+            return List.of(value);
+        }
+        if (value instanceof SequenceNode seq) {
+            return seq.getValue();
+        }
+        throw error(value, key + ": expected a list of " + what + ", found a mapping");
+    }
+
+    private MappingNode mapping(Node node, String what, String expected) {
+        if (node instanceof MappingNode m) {
+            return m;
+        }
+        throw error(node, what + ": expected " + expected + ", found " + kind(node));
+    }
+
+    private String scalar(Node node, String expected) {
+        return scalar(node, expected, null);
+    }
+
+    private String scalar(Node node, String expected, String key) {
+        if (node instanceof ScalarNode s && !isNull(node)) {
+            return s.getValue();
+        }
+        throw error(node, (key == null ? "" : key + ": ") + "expected " + expected + ", found " + kind(node));
+    }
+
+    private void duplicate(Map<String, Node> seen, String key, Node node, String what) {
+        Node first = seen.putIfAbsent(key, node);
+        if (first != null) {
+            throw error(node, "duplicate " + what + " '" + key + "' (first at line " + line(first) + ")");
+        }
+    }
+
+    private static boolean isNull(Node node) {
+        return node instanceof ScalarNode s && s.getTag().getValue().endsWith(":null");
+    }
+
+    private static String kind(Node node) {
+        if (isNull(node)) {
+            return "nothing";
+        }
+        return node instanceof MappingNode ? "a mapping" : node instanceof SequenceNode ? "a list" : "a value";
+    }
+
+    private static int line(Node node) {
+        return node.getStartMark().map(m -> m.getLine() + 1).orElse(0);
+    }
+
+    private ConfigException error(Node node, String problem) {
+        return new ConfigException(file, line(node), node.getStartMark().map(m -> m.getColumn() + 1).orElse(0),
+                problem, null);
+    }
+}
