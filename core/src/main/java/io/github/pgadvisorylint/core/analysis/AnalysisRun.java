@@ -54,7 +54,7 @@ final class AnalysisRun {
     private final Path root;
     private final List<Path> targets;
     private final SqlAnalyzer sqlAnalyzer = new SqlAnalyzer();
-    private final JavaFrontEnd javaFrontEnd = new JavaFrontEnd(sqlAnalyzer);
+    private final JavaFrontEnd javaFrontEnd;
     private final SqlFileFrontEnd sqlFrontEnd = new SqlFileFrontEnd(sqlAnalyzer);
     private final MyBatisMapperFrontEnd mapperFrontEnd = new MyBatisMapperFrontEnd(sqlAnalyzer);
     private final java.util.Set<String> lossy = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -76,8 +76,8 @@ final class AnalysisRun {
      * @param threads             worker threads
      * @param pooling             the pooling setting
      * @param fileFilter          which discovered files (absolute paths) are analysed
-     * @param extraLockHelpers    configured lock-helper method names (not yet read by the front end)
-     * @param extraPooledApiTypes configured pooled-API type names (not yet read by the front end)
+     * @param extraLockHelpers    configured lock-helper method names (see {@link JavaFrontEnd})
+     * @param extraPooledApiTypes configured pooled-API type names (see {@link JavaFrontEnd})
      * @param progress            progress sink
      */
     record Settings(List<Rule> rules, Set<String> disabled, java.util.Map<String, Severity> severities, int threads,
@@ -92,16 +92,7 @@ final class AnalysisRun {
         this.pooling = settings.pooling();
         this.root = root.toAbsolutePath().normalize();
         this.targets = targets.isEmpty() ? List.of(this.root) : List.copyOf(targets);
-    }
-
-    /** @return the lock-helper method names configured for this run; for the Java front end */
-    Set<String> extraLockHelpers() {
-        return settings.extraLockHelpers();
-    }
-
-    /** @return the pooled-API type names configured for this run; for the Java front end */
-    Set<String> extraPooledApiTypes() {
-        return settings.extraPooledApiTypes();
+        this.javaFrontEnd = new JavaFrontEnd(sqlAnalyzer, settings.extraLockHelpers(), settings.extraPooledApiTypes());
     }
 
     private void step() {
@@ -229,6 +220,12 @@ final class AnalysisRun {
     private HelperRegistry followHelpers(ExecutorService pool, List<DiscoveredFile> files, List<Object> staged,
                                          ConstantIndex index, ConstantFiles constants, List<HelperSummary> fixed) {
         HelperRegistry registry = HelperRegistry.EMPTY;
+        if (!settings.extraLockHelpers().isEmpty()) {
+            // configured helpers need no SQL in the file: parse the files that call them
+            java.util.Set<String> configured = new java.util.TreeSet<>();
+            settings.extraLockHelpers().forEach(h -> configured.add(h.substring(h.lastIndexOf('.') + 1)));
+            constants.add(parseCallers(pool, files, staged, configured));
+        }
         for (int round = 0; round < MAX_HELPER_ROUNDS; round++) {
             List<Integer> javaSlots = new ArrayList<>();
             for (int i = 0; i < staged.size(); i++) {
@@ -246,28 +243,37 @@ final class AnalysisRun {
                 break;
             }
             registry = next;
-            java.util.Set<String> names = registry.callNames();
-            List<Integer> unread = new ArrayList<>();
-            for (int i = 0; i < staged.size(); i++) {
-                if (staged.get(i) == null && files.get(i).kind() == FileKind.JAVA) {
-                    unread.add(i);
-                }
-            }
-            List<JavaFrontEnd.Parsed> callers = map(pool, unread, i -> {
-                Object r = callsAny(files.get(i), names) ? read(files.get(i), true) : null;
-                return r instanceof SourceFile sf ? javaFrontEnd.parse(sf) : null;
-            });
-            List<JavaFrontEnd.Parsed> added = new ArrayList<>();
-            for (int k = 0; k < unread.size(); k++) {
-                JavaFrontEnd.Parsed p = callers.get(k);
-                if (p != null) {
-                    staged.set(unread.get(k), p);
-                    added.add(p);
-                }
-            }
-            constants.add(added);
+            constants.add(parseCallers(pool, files, staged, registry.callNames()));
         }
         return registry;
+    }
+
+    /**
+     * The prefilter's second pass: parses the Java files not parsed yet that call one of the names.
+     *
+     * @return the files parsed; {@code staged} holds them too
+     */
+    private List<JavaFrontEnd.Parsed> parseCallers(ExecutorService pool, List<DiscoveredFile> files, List<Object> staged,
+                                                   java.util.Set<String> names) {
+        List<Integer> unread = new ArrayList<>();
+        for (int i = 0; i < staged.size(); i++) {
+            if (staged.get(i) == null && files.get(i).kind() == FileKind.JAVA) {
+                unread.add(i);
+            }
+        }
+        List<JavaFrontEnd.Parsed> callers = map(pool, unread, i -> {
+            Object r = callsAny(files.get(i), names) ? read(files.get(i), true) : null;
+            return r instanceof SourceFile sf ? javaFrontEnd.parse(sf) : null;
+        });
+        List<JavaFrontEnd.Parsed> added = new ArrayList<>();
+        for (int k = 0; k < unread.size(); k++) {
+            JavaFrontEnd.Parsed p = callers.get(k);
+            if (p != null) {
+                staged.set(unread.get(k), p);
+                added.add(p);
+            }
+        }
+        return added;
     }
 
     /**

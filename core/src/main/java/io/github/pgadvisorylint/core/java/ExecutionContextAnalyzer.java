@@ -50,9 +50,19 @@ final class ExecutionContextAnalyzer {
             "Async", "SchedulerLock", "KafkaListener", "RabbitListener", "JmsListener", "Startup", "Observes");
 
     private final SourceFile file;
+    private final Set<String> pooledTypes;
 
     ExecutionContextAnalyzer(SourceFile file) {
+        this(file, Set.of());
+    }
+
+    /**
+     * @param file        the file
+     * @param pooledTypes simple names of types the configuration declares pooled per call
+     */
+    ExecutionContextAnalyzer(SourceFile file, Set<String> pooledTypes) {
         this.file = file;
+        this.pooledTypes = pooledTypes;
     }
 
     /**
@@ -298,6 +308,13 @@ final class ExecutionContextAnalyzer {
 
 
     private Conn connection(MethodCallExpr exec, ExecutionApi api) {
+        if (!pooledTypes.isEmpty() && exec.getScope().orElse(null) instanceof NameExpr receiver) {
+            String type = JavaScopes.declaredType(receiver.getNameAsString(), exec);
+            if (type != null && pooledTypes.contains(JavaScopes.simpleTypeName(type))) {
+                return new Conn(ConnectionScope.POOLED_PER_CALL, receiver + " is a " + JavaScopes.simpleTypeName(type)
+                        + ", configured (pooledApiTypes) to borrow a pooled connection for each call");
+            }
+        }
         for (Node cur = exec.getParentNode().orElse(null); cur != null; cur = cur.getParentNode().orElse(null)) {
             if (cur instanceof LambdaExpr lambda && lambda.getParentNode().orElse(null) instanceof MethodCallExpr call) {
                 String name = call.getNameAsString();

@@ -32,6 +32,7 @@ import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.LockKey;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.model.SqlContext;
 import io.github.pgadvisorylint.core.rule.Severity;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import io.github.pgadvisorylint.core.sql.SqlAnalysis;
@@ -120,10 +121,34 @@ public final class JavaFrontEnd {
             "argThat", "eq", "inOrder", "expect", "then");
 
     private final SqlAnalyzer sqlAnalyzer;
+    private final Set<String> configuredHelpers;
+    private final Set<String> configuredPooledTypes;
 
     /** @param sqlAnalyzer the SQL front end to hand executed SQL to */
     public JavaFrontEnd(SqlAnalyzer sqlAnalyzer) {
+        this(sqlAnalyzer, Set.of(), Set.of());
+    }
+
+    /**
+     * @param sqlAnalyzer     the SQL front end to hand executed SQL to
+     * @param lockHelpers     configured lock helpers whose SQL the tool cannot see (a library's): names
+     *                        {@code method}, {@code Type.method} or {@code pkg.Type.method}. A call of one
+     *                        takes a lock keyed by its first argument (two-int when it has two int-like
+     *                        leading arguments is not guessed: one key part); the function follows the
+     *                        name: {@code unlock}/{@code release} release, {@code try} try-locks,
+     *                        {@code xact}/{@code transaction} is transaction-level, otherwise
+     *                        {@code pg_advisory_lock}
+     * @param pooledApiTypes  configured types whose calls borrow a pooled connection per call, by simple
+     *                        or qualified name (RULES.md unpinned-session-lock)
+     */
+    public JavaFrontEnd(SqlAnalyzer sqlAnalyzer, Set<String> lockHelpers, Set<String> pooledApiTypes) {
         this.sqlAnalyzer = sqlAnalyzer;
+        this.configuredHelpers = Set.copyOf(lockHelpers);
+        Set<String> simple = new java.util.HashSet<>();
+        for (String t : pooledApiTypes) {
+            simple.add(t.substring(t.lastIndexOf('.') + 1));
+        }
+        this.configuredPooledTypes = Set.copyOf(simple);
     }
 
     private static ParserConfiguration.LanguageLevel newestLanguageLevel() {
@@ -301,7 +326,7 @@ public final class JavaFrontEnd {
             this.strings = new StringEvaluator(file, unit);
             this.keys = keys;
             this.helpers = helpers;
-            this.executionContexts = new ExecutionContextAnalyzer(file);
+            this.executionContexts = new ExecutionContextAnalyzer(file, configuredPooledTypes);
         }
 
         FileFacts run() {
@@ -315,7 +340,7 @@ public final class JavaFrontEnd {
             for (Candidate c : candidates) {
                 toSites(c);
             }
-            if (!helpers.isEmpty()) {
+            if (!helpers.isEmpty() || !configuredHelpers.isEmpty()) {
                 for (Node n : unit.findAll(Node.class, x -> x instanceof MethodCallExpr || x instanceof ObjectCreationExpr)) {
                     collectHelperCall(n);
                 }
@@ -338,7 +363,11 @@ public final class JavaFrontEnd {
                 return;
             }
             Optional<HelperSummary> found = helpers.resolve(receiver, name, args.size());
-            if (found.isEmpty() || HelperSites.insideHelper(call, found.get())) {
+            if (found.isEmpty()) {
+                configuredHelperCall(call, name, args, receiver);
+                return;
+            }
+            if (HelperSites.insideHelper(call, found.get())) {
                 return;
             }
             HelperSummary summary = found.get();
@@ -371,6 +400,40 @@ public final class JavaFrontEnd {
                 helperOps.put(site, op);
                 inners.put(site, op.inner());
             }
+        }
+
+        /** A call of a lock helper named in the configuration ({@code lockHelpers}): a lock site at the call. */
+        private void configuredHelperCall(Node call, String name, List<Expression> args, List<String> receiver) {
+            if (configuredHelpers.isEmpty() || args.isEmpty() || !(call instanceof MethodCallExpr m)) {
+                return;
+            }
+            boolean listed = configuredHelpers.contains(name) || receiver.stream().anyMatch(t ->
+                    configuredHelpers.stream().anyMatch(h -> h.equals(t + "." + name) || h.endsWith("." + t + "." + name)));
+            if (!listed) {
+                return;
+            }
+            String lower = name.toLowerCase(Locale.ROOT);
+            boolean release = lower.contains("unlock") || lower.contains("release");
+            boolean xact = lower.contains("xact") || lower.contains("transaction");
+            boolean attempt = lower.startsWith("try");
+            io.github.pgadvisorylint.core.model.AdvisoryFunction function = release
+                    ? io.github.pgadvisorylint.core.model.AdvisoryFunction.PG_ADVISORY_UNLOCK
+                    : xact ? (attempt ? io.github.pgadvisorylint.core.model.AdvisoryFunction.PG_TRY_ADVISORY_XACT_LOCK
+                    : io.github.pgadvisorylint.core.model.AdvisoryFunction.PG_ADVISORY_XACT_LOCK)
+                    : attempt ? io.github.pgadvisorylint.core.model.AdvisoryFunction.PG_TRY_ADVISORY_LOCK
+                    : io.github.pgadvisorylint.core.model.AdvisoryFunction.PG_ADVISORY_LOCK;
+            KeyPart part = keys.evaluate(args.get(0), file);
+            LockKey key = new LockKey(io.github.pgadvisorylint.core.model.KeySpace.BIGINT, List.of(part));
+            String receiverText = m.getScope().map(Node::toString).map(JavaFrontEnd::abbreviate).orElse(null);
+            JavaContext context = new JavaContext(call.findAncestor(TypeDeclaration.class)
+                    .map(TypeDeclaration::getNameAsString).orElse(""), methodName(call),
+                    receiverText == null ? name : receiverText + "." + name, receiverText, null);
+            SqlContext sql = new SqlContext(io.github.pgadvisorylint.core.model.SqlClause.CALL, null, false, false, 0,
+                    false, "configured lock helper " + name);
+            LockSite site = new LockSite(file.path() + "#" + sites.size(), function, key, nodeRegion(m.getName()), null,
+                    Language.JAVA, ExecutionApi.LOCK_HELPER, sql, context, io.github.pgadvisorylint.core.model.ExecutionContext.UNKNOWN);
+            sites.add(site);
+            siteNodes.put(site, call);
         }
 
         private SourceRegion nodeRegion(Node n) {
