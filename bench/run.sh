@@ -18,6 +18,7 @@ FILES="${FILES:-9200}"
 [ -f "$jar" ] || (cd "$repo" && ./mvnw -B -q -DskipTests package -pl cli -am >&2)
 command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (Debian package: time)" >&2; exit 2; }
 
+tf="$(mktemp)"
 stats() { sort -n | awk '{a[NR]=$1} END {printf "%.2f %.2f %.2f", a[int((NR+1)/2)], a[1], a[NR]}'; }
 
 bench_tree() {
@@ -29,18 +30,20 @@ bench_tree() {
   local cli=() grep_t=() rss=0
   for _ in $(seq "$RUNS"); do
     local t
-    t=$( { /usr/bin/time -f "%e %M" java -jar "$jar" scan "$dir" --fail-on none >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+    /usr/bin/time -f "%e %M" -o "$tf" java -jar "$jar" scan "$dir" --fail-on none >/dev/null 2>&1 || true
+    t=$(tail -1 "$tf")
     cli+=("${t% *}")
     [ "${t#* }" -gt "$rss" ] && rss="${t#* }"
-    t=$( { /usr/bin/time -f "%e" grep -rlI --include='*.java' -i advisory "$dir" >/dev/null; } 2>&1 | tail -1)
-    grep_t+=("$t")
+    /usr/bin/time -f "%e" -o "$tf" grep -rlI --include='*.java' -i advisory "$dir" >/dev/null || true
+    grep_t+=("$(tail -1 "$tf")")
   done
   local c g
   c=$(printf '%s\n' "${cli[@]}" | stats)
   g=$(printf '%s\n' "${grep_t[@]}" | stats)
   local cm=${c%% *} gm=${g%% *}
   local small
-  small=$( { /usr/bin/time -f "%e" java -Xmx256m -jar "$jar" scan "$dir" --fail-on none >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+  /usr/bin/time -f "%e" -o "$tf" java -Xmx256m -jar "$jar" scan "$dir" --fail-on none >/dev/null 2>&1 || true
+  small=$(tail -1 "$tf")
   awk -v l="$label" -v f="$files" -v n="$lines" -v c="$c" -v g="$g" -v cm="$cm" -v gm="$gm" -v rss="$rss" -v small="$small" 'BEGIN {
     printf "%-28s %7d files %9d lines | cli median/min/max %s s | grep %s s | %8.0f files/s %10.0f lines/s | %5.1fx grep | peak RSS %d MB | -Xmx256m %s s\n",
       l, f, n, c, g, f / (cm > 0 ? cm : 0.001), n / (cm > 0 ? cm : 0.001), cm / (gm > 0 ? gm : 0.001), rss / 1024, small }'
@@ -51,7 +54,7 @@ if [ "$#" -gt 0 ]; then
   exit 0
 fi
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work" "$tf"' EXIT
 for factor in 0.5 1 2; do
   n=$(awk -v f="$FILES" -v k="$factor" 'BEGIN { printf "%d", f * k }')
   python3 "$here/generate.py" "$work/s$n" --files "$n"
