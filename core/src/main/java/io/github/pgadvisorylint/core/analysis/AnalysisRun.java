@@ -58,6 +58,10 @@ final class AnalysisRun {
     private final PoolingSetting pooling;
     private final PoolingEvidenceScanner poolingScanner = new PoolingEvidenceScanner();
     private final List<PoolingEvidence> poolingEvidence = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final io.github.pgadvisorylint.core.config.TimeoutEvidenceScanner timeoutScanner =
+            new io.github.pgadvisorylint.core.config.TimeoutEvidenceScanner();
+    private final List<io.github.pgadvisorylint.core.model.TimeoutEvidence> timeoutEvidence =
+            java.util.Collections.synchronizedList(new ArrayList<>());
 
     AnalysisRun(List<Rule> rules, int threads, PoolingSetting pooling, Path root, List<Path> targets) {
         this.rules = rules;
@@ -75,6 +79,7 @@ final class AnalysisRun {
         List<LockSite> sites = new ArrayList<>();
         List<LockLifecycle> lifecycles = new ArrayList<>();
         List<Suppression> suppressions = new ArrayList<>();
+        java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages = new java.util.HashMap<>();
         int analyzed = 0;
         for (FileFacts f : facts) {
             if (f == null) {
@@ -85,8 +90,9 @@ final class AnalysisRun {
             lifecycles.addAll(f.lifecycles());
             notifications.addAll(f.notifications());
             suppressions.addAll(f.suppressions());
+            usages.putAll(f.usages());
         }
-        LockModel model = new LockModel(sites, lifecycles, poolingEvidence, pooling);
+        LockModel model = new LockModel(sites, lifecycles, poolingEvidence, pooling).withUsage(usages, timeoutEvidence);
         FindingCollector collector = new FindingCollector(model);
         for (Rule rule : rules) {
             collector.runRule(rule, notifications);
@@ -322,7 +328,8 @@ final class AnalysisRun {
             byte[] bytes = Files.readAllBytes(f.path());
             boolean utf16 = SourceDecoder.isUtf16(bytes);
             if (f.kind() == FileKind.CONFIG) {
-                return pooling == PoolingSetting.AUTO && PoolingEvidenceScanner.mayHoldEvidence(bytes)
+                return (pooling == PoolingSetting.AUTO && PoolingEvidenceScanner.mayHoldEvidence(bytes))
+                        || io.github.pgadvisorylint.core.config.TimeoutEvidenceScanner.mayHoldEvidence(bytes)
                         ? new ConfigFile(new SourceFile(f.relativePath(), SourceDecoder.decode(bytes).text())) : null;
             }
             if (!force && !utf16 && !Prefilter.mentionsAdvisory(bytes)) {
@@ -358,7 +365,10 @@ final class AnalysisRun {
             } else if (staged instanceof JavaFrontEnd.Parsed p) {
                 facts = javaFrontEnd.extract(p, index, helpers);
             } else if (staged instanceof ConfigFile config) {
-                ConfigScan scan = poolingScanner.scan(config.file());
+                timeoutEvidence.addAll(timeoutScanner.scan(config.file()));
+                ConfigScan scan = pooling == PoolingSetting.AUTO && PoolingEvidenceScanner.mayHoldEvidence(
+                        config.file().text().getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                        ? poolingScanner.scan(config.file()) : ConfigScan.empty();
                 poolingEvidence.addAll(scan.evidence());
                 facts = new FileFacts(config.file().path(), List.of(), List.of(), scan.notifications(), List.of());
             } else {
@@ -368,7 +378,8 @@ final class AnalysisRun {
                 List<Notification> notes = new ArrayList<>(facts.notifications());
                 notes.add(new Notification(Severity.NOTE, "encoding", "file is not valid UTF-8; read as ISO-8859-1",
                         SourceRegion.line(f.relativePath(), 1)));
-                facts = new FileFacts(facts.path(), facts.sites(), facts.lifecycles(), notes, facts.suppressions());
+                facts = new FileFacts(facts.path(), facts.sites(), facts.lifecycles(), notes, facts.suppressions(),
+                        facts.helpers(), facts.usages());
             }
             return facts;
         } catch (StackOverflowError | RuntimeException e) {

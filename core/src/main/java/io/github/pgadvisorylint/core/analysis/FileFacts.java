@@ -13,10 +13,12 @@ import java.util.List;
  * @param notifications problems met in the file
  * @param suppressions  in-source suppressions of the file
  * @param helpers       the lock helpers the file declares (Java only)
+ * @param usages        what the code around each site does with it, by {@link LockSite#id()}
  */
 public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
                         List<Notification> notifications, List<Suppression> suppressions,
-                        List<io.github.pgadvisorylint.core.java.HelperSummary> helpers) {
+                        List<io.github.pgadvisorylint.core.java.HelperSummary> helpers,
+                        java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages) {
 
     /** Copies the lists. */
     public FileFacts {
@@ -25,12 +27,20 @@ public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> l
         notifications = List.copyOf(notifications);
         suppressions = List.copyOf(suppressions);
         helpers = List.copyOf(helpers);
+        usages = java.util.Map.copyOf(usages);
+    }
+
+    /** Facts without site usages. */
+    public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
+                     List<Notification> notifications, List<Suppression> suppressions,
+                     List<io.github.pgadvisorylint.core.java.HelperSummary> helpers) {
+        this(path, sites, lifecycles, notifications, suppressions, helpers, java.util.Map.of());
     }
 
     /** Facts of a file that declares no lock helper. */
     public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
                      List<Notification> notifications, List<Suppression> suppressions) {
-        this(path, sites, lifecycles, notifications, suppressions, List.of());
+        this(path, sites, lifecycles, notifications, suppressions, List.of(), java.util.Map.of());
     }
 
     /**

@@ -262,6 +262,7 @@ public final class JavaFrontEnd {
         private final Map<LockSite, HelperSummary> helperOf = new HashMap<>();
         private final Map<LockSite, HelperSummary.Op> helperOps = new HashMap<>();
         private final Map<LockSite, LockSite> inners = new HashMap<>();
+        private final Map<LockSite, io.github.pgadvisorylint.core.model.SiteUsage> sqlUsages = new HashMap<>();
 
         FileScan(SourceFile file, CompilationUnit unit, KeyEvaluator keys, HelperRegistry helpers) {
             this.file = file;
@@ -291,8 +292,9 @@ public final class JavaFrontEnd {
             var lifecycles = new LifecycleAnalyzer(file, siteNodes, helperOf, helperOps).analyze(sites);
             List<Notification> notes = new ArrayList<>(notifications);
             notes.sort(Comparator.naturalOrder());
+            var usages = new SiteUsageAnalyzer(file, strings, siteNodes, sqlUsages, lifecycles).analyze(sites);
             return new FileFacts(file.path(), sites, lifecycles, notes, suppressions(),
-                    HelperSites.summarize(sites, siteNodes, lifecycles, inners));
+                    HelperSites.summarize(sites, siteNodes, lifecycles, inners), usages);
         }
 
         /** A call of a known lock helper becomes one lock site per operation of the helper, keyed by the call's arguments. */
@@ -501,6 +503,11 @@ public final class JavaFrontEnd {
                         executionContexts.analyze(c.call, c.api, multiStatement));
                 sites.add(site);
                 siteNodes.put(site, c.call != null ? c.call : c.contextNode);
+                sqlUsages.put(site, io.github.pgadvisorylint.core.sql.SqlSiteUsage.of(c.text.text(), analysis, call, (from, to) -> {
+                    int a = c.text.offsetAt(from);
+                    int b = c.text.offsetAt(to - 1);
+                    return a >= 0 && b >= a ? file.region(a, b + 1) : null;
+                }));
             }
         }
 

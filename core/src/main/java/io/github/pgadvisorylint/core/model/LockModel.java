@@ -16,6 +16,8 @@ public final class LockModel {
     private final Map<String, LockLifecycle> lifecycles;
     private final List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence;
     private final io.github.pgadvisorylint.core.config.PoolingSetting pooling;
+    private Map<String, SiteUsage> usages = Map.of();
+    private List<TimeoutEvidence> connectionTimeouts = List.of();
 
     /**
      * @param sites      every lock site found; copied and sorted by region
@@ -117,5 +119,37 @@ public final class LockModel {
                 .filter(r -> r.function().operation() == LockOperation.RELEASE_ALL
                         || r.key().mayEqual(acquisition.key()))
                 .toList();
+    }
+
+    /**
+     * Attaches what the front ends found around each site (RULES.md try-lock-result-ignored,
+     * unbounded-lock-count, blocking-lock-without-timeout, unlock-mismatch) and the timeouts the
+     * project's connection configuration sets.
+     *
+     * @param siteUsages         usage per {@link LockSite#id()}; sites not in it get {@link SiteUsage#UNKNOWN}
+     * @param connectionSettings timeouts from configuration (JDBC URL {@code options}, data-source
+     *                           properties, connection-init SQL), sorted by region
+     * @return a copy of this model with those facts
+     */
+    public LockModel withUsage(Map<String, SiteUsage> siteUsages, List<TimeoutEvidence> connectionSettings) {
+        LockModel copy = new LockModel(sites, List.copyOf(lifecycles.values()), poolingEvidence, pooling);
+        copy.usages = Map.copyOf(siteUsages);
+        List<TimeoutEvidence> t = new ArrayList<>(connectionSettings);
+        t.sort(Comparator.comparing(TimeoutEvidence::region, Comparator.nullsLast(Comparator.naturalOrder())));
+        copy.connectionTimeouts = List.copyOf(t);
+        return copy;
+    }
+
+    /**
+     * @param site a site of this model
+     * @return what the code around it does with it; {@link SiteUsage#UNKNOWN} when nothing was found
+     */
+    public SiteUsage usage(LockSite site) {
+        return usages.getOrDefault(site.id(), SiteUsage.UNKNOWN);
+    }
+
+    /** @return lock or statement timeouts set for every connection by the project's configuration, sorted */
+    public List<TimeoutEvidence> connectionTimeouts() {
+        return connectionTimeouts;
     }
 }
