@@ -847,14 +847,15 @@ final class SiteUsageAnalyzer {
         }
         Set<String> handles = new HashSet<>();
         exec.getScope().map(s -> s.toString().replaceFirst("^this\\.", "")).ifPresent(handles::add);
+        Set<String> results = new HashSet<>(); // variables holding the statement or query the exec call made
         String var = assignedName(exec);
         if (var != null) {
-            handles.add(var);
+            results.add(var);
         }
         for (Node cur = exec.getParentNode().orElse(null); cur instanceof MethodCallExpr m; cur = m.getParentNode().orElse(null)) {
             String v = assignedName(m);
             if (v != null) {
-                handles.add(v);
+                results.add(v);
             }
         }
         int execStart = exec.getBegin().map(p -> p.line * 10_000 + p.column).orElse(0);
@@ -871,8 +872,13 @@ final class SiteUsageAnalyzer {
             }
             String target = m.getScope().map(s -> s.toString().replaceFirst("^this\\.", "")).orElse("");
             boolean onChain = isInside(exec, m) || m.getScope().filter(s -> isInside(exec, s)).isPresent()
-                    || m.getScope().filter(s -> s == exec).isPresent();
-            if (handles.contains(target) || onChain || isAncestorChain(exec, m)) {
+                    || m.getScope().filter(s -> s == exec).isPresent() || isAncestorChain(exec, m);
+            boolean sameMethod = JavaScopes.callableOf(m) == scope;
+            boolean before = m.getBegin().map(p -> p.line * 10_000 + p.column).orElse(Integer.MAX_VALUE) < execStart;
+            // elsewhere in the class, only a field counts (a template configured in the constructor)
+            boolean field = !sameMethod && JavaScopes.local(target, exec).isEmpty() && !JavaScopes.isParameter(target, exec)
+                    && exec.findAncestor(TypeDeclaration.class).map(t -> ((TypeDeclaration<?>) t).getFieldByName(target).isPresent()).orElse(false);
+            if (onChain || results.contains(target) && sameMethod || handles.contains(target) && (sameMethod && before || field)) {
                 return new TimeoutEvidence(TimeoutEvidence.Kind.QUERY_TIMEOUT, n + "(...) on " + (target.isEmpty() ? "the query" : target),
                         region(m));
             }
