@@ -19,7 +19,9 @@ import java.util.regex.Pattern;
  *       {@code -c%20lock_timeout%3D5000}) in a JDBC URL's {@code options} parameter or in a data-source
  *       property named {@code options} (e.g. {@code spring.datasource.hikari.data-source-properties.options});</li>
  *   <li>a {@code SET lock_timeout} / {@code SET statement_timeout} in connection-init SQL
- *       ({@code connection-init-sql}, {@code connectionInitSql}, {@code initSQL}, {@code init-sql}).</li>
+ *       ({@code connection-init-sql}, {@code connectionInitSql}, {@code initSQL}, {@code init-sql});</li>
+ *   <li>{@code lock_timeout = ...} / {@code statement_timeout = ...} in a server configuration file named
+ *       {@code postgresql*.conf} (it applies to every session of the server).</li>
  * </ul>
  * Not counted: {@code socketTimeout}, {@code loginTimeout}, {@code connectTimeout} (they do not cancel a
  * wait for a lock), and a timeout of {@code 0} (off). Stateless and thread-safe.
@@ -28,6 +30,8 @@ public final class TimeoutEvidenceScanner {
 
     private static final Pattern OPTION = Pattern.compile(
             "(?i)-c(?:\\s+|%20|\\+)?(lock_timeout|statement_timeout)(?:\\s*=\\s*|%3D)([\\w.]+)");
+    private static final Pattern SERVER = Pattern.compile(
+            "(?i)^\\s*(lock_timeout|statement_timeout)\\s*=\\s*'?([\\w.]+)");
     private static final Pattern INIT_SQL = Pattern.compile(
             "(?i)(?:init[-_]?sql|initsql|init-sql)\\W.*?\\bset\\s+(?:session\\s+)?(lock_timeout|statement_timeout)\\s*(?:=|to)\\s*'?([\\w.]+)");
 
@@ -56,6 +60,8 @@ public final class TimeoutEvidenceScanner {
     public List<TimeoutEvidence> scan(SourceFile file) {
         List<TimeoutEvidence> out = new ArrayList<>();
         String text = file.text();
+        String name = file.path().substring(file.path().lastIndexOf('/') + 1).toLowerCase(Locale.ROOT);
+        boolean serverConf = name.startsWith("postgresql") && name.endsWith(".conf");
         int lineStart = 0;
         while (lineStart <= text.length()) {
             int nl = text.indexOf('\n', lineStart);
@@ -72,6 +78,13 @@ public final class TimeoutEvidenceScanner {
                     out.add(new TimeoutEvidence(TimeoutEvidence.Kind.CONNECTION_SETTING, "connection option -c "
                             + m.group(1).toLowerCase(Locale.ROOT) + "=" + m.group(2),
                             file.region(lineStart + m.start(), lineStart + m.end())));
+                    found = true;
+                }
+                Matcher server = SERVER.matcher(line);
+                if (!found && serverConf && server.find() && enabled(server.group(2))) {
+                    out.add(new TimeoutEvidence(TimeoutEvidence.Kind.CONNECTION_SETTING, "server setting "
+                            + server.group(1).toLowerCase(Locale.ROOT) + " = " + server.group(2),
+                            file.region(lineStart + server.start(), lineStart + server.end())));
                     found = true;
                 }
                 Matcher init = INIT_SQL.matcher(line);
