@@ -145,11 +145,11 @@ public final class UnlockMismatchRule extends AbstractRule {
             boolean perKeyRelease = group.stream().anyMatch(s -> s.function().operation() == LockOperation.RELEASE);
             long keys = session.stream().map(s -> s.key().space() + s.key().canonical()).distinct().count();
             if (keys == 1 && !perKeyRelease) {
-                report(context, r, session, "pg_advisory_unlock_all() is used to release the one lock "
-                        + session.get(0).display() + " this method takes: it drops every session-level advisory lock of "
+                report(context, r, session, "pg_advisory_unlock_all() is the only release of the one lock "
+                        + session.get(0).display() + " written next to it: it drops every session-level advisory lock of "
                         + "the connection, including locks that callers or other code sharing the connection still rely "
                         + "on. Release the key with pg_advisory_unlock" + session.get(0).key().display() + ".",
-                        "the one lock this method takes");
+                        "the one lock it releases");
             }
             return;
         }
