@@ -7,7 +7,7 @@ import io.github.pgadvisorylint.core.model.LockMode;
 import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.LockOrderEdge;
 import io.github.pgadvisorylint.core.model.LockSite;
-import io.github.pgadvisorylint.core.model.LoopContext;
+import io.github.pgadvisorylint.core.model.LoopOrder;
 import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
 import io.github.pgadvisorylint.core.model.SqlClause;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
@@ -94,7 +94,7 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
             if (!site.function().isBlocking()) {
                 continue;
             }
-            LoopContext loop = model.loop(site);
+            LoopOrder loop = model.loop(site);
             if (loop != null && !loop.sorted() && holdsAcrossIterations(model, site)) {
                 put(findings, site, new Pending(Severity.WARNING, site.display() + " takes one lock per element of "
                         + loop.source() + " and keeps them, in iteration order, but " + loop.evidence() + ": two callers "

@@ -62,6 +62,10 @@ final class AnalysisRun {
     private final PoolingSetting pooling;
     private final PoolingEvidenceScanner poolingScanner = new PoolingEvidenceScanner();
     private final List<PoolingEvidence> poolingEvidence = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final io.github.pgadvisorylint.core.config.TimeoutEvidenceScanner timeoutScanner =
+            new io.github.pgadvisorylint.core.config.TimeoutEvidenceScanner();
+    private final List<io.github.pgadvisorylint.core.model.TimeoutEvidence> timeoutEvidence =
+            java.util.Collections.synchronizedList(new ArrayList<>());
 
     private final Settings settings;
     private final java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
@@ -112,7 +116,8 @@ final class AnalysisRun {
         List<LockLifecycle> lifecycles = new ArrayList<>();
         List<Suppression> suppressions = new ArrayList<>();
         List<io.github.pgadvisorylint.core.model.LockOrderEdge> orderEdges = new ArrayList<>();
-        java.util.Map<String, io.github.pgadvisorylint.core.model.LoopContext> loops = new java.util.HashMap<>();
+        java.util.Map<String, io.github.pgadvisorylint.core.model.LoopOrder> loops = new java.util.HashMap<>();
+        java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages = new java.util.HashMap<>();
         int analyzed = 0;
         for (FileFacts f : facts) {
             if (f == null) {
@@ -125,8 +130,10 @@ final class AnalysisRun {
             suppressions.addAll(f.suppressions());
             orderEdges.addAll(f.orderEdges());
             loops.putAll(f.loops());
+            usages.putAll(f.usages());
         }
-        LockModel model = new LockModel(sites, lifecycles, poolingEvidence, pooling, orderEdges, loops);
+        LockModel model = new LockModel(sites, lifecycles, poolingEvidence, pooling, orderEdges, loops)
+                .withUsage(usages, timeoutEvidence);
         Set<String> known = new java.util.TreeSet<>();
         settings.rules().forEach(r -> known.add(r.descriptor().id()));
         Set<String> active = new java.util.TreeSet<>();
@@ -445,7 +452,8 @@ final class AnalysisRun {
                 }
             }
             if (f.kind() == FileKind.CONFIG) {
-                return pooling == PoolingSetting.AUTO && PoolingEvidenceScanner.mayHoldEvidence(bytes)
+                return (pooling == PoolingSetting.AUTO && PoolingEvidenceScanner.mayHoldEvidence(bytes))
+                        || io.github.pgadvisorylint.core.config.TimeoutEvidenceScanner.mayHoldEvidence(bytes)
                         ? new ConfigFile(new SourceFile(f.relativePath(), SourceDecoder.decode(bytes).text())) : null;
             }
             if (!force && !utf16 && !Prefilter.mentionsAdvisory(bytes)) {
@@ -482,7 +490,10 @@ final class AnalysisRun {
             } else if (staged instanceof JavaFrontEnd.Parsed p) {
                 facts = javaFrontEnd.extract(p, index, helpers);
             } else if (staged instanceof ConfigFile config) {
-                ConfigScan scan = poolingScanner.scan(config.file());
+                timeoutEvidence.addAll(timeoutScanner.scan(config.file()));
+                ConfigScan scan = pooling == PoolingSetting.AUTO && PoolingEvidenceScanner.mayHoldEvidence(
+                        config.file().text().getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                        ? poolingScanner.scan(config.file()) : ConfigScan.empty();
                 poolingEvidence.addAll(scan.evidence());
                 facts = new FileFacts(config.file().path(), List.of(), List.of(), scan.notifications(), List.of());
             } else {
@@ -492,7 +503,8 @@ final class AnalysisRun {
                 List<Notification> notes = new ArrayList<>(facts.notifications());
                 notes.add(new Notification(Severity.NOTE, "encoding", "file is not valid UTF-8; read as ISO-8859-1",
                         SourceRegion.line(f.relativePath(), 1)));
-                facts = new FileFacts(facts.path(), facts.sites(), facts.lifecycles(), notes, facts.suppressions());
+                facts = new FileFacts(facts.path(), facts.sites(), facts.lifecycles(), notes, facts.suppressions(),
+                        facts.helpers(), facts.orderEdges(), facts.loops(), facts.usages());
             }
             return facts;
         } catch (StackOverflowError | RuntimeException e) {

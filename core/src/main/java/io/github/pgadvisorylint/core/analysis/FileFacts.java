@@ -15,12 +15,14 @@ import java.util.List;
  * @param helpers       the lock helpers the file declares (Java only)
  * @param orderEdges    acquisitions taken while another is held, per method (Java only)
  * @param loops         the loop each acquisition inside one runs in, by site id (Java only)
+ * @param usages        what the code around each site does with it, by {@link LockSite#id()}
  */
 public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
                         List<Notification> notifications, List<Suppression> suppressions,
                         List<io.github.pgadvisorylint.core.java.HelperSummary> helpers,
                         List<io.github.pgadvisorylint.core.model.LockOrderEdge> orderEdges,
-                        java.util.Map<String, io.github.pgadvisorylint.core.model.LoopContext> loops) {
+                        java.util.Map<String, io.github.pgadvisorylint.core.model.LoopOrder> loops,
+                        java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages) {
 
     /** Copies the lists. */
     public FileFacts {
@@ -31,19 +33,28 @@ public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> l
         helpers = List.copyOf(helpers);
         orderEdges = List.copyOf(orderEdges);
         loops = java.util.Map.copyOf(loops);
+        usages = java.util.Map.copyOf(usages);
     }
 
-    /** Facts of a file with helpers but no lock-order facts. */
+    /** Facts of a file with helpers but no lock-order or usage facts. */
     public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
                      List<Notification> notifications, List<Suppression> suppressions,
                      List<io.github.pgadvisorylint.core.java.HelperSummary> helpers) {
-        this(path, sites, lifecycles, notifications, suppressions, helpers, List.of(), java.util.Map.of());
+        this(path, sites, lifecycles, notifications, suppressions, helpers, List.of(), java.util.Map.of(), java.util.Map.of());
+    }
+
+    /** Facts of a SQL file: sites, lifecycles and usages. */
+    public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
+                     List<Notification> notifications, List<Suppression> suppressions,
+                     List<io.github.pgadvisorylint.core.java.HelperSummary> helpers,
+                     java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages) {
+        this(path, sites, lifecycles, notifications, suppressions, helpers, List.of(), java.util.Map.of(), usages);
     }
 
     /** Facts of a file that declares no lock helper. */
     public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
                      List<Notification> notifications, List<Suppression> suppressions) {
-        this(path, sites, lifecycles, notifications, suppressions, List.of(), List.of(), java.util.Map.of());
+        this(path, sites, lifecycles, notifications, suppressions, List.of(), List.of(), java.util.Map.of(), java.util.Map.of());
     }
 
     /**

@@ -319,6 +319,7 @@ public final class JavaFrontEnd {
         private final Map<LockSite, HelperSummary> helperOf = new HashMap<>();
         private final Map<LockSite, HelperSummary.Op> helperOps = new HashMap<>();
         private final Map<LockSite, LockSite> inners = new HashMap<>();
+        private final Map<LockSite, io.github.pgadvisorylint.core.model.SiteUsage> sqlUsages = new HashMap<>();
 
         FileScan(SourceFile file, CompilationUnit unit, KeyEvaluator keys, HelperRegistry helpers) {
             this.file = file;
@@ -348,9 +349,10 @@ public final class JavaFrontEnd {
             var lifecycles = new LifecycleAnalyzer(file, siteNodes, helperOf, helperOps).analyze(sites);
             List<Notification> notes = new ArrayList<>(notifications);
             notes.sort(Comparator.naturalOrder());
+            var usages = new SiteUsageAnalyzer(file, strings, siteNodes, sqlUsages, lifecycles).analyze(sites);
             LockOrderAnalyzer.Result order = new LockOrderAnalyzer(file).analyze(sites, siteNodes, lifecycles);
             return new FileFacts(file.path(), sites, lifecycles, notes, suppressions(),
-                    HelperSites.summarize(sites, siteNodes, lifecycles, inners), order.edges(), order.loops());
+                    HelperSites.summarize(sites, siteNodes, lifecycles, inners), order.edges(), order.loops(), usages);
         }
 
         /** A call of a known lock helper becomes one lock site per operation of the helper, keyed by the call's arguments. */
@@ -844,6 +846,11 @@ public final class JavaFrontEnd {
                         executionContexts.analyze(c.exec, c.api, multiStatement));
                 sites.add(site);
                 siteNodes.put(site, c.exec != null ? c.exec : c.contextNode);
+                sqlUsages.put(site, io.github.pgadvisorylint.core.sql.SqlSiteUsage.of(c.text.text(), analysis, call, (from, to) -> {
+                    int a = c.text.offsetAt(from);
+                    int b = c.text.offsetAt(to - 1);
+                    return a >= 0 && b >= a ? file.region(a, b + 1) : null;
+                }));
             }
         }
 

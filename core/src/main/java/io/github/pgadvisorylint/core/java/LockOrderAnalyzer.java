@@ -13,7 +13,7 @@ import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.model.LockOrderEdge;
 import io.github.pgadvisorylint.core.model.LockSite;
-import io.github.pgadvisorylint.core.model.LoopContext;
+import io.github.pgadvisorylint.core.model.LoopOrder;
 import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import java.util.ArrayList;
@@ -43,7 +43,7 @@ final class LockOrderAnalyzer {
     }
 
     /** Edges and loops of a file. */
-    record Result(List<LockOrderEdge> edges, Map<String, LoopContext> loops) {
+    record Result(List<LockOrderEdge> edges, Map<String, LoopOrder> loops) {
     }
 
     Result analyze(List<LockSite> sites, Map<LockSite, Node> nodes, List<LockLifecycle> lifecycles) {
@@ -52,7 +52,7 @@ final class LockOrderAnalyzer {
             lifecycleOf.put(l.acquisition(), l);
         }
         Map<Node, List<LockSite>> byScope = new HashMap<>();
-        Map<String, LoopContext> loops = new HashMap<>();
+        Map<String, LoopOrder> loops = new HashMap<>();
         for (LockSite s : sites) {
             Node n = nodes.get(s);
             if (n == null || !s.function().operation().isAcquisition()) {
@@ -62,7 +62,7 @@ final class LockOrderAnalyzer {
             if (scope != null && !LifecycleAnalyzer.preparedForLater(n)) {
                 byScope.computeIfAbsent(scope, k -> new ArrayList<>()).add(s);
             }
-            LoopContext loop = loop(n);
+            LoopOrder loop = loop(n);
             if (loop != null) {
                 loops.put(s.id(), loop);
             }
@@ -115,13 +115,13 @@ final class LockOrderAnalyzer {
     }
 
     /** The loop around an acquisition, with whether its elements come in a fixed order. */
-    private LoopContext loop(Node n) {
+    private LoopOrder loop(Node n) {
         for (Node cur = n.getParentNode().orElse(null); cur != null; cur = cur.getParentNode().orElse(null)) {
             if (cur instanceof ForEachStmt fe) {
                 return iterated(fe.getIterable(), n);
             }
             if (cur instanceof WhileStmt w && w.getCondition().toString().endsWith(".next()")) {
-                return new LoopContext(w.getCondition().toString(), false, "rows of a result set");
+                return new LoopOrder(w.getCondition().toString(), false, "rows of a result set");
             }
             if (cur instanceof LambdaExpr l && l.getParentNode().orElse(null) instanceof MethodCallExpr call
                     && (call.getNameAsString().equals("forEach") || call.getNameAsString().equals("forEachOrdered"))
@@ -135,10 +135,10 @@ final class LockOrderAnalyzer {
         return null;
     }
 
-    private LoopContext iterated(Expression source, Node use) {
+    private LoopOrder iterated(Expression source, Node use) {
         String text = source.toString();
         if (text.contains("sorted(") || text.contains("TreeSet") || text.contains("TreeMap")) {
-            return new LoopContext(text, true, "sorted before the loop");
+            return new LoopOrder(text, true, "sorted before the loop");
         }
         Expression root = source;
         while (root instanceof MethodCallExpr m && m.getScope().isPresent()) {
@@ -148,7 +148,7 @@ final class LockOrderAnalyzer {
             String name = n.getNameAsString();
             String type = JavaScopes.declaredType(name, use);
             if (type != null && SORTED_TYPE.matcher(type).matches()) {
-                return new LoopContext(text, true, name + " is a " + JavaScopes.simpleTypeName(type));
+                return new LoopOrder(text, true, name + " is a " + JavaScopes.simpleTypeName(type));
             }
             Node scope = JavaScopes.callableOf(use);
             if (scope != null) {
@@ -157,7 +157,7 @@ final class LockOrderAnalyzer {
                     boolean sorts = (m.getNameAsString().equals("sort") && (m.getScope().map(s -> s.toString().equals(name)).orElse(false)
                             || m.getArguments().stream().anyMatch(x -> x.toString().equals(name))));
                     if (sorts && offset(m) < at) {
-                        return new LoopContext(text, true, name + " is sorted before the loop");
+                        return new LoopOrder(text, true, name + " is sorted before the loop");
                     }
                 }
                 Optional<VariableDeclarator> v = JavaScopes.local(name, use);
@@ -165,14 +165,14 @@ final class LockOrderAnalyzer {
                     String init = v.get().getInitializer().get().toString();
                     if (init.contains("sorted(") || init.matches("(?is).*\\bORDER\\s+BY\\b.*")
                             || init.contains("new TreeSet") || init.contains("new TreeMap")) {
-                        return new LoopContext(text, true, name + " comes sorted");
+                        return new LoopOrder(text, true, name + " comes sorted");
                     }
                 }
             }
-            return new LoopContext(text, false, type == null ? "no visible order" : name + " is a "
+            return new LoopOrder(text, false, type == null ? "no visible order" : name + " is a "
                     + JavaScopes.simpleTypeName(type) + " with no visible sort");
         }
-        return new LoopContext(text, false, "no visible order");
+        return new LoopOrder(text, false, "no visible order");
     }
 
     /**

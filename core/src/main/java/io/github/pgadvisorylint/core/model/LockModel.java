@@ -17,7 +17,9 @@ public final class LockModel {
     private final List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence;
     private final io.github.pgadvisorylint.core.config.PoolingSetting pooling;
     private final List<LockOrderEdge> orderEdges;
-    private final Map<String, LoopContext> loops;
+    private final Map<String, LoopOrder> loops;
+    private Map<String, SiteUsage> usages = Map.of();
+    private List<TimeoutEvidence> connectionTimeouts = List.of();
 
     /**
      * @param sites      every lock site found; copied and sorted by region
@@ -48,7 +50,7 @@ public final class LockModel {
     public LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles,
                      List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence,
                      io.github.pgadvisorylint.core.config.PoolingSetting pooling,
-                     List<LockOrderEdge> orderEdges, Map<String, LoopContext> loops) {
+                     List<LockOrderEdge> orderEdges, Map<String, LoopOrder> loops) {
         List<LockOrderEdge> edges = new ArrayList<>(orderEdges);
         edges.sort(Comparator.comparing((LockOrderEdge e) -> e.to().region()).thenComparing(e -> e.from().region()));
         this.orderEdges = List.copyOf(edges);
@@ -76,7 +78,7 @@ public final class LockModel {
      * @param site a lock site of this model
      * @return the loop it runs in, or null when it is not in a loop
      */
-    public LoopContext loop(LockSite site) {
+    public LoopOrder loop(LockSite site) {
         return loops.get(site.id());
     }
 
@@ -149,5 +151,37 @@ public final class LockModel {
                 .filter(r -> r.function().operation() == LockOperation.RELEASE_ALL
                         || r.key().mayEqual(acquisition.key()))
                 .toList();
+    }
+
+    /**
+     * Attaches what the front ends found around each site (RULES.md try-lock-result-ignored,
+     * unbounded-lock-count, blocking-lock-without-timeout, unlock-mismatch) and the timeouts the
+     * project's connection configuration sets.
+     *
+     * @param siteUsages         usage per {@link LockSite#id()}; sites not in it get {@link SiteUsage#UNKNOWN}
+     * @param connectionSettings timeouts from configuration (JDBC URL {@code options}, data-source
+     *                           properties, connection-init SQL), sorted by region
+     * @return a copy of this model with those facts
+     */
+    public LockModel withUsage(Map<String, SiteUsage> siteUsages, List<TimeoutEvidence> connectionSettings) {
+        LockModel copy = new LockModel(sites, List.copyOf(lifecycles.values()), poolingEvidence, pooling, orderEdges, loops);
+        copy.usages = Map.copyOf(siteUsages);
+        List<TimeoutEvidence> t = new ArrayList<>(connectionSettings);
+        t.sort(Comparator.comparing(TimeoutEvidence::region, Comparator.nullsLast(Comparator.naturalOrder())));
+        copy.connectionTimeouts = List.copyOf(t);
+        return copy;
+    }
+
+    /**
+     * @param site a site of this model
+     * @return what the code around it does with it; {@link SiteUsage#UNKNOWN} when nothing was found
+     */
+    public SiteUsage usage(LockSite site) {
+        return usages.getOrDefault(site.id(), SiteUsage.UNKNOWN);
+    }
+
+    /** @return lock or statement timeouts set for every connection by the project's configuration, sorted */
+    public List<TimeoutEvidence> connectionTimeouts() {
+        return connectionTimeouts;
     }
 }

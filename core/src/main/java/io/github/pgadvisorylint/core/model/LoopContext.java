@@ -1,14 +1,35 @@
 package io.github.pgadvisorylint.core.model;
 
+import java.util.Objects;
+
 /**
- * The loop an acquisition runs in: one lock per element, so the order of the elements is the lock
- * order (RULES.md unordered-multi-key-lock, unbounded-lock-count).
+ * The innermost Java loop around a lock site (RULES.md unbounded-lock-count; F11: every advisory lock
+ * held takes a slot of the shared lock table).
  *
- * @param source   source text of what is iterated, e.g. {@code accountIds} or {@code rs.next()}
- * @param sorted   true when the elements are visibly in a fixed order: a {@code SortedSet}/{@code TreeSet},
- *                 {@code sorted()}, {@code Collections.sort}/{@code List.sort} before the loop, or rows
- *                 of a query with {@code ORDER BY}
- * @param evidence why it is (not) sorted, one phrase
+ * @param description           the loop as written, shortened, e.g. {@code for (Long id : ids)},
+ *                              {@code ids.forEach(...)}, {@code while (rs.next())}; never null
+ * @param region                the loop's header
+ * @param bounded               true when the code bounds the iterations: a constant count, a literal
+ *                              collection ({@code List.of(a, b)}), {@code limit(n)}, {@code subList}
+ * @param keyVaries             true when the lock key depends on the iteration (the loop variable, a
+ *                              local declared in the body, a value read from the row)
+ * @param releasedEachIteration true when each iteration lets go of its lock: an unlock in the loop body,
+ *                              a helper that releases inside, or a transaction that begins and ends in
+ *                              the body (transaction-level locks)
+ * @param exitsAfterSuccess     true for a try-lock whose loop body can {@code break} or {@code return}:
+ *                              the usual "claim the first free item" loop, which holds at most one lock
  */
-public record LoopContext(String source, boolean sorted, String evidence) {
+public record LoopContext(String description, SourceRegion region, boolean bounded, boolean keyVaries,
+                          boolean releasedEachIteration, boolean exitsAfterSuccess) {
+
+    /** Checks that the required fields are present. */
+    public LoopContext {
+        Objects.requireNonNull(description, "description");
+        Objects.requireNonNull(region, "region");
+    }
+
+    /** @return true when the loop can hold a lock per element with nothing limiting the count */
+    public boolean accumulatesLocks() {
+        return !bounded && keyVaries && !releasedEachIteration && !exitsAfterSuccess;
+    }
 }

@@ -88,12 +88,14 @@ public final class SqlFileFrontEnd {
         SqlAnalysis analysis = sqlAnalyzer.analyze(file.text());
         List<LockSite> sites = new ArrayList<>();
         List<LockLifecycle> lifecycles = new ArrayList<>();
+        java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages = new java.util.HashMap<>();
         for (SqlLockCall call : analysis.calls()) {
             LockSite site = new LockSite(file.path() + "#" + sites.size(), call.function(),
                     SqlSites.key(call, file::region), file.region(call.nameStart(), call.nameEnd()), null,
                     Language.SQL, ExecutionApi.SQL_FILE, call.context(), null,
                     transaction(file, analysis.statements(), call.statementIndex()));
             sites.add(site);
+            usages.put(site.id(), SqlSiteUsage.of(file.text(), analysis, call, file::region));
             if (call.function().operation().isAcquisition()) {
                 lifecycles.add(call.function().level() == LockLevel.TRANSACTION
                         ? new LockLifecycle(site, ReleaseGuarantee.TRANSACTION_END, null, "transaction-level lock")
@@ -106,6 +108,6 @@ public final class SqlFileFrontEnd {
                     file.region(p.offset(), p.offset())));
         }
         return new FileFacts(file.path(), sites, lifecycles, notes,
-                Suppression.fromComments(file.path(), file.text().lines().toList()));
+                Suppression.fromComments(file.path(), file.text().lines().toList()), List.of(), usages);
     }
 }

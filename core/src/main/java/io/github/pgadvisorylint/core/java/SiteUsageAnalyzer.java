@@ -1,0 +1,1008 @@
+package io.github.pgadvisorylint.core.java;
+
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
+import com.github.javaparser.ast.body.MethodDeclaration;
+import com.github.javaparser.ast.body.TypeDeclaration;
+import com.github.javaparser.ast.body.VariableDeclarator;
+import com.github.javaparser.ast.expr.ArrayCreationExpr;
+import com.github.javaparser.ast.expr.ArrayInitializerExpr;
+import com.github.javaparser.ast.expr.AssignExpr;
+import com.github.javaparser.ast.expr.BinaryExpr;
+import com.github.javaparser.ast.expr.CastExpr;
+import com.github.javaparser.ast.expr.ConditionalExpr;
+import com.github.javaparser.ast.expr.EnclosedExpr;
+import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.FieldAccessExpr;
+import com.github.javaparser.ast.expr.IntegerLiteralExpr;
+import com.github.javaparser.ast.expr.LambdaExpr;
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.expr.ObjectCreationExpr;
+import com.github.javaparser.ast.expr.UnaryExpr;
+import com.github.javaparser.ast.nodeTypes.NodeWithAnnotations;
+import com.github.javaparser.ast.stmt.BreakStmt;
+import com.github.javaparser.ast.stmt.CatchClause;
+import com.github.javaparser.ast.stmt.DoStmt;
+import com.github.javaparser.ast.stmt.ExpressionStmt;
+import com.github.javaparser.ast.stmt.ForEachStmt;
+import com.github.javaparser.ast.stmt.ForStmt;
+import com.github.javaparser.ast.stmt.IfStmt;
+import com.github.javaparser.ast.stmt.ReturnStmt;
+import com.github.javaparser.ast.stmt.SwitchEntry;
+import com.github.javaparser.ast.stmt.SwitchStmt;
+import com.github.javaparser.ast.stmt.TryStmt;
+import com.github.javaparser.ast.stmt.WhileStmt;
+import io.github.pgadvisorylint.core.model.ConnectionScope;
+import io.github.pgadvisorylint.core.model.ExecutionApi;
+import io.github.pgadvisorylint.core.model.KeyPart;
+import io.github.pgadvisorylint.core.model.LockLevel;
+import io.github.pgadvisorylint.core.model.LockLifecycle;
+import io.github.pgadvisorylint.core.model.LockOperation;
+import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.LoopContext;
+import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
+import io.github.pgadvisorylint.core.model.ResultUse;
+import io.github.pgadvisorylint.core.model.SiteUsage;
+import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.model.SqlClause;
+import io.github.pgadvisorylint.core.model.TimeoutEvidence;
+import io.github.pgadvisorylint.core.model.TransactionState;
+import io.github.pgadvisorylint.core.source.SourceFile;
+import io.github.pgadvisorylint.core.sql.SqlTimeouts;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Computes the {@link SiteUsage} of every Java lock site of one file from the syntax tree around its
+ * executing call (RULES.md try-lock-result-ignored, unbounded-lock-count, blocking-lock-without-timeout,
+ * unlock-mismatch):
+ * <ul>
+ *   <li>for {@code pg_try_*} calls whose value is the query's result (select list, {@code CALL}), how
+ *       that boolean reaches a decision: never read, {@code Statement.execute}'s flag (F14), row
+ *       existence, read but not deciding, deciding or returned; for unlocks, a dropped
+ *       {@code execute(...)} statement;</li>
+ *   <li>the innermost loop around an acquisition ({@code for}, for-each, {@code while},
+ *       {@code forEach}/stream lambdas), whether the code bounds it, whether the key varies per
+ *       iteration and whether each iteration releases (F11);</li>
+ *   <li>a lock or statement timeout in force (F12): {@code SET lock_timeout} executed earlier in the
+ *       method (or in a method of the same class it calls first), {@code setQueryTimeout}, JPA / jOOQ
+ *       query timeouts, Spring {@code @Transactional(timeout = n)};</li>
+ *   <li>whether the call runs unconditionally within its method, and whether its connection was just
+ *       taken from a pool ({@code getConnection()}) or a per-call template (F5, F13).</li>
+ * </ul>
+ * Not thread-safe; one instance per file.
+ */
+final class SiteUsageAnalyzer {
+
+    private static final Pattern LOGGER = Pattern.compile("(?i)(.*\\.)?_?(log|logger)|system\\.(out|err)");
+    private static final Set<String> RESULT_SET_NOT_READING = Set.of("getMetaData", "getStatement", "getWarnings",
+            "getFetchSize", "getType", "getConcurrency", "getHoldability", "getCursorName", "getRow");
+    private static final Set<String> ROW_TESTS = Set.of("next", "first", "last", "absolute", "isBeforeFirst", "isEmpty",
+            "size", "hasNext", "isPresent");
+    private static final Set<String> VALUE_PRESERVING = Set.of("booleanValue", "equals", "get", "getFirst", "orElse",
+            "orElseThrow", "orElseGet", "valueOf", "requireNonNullElse", "ofNullable", "of", "parseBoolean",
+            "toString", "isTrue", "TRUE");
+    private static final Set<String> ITERATING = Set.of("forEach", "forEachOrdered", "map", "mapToObj", "flatMap",
+            "peek", "filter", "mapToLong", "mapToInt", "anyMatch", "allMatch", "noneMatch", "collect", "forEachRemaining");
+    private static final Set<String> JPA_PASS = Set.of("setParameter", "setHint", "unwrap", "addScalar", "setFlushMode",
+            "setLockMode", "setTimeout", "setMaxResults", "setFirstResult", "setReadOnly", "setCacheable",
+            "param", "params", "paramSource", "bind", "query", "setResultTransformer", "addEntity");
+    private static final Set<String> SINGLE_VALUE = Set.of("getSingleResult", "uniqueResult", "getSingleResultOrNull",
+            "single", "optional", "singleValue", "uniqueResultOptional", "one", "findOne", "findFirst", "findOnly", "first");
+    private static final Set<String> LIST_VALUE = Set.of("getResultList", "list", "listOf", "set");
+    private static final Set<String> EXECUTING = Set.of("execute", "executeQuery", "executeUpdate", "executeLargeUpdate",
+            "update", "queryForObject", "queryForList", "queryForMap", "query", "prepareStatement", "prepareCall",
+            "createNativeQuery", "createSQLQuery", "sql", "batchUpdate", "addBatch", "createQuery", "fetch", "run");
+
+    private final SourceFile file;
+    private final StringEvaluator strings;
+    private final Map<LockSite, Node> nodes;
+    private final Map<LockSite, SiteUsage> sqlUsages;
+    private final Map<String, LockLifecycle> lifecycles = new HashMap<>();
+
+    /**
+     * @param file       the file
+     * @param strings    its string evaluator (for SQL executed before a lock)
+     * @param nodes      each site's node: the executing call, or the call of a lock helper
+     * @param sqlUsages  what the SQL text itself says about each site (a {@code SET} earlier in the string)
+     * @param lifecycles the file's lifecycles (a helper that releases inside, per iteration)
+     */
+    SiteUsageAnalyzer(SourceFile file, StringEvaluator strings, Map<LockSite, Node> nodes,
+                      Map<LockSite, SiteUsage> sqlUsages, List<LockLifecycle> lifecycles) {
+        this.file = file;
+        this.strings = strings;
+        this.nodes = nodes;
+        this.sqlUsages = sqlUsages;
+        for (LockLifecycle l : lifecycles) {
+            this.lifecycles.put(l.acquisition().id(), l);
+        }
+    }
+
+    /**
+     * @param sites the file's sites
+     * @return the usage of each, by site id; sites without a node keep what their SQL says
+     */
+    Map<String, SiteUsage> analyze(List<LockSite> sites) {
+        Map<String, SiteUsage> out = new HashMap<>();
+        for (LockSite site : sites) {
+            SiteUsage base = sqlUsages.getOrDefault(site, SiteUsage.UNKNOWN);
+            Node node = nodes.get(site);
+            if (node == null || site.api() == ExecutionApi.DECLARATION || site.api() == ExecutionApi.SPRING_DATA_QUERY
+                    || JavaScopes.callableOf(node) == null) {
+                out.put(site.id(), base);
+                continue;
+            }
+            try {
+                out.put(site.id(), usage(site, node, base, sites));
+            } catch (RuntimeException e) {
+                out.put(site.id(), base); // never let a usage question break the file's analysis
+            }
+        }
+        return out;
+    }
+
+    private SiteUsage usage(LockSite site, Node node, SiteUsage base, List<LockSite> sites) {
+        ResultUse result = base.result();
+        String note = base.resultNote();
+        LockOperation op = site.function().operation();
+        if (!site.viaHelper() && node instanceof MethodCallExpr exec) {
+            Verdict v = null;
+            if (op == LockOperation.TRY_ACQUIRE && result == ResultUse.UNKNOWN) {
+                v = tryResult(site, exec);
+            } else if (op == LockOperation.RELEASE) {
+                v = unlockResult(exec);
+            }
+            if (v != null) {
+                result = v.use;
+                note = v.note;
+            }
+        }
+        LoopContext loop = op.isAcquisition() ? loop(site, node, sites) : null;
+        TimeoutEvidence timeout = base.timeout();
+        if (timeout == null && op == LockOperation.ACQUIRE && !site.viaHelper() && node instanceof MethodCallExpr exec) {
+            timeout = javaTimeout(exec);
+        }
+        return new SiteUsage(result, note, loop, timeout, straightLine(node), fresh(site, node));
+    }
+
+    // ------------------------------------------------------------------ results
+
+    /** A judgement with its explanation. */
+    private record Verdict(ResultUse use, String note) {
+    }
+
+    /** How far a value flows: ranked, the best use of several wins. */
+    private enum Flow { DROPPED, NOT_DECIDING, UNKNOWN, RETURNED, DECIDES }
+
+    private record FlowNote(Flow flow, String note) {
+    }
+
+    private Verdict tryResult(LockSite site, MethodCallExpr exec) {
+        SqlClause clause = site.sql().clause();
+        if (site.sql().depth() > 0 || !(clause == SqlClause.SELECT_LIST || clause == SqlClause.CALL)) {
+            return null; // a try-lock filtering rows: the rows returned are the decision
+        }
+        boolean oneRow = !site.sql().readsRows();
+        String name = exec.getNameAsString();
+        switch (name) {
+            case "prepareStatement", "prepareCall" -> {
+                return prepared(exec, oneRow, clause == SqlClause.CALL);
+            }
+            case "createNativeQuery", "createSQLQuery", "sql", "createQuery" -> {
+                return chained(exec, oneRow);
+            }
+            case "execute", "executeQuery", "executeUpdate", "executeLargeUpdate" -> {
+                if (site.api() == ExecutionApi.SPRING_JDBC_TEMPLATE && name.equals("execute")) {
+                    return exec.getArguments().size() == 1 ? new Verdict(ResultUse.NEVER_READ,
+                            "JdbcTemplate.execute(String) returns nothing: the lock's value is thrown away") : null;
+                }
+                return producer(exec, oneRow);
+            }
+            case "queryForObject", "queryForMap", "queryForLong", "queryForInt" -> {
+                return value(exec, "the result of " + name + "(...)");
+            }
+            case "queryForList", "queryForRowSet" -> {
+                return name.equals("queryForList") ? list(exec, oneRow) : resultSet(exec, oneRow);
+            }
+            case "query" -> {
+                boolean ambiguous = exec.getArguments().stream().anyMatch(a -> a instanceof LambdaExpr l && l.getParameters().size() == 1
+                        || a.isMethodReferenceExpr());
+                if (site.api() != ExecutionApi.SPRING_JDBC_TEMPLATE) {
+                    return chained(exec, oneRow);
+                }
+                return ambiguous ? null : list(exec, oneRow);
+            }
+            case "update" -> {
+                return site.api() == ExecutionApi.SPRING_JDBC_TEMPLATE ? new Verdict(ResultUse.NEVER_READ,
+                        "update(...) returns a row count, never the lock's value") : null;
+            }
+            default -> {
+                if (site.api() == ExecutionApi.OTHER_CALL && dropped(exec.getParentNode().orElse(null))
+                        && name.matches("(exec|query|fetch|run|select)\\w*")) {
+                    return new Verdict(ResultUse.NEVER_READ, "the value " + name + "(...) returns is dropped");
+                }
+                return null;
+            }
+        }
+    }
+
+    private Verdict unlockResult(MethodCallExpr exec) {
+        MethodCallExpr p = exec;
+        String name = exec.getNameAsString();
+        if (name.equals("prepareStatement") || name.equals("prepareCall")) {
+            p = statementExecution(exec).orElse(null);
+            if (p == null) {
+                return null;
+            }
+        }
+        String pn = p.getNameAsString();
+        if ((pn.equals("execute") || pn.equals("executeQuery")) && dropped(p.getParentNode().orElse(null))
+                && laterCall(p, receiverName(p), "getResultSet").isEmpty()) {
+            return new Verdict(ResultUse.DISCARDED, pn + "(...) runs the unlock and drops its boolean");
+        }
+        return null;
+    }
+
+    /** A prepared or callable statement: follow it to its execution. */
+    private Verdict prepared(MethodCallExpr exec, boolean oneRow, boolean call) {
+        Optional<MethodCallExpr> run = statementExecution(exec);
+        String var = assignedName(exec);
+        if (call && var != null) {
+            List<MethodCallExpr> reads = callsOn(exec, var, n -> n.startsWith("get") && !n.equals("getResultSet")
+                    && !RESULT_SET_NOT_READING.contains(n));
+            if (!reads.isEmpty()) {
+                return fromFlows(reads, "the OUT parameter");
+            }
+        }
+        return run.map(r -> producer(r, oneRow)).orElse(null);
+    }
+
+    /** JPA, Hibernate, JdbcClient or JDBI: follow the fluent chain (or its variable) to the call that fetches. */
+    private Verdict chained(MethodCallExpr exec, boolean oneRow) {
+        MethodCallExpr cur = exec;
+        for (int i = 0; i < 12; i++) {
+            Node parent = cur.getParentNode().orElse(null);
+            MethodCallExpr here = cur;
+            if (parent instanceof MethodCallExpr p && p.getScope().filter(s -> s == here).isPresent()) {
+                String n = p.getNameAsString();
+                if (SINGLE_VALUE.contains(n)) {
+                    return value(p, "the result of " + n + "()");
+                }
+                if (LIST_VALUE.contains(n)) {
+                    return list(p, oneRow);
+                }
+                if (n.equals("executeUpdate") || n.equals("update") || n.equals("execute")) {
+                    return dropped(p.getParentNode().orElse(null)) || n.equals("executeUpdate")
+                            ? new Verdict(ResultUse.NEVER_READ, n + "() returns a row count, never the lock's value") : null;
+                }
+                if (JPA_PASS.contains(n) || n.startsWith("set") || n.startsWith("mapTo") || n.startsWith("bind")) {
+                    cur = p;
+                    continue;
+                }
+                return null;
+            }
+            if (dropped(parent)) {
+                return cur == exec ? null : new Verdict(ResultUse.NEVER_READ, "the query is built but its result is never fetched");
+            }
+            String var = assignedName(cur);
+            if (var == null) {
+                return null;
+            }
+            List<MethodCallExpr> fetches = callsOn(cur, var, n -> SINGLE_VALUE.contains(n) || LIST_VALUE.contains(n)
+                    || n.equals("executeUpdate"));
+            if (fetches.isEmpty()) {
+                return null;
+            }
+            MethodCallExpr f = fetches.get(0);
+            String n = f.getNameAsString();
+            return SINGLE_VALUE.contains(n) ? value(f, "the result of " + n + "()")
+                    : LIST_VALUE.contains(n) ? list(f, oneRow)
+                    : new Verdict(ResultUse.NEVER_READ, "executeUpdate() returns a row count, never the lock's value");
+        }
+        return null;
+    }
+
+    /** A JDBC execution: {@code execute} (its flag, or a later {@code getResultSet()}), {@code executeQuery}, {@code executeUpdate}. */
+    private Verdict producer(MethodCallExpr p, boolean oneRow) {
+        String n = p.getNameAsString();
+        if (n.equals("executeUpdate") || n.equals("executeLargeUpdate")) {
+            return new Verdict(ResultUse.NEVER_READ, n + "(...) returns a row count, never the lock's value");
+        }
+        if (n.equals("execute")) {
+            Optional<MethodCallExpr> later = laterCall(p, receiverName(p), "getResultSet");
+            if (later.isPresent()) {
+                return resultSet(later.get(), oneRow);
+            }
+            if (dropped(p.getParentNode().orElse(null))) {
+                return new Verdict(ResultUse.NEVER_READ, "execute(...)'s return value is dropped and no result set is read");
+            }
+            return new Verdict(ResultUse.EXECUTE_FLAG, "execute(...) returns true because the statement yields a result set,"
+                    + " whatever the lock's value (F14)");
+        }
+        return resultSet(p, oneRow);
+    }
+
+    /** Something that yields a {@code ResultSet}: how it is read. */
+    private Verdict resultSet(MethodCallExpr p, boolean oneRow) {
+        Node parent = p.getParentNode().orElse(null);
+        if (dropped(parent)) {
+            return new Verdict(ResultUse.NEVER_READ, "the result set is never read");
+        }
+        if (parent instanceof MethodCallExpr m && m.getScope().filter(s -> s == p).isPresent()) {
+            String n = m.getNameAsString();
+            if (ROW_TESTS.contains(n)) {
+                return oneRow ? new Verdict(ResultUse.ROW_EXISTENCE, n + "() tests that a row exists; the query always"
+                        + " returns one, whatever the lock's value") : null;
+            }
+            return null;
+        }
+        String rs = assignedName(p);
+        if (rs == null) {
+            return null;
+        }
+        List<NameExpr> uses = usesAfter(p, rs);
+        List<MethodCallExpr> reads = new ArrayList<>();
+        boolean rowTest = false;
+        for (NameExpr u : uses) {
+            Node up = u.getParentNode().orElse(null);
+            if (up instanceof MethodCallExpr m && m.getScope().filter(s -> s == u).isPresent()) {
+                String n = m.getNameAsString();
+                if (ROW_TESTS.contains(n)) {
+                    rowTest = true;
+                } else if (n.startsWith("get") && !RESULT_SET_NOT_READING.contains(n)) {
+                    reads.add(m);
+                } else if (!n.equals("close") && !n.equals("wasNull")) {
+                    return null;
+                }
+            } else {
+                return null; // handed to other code, returned, stored: it decides
+            }
+        }
+        if (!reads.isEmpty()) {
+            return fromFlows(reads, "the value read from " + rs);
+        }
+        if (rowTest) {
+            return oneRow ? new Verdict(ResultUse.ROW_EXISTENCE, rs + ".next() is tested but the lock's value is never"
+                    + " read; the query returns a row whether or not the lock was granted") : null;
+        }
+        return new Verdict(ResultUse.NEVER_READ, "the result set " + rs + " is never read");
+    }
+
+    /** A list of rows ({@code queryForList}, {@code getResultList}, {@code query(sql, rowMapper)}). */
+    private Verdict list(MethodCallExpr p, boolean oneRow) {
+        Node parent = p.getParentNode().orElse(null);
+        if (dropped(parent)) {
+            return new Verdict(ResultUse.NEVER_READ, "the rows " + p.getNameAsString() + "(...) returns are never read");
+        }
+        List<MethodCallExpr> calls = new ArrayList<>();
+        if (parent instanceof MethodCallExpr m && m.getScope().filter(s -> s == p).isPresent()) {
+            calls.add(m);
+        } else {
+            String var = assignedName(p);
+            if (var == null) {
+                return null;
+            }
+            for (NameExpr u : usesAfter(p, var)) {
+                if (u.getParentNode().orElse(null) instanceof MethodCallExpr m && m.getScope().filter(s -> s == u).isPresent()) {
+                    calls.add(m);
+                } else {
+                    return null;
+                }
+            }
+            if (calls.isEmpty()) {
+                return new Verdict(ResultUse.NEVER_READ, "the rows in " + var + " are never read");
+            }
+        }
+        List<MethodCallExpr> reads = new ArrayList<>();
+        boolean rowTest = false;
+        for (MethodCallExpr m : calls) {
+            String n = m.getNameAsString();
+            if (n.equals("isEmpty") || n.equals("size")) {
+                rowTest = true;
+            } else if (n.equals("get") || n.equals("getFirst")) {
+                reads.add(m);
+            } else {
+                return null;
+            }
+        }
+        if (!reads.isEmpty()) {
+            return fromFlows(reads, "the value read from the rows");
+        }
+        return rowTest && oneRow ? rowExistence(p.getNameAsString()) : null;
+    }
+
+    private static Verdict rowExistence(String call) {
+        return new Verdict(ResultUse.ROW_EXISTENCE, "the number of rows " + call + "(...) returns is tested, not the"
+                + " lock's value; the query returns one row whether or not the lock was granted");
+    }
+
+    /** A single value ({@code queryForObject}, {@code getSingleResult}). */
+    private Verdict value(MethodCallExpr p, String what) {
+        if (dropped(p.getParentNode().orElse(null))) {
+            return new Verdict(ResultUse.NEVER_READ, what + " is dropped");
+        }
+        return fromFlows(List.of(p), what);
+    }
+
+    private Verdict fromFlows(List<? extends Expression> reads, String what) {
+        FlowNote best = null;
+        for (Expression r : reads) {
+            FlowNote f = flow(r, 0);
+            if (best == null || f.flow.ordinal() > best.flow.ordinal()) {
+                best = f;
+            }
+        }
+        if (best == null) {
+            return null;
+        }
+        return switch (best.flow) {
+            case DECIDES -> new Verdict(ResultUse.DECIDES, "");
+            case RETURNED -> new Verdict(ResultUse.RETURNED, "");
+            case UNKNOWN -> null;
+            case DROPPED -> new Verdict(ResultUse.READ_NOT_DECIDING, what + " is read and dropped");
+            case NOT_DECIDING -> new Verdict(ResultUse.READ_NOT_DECIDING, what + " " + best.note);
+        };
+    }
+
+    /** Where a boolean-ish value goes. */
+    private FlowNote flow(Expression e, int depth) {
+        if (depth > 8) {
+            return new FlowNote(Flow.UNKNOWN, "");
+        }
+        Node parent = e.getParentNode().orElse(null);
+        if (parent instanceof EnclosedExpr || parent instanceof CastExpr || parent instanceof UnaryExpr) {
+            return flow((Expression) parent, depth + 1);
+        }
+        if (parent instanceof BinaryExpr b) {
+            return flow(b, depth + 1);
+        }
+        if (parent instanceof ConditionalExpr c) {
+            return c.getCondition() == e ? decides(c) : flow(c, depth + 1);
+        }
+        if (parent instanceof IfStmt s) {
+            return s.getCondition() == e ? decides(s) : new FlowNote(Flow.UNKNOWN, "");
+        }
+        if (parent instanceof WhileStmt || parent instanceof DoStmt || parent instanceof ForStmt || parent instanceof SwitchStmt) {
+            return decides(parent);
+        }
+        if (parent instanceof ReturnStmt) {
+            return new FlowNote(Flow.RETURNED, "");
+        }
+        if (parent instanceof LambdaExpr || parent instanceof ExpressionStmt && parent.getParentNode().orElse(null) instanceof LambdaExpr) {
+            return new FlowNote(Flow.RETURNED, "");
+        }
+        if (dropped(parent)) {
+            return new FlowNote(Flow.DROPPED, "");
+        }
+        if (parent instanceof VariableDeclarator v && v.getInitializer().filter(i -> i == e).isPresent()) {
+            return variable(v.getNameAsString(), v, depth);
+        }
+        if (parent instanceof AssignExpr a && a.getValue() == e) {
+            if (a.getTarget() instanceof NameExpr n && (JavaScopes.local(n.getNameAsString(), a).isPresent()
+                    || JavaScopes.isParameter(n.getNameAsString(), a))) {
+                return variable(n.getNameAsString(), a, depth);
+            }
+            return new FlowNote(Flow.UNKNOWN, "");
+        }
+        if (parent instanceof MethodCallExpr m) {
+            boolean scope = m.getScope().filter(s -> s == e).isPresent();
+            String n = m.getNameAsString();
+            if (scope) {
+                return VALUE_PRESERVING.contains(n) ? flow(m, depth + 1) : new FlowNote(Flow.UNKNOWN, "");
+            }
+            String receiver = m.getScope().map(Node::toString).orElse("");
+            if (LOGGER.matcher(receiver).matches() || n.equals("println") || n.equals("printf")) {
+                return new FlowNote(Flow.NOT_DECIDING, "is only logged");
+            }
+            if (VALUE_PRESERVING.contains(n)) {
+                return flow(m, depth + 1);
+            }
+            return new FlowNote(Flow.DECIDES, ""); // handed on: the callee decides
+        }
+        if (parent instanceof ObjectCreationExpr) {
+            return new FlowNote(Flow.DECIDES, "");
+        }
+        return new FlowNote(Flow.UNKNOWN, "");
+    }
+
+    /** A condition decides, unless it sits in a finally block (the work already ran). */
+    private static FlowNote decides(Node condition) {
+        for (Node cur = condition; cur != null; cur = cur.getParentNode().orElse(null)) {
+            Node at = cur;
+            if (cur.getParentNode().orElse(null) instanceof TryStmt t && t.getFinallyBlock().filter(f -> f == at).isPresent()) {
+                return new FlowNote(Flow.NOT_DECIDING, "is tested only in a finally block, after the work has run");
+            }
+            if (cur instanceof MethodDeclaration || cur instanceof LambdaExpr) {
+                break;
+            }
+        }
+        return new FlowNote(Flow.DECIDES, "");
+    }
+
+    private FlowNote variable(String name, Node declaration, int depth) {
+        List<NameExpr> uses = usesAfter(declaration, name);
+        if (uses.isEmpty()) {
+            return new FlowNote(Flow.NOT_DECIDING, "is stored in " + name + " and never tested");
+        }
+        FlowNote best = null;
+        for (NameExpr u : uses) {
+            if (u.getParentNode().orElse(null) instanceof AssignExpr a && a.getTarget() == u) {
+                continue;
+            }
+            FlowNote f = flow(u, depth + 1);
+            if (f.flow == Flow.DROPPED) {
+                f = new FlowNote(Flow.NOT_DECIDING, "is stored in " + name + " and never tested");
+            }
+            if (best == null || f.flow.ordinal() > best.flow.ordinal()) {
+                best = f;
+            }
+        }
+        return best == null ? new FlowNote(Flow.NOT_DECIDING, "is stored in " + name + " and never tested")
+                : best.flow == Flow.NOT_DECIDING && best.note.isEmpty() ? new FlowNote(Flow.NOT_DECIDING, "is stored in "
+                + name + " and never tested") : best;
+    }
+
+    // ------------------------------------------------------------------ names and calls
+
+    /** @return the local the expression (through casts and parentheses) is stored in, or null */
+    private static String assignedName(Expression e) {
+        Node cur = e;
+        Node parent = cur.getParentNode().orElse(null);
+        while (parent instanceof CastExpr || parent instanceof EnclosedExpr) {
+            cur = parent;
+            parent = parent.getParentNode().orElse(null);
+        }
+        if (parent instanceof VariableDeclarator v) {
+            return v.getNameAsString();
+        }
+        if (parent instanceof AssignExpr a && a.getValue() == cur && a.getTarget() instanceof NameExpr n) {
+            return n.getNameAsString();
+        }
+        return null;
+    }
+
+    /** Uses of a name in the enclosing method after a node, not counting the node itself. */
+    private static List<NameExpr> usesAfter(Node from, String name) {
+        Node scope = JavaScopes.callableOf(from);
+        List<NameExpr> out = new ArrayList<>();
+        if (scope == null) {
+            return out;
+        }
+        int start = from.getEnd().map(p -> p.line * 10_000 + p.column).orElse(0);
+        for (NameExpr n : scope.findAll(NameExpr.class)) {
+            if (n.getNameAsString().equals(name) && n.getBegin().map(p -> p.line * 10_000 + p.column).orElse(0) > start) {
+                out.add(n);
+            }
+        }
+        return out;
+    }
+
+    private static List<MethodCallExpr> callsOn(Node from, String var, java.util.function.Predicate<String> names) {
+        List<MethodCallExpr> out = new ArrayList<>();
+        for (NameExpr u : usesAfter(from, var)) {
+            if (u.getParentNode().orElse(null) instanceof MethodCallExpr m && m.getScope().filter(s -> s == u).isPresent()
+                    && names.test(m.getNameAsString())) {
+                out.add(m);
+            }
+        }
+        return out;
+    }
+
+    /** The execution of a prepared statement: chained, or on the variable holding it. */
+    private static Optional<MethodCallExpr> statementExecution(MethodCallExpr prepare) {
+        Set<String> runs = Set.of("executeQuery", "execute", "executeUpdate", "executeLargeUpdate");
+        if (prepare.getParentNode().orElse(null) instanceof MethodCallExpr m && m.getScope().filter(s -> s == prepare).isPresent()) {
+            return runs.contains(m.getNameAsString()) ? Optional.of(m) : Optional.empty();
+        }
+        String var = assignedName(prepare);
+        if (var == null) {
+            return Optional.empty();
+        }
+        List<MethodCallExpr> calls = callsOn(prepare, var, runs::contains);
+        return calls.isEmpty() ? Optional.empty() : Optional.of(calls.get(0));
+    }
+
+    private static String receiverName(MethodCallExpr call) {
+        return call.getScope().filter(Expression::isNameExpr).map(s -> s.asNameExpr().getNameAsString()).orElse(null);
+    }
+
+    private static Optional<MethodCallExpr> laterCall(MethodCallExpr after, String receiver, String name) {
+        if (receiver == null) {
+            return Optional.empty();
+        }
+        List<MethodCallExpr> calls = callsOn(after, receiver, name::equals);
+        return calls.isEmpty() ? Optional.empty() : Optional.of(calls.get(0));
+    }
+
+    // ------------------------------------------------------------------ loops
+
+    private LoopContext loop(LockSite site, Node node, List<LockSite> sites) {
+        Node child = node;
+        for (Node cur = node.getParentNode().orElse(null); cur != null; child = cur, cur = cur.getParentNode().orElse(null)) {
+            if (cur instanceof MethodDeclaration || cur instanceof TypeDeclaration<?>
+                    || cur instanceof com.github.javaparser.ast.body.ConstructorDeclaration) {
+                return null;
+            }
+            Set<String> vars = new HashSet<>();
+            Node body;
+            boolean bounded;
+            String description;
+            Node header;
+            if (cur instanceof ForEachStmt f && child == f.getBody()) {
+                vars.add(f.getVariableDeclarator().getNameAsString());
+                body = f.getBody();
+                bounded = boundedSource(f.getIterable(), 0);
+                description = "for (" + f.getVariable() + " : " + abbreviate(f.getIterable().toString()) + ")";
+                header = f.getIterable();
+            } else if (cur instanceof ForStmt f && child == f.getBody()) {
+                f.getInitialization().forEach(i -> i.findAll(VariableDeclarator.class).forEach(v -> vars.add(v.getNameAsString())));
+                body = f.getBody();
+                bounded = f.getCompare().map(SiteUsageAnalyzer::constantBound).orElse(false);
+                description = "for (...; " + f.getCompare().map(Node::toString).map(SiteUsageAnalyzer::abbreviate).orElse("") + "; ...)";
+                header = f.getCompare().map(Node.class::cast).orElse(f);
+            } else if (cur instanceof WhileStmt w && child == w.getBody()) {
+                body = w.getBody();
+                bounded = false;
+                description = "while (" + abbreviate(w.getCondition().toString()) + ")";
+                header = w.getCondition();
+            } else if (cur instanceof DoStmt d && child == d.getBody()) {
+                body = d.getBody();
+                bounded = false;
+                description = "do ... while (" + abbreviate(d.getCondition().toString()) + ")";
+                header = d.getCondition();
+            } else if (cur instanceof LambdaExpr l && l.getParentNode().orElse(null) instanceof MethodCallExpr m
+                    && m.getArguments().contains(l) && ITERATING.contains(m.getNameAsString()) && m.getScope().isPresent()) {
+                l.getParameters().forEach(p -> vars.add(p.getNameAsString()));
+                body = l.getBody();
+                bounded = boundedSource(m.getScope().get(), 0);
+                description = abbreviate(m.getScope().get().toString()) + "." + m.getNameAsString() + "(...)";
+                header = m.getName();
+            } else {
+                continue;
+            }
+            body.findAll(VariableDeclarator.class).forEach(v -> vars.add(v.getNameAsString()));
+            boolean keyVaries = keyVaries(site, vars, body, cur);
+            boolean released = releasedInLoop(site, body, sites);
+            boolean exits = site.function().operation() == LockOperation.TRY_ACQUIRE && exitsLoop(body);
+            return new LoopContext(description, region(header), bounded, keyVaries, released, exits);
+        }
+        return null;
+    }
+
+    private boolean keyVaries(LockSite site, Set<String> vars, Node body, Node loop) {
+        for (KeyPart p : site.key().parts()) {
+            if (p.isKnown()) {
+                continue;
+            }
+            if (p.kind() == KeyPart.Kind.COLUMN) {
+                return true;
+            }
+            String expr = p.expression();
+            for (String v : vars) {
+                if (Pattern.compile("(?<![\\w.])" + Pattern.quote(v) + "(?!\\w)").matcher(expr).find()) {
+                    return true;
+                }
+            }
+            if (loop instanceof WhileStmt || loop instanceof DoStmt) {
+                // values read from the row being iterated: rs.getLong("id")
+                if (expr.matches(".*\\b\\w+\\.get(Long|Int|String|Object|Short)\\(.*")) {
+                    return true;
+                }
+            }
+            if (p.kind() == KeyPart.Kind.PARAMETER && (expr.equals("?") || expr.startsWith(":") || expr.startsWith("$"))
+                    && !vars.isEmpty()) {
+                return true; // a placeholder bound somewhere in a per-element loop
+            }
+        }
+        return false;
+    }
+
+    private boolean releasedInLoop(LockSite site, Node body, List<LockSite> sites) {
+        LockLifecycle l = lifecycles.get(site.id());
+        if (l != null && l.guarantee() == ReleaseGuarantee.BY_HELPER) {
+            return true;
+        }
+        if (site.function().level() == LockLevel.TRANSACTION) {
+            if (site.execution().transaction() == TransactionState.AUTOCOMMIT) {
+                return true; // each statement is its own transaction (another rule's bug, not this one)
+            }
+            SourceRegion tx = site.execution().transactionRegion();
+            if (tx != null && within(tx, region(body))) {
+                return true;
+            }
+            for (MethodCallExpr m : body.findAll(MethodCallExpr.class)) {
+                String n = m.getNameAsString();
+                if (n.equals("commit") || n.equals("rollback") || n.equals("executeWithoutResult")
+                        || n.equals("inTransaction") || n.equals("useTransaction") || n.equals("transaction")
+                        || n.equals("transactionResult") || n.equals("runInTransaction") || n.equals("doInTransaction")
+                        || (n.equals("execute") && m.getScope().map(s -> s.toString().toLowerCase(java.util.Locale.ROOT))
+                        .filter(s -> s.contains("transaction") || s.contains("tx")).isPresent())) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        for (LockSite r : sites) {
+            if (r.function().operation().isRelease() && nodes.get(r) != null && isInside(nodes.get(r), body)
+                    && (r.function().operation() == LockOperation.RELEASE_ALL || r.key().mayEqual(site.key()))) {
+                return true;
+            }
+        }
+        for (MethodCallExpr m : body.findAll(MethodCallExpr.class)) {
+            String n = m.getNameAsString().toLowerCase(java.util.Locale.ROOT);
+            if (n.contains("unlock") || n.equals("release") || n.equals("releaselock")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean exitsLoop(Node body) {
+        for (Node n : body.findAll(Node.class, x -> x instanceof ReturnStmt || x instanceof BreakStmt)) {
+            boolean nested = false;
+            for (Node cur = n.getParentNode().orElse(null); cur != null && cur != body; cur = cur.getParentNode().orElse(null)) {
+                if (cur instanceof LambdaExpr || cur instanceof ClassOrInterfaceDeclaration
+                        || (n instanceof BreakStmt && (cur instanceof ForStmt || cur instanceof ForEachStmt
+                        || cur instanceof WhileStmt || cur instanceof DoStmt || cur instanceof SwitchStmt))) {
+                    nested = true;
+                    break;
+                }
+            }
+            if (!nested) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code i < 10}, {@code i < MAX_BATCH}, {@code i <= Limits.MAX}. */
+    private static boolean constantBound(Expression compare) {
+        if (!(compare instanceof BinaryExpr b)) {
+            return false;
+        }
+        Expression bound = switch (b.getOperator()) {
+            case LESS, LESS_EQUALS -> b.getRight();
+            case GREATER, GREATER_EQUALS -> b.getLeft() instanceof NameExpr ? b.getRight() : b.getLeft();
+            default -> null;
+        };
+        return bound instanceof IntegerLiteralExpr || bound instanceof NameExpr n && n.getNameAsString().matches("[A-Z][A-Z0-9_]*")
+                || bound instanceof FieldAccessExpr f && f.getNameAsString().matches("[A-Z][A-Z0-9_]*");
+    }
+
+    /** Collections whose size the code fixes: literals, {@code List.of(..)}, {@code values()}, {@code limit(n)}, {@code subList}. */
+    private static boolean boundedSource(Expression e, int depth) {
+        if (depth > 4) {
+            return false;
+        }
+        if (e instanceof ArrayCreationExpr a) {
+            return a.getInitializer().isPresent();
+        }
+        if (e instanceof ArrayInitializerExpr) {
+            return true;
+        }
+        if (e instanceof EnclosedExpr en) {
+            return boundedSource(en.getInner(), depth + 1);
+        }
+        if (e instanceof MethodCallExpr m) {
+            for (Expression cur = m; cur instanceof MethodCallExpr c; cur = c.getScope().orElse(null)) {
+                String n = c.getNameAsString();
+                if (n.equals("limit") || n.equals("subList") || n.equals("values") && c.getArguments().isEmpty()
+                        || (Set.of("of", "asList", "singletonList", "singleton", "allOf", "range", "rangeClosed").contains(n)
+                        && c.getArguments().stream().allMatch(a -> a.isLiteralExpr() || a.isNameExpr()
+                        && a.asNameExpr().getNameAsString().matches("[A-Z][A-Z0-9_]*|[a-z]\\w*") || a.isFieldAccessExpr()
+                        || a.isClassExpr()) && !n.equals("range") || (n.equals("range") || n.equals("rangeClosed"))
+                        && c.getArguments().stream().allMatch(Expression::isLiteralExpr))) {
+                    return true;
+                }
+                if (c.getScope().isEmpty()) {
+                    break;
+                }
+                Expression scope = c.getScope().get();
+                if (!(scope instanceof MethodCallExpr)) {
+                    return boundedSource(scope, depth + 1);
+                }
+            }
+            return false;
+        }
+        if (e instanceof NameExpr n) {
+            Optional<VariableDeclarator> local = JavaScopes.local(n.getNameAsString(), n);
+            if (local.isPresent()) {
+                return local.get().getInitializer().map(i -> boundedSource(i, depth + 1)).orElse(false)
+                        && !JavaScopes.reassigned(local.get());
+            }
+            for (Node cur = n; cur != null; cur = cur.getParentNode().orElse(null)) {
+                if (cur instanceof TypeDeclaration<?> t) {
+                    return t.getFieldByName(n.getNameAsString()).flatMap(f -> f.getVariables().stream()
+                                    .filter(v -> v.getNameAsString().equals(n.getNameAsString())).findFirst())
+                            .flatMap(VariableDeclarator::getInitializer).map(i -> boundedSource(i, depth + 1)).orElse(false);
+                }
+            }
+        }
+        return false;
+    }
+
+    // ------------------------------------------------------------------ timeouts
+
+    private TimeoutEvidence javaTimeout(MethodCallExpr exec) {
+        Node scope = JavaScopes.callableOf(exec);
+        // @Transactional(timeout = n) on the method or class
+        for (Node cur = exec; cur != null; cur = cur.getParentNode().orElse(null)) {
+            if (cur instanceof NodeWithAnnotations<?> owner && (cur instanceof MethodDeclaration || cur instanceof TypeDeclaration<?>)) {
+                for (var a : owner.getAnnotations()) {
+                    if (a.getNameAsString().endsWith("Transactional") && a.toString().matches("(?s).*\\btimeout(String)?\\s*=.*")
+                            && !a.toString().matches("(?s).*\\btimeout\\s*=\\s*(-1|0)\\b.*")) {
+                        return new TimeoutEvidence(TimeoutEvidence.Kind.TRANSACTION_TIMEOUT,
+                                "@Transactional with a timeout on " + (cur instanceof MethodDeclaration m ? "method "
+                                        + m.getNameAsString() : "the class"), region(a));
+                    }
+                }
+            }
+        }
+        Set<String> handles = new HashSet<>();
+        exec.getScope().map(s -> s.toString().replaceFirst("^this\\.", "")).ifPresent(handles::add);
+        Set<String> results = new HashSet<>(); // variables holding the statement or query the exec call made
+        String var = assignedName(exec);
+        if (var != null) {
+            results.add(var);
+        }
+        for (Node cur = exec.getParentNode().orElse(null); cur instanceof MethodCallExpr m; cur = m.getParentNode().orElse(null)) {
+            String v = assignedName(m);
+            if (v != null) {
+                results.add(v);
+            }
+        }
+        int execStart = exec.getBegin().map(p -> p.line * 10_000 + p.column).orElse(0);
+        List<MethodCallExpr> candidates = new ArrayList<>(scope.findAll(MethodCallExpr.class));
+        // a template configured elsewhere in the class (constructor, @PostConstruct)
+        exec.findAncestor(TypeDeclaration.class).ifPresent(t -> candidates.addAll(((Node) t).findAll(MethodCallExpr.class,
+                m -> m.getNameAsString().equals("setQueryTimeout"))));
+        for (MethodCallExpr m : candidates) {
+            String n = m.getNameAsString();
+            boolean timeoutCall = n.equals("setQueryTimeout") || n.equals("queryTimeout") || n.equals("setTimeout")
+                    || (n.equals("setHint") && m.getArguments().size() == 2 && m.getArgument(0).toString().contains("timeout"));
+            if (!timeoutCall || m.getArguments().isEmpty() || m.getArgument(m.getArguments().size() - 1).toString().equals("0")) {
+                continue;
+            }
+            String target = m.getScope().map(s -> s.toString().replaceFirst("^this\\.", "")).orElse("");
+            boolean onChain = isInside(exec, m) || m.getScope().filter(s -> isInside(exec, s)).isPresent()
+                    || m.getScope().filter(s -> s == exec).isPresent() || isAncestorChain(exec, m);
+            boolean sameMethod = JavaScopes.callableOf(m) == scope;
+            boolean before = m.getBegin().map(p -> p.line * 10_000 + p.column).orElse(Integer.MAX_VALUE) < execStart;
+            // elsewhere in the class, only a field counts (a template configured in the constructor)
+            boolean field = !sameMethod && JavaScopes.local(target, exec).isEmpty() && !JavaScopes.isParameter(target, exec)
+                    && exec.findAncestor(TypeDeclaration.class).map(t -> ((TypeDeclaration<?>) t).getFieldByName(target).isPresent()).orElse(false);
+            if (onChain || results.contains(target) && sameMethod || handles.contains(target) && (sameMethod && before || field)) {
+                return new TimeoutEvidence(TimeoutEvidence.Kind.QUERY_TIMEOUT, n + "(...) on " + (target.isEmpty() ? "the query" : target),
+                        region(m));
+            }
+        }
+        // SET lock_timeout executed earlier in the method, or in a method of this class called earlier
+        for (MethodCallExpr m : scope.findAll(MethodCallExpr.class)) {
+            if (m.getBegin().map(p -> p.line * 10_000 + p.column).orElse(Integer.MAX_VALUE) >= execStart) {
+                continue;
+            }
+            if (setsTimeout(m)) {
+                return new TimeoutEvidence(TimeoutEvidence.Kind.SQL_SET, "a lock or statement timeout is set earlier in this method", region(m));
+            }
+            if (m.getScope().isEmpty() || m.getScope().get().isThisExpr()) {
+                Optional<MethodDeclaration> callee = exec.findAncestor(TypeDeclaration.class).flatMap(t ->
+                        ((TypeDeclaration<?>) t).getMethodsByName(m.getNameAsString()).stream().findFirst());
+                if (callee.isPresent() && callee.get() != scope && callee.get().findAll(MethodCallExpr.class).stream().anyMatch(this::setsTimeout)) {
+                    return new TimeoutEvidence(TimeoutEvidence.Kind.SQL_SET, m.getNameAsString()
+                            + "(...) sets a lock or statement timeout earlier in this method", region(m));
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean isAncestorChain(MethodCallExpr exec, MethodCallExpr m) {
+        for (Node cur = exec.getParentNode().orElse(null); cur instanceof MethodCallExpr c; cur = c.getParentNode().orElse(null)) {
+            if (c == m) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean setsTimeout(MethodCallExpr m) {
+        if (!EXECUTING.contains(m.getNameAsString()) || m.getArguments().isEmpty()) {
+            return false;
+        }
+        JavaText text = strings.evaluate(m.getArgument(0));
+        return text != null && SqlTimeouts.setsTimeout(text.text());
+    }
+
+    // ------------------------------------------------------------------ control flow and connections
+
+    private static boolean straightLine(Node node) {
+        Node child = node;
+        for (Node cur = node.getParentNode().orElse(null); cur != null; child = cur, cur = cur.getParentNode().orElse(null)) {
+            if (cur instanceof MethodDeclaration || cur instanceof com.github.javaparser.ast.body.ConstructorDeclaration
+                    || cur instanceof com.github.javaparser.ast.body.InitializerDeclaration) {
+                return true;
+            }
+            if (cur instanceof IfStmt s && s.getCondition() != child
+                    || cur instanceof ConditionalExpr c && c.getCondition() != child
+                    || cur instanceof SwitchEntry || cur instanceof CatchClause || cur instanceof LambdaExpr
+                    || cur instanceof ForEachStmt || cur instanceof ForStmt || cur instanceof WhileStmt || cur instanceof DoStmt
+                    || cur instanceof BinaryExpr b && b.getRight() == child
+                    && (b.getOperator() == BinaryExpr.Operator.AND || b.getOperator() == BinaryExpr.Operator.OR)) {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    private static boolean fresh(LockSite site, Node node) {
+        if (site.execution().connection() == ConnectionScope.POOLED_PER_CALL) {
+            return true;
+        }
+        if (!(node instanceof MethodCallExpr exec)) {
+            return false;
+        }
+        Expression root = exec.getScope().orElse(null);
+        for (int i = 0; i < 6 && root != null; i++) {
+            if (root instanceof MethodCallExpr m) {
+                if (m.getNameAsString().equals("getConnection")) {
+                    return true;
+                }
+                root = m.getScope().orElse(null);
+            } else if (root instanceof NameExpr n) {
+                Optional<VariableDeclarator> v = JavaScopes.local(n.getNameAsString(), n);
+                if (v.isEmpty() || v.get().getInitializer().isEmpty()) {
+                    return false;
+                }
+                root = v.get().getInitializer().get();
+            } else if (root instanceof EnclosedExpr || root instanceof CastExpr) {
+                root = root instanceof EnclosedExpr e ? e.getInner() : ((CastExpr) root).getExpression();
+            } else {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    /** @return true for a statement that drops its expression's value (not the body of an expression lambda) */
+    private static boolean dropped(Node n) {
+        return n instanceof ExpressionStmt && !(n.getParentNode().orElse(null) instanceof LambdaExpr);
+    }
+
+    private static boolean isInside(Node inner, Node outer) {
+        for (Node cur = inner; cur != null; cur = cur.getParentNode().orElse(null)) {
+            if (cur == outer) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean within(SourceRegion inner, SourceRegion outer) {
+        return inner.path().equals(outer.path()) && compare(inner.startLine(), inner.startColumn(), outer.startLine(), outer.startColumn()) >= 0
+                && compare(inner.startLine(), inner.startColumn(), outer.endLine(), outer.endColumn()) <= 0;
+    }
+
+    private static int compare(int l1, int c1, int l2, int c2) {
+        return l1 != l2 ? Integer.compare(l1, l2) : Integer.compare(c1, c2);
+    }
+
+    private SourceRegion region(Node n) {
+        int s = n.getBegin().map(p -> file.offsetOf(p.line, p.column)).orElse(0);
+        int e = n.getEnd().map(p -> file.offsetOf(p.line, p.column) + 1).orElse(s);
+        return file.region(s, e);
+    }
+
+    private static String abbreviate(String s) {
+        String one = s.replaceAll("\\s+", " ");
+        return one.length() > 60 ? one.substring(0, 57) + "..." : one;
+    }
+}

@@ -1,0 +1,36 @@
+package io.github.pgadvisorylint.rules;
+
+import io.github.pgadvisorylint.core.model.SqlContext;
+import java.util.regex.Pattern;
+
+/** Lexical facts about the rows a lock call's statement reads, shared by the row-count rules. */
+final class RowSources {
+
+    private static final Pattern LIMIT = Pattern.compile("(?i)\\b(limit|fetch\\s+(first|next))\\b");
+    private static final Pattern KEY_LOOKUP = Pattern.compile(
+            "(?is)\\bwhere\\b(?:(?!\\bor\\b).)*?(?<![\\w.])(?:\\w+\\.)?id\\s*=\\s*(\\?|:\\w+|\\$\\d+|\\d+|'[^']*'|#\\{[^}]*})");
+    private static final Pattern VALUES_SOURCE = Pattern.compile("(?is)\\bfrom\\s*\\(\\s*values\\b");
+
+    private RowSources() {
+    }
+
+    /**
+     * @param sql a lock call's context
+     * @return true when the statement limits rows somewhere (a subquery or CTE with its own LIMIT or
+     *     FETCH FIRST) or reads a literal VALUES list: the rows reaching the call are bounded
+     */
+    static boolean limitedSource(SqlContext sql) {
+        String text = sql.statementText();
+        return LIMIT.matcher(text).find() || VALUES_SOURCE.matcher(text).find();
+    }
+
+    /**
+     * @param sql a lock call's context
+     * @return true when the statement's WHERE pins {@code id} (any alias) to one value with no {@code OR}:
+     *     a primary-key lookup that reads one row
+     */
+    static boolean isKeyLookup(SqlContext sql) {
+        String text = sql.statementText();
+        return KEY_LOOKUP.matcher(text).find() && !Pattern.compile("(?i)\\bor\\b").matcher(text).find();
+    }
+}

@@ -1,0 +1,70 @@
+package io.github.pgadvisorylint.rules;
+
+import io.github.pgadvisorylint.core.model.LockOperation;
+import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.ResultUse;
+import io.github.pgadvisorylint.core.model.SiteUsage;
+import io.github.pgadvisorylint.core.rule.AbstractRule;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.RuleContext;
+import io.github.pgadvisorylint.core.rule.Severity;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code try-lock-result-ignored}: the boolean of {@code pg_try_advisory_*} is not what decides whether
+ * the guarded work runs (RULES.md; F14: {@code Statement.execute} says only that a result set exists;
+ * F16: {@code pg_try_*} and the unlocks return {@code boolean}). Error for try-locks whose result is
+ * never read, replaced by {@code execute}'s flag or by row existence, or read without deciding; note
+ * for an unlock whose boolean a {@code execute(...)} statement drops. Facts from
+ * {@link io.github.pgadvisorylint.core.model.SiteUsage#result()}; calls of lock helpers are skipped
+ * (the helper's own SQL is judged, once).
+ */
+public final class TryLockResultIgnoredRule extends AbstractRule {
+
+    /** Creates the rule with its metadata and documentation page. */
+    public TryLockResultIgnoredRule() {
+        super("try-lock-result-ignored", Severity.ERROR,
+                "The boolean of pg_try_advisory_lock does not decide whether the guarded work runs.",
+                "pg_try_advisory_lock and its variants return false at once when another session holds the key. "
+                        + "When the code never reads that value, reads Statement.execute's flag instead (true for any "
+                        + "query), tests only that a row came back (one always does), or reads the value without "
+                        + "testing it, the work runs whether or not the lock was granted: no mutual exclusion.",
+                List.of("correctness", "concurrency", "postgresql", "advisory-lock"));
+    }
+
+    @Override
+    public void check(RuleContext context) {
+        for (LockSite site : context.model().sites()) {
+            if (site.viaHelper()) {
+                continue; // judged once, at the helper's own SQL
+            }
+            SiteUsage usage = context.model().usage(site);
+            LockOperation op = site.function().operation();
+            List<RelatedLocation> related = new ArrayList<>();
+            if (site.declarationRegion() != null) {
+                related.add(new RelatedLocation(site.declarationRegion(), "the SQL with the lock call is declared here"));
+            }
+            if (op == LockOperation.TRY_ACQUIRE) {
+                String why = switch (usage.result()) {
+                    case NEVER_READ -> "its result is never read (" + usage.resultNote() + ")";
+                    case EXECUTE_FLAG -> "the code decides on " + usage.resultNote();
+                    case ROW_EXISTENCE -> usage.resultNote();
+                    case READ_NOT_DECIDING -> usage.resultNote() + ", so it does not decide whether the work runs";
+                    default -> null;
+                };
+                if (why != null) {
+                    context.report(Severity.ERROR, site, site.display() + " returns false when another session holds "
+                            + "the key, but " + why + ": the guarded work runs either way. Read the boolean and skip the "
+                            + "work when it is false, e.g. if (rs.next() && rs.getBoolean(1)) { ... } or "
+                            + "Boolean.TRUE.equals(jdbc.queryForObject(sql, Boolean.class, key)).", related);
+                }
+            } else if (op == LockOperation.RELEASE && usage.result() == ResultUse.DISCARDED) {
+                context.report(Severity.NOTE, site, site.display() + " returns false when this session did not hold "
+                        + "the lock, but " + usage.resultNote() + ": a false here means exclusivity was already lost "
+                        + "(the lock was never taken, taken on another connection, or released twice). Read the boolean "
+                        + "and log or fail when it is false.", related);
+            }
+        }
+    }
+}
