@@ -6,7 +6,11 @@ import com.sun.net.httpserver.HttpServer;
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Analyzer;
 import io.github.pgadvisorylint.core.config.PoolingEvidence;
-import io.github.pgadvisorylint.core.source.SafeXml;
+import io.github.pgadvisorylint.core.analysis.FileFacts;
+import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.mybatis.MyBatisMapperFrontEnd;
+import io.github.pgadvisorylint.core.source.SourceFile;
+import io.github.pgadvisorylint.core.sql.SqlAnalyzer;
 import java.io.StringReader;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -31,8 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
  * <ul>
  *   <li>fetching: every URL in the payloads points at a local HTTP server that records each request;
  *       after the scan it has seen none;</li>
- *   <li>reading local files through XML entities: the entity points at a file holding a secret and
- *       pooling evidence; neither shows up;</li>
+ *   <li>reading local files through XML entities (MyBatis mapper files, the one XML the analyzer
+ *       parses, with {@code MyBatisMapperFrontEnd}'s StAX settings): the entity points at a file holding
+ *       a secret, pooling evidence or a lock call; none shows up;</li>
  *   <li>class loading and execution: the scanned code names {@link Trap} through
  *       {@code Class.forName}, {@code META-INF/services} and a YAML global tag; its static
  *       initialiser, which would set a system property, never runs.</li>
@@ -113,25 +118,30 @@ class HostileInputTest {
         assertThat(requests).isNotEmpty();
     }
 
+    private AnalysisResult analyze() {
+        return Analyzer.builder().threads(2).build().analyze(root, List.of(root));
+    }
+
     @Test
-    void safeXmlExpandsNoEntityAndFetchesNothing() throws Exception {
-        String text;
-        try {
-            text = readAll(SafeXml.reader(xxe()));
-        } catch (XMLStreamException e) {
-            // refusing the document outright is safe as well
-            text = String.valueOf(e.getMessage());
-        }
-        assertThat(text).doesNotContain("TOP-SECRET").doesNotContain("pool_mode");
+    void theMapperFrontEndExpandsNoEntityAndFetchesNothing() throws Exception {
+        Files.writeString(secret, "pg_advisory_lock(4242)");
+        Files.writeString(root.resolve("EvilMapper.xml"), xxe().replace("x\">", "com.acme.Evil\">"));
+        SourceFile file = new SourceFile("EvilMapper.xml", Files.readString(root.resolve("EvilMapper.xml")));
+        assertThat(MyBatisMapperFrontEnd.mapperNamespace(file)).contains("com.acme.Evil");
+        FileFacts facts = new MyBatisMapperFrontEnd(new SqlAnalyzer()).analyze(file, null);
+        assertThat(facts.sites()).extracting(LockSite::display).containsExactly("pg_advisory_lock(1)");
+        AnalysisResult r = analyze();
+        assertThat(r.model().sites()).extracting(LockSite::display).containsExactly("pg_advisory_lock(1)");
         assertThat(requests).isEmpty();
     }
 
     @Test
-    void safeXmlStillReadsAnOrdinaryMapperWithAPublicDoctype() throws Exception {
-        String mapper = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE mapper PUBLIC \"-//mybatis.org//DTD Mapper 3.0//EN\""
-                + " \"" + base + "/mybatis-3-mapper.dtd\">\n<mapper namespace=\"a.B\"><select id=\"lock\">"
-                + "SELECT pg_advisory_lock(#{id}) &lt; 1</select></mapper>\n";
-        assertThat(readAll(SafeXml.reader(mapper))).contains("SELECT pg_advisory_lock(#{id})");
+    void anOrdinaryMapperWithARemoteDoctypeIsReadWithoutFetchingIt() throws Exception {
+        Files.writeString(root.resolve("JobMapper.xml"), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                + "<!DOCTYPE mapper PUBLIC \"-//mybatis.org//DTD Mapper 3.0//EN\" \"" + base + "/mybatis-3-mapper.dtd\">\n"
+                + "<mapper namespace=\"a.JobMapper\"><select id=\"lock\">SELECT pg_advisory_xact_lock(77) WHERE 1 &lt; 2</select></mapper>\n");
+        AnalysisResult r = analyze();
+        assertThat(r.model().sites()).extracting(LockSite::display).containsExactly("pg_advisory_xact_lock(77)");
         assertThat(requests).isEmpty();
     }
 
@@ -158,7 +168,7 @@ class HostileInputTest {
         Files.writeString(root.resolve("src/main/resources/V1__copy.sql"),
                 "COPY t FROM PROGRAM 'curl " + base + "/program';\nSELECT pg_advisory_xact_lock(2);\n");
 
-        AnalysisResult r = Analyzer.builder().threads(2).build().analyze(root, List.of(root));
+        AnalysisResult r = analyze();
 
         assertThat(requests).as("HTTP requests made during the scan").isEmpty();
         assertThat(System.getProperty(Trap.LOADED_PROPERTY)).as("Trap initialised").isNull();
