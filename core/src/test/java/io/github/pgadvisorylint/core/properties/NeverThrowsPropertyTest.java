@@ -26,7 +26,7 @@ import net.jqwik.api.Provide;
  * deleted, random Unicode spliced in), never make the front ends or the analyzer throw. Tries are
  * kept modest so each property stays well under 20 s on two cores.
  */
-class NeverThrowsProperties {
+class NeverThrowsPropertyTest {
 
     private final SqlAnalyzer sqlAnalyzer = new SqlAnalyzer();
     private final JavaFrontEnd javaFrontEnd = new JavaFrontEnd(sqlAnalyzer);

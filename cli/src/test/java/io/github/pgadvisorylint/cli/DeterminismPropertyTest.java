@@ -32,7 +32,7 @@ import net.jqwik.api.Provide;
  * threads, and two runs give byte-identical SARIF. Tries are few: each runs the real analyzer with the
  * real rules two or three times.
  */
-class DeterminismProperties {
+class DeterminismPropertyTest {
 
     private static final List<Rule> RULES = RuleRegistry.load();
 
