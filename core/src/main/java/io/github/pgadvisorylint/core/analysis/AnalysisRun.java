@@ -34,7 +34,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /** One analysis: discovery, prefilter, front ends in parallel, lock model, rules, sorted findings. */
@@ -49,6 +48,9 @@ final class AnalysisRun {
     /** Stack of each worker thread (bytes): JavaParser and JSqlParser recurse once per nesting level. */
     static final long WORKER_STACK_BYTES = 256L * 1024 * 1024;
 
+    /** The default time one file may take in one phase (read, parse, extract) before it is abandoned. */
+    static final java.time.Duration DEFAULT_FILE_TIME_BUDGET = java.time.Duration.ofSeconds(10);
+
     private final List<Rule> rules;
     private final int threads;
     private final Path root;
@@ -61,11 +63,24 @@ final class AnalysisRun {
 
     private final PoolingSetting pooling;
     private final PoolingEvidenceScanner poolingScanner = new PoolingEvidenceScanner();
-    private final List<PoolingEvidence> poolingEvidence = java.util.Collections.synchronizedList(new ArrayList<>());
+    /** Pooling evidence by file: only files whose task was not abandoned count (a late task cannot add any). */
+    private final java.util.Map<String, List<PoolingEvidence>> poolingEvidence = new java.util.concurrent.ConcurrentHashMap<>();
     private final io.github.pgadvisorylint.core.config.TimeoutEvidenceScanner timeoutScanner =
             new io.github.pgadvisorylint.core.config.TimeoutEvidenceScanner();
-    private final List<io.github.pgadvisorylint.core.model.TimeoutEvidence> timeoutEvidence =
-            java.util.Collections.synchronizedList(new ArrayList<>());
+    /** Timeout evidence by file, as for {@link #poolingEvidence}. */
+    private final java.util.Map<String, List<io.github.pgadvisorylint.core.model.TimeoutEvidence>> timeoutEvidence =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** How long one file may take in one phase. */
+    private final long budgetNanos;
+    /** Files abandoned in some phase (over the time budget, or a front end failed): why, by relative path. */
+    private final java.util.Map<String, Notification> skipped = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * Test seam: runs at the start of every per-file task on the worker thread, with the file's
+     * relative path (lets a test stand in for a front end that never returns). A no-op in production.
+     */
+    java.util.function.Consumer<String> beforeFileTask = path -> { };
 
     private final Settings settings;
     private final java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
@@ -90,6 +105,14 @@ final class AnalysisRun {
     }
 
     AnalysisRun(Settings settings, Path root, List<Path> targets) {
+        this(settings, root, targets, DEFAULT_FILE_TIME_BUDGET);
+    }
+
+    /**
+     * @param fileTimeBudget how long one file may take in one phase before it is abandoned
+     */
+    AnalysisRun(Settings settings, Path root, List<Path> targets, java.time.Duration fileTimeBudget) {
+        this.budgetNanos = fileTimeBudget.toNanos();
         this.settings = settings;
         this.rules = settings.rules().stream().filter(r -> !settings.disabled().contains(r.descriptor().id())).toList();
         this.threads = settings.threads();
@@ -132,8 +155,8 @@ final class AnalysisRun {
             loops.putAll(f.loops());
             usages.putAll(f.usages());
         }
-        LockModel model = new LockModel(sites, lifecycles, poolingEvidence, pooling, orderEdges, loops)
-                .withUsage(usages, timeoutEvidence);
+        LockModel model = new LockModel(sites, lifecycles, counted(poolingEvidence), pooling, orderEdges, loops)
+                .withUsage(usages, counted(timeoutEvidence));
         Set<String> known = new java.util.TreeSet<>();
         settings.rules().forEach(r -> known.add(r.descriptor().id()));
         Set<String> active = new java.util.TreeSet<>();
@@ -156,6 +179,17 @@ final class AnalysisRun {
                 discovered.files().size(), analyzed, elapsed, outcome.suppressed());
     }
 
+    /** @return the evidence of the files not abandoned, in path order */
+    private <E> List<E> counted(java.util.Map<String, List<E>> byFile) {
+        List<E> out = new ArrayList<>();
+        new java.util.TreeMap<>(byFile).forEach((path, found) -> {
+            if (!skipped.containsKey(path)) {
+                out.addAll(found);
+            }
+        });
+        return out;
+    }
+
     private RuleDescriptor withOverride(RuleDescriptor d) {
         Severity s = settings.severities().get(d.id());
         return s == null || s == d.defaultSeverity() ? d : new RuleDescriptor(d.id(), d.name(), s,
@@ -169,14 +203,16 @@ final class AnalysisRun {
      * result is in file order.
      */
     private List<FileFacts> analyzeAll(List<DiscoveredFile> files) {
-        // always on workers: their large stacks let deep syntax trees (long concatenations) be walked
-        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+        // always on workers: their large stacks let deep syntax trees (long concatenations) be walked;
+        // daemon threads, so a task abandoned over the time budget never keeps the JVM alive
+        ExecutorService pool = new java.util.concurrent.ThreadPoolExecutor(threads, threads,
+                30, java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
             Thread t = new Thread(null, r, "pg-advisory-lint-worker", WORKER_STACK_BYTES);
             t.setDaemon(true);
             return t;
         });
         try {
-            List<Object> read = map(pool, files, this::read);
+            List<Object> read = map(pool, files, f -> f, this::read);
             java.util.Map<String, DiscoveredFile> javaByTypeName = new java.util.HashMap<>();
             for (DiscoveredFile f : files) {
                 if (f.kind() == FileKind.JAVA) {
@@ -192,10 +228,13 @@ final class AnalysisRun {
                     javaSlots.add(i);
                 }
             }
-            List<JavaFrontEnd.Parsed> candidates = map(pool, javaSlots, i -> javaFrontEnd.parse((SourceFile) read.get(i)));
+            List<JavaFrontEnd.Parsed> candidates = map(pool, javaSlots, files::get,
+                    i -> javaFrontEnd.parse((SourceFile) read.get(i)));
             for (int k = 0; k < javaSlots.size(); k++) {
                 staged.set(javaSlots.get(k), candidates.get(k));
-                parsed.add(candidates.get(k));
+                if (candidates.get(k) != null) {
+                    parsed.add(candidates.get(k));
+                }
             }
             ConstantIndex index = new ConstantIndex();
             java.util.Set<String> seenFiles = new java.util.HashSet<>();
@@ -204,13 +243,22 @@ final class AnalysisRun {
             }
             ConstantFiles constants = new ConstantFiles(pool, index, javaByTypeName, seenFiles);
             constants.add(parsed);
-            List<HelperSummary> mapperHelpers = analyzeMappers(pool, staged, javaByTypeName);
+            List<HelperSummary> mapperHelpers = analyzeMappers(pool, files, staged, javaByTypeName);
             HelperRegistry helpers = followHelpers(pool, files, staged, index, constants, mapperHelpers);
             List<Integer> all = new ArrayList<>();
             for (int i = 0; i < staged.size(); i++) {
                 all.add(i);
             }
-            return map(pool, all, i -> finish(files.get(i), staged.get(i), index, helpers));
+            List<FileFacts> out = new ArrayList<>(map(pool, all, files::get,
+                    i -> finish(files.get(i), staged.get(i), index, helpers)));
+            for (int i = 0; i < out.size(); i++) {
+                Notification why = skipped.get(files.get(i).relativePath());
+                if (why != null) {
+                    // abandoned in this or an earlier phase: only the reason remains
+                    out.set(i, FileFacts.failed(files.get(i).relativePath(), List.of(why)));
+                }
+            }
+            return out;
         } finally {
             pool.shutdownNow();
         }
@@ -236,14 +284,17 @@ final class AnalysisRun {
         for (int round = 0; round < MAX_HELPER_ROUNDS; round++) {
             List<Integer> javaSlots = new ArrayList<>();
             for (int i = 0; i < staged.size(); i++) {
-                if (staged.get(i) instanceof JavaFrontEnd.Parsed) {
+                if (staged.get(i) instanceof JavaFrontEnd.Parsed && !skipped.containsKey(files.get(i).relativePath())) {
                     javaSlots.add(i);
                 }
             }
             HelperRegistry current = registry;
             List<HelperSummary> summaries = new ArrayList<>(fixed);
-            for (FileFacts f : map(pool, javaSlots, i -> javaFrontEnd.extract((JavaFrontEnd.Parsed) staged.get(i), index, current))) {
-                summaries.addAll(f.helpers());
+            for (FileFacts f : map(pool, javaSlots, files::get,
+                    i -> javaFrontEnd.extract((JavaFrontEnd.Parsed) staged.get(i), index, current))) {
+                if (f != null) {
+                    summaries.addAll(f.helpers());
+                }
             }
             HelperRegistry next = new HelperRegistry(summaries, index);
             if (next.signature().equals(registry.signature())) {
@@ -264,11 +315,12 @@ final class AnalysisRun {
                                                    java.util.Set<String> names) {
         List<Integer> unread = new ArrayList<>();
         for (int i = 0; i < staged.size(); i++) {
-            if (staged.get(i) == null && files.get(i).kind() == FileKind.JAVA) {
+            if (staged.get(i) == null && files.get(i).kind() == FileKind.JAVA
+                    && !skipped.containsKey(files.get(i).relativePath())) {
                 unread.add(i);
             }
         }
-        List<JavaFrontEnd.Parsed> callers = map(pool, unread, i -> {
+        List<JavaFrontEnd.Parsed> callers = map(pool, unread, files::get, i -> {
             Object r = callsAny(files.get(i), names) ? read(files.get(i), true) : null;
             return r instanceof SourceFile sf ? javaFrontEnd.parse(sf) : null;
         });
@@ -313,12 +365,12 @@ final class AnalysisRun {
                     index.add(p.unit(), p.file());
                     for (String type : JavaFrontEnd.referencedTypeNames(p.unit())) {
                         DiscoveredFile f = javaByTypeName.get(type);
-                        if (f != null && seenFiles.add(f.relativePath())) {
+                        if (f != null && !skipped.containsKey(f.relativePath()) && seenFiles.add(f.relativePath())) {
                             wanted.add(f);
                         }
                     }
                 }
-                frontier = map(pool, new ArrayList<>(wanted), f -> {
+                frontier = map(pool, new ArrayList<>(wanted), f -> f, f -> {
                     Object r = read(f, true);
                     return r instanceof SourceFile sf ? javaFrontEnd.parse(sf) : null;
                 }).stream().filter(java.util.Objects::nonNull).map(JavaFrontEnd.Parsed.class::cast).toList();
@@ -337,7 +389,7 @@ final class AnalysisRun {
      *
      * @return the helper summaries of their statements, for the helper registry
      */
-    private List<HelperSummary> analyzeMappers(ExecutorService pool, List<Object> staged,
+    private List<HelperSummary> analyzeMappers(ExecutorService pool, List<DiscoveredFile> files, List<Object> staged,
                                                java.util.Map<String, DiscoveredFile> javaByTypeName) {
         List<Integer> slots = new ArrayList<>();
         for (int i = 0; i < staged.size(); i++) {
@@ -345,7 +397,7 @@ final class AnalysisRun {
                 slots.add(i);
             }
         }
-        List<FileFacts> facts = map(pool, slots, i -> {
+        List<FileFacts> facts = map(pool, slots, files::get, i -> {
             MapperFile m = (MapperFile) staged.get(i);
             try {
                 String simple = m.namespace().substring(m.namespace().lastIndexOf('.') + 1);
@@ -362,8 +414,10 @@ final class AnalysisRun {
         });
         List<HelperSummary> out = new ArrayList<>();
         for (int k = 0; k < slots.size(); k++) {
-            staged.set(slots.get(k), facts.get(k));
-            out.addAll(facts.get(k).helpers());
+            if (facts.get(k) != null) {
+                staged.set(slots.get(k), facts.get(k));
+                out.addAll(facts.get(k).helpers());
+            }
         }
         return out;
     }
@@ -395,25 +449,98 @@ final class AnalysisRun {
         }
     }
 
-    /** Applies a function to every item on the pool (or inline), keeping order; a failure of one item becomes its result's notification. */
-    private <T, R> List<R> map(ExecutorService pool, List<T> items, java.util.function.Function<T, R> fn) {
+    /** One file's task in one phase: when it started, so an overdue one can be found and abandoned. */
+    private static final class Task<R> {
+        final DiscoveredFile file;
+        volatile long startedNanos;
+        volatile boolean started;
+        Future<R> future;
+        boolean abandoned;
 
-        List<Future<R>> futures = new ArrayList<>();
-        for (T item : items) {
-            futures.add(pool.submit(() -> fn.apply(item)));
+        Task(DiscoveredFile file) {
+            this.file = file;
         }
-        List<R> out = new ArrayList<>();
-        for (Future<R> f : futures) {
-            try {
-                out.add(f.get());
-            } catch (ExecutionException e) {
-                throw new IllegalStateException(e.getCause());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
+    }
+
+    /**
+     * Applies a function to every item on the pool, keeping order. A file whose task runs longer than
+     * the time budget is abandoned: its future is cancelled (the worker is interrupted, but parsers do
+     * not check interrupts, so it may run on), the pool gains a thread in its place so the other files
+     * are not held up, and the file gets a {@code file-time-budget} notification. A task that throws
+     * gives its file an {@code internal-error} notification. Either way the item's result is null, and
+     * the file is left out of every later phase.
+     *
+     * @param fileOf the file an item stands for
+     */
+    private <T, R> List<R> map(ExecutorService pool, List<T> items,
+                               java.util.function.Function<T, DiscoveredFile> fileOf,
+                               java.util.function.Function<T, R> fn) {
+        List<Task<R>> tasks = new ArrayList<>();
+        for (T item : items) {
+            Task<R> task = new Task<>(fileOf.apply(item));
+            tasks.add(task);
+            if (skipped.containsKey(task.file.relativePath())) {
+                continue;
             }
+            task.future = pool.submit(() -> {
+                task.startedNanos = System.nanoTime();
+                task.started = true;
+                beforeFileTask.accept(task.file.relativePath());
+                return fn.apply(item);
+            });
+        }
+        long poll = Math.max(1, Math.min(budgetNanos / 4, 100_000_000L));
+        List<R> out = new ArrayList<>();
+        for (Task<R> task : tasks) {
+            R result = null;
+            while (task.future != null && !task.abandoned) {
+                try {
+                    result = task.future.get(poll, java.util.concurrent.TimeUnit.NANOSECONDS);
+                    break;
+                } catch (java.util.concurrent.TimeoutException e) {
+                    abandonOverdue((java.util.concurrent.ThreadPoolExecutor) pool, tasks);
+                } catch (java.util.concurrent.CancellationException e) {
+                    break;
+                } catch (ExecutionException e) {
+                    Throwable cause = e.getCause();
+                    if (cause instanceof Error err && !(cause instanceof StackOverflowError)) {
+                        throw err;
+                    }
+                    skipped.putIfAbsent(task.file.relativePath(), failure(task.file, cause));
+                    break;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            }
+            out.add(task.abandoned ? null : result);
         }
         return out;
+    }
+
+    /** Abandons every started, unfinished task over the budget, and gives the pool a thread for each. */
+    private <R> void abandonOverdue(java.util.concurrent.ThreadPoolExecutor pool, List<Task<R>> tasks) {
+        long now = System.nanoTime();
+        for (Task<R> t : tasks) {
+            if (t.future == null || t.abandoned || !t.started || now - t.startedNanos < budgetNanos) {
+                continue;
+            }
+            if (t.future.cancel(true)) {
+                t.abandoned = true;
+                skipped.putIfAbsent(t.file.relativePath(), new Notification(Severity.WARNING, "file-time-budget",
+                        "analysis of this file took longer than the time budget of " + describe(budgetNanos)
+                                + "; skipped", SourceRegion.line(t.file.relativePath(), 1)));
+                // the abandoned worker may run on (parsers ignore interrupts): replace it
+                pool.setMaximumPoolSize(pool.getMaximumPoolSize() + 1);
+                pool.setCorePoolSize(pool.getCorePoolSize() + 1);
+            }
+        }
+    }
+
+    /** @return e.g. {@code 10 s}, {@code 250 ms} */
+    static String describe(long nanos) {
+        long ms = nanos / 1_000_000;
+        return ms % 1000 == 0 ? ms / 1000 + " s" : ms + " ms";
     }
 
     private Object read(DiscoveredFile f) {
@@ -490,11 +617,11 @@ final class AnalysisRun {
             } else if (staged instanceof JavaFrontEnd.Parsed p) {
                 facts = javaFrontEnd.extract(p, index, helpers);
             } else if (staged instanceof ConfigFile config) {
-                timeoutEvidence.addAll(timeoutScanner.scan(config.file()));
+                timeoutEvidence.put(config.file().path(), timeoutScanner.scan(config.file()));
                 ConfigScan scan = pooling == PoolingSetting.AUTO && PoolingEvidenceScanner.mayHoldEvidence(
                         config.file().text().getBytes(java.nio.charset.StandardCharsets.UTF_8))
                         ? poolingScanner.scan(config.file()) : ConfigScan.empty();
-                poolingEvidence.addAll(scan.evidence());
+                poolingEvidence.put(config.file().path(), scan.evidence());
                 facts = new FileFacts(config.file().path(), List.of(), List.of(), scan.notifications(), List.of());
             } else {
                 facts = sqlFrontEnd.analyze((SourceFile) staged);
@@ -508,7 +635,7 @@ final class AnalysisRun {
             }
             return facts;
         } catch (StackOverflowError | RuntimeException e) {
-            return internalFailure(f, e);
+            return FileFacts.failed(f.relativePath(), List.of(failure(f, e)));
         }
     }
 
@@ -535,8 +662,8 @@ final class AnalysisRun {
         return false;
     }
 
-    private static FileFacts internalFailure(DiscoveredFile f, Throwable t) {
-        return FileFacts.failed(f.relativePath(), List.of(new Notification(Severity.ERROR, "internal-error",
-                "analysis of this file failed: " + t, SourceRegion.line(f.relativePath(), 1))));
+    private static Notification failure(DiscoveredFile f, Throwable t) {
+        return new Notification(Severity.ERROR, "internal-error", "analysis of this file failed: " + t,
+                SourceRegion.line(f.relativePath(), 1));
     }
 }

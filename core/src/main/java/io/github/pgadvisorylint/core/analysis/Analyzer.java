@@ -25,8 +25,10 @@ public final class Analyzer {
     private final Set<String> extraLockHelpers;
     private final Set<String> extraPooledApiTypes;
     private final ProgressListener progress;
+    private final java.time.Duration fileTimeBudget;
 
     private Analyzer(Builder b) {
+        this.fileTimeBudget = b.fileTimeBudget;
         this.rules = List.copyOf(b.rules);
         this.threads = b.threads;
         this.pooling = b.pooling;
@@ -81,7 +83,7 @@ public final class Analyzer {
     public AnalysisResult analyze(Path root, List<Path> targets) {
         Objects.requireNonNull(root, "root");
         AnalysisRun run = new AnalysisRun(new AnalysisRun.Settings(rules, disabled, severities, threads, pooling,
-                fileFilter, extraLockHelpers, extraPooledApiTypes, progress), root, targets);
+                fileFilter, extraLockHelpers, extraPooledApiTypes, progress), root, targets, fileTimeBudget);
         // syntax trees are walked recursively: a thread with a large stack keeps deeply nested input
         // (thousands of concatenated terms) from overflowing the caller's stack
         AnalysisResult[] result = new AnalysisResult[1];
@@ -121,6 +123,7 @@ public final class Analyzer {
         private Set<String> extraLockHelpers = Set.of();
         private Set<String> extraPooledApiTypes = Set.of();
         private ProgressListener progress = ProgressListener.NONE;
+        private java.time.Duration fileTimeBudget = AnalysisRun.DEFAULT_FILE_TIME_BUDGET;
 
         private Builder() {
         }
@@ -214,6 +217,23 @@ public final class Analyzer {
          */
         public Builder progress(ProgressListener listener) {
             this.progress = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * How long one file may take in one phase (reading, parsing, extracting) before it is abandoned
+         * with a {@code file-time-budget} notification and the scan goes on without it. The abandoned
+         * worker thread cannot be stopped (the parsers ignore interrupts) and may run on in the
+         * background; the pool gets a new thread in its place.
+         *
+         * @param budget positive; default 10 seconds
+         * @return this builder
+         */
+        public Builder fileTimeBudget(java.time.Duration budget) {
+            if (budget.isNegative() || budget.isZero()) {
+                throw new IllegalArgumentException("fileTimeBudget must be positive, not " + budget);
+            }
+            this.fileTimeBudget = budget;
             return this;
         }
 

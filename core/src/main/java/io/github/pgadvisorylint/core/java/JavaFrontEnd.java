@@ -266,6 +266,10 @@ public final class JavaFrontEnd {
         return out;
     }
 
+    /** The position in a JavaParser lexical error: {@code Lexical error at line 2, column 42.} */
+    private static final java.util.regex.Pattern LEXICAL_ERROR_AT =
+            java.util.regex.Pattern.compile("Lexical error at line (\\d{1,9}), column (\\d{1,9})");
+
     private static Notification parseProblem(SourceFile file, List<Problem> problems) {
         if (problems.isEmpty()) {
             return new Notification(Severity.WARNING, "java-parse-error", "Java file could not be parsed; skipped",
@@ -275,6 +279,12 @@ public final class JavaFrontEnd {
         int line = p.getLocation().flatMap(l -> l.getBegin().getRange()).map(r -> r.begin.line).orElse(1);
         int col = p.getLocation().flatMap(l -> l.getBegin().getRange()).map(r -> r.begin.column).orElse(1);
         String msg = p.getMessage().lines().findFirst().orElse("syntax error");
+        // lexical errors (an unterminated string or comment) carry their position only in the message
+        java.util.regex.Matcher lexical = LEXICAL_ERROR_AT.matcher(msg);
+        if (p.getLocation().isEmpty() && lexical.find()) {
+            line = Integer.parseInt(lexical.group(1));
+            col = Math.max(1, Integer.parseInt(lexical.group(2)));
+        }
         if (msg.length() > 200) {
             msg = msg.substring(0, 200) + "…";
         }

@@ -139,11 +139,14 @@ public final class SqlAnalyzer {
             Map<Integer, SqlContext> contexts = new HashMap<>();
             String rejected = null;
             int parens = nestingOf(toks, a, b);
-            boolean parseable = useParser && !jdbcEscape && kind != StatementKind.OTHER
+            // an interrupted thread runs a file abandoned over its time budget: skip the costly parser so it ends soon
+            boolean abandoned = Thread.currentThread().isInterrupted();
+            boolean parseable = useParser && !jdbcEscape && kind != StatementKind.OTHER && !abandoned
                     && text.length() <= MAX_PARSE_CHARS && parens >= 0 && parens <= MAX_PARSE_NESTING;
             if (useParser && !jdbcEscape && kind != StatementKind.OTHER && !parseable) {
                 // JSqlParser's lookahead grows exponentially with nested or unbalanced parentheses
-                rejected = parens < 0 ? "unbalanced parentheses"
+                rejected = abandoned ? "analysis abandoned over the time budget"
+                        : parens < 0 ? "unbalanced parentheses"
                         : parens > MAX_PARSE_NESTING ? "parentheses nested " + parens + " deep (more than " + MAX_PARSE_NESTING + ")"
                         : "statement longer than " + MAX_PARSE_CHARS + " characters";
             }

@@ -63,4 +63,40 @@ class RobustnessTest {
         assertThat(Files.isSymbolicLink(link)).isTrue();
         assertThat(Files.readString(root.resolve("real.sarif"))).isEqualTo("{}");
     }
+
+    @Test
+    @Timeout(30)
+    void aYamlFileOverTheSizeLimitIsSkippedBeforeAnyParsing() throws Exception {
+        // snakeyaml reads about 1 MB/s of a huge scalar: the byte limit keeps it from ever seeing 17 MB
+        StringBuilder b = new StringBuilder("spring:\n  datasource:\n    url: jdbc:postgresql://pgbouncer:6432/app\nblob: \"");
+        b.append("x".repeat(17 * 1024 * 1024)).append("\"\n");
+        Files.writeString(root.resolve("application.yml"), b);
+        AnalysisResult r = analyze();
+        assertThat(r.notifications()).extracting(Notification::kind, n -> n.region().path())
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("file-too-large", "application.yml"));
+        assertThat(r.model().poolingEvidence()).isEmpty();
+    }
+
+    @Test
+    @Timeout(30)
+    void aFileThatVanishesBetweenDiscoveryAndReadingIsAWarning() throws Exception {
+        // stands in for an unreadable file, which root (the CI user here) cannot produce with permissions
+        Files.writeString(root.resolve("Gone.java"), "class Gone { String s = \"select pg_advisory_lock(1)\"; }\n");
+        Files.writeString(root.resolve("a.sql"), "SELECT pg_advisory_xact_lock(1);\n");
+        AnalysisRun run = new AnalysisRun(FileTimeBudgetTest.settings(1), root, List.of(root));
+        run.beforeFileTask = path -> {
+            try {
+                Files.deleteIfExists(root.resolve("Gone.java"));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        };
+        AnalysisResult r = run.run();
+        assertThat(r.notifications()).singleElement().satisfies(n -> {
+            assertThat(n.kind()).isEqualTo("unreadable-file");
+            assertThat(n.region().path()).isEqualTo("Gone.java");
+            assertThat(n.message()).contains("NoSuchFileException");
+        });
+        assertThat(r.model().sites()).hasSize(1);
+    }
 }

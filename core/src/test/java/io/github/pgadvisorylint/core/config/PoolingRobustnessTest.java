@@ -132,4 +132,18 @@ class PoolingRobustnessTest {
         assertThat(scan(".env", "=\nA\nexport\n'").evidence()).isEmpty();
         assertThat(scan("pgbouncer.ini", "[databases]\nx = pool_mode=\n= =\n").evidence()).isEmpty();
     }
+
+    @Test
+    @Timeout(10)
+    void recursiveAliasesAndRecursiveKeysAreRefusedOrReadOnce() {
+        // an anchor used inside its own collection: a cycle, walked once
+        String cyc = "a: &a [*a, jdbc:postgresql://db:6432/app]\nb: &b {self: *b}\n";
+        ConfigScan s = scan("cycle.yaml", cyc);
+        assertThat(s.evidence()).extracting(PoolingEvidence::region).containsExactly(at("cycle.yaml", cyc, "6432"));
+        // a mapping used as its own key: refused (setAllowRecursiveKeys(false)), the rest read line by line
+        String key = "k: &k {*k : 1}\nurl: jdbc:postgresql://db:6432/app\n";
+        ConfigScan k = scan("key.yaml", key);
+        assertThat(k.notifications()).extracting(Notification::kind).containsExactly("config-parse-error");
+        assertThat(k.evidence()).hasSize(1);
+    }
 }
