@@ -14,6 +14,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$here")"
 jar="$repo/cli/target/pg-advisory-lint.jar"
 RUNS="${RUNS:-5}"
+JAVA_FLAGS="${JAVA_FLAGS:--XX:TieredStopAtLevel=1 -XX:+UseSerialGC}"   # as bin/pg-advisory-lint
 FILES="${FILES:-9200}"
 [ -f "$jar" ] || (cd "$repo" && ./mvnw -B -q -DskipTests package -pl cli -am >&2)
 command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (Debian package: time)" >&2; exit 2; }
@@ -26,11 +27,11 @@ bench_tree() {
   local files lines
   files=$(find "$dir" -name '*.java' -not -path '*/target/*' -not -path '*/build/*' | wc -l)
   lines=$(find "$dir" -name '*.java' -not -path '*/target/*' -not -path '*/build/*' -print0 | xargs -0 cat | wc -l)
-  java -jar "$jar" scan "$dir" --fail-on none >/dev/null 2>&1 || true   # warm the file cache
+  java $JAVA_FLAGS -jar "$jar" scan "$dir" --fail-on none >/dev/null 2>&1 || true   # warm the file cache
   local cli=() grep_t=() rss=0
   for _ in $(seq "$RUNS"); do
     local t
-    /usr/bin/time -f "%e %M" -o "$tf" java -jar "$jar" scan "$dir" --fail-on none >/dev/null 2>&1 || true
+    /usr/bin/time -f "%e %M" -o "$tf" java $JAVA_FLAGS -jar "$jar" scan "$dir" --fail-on none >/dev/null 2>&1 || true
     t=$(tail -1 "$tf")
     cli+=("${t% *}")
     [ "${t#* }" -gt "$rss" ] && rss="${t#* }"
@@ -42,7 +43,7 @@ bench_tree() {
   g=$(printf '%s\n' "${grep_t[@]}" | stats)
   local cm=${c%% *} gm=${g%% *}
   local small
-  /usr/bin/time -f "%e" -o "$tf" java -Xmx256m -jar "$jar" scan "$dir" --fail-on none >/dev/null 2>&1 || true
+  /usr/bin/time -f "%e" -o "$tf" java $JAVA_FLAGS -Xmx256m -jar "$jar" scan "$dir" --fail-on none >/dev/null 2>&1 || true
   small=$(tail -1 "$tf")
   awk -v l="$label" -v f="$files" -v n="$lines" -v c="$c" -v g="$g" -v cm="$cm" -v gm="$gm" -v rss="$rss" -v small="$small" 'BEGIN {
     printf "%-28s %7d files %9d lines | cli median/min/max %s s | grep %s s | %8.0f files/s %10.0f lines/s | %5.1fx grep | peak RSS %d MB | -Xmx256m %s s\n",
