@@ -70,6 +70,16 @@ final class HelperSites {
                     types.add(t.getNameAsString());
                 }
             }
+            if (scope == null) {
+                // a statically imported helper: import static com.acme.LockUtil.acquire; (or LockUtil.*)
+                m.findCompilationUnit().ifPresent(cu -> cu.getImports().forEach(i -> {
+                    String q = i.getNameAsString();
+                    if (i.isStatic() && (i.isAsterisk() || q.endsWith("." + m.getNameAsString()))) {
+                        String type = i.isAsterisk() ? q : q.substring(0, q.length() - m.getNameAsString().length() - 1);
+                        types.add(type.substring(type.lastIndexOf('.') + 1));
+                    }
+                }));
+            }
             return types;
         }
         String declared = null;
