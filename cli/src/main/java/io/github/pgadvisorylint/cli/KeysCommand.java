@@ -1,15 +1,8 @@
 package io.github.pgadvisorylint.cli;
 
-import io.github.pgadvisorylint.core.analysis.AnalysisResult;
-import io.github.pgadvisorylint.core.analysis.Notification;
 import io.github.pgadvisorylint.core.keys.KeyInventory;
-import io.github.pgadvisorylint.core.report.AtomicFiles;
 import io.github.pgadvisorylint.core.report.KeyInventoryWriter;
 import io.github.pgadvisorylint.core.report.KeyInventoryWriter.Format;
-import io.github.pgadvisorylint.core.rule.Severity;
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -17,7 +10,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
@@ -83,44 +75,9 @@ final class KeysCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        int threadCount = threads == null ? Math.max(1, Runtime.getRuntime().availableProcessors()) : threads;
-        if (threadCount < 1) {
-            throw new ParameterException(spec.commandLine(), "--threads must be at least 1, not " + threadCount);
-        }
-        String file = output == null || output.equals("-") ? null : output;
-        if (file != null && file.isBlank()) {
-            throw new ParameterException(spec.commandLine(), "--output needs a file name");
-        }
-        Path cwd = env.workingDirectory();
-        ScanTargets scan = ScanTargets.resolve(cwd, paths);
-        if (file != null) {
-            ScanTargets.checkWritableLocation(cwd.resolve(file).normalize(), file);
-        }
-        AnalysisResult result = env.engine().analyze(scan.root(), scan.targets(), threadCount, List.of());
-        KeyInventory inventory = KeyInventory.of(result.model());
-        PrintWriter err = spec.commandLine().getErr();
-        for (Notification n : result.notifications()) {
-            if (n.level() == Severity.ERROR) {
-                // a file that could not be read or parsed: its keys are missing from the inventory
-                err.println(n.region() + ": " + n.level().sarifLevel() + ": " + n.message());
-            }
-        }
-        err.flush();
-        if (file != null) {
-            try {
-                AtomicFiles.write(cwd.resolve(file), out -> KeyInventoryWriter.write(inventory, format, out));
-            } catch (IOException | RuntimeException e) {
-                throw new InputException("cannot write " + file + ": " + ScanTargets.describe(e), e);
-            }
-        } else {
-            PrintWriter out = spec.commandLine().getOut();
-            try {
-                KeyInventoryWriter.write(inventory, format, out);
-            } catch (IOException e) {
-                throw new InputException("cannot write to standard output: " + ScanTargets.describe(e), e);
-            }
-            out.flush();
-        }
-        return Main.EXIT_OK;
+        return ModelCommand.run(spec, env, paths, threads, output, result -> {
+            KeyInventory inventory = KeyInventory.of(result.model());
+            return out -> KeyInventoryWriter.write(inventory, format, out);
+        });
     }
 }

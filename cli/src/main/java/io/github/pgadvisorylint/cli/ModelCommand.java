@@ -1,0 +1,78 @@
+package io.github.pgadvisorylint.cli;
+
+import io.github.pgadvisorylint.core.analysis.AnalysisResult;
+import io.github.pgadvisorylint.core.analysis.Notification;
+import io.github.pgadvisorylint.core.report.AtomicFiles;
+import io.github.pgadvisorylint.core.rule.Severity;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Function;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * What {@code keys} and {@code graph} share: analyse the paths without running rules, report files
+ * that could not be analysed on standard error, and write one document derived from the lock model
+ * to a file (atomically) or to standard output.
+ */
+final class ModelCommand {
+
+    private ModelCommand() {
+    }
+
+    /**
+     * @param spec     the command, for its output streams and usage errors
+     * @param env      the analysis and the working directory
+     * @param paths    the PATH arguments
+     * @param threads  the {@code --threads} value, or null for one per processor
+     * @param output   the {@code --output} value, null or {@code -} for standard output
+     * @param document turns the analysis into the document's writer
+     * @return {@link Main#EXIT_OK}
+     * @throws ParameterException for a bad option value
+     * @throws InputException     for a missing path or an unwritable output
+     */
+    static int run(CommandSpec spec, Environment env, List<String> paths, Integer threads, String output,
+                   Function<AnalysisResult, AtomicFiles.Content> document) {
+        int threadCount = threads == null ? Math.max(1, Runtime.getRuntime().availableProcessors()) : threads;
+        if (threadCount < 1) {
+            throw new ParameterException(spec.commandLine(), "--threads must be at least 1, not " + threadCount);
+        }
+        String file = output == null || output.equals("-") ? null : output;
+        if (file != null && file.isBlank()) {
+            throw new ParameterException(spec.commandLine(), "--output needs a file name");
+        }
+        Path cwd = env.workingDirectory();
+        ScanTargets scan = ScanTargets.resolve(cwd, paths);
+        if (file != null) {
+            ScanTargets.checkWritableLocation(cwd.resolve(file).normalize(), file);
+        }
+        AnalysisResult result = env.engine().analyze(scan.root(), scan.targets(), threadCount, List.of());
+        PrintWriter err = spec.commandLine().getErr();
+        for (Notification n : result.notifications()) {
+            if (n.level() == Severity.ERROR) {
+                // a file that could not be read or parsed: what it holds is missing from the document
+                err.println(n.region() + ": " + n.level().sarifLevel() + ": " + n.message());
+            }
+        }
+        err.flush();
+        AtomicFiles.Content content = document.apply(result);
+        if (file != null) {
+            try {
+                AtomicFiles.write(cwd.resolve(file), content);
+            } catch (IOException | RuntimeException e) {
+                throw new InputException("cannot write " + file + ": " + ScanTargets.describe(e), e);
+            }
+        } else {
+            PrintWriter out = spec.commandLine().getOut();
+            try {
+                content.writeTo(out);
+            } catch (IOException e) {
+                throw new InputException("cannot write to standard output: " + ScanTargets.describe(e), e);
+            }
+            out.flush();
+        }
+        return Main.EXIT_OK;
+    }
+}
