@@ -60,6 +60,8 @@ final class AnalysisRun {
     private final SqlFileFrontEnd sqlFrontEnd = new SqlFileFrontEnd(sqlAnalyzer);
     private final MyBatisMapperFrontEnd mapperFrontEnd = new MyBatisMapperFrontEnd(sqlAnalyzer);
     private final java.util.Set<String> lossy = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Java facts of the helper round that converged, by file slot: extracted with the final helpers and constants. */
+    private final java.util.Map<Integer, FileFacts> convergedFacts = new java.util.concurrent.ConcurrentHashMap<>();
 
     private final PoolingSetting pooling;
     private final PoolingEvidenceScanner poolingScanner = new PoolingEvidenceScanner();
@@ -250,7 +252,7 @@ final class AnalysisRun {
                 all.add(i);
             }
             List<FileFacts> out = new ArrayList<>(map(pool, all, files::get,
-                    i -> finish(files.get(i), staged.get(i), index, helpers)));
+                    i -> finish(files.get(i), staged.get(i), index, helpers, convergedFacts.get(i))));
             for (int i = 0; i < out.size(); i++) {
                 Notification why = skipped.get(files.get(i).relativePath());
                 if (why != null) {
@@ -290,14 +292,21 @@ final class AnalysisRun {
             }
             HelperRegistry current = registry;
             List<HelperSummary> summaries = new ArrayList<>(fixed);
-            for (FileFacts f : map(pool, javaSlots, files::get,
-                    i -> javaFrontEnd.extract((JavaFrontEnd.Parsed) staged.get(i), index, current))) {
+            List<FileFacts> roundFacts = map(pool, javaSlots, files::get,
+                    i -> javaFrontEnd.extract((JavaFrontEnd.Parsed) staged.get(i), index, current));
+            for (FileFacts f : roundFacts) {
                 if (f != null) {
                     summaries.addAll(f.helpers());
                 }
             }
             HelperRegistry next = new HelperRegistry(summaries, index);
             if (next.signature().equals(registry.signature())) {
+                // this round already extracted every file with the final helpers and constants: keep it
+                for (int k = 0; k < javaSlots.size(); k++) {
+                    if (roundFacts.get(k) != null) {
+                        convergedFacts.put(javaSlots.get(k), roundFacts.get(k));
+                    }
+                }
                 break;
             }
             registry = next;
@@ -606,7 +615,8 @@ final class AnalysisRun {
     }
 
     /** Turns a read or parsed file into facts; null stays null (ruled out by the prefilter). */
-    private FileFacts finish(DiscoveredFile f, Object staged, ConstantIndex index, HelperRegistry helpers) {
+    private FileFacts finish(DiscoveredFile f, Object staged, ConstantIndex index, HelperRegistry helpers,
+                             FileFacts extracted) {
         try {
             step();
             FileFacts facts;
@@ -615,7 +625,7 @@ final class AnalysisRun {
             } else if (staged instanceof FileFacts ff) {
                 return ff;
             } else if (staged instanceof JavaFrontEnd.Parsed p) {
-                facts = javaFrontEnd.extract(p, index, helpers);
+                facts = extracted != null ? extracted : javaFrontEnd.extract(p, index, helpers);
             } else if (staged instanceof ConfigFile config) {
                 timeoutEvidence.put(config.file().path(), timeoutScanner.scan(config.file()));
                 ConfigScan scan = pooling == PoolingSetting.AUTO && PoolingEvidenceScanner.mayHoldEvidence(
