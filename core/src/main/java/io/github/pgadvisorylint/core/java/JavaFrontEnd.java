@@ -18,6 +18,7 @@ import com.github.javaparser.ast.expr.BooleanLiteralExpr;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.MemberValuePair;
 import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.NormalAnnotationExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
 import com.github.javaparser.ast.expr.SingleMemberAnnotationExpr;
@@ -383,6 +384,9 @@ public final class JavaFrontEnd {
                 return;
             }
             HelperSummary summary = found.get();
+            if (stringAsKey(summary, args)) {
+                return; // an overload taking a name, not this key-taking helper: advisory keys are never strings
+            }
             Node nameNode = call instanceof MethodCallExpr m ? m.getName() : ((ObjectCreationExpr) call).getType();
             SourceRegion region = nodeRegion(nameNode);
             String receiverText = call instanceof MethodCallExpr m ? m.getScope().map(Node::toString).map(JavaFrontEnd::abbreviate).orElse(null) : null;
@@ -446,6 +450,22 @@ public final class JavaFrontEnd {
                     Language.JAVA, ExecutionApi.LOCK_HELPER, sql, context, io.github.pgadvisorylint.core.model.ExecutionContext.UNKNOWN);
             sites.add(site);
             siteNodes.put(site, call);
+        }
+
+        /** Whether the call passes a string where the helper takes a key: another overload of the same name and arity. */
+        private boolean stringAsKey(HelperSummary summary, List<Expression> args) {
+            for (HelperSummary.Op op : summary.ops()) {
+                for (HelperSummary.KeySource k : op.parts()) {
+                    if (k.parameter() >= 0 && k.parameter() < args.size()) {
+                        Expression arg = args.get(k.parameter());
+                        String type = arg instanceof NameExpr n ? JavaScopes.declaredType(n.getNameAsString(), arg) : null;
+                        if (arg.isStringLiteralExpr() || arg.isTextBlockLiteralExpr() || "String".equals(type)) {
+                            return true;
+                        }
+                    }
+                }
+            }
+            return false;
         }
 
         private SourceRegion nodeRegion(Node n) {
