@@ -62,6 +62,24 @@ final class CliHarness {
         return new Run(code, out.toString(), err.toString());
     }
 
+    /**
+     * Runs the command line with the real rules and analyzer ({@link Environment#standard()}).
+     *
+     * @param cwd  the working directory
+     * @param args the command line
+     * @return exit code and what was printed
+     */
+    static Run real(Path cwd, String... args) {
+        Environment standard = Environment.standard();
+        CommandLine cli = Main.commandLine(new Environment(standard.rules(), standard.engine(), cwd));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        int code = cli.execute(args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
     static Rule rule(String id, Severity severity, String shortDescription) {
         RuleDescriptor d = new RuleDescriptor(id, RuleDescriptor.pascalCase(id), severity, shortDescription,
                 "Full description of " + id + ".", "# " + id + "\n\nWhy it matters.\n", List.of("correctness"));

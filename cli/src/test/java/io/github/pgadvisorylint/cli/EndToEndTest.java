@@ -8,8 +8,6 @@ import io.github.pgadvisorylint.fixtures.Expectation;
 import io.github.pgadvisorylint.fixtures.Expectations;
 import io.github.pgadvisorylint.fixtures.FixtureHarness;
 import io.github.pgadvisorylint.fixtures.SarifSchema;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,7 +15,6 @@ import java.util.List;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** The shipped CLI, the real rules and the real analyzer on the bundled example and on broken input. */
 class EndToEndTest {
@@ -25,26 +22,16 @@ class EndToEndTest {
     @TempDir
     Path out;
 
-    private record Run(int code, String stdout, String stderr) {
-    }
-
-    private static Run run(Path cwd, String... args) {
-        Environment standard = Environment.standard();
-        CommandLine cli = Main.commandLine(new Environment(standard.rules(), standard.engine(), cwd));
-        StringWriter o = new StringWriter();
-        StringWriter e = new StringWriter();
-        cli.setOut(new PrintWriter(o));
-        cli.setErr(new PrintWriter(e));
-        int code = cli.execute(args);
-        return new Run(code, o.toString(), e.toString());
+    private static CliHarness.Run run(Path cwd, String... args) {
+        return CliHarness.real(cwd, args);
     }
 
     @Test
     void exampleScanReportsExactlyItsExpectationsInSchemaValidSarif() throws Exception {
         Path example = FixtureHarness.exampleProject();
         Path sarifFile = out.resolve("example.sarif");
-        Run r = run(example, "scan", example.toString(), "--format", "sarif", "--output", sarifFile.toString());
-        assertThat(r.code).as(r.stderr).isEqualTo(1);
+        CliHarness.Run r = run(example, "scan", example.toString(), "--format", "sarif", "--output", sarifFile.toString());
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
         String sarif = Files.readString(sarifFile);
         SarifSchema.assertValid(sarif);
 
@@ -83,9 +70,9 @@ class EndToEndTest {
                 }
                 """);
         Path sarifFile = out.resolve("broken.sarif");
-        Run r = run(repo, "scan", repo.toString(), "--format", "sarif", "--output", sarifFile.toString(),
+        CliHarness.Run r = run(repo, "scan", repo.toString(), "--format", "sarif", "--output", sarifFile.toString(),
                 "--format", "text");
-        assertThat(r.code).as(r.stderr).isEqualTo(1);
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
         String sarif = Files.readString(sarifFile);
         SarifSchema.assertValid(sarif);
         JsonNode run = new ObjectMapper().readTree(sarif).at("/runs/0");
@@ -96,7 +83,7 @@ class EndToEndTest {
                     + ":" + n.at("/locations/0/physicalLocation/region/startLine").asInt());
         }
         assertThat(notes).containsExactly("java-parse-error Broken.java:2", "sql-parse-fallback Queue.java:3");
-        assertThat(r.stdout).contains("Broken.java:2:").contains("[tool:java-parse-error]")
+        assertThat(r.out()).contains("Broken.java:2:").contains("[tool:java-parse-error]")
                 .contains("Queue.java:3:").contains("[tool:sql-parse-fallback]");
     }
 
@@ -110,13 +97,13 @@ class EndToEndTest {
                     }
                 }
                 """);
-        assertThat(run(repo, "scan", repo.toString()).code).isZero();
-        Run forced = run(repo, "scan", repo.toString(), "--pooling", "transaction");
-        assertThat(forced.code).isEqualTo(1);
-        assertThat(forced.stdout).contains("error [session-lock-under-transaction-pooling]");
+        assertThat(run(repo, "scan", repo.toString()).exitCode()).isZero();
+        CliHarness.Run forced = run(repo, "scan", repo.toString(), "--pooling", "transaction");
+        assertThat(forced.exitCode()).isEqualTo(1);
+        assertThat(forced.out()).contains("error [session-lock-under-transaction-pooling]");
         Files.writeString(repo.resolve("pgbouncer.ini"), "[pgbouncer]\npool_mode = transaction\n");
-        assertThat(run(repo, "scan", repo.toString()).stdout).contains("pgbouncer.ini:2:");
-        assertThat(run(repo, "scan", repo.toString(), "--pooling", "session").code).isZero();
-        assertThat(run(repo, "scan", repo.toString(), "--pooling", "sometimes").code).isEqualTo(2);
+        assertThat(run(repo, "scan", repo.toString()).out()).contains("pgbouncer.ini:2:");
+        assertThat(run(repo, "scan", repo.toString(), "--pooling", "session").exitCode()).isZero();
+        assertThat(run(repo, "scan", repo.toString(), "--pooling", "sometimes").exitCode()).isEqualTo(2);
     }
 }

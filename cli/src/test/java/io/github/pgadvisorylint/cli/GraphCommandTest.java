@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.pgadvisorylint.fixtures.FixtureHarness;
 import java.io.InputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,7 +12,6 @@ import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** {@code graph}: pinned on the bundled example, and rendered by Graphviz. */
 class GraphCommandTest {
@@ -23,13 +20,9 @@ class GraphCommandTest {
     Path out;
 
     private static String run(Path cwd, String... args) {
-        Environment standard = Environment.standard();
-        CommandLine cli = Main.commandLine(new Environment(standard.rules(), standard.engine(), cwd));
-        StringWriter o = new StringWriter();
-        cli.setOut(new PrintWriter(o));
-        cli.setErr(new PrintWriter(new StringWriter()));
-        assertThat(cli.execute(args)).isZero();
-        return o.toString();
+        CliHarness.Run r = CliHarness.real(cwd, args);
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        return r.out();
     }
 
     private static String resource(String name) throws Exception {
