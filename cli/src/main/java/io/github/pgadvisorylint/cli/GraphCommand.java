@@ -1,14 +1,12 @@
 package io.github.pgadvisorylint.cli;
 
 import io.github.pgadvisorylint.core.report.LockOrderGraph;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
@@ -50,21 +48,12 @@ final class GraphCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Parameters(paramLabel = "PATH", arity = "0..*",
-            description = "Files or directories to read (default: the current directory).")
-    private List<String> paths = new ArrayList<>();
+    @Mixin
+    private ModelCommand.Options options = new ModelCommand.Options();
 
     @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", converter = FormatConverter.class, defaultValue = "dot",
             description = "Output format: dot or mermaid (default: ${DEFAULT-VALUE}).")
     private LockOrderGraph.Format format;
-
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
-            description = "Write the graph to FILE (replaced atomically) instead of standard output; '-' is standard output.")
-    private String output;
-
-    @Option(names = "--threads", paramLabel = "N",
-            description = "Parsing threads (default: one per processor). The graph never depends on it.")
-    private Integer threads;
 
     /** @param env the analysis and the working directory */
     GraphCommand(Environment env) {
@@ -73,7 +62,7 @@ final class GraphCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return ModelCommand.run(spec, env, paths, threads, output, result -> {
+        return ModelCommand.run(spec, env, options, result -> {
             LockOrderGraph graph = LockOrderGraph.of(result.model());
             return out -> graph.write(format, out);
         });

@@ -3,14 +3,12 @@ package io.github.pgadvisorylint.cli;
 import io.github.pgadvisorylint.core.keys.KeyInventory;
 import io.github.pgadvisorylint.core.report.KeyInventoryWriter;
 import io.github.pgadvisorylint.core.report.KeyInventoryWriter.Format;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
@@ -52,21 +50,12 @@ final class KeysCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Parameters(paramLabel = "PATH", arity = "0..*",
-            description = "Files or directories to read (default: the current directory).")
-    private List<String> paths = new ArrayList<>();
+    @Mixin
+    private ModelCommand.Options options = new ModelCommand.Options();
 
     @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", converter = FormatConverter.class, defaultValue = "text",
             description = "Output format: text, json, csv or markdown (default: ${DEFAULT-VALUE}).")
     private Format format;
-
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
-            description = "Write the inventory to FILE (replaced atomically) instead of standard output; '-' is standard output.")
-    private String output;
-
-    @Option(names = "--threads", paramLabel = "N",
-            description = "Parsing threads (default: one per processor). The inventory never depends on it.")
-    private Integer threads;
 
     /** @param env the analysis and the working directory */
     KeysCommand(Environment env) {
@@ -75,7 +64,7 @@ final class KeysCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        return ModelCommand.run(spec, env, paths, threads, output, result -> {
+        return ModelCommand.run(spec, env, options, result -> {
             KeyInventory inventory = KeyInventory.of(result.model());
             return out -> KeyInventoryWriter.write(inventory, format, out);
         });

@@ -19,7 +19,34 @@ import picocli.CommandLine.ParameterException;
  */
 final class ModelCommand {
 
+    /** The options {@code keys} and {@code graph} share: what to read, where to write, how many threads. */
+    static final class Options {
+        @picocli.CommandLine.Parameters(paramLabel = "PATH", arity = "0..*",
+                description = "Files or directories to read (default: the current directory).")
+        List<String> paths = new java.util.ArrayList<>();
+
+        @picocli.CommandLine.Option(names = {"-o", "--output"}, paramLabel = "FILE",
+                description = "Write to FILE (replaced atomically) instead of standard output; '-' is standard output.")
+        String output;
+
+        @picocli.CommandLine.Option(names = "--threads", paramLabel = "N",
+                description = "Parsing threads (default: one per processor). The output never depends on it.")
+        Integer threads;
+    }
+
     private ModelCommand() {
+    }
+
+    /**
+     * @param spec     the command
+     * @param env      the analysis and the working directory
+     * @param options  the shared options
+     * @param document turns the analysis into the document's writer
+     * @return {@link Main#EXIT_OK}
+     */
+    static int run(CommandSpec spec, Environment env, Options options,
+                   Function<AnalysisResult, AtomicFiles.Content> document) {
+        return run(spec, env, options.paths, options.threads, options.output, document);
     }
 
     /**
