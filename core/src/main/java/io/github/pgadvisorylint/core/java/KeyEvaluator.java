@@ -63,6 +63,8 @@ final class KeyEvaluator {
     }
 
     private final ConstantIndex index;
+    /** One string evaluator per compilation unit: building one indexes the unit's constants. */
+    private final java.util.Map<CompilationUnit, StringEvaluator> stringEvaluators = new java.util.IdentityHashMap<>();
 
     KeyEvaluator(ConstantIndex index) {
         this.index = index;
@@ -541,7 +543,7 @@ final class KeyEvaluator {
         if (unit == null) {
             return null;
         }
-        JavaText t = new StringEvaluator(file, unit).evaluate(e);
+        JavaText t = strings(file, unit).evaluate(e);
         if (t != null && t.text().indexOf('?') < 0) {
             return t.text();
         }
@@ -550,7 +552,7 @@ final class KeyEvaluator {
         if (c.isPresent() && c.get().declaration() instanceof VariableDeclarator v && v.getInitializer().isPresent()) {
             CompilationUnit other = v.findCompilationUnit().orElse(null);
             if (other != null) {
-                JavaText ot = new StringEvaluator(c.get().file(), other).evaluate(v.getInitializer().get());
+                JavaText ot = strings(c.get().file(), other).evaluate(v.getInitializer().get());
                 return ot == null || ot.text().indexOf('?') >= 0 ? null : ot.text();
             }
         }
@@ -638,5 +640,9 @@ final class KeyEvaluator {
         int s = n.getBegin().map(p -> file.offsetOf(p.line, p.column)).orElse(0);
         int e = n.getEnd().map(p -> file.offsetOf(p.line, p.column) + 1).orElse(s);
         return file.region(s, e);
+    }
+
+    private StringEvaluator strings(SourceFile file, CompilationUnit unit) {
+        return stringEvaluators.computeIfAbsent(unit, u -> new StringEvaluator(file, u));
     }
 }
