@@ -43,14 +43,6 @@ public record LockSite(String id, AdvisoryFunction function, LockKey key, Source
         this(id, function, key, region, declarationRegion, language, api, sql, java, ExecutionContext.UNKNOWN);
     }
 
-    /**
-     * @param context the new execution context
-     * @return this site with that context
-     */
-    public LockSite withExecution(ExecutionContext context) {
-        return new LockSite(id, function, key, region, declarationRegion, language, api, sql, java, context);
-    }
-
     /** @return the file path of the primary region, relative to the scan root */
     public String path() {
         return region.path();
