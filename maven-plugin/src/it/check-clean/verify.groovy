@@ -1,7 +1,13 @@
 import groovy.json.JsonSlurper
 
 def log = new File(basedir, 'build.log').text
+def parts = log.split(/\[INFO\] Scanning for projects\.\.\./)
+assert parts.length == 3: 'two builds'
+assert parts[1].contains('pg-advisory-lint: cache target/pg-advisory-lint/cache.json: 0 files reused, 2 analysed')
+assert parts[2].contains('pg-advisory-lint: cache target/pg-advisory-lint/cache.json: 2 files reused, 0 analysed')
+assert new File(basedir, 'target/pg-advisory-lint/cache.json').isFile()
 assert log.contains('BUILD SUCCESS')
+assert !log.contains('BUILD FAILURE')
 assert log.contains('pg-advisory-lint: 0 errors, 0 warnings, 0 notes in 2 files')
 assert log.contains('SARIF written to target/pg-advisory-lint.sarif')
 assert !log.contains('[ERROR] src/')

@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.cli;
 
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
+import io.github.pgadvisorylint.core.analysis.FactsCache;
 import io.github.pgadvisorylint.core.report.AtomicFiles;
 import io.github.pgadvisorylint.core.baseline.Baseline;
 import io.github.pgadvisorylint.core.baseline.BaselineException;
@@ -177,6 +178,13 @@ final class ScanCommand implements Callable<Integer> {
                     + " and in JSON, with a suppression object.")
     private boolean showSuppressed;
 
+    @Option(names = "--cache", paramLabel = "FILE",
+            description = {"Incremental analysis: reuse the facts this file holds for unchanged files (by content"
+                    + " hash) and write this run's facts back to it. The report is the same as without it. Ignored,"
+                    + " with a warning, when unreadable; invalid after a tool upgrade or a change of pooling,"
+                    + " lockHelpers or pooledApiTypes."})
+    private String cacheFile;
+
     @Option(names = "--color", paramLabel = "WHEN", converter = ColorConverter.class, defaultValue = "auto",
             description = "Colour the text format on standard output: auto (on a terminal, unless NO_COLOR is set),"
                     + " always or never (default: ${DEFAULT-VALUE}).")
@@ -240,6 +248,14 @@ final class ScanCommand implements Callable<Integer> {
             }
         }
 
+        FactsCache cache = null;
+        if (cacheFile != null) {
+            Path cachePath = cwd.resolve(cacheFile).normalize();
+            ScanTargets.checkWritableLocation(cachePath, cacheFile);
+            cache = FactsCache.load(cachePath);
+            cache.problem().ifPresent(p -> spec.commandLine().getErr().println("warning: " + p));
+        }
+        final FactsCache facts = cache;
         boolean progress = env.terminal().interactive() && env.terminal().getenv("CI") == null;
         ProgressLine line = progress ? new ProgressLine(spec.commandLine().getErr(), () -> System.nanoTime() / 1_000_000) : null;
         AnalysisResult analysed;
@@ -251,6 +267,7 @@ final class ScanCommand implements Callable<Integer> {
                 b.fileFilter(config.fileFilter(root, Boolean.FALSE.equals(config.includeTests())));
                 b.extraLockHelpers(config.lockHelpers());
                 b.extraPooledApiTypes(config.pooledApiTypes());
+                b.cache(facts);
                 if (line != null) {
                     b.progress(line);
                 }
@@ -262,6 +279,13 @@ final class ScanCommand implements Callable<Integer> {
         }
 
         List<String> written = new ArrayList<>();
+        if (facts != null) {
+            try {
+                facts.save();
+            } catch (IOException | RuntimeException e) {
+                throw new InputException("cannot write " + cacheFile + ": " + describe(e), e);
+            }
+        }
         AnalysisResult result = analysed;
         if (writeBaseline != null) {
             Baseline updated = baseline == null ? Baseline.of(analysed.findings())

@@ -43,4 +43,37 @@ class RealPipelineTest {
         assertThat(log.at("/runs/0/results")).isEmpty();
         assertThat(out.toString()).contains("SARIF written to out/report.sarif");
     }
+
+    @Test
+    void cacheGivesTheSameReportAndAWarningWhenCorrupt() throws Exception {
+        Path project = dir.resolve("project");
+        Files.createDirectories(project.resolve("src/main/java/com/acme"));
+        Files.writeString(project.resolve("src/main/java/com/acme/Job.java"), """
+                package com.acme;
+                class Job {
+                    void run(java.sql.Connection c) throws Exception {
+                        c.createStatement().execute("select pg_advisory_lock(42)");
+                        work();
+                        c.createStatement().execute("select pg_advisory_unlock(42)");
+                    }
+                    void work() { }
+                }
+                """);
+        // the cache inside the scanned tree is never read as an input
+        String[] args = {"scan", "--format", "sarif", "--cache", "project/.cache/facts.json", "project"};
+        CliHarness.Run cold = CliHarness.real(dir, "scan", "--format", "sarif", "project");
+        CliHarness.Run first = CliHarness.real(dir, args);
+        CliHarness.Run warm = CliHarness.real(dir, args);
+        assertThat(cold.exitCode()).as(cold.err()).isEqualTo(Main.EXIT_FINDINGS);
+        assertThat(first.out()).isEqualTo(cold.out());
+        assertThat(warm.out()).isEqualTo(cold.out());
+        assertThat(warm.exitCode()).isEqualTo(cold.exitCode());
+        assertThat(project.resolve(".cache/facts.json")).isRegularFile();
+
+        Files.writeString(project.resolve(".cache/facts.json"), "not json");
+        CliHarness.Run corrupt = CliHarness.real(dir, args);
+        assertThat(corrupt.out()).isEqualTo(cold.out());
+        assertThat(corrupt.err()).contains("warning: cannot use cache file").contains("facts.json");
+        assertThat(Files.readString(project.resolve(".cache/facts.json"))).startsWith("{");
+    }
 }

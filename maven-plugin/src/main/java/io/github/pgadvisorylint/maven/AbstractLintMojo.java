@@ -2,6 +2,7 @@ package io.github.pgadvisorylint.maven;
 
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Analyzer;
+import io.github.pgadvisorylint.core.analysis.FactsCache;
 import io.github.pgadvisorylint.core.analysis.Notification;
 import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.report.AtomicFiles;
@@ -85,6 +86,18 @@ public abstract class AbstractLintMojo extends AbstractMojo {
      */
     @Parameter(property = "pgAdvisoryLint.formats", defaultValue = "sarif")
     List<String> formats;
+
+    /**
+     * The incremental-analysis cache: facts of unchanged files (by content hash) are reused from it and
+     * this run's facts written back, so a build of an unchanged module only re-runs the rules. The
+     * findings are the same as without it. An unreadable cache is ignored with a warning.
+     */
+    @Parameter(property = "pgAdvisoryLint.cacheFile", defaultValue = "${project.build.directory}/pg-advisory-lint/cache.json")
+    File cacheFile;
+
+    /** Whether to use {@link #cacheFile}. */
+    @Parameter(property = "pgAdvisoryLint.useCache", defaultValue = "true")
+    boolean useCache;
 
     /** Directory the report files are written to; created when missing. */
     @Parameter(property = "pgAdvisoryLint.outputDirectory", defaultValue = "${project.build.directory}")
@@ -322,9 +335,14 @@ public abstract class AbstractLintMojo extends AbstractMojo {
             return new AnalysisResult(root, descriptors, List.of(), sorted(chosen.notifications()),
                     new LockModel(List.of(), List.of()), 0, 0, 0);
         }
+        FactsCache cache = null;
+        if (useCache && cacheFile != null) {
+            cache = FactsCache.load(cacheFile.toPath().toAbsolutePath().normalize());
+            cache.problem().ifPresent(p -> getLog().warn(ToolInfo.NAME + ": " + p));
+        }
         AnalysisResult r;
         try {
-            r = Analyzer.builder().rules(rules).pooling(poolingSetting)
+            r = Analyzer.builder().rules(rules).pooling(poolingSetting).cache(cache)
                     .disabledRules(config.disabledRules())
                     .severityOverrides(config.severityOverrides())
                     .fileFilter(config.fileFilter(root, false))
@@ -334,6 +352,17 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         } catch (RuntimeException e) {
             throw new MojoExecutionException(ToolInfo.NAME + ": internal error: " + e + ". This is a bug; please"
                     + " report it at " + ToolInfo.INFORMATION_URI + "/issues", e);
+        }
+        if (cache != null) {
+            try {
+                cache.save();
+                FactsCache.Stats stats = cache.stats();
+                getLog().info(ToolInfo.NAME + ": cache " + display(cache.file()) + ": " + stats.filesReused()
+                        + " files reused, " + stats.filesAnalysed() + " analysed");
+            } catch (IOException | RuntimeException e) {
+                // the findings stand; only the next build is slower
+                getLog().warn(ToolInfo.NAME + ": cannot write the cache " + cache.file() + ": " + e);
+            }
         }
         if (chosen.notifications().isEmpty()) {
             return r;

@@ -85,6 +85,12 @@ final class AnalysisRun {
     java.util.function.Consumer<String> beforeFileTask = path -> { };
 
     private final Settings settings;
+    /** SHA-256 of each file read, by relative path; filled only when a cache is in use. */
+    private final java.util.Map<String, String> hashes = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Files that took part in the Java analysis (parsed in any role, or mapper XML), by relative path. */
+    private final java.util.Set<String> javaParsed = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Simple type names the parsed Java files refer to (see {@link FactsCache.Snapshot#watchedTypeNames}). */
+    private final java.util.Set<String> watchedTypeNames = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
     private volatile int total;
 
@@ -100,10 +106,25 @@ final class AnalysisRun {
      * @param extraLockHelpers    configured lock-helper method names (see {@link JavaFrontEnd})
      * @param extraPooledApiTypes configured pooled-API type names (see {@link JavaFrontEnd})
      * @param progress            progress sink
+     * @param cache               the incremental-analysis cache to read and update, or null for none
      */
     record Settings(List<Rule> rules, Set<String> disabled, java.util.Map<String, Severity> severities, int threads,
                     PoolingSetting pooling, java.util.function.Predicate<Path> fileFilter, Set<String> extraLockHelpers,
-                    Set<String> extraPooledApiTypes, ProgressListener progress) {
+                    Set<String> extraPooledApiTypes, ProgressListener progress, FactsCache cache) {
+
+        /** Settings without a cache. */
+        Settings(List<Rule> rules, Set<String> disabled, java.util.Map<String, Severity> severities, int threads,
+                 PoolingSetting pooling, java.util.function.Predicate<Path> fileFilter, Set<String> extraLockHelpers,
+                 Set<String> extraPooledApiTypes, ProgressListener progress) {
+            this(rules, disabled, severities, threads, pooling, fileFilter, extraLockHelpers, extraPooledApiTypes,
+                    progress, null);
+        }
+
+        /** @return the settings that change what the front ends extract, in a stable textual form */
+        String factKey() {
+            return "pooling=" + pooling + ";lockHelpers=" + new java.util.TreeSet<>(extraLockHelpers)
+                    + ";pooledApiTypes=" + new java.util.TreeSet<>(extraPooledApiTypes);
+        }
     }
 
     AnalysisRun(Settings settings, Path root, List<Path> targets) {
@@ -132,10 +153,14 @@ final class AnalysisRun {
         long started = System.nanoTime();
         FileDiscovery.Result found = FileDiscovery.discover(root, targets);
         FileDiscovery.Result discovered = new FileDiscovery.Result(found.files().stream()
-                .filter(f -> settings.fileFilter().test(f.path().toAbsolutePath().normalize())).toList(),
+                .filter(f -> settings.fileFilter().test(f.path().toAbsolutePath().normalize()))
+                .filter(f -> settings.cache() == null // the cache is never an input, even inside the tree
+                        || !f.path().toAbsolutePath().normalize().equals(settings.cache().file().toAbsolutePath().normalize()))
+                .toList(),
                 found.notifications());
         total = 2 * discovered.files().size();
         List<Notification> notifications = new ArrayList<>(discovered.notifications());
+        tick("discover", started);
         List<FileFacts> facts = analyzeAll(discovered.files());
         List<LockSite> sites = new ArrayList<>();
         List<LockLifecycle> lifecycles = new ArrayList<>();
@@ -173,12 +198,20 @@ final class AnalysisRun {
             }
         }
         FindingCollector.Outcome outcome = collector.findings(suppressions, late, active, notifications);
+        tick("rules", started);
         notifications.sort(Comparator.naturalOrder());
         List<RuleDescriptor> descriptors = rules.stream().map(Rule::descriptor).map(this::withOverride)
                 .sorted(Comparator.comparing(RuleDescriptor::id)).toList();
         long elapsed = (System.nanoTime() - started) / 1_000_000;
         return new AnalysisResult(root, descriptors, outcome.active(), notifications, model,
                 discovered.files().size(), analyzed, elapsed, outcome.suppressed());
+    }
+
+    static long T0;
+    static void tick(String what, long t0) {
+        if (Boolean.getBoolean("pgadvisorylint.timings")) {
+            System.err.printf("%-10s %6d ms%n", what, (System.nanoTime() - t0) / 1_000_000);
+        }
     }
 
     /** @return the evidence of the files not abandoned, in path order */
@@ -214,45 +247,36 @@ final class AnalysisRun {
             return t;
         });
         try {
+            long t0 = System.nanoTime(); T0 = t0;
             List<Object> read = map(pool, files, f -> f, this::read);
-            java.util.Map<String, DiscoveredFile> javaByTypeName = new java.util.HashMap<>();
-            for (DiscoveredFile f : files) {
-                if (f.kind() == FileKind.JAVA) {
-                    String name = f.path().getFileName().toString();
-                    javaByTypeName.putIfAbsent(name.substring(0, name.length() - 5), f);
-                }
-            }
-            List<JavaFrontEnd.Parsed> parsed = new ArrayList<>();
+            tick("read", t0);
+            FactsCache cache = settings.cache();
+            String fingerprint = cache == null ? null : FactsCache.fingerprint(settings.factKey());
+            FactsCache.Snapshot previous = cache == null ? null : cache.usable(fingerprint);
+            boolean javaReused = previous != null && previous.javaReusable() && javaUnchanged(previous, files, read);
             List<Object> staged = new ArrayList<>(read);
-            List<Integer> javaSlots = new ArrayList<>();
-            for (int i = 0; i < read.size(); i++) {
-                if (read.get(i) instanceof SourceFile sf && files.get(i).kind() == FileKind.JAVA) {
-                    javaSlots.add(i);
-                }
+            boolean[] reused = new boolean[files.size()];
+            if (previous != null) {
+                reuseUnchanged(previous, files, staged, reused, javaReused);
             }
-            List<JavaFrontEnd.Parsed> candidates = map(pool, javaSlots, files::get,
-                    i -> javaFrontEnd.parse((SourceFile) read.get(i)));
-            for (int k = 0; k < javaSlots.size(); k++) {
-                staged.set(javaSlots.get(k), candidates.get(k));
-                if (candidates.get(k) != null) {
-                    parsed.add(candidates.get(k));
-                }
-            }
+            HelperRegistry helpers = HelperRegistry.EMPTY;
             ConstantIndex index = new ConstantIndex();
-            java.util.Set<String> seenFiles = new java.util.HashSet<>();
-            for (JavaFrontEnd.Parsed p : parsed) {
-                seenFiles.add(p.file().path());
+            if (!javaReused) {
+                helpers = analyzeJava(pool, files, staged, index);
             }
-            ConstantFiles constants = new ConstantFiles(pool, index, javaByTypeName, seenFiles);
-            constants.add(parsed);
-            List<HelperSummary> mapperHelpers = analyzeMappers(pool, files, staged, javaByTypeName);
-            HelperRegistry helpers = followHelpers(pool, files, staged, index, constants, mapperHelpers);
+            tick("helpers", t0);
             List<Integer> all = new ArrayList<>();
             for (int i = 0; i < staged.size(); i++) {
                 all.add(i);
             }
+            HelperRegistry registry = helpers;
             List<FileFacts> out = new ArrayList<>(map(pool, all, files::get,
-                    i -> finish(files.get(i), staged.get(i), index, helpers, convergedFacts.get(i))));
+                    i -> finish(files.get(i), staged.get(i), index, registry, convergedFacts.get(i))));
+            tick("finish", t0);
+            if (cache != null) {
+                cache.record(snapshot(fingerprint, previous, javaReused, files, out, registry),
+                        stats(reused, out, javaReused));
+            }
             for (int i = 0; i < out.size(); i++) {
                 Notification why = skipped.get(files.get(i).relativePath());
                 if (why != null) {
@@ -264,6 +288,169 @@ final class AnalysisRun {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /**
+     * The Java part of the analysis: parses the Java candidates, the files declaring the types they
+     * refer to, the mapper XML files with their interfaces, and follows the lock helpers.
+     *
+     * @param staged read files by slot; Java candidates become {@link JavaFrontEnd.Parsed}, mapper XML
+     *               files their facts
+     * @param index  filled with the constants of every parsed file
+     * @return the final helper registry
+     */
+    private HelperRegistry analyzeJava(ExecutorService pool, List<DiscoveredFile> files, List<Object> staged,
+                                       ConstantIndex index) {
+        java.util.Map<String, DiscoveredFile> javaByTypeName = new java.util.HashMap<>();
+        for (DiscoveredFile f : files) {
+            if (f.kind() == FileKind.JAVA) {
+                String name = f.path().getFileName().toString();
+                javaByTypeName.putIfAbsent(name.substring(0, name.length() - 5), f);
+            }
+        }
+        List<Integer> javaSlots = new ArrayList<>();
+        for (int i = 0; i < staged.size(); i++) {
+            if (staged.get(i) instanceof SourceFile && files.get(i).kind() == FileKind.JAVA) {
+                javaSlots.add(i);
+            }
+        }
+        List<JavaFrontEnd.Parsed> candidates = map(pool, javaSlots, files::get, i -> parse((SourceFile) staged.get(i)));
+        List<JavaFrontEnd.Parsed> parsed = new ArrayList<>();
+        for (int k = 0; k < javaSlots.size(); k++) {
+            staged.set(javaSlots.get(k), candidates.get(k));
+            if (candidates.get(k) != null) {
+                parsed.add(candidates.get(k));
+            }
+        }
+        tick("parse", T0);
+        java.util.Set<String> seenFiles = new java.util.HashSet<>();
+        for (JavaFrontEnd.Parsed p : parsed) {
+            seenFiles.add(p.file().path());
+        }
+        ConstantFiles constants = new ConstantFiles(pool, index, javaByTypeName, seenFiles);
+        constants.add(parsed);
+        tick("constants", T0);
+        List<HelperSummary> mapperHelpers = analyzeMappers(pool, files, staged, javaByTypeName);
+        return followHelpers(pool, files, staged, index, constants, mapperHelpers);
+    }
+
+    /** Parses a Java file, remembering that it took part in the Java analysis. */
+    private JavaFrontEnd.Parsed parse(SourceFile file) {
+        javaParsed.add(file.path());
+        return javaFrontEnd.parse(file);
+    }
+
+    /**
+     * Whether the cached Java facts still hold: every file that took part in the Java analysis is
+     * unchanged, and no new or changed Java file could take part (a prefilter candidate, a caller of a
+     * helper, a file named like a type the analysed files refer to) and no mapper XML file changed.
+     */
+    private boolean javaUnchanged(FactsCache.Snapshot previous, List<DiscoveredFile> files, List<Object> read) {
+        java.util.Map<String, Integer> slots = new java.util.HashMap<>();
+        for (int i = 0; i < files.size(); i++) {
+            slots.put(files.get(i).relativePath(), i);
+        }
+        for (var e : previous.files().entrySet()) {
+            if (e.getValue().java() && (!slots.containsKey(e.getKey()) || !e.getValue().sha256().equals(hashes.get(e.getKey())))) {
+                return false;
+            }
+        }
+        for (int i = 0; i < files.size(); i++) {
+            DiscoveredFile f = files.get(i);
+            FactsCache.Entry e = previous.files().get(f.relativePath());
+            if (e != null && e.sha256().equals(hashes.get(f.relativePath()))) {
+                continue;
+            }
+            if (read.get(i) instanceof MapperFile) {
+                return false;
+            }
+            if (f.kind() == FileKind.JAVA) {
+                String name = f.path().getFileName().toString();
+                if (read.get(i) instanceof SourceFile
+                        || previous.watchedTypeNames().contains(name.substring(0, name.length() - 5))
+                        || (read.get(i) == null && callsAny(f, previous.helperCallNames()))) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Puts the cached facts of unchanged files in {@code staged}: SQL and configuration files one by
+     * one (with their pooling and timeout evidence), Java and mapper files all together when
+     * {@code javaReused}.
+     */
+    private void reuseUnchanged(FactsCache.Snapshot previous, List<DiscoveredFile> files, List<Object> staged,
+                                boolean[] reused, boolean javaReused) {
+        for (int i = 0; i < files.size(); i++) {
+            String path = files.get(i).relativePath();
+            FactsCache.Entry e = previous.files().get(path);
+            if (e == null || !e.sha256().equals(hashes.get(path))) {
+                continue;
+            }
+            Object read = staged.get(i);
+            boolean java = files.get(i).kind() == FileKind.JAVA || read instanceof MapperFile;
+            if (java && javaReused) {
+                staged.set(i, e.facts());
+                if (e.java()) {
+                    javaParsed.add(path);
+                }
+                reused[i] = true;
+            } else if (!java && e.facts() != null && (read instanceof ConfigFile || read instanceof SourceFile)) {
+                if (read instanceof ConfigFile) {
+                    poolingEvidence.put(path, e.pooling());
+                    timeoutEvidence.put(path, e.timeouts());
+                }
+                staged.set(i, e.facts());
+                reused[i] = true;
+            }
+        }
+        if (javaReused) {
+            watchedTypeNames.addAll(previous.watchedTypeNames());
+        }
+    }
+
+    /** What this analysis leaves for the next: every file read, with its hash and facts. */
+    private FactsCache.Snapshot snapshot(String fingerprint, FactsCache.Snapshot previous, boolean javaReused,
+                                         List<DiscoveredFile> files, List<FileFacts> out, HelperRegistry registry) {
+        java.util.SortedMap<String, FactsCache.Entry> entries = new java.util.TreeMap<>();
+        boolean overBudget = false;
+        for (int i = 0; i < files.size(); i++) {
+            String path = files.get(i).relativePath();
+            String hash = hashes.get(path);
+            Notification why = skipped.get(path);
+            if (why != null && why.kind().equals("file-time-budget")) {
+                overBudget = true; // depends on the machine: never cached
+                continue;
+            }
+            if (hash != null) {
+                entries.put(path, new FactsCache.Entry(hash, javaParsed.contains(path), out.get(i),
+                        poolingEvidence.getOrDefault(path, List.of()), timeoutEvidence.getOrDefault(path, List.of())));
+            }
+        }
+        java.util.SortedSet<String> callNames = new java.util.TreeSet<>();
+        if (javaReused) {
+            callNames.addAll(previous.helperCallNames());
+        } else {
+            callNames.addAll(registry.callNames());
+            settings.extraLockHelpers().forEach(h -> callNames.add(h.substring(h.lastIndexOf('.') + 1)));
+        }
+        return new FactsCache.Snapshot(FactsCache.FORMAT, fingerprint, !overBudget,
+                new java.util.TreeSet<>(watchedTypeNames), callNames, entries);
+    }
+
+    private static FactsCache.Stats stats(boolean[] reused, List<FileFacts> out, boolean javaReused) {
+        int fromCache = 0;
+        int fresh = 0;
+        for (int i = 0; i < reused.length; i++) {
+            if (reused[i]) {
+                fromCache++;
+            } else if (out.get(i) != null) {
+                fresh++;
+            }
+        }
+        return new FactsCache.Stats(fromCache, fresh, javaReused);
     }
 
     /**
@@ -309,6 +496,7 @@ final class AnalysisRun {
                 }
                 break;
             }
+            tick("round" + round, T0);
             registry = next;
             constants.add(parseCallers(pool, files, staged, registry.callNames()));
         }
@@ -331,7 +519,7 @@ final class AnalysisRun {
         }
         List<JavaFrontEnd.Parsed> callers = map(pool, unread, files::get, i -> {
             Object r = callsAny(files.get(i), names) ? read(files.get(i), true) : null;
-            return r instanceof SourceFile sf ? javaFrontEnd.parse(sf) : null;
+            return r instanceof SourceFile sf ? parse(sf) : null;
         });
         List<JavaFrontEnd.Parsed> added = new ArrayList<>();
         for (int k = 0; k < unread.size(); k++) {
@@ -372,7 +560,9 @@ final class AnalysisRun {
                         continue;
                     }
                     index.add(p.unit(), p.file());
-                    for (String type : JavaFrontEnd.referencedTypeNames(p.unit())) {
+                    java.util.SortedSet<String> referenced = JavaFrontEnd.referencedTypeNames(p.unit());
+                    watchedTypeNames.addAll(referenced);
+                    for (String type : referenced) {
                         DiscoveredFile f = javaByTypeName.get(type);
                         if (f != null && !skipped.containsKey(f.relativePath()) && seenFiles.add(f.relativePath())) {
                             wanted.add(f);
@@ -381,7 +571,7 @@ final class AnalysisRun {
                 }
                 frontier = map(pool, new ArrayList<>(wanted), f -> f, f -> {
                     Object r = read(f, true);
-                    return r instanceof SourceFile sf ? javaFrontEnd.parse(sf) : null;
+                    return r instanceof SourceFile sf ? parse(sf) : null;
                 }).stream().filter(java.util.Objects::nonNull).map(JavaFrontEnd.Parsed.class::cast).toList();
             }
             for (JavaFrontEnd.Parsed p : frontier) {
@@ -408,12 +598,14 @@ final class AnalysisRun {
         }
         List<FileFacts> facts = map(pool, slots, files::get, i -> {
             MapperFile m = (MapperFile) staged.get(i);
+            javaParsed.add(m.file().path());
             try {
                 String simple = m.namespace().substring(m.namespace().lastIndexOf('.') + 1);
+                watchedTypeNames.add(simple);
                 DiscoveredFile javaFile = javaByTypeName.get(simple);
                 com.github.javaparser.ast.CompilationUnit unit = null;
                 if (javaFile != null && read(javaFile, true) instanceof SourceFile sf) {
-                    unit = javaFrontEnd.parse(sf).unit();
+                    unit = parse(sf).unit();
                 }
                 return mapperFrontEnd.analyze(m.file(), unit);
             } catch (StackOverflowError | RuntimeException e) {
@@ -576,6 +768,9 @@ final class AnalysisRun {
                         SourceRegion.line(f.relativePath(), 1))));
             }
             byte[] bytes = Files.readAllBytes(f.path());
+            if (!force && settings.cache() != null) {
+                hashes.put(f.relativePath(), sha256(bytes));
+            }
             boolean utf16 = SourceDecoder.isUtf16(bytes);
             if (f.kind() == FileKind.CONFIG && f.relativePath().endsWith(".xml") && !utf16
                     && Prefilter.mentionsAdvisory(bytes)) {
@@ -660,6 +855,15 @@ final class AnalysisRun {
 
     /** A configuration file to scan for pooling evidence. */
     private record ConfigFile(SourceFile file) {
+    }
+
+    /** @return the lower-case hex SHA-256 of the bytes */
+    private static String sha256(byte[] bytes) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
     }
 
     private static boolean looksBinary(byte[] bytes) {

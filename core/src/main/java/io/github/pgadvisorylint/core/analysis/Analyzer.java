@@ -26,8 +26,10 @@ public final class Analyzer {
     private final Set<String> extraPooledApiTypes;
     private final ProgressListener progress;
     private final java.time.Duration fileTimeBudget;
+    private final FactsCache cache;
 
     private Analyzer(Builder b) {
+        this.cache = b.cache;
         this.fileTimeBudget = b.fileTimeBudget;
         this.rules = List.copyOf(b.rules);
         this.threads = b.threads;
@@ -81,9 +83,23 @@ public final class Analyzer {
      * @return the result, deterministic for the same input
      */
     public AnalysisResult analyze(Path root, List<Path> targets) {
+        return analyze(root, targets, cache);
+    }
+
+    /**
+     * Analyses the given files and directories, reusing the facts a cache holds for unchanged files
+     * and recording this analysis's facts in it (written only by {@link FactsCache#save()}). The result
+     * equals that of {@link #analyze(Path, List)}.
+     *
+     * @param root    the scan root; must be a directory
+     * @param targets files or directories to scan, each inside or equal to the root
+     * @param cache   the cache to read and update, or null for none (the builder's cache is not used)
+     * @return the result, deterministic for the same input
+     */
+    public AnalysisResult analyze(Path root, List<Path> targets, FactsCache cache) {
         Objects.requireNonNull(root, "root");
         AnalysisRun run = new AnalysisRun(new AnalysisRun.Settings(rules, disabled, severities, threads, pooling,
-                fileFilter, extraLockHelpers, extraPooledApiTypes, progress), root, targets, fileTimeBudget);
+                fileFilter, extraLockHelpers, extraPooledApiTypes, progress, cache), root, targets, fileTimeBudget);
         // syntax trees are walked recursively: a thread with a large stack keeps deeply nested input
         // (thousands of concatenated terms) from overflowing the caller's stack
         AnalysisResult[] result = new AnalysisResult[1];
@@ -124,6 +140,7 @@ public final class Analyzer {
         private Set<String> extraPooledApiTypes = Set.of();
         private ProgressListener progress = ProgressListener.NONE;
         private java.time.Duration fileTimeBudget = AnalysisRun.DEFAULT_FILE_TIME_BUDGET;
+        private FactsCache cache;
 
         private Builder() {
         }
@@ -234,6 +251,16 @@ public final class Analyzer {
                 throw new IllegalArgumentException("fileTimeBudget must be positive, not " + budget);
             }
             this.fileTimeBudget = budget;
+            return this;
+        }
+
+        /**
+         * @param cache the incremental-analysis cache {@link #analyze(Path, List)} reads and updates (the
+         *              caller saves it), or null for none (the default)
+         * @return this builder
+         */
+        public Builder cache(FactsCache cache) {
+            this.cache = cache;
             return this;
         }
 

@@ -1,0 +1,206 @@
+package io.github.pgadvisorylint.core.analysis;
+
+import com.fasterxml.jackson.annotation.JsonAutoDetect;
+import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.github.pgadvisorylint.core.config.PoolingEvidence;
+import io.github.pgadvisorylint.core.model.TimeoutEvidence;
+import io.github.pgadvisorylint.core.report.AtomicFiles;
+import io.github.pgadvisorylint.core.report.ToolInfo;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.SortedSet;
+
+/**
+ * The incremental-analysis cache ({@code scan --cache FILE}; the Maven plugin's
+ * {@code target/pg-advisory-lint/cache.json}): what each file's front end extracted, keyed by the
+ * SHA-256 of the file's bytes, so a later analysis of unchanged files skips reading their syntax and
+ * only re-runs the lock model and the rules (which are cross-file) on the cached facts.
+ *
+ * <p>Validity. A cache is used only when it was written by the same tool build and the same
+ * fact-relevant settings (pooling, configured lock helpers and pooled API types); rule switches and
+ * severities do not matter, because rules always run again. SQL and configuration files are reused
+ * one by one when their hash is unchanged. Java facts depend on other files (constants, lock helpers,
+ * mapper XML), so they are reused together or not at all: only when every file that took part in the
+ * Java analysis is unchanged and no changed or new Java file could take part (one that mentions
+ * advisory locks, calls a known helper name, or declares a type the analysed files refer to).
+ * Otherwise the Java files are analysed afresh. Either way the result equals a run without cache.
+ *
+ * <p>Not thread-safe: one analysis at a time. Reading never throws: an unreadable, corrupt or foreign
+ * file is ignored and {@link #problem()} says why. Nothing is written until {@link #save()}.
+ */
+public final class FactsCache {
+
+    /** Version of the file's layout; a cache with another is ignored. */
+    static final int FORMAT = 1;
+
+    /** Cache files larger than this are ignored rather than read (bytes). */
+    static final long MAX_BYTES = 512L * 1024 * 1024;
+
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .visibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
+            .visibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
+            .configure(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY, true)
+            .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true)
+            .build();
+
+    private final Path file;
+    private final Snapshot loaded;
+    private final String problem;
+    private Snapshot next;
+    private Stats stats = new Stats(0, 0, false);
+
+    private FactsCache(Path file, Snapshot loaded, String problem) {
+        this.file = file;
+        this.loaded = loaded;
+        this.problem = problem;
+    }
+
+    /**
+     * Reads a cache file. A missing file gives an empty cache; an unreadable, oversized or corrupt one
+     * gives an empty cache whose {@link #problem()} says why.
+     *
+     * @param file where the cache lives; {@link #save()} writes there too
+     * @return the cache; never null, never throws
+     */
+    public static FactsCache load(Path file) {
+        Objects.requireNonNull(file, "file");
+        try {
+            if (Files.size(file) > MAX_BYTES) {
+                return new FactsCache(file, null, "cache file " + file + " is larger than " + MAX_BYTES
+                        + " bytes; ignored");
+            }
+            try (InputStream in = Files.newInputStream(file)) {
+                Snapshot s = JSON.readValue(in, Snapshot.class);
+                if (s == null || s.format() != FORMAT || s.files() == null) {
+                    return new FactsCache(file, null, null);
+                }
+                return new FactsCache(file, s, null);
+            }
+        } catch (NoSuchFileException e) {
+            return new FactsCache(file, null, null);
+        } catch (IOException | RuntimeException e) {
+            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
+            return new FactsCache(file, null, "cannot use cache file " + file + " (" + why + "); analysing afresh");
+        }
+    }
+
+    /** @return the cache file */
+    public Path file() {
+        return file;
+    }
+
+    /** @return why the file on disk could not be used, when it exists but is unreadable or corrupt */
+    public Optional<String> problem() {
+        return Optional.ofNullable(problem);
+    }
+
+    /** @return how the last analysis with this cache used it (zeros before any) */
+    public Stats stats() {
+        return stats;
+    }
+
+    /**
+     * Writes what the last analysis found, replacing the file atomically ({@link AtomicFiles}).
+     * Does nothing when no analysis ran with this cache.
+     *
+     * @throws IOException when the file or its directory cannot be written
+     */
+    public void save() throws IOException {
+        if (next == null) {
+            return;
+        }
+        AtomicFiles.write(file, w -> JSON.writeValue(w, next));
+    }
+
+    /**
+     * @param fingerprint the tool build and settings of the analysis about to run
+     * @return the loaded snapshot when it was written with that fingerprint, else null
+     */
+    Snapshot usable(String fingerprint) {
+        return loaded != null && fingerprint.equals(loaded.fingerprint()) ? loaded : null;
+    }
+
+    /** Keeps what an analysis found, for {@link #save()}, and how it used the cache. */
+    void record(Snapshot snapshot, Stats used) {
+        this.next = snapshot;
+        this.stats = used;
+    }
+
+    /**
+     * The fingerprint of the tool build and the fact-relevant settings: the tool version, plus the
+     * size and modification time of the jar holding this class (so two builds of one SNAPSHOT version
+     * never share facts), the format, and the settings.
+     *
+     * @param settings the fact-relevant settings, in a stable textual form
+     * @return the fingerprint
+     */
+    static String fingerprint(String settings) {
+        String build = "";
+        try {
+            var source = FactsCache.class.getProtectionDomain().getCodeSource();
+            if (source != null && source.getLocation() != null) {
+                Path jar = Path.of(source.getLocation().toURI());
+                if (Files.isRegularFile(jar)) {
+                    build = Files.size(jar) + "@" + Files.getLastModifiedTime(jar).toMillis();
+                }
+            }
+        } catch (IOException | java.net.URISyntaxException | RuntimeException e) {
+            build = "unknown";
+        }
+        return "format=" + FORMAT + ";tool=" + ToolInfo.version() + ";build=" + build + ";" + settings;
+    }
+
+    /**
+     * How an analysis used the cache.
+     *
+     * @param filesReused   files whose cached facts were used without reading their syntax
+     * @param filesAnalysed files whose facts were extracted anew (parsed Java, SQL, mapper and
+     *                      configuration files)
+     * @param javaReused    whether the Java facts as a whole came from the cache
+     */
+    public record Stats(int filesReused, int filesAnalysed, boolean javaReused) {
+    }
+
+    /**
+     * What one analysis left for the next.
+     *
+     * @param format           {@link #FORMAT}
+     * @param fingerprint      see {@link #fingerprint(String)}
+     * @param javaReusable     false when some Java file was abandoned over the time budget (its facts
+     *                         depend on the machine), so the Java facts must be extracted again
+     * @param watchedTypeNames simple type names the analysed Java files refer to: a new file of that
+     *                         name could supply constants
+     * @param helperCallNames  names of the lock helpers: a file calling one takes part in the analysis
+     * @param files            relative path to entry, for every file read
+     */
+    record Snapshot(int format, String fingerprint, boolean javaReusable, SortedSet<String> watchedTypeNames,
+                    SortedSet<String> helperCallNames, SortedMap<String, Entry> files) {
+    }
+
+    /**
+     * One file in a {@link Snapshot}.
+     *
+     * @param sha256   hex SHA-256 of the file's bytes
+     * @param java     whether the file took part in the Java analysis (parsed as a candidate, helper
+     *                 caller, constant holder or mapper interface, or a mapper XML file)
+     * @param facts    its facts, or null when the prefilter ruled it out or it only supplied constants
+     * @param pooling  pooling evidence found in it (configuration files), else empty
+     * @param timeouts timeout evidence found in it (configuration files), else empty
+     */
+    record Entry(String sha256, boolean java, FileFacts facts, List<PoolingEvidence> pooling,
+                 List<TimeoutEvidence> timeouts) {
+    }
+}

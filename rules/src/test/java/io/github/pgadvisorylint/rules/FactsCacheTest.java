@@ -1,0 +1,241 @@
+package io.github.pgadvisorylint.rules;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.pgadvisorylint.core.analysis.AnalysisResult;
+import io.github.pgadvisorylint.core.analysis.Analyzer;
+import io.github.pgadvisorylint.core.analysis.FactsCache;
+import io.github.pgadvisorylint.core.config.PoolingSetting;
+import io.github.pgadvisorylint.core.rule.RuleRegistry;
+import io.github.pgadvisorylint.fixtures.FixtureHarness;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The incremental cache ({@code scan --cache}): a run on cached facts gives exactly the result of a
+ * run without cache, whatever changed in between, and reuses what it may.
+ */
+class FactsCacheTest {
+
+    private static final Analyzer ANALYZER = Analyzer.builder()
+            .rules(RuleRegistry.load(FactsCacheTest.class.getClassLoader())).build();
+
+    @TempDir
+    Path tmp;
+
+    /** What must not differ between a cached and an uncached run (everything but the wall time). */
+    private static List<Object> observable(AnalysisResult r) {
+        return List.of(r.findings(), r.suppressed(), r.notifications(), r.model().sites(), r.model().orderEdges(), r.model().poolingEvidence(),
+                r.model().connectionTimeouts(),
+                r.filesScanned(), r.filesAnalyzed(), r.rules());
+    }
+
+    private AnalysisResult cached(Analyzer analyzer, Path project, Path cacheFile) throws IOException {
+        FactsCache cache = FactsCache.load(cacheFile);
+        AnalysisResult result = analyzer.analyze(project, List.of(project), cache);
+        cache.save();
+        lastStats = cache.stats();
+        return result;
+    }
+
+    private FactsCache.Stats lastStats;
+
+    @ParameterizedTest
+    @ValueSource(strings = {"lock-helpers", "api-surfaces", "session-lock-under-transaction-pooling",
+        "unordered-multi-key-lock", "blocking-lock-without-timeout-configured", "duplicate-lock-key",
+        "lock-in-limit-query", "try-lock-result-ignored", "unlock-mismatch"})
+    void warmRunOnUnchangedFilesEqualsAColdRunAndParsesNothing(String fixture) throws IOException {
+        Path project = copy(FixtureHarness.fixture(fixture));
+        Path cacheFile = tmp.resolve("cache.json");
+        AnalysisResult cold = ANALYZER.analyze(project, List.of(project));
+
+        AnalysisResult first = cached(ANALYZER, project, cacheFile);
+        assertThat(observable(first)).isEqualTo(observable(cold));
+        assertThat(lastStats.javaReused()).isFalse();
+        assertThat(lastStats.filesReused()).isZero();
+
+        AnalysisResult warm = cached(ANALYZER, project, cacheFile);
+        assertThat(observable(warm)).isEqualTo(observable(cold));
+        assertThat(lastStats.javaReused()).isTrue();
+        assertThat(lastStats.filesAnalysed()).isZero();
+        assertThat(lastStats.filesReused()).isPositive();
+    }
+
+    @Test
+    void theExampleProjectWarmEqualsCold() throws IOException {
+        Path project = copy(FixtureHarness.exampleProject());
+        Path cacheFile = tmp.resolve("cache.json");
+        AnalysisResult cold = ANALYZER.analyze(project, List.of(project));
+        cached(ANALYZER, project, cacheFile);
+        assertThat(observable(cached(ANALYZER, project, cacheFile))).isEqualTo(observable(cold));
+        assertThat(lastStats.filesAnalysed()).isZero();
+        assertThat(cold.findings()).isNotEmpty();
+    }
+
+    @Test
+    void changingAFileOutsideTheJavaAnalysisKeepsTheJavaFacts() throws IOException {
+        Path project = copy(FixtureHarness.fixture("lock-helpers"));
+        Path cacheFile = tmp.resolve("cache.json");
+        cached(ANALYZER, project, cacheFile);
+        Path unrelated = project.resolve("billing/src/main/java/com/example/billing/Invoice.java");
+        Files.writeString(unrelated, "package com.example.billing;\n\nclass Invoice {\n    long total;\n}\n");
+
+        AnalysisResult warm = cached(ANALYZER, project, cacheFile);
+        assertThat(lastStats.javaReused()).isTrue();
+        assertThat(observable(warm)).isEqualTo(observable(ANALYZER.analyze(project, List.of(project))));
+    }
+
+    @Test
+    void changingAConstantReanalysesTheJavaFiles() throws IOException {
+        Path project = copy(FixtureHarness.fixture("lock-helpers"));
+        Path cacheFile = tmp.resolve("cache.json");
+        AnalysisResult before = cached(ANALYZER, project, cacheFile);
+        Path keys = project.resolve("billing/src/main/java/com/example/billing/BillingKeys.java");
+        Files.writeString(keys, Files.readString(keys).replace("7001L", "7002L"));
+
+        AnalysisResult warm = cached(ANALYZER, project, cacheFile);
+        assertThat(lastStats.javaReused()).isFalse();
+        assertThat(observable(warm)).isEqualTo(observable(ANALYZER.analyze(project, List.of(project))));
+        assertThat(keysOf(warm)).contains("value=7002, expression=BillingKeys.MONTH_END")
+                .doesNotContain("value=7001, expression=BillingKeys.MONTH_END");
+        assertThat(keysOf(before)).contains("value=7001, expression=BillingKeys.MONTH_END");
+    }
+
+    @Test
+    void aNewCallerOfAHelperIsFound() throws IOException {
+        Path project = copy(FixtureHarness.fixture("lock-helpers"));
+        Path cacheFile = tmp.resolve("cache.json");
+        AnalysisResult before = cached(ANALYZER, project, cacheFile);
+        // no "advisory" in it: only the helper call makes it take part
+        Files.writeString(project.resolve("billing/src/main/java/com/example/billing/Refunds.java"), """
+                package com.example.billing;
+
+                import com.example.locking.PgLocks;
+
+                class Refunds {
+                    void run(PgLocks locks) throws Exception {
+                        locks.lock(9999L);
+                        refund();
+                        locks.unlock(9999L);
+                    }
+
+                    void refund() {
+                    }
+                }
+                """);
+
+        AnalysisResult warm = cached(ANALYZER, project, cacheFile);
+        assertThat(lastStats.javaReused()).isFalse();
+        assertThat(observable(warm)).isEqualTo(observable(ANALYZER.analyze(project, List.of(project))));
+        assertThat(warm.findings().size()).isGreaterThan(before.findings().size());
+        assertThat(warm.findings()).anyMatch(f -> f.region().path().endsWith("Refunds.java"));
+    }
+
+    @Test
+    void aNewFileDeclaringAReferencedTypeIsRead() throws IOException {
+        Path project = copy(FixtureHarness.fixture("lock-helpers"));
+        Path cacheFile = tmp.resolve("cache.json");
+        cached(ANALYZER, project, cacheFile);
+        // delete the constants, run, then bring them back under a new file of the same type name
+        Path keys = project.resolve("billing/src/main/java/com/example/billing/BillingKeys.java");
+        String text = Files.readString(keys);
+        Files.delete(keys);
+        cached(ANALYZER, project, cacheFile);
+        assertThat(lastStats.javaReused()).isFalse();
+        Path moved = project.resolve("billing/src/main/java/com/example/billing/keys/BillingKeys.java");
+        Files.createDirectories(moved.getParent());
+        Files.writeString(moved, text);
+
+        AnalysisResult warm = cached(ANALYZER, project, cacheFile);
+        assertThat(lastStats.javaReused()).isFalse();
+        assertThat(observable(warm)).isEqualTo(observable(ANALYZER.analyze(project, List.of(project))));
+        assertThat(keysOf(warm)).contains("value=7001, expression=BillingKeys.MONTH_END");
+    }
+
+    @Test
+    void aChangedPoolingFileIsReadAgainWhileTheJavaFactsAreKept() throws IOException {
+        Path project = copy(FixtureHarness.fixture("session-lock-under-transaction-pooling").resolve("declared-ini"));
+        Path cacheFile = tmp.resolve("cache.json");
+        AnalysisResult before = cached(ANALYZER, project, cacheFile);
+        assertThat(before.findings()).anyMatch(f -> f.ruleId().equals("session-lock-under-transaction-pooling"));
+        Path ini = project.resolve("pgbouncer/pgbouncer.ini");
+        Files.writeString(ini, Files.readString(ini).replaceAll("(?m)^pool_mode\\s*=.*$", "pool_mode = session"));
+
+        AnalysisResult warm = cached(ANALYZER, project, cacheFile);
+        assertThat(lastStats.javaReused()).isTrue();
+        assertThat(lastStats.filesAnalysed()).isEqualTo(1);
+        assertThat(observable(warm)).isEqualTo(observable(ANALYZER.analyze(project, List.of(project))));
+        assertThat(warm.findings()).noneMatch(f -> f.ruleId().equals("session-lock-under-transaction-pooling"));
+    }
+
+    @Test
+    void otherFactSettingsDoNotShareTheCacheButRuleSettingsDo() throws IOException {
+        Path project = copy(FixtureHarness.fixture("lock-helpers"));
+        Path cacheFile = tmp.resolve("cache.json");
+        cached(ANALYZER, project, cacheFile);
+        Analyzer sessionPooling = Analyzer.builder().rules(ANALYZER.rules()).pooling(PoolingSetting.SESSION).build();
+        cached(sessionPooling, project, cacheFile);
+        assertThat(lastStats.filesReused()).isZero();
+        Analyzer fewerRules = Analyzer.builder().rules(ANALYZER.rules()).pooling(PoolingSetting.SESSION)
+                .disabledRules(java.util.Set.of("duplicate-lock-key")).build();
+        AnalysisResult warm = cached(fewerRules, project, cacheFile);
+        assertThat(lastStats.javaReused()).isTrue();
+        assertThat(observable(warm)).isEqualTo(observable(fewerRules.analyze(project, List.of(project))));
+    }
+
+    @Test
+    void aCorruptCacheIsReportedAndIgnored() throws IOException {
+        Path project = copy(FixtureHarness.fixture("lock-helpers"));
+        Path cacheFile = tmp.resolve("cache.json");
+        Files.writeString(cacheFile, "{\"format\": 1, \"files\": [", StandardCharsets.UTF_8);
+        FactsCache cache = FactsCache.load(cacheFile);
+        assertThat(cache.problem()).hasValueSatisfying(p -> assertThat(p).contains(cacheFile.toString()));
+        AnalysisResult result = ANALYZER.analyze(project, List.of(project), cache);
+        assertThat(observable(result)).isEqualTo(observable(ANALYZER.analyze(project, List.of(project))));
+        cache.save();
+        assertThat(FactsCache.load(cacheFile).problem()).isEmpty();
+        cached(ANALYZER, project, cacheFile);
+        assertThat(lastStats.javaReused()).isTrue();
+    }
+
+    @Test
+    void aCacheFileIsWrittenOnlyBySave() throws IOException {
+        Path project = copy(FixtureHarness.fixture("lock-helpers"));
+        Path cacheFile = tmp.resolve("sub/cache.json");
+        FactsCache cache = FactsCache.load(cacheFile);
+        ANALYZER.analyze(project, List.of(project), cache);
+        assertThat(cacheFile).doesNotExist();
+        cache.save();
+        String first = Files.readString(cacheFile);
+        cached(ANALYZER, project, cacheFile);
+        assertThat(Files.readString(cacheFile)).as("deterministic").isEqualTo(first);
+    }
+
+    private static String keysOf(AnalysisResult r) {
+        return r.model().sites().stream().map(s -> String.valueOf(s.key())).reduce("", String::concat);
+    }
+
+    private Path copy(Path from) throws IOException {
+        Path to = Files.createTempDirectory(tmp, "project");
+        try (Stream<Path> walk = Files.walk(from)) {
+            for (Path p : (Iterable<Path>) walk::iterator) {
+                Path target = to.resolve(from.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(p, target, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+        return to;
+    }
+}
