@@ -185,6 +185,10 @@ final class ScanCommand implements Callable<Integer> {
                     + " lockHelpers or pooledApiTypes."})
     private String cacheFile;
 
+    @Option(names = "--timings",
+            description = "Print the wall time at the end of each analysis phase to standard error (for profiling).")
+    private boolean timings;
+
     @Option(names = "--color", paramLabel = "WHEN", converter = ColorConverter.class, defaultValue = "auto",
             description = "Colour the text format on standard output: auto (on a terminal, unless NO_COLOR is set),"
                     + " always or never (default: ${DEFAULT-VALUE}).")
@@ -268,8 +272,26 @@ final class ScanCommand implements Callable<Integer> {
                 b.extraLockHelpers(config.lockHelpers());
                 b.extraPooledApiTypes(config.pooledApiTypes());
                 b.cache(facts);
-                if (line != null) {
-                    b.progress(line);
+                if (line != null || timings) {
+                    b.progress(new io.github.pgadvisorylint.core.analysis.ProgressListener() {
+                        @Override
+                        public void progress(int done, int total) {
+                            if (line != null) {
+                                line.progress(done, total);
+                            }
+                        }
+
+                        @Override
+                        public void phaseDone(String phase, long elapsedMillis) {
+                            if (timings) {
+                                if (line != null) {
+                                    line.clear();
+                                }
+                                spec.commandLine().getErr().printf("timing: %-16s %7d ms%n", phase, elapsedMillis);
+                                spec.commandLine().getErr().flush();
+                            }
+                        }
+                    });
                 }
             });
         } finally {

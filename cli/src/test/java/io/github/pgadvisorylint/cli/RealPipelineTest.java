@@ -76,4 +76,16 @@ class RealPipelineTest {
         assertThat(corrupt.err()).contains("warning: cannot use cache file").contains("facts.json");
         assertThat(Files.readString(project.resolve(".cache/facts.json"))).startsWith("{");
     }
+
+    @Test
+    void timingsGoToStandardErrorPhaseByPhase() throws Exception {
+        Files.createDirectories(dir.resolve("src"));
+        Files.writeString(dir.resolve("src/Job.java"), "class Job { String sql = \"select pg_advisory_xact_lock(1)\"; }\n");
+        CliHarness.Run plain = CliHarness.real(dir, "scan", "--format", "sarif", ".");
+        CliHarness.Run timed = CliHarness.real(dir, "scan", "--format", "sarif", "--timings", ".");
+        assertThat(timed.out()).isEqualTo(plain.out());
+        assertThat(timed.err().lines().filter(l -> l.startsWith("timing: ")).map(l -> l.split("\\s+")[1]))
+                .containsExactly("discover", "read", "parse", "constants", "helpers-round-0", "extract", "rules");
+        assertThat(plain.err()).doesNotContain("timing:");
+    }
 }

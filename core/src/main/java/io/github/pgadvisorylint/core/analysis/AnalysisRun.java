@@ -91,6 +91,7 @@ final class AnalysisRun {
     private final java.util.Set<String> javaParsed = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Simple type names the parsed Java files refer to (see {@link FactsCache.Snapshot#watchedTypeNames}). */
     private final java.util.Set<String> watchedTypeNames = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private long startedNanos;
     private final java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
     private volatile int total;
 
@@ -151,6 +152,7 @@ final class AnalysisRun {
 
     AnalysisResult run() {
         long started = System.nanoTime();
+        startedNanos = started;
         FileDiscovery.Result found = FileDiscovery.discover(root, targets);
         FileDiscovery.Result discovered = new FileDiscovery.Result(found.files().stream()
                 .filter(f -> settings.fileFilter().test(f.path().toAbsolutePath().normalize()))
@@ -160,7 +162,7 @@ final class AnalysisRun {
                 found.notifications());
         total = 2 * discovered.files().size();
         List<Notification> notifications = new ArrayList<>(discovered.notifications());
-        tick("discover", started);
+        phaseDone("discover");
         List<FileFacts> facts = analyzeAll(discovered.files());
         List<LockSite> sites = new ArrayList<>();
         List<LockLifecycle> lifecycles = new ArrayList<>();
@@ -198,7 +200,7 @@ final class AnalysisRun {
             }
         }
         FindingCollector.Outcome outcome = collector.findings(suppressions, late, active, notifications);
-        tick("rules", started);
+        phaseDone("rules");
         notifications.sort(Comparator.naturalOrder());
         List<RuleDescriptor> descriptors = rules.stream().map(Rule::descriptor).map(this::withOverride)
                 .sorted(Comparator.comparing(RuleDescriptor::id)).toList();
@@ -207,11 +209,9 @@ final class AnalysisRun {
                 discovered.files().size(), analyzed, elapsed, outcome.suppressed());
     }
 
-    static long T0;
-    static void tick(String what, long t0) {
-        if (Boolean.getBoolean("pgadvisorylint.timings")) {
-            System.err.printf("%-10s %6d ms%n", what, (System.nanoTime() - t0) / 1_000_000);
-        }
+    /** Tells the progress listener that a phase ended. */
+    private void phaseDone(String phase) {
+        settings.progress().phaseDone(phase, (System.nanoTime() - startedNanos) / 1_000_000);
     }
 
     /** @return the evidence of the files not abandoned, in path order */
@@ -247,9 +247,8 @@ final class AnalysisRun {
             return t;
         });
         try {
-            long t0 = System.nanoTime(); T0 = t0;
             List<Object> read = map(pool, files, f -> f, this::read);
-            tick("read", t0);
+            phaseDone("read");
             FactsCache cache = settings.cache();
             String fingerprint = cache == null ? null : FactsCache.fingerprint(settings.factKey());
             FactsCache.Snapshot previous = cache == null ? null : cache.usable(fingerprint);
@@ -264,15 +263,14 @@ final class AnalysisRun {
             if (!javaReused) {
                 helpers = analyzeJava(pool, files, staged, index);
             }
-            tick("helpers", t0);
-            List<Integer> all = new ArrayList<>();
+                        List<Integer> all = new ArrayList<>();
             for (int i = 0; i < staged.size(); i++) {
                 all.add(i);
             }
             HelperRegistry registry = helpers;
             List<FileFacts> out = new ArrayList<>(map(pool, all, files::get,
                     i -> finish(files.get(i), staged.get(i), index, registry, convergedFacts.get(i))));
-            tick("finish", t0);
+            phaseDone("extract");
             if (cache != null) {
                 cache.record(snapshot(fingerprint, previous, javaReused, files, out, registry),
                         stats(reused, out, javaReused));
@@ -322,14 +320,14 @@ final class AnalysisRun {
                 parsed.add(candidates.get(k));
             }
         }
-        tick("parse", T0);
+        phaseDone("parse");
         java.util.Set<String> seenFiles = new java.util.HashSet<>();
         for (JavaFrontEnd.Parsed p : parsed) {
             seenFiles.add(p.file().path());
         }
         ConstantFiles constants = new ConstantFiles(pool, index, javaByTypeName, seenFiles);
         constants.add(parsed);
-        tick("constants", T0);
+        phaseDone("constants");
         List<HelperSummary> mapperHelpers = analyzeMappers(pool, files, staged, javaByTypeName);
         return followHelpers(pool, files, staged, index, constants, mapperHelpers);
     }
@@ -470,6 +468,11 @@ final class AnalysisRun {
             settings.extraLockHelpers().forEach(h -> configured.add(h.substring(h.lastIndexOf('.') + 1)));
             constants.add(parseCallers(pool, files, staged, configured));
         }
+        // a file's facts depend on the registry only through its calls of helpers: one that calls none of
+        // the helpers' names keeps the facts of the round it was last extracted in
+        java.util.Map<Integer, FileFacts> lastFacts = new java.util.HashMap<>();
+        java.util.Map<Integer, Set<String>> lastNames = new java.util.HashMap<>();
+        java.util.Map<Integer, Set<String>> called = new java.util.concurrent.ConcurrentHashMap<>();
         for (int round = 0; round < MAX_HELPER_ROUNDS; round++) {
             List<Integer> javaSlots = new ArrayList<>();
             for (int i = 0; i < staged.size(); i++) {
@@ -478,15 +481,32 @@ final class AnalysisRun {
                 }
             }
             HelperRegistry current = registry;
+            Set<String> names = current.callNames();
             List<HelperSummary> summaries = new ArrayList<>(fixed);
-            List<FileFacts> roundFacts = map(pool, javaSlots, files::get,
-                    i -> javaFrontEnd.extract((JavaFrontEnd.Parsed) staged.get(i), index, current));
+            List<FileFacts> roundFacts = map(pool, javaSlots, files::get, i -> {
+                JavaFrontEnd.Parsed p = (JavaFrontEnd.Parsed) staged.get(i);
+                FileFacts before = lastFacts.get(i);
+                if (before != null && p.unit() != null) {
+                    Set<String> calls = called.computeIfAbsent(i, k -> JavaFrontEnd.calledNames(p.unit()));
+                    if (java.util.Collections.disjoint(calls, names) && java.util.Collections.disjoint(calls, lastNames.get(i))) {
+                        return before;
+                    }
+                }
+                return javaFrontEnd.extract(p, index, current);
+            });
+            for (int k = 0; k < javaSlots.size(); k++) {
+                if (roundFacts.get(k) != null && roundFacts.get(k) != lastFacts.get(javaSlots.get(k))) {
+                    lastFacts.put(javaSlots.get(k), roundFacts.get(k));
+                    lastNames.put(javaSlots.get(k), names);
+                }
+            }
             for (FileFacts f : roundFacts) {
                 if (f != null) {
                     summaries.addAll(f.helpers());
                 }
             }
             HelperRegistry next = new HelperRegistry(summaries, index);
+            phaseDone("helpers-round-" + round);
             if (next.signature().equals(registry.signature())) {
                 // this round already extracted every file with the final helpers and constants: keep it
                 for (int k = 0; k < javaSlots.size(); k++) {
@@ -496,7 +516,6 @@ final class AnalysisRun {
                 }
                 break;
             }
-            tick("round" + round, T0);
             registry = next;
             constants.add(parseCallers(pool, files, staged, registry.callNames()));
         }

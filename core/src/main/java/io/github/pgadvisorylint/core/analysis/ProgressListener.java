@@ -16,4 +16,16 @@ public interface ProgressListener {
      * @param total work units in all: two per discovered file (read and prefiltered; analysed)
      */
     void progress(int done, int total);
+
+    /**
+     * Called on the analysis thread when a phase ends (for {@code scan --timings} and the benchmarks).
+     * Phases, in order: {@code discover}, {@code read}, then for Java analysis {@code parse},
+     * {@code constants}, one {@code helpers-round-N} per round of lock-helper discovery, then
+     * {@code extract}, {@code rules}.
+     *
+     * @param phase         the phase's name
+     * @param elapsedMillis wall time from the start of the analysis to the end of the phase (ms)
+     */
+    default void phaseDone(String phase, long elapsedMillis) {
+    }
 }

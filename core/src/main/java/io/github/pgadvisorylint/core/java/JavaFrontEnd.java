@@ -267,6 +267,26 @@ public final class JavaFrontEnd {
         return out;
     }
 
+    /**
+     * The names a file calls: method names of its method calls and simple type names of its
+     * {@code new} expressions; a {@link HelperRegistry} affects a file's facts only through these
+     * (compare {@link HelperRegistry#callNames()}).
+     *
+     * @param unit a parsed file
+     * @return the names
+     */
+    public static Set<String> calledNames(CompilationUnit unit) {
+        Set<String> out = new java.util.HashSet<>();
+        unit.walk(n -> {
+            if (n instanceof MethodCallExpr m) {
+                out.add(m.getNameAsString());
+            } else if (n instanceof ObjectCreationExpr o) {
+                out.add(o.getType().getNameAsString());
+            }
+        });
+        return out;
+    }
+
     /** The position in a JavaParser lexical error: {@code Lexical error at line 2, column 42.} */
     private static final java.util.regex.Pattern LEXICAL_ERROR_AT =
             java.util.regex.Pattern.compile("Lexical error at line (\\d{1,9}), column (\\d{1,9})");
