@@ -256,8 +256,7 @@ final class ScanCommand implements Callable<Integer> {
         if (cacheFile != null) {
             Path cachePath = cwd.resolve(cacheFile).normalize();
             ScanTargets.checkWritableLocation(cachePath, cacheFile);
-            cache = FactsCache.load(cachePath);
-            cache.problem().ifPresent(p -> spec.commandLine().getErr().println("warning: " + p));
+            cache = FactsCache.load(cachePath); // read in the background while the analysis starts
         }
         final FactsCache facts = cache;
         boolean progress = env.terminal().interactive() && env.terminal().getenv("CI") == null;
@@ -302,6 +301,7 @@ final class ScanCommand implements Callable<Integer> {
 
         List<String> written = new ArrayList<>();
         if (facts != null) {
+            facts.problem().ifPresent(p -> spec.commandLine().getErr().println("warning: " + p));
             try {
                 facts.save();
             } catch (IOException | RuntimeException e) {

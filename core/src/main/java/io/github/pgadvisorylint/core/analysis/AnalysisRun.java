@@ -87,6 +87,11 @@ final class AnalysisRun {
     private final Settings settings;
     /** SHA-256 of each file read, by relative path; filled only when a cache is in use. */
     private final java.util.Map<String, String> hashes = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Files that took part in the Java analysis of the cached run (hashed even when the prefilter rules them out). */
+    private final java.util.Set<String> previousJavaFiles = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Helper names of the cached run; and the files the prefilter rules out that call one of them. */
+    private volatile Set<String> previousHelperNames = Set.of();
+    private final java.util.Set<String> callsPreviousHelpers = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Files that took part in the Java analysis (parsed in any role, or mapper XML), by relative path. */
     private final java.util.Set<String> javaParsed = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Simple type names the parsed Java files refer to (see {@link FactsCache.Snapshot#watchedTypeNames}). */
@@ -247,11 +252,19 @@ final class AnalysisRun {
             return t;
         });
         try {
-            List<Object> read = map(pool, files, f -> f, this::read);
-            phaseDone("read");
             FactsCache cache = settings.cache();
             String fingerprint = cache == null ? null : FactsCache.fingerprint(settings.factKey());
             FactsCache.Snapshot previous = cache == null ? null : cache.usable(fingerprint);
+            if (previous != null) {
+                previous.files().forEach((path, e) -> {
+                    if (e.java()) {
+                        previousJavaFiles.add(path);
+                    }
+                });
+                previousHelperNames = Set.copyOf(previous.helperCallNames());
+            }
+            List<Object> read = map(pool, files, f -> f, this::read);
+            phaseDone("read");
             boolean javaReused = previous != null && previous.javaReusable() && javaUnchanged(previous, files, read);
             List<Object> staged = new ArrayList<>(read);
             boolean[] reused = new boolean[files.size()];
@@ -366,7 +379,7 @@ final class AnalysisRun {
                 String name = f.path().getFileName().toString();
                 if (read.get(i) instanceof SourceFile
                         || previous.watchedTypeNames().contains(name.substring(0, name.length() - 5))
-                        || (read.get(i) == null && callsAny(f, previous.helperCallNames()))) {
+                        || callsPreviousHelpers.contains(f.relativePath())) {
                     return false;
                 }
             }
@@ -644,11 +657,19 @@ final class AnalysisRun {
 
     /** Whether a file's text holds {@code name(} for one of the names (a cheap test before parsing). */
     private static boolean callsAny(DiscoveredFile f, java.util.Set<String> names) {
-        if (f.size() > MAX_FILE_BYTES) {
+        if (f.size() > MAX_FILE_BYTES || names.isEmpty()) {
             return false;
         }
         try {
-            String text = new String(Files.readAllBytes(f.path()), java.nio.charset.StandardCharsets.ISO_8859_1);
+            return callsAny(new String(Files.readAllBytes(f.path()), java.nio.charset.StandardCharsets.ISO_8859_1), names);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Whether a text holds {@code name(} for one of the names. */
+    private static boolean callsAny(String text, java.util.Set<String> names) {
+        {
             for (String name : names) {
                 int at = text.indexOf(name);
                 while (at >= 0) {
@@ -663,8 +684,6 @@ final class AnalysisRun {
                     at = text.indexOf(name, at + 1);
                 }
             }
-            return false;
-        } catch (IOException e) {
             return false;
         }
     }
@@ -787,9 +806,29 @@ final class AnalysisRun {
                         SourceRegion.line(f.relativePath(), 1))));
             }
             byte[] bytes = Files.readAllBytes(f.path());
-            if (!force && settings.cache() != null) {
+            Object staged = classify(f, bytes, force);
+            // hashed for the cache: what passed the prefilter, what is read for the Java analysis
+            // (force: constants, helper callers, mapper interfaces) and what took part in the cached Java
+            // analysis; any other file cannot change the result while it still fails the prefilter
+            if (settings.cache() != null && (force || staged instanceof SourceFile || staged instanceof ConfigFile
+                    || staged instanceof MapperFile || previousJavaFiles.contains(f.relativePath()))) {
                 hashes.put(f.relativePath(), sha256(bytes));
             }
+            if (!force && staged == null && f.kind() == FileKind.JAVA && !previousHelperNames.isEmpty()
+                    && callsAny(new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1), previousHelperNames)) {
+                callsPreviousHelpers.add(f.relativePath());
+            }
+            return staged;
+        } catch (IOException e) {
+            return FileFacts.failed(f.relativePath(), List.of(new Notification(Severity.WARNING, "unreadable-file",
+                    "cannot read file: " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"),
+                    SourceRegion.line(f.relativePath(), 1))));
+        }
+    }
+
+    /** What a read file is: see {@link #read(DiscoveredFile, boolean)}. */
+    private Object classify(DiscoveredFile f, byte[] bytes, boolean force) {
+        {
             boolean utf16 = SourceDecoder.isUtf16(bytes);
             if (f.kind() == FileKind.CONFIG && f.relativePath().endsWith(".xml") && !utf16
                     && Prefilter.mentionsAdvisory(bytes)) {
@@ -821,10 +860,6 @@ final class AnalysisRun {
                 lossy.add(f.relativePath());
             }
             return new SourceFile(f.relativePath(), decoded.text());
-        } catch (IOException e) {
-            return FileFacts.failed(f.relativePath(), List.of(new Notification(Severity.WARNING, "unreadable-file",
-                    "cannot read file: " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"),
-                    SourceRegion.line(f.relativePath(), 1))));
         }
     }
 

@@ -37,7 +37,7 @@ import java.util.SortedSet;
  * advisory locks, calls a known helper name, or declares a type the analysed files refer to).
  * Otherwise the Java files are analysed afresh. Either way the result equals a run without cache.
  *
- * <p>Not thread-safe: one analysis at a time. Reading never throws: an unreadable, corrupt or foreign
+ * <p>Not thread-safe: one analysis at a time. Reading (on a background thread) never throws: an unreadable, corrupt or foreign
  * file is ignored and {@link #problem()} says why. Nothing is written until {@link #save()}.
  */
 public final class FactsCache {
@@ -48,52 +48,60 @@ public final class FactsCache {
     /** Cache files larger than this are ignored rather than read (bytes). */
     static final long MAX_BYTES = 512L * 1024 * 1024;
 
-    private static final ObjectMapper JSON = JsonMapper.builder()
-            .visibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
-            .visibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
-            .configure(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY, true)
-            .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
-            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true)
-            .build();
+    /** The JSON mapping, built on first use (off the caller's thread when loading: it takes a while). */
+    private static final class Json {
+        static final ObjectMapper MAPPER = JsonMapper.builder()
+                .visibility(PropertyAccessor.ALL, JsonAutoDetect.Visibility.NONE)
+                .visibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY)
+                .configure(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY, true)
+                .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
+                .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true)
+                .build();
+    }
+
+    /** What reading the file gave: a snapshot or null, and a problem or null. */
+    private record Loaded(Snapshot snapshot, String problem) {
+    }
 
     private final Path file;
-    private final Snapshot loaded;
-    private final String problem;
+    private final java.util.concurrent.CompletableFuture<Loaded> loading;
     private Snapshot next;
     private Stats stats = new Stats(0, 0, false);
 
-    private FactsCache(Path file, Snapshot loaded, String problem) {
+    private FactsCache(Path file) {
         this.file = file;
-        this.loaded = loaded;
-        this.problem = problem;
+        this.loading = new java.util.concurrent.CompletableFuture<>();
+        Thread reader = new Thread(() -> loading.complete(read(file)), "pg-advisory-lint-cache-reader");
+        reader.setDaemon(true);
+        reader.start();
     }
 
     /**
-     * Reads a cache file. A missing file gives an empty cache; an unreadable, oversized or corrupt one
-     * gives an empty cache whose {@link #problem()} says why.
+     * Starts reading a cache file in the background and returns at once; {@link #problem()} and the
+     * analysis wait for it. A missing file gives an empty cache; an unreadable, oversized or corrupt
+     * one gives an empty cache whose {@link #problem()} says why.
      *
      * @param file where the cache lives; {@link #save()} writes there too
      * @return the cache; never null, never throws
      */
     public static FactsCache load(Path file) {
-        Objects.requireNonNull(file, "file");
+        return new FactsCache(Objects.requireNonNull(file, "file"));
+    }
+
+    private static Loaded read(Path file) {
         try {
             if (Files.size(file) > MAX_BYTES) {
-                return new FactsCache(file, null, "cache file " + file + " is larger than " + MAX_BYTES
-                        + " bytes; ignored");
+                return new Loaded(null, "cache file " + file + " is larger than " + MAX_BYTES + " bytes; ignored");
             }
             try (InputStream in = Files.newInputStream(file)) {
-                Snapshot s = JSON.readValue(in, Snapshot.class);
-                if (s == null || s.format() != FORMAT || s.files() == null) {
-                    return new FactsCache(file, null, null);
-                }
-                return new FactsCache(file, s, null);
+                Snapshot s = Json.MAPPER.readValue(in, Snapshot.class);
+                return new Loaded(s == null || s.format() != FORMAT || s.files() == null ? null : s, null);
             }
         } catch (NoSuchFileException e) {
-            return new FactsCache(file, null, null);
-        } catch (IOException | RuntimeException e) {
+            return new Loaded(null, null);
+        } catch (IOException | RuntimeException | LinkageError e) {
             String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
-            return new FactsCache(file, null, "cannot use cache file " + file + " (" + why + "); analysing afresh");
+            return new Loaded(null, "cannot use cache file " + file + " (" + why + "); analysing afresh");
         }
     }
 
@@ -104,7 +112,7 @@ public final class FactsCache {
 
     /** @return why the file on disk could not be used, when it exists but is unreadable or corrupt */
     public Optional<String> problem() {
-        return Optional.ofNullable(problem);
+        return Optional.ofNullable(loading.join().problem());
     }
 
     /** @return how the last analysis with this cache used it (zeros before any) */
@@ -122,7 +130,7 @@ public final class FactsCache {
         if (next == null) {
             return;
         }
-        AtomicFiles.write(file, w -> JSON.writeValue(w, next));
+        AtomicFiles.write(file, w -> Json.MAPPER.writeValue(w, next));
     }
 
     /**
@@ -130,6 +138,7 @@ public final class FactsCache {
      * @return the loaded snapshot when it was written with that fingerprint, else null
      */
     Snapshot usable(String fingerprint) {
+        Snapshot loaded = loading.join().snapshot();
         return loaded != null && fingerprint.equals(loaded.fingerprint()) ? loaded : null;
     }
 
