@@ -63,8 +63,12 @@ public final class Main implements Runnable {
         int code;
         try {
             code = cli.execute(args);
+        } catch (OutOfMemoryError e) {
+            // not a bug: the syntax trees of every lock-using file are alive at once (README, Performance)
+            System.err.println(outOfMemory(Runtime.getRuntime().maxMemory()));
+            code = EXIT_INTERNAL;
         } catch (Throwable t) {
-            // an Error (e.g. OutOfMemoryError) escapes picocli's handlers: still a tool failure, never "findings"
+            // an Error escapes picocli's handlers: still a tool failure, never "findings"
             System.err.println(ToolInfo.NAME + ": internal error: " + t + ". This is a bug; please report it at "
                     + ToolInfo.INFORMATION_URI + "/issues");
             code = EXIT_INTERNAL;
@@ -74,6 +78,16 @@ public final class Main implements Runnable {
             code = Math.max(code, EXIT_USAGE);
         }
         System.exit(code);
+    }
+
+    /**
+     * @param maxHeapBytes the JVM's heap limit ({@link Runtime#maxMemory()}, bytes)
+     * @return what to tell the user when the analysis ran out of memory: the limit and how to raise it
+     */
+    static String outOfMemory(long maxHeapBytes) {
+        return ToolInfo.NAME + ": out of memory: the Java heap limit is " + (maxHeapBytes >> 20) + " MB. Every file"
+                + " that takes advisory locks is held as a syntax tree at once (about 4 KB per line); raise the limit,"
+                + " e.g. JAVA_OPTS=-Xmx" + Math.max(1, 2 * ((maxHeapBytes >> 30) + 1)) + "g, or scan fewer files at a time.";
     }
 
     /**

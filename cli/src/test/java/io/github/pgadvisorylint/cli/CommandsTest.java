@@ -70,4 +70,11 @@ class CommandsTest {
         assertThat(harness().run("help", "scan").out()).isEqualTo(scanHelp.out());
         assertThat(harness().run("explain", "--help").out()).contains("RULE-ID");
     }
+
+    @org.junit.jupiter.api.Test
+    void outOfMemoryNamesTheLimitAndHowToRaiseIt() {
+        org.assertj.core.api.Assertions.assertThat(Main.outOfMemory(256L << 20))
+                .contains("heap limit is 256 MB").contains("JAVA_OPTS=-Xmx2g").doesNotContain("bug");
+        org.assertj.core.api.Assertions.assertThat(Main.outOfMemory(6L << 30)).contains("JAVA_OPTS=-Xmx14g");
+    }
 }
