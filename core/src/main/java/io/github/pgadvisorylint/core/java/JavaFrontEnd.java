@@ -152,6 +152,48 @@ public final class JavaFrontEnd {
         this.configuredPooledTypes = Set.copyOf(simple);
     }
 
+    /** The class of the processor that runs the language level's post-processors and validators. */
+    private static final String LANGUAGE_LEVEL_PROCESSOR = ParserConfiguration.class.getName() + "$2";
+
+    /**
+     * The configuration of one parse: the newest language level's grammar and its post-processing
+     * ({@code var} becomes a {@code VarType}), token ranges for exact positions, no comment
+     * attribution, and none of the language level's validators. The validators reject code javac
+     * rejects too (repeated modifiers, misplaced {@code var}) and took about a quarter of the parse
+     * time; a linter reads code that compiles, and reads what it can of code that does not.
+     *
+     * @return a new configuration (JavaParser configurations are not shared between threads)
+     * @throws IllegalStateException when JavaParser's processors are not as this version expects
+     *     (checked by the tests, so an upgrade that changes them fails the build, not a scan)
+     */
+    static ParserConfiguration parserConfiguration() {
+        ParserConfiguration config = new ParserConfiguration()
+                .setLanguageLevel(LANGUAGE_LEVEL)
+                .setStoreTokens(true)
+                .setAttributeComments(false)
+                .setTabSize(1);
+        List<java.util.function.Supplier<com.github.javaparser.Processor>> processors = config.getProcessors();
+        int replaced = 0;
+        for (int i = 0; i < processors.size(); i++) {
+            if (processors.get(i).get().getClass().getName().equals(LANGUAGE_LEVEL_PROCESSOR)) {
+                processors.set(i, () -> new com.github.javaparser.Processor() {
+                    @Override
+                    public void postProcess(ParseResult<? extends com.github.javaparser.ast.Node> result,
+                                            ParserConfiguration configuration) {
+                        // Java 10's post-processing is every later level's too (none adds any)
+                        new com.github.javaparser.ast.validator.postprocessors.Java10PostProcessor()
+                                .postProcess(result, configuration);
+                    }
+                });
+                replaced++;
+            }
+        }
+        if (replaced != 1) {
+            throw new IllegalStateException("unexpected JavaParser processors: " + replaced + " language-level processors");
+        }
+        return config;
+    }
+
     private static ParserConfiguration.LanguageLevel newestLanguageLevel() {
         return Arrays.stream(ParserConfiguration.LanguageLevel.values())
                 .filter(l -> l.name().matches("JAVA_\\d+"))
@@ -174,11 +216,7 @@ public final class JavaFrontEnd {
      * @return its syntax tree, or the located parse problem; never throws for bad input
      */
     public Parsed parse(SourceFile file) {
-        ParserConfiguration config = new ParserConfiguration()
-                .setLanguageLevel(LANGUAGE_LEVEL)
-                .setStoreTokens(true)
-                .setAttributeComments(false)
-                .setTabSize(1);
+        ParserConfiguration config = parserConfiguration();
         ParseResult<CompilationUnit> result;
         try {
             result = new JavaParser(config).parse(file.text());
