@@ -18,6 +18,8 @@ RUNS="${RUNS:-5}"
 JAVA_FLAGS="${JAVA_FLAGS:--XX:TieredStopAtLevel=1 -XX:+UseParallelGC -XX:InitialRAMPercentage=12.5}"   # as bin/pg-advisory-lint
 FILES="${FILES:-9200}"
 [ -f "$jar" ] || (cd "$repo" && ./mvnw -B -q -DskipTests package -pl cli -am >&2)
+# as bin/pg-advisory-lint: map the class-data-sharing archive the build wrote beside the jar
+[ -f "${jar%.jar}.jsa" ] && [ -z "${NO_CDS:-}" ] && JAVA_FLAGS="$JAVA_FLAGS -XX:SharedArchiveFile=${jar%.jar}.jsa"
 command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (Debian package: time)" >&2; exit 2; }
 
 tf="$(mktemp)"
