@@ -162,6 +162,25 @@ class FactsCacheTest {
     }
 
     @Test
+    void anUnparsedFileNamedLikeAReferencedTypeDoesNotDefeatTheCacheUntilItChanges() throws IOException {
+        Path project = copy(FixtureHarness.fixture("lock-helpers"));
+        // same simple name as the constants billing refers to, in another package: never parsed
+        Path namesake = project.resolve("zz-other/src/main/java/com/example/other/BillingKeys.java");
+        Files.createDirectories(namesake.getParent());
+        Files.writeString(namesake, "package com.example.other;\n\npublic final class BillingKeys {\n}\n");
+        Path cacheFile = tmp.resolve("cache.json");
+        cached(ANALYZER, project, cacheFile);
+        AnalysisResult warm = cached(ANALYZER, project, cacheFile);
+        assertThat(lastStats.javaReused()).isTrue();
+        assertThat(observable(warm)).isEqualTo(observable(ANALYZER.analyze(project, List.of(project))));
+
+        Files.writeString(namesake, "package com.example.other;\n\npublic final class BillingKeys {\n    int x;\n}\n");
+        AnalysisResult changed = cached(ANALYZER, project, cacheFile);
+        assertThat(lastStats.javaReused()).isFalse();
+        assertThat(observable(changed)).isEqualTo(observable(ANALYZER.analyze(project, List.of(project))));
+    }
+
+    @Test
     void aChangedPoolingFileIsReadAgainWhileTheJavaFactsAreKept() throws IOException {
         Path project = copy(FixtureHarness.fixture("session-lock-under-transaction-pooling").resolve("declared-ini"));
         Path cacheFile = tmp.resolve("cache.json");

@@ -91,6 +91,8 @@ final class AnalysisRun {
     private final java.util.Set<String> previousJavaFiles = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Helper names of the cached run; and the files the prefilter rules out that call one of them. */
     private volatile Set<String> previousHelperNames = Set.of();
+    /** Type names the cached run's Java files refer to: files of those names are hashed too. */
+    private volatile Set<String> previousWatched = Set.of();
     private final java.util.Set<String> callsPreviousHelpers = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Files that took part in the Java analysis (parsed in any role, or mapper XML), by relative path. */
     private final java.util.Set<String> javaParsed = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -262,6 +264,7 @@ final class AnalysisRun {
                     }
                 });
                 previousHelperNames = Set.copyOf(previous.helperCallNames());
+                previousWatched = Set.copyOf(previous.watchedTypeNames());
             }
             List<Object> read = map(pool, files, f -> f, this::read);
             phaseDone("read");
@@ -376,9 +379,7 @@ final class AnalysisRun {
                 return false;
             }
             if (f.kind() == FileKind.JAVA) {
-                String name = f.path().getFileName().toString();
-                if (read.get(i) instanceof SourceFile
-                        || previous.watchedTypeNames().contains(name.substring(0, name.length() - 5))
+                if (read.get(i) instanceof SourceFile || previous.watchedTypeNames().contains(typeName(f))
                         || callsPreviousHelpers.contains(f.relativePath())) {
                     return false;
                 }
@@ -426,6 +427,17 @@ final class AnalysisRun {
     private FactsCache.Snapshot snapshot(String fingerprint, FactsCache.Snapshot previous, boolean javaReused,
                                          List<DiscoveredFile> files, List<FileFacts> out, HelperRegistry registry) {
         java.util.SortedMap<String, FactsCache.Entry> entries = new java.util.TreeMap<>();
+        for (DiscoveredFile f : files) {
+            // files named like a referenced type: the next run must tell whether they changed
+            if (f.kind() == FileKind.JAVA && !hashes.containsKey(f.relativePath()) && watchedTypeNames.contains(typeName(f))
+                    && f.size() <= MAX_FILE_BYTES) {
+                try {
+                    hashes.put(f.relativePath(), sha256(Files.readAllBytes(f.path())));
+                } catch (IOException e) {
+                    // unreadable now: no entry, so the next run treats it as new
+                }
+            }
+        }
         boolean overBudget = false;
         for (int i = 0; i < files.size(); i++) {
             String path = files.get(i).relativePath();
@@ -811,7 +823,8 @@ final class AnalysisRun {
             // (force: constants, helper callers, mapper interfaces) and what took part in the cached Java
             // analysis; any other file cannot change the result while it still fails the prefilter
             if (settings.cache() != null && (force || staged instanceof SourceFile || staged instanceof ConfigFile
-                    || staged instanceof MapperFile || previousJavaFiles.contains(f.relativePath()))) {
+                    || staged instanceof MapperFile || previousJavaFiles.contains(f.relativePath())
+                    || (f.kind() == FileKind.JAVA && previousWatched.contains(typeName(f))))) {
                 hashes.put(f.relativePath(), sha256(bytes));
             }
             if (!force && staged == null && f.kind() == FileKind.JAVA && !previousHelperNames.isEmpty()
@@ -909,6 +922,12 @@ final class AnalysisRun {
 
     /** A configuration file to scan for pooling evidence. */
     private record ConfigFile(SourceFile file) {
+    }
+
+    /** @return a Java file's name without {@code .java}: the simple name of the type it is expected to declare */
+    private static String typeName(DiscoveredFile f) {
+        String name = f.path().getFileName().toString();
+        return name.endsWith(".java") ? name.substring(0, name.length() - 5) : name;
     }
 
     /** @return the lower-case hex SHA-256 of the bytes */
