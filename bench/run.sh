@@ -15,7 +15,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$here")"
 jar="$repo/cli/target/pg-advisory-lint.jar"
 RUNS="${RUNS:-5}"
-JAVA_FLAGS="${JAVA_FLAGS:--XX:TieredStopAtLevel=1 -XX:+UseParallelGC -XX:InitialRAMPercentage=12.5}"   # as bin/pg-advisory-lint
+JAVA_FLAGS="${JAVA_FLAGS:--XX:TieredStopAtLevel=1 -XX:+UseParallelGC -XX:InitialRAMPercentage=12.5 -Xmn96m}"   # as bin/pg-advisory-lint
 FILES="${FILES:-9200}"
 [ -f "$jar" ] || (cd "$repo" && ./mvnw -B -q -DskipTests package -pl cli -am >&2)
 # as bin/pg-advisory-lint: map the class-data-sharing archive the build wrote beside the jar
