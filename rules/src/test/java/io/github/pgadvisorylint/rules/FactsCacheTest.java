@@ -226,6 +226,27 @@ class FactsCacheTest {
         assertThat(lastStats.javaReused()).isTrue();
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"key", "sha256", "pooling"})
+    void aCacheWithFieldsNoRunWritesIsIgnored(String field) throws IOException {
+        Path project = copy(FixtureHarness.fixture("lock-helpers"));
+        Path cacheFile = tmp.resolve("cache.json");
+        cached(ANALYZER, project, cacheFile);
+        // a hand edit: the field is null wherever it occurs
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.JsonNode tree = json.readTree(cacheFile.toFile());
+        tree.findParents(field).forEach(node -> ((com.fasterxml.jackson.databind.node.ObjectNode) node).putNull(field));
+        json.writeValue(cacheFile.toFile(), tree);
+
+        FactsCache cache = FactsCache.load(cacheFile);
+        AnalysisResult result = ANALYZER.analyze(project, List.of(project), cache);
+        assertThat(cache.problem()).hasValueSatisfying(p -> assertThat(p).contains("cannot use cache file"));
+        assertThat(observable(result)).isEqualTo(observable(ANALYZER.analyze(project, List.of(project))));
+        cache.save();
+        cached(ANALYZER, project, cacheFile);
+        assertThat(lastStats.javaReused()).isTrue();
+    }
+
     @Test
     void aCacheFileIsWrittenOnlyBySave() throws IOException {
         Path project = copy(FixtureHarness.fixture("lock-helpers"));

@@ -98,6 +98,10 @@ public final class Analyzer {
      */
     public AnalysisResult analyze(Path root, List<Path> targets, FactsCache cache) {
         Objects.requireNonNull(root, "root");
+        return runOnWorker(root, targets, cache);
+    }
+
+    private AnalysisResult runOnWorker(Path root, List<Path> targets, FactsCache cache) {
         AnalysisRun run = new AnalysisRun(new AnalysisRun.Settings(rules, disabled, severities, threads, pooling,
                 fileFilter, extraLockHelpers, extraPooledApiTypes, progress, cache), root, targets, fileTimeBudget);
         // syntax trees are walked recursively: a thread with a large stack keeps deeply nested input

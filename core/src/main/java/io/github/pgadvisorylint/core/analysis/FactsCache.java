@@ -95,7 +95,13 @@ public final class FactsCache {
             }
             try (InputStream in = Files.newInputStream(file)) {
                 Snapshot s = Json.MAPPER.readValue(in, Snapshot.class);
-                return new Loaded(s == null || s.format() != FORMAT || s.files() == null ? null : s, null);
+                if (s == null || s.format() != FORMAT) {
+                    return new Loaded(null, null); // another layout: written by another version
+                }
+                if (!s.wellFormed()) {
+                    return new Loaded(null, "cannot use cache file " + file + " (missing or null fields); analysing afresh");
+                }
+                return new Loaded(s, null);
             }
         } catch (NoSuchFileException e) {
             return new Loaded(null, null);
@@ -197,6 +203,27 @@ public final class FactsCache {
      */
     record Snapshot(int format, String fingerprint, boolean javaReusable, SortedSet<String> watchedTypeNames,
                     SortedSet<String> helperCallNames, SortedMap<String, Entry> files) {
+
+        /** @return whether every field the analysis reads is present (a hand-edited file may lack some) */
+        boolean wellFormed() {
+            // (sorted sets and maps cannot hold null elements or keys: reading such a file already failed)
+            if (fingerprint == null || watchedTypeNames == null || helperCallNames == null || files == null) {
+                return false;
+            }
+            for (var e : files.entrySet()) {
+                Entry v = e.getValue();
+                if (v == null || v.sha256() == null || v.pooling() == null || v.timeouts() == null
+                        || v.pooling().contains(null) || v.timeouts().contains(null) || (v.facts() != null && !wellFormed(v.facts()))) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private static boolean wellFormed(FileFacts f) {
+            // FileFacts copies its lists with List.copyOf, which already rejects null elements
+            return f.path() != null;
+        }
     }
 
     /**
