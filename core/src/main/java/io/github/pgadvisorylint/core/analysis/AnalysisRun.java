@@ -89,6 +89,8 @@ final class AnalysisRun {
     private final java.util.Map<String, String> hashes = new java.util.concurrent.ConcurrentHashMap<>();
     /** Files that took part in the Java analysis of the cached run (hashed even when the prefilter rules them out). */
     private final java.util.Set<String> previousJavaFiles = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** What the constant index needs from each parsed file, by path, until the index takes it. */
+    private final java.util.Map<String, Prepared> prepared = new java.util.concurrent.ConcurrentHashMap<>();
     /** Helper names of the cached run; and the files the prefilter rules out that call one of them. */
     private volatile Set<String> previousHelperNames = Set.of();
     /** Type names the cached run's Java files refer to: files of those names are hashed too. */
@@ -351,7 +353,29 @@ final class AnalysisRun {
     /** Parses a Java file, remembering that it took part in the Java analysis. */
     private JavaFrontEnd.Parsed parse(SourceFile file) {
         javaParsed.add(file.path());
-        return javaFrontEnd.parse(file);
+        JavaFrontEnd.Parsed parsed = javaFrontEnd.parse(file);
+        if (parsed.unit() != null) {
+            // on the parsing thread: what the constant index needs from the tree
+            prepared.put(file.path(), new Prepared(ConstantIndex.collect(parsed.unit(), file),
+                    JavaFrontEnd.referencedTypeNames(parsed.unit())));
+        }
+        return parsed;
+    }
+
+    /**
+     * What the constant index needs from a parsed file, collected on the thread that parsed it.
+     *
+     * @param constants  the file's constants and types
+     * @param referenced the type names it refers to ({@link JavaFrontEnd#referencedTypeNames})
+     */
+    private record Prepared(ConstantIndex.Contribution constants, java.util.SortedSet<String> referenced) {
+    }
+
+    /** @return what the constant index needs from a parsed file (collected now when not yet) */
+    private Prepared prepared(JavaFrontEnd.Parsed p) {
+        Prepared done = prepared.remove(p.file().path());
+        return done != null ? done
+                : new Prepared(ConstantIndex.collect(p.unit(), p.file()), JavaFrontEnd.referencedTypeNames(p.unit()));
     }
 
     /**
@@ -603,8 +627,9 @@ final class AnalysisRun {
                     if (p.unit() == null) {
                         continue;
                     }
-                    index.add(p.unit(), p.file());
-                    java.util.SortedSet<String> referenced = JavaFrontEnd.referencedTypeNames(p.unit());
+                    Prepared ready = prepared(p);
+                    index.add(ready.constants());
+                    java.util.SortedSet<String> referenced = ready.referenced();
                     watchedTypeNames.addAll(referenced);
                     for (String type : referenced) {
                         DiscoveredFile f = javaByTypeName.get(type);
@@ -620,7 +645,7 @@ final class AnalysisRun {
             }
             for (JavaFrontEnd.Parsed p : frontier) {
                 if (p.unit() != null) {
-                    index.add(p.unit(), p.file());
+                    index.add(prepared(p).constants());
                 }
             }
         }
@@ -649,7 +674,8 @@ final class AnalysisRun {
                 DiscoveredFile javaFile = javaByTypeName.get(simple);
                 com.github.javaparser.ast.CompilationUnit unit = null;
                 if (javaFile != null && read(javaFile, true) instanceof SourceFile sf) {
-                    unit = parse(sf).unit();
+                    javaParsed.add(sf.path());
+                    unit = javaFrontEnd.parse(sf).unit(); // not indexed: nothing to prepare
                 }
                 return mapperFrontEnd.analyze(m.file(), unit);
             } catch (StackOverflowError | RuntimeException e) {

@@ -45,19 +45,29 @@ public final class ConstantIndex {
     }
 
     /**
-     * Adds every constant and type declared in a compilation unit.
+     * What one file adds to the index, collected without the index's lock (on a parsing thread).
+     *
+     * @param path      the file's path
+     * @param types     the type declarations, with the file declaring them
+     * @param constants the constants, keyed {@code Type.NAME}
+     */
+    public record Contribution(String path, List<TypeDeclaration<?>> types, SourceFile file,
+                               List<Map.Entry<String, Constant>> constants) {
+    }
+
+    /**
+     * Collects every constant and type declared in a compilation unit; thread-safe.
      *
      * @param unit the parsed file
      * @param file its text
+     * @return what {@link #add(Contribution)} adds
      */
-    public synchronized void add(CompilationUnit unit, SourceFile file) {
-        if (!files.add(file.path())) {
-            return; // parsed twice (for constants and for helper calls): index once
-        }
+    public static Contribution collect(CompilationUnit unit, SourceFile file) {
         String pkg = unit.getPackageDeclaration().map(p -> p.getNameAsString() + ".").orElse("");
+        List<TypeDeclaration<?>> types = new ArrayList<>();
+        List<Map.Entry<String, Constant>> constants = new ArrayList<>();
         for (TypeDeclaration<?> type : unit.findAll(TypeDeclaration.class)) {
-            typesBySimpleName.computeIfAbsent(type.getNameAsString(), k -> new ArrayList<>()).add(type);
-            typeFiles.put(type, file);
+            types.add(type);
             String qualifiedType = pkg + qualifiedTypeName(type);
             for (FieldDeclaration field : type.getFields()) {
                 boolean constant = field.isFinal()
@@ -67,22 +77,47 @@ public final class ConstantIndex {
                 }
                 for (VariableDeclarator v : field.getVariables()) {
                     if (v.getInitializer().isPresent()) {
-                        put(type.getNameAsString(), v.getNameAsString(),
-                                new Constant(qualifiedType + "." + v.getNameAsString(), type.getNameAsString(), v, file));
+                        constants.add(Map.entry(type.getNameAsString() + "." + v.getNameAsString(),
+                                new Constant(qualifiedType + "." + v.getNameAsString(), type.getNameAsString(), v, file)));
                     }
                 }
             }
             if (type instanceof EnumDeclaration e) {
                 for (EnumConstantDeclaration c : e.getEntries()) {
-                    put(type.getNameAsString(), c.getNameAsString(),
-                            new Constant(qualifiedType + "." + c.getNameAsString(), type.getNameAsString(), c, file));
+                    constants.add(Map.entry(type.getNameAsString() + "." + c.getNameAsString(),
+                            new Constant(qualifiedType + "." + c.getNameAsString(), type.getNameAsString(), c, file)));
                 }
             }
         }
+        return new Contribution(file.path(), types, file, constants);
     }
 
-    private void put(String type, String name, Constant c) {
-        byTypeAndName.computeIfAbsent(type + "." + name, k -> new ArrayList<>()).add(c);
+    /**
+     * Adds every constant and type declared in a compilation unit.
+     *
+     * @param unit the parsed file
+     * @param file its text
+     */
+    public void add(CompilationUnit unit, SourceFile file) {
+        add(collect(unit, file));
+    }
+
+    /**
+     * Adds what {@link #collect} found in one file; a file added before is not added again.
+     *
+     * @param c the file's contribution
+     */
+    public synchronized void add(Contribution c) {
+        if (!files.add(c.path())) {
+            return; // parsed twice (for constants and for helper calls): index once
+        }
+        for (TypeDeclaration<?> type : c.types()) {
+            typesBySimpleName.computeIfAbsent(type.getNameAsString(), k -> new ArrayList<>()).add(type);
+            typeFiles.put(type, c.file());
+        }
+        for (Map.Entry<String, Constant> e : c.constants()) {
+            byTypeAndName.computeIfAbsent(e.getKey(), k -> new ArrayList<>()).add(e.getValue());
+        }
     }
 
     private static String qualifiedTypeName(TypeDeclaration<?> type) {
