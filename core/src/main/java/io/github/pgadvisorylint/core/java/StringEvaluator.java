@@ -52,20 +52,18 @@ final class StringEvaluator {
 
     StringEvaluator(SourceFile file, Node unit) {
         this.file = file;
-        for (TypeDeclaration<?> type : unit.findAll(TypeDeclaration.class)) {
-            typeNames.add(type.getNameAsString());
-        }
-        for (FieldDeclaration field : unit.findAll(FieldDeclaration.class)) {
-            boolean constant = field.isFinal() || isInterfaceField(field);
-            if (!constant) {
-                continue;
-            }
-            for (VariableDeclarator v : field.getVariables()) {
-                if (v.getInitializer().isPresent()) {
-                    constants.putIfAbsent(v.getNameAsString(), v);
+        // one pre-order walk for both (the same order as two findAll calls)
+        unit.walk(node -> {
+            if (node instanceof TypeDeclaration<?> type) {
+                typeNames.add(type.getNameAsString());
+            } else if (node instanceof FieldDeclaration field && (field.isFinal() || isInterfaceField(field))) {
+                for (VariableDeclarator v : field.getVariables()) {
+                    if (v.getInitializer().isPresent()) {
+                        constants.putIfAbsent(v.getNameAsString(), v);
+                    }
                 }
             }
-        }
+        });
     }
 
     private static boolean isInterfaceField(FieldDeclaration field) {
