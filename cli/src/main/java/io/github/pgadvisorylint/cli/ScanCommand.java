@@ -3,6 +3,7 @@ package io.github.pgadvisorylint.cli;
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.FactsCache;
 import io.github.pgadvisorylint.core.report.AtomicFiles;
+import io.github.pgadvisorylint.core.report.ToolInfo;
 import io.github.pgadvisorylint.core.baseline.Baseline;
 import io.github.pgadvisorylint.core.baseline.BaselineException;
 import io.github.pgadvisorylint.core.config.ConfigException;
@@ -301,12 +302,16 @@ final class ScanCommand implements Callable<Integer> {
 
         List<String> written = new ArrayList<>();
         if (facts != null) {
-            facts.problem().ifPresent(p -> spec.commandLine().getErr().println("warning: " + p));
+            PrintWriter err = spec.commandLine().getErr();
+            facts.problem().ifPresent(p -> err.println(ToolInfo.NAME + ": warning: " + p));
             try {
                 facts.save();
             } catch (IOException | RuntimeException e) {
                 throw new InputException("cannot write " + cacheFile + ": " + describe(e), e);
             }
+            err.println(ToolInfo.NAME + ": cache " + cacheFile + ": " + facts.stats().filesReused() + " files reused, "
+                    + facts.stats().filesAnalysed() + " analysed");
+            err.flush();
         }
         AnalysisResult result = analysed;
         if (writeBaseline != null) {

@@ -73,7 +73,10 @@ class RealPipelineTest {
         Files.writeString(project.resolve(".cache/facts.json"), "not json");
         CliHarness.Run corrupt = CliHarness.real(dir, args);
         assertThat(corrupt.out()).isEqualTo(cold.out());
-        assertThat(corrupt.err()).contains("warning: cannot use cache file").contains("facts.json");
+        assertThat(corrupt.err()).contains("pg-advisory-lint: warning: cannot use cache file").contains("facts.json")
+                .contains("not valid JSON at line 1");
+        assertThat(warm.err()).contains("pg-advisory-lint: cache project/.cache/facts.json: 1 files reused, 0 analysed");
+        assertThat(first.err()).contains("pg-advisory-lint: cache project/.cache/facts.json: 0 files reused, 1 analysed");
         assertThat(Files.readString(project.resolve(".cache/facts.json"))).startsWith("{");
     }
 

@@ -247,6 +247,25 @@ class FactsCacheTest {
         assertThat(lastStats.javaReused()).isTrue();
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"{}", "null", "[]", "\"\"", "{\"files\": null}", "{\"format\": 1}", "[[[[[[", "\u0000\u0001"})
+    void aFileThatIsNoCacheIsReportedInPlainWords(String content) throws IOException {
+        Path cacheFile = tmp.resolve("cache.json");
+        Files.writeString(cacheFile, content);
+        FactsCache cache = FactsCache.load(cacheFile);
+        assertThat(cache.problem()).hasValueSatisfying(p -> assertThat(p)
+                .startsWith("cannot use cache file " + cacheFile + " (")
+                .containsAnyOf("not valid JSON", "not a pg-advisory-lint cache")
+                .doesNotContain("Snapshot").doesNotContain("Coercion").doesNotContain("io.github"));
+    }
+
+    @Test
+    void aCacheOfAnotherLayoutIsReplacedSilently() throws IOException {
+        Path cacheFile = tmp.resolve("cache.json");
+        Files.writeString(cacheFile, "{\"format\": 99, \"whatever\": true}");
+        assertThat(FactsCache.load(cacheFile).problem()).isEmpty();
+    }
+
     @Test
     void aCacheFileIsWrittenOnlyBySave() throws IOException {
         Path project = copy(FixtureHarness.fixture("lock-helpers"));

@@ -94,21 +94,43 @@ public final class FactsCache {
                 return new Loaded(null, "cache file " + file + " is larger than " + MAX_BYTES + " bytes; ignored");
             }
             try (InputStream in = Files.newInputStream(file)) {
-                Snapshot s = Json.MAPPER.readValue(in, Snapshot.class);
-                if (s == null || s.format() != FORMAT) {
-                    return new Loaded(null, null); // another layout: written by another version
+                com.fasterxml.jackson.databind.JsonNode tree = Json.MAPPER.readTree(in);
+                com.fasterxml.jackson.databind.JsonNode format = tree == null ? null : tree.get("format");
+                if (format != null && format.isInt() && format.intValue() > 0 && format.intValue() != FORMAT) {
+                    return new Loaded(null, null); // another layout, written by another version: silently replaced
                 }
-                if (!s.wellFormed()) {
-                    return new Loaded(null, "cannot use cache file " + file + " (missing or null fields); analysing afresh");
+                Snapshot s = tree == null || tree.isMissingNode() ? null : Json.MAPPER.treeToValue(tree, Snapshot.class);
+                if (s == null || !s.wellFormed()) {
+                    return new Loaded(null, "cannot use cache file " + file
+                            + " (not a pg-advisory-lint cache: fields are missing or null); analysing afresh");
                 }
                 return new Loaded(s, null);
             }
         } catch (NoSuchFileException e) {
             return new Loaded(null, null);
         } catch (IOException | RuntimeException | LinkageError e) {
-            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().findFirst().orElse("");
-            return new Loaded(null, "cannot use cache file " + file + " (" + why + "); analysing afresh");
+            return new Loaded(null, "cannot use cache file " + file + " (" + describe(e) + "); analysing afresh");
         }
+    }
+
+    /** @return why reading failed, in the user's terms (no class names of the JSON mapping) */
+    private static String describe(Throwable e) {
+        String at = "";
+        if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j && j.getLocation() != null) {
+            at = " at line " + j.getLocation().getLineNr() + ", column " + j.getLocation().getColumnNr();
+        }
+        if (e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException) {
+            return "too deeply nested or too large" + at;
+        }
+        if (e instanceof com.fasterxml.jackson.core.JsonParseException
+                || e instanceof com.fasterxml.jackson.core.io.JsonEOFException) {
+            return "not valid JSON" + at;
+        }
+        if (e instanceof com.fasterxml.jackson.databind.JsonMappingException) {
+            return "not a pg-advisory-lint cache: unexpected content" + at;
+        }
+        String message = e.getMessage() == null ? "" : ": " + e.getMessage().lines().findFirst().orElse("");
+        return e.getClass().getSimpleName() + message;
     }
 
     /** @return the cache file */
