@@ -293,9 +293,11 @@ public final class JavaFrontEnd {
             }
         }
         for (com.github.javaparser.ast.expr.FieldAccessExpr f : unit.findAll(com.github.javaparser.ast.expr.FieldAccessExpr.class)) {
-            if (f.getScope() instanceof com.github.javaparser.ast.expr.NameExpr n && !n.getNameAsString().isEmpty()
-                    && Character.isUpperCase(n.getNameAsString().charAt(0))) {
-                out.add(n.getNameAsString());
+            // Type.NAME, and pkg.Type.NAME or Outer.Inner.NAME (the type written with its package or outer type)
+            String scope = f.getScope() instanceof com.github.javaparser.ast.expr.NameExpr n ? n.getNameAsString()
+                    : f.getScope() instanceof com.github.javaparser.ast.expr.FieldAccessExpr q ? q.getNameAsString() : "";
+            if (!scope.isEmpty() && Character.isUpperCase(scope.charAt(0))) {
+                out.add(scope);
             }
         }
         for (com.github.javaparser.ast.body.ClassOrInterfaceDeclaration c : unit.findAll(com.github.javaparser.ast.body.ClassOrInterfaceDeclaration.class)) {

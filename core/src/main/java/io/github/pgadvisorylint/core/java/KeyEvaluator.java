@@ -567,7 +567,11 @@ final class KeyEvaluator {
         if (typeName == null || (scope instanceof NameExpr sn && (JavaScopes.local(typeName, sn).isPresent() || JavaScopes.isParameter(typeName, sn)))) {
             return Optional.empty();
         }
-        return index.lookup(typeName, f.getNameAsString(), preferred(f, typeName));
+        List<String> prefer = preferred(f, typeName);
+        if (scope instanceof FieldAccessExpr written) {
+            prefer.add(0, written.toString()); // pkg.Type: the type it names, whatever the imports say
+        }
+        return index.lookup(typeName, f.getNameAsString(), prefer);
     }
 
     /** A bare name: a field of an enclosing type, an inherited interface constant, or a static import. */
