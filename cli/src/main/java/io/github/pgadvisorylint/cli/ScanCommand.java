@@ -257,6 +257,9 @@ final class ScanCommand implements Callable<Integer> {
         if (cacheFile != null) {
             Path cachePath = cwd.resolve(cacheFile).normalize();
             ScanTargets.checkWritableLocation(cachePath, cacheFile);
+            if (Files.exists(cachePath) && !Files.isRegularFile(cachePath)) {
+                throw new InputException("--cache " + cacheFile + ": not a regular file (a cache is a JSON file the scan replaces)");
+            }
             cache = FactsCache.load(cachePath); // read in the background while the analysis starts
         }
         final FactsCache facts = cache;

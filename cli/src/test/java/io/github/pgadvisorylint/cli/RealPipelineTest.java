@@ -91,4 +91,16 @@ class RealPipelineTest {
                 .containsExactly("discover", "read", "parse", "constants", "helpers-round-0", "extract", "rules");
         assertThat(plain.err()).doesNotContain("timing:");
     }
+
+    @Test
+    void aCacheThatIsNoRegularFileIsAUsageError() throws Exception {
+        Files.createDirectories(dir.resolve("src"));
+        Files.writeString(dir.resolve("src/Job.java"), "class Job { String sql = \"select pg_advisory_xact_lock(1)\"; }\n");
+        Path fifo = dir.resolve("cache.fifo");
+        Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
+        org.junit.jupiter.api.Assumptions.assumeTrue(mkfifo.waitFor() == 0, "mkfifo is available");
+        CliHarness.Run run = CliHarness.real(dir, "scan", "--cache", "cache.fifo", "src");
+        assertThat(run.exitCode()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(run.err()).contains("--cache cache.fifo: not a regular file");
+    }
 }

@@ -260,6 +260,18 @@ class FactsCacheTest {
     }
 
     @Test
+    void aDirectoryIsNoCacheAndIsNeverWrittenOver() throws IOException {
+        Path project = copy(FixtureHarness.fixture("lock-helpers"));
+        Path dirAsCache = Files.createDirectories(tmp.resolve("cache-dir"));
+        FactsCache cache = FactsCache.load(dirAsCache);
+        assertThat(cache.problem()).hasValueSatisfying(p -> assertThat(p).contains("not a regular file"));
+        ANALYZER.analyze(project, List.of(project), cache);
+        org.assertj.core.api.Assertions.assertThatThrownBy(cache::save).isInstanceOf(IOException.class)
+                .hasMessageContaining("not a regular file");
+        assertThat(dirAsCache).isEmptyDirectory();
+    }
+
+    @Test
     void aCacheOfAnotherLayoutIsReplacedSilently() throws IOException {
         Path cacheFile = tmp.resolve("cache.json");
         Files.writeString(cacheFile, "{\"format\": 99, \"whatever\": true}");

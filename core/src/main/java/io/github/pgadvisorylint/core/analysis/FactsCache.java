@@ -90,6 +90,10 @@ public final class FactsCache {
 
     private static Loaded read(Path file) {
         try {
+            if (Files.exists(file) && !Files.isRegularFile(file)) {
+                // a directory, a named pipe or a device: reading could block or never end
+                return new Loaded(null, "cache file " + file + " is not a regular file; ignored");
+            }
             if (Files.size(file) > MAX_BYTES) {
                 return new Loaded(null, "cache file " + file + " is larger than " + MAX_BYTES + " bytes; ignored");
             }
@@ -152,11 +156,15 @@ public final class FactsCache {
      * Writes what the last analysis found, replacing the file atomically ({@link AtomicFiles}).
      * Does nothing when no analysis ran with this cache.
      *
-     * @throws IOException when the file or its directory cannot be written
+     * @throws IOException when the file or its directory cannot be written, or the path exists and is
+     *                     not a regular file (a directory, a named pipe, a device)
      */
     public void save() throws IOException {
         if (next == null) {
             return;
+        }
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            throw new IOException(file + " is not a regular file");
         }
         AtomicFiles.write(file, w -> Json.MAPPER.writeValue(w, next));
     }
