@@ -255,7 +255,21 @@ final class ScanCommand implements Callable<Integer> {
 
         FactsCache cache = null;
         if (cacheFile != null) {
+            if (cacheFile.isBlank() || cacheFile.equals("-")) {
+                throw new ParameterException(spec.commandLine(), "--cache needs a file name (the cache is never standard"
+                        + " input or output)");
+            }
             Path cachePath = cwd.resolve(cacheFile).normalize();
+            java.util.List<String> others = new ArrayList<>();
+            targets.stream().map(Target::file).filter(java.util.Objects::nonNull).forEach(others::add);
+            java.util.stream.Stream.of(baselineFile, writeBaselineFile, configFile).filter(java.util.Objects::nonNull)
+                    .forEach(others::add);
+            for (String other : others) {
+                if (cwd.resolve(other).normalize().equals(cachePath)) {
+                    throw new ParameterException(spec.commandLine(), "--cache " + cacheFile + " is also given as "
+                            + other + " for another purpose; the cache needs a file of its own");
+                }
+            }
             ScanTargets.checkWritableLocation(cachePath, cacheFile);
             if (Files.exists(cachePath) && !Files.isRegularFile(cachePath)) {
                 throw new InputException("--cache " + cacheFile + ": not a regular file (a cache is a JSON file the scan replaces)");
@@ -304,18 +318,6 @@ final class ScanCommand implements Callable<Integer> {
         }
 
         List<String> written = new ArrayList<>();
-        if (facts != null) {
-            PrintWriter err = spec.commandLine().getErr();
-            facts.problem().ifPresent(p -> err.println(ToolInfo.NAME + ": warning: " + p));
-            try {
-                facts.save();
-            } catch (IOException | RuntimeException e) {
-                throw new InputException("cannot write " + cacheFile + ": " + describe(e), e);
-            }
-            err.println(ToolInfo.NAME + ": cache " + cacheFile + ": " + facts.stats().filesReused() + " files reused, "
-                    + facts.stats().filesAnalysed() + " analysed");
-            err.flush();
-        }
         AnalysisResult result = analysed;
         if (writeBaseline != null) {
             Baseline updated = baseline == null ? Baseline.of(analysed.findings())
@@ -368,6 +370,20 @@ final class ScanCommand implements Callable<Integer> {
             // Machine-readable output stays clean: the summary goes to standard error.
             PrintWriter err = spec.commandLine().getErr();
             err.println(new TextReporter(written).summary(result));
+            err.flush();
+        }
+        if (facts != null) {
+            // after the reports: a cache that cannot be written costs the next scan time, never this report
+            PrintWriter err = spec.commandLine().getErr();
+            facts.problem().ifPresent(p -> err.println(ToolInfo.NAME + ": warning: " + p));
+            try {
+                facts.save();
+                err.println(ToolInfo.NAME + ": cache " + cacheFile + ": " + facts.stats().filesReused() + " files reused, "
+                        + facts.stats().filesAnalysed() + " analysed");
+            } catch (IOException | RuntimeException e) {
+                err.println(ToolInfo.NAME + ": warning: cannot write cache " + cacheFile + ": " + describe(e)
+                        + "; the next scan will not be incremental");
+            }
             err.flush();
         }
         Severity threshold = failOn.threshold();

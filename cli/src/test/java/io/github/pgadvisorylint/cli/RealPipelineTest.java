@@ -70,11 +70,14 @@ class RealPipelineTest {
         assertThat(warm.exitCode()).isEqualTo(cold.exitCode());
         assertThat(project.resolve(".cache/facts.json")).isRegularFile();
 
-        Files.writeString(project.resolve(".cache/facts.json"), "not json");
+        // cut short, as a full disk would leave it
+        Path facts = project.resolve(".cache/facts.json");
+        Files.writeString(facts, Files.readString(facts).substring(0, 40));
         CliHarness.Run corrupt = CliHarness.real(dir, args);
         assertThat(corrupt.out()).isEqualTo(cold.out());
         assertThat(corrupt.err()).contains("pg-advisory-lint: warning: cannot use cache file").contains("facts.json")
                 .contains("not valid JSON at line 1");
+        assertThat(corrupt.err()).doesNotContain("cannot write cache");
         assertThat(warm.err()).contains("pg-advisory-lint: cache project/.cache/facts.json: 1 files reused, 0 analysed");
         assertThat(first.err()).contains("pg-advisory-lint: cache project/.cache/facts.json: 0 files reused, 1 analysed");
         assertThat(Files.readString(project.resolve(".cache/facts.json"))).startsWith("{");
@@ -102,5 +105,25 @@ class RealPipelineTest {
         CliHarness.Run run = CliHarness.real(dir, "scan", "--cache", "cache.fifo", "src");
         assertThat(run.exitCode()).isEqualTo(Main.EXIT_USAGE);
         assertThat(run.err()).contains("--cache cache.fifo: not a regular file");
+    }
+
+    @Test
+    void theCacheNeverReplacesAFileThatIsNotACacheNorAnotherOutput() throws Exception {
+        Files.createDirectories(dir.resolve("src"));
+        Path source = dir.resolve("src/Job.java");
+        String code = "class Job { String sql = \"select pg_advisory_xact_lock(1)\"; }\n";
+        Files.writeString(source, code);
+        CliHarness.Run mistaken = CliHarness.real(dir, "scan", "--format", "sarif", "-o", "r.sarif", "--cache", "src/Job.java", "src");
+        assertThat(Files.readString(source)).isEqualTo(code);
+        assertThat(mistaken.exitCode()).isEqualTo(Main.EXIT_OK);
+        assertThat(mistaken.err()).contains("warning: cannot write cache src/Job.java")
+                .contains("is not a pg-advisory-lint cache; not replaced");
+        assertThat(dir.resolve("r.sarif")).isRegularFile();
+
+        CliHarness.Run same = CliHarness.real(dir, "scan", "--format", "sarif", "-o", "r.sarif", "--cache", "r.sarif", "src");
+        assertThat(same.exitCode()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(same.err()).contains("--cache r.sarif is also given as r.sarif");
+        assertThat(CliHarness.real(dir, "scan", "--cache", "-", "src").exitCode()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(CliHarness.real(dir, "scan", "--cache", "", "src").exitCode()).isEqualTo(Main.EXIT_USAGE);
     }
 }

@@ -215,7 +215,7 @@ class FactsCacheTest {
     void aCorruptCacheIsReportedAndIgnored() throws IOException {
         Path project = copy(FixtureHarness.fixture("lock-helpers"));
         Path cacheFile = tmp.resolve("cache.json");
-        Files.writeString(cacheFile, "{\"format\": 1, \"files\": [", StandardCharsets.UTF_8);
+        Files.writeString(cacheFile, "{\"files\": {\"a.java\": {\"sha256\": ", StandardCharsets.UTF_8); // cut short
         FactsCache cache = FactsCache.load(cacheFile);
         assertThat(cache.problem()).hasValueSatisfying(p -> assertThat(p).contains(cacheFile.toString()));
         AnalysisResult result = ANALYZER.analyze(project, List.of(project), cache);
@@ -269,6 +269,35 @@ class FactsCacheTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(cache::save).isInstanceOf(IOException.class)
                 .hasMessageContaining("not a regular file");
         assertThat(dirAsCache).isEmptyDirectory();
+    }
+
+    @Test
+    void aCacheReachedThroughASymbolicLinkIntoTheTreeIsNeverScanned() throws IOException {
+        Path project = copy(FixtureHarness.fixture("lock-helpers"));
+        Path inTree = project.resolve("billing/src/main/java/com/example/billing/Cache.java");
+        Path link = tmp.resolve("cache-link.java");
+        Files.createSymbolicLink(link, inTree);
+        AnalysisResult cold = ANALYZER.analyze(project, List.of(project));
+        cached(ANALYZER, project, link);
+        assertThat(inTree).isRegularFile();
+        AnalysisResult warm = cached(ANALYZER, project, link);
+        assertThat(observable(warm)).isEqualTo(observable(cold));
+        assertThat(lastStats.javaReused()).isTrue();
+    }
+
+    @Test
+    void aCandidateWithoutFactsInTheCacheIsAnalysedAgain() throws IOException {
+        Path project = copy(FixtureHarness.fixture("lock-helpers"));
+        Path cacheFile = tmp.resolve("cache.json");
+        cached(ANALYZER, project, cacheFile);
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.JsonNode tree = json.readTree(cacheFile.toFile());
+        tree.get("files").forEach(entry -> ((com.fasterxml.jackson.databind.node.ObjectNode) entry).putNull("facts"));
+        json.writeValue(cacheFile.toFile(), tree);
+
+        AnalysisResult warm = cached(ANALYZER, project, cacheFile);
+        assertThat(lastStats.javaReused()).isFalse();
+        assertThat(observable(warm)).isEqualTo(observable(ANALYZER.analyze(project, List.of(project))));
     }
 
     @Test

@@ -165,8 +165,7 @@ final class AnalysisRun {
         FileDiscovery.Result found = FileDiscovery.discover(root, targets);
         FileDiscovery.Result discovered = new FileDiscovery.Result(found.files().stream()
                 .filter(f -> settings.fileFilter().test(f.path().toAbsolutePath().normalize()))
-                .filter(f -> settings.cache() == null // the cache is never an input, even inside the tree
-                        || !f.path().toAbsolutePath().normalize().equals(settings.cache().file().toAbsolutePath().normalize()))
+                .filter(f -> !isCacheFile(f.path())) // the cache is never an input, even inside the tree
                 .toList(),
                 found.notifications());
         total = 2 * discovered.files().size();
@@ -216,6 +215,24 @@ final class AnalysisRun {
         long elapsed = (System.nanoTime() - started) / 1_000_000;
         return new AnalysisResult(root, descriptors, outcome.active(), notifications, model,
                 discovered.files().size(), analyzed, elapsed, outcome.suppressed());
+    }
+
+    /** Whether a discovered file is the cache file, also when either path goes through a symbolic link. */
+    private boolean isCacheFile(Path file) {
+        if (settings.cache() == null) {
+            return false;
+        }
+        Path cache = settings.cache().file().toAbsolutePath().normalize();
+        if (file.toAbsolutePath().normalize().equals(cache)) {
+            return true;
+        }
+        try {
+            Path real = cache.toRealPath();
+            return file.getFileName() != null && file.getFileName().equals(real.getFileName())
+                    && Files.isSameFile(file, real);
+        } catch (IOException e) {
+            return false; // no cache file yet (or unreadable): nothing to confuse it with
+        }
     }
 
     /** Tells the progress listener that a phase ended. */
@@ -396,6 +413,9 @@ final class AnalysisRun {
         for (int i = 0; i < files.size(); i++) {
             DiscoveredFile f = files.get(i);
             FactsCache.Entry e = previous.files().get(f.relativePath());
+            if (e != null && e.facts() == null && (read.get(i) instanceof SourceFile || read.get(i) instanceof MapperFile)) {
+                return false; // a candidate always has facts: this cache was edited
+            }
             if (e != null && e.sha256().equals(hashes.get(f.relativePath()))) {
                 continue;
             }

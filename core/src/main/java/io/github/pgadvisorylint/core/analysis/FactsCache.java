@@ -45,8 +45,11 @@ public final class FactsCache {
     /** Version of the file's layout; a cache with another is ignored. */
     static final int FORMAT = 1;
 
-    /** Cache files larger than this are ignored rather than read (bytes). */
-    static final long MAX_BYTES = 512L * 1024 * 1024;
+    /**
+     * Cache files larger than this are ignored rather than read (bytes): a cache of 20,000 lock-using
+     * files is about 40 MB, and mapping a file takes several times its size in heap.
+     */
+    static final long MAX_BYTES = 64L * 1024 * 1024;
 
     /** The JSON mapping, built on first use (off the caller's thread when loading: it takes a while). */
     private static final class Json {
@@ -71,7 +74,14 @@ public final class FactsCache {
     private FactsCache(Path file) {
         this.file = file;
         this.loading = new java.util.concurrent.CompletableFuture<>();
-        Thread reader = new Thread(() -> loading.complete(read(file)), "pg-advisory-lint-cache-reader");
+        Thread reader = new Thread(() -> {
+            try {
+                loading.complete(read(file));
+            } catch (Throwable t) {
+                // out of memory or worse: the analysis must not wait for a result that never comes
+                loading.complete(new Loaded(null, "cannot use cache file " + file + " (" + t + "); analysing afresh"));
+            }
+        }, "pg-advisory-lint-cache-reader");
         reader.setDaemon(true);
         reader.start();
     }
@@ -120,7 +130,8 @@ public final class FactsCache {
     /** @return why reading failed, in the user's terms (no class names of the JSON mapping) */
     private static String describe(Throwable e) {
         String at = "";
-        if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j && j.getLocation() != null) {
+        if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j && j.getLocation() != null
+                && j.getLocation().getLineNr() > 0) {
             at = " at line " + j.getLocation().getLineNr() + ", column " + j.getLocation().getColumnNr();
         }
         if (e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException) {
@@ -133,8 +144,10 @@ public final class FactsCache {
         if (e instanceof com.fasterxml.jackson.databind.JsonMappingException) {
             return "not a pg-advisory-lint cache: unexpected content" + at;
         }
-        String message = e.getMessage() == null ? "" : ": " + e.getMessage().lines().findFirst().orElse("");
-        return e.getClass().getSimpleName() + message;
+        if (e instanceof java.nio.file.AccessDeniedException) {
+            return "access denied";
+        }
+        return e instanceof IOException ? "cannot read it: " + e.getClass().getSimpleName() : e.toString();
     }
 
     /** @return the cache file */
@@ -166,7 +179,29 @@ public final class FactsCache {
         if (Files.exists(file) && !Files.isRegularFile(file)) {
             throw new IOException(file + " is not a regular file");
         }
+        if (!replaceable(file)) {
+            throw new IOException(file + " exists and is not a pg-advisory-lint cache; not replaced (delete it or"
+                    + " choose another cache file)");
+        }
         AtomicFiles.write(file, w -> Json.MAPPER.writeValue(w, next));
+    }
+
+    /**
+     * Whether {@link #save()} may replace the file: it is missing or empty, or it starts like a cache
+     * (a JSON object whose first field is {@code "files"}, as every layout writes it, even when cut
+     * short), so a source, configuration or report file named by mistake is never overwritten.
+     */
+    private static boolean replaceable(Path file) throws IOException {
+        if (!Files.exists(file) || Files.size(file) == 0) {
+            return true;
+        }
+        byte[] head = new byte[16];
+        int n;
+        try (InputStream in = Files.newInputStream(file)) {
+            n = in.readNBytes(head, 0, head.length);
+        }
+        String start = new String(head, 0, n, java.nio.charset.StandardCharsets.UTF_8).replaceAll("\\s", "");
+        return start.startsWith("{\"files\"") || "{\"files\"".startsWith(start);
     }
 
     /**
