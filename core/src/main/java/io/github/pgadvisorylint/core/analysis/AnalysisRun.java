@@ -87,14 +87,11 @@ final class AnalysisRun {
     private final Settings settings;
     /** SHA-256 of each file read, by relative path; filled only when a cache is in use. */
     private final java.util.Map<String, String> hashes = new java.util.concurrent.ConcurrentHashMap<>();
-    /** Files that took part in the Java analysis of the cached run (hashed even when the prefilter rules them out). */
-    private final java.util.Set<String> previousJavaFiles = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** What the constant index needs from each parsed file, by path, until the index takes it. */
     private final java.util.Map<String, Prepared> prepared = new java.util.concurrent.ConcurrentHashMap<>();
-    /** Helper names of the cached run; and the files the prefilter rules out that call one of them. */
-    private volatile Set<String> previousHelperNames = Set.of();
-    /** Type names the cached run's Java files refer to: files of those names are hashed too. */
-    private volatile Set<String> previousWatched = Set.of();
+    /** What the cached run left, when usable; set before the files are read. */
+    private volatile FactsCache.Snapshot previous;
+    /** Files the prefilter rules out that call one of the cached run's helper names. */
     private final java.util.Set<String> callsPreviousHelpers = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** Files that took part in the Java analysis (parsed in any role, or mapper XML), by relative path. */
     private final java.util.Set<String> javaParsed = java.util.concurrent.ConcurrentHashMap.newKeySet();
@@ -276,15 +273,7 @@ final class AnalysisRun {
             FactsCache cache = settings.cache();
             String fingerprint = cache == null ? null : FactsCache.fingerprint(settings.factKey());
             FactsCache.Snapshot previous = cache == null ? null : cache.usable(fingerprint);
-            if (previous != null) {
-                previous.files().forEach((path, e) -> {
-                    if (e.java()) {
-                        previousJavaFiles.add(path);
-                    }
-                });
-                previousHelperNames = Set.copyOf(previous.helperCallNames());
-                previousWatched = Set.copyOf(previous.watchedTypeNames());
-            }
+            this.previous = previous;
             List<Object> read = map(pool, files, f -> f, this::read);
             phaseDone("read");
             boolean javaReused = previous != null && previous.javaReusable() && javaUnchanged(previous, files, read);
@@ -727,23 +716,21 @@ final class AnalysisRun {
 
     /** Whether a text holds {@code name(} for one of the names. */
     private static boolean callsAny(String text, java.util.Set<String> names) {
-        {
-            for (String name : names) {
-                int at = text.indexOf(name);
-                while (at >= 0) {
-                    int end = at + name.length();
-                    while (end < text.length() && text.charAt(end) == ' ') {
-                        end++;
-                    }
-                    boolean wordStart = at == 0 || !Character.isJavaIdentifierPart(text.charAt(at - 1));
-                    if (wordStart && end < text.length() && text.charAt(end) == '(') {
-                        return true;
-                    }
-                    at = text.indexOf(name, at + 1);
+        for (String name : names) {
+            int at = text.indexOf(name);
+            while (at >= 0) {
+                int end = at + name.length();
+                while (end < text.length() && text.charAt(end) == ' ') {
+                    end++;
                 }
+                boolean wordStart = at == 0 || !Character.isJavaIdentifierPart(text.charAt(at - 1));
+                if (wordStart && end < text.length() && text.charAt(end) == '(') {
+                    return true;
+                }
+                at = text.indexOf(name, at + 1);
             }
-            return false;
         }
+        return false;
     }
 
     /** One file's task in one phase: when it started, so an overdue one can be found and abandoned. */
@@ -868,13 +855,15 @@ final class AnalysisRun {
             // hashed for the cache: what passed the prefilter, what is read for the Java analysis
             // (force: constants, helper callers, mapper interfaces) and what took part in the cached Java
             // analysis; any other file cannot change the result while it still fails the prefilter
+            FactsCache.Snapshot before = previous;
+            FactsCache.Entry cached = before == null ? null : before.files().get(f.relativePath());
             if (settings.cache() != null && (force || staged instanceof SourceFile || staged instanceof ConfigFile
-                    || staged instanceof MapperFile || previousJavaFiles.contains(f.relativePath())
-                    || (f.kind() == FileKind.JAVA && previousWatched.contains(typeName(f))))) {
+                    || staged instanceof MapperFile || (cached != null && cached.java())
+                    || (before != null && f.kind() == FileKind.JAVA && before.watchedTypeNames().contains(typeName(f))))) {
                 hashes.put(f.relativePath(), sha256(bytes));
             }
-            if (!force && staged == null && f.kind() == FileKind.JAVA && !previousHelperNames.isEmpty()
-                    && callsAny(new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1), previousHelperNames)) {
+            if (!force && staged == null && f.kind() == FileKind.JAVA && before != null
+                    && callsAny(new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1), before.helperCallNames())) {
                 callsPreviousHelpers.add(f.relativePath());
             }
             return staged;
@@ -887,39 +876,37 @@ final class AnalysisRun {
 
     /** What a read file is: see {@link #read(DiscoveredFile, boolean)}. */
     private Object classify(DiscoveredFile f, byte[] bytes, boolean force) {
-        {
-            boolean utf16 = SourceDecoder.isUtf16(bytes);
-            if (f.kind() == FileKind.CONFIG && f.relativePath().endsWith(".xml") && !utf16
-                    && Prefilter.mentionsAdvisory(bytes)) {
-                SourceFile xml = new SourceFile(f.relativePath(), SourceDecoder.decode(bytes).text());
-                if (MyBatisMapperFrontEnd.mayBeMapper(xml.text())) {
-                    Optional<String> namespace = MyBatisMapperFrontEnd.mapperNamespace(xml);
-                    if (namespace.isPresent()) {
-                        return new MapperFile(xml, namespace.get());
-                    }
+        boolean utf16 = SourceDecoder.isUtf16(bytes);
+        if (f.kind() == FileKind.CONFIG && f.relativePath().endsWith(".xml") && !utf16
+                && Prefilter.mentionsAdvisory(bytes)) {
+            SourceFile xml = new SourceFile(f.relativePath(), SourceDecoder.decode(bytes).text());
+            if (MyBatisMapperFrontEnd.mayBeMapper(xml.text())) {
+                Optional<String> namespace = MyBatisMapperFrontEnd.mapperNamespace(xml);
+                if (namespace.isPresent()) {
+                    return new MapperFile(xml, namespace.get());
                 }
             }
-            if (f.kind() == FileKind.CONFIG) {
-                return (pooling == PoolingSetting.AUTO && PoolingEvidenceScanner.mayHoldEvidence(bytes))
-                        || io.github.pgadvisorylint.core.config.TimeoutEvidenceScanner.mayHoldEvidence(bytes)
-                        ? new ConfigFile(new SourceFile(f.relativePath(), SourceDecoder.decode(bytes).text())) : null;
-            }
-            if (!force && !utf16 && !Prefilter.mentionsAdvisory(bytes)) {
-                return null;
-            }
-            SourceDecoder.Decoded decoded = SourceDecoder.decode(bytes);
-            if (!force && utf16 && !Prefilter.mentionsAdvisory(decoded.text())) {
-                return null;
-            }
-            if (!utf16 && looksBinary(bytes)) {
-                return FileFacts.failed(f.relativePath(), List.of(new Notification(Severity.WARNING, "binary-file",
-                        "file holds NUL bytes: not text; skipped", SourceRegion.line(f.relativePath(), 1))));
-            }
-            if (decoded.lossy()) {
-                lossy.add(f.relativePath());
-            }
-            return new SourceFile(f.relativePath(), decoded.text());
         }
+        if (f.kind() == FileKind.CONFIG) {
+            return (pooling == PoolingSetting.AUTO && PoolingEvidenceScanner.mayHoldEvidence(bytes))
+                    || io.github.pgadvisorylint.core.config.TimeoutEvidenceScanner.mayHoldEvidence(bytes)
+                    ? new ConfigFile(new SourceFile(f.relativePath(), SourceDecoder.decode(bytes).text())) : null;
+        }
+        if (!force && !utf16 && !Prefilter.mentionsAdvisory(bytes)) {
+            return null;
+        }
+        SourceDecoder.Decoded decoded = SourceDecoder.decode(bytes);
+        if (!force && utf16 && !Prefilter.mentionsAdvisory(decoded.text())) {
+            return null;
+        }
+        if (!utf16 && looksBinary(bytes)) {
+            return FileFacts.failed(f.relativePath(), List.of(new Notification(Severity.WARNING, "binary-file",
+                    "file holds NUL bytes: not text; skipped", SourceRegion.line(f.relativePath(), 1))));
+        }
+        if (decoded.lossy()) {
+            lossy.add(f.relativePath());
+        }
+        return new SourceFile(f.relativePath(), decoded.text());
     }
 
     /** Turns a read or parsed file into facts; null stays null (ruled out by the prefilter). */
