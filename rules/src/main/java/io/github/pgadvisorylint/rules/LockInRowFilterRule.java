@@ -32,10 +32,7 @@ public final class LockInRowFilterRule extends AbstractRule {
 
     @Override
     public void check(RuleContext context) {
-        for (LockSite site : context.model().acquisitions()) {
-            if (site.viaHelper()) {
-                continue; // reported once, at the helper's own SQL
-            }
+        for (LockSite site : context.model().sqlAcquisitions()) {
             SqlContext sql = site.sql();
             String where = switch (sql.clause()) {
                 case WHERE -> "the WHERE clause";

@@ -32,10 +32,7 @@ public final class UnpinnedSessionLockRule extends AbstractRule {
 
     @Override
     public void check(RuleContext context) {
-        for (LockSite site : context.model().acquisitions()) {
-            if (site.viaHelper()) {
-                continue; // reported once, at the helper's own SQL
-            }
+        for (LockSite site : context.model().sqlAcquisitions()) {
             if (site.function().level() != LockLevel.SESSION
                     || site.execution().connection() != ConnectionScope.POOLED_PER_CALL
                     || site.execution().transaction() == TransactionState.IN_TRANSACTION) {

@@ -29,10 +29,7 @@ public final class XactLockOutsideTransactionRule extends AbstractRule {
 
     @Override
     public void check(RuleContext context) {
-        for (LockSite site : context.model().acquisitions()) {
-            if (site.viaHelper()) {
-                continue; // reported once, at the helper's own SQL
-            }
+        for (LockSite site : context.model().sqlAcquisitions()) {
             if (site.function().level() != LockLevel.TRANSACTION) {
                 continue;
             }

@@ -125,6 +125,14 @@ public final class LockModel {
         return sites.stream().filter(s -> s.function().operation().isAcquisition()).toList();
     }
 
+    /**
+     * @return the acquisitions at the code that runs their SQL, sorted: calls of lock helpers are left
+     *     out, so rules that judge the SQL or its connection report once, at the helper's own SQL
+     */
+    public List<LockSite> sqlAcquisitions() {
+        return sites.stream().filter(s -> s.function().operation().isAcquisition() && !s.viaHelper()).toList();
+    }
+
     /** @return the releases ({@code RELEASE} and {@code RELEASE_ALL}), sorted */
     public List<LockSite> releases() {
         return sites.stream().filter(s -> s.function().operation().isRelease()).toList();
