@@ -2,6 +2,9 @@ package io.github.pgadvisorylint.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Analyzer;
 import io.github.pgadvisorylint.core.analysis.FactsCache;
@@ -233,10 +236,7 @@ class FactsCacheTest {
         Path cacheFile = tmp.resolve("cache.json");
         cached(ANALYZER, project, cacheFile);
         // a hand edit: the field is null wherever it occurs
-        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
-        com.fasterxml.jackson.databind.JsonNode tree = json.readTree(cacheFile.toFile());
-        tree.findParents(field).forEach(node -> ((com.fasterxml.jackson.databind.node.ObjectNode) node).putNull(field));
-        json.writeValue(cacheFile.toFile(), tree);
+        editCache(cacheFile, tree -> tree.findParents(field).forEach(node -> ((ObjectNode) node).putNull(field)));
 
         FactsCache cache = FactsCache.load(cacheFile);
         AnalysisResult result = ANALYZER.analyze(project, List.of(project), cache);
@@ -290,10 +290,7 @@ class FactsCacheTest {
         Path project = copy(FixtureHarness.fixture("lock-helpers"));
         Path cacheFile = tmp.resolve("cache.json");
         cached(ANALYZER, project, cacheFile);
-        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
-        com.fasterxml.jackson.databind.JsonNode tree = json.readTree(cacheFile.toFile());
-        tree.get("files").forEach(entry -> ((com.fasterxml.jackson.databind.node.ObjectNode) entry).putNull("facts"));
-        json.writeValue(cacheFile.toFile(), tree);
+        editCache(cacheFile, tree -> tree.get("files").forEach(entry -> ((ObjectNode) entry).putNull("facts")));
 
         AnalysisResult warm = cached(ANALYZER, project, cacheFile);
         assertThat(lastStats.javaReused()).isFalse();
@@ -318,6 +315,14 @@ class FactsCacheTest {
         String first = Files.readString(cacheFile);
         cached(ANALYZER, project, cacheFile);
         assertThat(Files.readString(cacheFile)).as("deterministic").isEqualTo(first);
+    }
+
+    /** A hand edit of a cache file: reads its JSON, applies the edit, writes it back. */
+    private static void editCache(Path cacheFile, java.util.function.Consumer<JsonNode> edit) throws IOException {
+        ObjectMapper json = new ObjectMapper();
+        JsonNode tree = json.readTree(cacheFile.toFile());
+        edit.accept(tree);
+        json.writeValue(cacheFile.toFile(), tree);
     }
 
     private static String keysOf(AnalysisResult r) {
