@@ -13,13 +13,12 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$here")"
-jar="$repo/cli/target/pg-advisory-lint.jar"
+# the launcher itself: its JVM flags and class-data-sharing archive are what is measured; JAVA_OPTS
+# adds flags (e.g. JAVA_OPTS=-Xshare:off to measure without the archive)
+lint="$repo/bin/pg-advisory-lint"
 RUNS="${RUNS:-5}"
-JAVA_FLAGS="${JAVA_FLAGS:--XX:TieredStopAtLevel=1 -XX:+UseParallelGC -XX:InitialRAMPercentage=12.5 -Xmn96m}"   # as bin/pg-advisory-lint
 FILES="${FILES:-9200}"
-[ -f "$jar" ] || (cd "$repo" && ./mvnw -B -q -DskipTests package -pl cli -am >&2)
-# as bin/pg-advisory-lint: map the class-data-sharing archive the build wrote beside the jar
-[ -f "${jar%.jar}.jsa" ] && [ -z "${NO_CDS:-}" ] && JAVA_FLAGS="$JAVA_FLAGS -XX:SharedArchiveFile=${jar%.jar}.jsa"
+"$lint" --version >/dev/null   # builds the jar first when it is missing or older than the sources
 command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (Debian package: time)" >&2; exit 2; }
 
 tf="$(mktemp)"
@@ -30,11 +29,11 @@ bench_tree() {
   local files lines
   files=$(find "$dir" -name '*.java' -not -path '*/target/*' -not -path '*/build/*' | wc -l)
   lines=$(find "$dir" -name '*.java' -not -path '*/target/*' -not -path '*/build/*' -print0 | xargs -0 cat | wc -l)
-  java $JAVA_FLAGS -jar "$jar" scan "$dir" --fail-on none >/dev/null 2>&1 || true   # warm the file cache
+  "$lint" scan "$dir" --fail-on none >/dev/null 2>&1 || true   # warm the file cache
   local cli=() grep_t=() rss=0
   for _ in $(seq "$RUNS"); do
     local t
-    /usr/bin/time -f "%e %M" -o "$tf" java $JAVA_FLAGS -jar "$jar" scan "$dir" --fail-on none >/dev/null 2>&1 || true
+    /usr/bin/time -f "%e %M" -o "$tf" "$lint" scan "$dir" --fail-on none >/dev/null 2>&1 || true
     t=$(tail -1 "$tf")
     cli+=("${t% *}")
     [ "${t#* }" -gt "$rss" ] && rss="${t#* }"
@@ -44,9 +43,9 @@ bench_tree() {
   # incremental: one run fills the cache, then RUNS runs on the unchanged tree reuse it
   local cache warm=()
   cache="$(mktemp -u)"
-  java $JAVA_FLAGS -jar "$jar" scan "$dir" --fail-on none --cache "$cache" >/dev/null 2>&1 || true
+  "$lint" scan "$dir" --fail-on none --cache "$cache" >/dev/null 2>&1 || true
   for _ in $(seq "$RUNS"); do
-    /usr/bin/time -f "%e" -o "$tf" java $JAVA_FLAGS -jar "$jar" scan "$dir" --fail-on none --cache "$cache" >/dev/null 2>&1 || true
+    /usr/bin/time -f "%e" -o "$tf" "$lint" scan "$dir" --fail-on none --cache "$cache" >/dev/null 2>&1 || true
     warm+=("$(tail -1 "$tf")")
   done
   rm -f "$cache"
@@ -56,7 +55,7 @@ bench_tree() {
   g=$(printf '%s\n' "${grep_t[@]}" | stats)
   local cm=${c%% *} gm=${g%% *}
   local small
-  /usr/bin/time -f "%e" -o "$tf" java $JAVA_FLAGS -Xmx256m -jar "$jar" scan "$dir" --fail-on none >/dev/null 2>&1 || true
+  /usr/bin/time -f "%e" -o "$tf" env JAVA_OPTS="${JAVA_OPTS:-} -Xmx256m" "$lint" scan "$dir" --fail-on none >/dev/null 2>&1 || true
   small=$(tail -1 "$tf")
   awk -v l="$label" -v f="$files" -v n="$lines" -v c="$c" -v g="$g" -v cm="$cm" -v gm="$gm" -v rss="$rss" -v small="$small" -v warm="${w%% *}" 'BEGIN {
     printf "%-28s %7d files %9d lines | cli median/min/max %s s | grep %s s | %8.0f files/s %10.0f lines/s | %5.1fx grep | peak RSS %d MB | -Xmx256m %s s | warm --cache %s s\n",
