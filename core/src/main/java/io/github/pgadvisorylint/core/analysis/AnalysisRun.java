@@ -595,7 +595,7 @@ final class AnalysisRun {
             }
         }
         List<JavaFrontEnd.Parsed> callers = map(pool, unread, files::get, i -> {
-            Object r = callsAny(files.get(i), names) ? read(files.get(i), true) : null;
+            Object r = read(files.get(i), true, bytes -> callsAny(latin1(bytes), names));
             return r instanceof SourceFile sf ? parse(sf) : null;
         });
         List<JavaFrontEnd.Parsed> added = new ArrayList<>();
@@ -702,19 +702,12 @@ final class AnalysisRun {
         return out;
     }
 
-    /** Whether a file's text holds {@code name(} for one of the names (a cheap test before parsing). */
-    private static boolean callsAny(DiscoveredFile f, java.util.Set<String> names) {
-        if (f.size() > MAX_FILE_BYTES || names.isEmpty()) {
-            return false;
-        }
-        try {
-            return callsAny(new String(Files.readAllBytes(f.path()), java.nio.charset.StandardCharsets.ISO_8859_1), names);
-        } catch (IOException e) {
-            return false;
-        }
+    /** @return the bytes as ISO-8859-1 text: one char per byte, enough to find ASCII names */
+    private static String latin1(byte[] bytes) {
+        return new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1);
     }
 
-    /** Whether a text holds {@code name(} for one of the names. */
+    /** Whether a text holds {@code name(} for one of the names (a cheap test before parsing). */
     private static boolean callsAny(String text, java.util.Set<String> names) {
         for (String name : names) {
             int at = text.indexOf(name);
@@ -844,6 +837,16 @@ final class AnalysisRun {
      *     prefilter ruled it out
      */
     private Object read(DiscoveredFile f, boolean force) {
+        return read(f, force, null);
+    }
+
+    /**
+     * Reads a file, and stops at its bytes when they are not wanted.
+     *
+     * @param wanted decides on the bytes whether to go on; null for every file
+     * @return as {@link #read(DiscoveredFile, boolean)}, or null when the bytes are not wanted
+     */
+    private Object read(DiscoveredFile f, boolean force, java.util.function.Predicate<byte[]> wanted) {
         try {
             if (f.size() > MAX_FILE_BYTES) {
                 return FileFacts.failed(f.relativePath(), List.of(new Notification(Severity.WARNING, "file-too-large",
@@ -851,6 +854,9 @@ final class AnalysisRun {
                         SourceRegion.line(f.relativePath(), 1))));
             }
             byte[] bytes = Files.readAllBytes(f.path());
+            if (wanted != null && !wanted.test(bytes)) {
+                return null;
+            }
             Object staged = classify(f, bytes, force);
             // hashed for the cache: what passed the prefilter, what is read for the Java analysis
             // (force: constants, helper callers, mapper interfaces) and what took part in the cached Java
@@ -863,7 +869,7 @@ final class AnalysisRun {
                 hashes.put(f.relativePath(), sha256(bytes));
             }
             if (!force && staged == null && f.kind() == FileKind.JAVA && before != null
-                    && callsAny(new String(bytes, java.nio.charset.StandardCharsets.ISO_8859_1), before.helperCallNames())) {
+                    && callsAny(latin1(bytes), before.helperCallNames())) {
                 callsPreviousHelpers.add(f.relativePath());
             }
             return staged;
