@@ -969,8 +969,8 @@ final class AnalysisRun {
         return name.endsWith(".java") ? name.substring(0, name.length() - 5) : name;
     }
 
-    /** @return the lower-case hex SHA-256 of the bytes */
-    private static String sha256(byte[] bytes) {
+    /** @return the lower-case hex SHA-256 of the bytes (also the base of finding fingerprints) */
+    static String sha256(byte[] bytes) {
         try {
             return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
         } catch (java.security.NoSuchAlgorithmException e) {
