@@ -56,7 +56,8 @@ public final class DuplicateLockKeyRule extends AbstractRule {
         Map<String, List<LockSite>> groups = new TreeMap<>();
         for (LockSite s : context.model().keyAcquisitions()) {
             LockKey k = s.key();
-            if (k.space() == KeySpace.NONE || !k.parts().get(0).isKnown() || impossible(k) || isTestSource(s.path())) {
+            // a key in test code sits next to a mock: never a second subsystem's choice
+            if (k.space() == KeySpace.NONE || !k.parts().get(0).isKnown() || impossible(k) || inTestSources(s)) {
                 continue;
             }
             groups.computeIfAbsent(k.space() + ":" + k.parts().get(0).value(), x -> new ArrayList<>()).add(s);
@@ -76,16 +77,6 @@ public final class DuplicateLockKeyRule extends AbstractRule {
                 report(context, e.getKey(), e.getValue());
             }
         }
-    }
-
-    /**
-     * Test sources reuse production keys on purpose (to provoke contention, or to spell out the expected
-     * SQL next to a mock): a key there is never a second subsystem's choice.
-     */
-    private static boolean isTestSource(String path) {
-        String p = "/" + path;
-        return p.contains("/src/test/") || p.contains("/src/it/") || p.contains("/src/integrationTest/")
-                || p.contains("/src/testFixtures/");
     }
 
     /** A two-int key with a part outside int never takes a lock (lock-key-out-of-range reports it). */

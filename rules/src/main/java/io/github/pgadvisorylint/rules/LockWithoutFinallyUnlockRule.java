@@ -33,7 +33,7 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
             if (site.function().level() != LockLevel.SESSION) {
                 continue;
             }
-            if (site.viaHelper() && io.github.pgadvisorylint.core.config.LintConfig.isTestSource(java.nio.file.Path.of(site.path()))) {
+            if (site.viaHelper() && inTestSources(site)) {
                 continue; // tests drive a lock API step by step on purpose (seen in a real leader-election suite)
             }
             LockLifecycle lifecycle = context.model().lifecycle(site);

@@ -170,7 +170,7 @@ public final class UnlockMismatchRule extends AbstractRule {
             // helpers keep their own state (a release that is a no-op when nothing is held, one object per
             // connection), and tests unlock twice on purpose to see false: count plain SQL sites of main code
             if (op == LockOperation.RELEASE_ALL || s.function().level() != LockLevel.SESSION || reported.contains(s)
-                    || s.viaHelper() || isTestSource(s.path())) {
+                    || s.viaHelper() || inTestSources(s)) {
                 continue;
             }
             byKey.computeIfAbsent(s.key().space() + s.key().canonical() + s.function().mode(), k -> new ArrayList<>()).add(s);
@@ -195,12 +195,6 @@ public final class UnlockMismatchRule extends AbstractRule {
                         "a lock of this key");
             }
         }
-    }
-
-    private static boolean isTestSource(String path) {
-        String p = "/" + path;
-        return p.contains("/src/test/") || p.contains("/src/it/") || p.contains("/src/integrationTest/")
-                || p.contains("/src/testFixtures/");
     }
 
     private static String times(int n) {
