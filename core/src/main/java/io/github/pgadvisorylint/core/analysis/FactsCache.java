@@ -278,16 +278,13 @@ public final class FactsCache {
             for (var e : files.entrySet()) {
                 Entry v = e.getValue();
                 if (v == null || v.sha256() == null || v.pooling() == null || v.timeouts() == null
-                        || v.pooling().contains(null) || v.timeouts().contains(null) || (v.facts() != null && !wellFormed(v.facts()))) {
+                        || v.pooling().contains(null) || v.timeouts().contains(null)
+                        // FileFacts copies its lists with List.copyOf, which already rejects null elements
+                        || (v.facts() != null && v.facts().path() == null)) {
                     return false;
                 }
             }
             return true;
-        }
-
-        private static boolean wellFormed(FileFacts f) {
-            // FileFacts copies its lists with List.copyOf, which already rejects null elements
-            return f.path() != null;
         }
     }
 
