@@ -275,8 +275,7 @@ public final class FactsCache {
             if (fingerprint == null || watchedTypeNames == null || helperCallNames == null || files == null) {
                 return false;
             }
-            for (var e : files.entrySet()) {
-                Entry v = e.getValue();
+            for (Entry v : files.values()) {
                 if (v == null || v.sha256() == null || v.pooling() == null || v.timeouts() == null
                         || v.pooling().contains(null) || v.timeouts().contains(null)
                         // FileFacts copies its lists with List.copyOf, which already rejects null elements
