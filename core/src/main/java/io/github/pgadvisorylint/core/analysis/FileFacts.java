@@ -16,13 +16,16 @@ import java.util.List;
  * @param orderEdges    acquisitions taken while another is held, per method (Java only)
  * @param loops         the loop each acquisition inside one runs in, by site id (Java only)
  * @param usages        what the code around each site does with it, by {@link LockSite#id()}
+ * @param flows         the control-flow graphs of the file's methods, lowered to lock events (Java only;
+ *                      no syntax tree), which the project-wide lock-state analysis links
  */
 public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
                         List<Notification> notifications, List<Suppression> suppressions,
                         List<io.github.pgadvisorylint.core.java.HelperSummary> helpers,
                         List<io.github.pgadvisorylint.core.model.LockOrderEdge> orderEdges,
                         java.util.Map<String, io.github.pgadvisorylint.core.model.LoopOrder> loops,
-                        java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages) {
+                        java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages,
+                        List<io.github.pgadvisorylint.core.flow.MethodFlow> flows) {
 
     /** Copies the lists. */
     public FileFacts {
@@ -34,6 +37,17 @@ public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> l
         orderEdges = List.copyOf(orderEdges);
         loops = java.util.Map.copyOf(loops);
         usages = java.util.Map.copyOf(usages);
+        flows = flows == null ? List.of() : List.copyOf(flows);
+    }
+
+    /** Facts of a Java file without method graphs. */
+    public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
+                     List<Notification> notifications, List<Suppression> suppressions,
+                     List<io.github.pgadvisorylint.core.java.HelperSummary> helpers,
+                     List<io.github.pgadvisorylint.core.model.LockOrderEdge> orderEdges,
+                     java.util.Map<String, io.github.pgadvisorylint.core.model.LoopOrder> loops,
+                     java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages) {
+        this(path, sites, lifecycles, notifications, suppressions, helpers, orderEdges, loops, usages, List.of());
     }
 
     /** Facts of a file with helpers but no lock-order or usage facts. */

@@ -1,5 +1,8 @@
 package io.github.pgadvisorylint.core.java;
 
+import io.github.pgadvisorylint.core.flow.FlowLowering;
+import io.github.pgadvisorylint.core.flow.MethodFlow;
+import java.util.IdentityHashMap;
 import com.github.javaparser.JavaParser;
 import com.github.javaparser.ParseResult;
 import com.github.javaparser.ParserConfiguration;
@@ -423,7 +426,24 @@ public final class JavaFrontEnd {
             var usages = new SiteUsageAnalyzer(file, strings, siteNodes, sqlUsages, lifecycles).analyze(sites);
             LockOrderAnalyzer.Result order = new LockOrderAnalyzer(file).analyze(sites, siteNodes, lifecycles);
             return new FileFacts(file.path(), sites, lifecycles, notes, suppressions(),
-                    HelperSites.summarize(sites, siteNodes, lifecycles, inners), order.edges(), order.loops(), usages);
+                    HelperSites.summarize(sites, siteNodes, lifecycles, inners), order.edges(), order.loops(), usages,
+                    flows());
+        }
+
+        /** @return the file's method graphs, lowered with the lock sites at the calls that execute them */
+        private List<MethodFlow> flows() {
+            IdentityHashMap<Node, List<String>> byNode = new IdentityHashMap<>();
+            Set<Node> helperCalls = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+            for (LockSite site : sites) {
+                Node n = siteNodes.get(site);
+                if (n != null) {
+                    byNode.computeIfAbsent(n, k -> new ArrayList<>()).add(site.id());
+                    if (site.viaHelper()) {
+                        helperCalls.add(n);
+                    }
+                }
+            }
+            return FlowLowering.lower(unit, byNode, helperCalls, this::nodeRegion);
         }
 
         /** A call of a known lock helper becomes one lock site per operation of the helper, keyed by the call's arguments. */

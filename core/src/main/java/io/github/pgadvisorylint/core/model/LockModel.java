@@ -20,6 +20,7 @@ public final class LockModel {
     private final Map<String, LoopOrder> loops;
     private Map<String, SiteUsage> usages = Map.of();
     private List<TimeoutEvidence> connectionTimeouts = List.of();
+    private List<PathFinding> pathFindings = List.of();
 
     /**
      * @param sites      every lock site found; copied and sorted by region
@@ -177,7 +178,30 @@ public final class LockModel {
         List<TimeoutEvidence> t = new ArrayList<>(connectionSettings);
         t.sort(Comparator.comparing(TimeoutEvidence::region, Comparator.nullsLast(Comparator.naturalOrder())));
         copy.connectionTimeouts = List.copyOf(t);
+        copy.pathFindings = pathFindings;
         return copy;
+    }
+
+    /**
+     * @param findings what the lock-state analysis proved along paths (core.flow)
+     * @param replaced lifecycles that replace those of the same acquisitions
+     * @return a copy of this model with those facts
+     */
+    public LockModel withPaths(List<PathFinding> findings, List<LockLifecycle> replaced) {
+        Map<String, LockLifecycle> merged = new TreeMap<>(lifecycles);
+        for (LockLifecycle l : replaced) {
+            merged.put(l.acquisition().id(), l);
+        }
+        LockModel copy = new LockModel(sites, List.copyOf(merged.values()), poolingEvidence, pooling, orderEdges, loops);
+        copy.usages = usages;
+        copy.connectionTimeouts = connectionTimeouts;
+        copy.pathFindings = List.copyOf(findings);
+        return copy;
+    }
+
+    /** @return what the lock-state analysis proved along paths, sorted by where each is reported */
+    public List<PathFinding> pathFindings() {
+        return pathFindings;
     }
 
     /**
