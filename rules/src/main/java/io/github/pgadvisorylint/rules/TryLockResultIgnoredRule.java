@@ -55,10 +55,13 @@ public final class TryLockResultIgnoredRule extends AbstractRule {
                     default -> null;
                 };
                 if (why != null) {
+                    String example = site.viaHelper() && site.java() != null && site.java().executionCall() != null
+                            ? "if (" + site.java().executionCall() + "(...)) { ... }"
+                            : "if (rs.next() && rs.getBoolean(1)) { ... } or "
+                            + "Boolean.TRUE.equals(jdbc.queryForObject(sql, Boolean.class, key))";
                     context.report(Severity.ERROR, site, site.display() + " returns false when another session holds "
                             + "the key, but " + why + ": the guarded work runs either way. Read the boolean and skip the "
-                            + "work when it is false, e.g. if (rs.next() && rs.getBoolean(1)) { ... } or "
-                            + "Boolean.TRUE.equals(jdbc.queryForObject(sql, Boolean.class, key)).", related);
+                            + "work when it is false, e.g. " + example + ".", related);
                 }
             } else if (op == LockOperation.RELEASE && usage.result() == ResultUse.DISCARDED) {
                 context.report(Severity.NOTE, site, site.display() + " returns false when this session did not hold "
