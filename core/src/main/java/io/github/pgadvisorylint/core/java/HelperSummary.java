@@ -16,12 +16,22 @@ import java.util.List;
  * @param handle     true when the declaring type is {@code AutoCloseable}/{@code Closeable} and its
  *                   {@code close()} releases: the helper returns a lock handle
  * @param ops        the lock operations, in source order
+ * @param returnsLockResult true when the method's return value is the lock function's own boolean: a
+ *                   Spring Data repository method declared {@code boolean}/{@code Boolean} whose native
+ *                   {@code @Query} (or {@code @Procedure}) selects the try-lock or unlock (F16), so a
+ *                   caller that drops it drops the lock's answer
  */
-public record HelperSummary(String typeName, String methodName, int arity, boolean handle, List<Op> ops) {
+public record HelperSummary(String typeName, String methodName, int arity, boolean handle, List<Op> ops,
+                            boolean returnsLockResult) {
 
     /** Copies the operations. */
     public HelperSummary {
         ops = List.copyOf(ops);
+    }
+
+    /** A helper whose return value is not the lock's boolean. */
+    public HelperSummary(String typeName, String methodName, int arity, boolean handle, List<Op> ops) {
+        this(typeName, methodName, arity, handle, ops, false);
     }
 
     /** @return the registry key {@code Type#name/arity} */

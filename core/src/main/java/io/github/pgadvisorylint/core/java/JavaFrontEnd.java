@@ -423,7 +423,7 @@ public final class JavaFrontEnd {
             var lifecycles = new LifecycleAnalyzer(file, siteNodes, helperOf, helperOps).analyze(sites);
             List<Notification> notes = new ArrayList<>(notifications);
             notes.sort(Comparator.naturalOrder());
-            var usages = new SiteUsageAnalyzer(file, strings, siteNodes, sqlUsages, lifecycles).analyze(sites);
+            var usages = new SiteUsageAnalyzer(file, strings, siteNodes, sqlUsages, lifecycles, helperOf).analyze(sites);
             LockOrderAnalyzer.Result order = new LockOrderAnalyzer(file).analyze(sites, siteNodes, lifecycles);
             return new FileFacts(file.path(), sites, lifecycles, notes, suppressions(),
                     HelperSites.summarize(sites, siteNodes, lifecycles, inners), order.edges(), order.loops(), usages,
