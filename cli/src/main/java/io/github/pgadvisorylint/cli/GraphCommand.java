@@ -1,6 +1,6 @@
 package io.github.pgadvisorylint.cli;
 
-import io.github.pgadvisorylint.core.report.LockOrderGraph;
+import io.github.pgadvisorylint.core.report.LockOrderDiagram;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -32,11 +32,11 @@ import picocli.CommandLine.TypeConversionException;
 final class GraphCommand implements Callable<Integer> {
 
     /** Converts {@code dot|mermaid}, any case. */
-    static final class FormatConverter implements ITypeConverter<LockOrderGraph.Format> {
+    static final class FormatConverter implements ITypeConverter<LockOrderDiagram.Format> {
         @Override
-        public LockOrderGraph.Format convert(String value) {
+        public LockOrderDiagram.Format convert(String value) {
             try {
-                return LockOrderGraph.Format.parse(value);
+                return LockOrderDiagram.Format.parse(value);
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException("'" + value + "' is not one of dot, mermaid");
             }
@@ -53,7 +53,7 @@ final class GraphCommand implements Callable<Integer> {
 
     @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", converter = FormatConverter.class, defaultValue = "dot",
             description = "Output format: dot or mermaid (default: ${DEFAULT-VALUE}).")
-    private LockOrderGraph.Format format;
+    private LockOrderDiagram.Format format;
 
     /** @param env the analysis and the working directory */
     GraphCommand(Environment env) {
@@ -63,7 +63,7 @@ final class GraphCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return ModelCommand.run(spec, env, options, result -> {
-            LockOrderGraph graph = LockOrderGraph.of(result.model());
+            LockOrderDiagram graph = LockOrderDiagram.of(result.model());
             return out -> graph.write(format, out);
         });
     }
