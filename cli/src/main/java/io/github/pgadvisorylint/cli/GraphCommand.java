@@ -12,14 +12,16 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code graph [PATH...]}: the project's lock order (which key is taken while which is held, and
- * where) as Graphviz DOT or Mermaid, with possible deadlock cycles in red. Runs no rule; exits 0
- * unless the command line or the input is wrong (2).
+ * where) as Graphviz DOT or Mermaid, drawn from the model's lock-order graph, with the edges of its
+ * strongly connected components (the possible deadlocks that {@code unordered-multi-key-lock}
+ * reports) in red. Runs no rule; exits 0 unless the command line or the input is wrong (2).
  */
 @Command(name = "graph", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"Draws the lock-order graph: one node per key (constant, value, or expression when not"
                 + " known statically), an edge A -> B when B is taken while A is held, labelled with the methods"
                 + " that do it. Dashed: the second lock is a try-lock (it never waits). Red: the edge is on a cycle"
-                + " of waiting acquisitions, a possible deadlock.",
+                + " of waiting acquisitions (a strongly connected component of the graph), a possible deadlock:"
+                + " the cycles that unordered-multi-key-lock reports as errors.",
             "The scan root is PATH when exactly one directory is given, else the current directory."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {

@@ -100,7 +100,7 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
             }
             message = closing.to().display() + " is taken while " + closing.from().display() + " is held ("
                     + closing.method() + "), which closes a cycle of " + c.cycle().size() + " lock orders: " + path
-                    + ". " + c.cycle().size() + " sessions can each hold one key and wait for the next until PostgreSQL "
+                    + ". As many sessions can each hold one key and wait for the next until PostgreSQL "
                     + "aborts one with \"deadlock detected\". Take these keys in one fixed order everywhere.";
         }
         Map<SourceRegion, String> related = new LinkedHashMap<>();
@@ -110,8 +110,12 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
         for (LockOrderEdge e : ordered) {
             String held = LockOrderGraph.nodeOf(e.from()).label();
             String taken = LockOrderGraph.nodeOf(e.to()).label();
-            related.putIfAbsent(e.from().region(), held + " is held here (" + e.method() + ")");
-            related.putIfAbsent(e.to().region(), taken + " is then taken here while " + held + " is held (" + e.method() + ")");
+            if (e.from().region().equals(e.to().region())) { // one lock-helper call takes both
+                related.putIfAbsent(e.from().region(), held + " then " + taken + " are taken here (" + e.method() + ")");
+            } else {
+                related.putIfAbsent(e.from().region(), held + " is held here (" + e.method() + ")");
+                related.putIfAbsent(e.to().region(), taken + " is then taken here while " + held + " is held (" + e.method() + ")");
+            }
         }
         related.remove(closing.to().region());
         List<RelatedLocation> locations = new ArrayList<>();
