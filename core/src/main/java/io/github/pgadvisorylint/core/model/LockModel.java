@@ -17,6 +17,7 @@ public final class LockModel {
     private final List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence;
     private final io.github.pgadvisorylint.core.config.PoolingSetting pooling;
     private final List<LockOrderEdge> orderEdges;
+    private final LockOrderGraph orderGraph;
     private final Map<String, LoopOrder> loops;
     private Map<String, SiteUsage> usages = Map.of();
     private List<TimeoutEvidence> connectionTimeouts = List.of();
@@ -47,6 +48,9 @@ public final class LockModel {
      * @param lifecycles      one lifecycle per acquisition; keyed by {@link LockSite#id()}
      * @param poolingEvidence configuration evidence of a connection pooler's mode; copied and sorted
      * @param pooling         the user's pooling setting
+     * @param orderEdges      every acquisition taken while another is held; sorted here, and the
+     *                        {@link #orderGraph()} built from them
+     * @param loops           the loop around each acquisition in one, keyed by {@link LockSite#id()}
      */
     public LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles,
                      List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence,
@@ -55,6 +59,7 @@ public final class LockModel {
         List<LockOrderEdge> edges = new ArrayList<>(orderEdges);
         edges.sort(Comparator.comparing((LockOrderEdge e) -> e.to().region()).thenComparing(e -> e.from().region()));
         this.orderEdges = List.copyOf(edges);
+        this.orderGraph = LockOrderGraph.of(this.orderEdges);
         this.loops = new TreeMap<>(loops);
         List<io.github.pgadvisorylint.core.config.PoolingEvidence> evidence = new ArrayList<>(poolingEvidence);
         evidence.sort(Comparator.naturalOrder());
@@ -73,6 +78,14 @@ public final class LockModel {
     /** @return every lock-order edge (an acquisition while another is held), sorted by the later site */
     public List<LockOrderEdge> orderEdges() {
         return orderEdges;
+    }
+
+    /**
+     * @return the project-wide lock-order graph built from {@link #orderEdges()}: keys, edges and the
+     *     strongly connected components that prove a possible deadlock (RULES.md F9)
+     */
+    public LockOrderGraph orderGraph() {
+        return orderGraph;
     }
 
     /**
