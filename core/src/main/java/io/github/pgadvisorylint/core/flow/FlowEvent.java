@@ -57,7 +57,12 @@ public record FlowEvent(Kind kind, String target, String path, List<String> site
         /** Tests {@code target}: successor 0 when it is true (false if negated), successor 1 otherwise. */
         BRANCH,
         /** Returns {@code target} (a path, or null). */
-        RETURN
+        RETURN,
+        /**
+         * Only exceptions that are not SQL errors pass here (the path out of a {@code catch (SQLException)}
+         * dispatch): they abort no transaction.
+         */
+        NOT_SQL_ERROR
     }
 
     /** Checks the required fields and copies the lists. */

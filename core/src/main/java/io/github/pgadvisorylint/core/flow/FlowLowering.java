@@ -131,7 +131,15 @@ public final class FlowLowering {
                 mods.add(m.getKeyword().asString());
             }
             c.getAnnotations().forEach(a -> mods.add("@" + a.getName().getIdentifier()));
-            lowering.lowerBody(type, name, c.getParameters(), body, mods, c, regions.apply(c.getName()));
+            int before = lowering.out.size();
+            try {
+                lowering.lowerBody(type, name, c.getParameters(), body, mods, c, regions.apply(c.getName()));
+            } catch (RuntimeException | StackOverflowError e) {
+                // a body too deep or too odd to lower: left out, so the rules stay silent on it
+                while (lowering.out.size() > before) {
+                    lowering.out.remove(lowering.out.size() - 1);
+                }
+            }
         }
         return lowering.out;
     }
@@ -560,7 +568,16 @@ public final class FlowLowering {
                 out.addAll(statement(c.getBody(), start));
             }
             if (!all) {
-                link(List.of(new End(dispatch, slot)), handlers.peek());
+                boolean sqlCaught = t.getCatchClauses().stream().flatMap(c -> java.util.Arrays.stream(
+                        c.getParameter().getType().asString().split("\\|"))).map(String::trim)
+                        .anyMatch(n -> n.endsWith("SQLException") || n.endsWith("DataAccessException"));
+                if (sqlCaught) {
+                    int rest = add(new FlowEvent(FlowEvent.Kind.NOT_SQL_ERROR, null, null, null, null, null, false), null);
+                    link(List.of(new End(dispatch, slot)), rest);
+                    link(List.of(new End(rest, 0)), handlers.peek());
+                } else {
+                    link(List.of(new End(dispatch, slot)), handlers.peek());
+                }
             }
             return out;
         }

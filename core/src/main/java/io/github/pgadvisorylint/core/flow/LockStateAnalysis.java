@@ -269,13 +269,15 @@ public final class LockStateAnalysis {
                     if (m.tx.containsKey(c)) {
                         m.tx.put(c, "MANUAL"); // a rollback (or a commit of an aborted one) starts afresh
                     }
-                    o.all(m.done());
-                    o.thrown.add(s);
+                    PathState after = m.done();
+                    o.all(after);
+                    o.thrown.add(e.negated() ? after : s); // a rollback that throws leaves a broken session behind
                 }
                 case BRANCH -> branch(e, s, o);
                 case RETURN -> {
                     PathState.Mutable m = s.edit();
                     if (e.target() != null) {
+                        m.escaped.add(root(e.target()));
                         String c = s.resolve(e.target());
                         if (c.startsWith("@")) {
                             m.returned = c;
@@ -288,6 +290,11 @@ public final class LockStateAnalysis {
                     o.all(m.done());
                 }
                 case CALL -> call(node, s, o);
+                case NOT_SQL_ERROR -> {
+                    PathState.Mutable m = s.edit();
+                    m.tx.replaceAll((k, v) -> "ABORTED".equals(v) ? "MANUAL" : v);
+                    o.all(m.done());
+                }
                 default -> o.all(s);
             }
         }
@@ -306,6 +313,9 @@ public final class LockStateAnalysis {
             PathState.Mutable m = s.edit();
             if (target == null) {
                 return s;
+            }
+            if (source != null && !target.startsWith("$") && (target.contains(".") || target.startsWith("this"))) {
+                m.escaped.add(root(source)); // stored in a field: the object outlives the method
             }
             m.alias.remove(target);
             m.bools.remove(target);
@@ -462,6 +472,9 @@ public final class LockStateAnalysis {
         private PathState hold(PathState s, String c, String id, String target) {
             PathState.Mutable m = s.edit();
             String k = c + "|" + id;
+            if (s.held().containsKey(k)) {
+                m.stacked.add(id);
+            }
             m.held.merge(k, 1, (a, b) -> Math.min(2, a + b));
             m.failed.remove(id);
             if (target != null) {
@@ -497,6 +510,14 @@ public final class LockStateAnalysis {
                 if (mayBeSame(s, conn(h.getKey()), c) && sameLock(sites.get(id(h.getKey())), release)) {
                     matching.add(h.getKey());
                 }
+            }
+            if (s.closed().containsKey(c) && c.startsWith("@")) {
+                if (report) {
+                    record(PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION, release, node,
+                            "it runs on a connection this method already closed or returned to its pool, so it "
+                                    + "cannot release the lock of the session that held it");
+                }
+                return List.of(s);
             }
             if ("ABORTED".equals(s.tx().get(c)) && !matching.isEmpty()) {
                 PathState.Mutable m = s.edit();
@@ -550,6 +571,33 @@ public final class LockStateAnalysis {
             return List.of(m.done());
         }
 
+        /** @return the call's own release site when the call is a lock helper's, else the callee's */
+        private LockSite callRelease(FlowEvent e, LockSite inner) {
+            return e.sites().stream().map(sites::get).filter(x -> x != null && x.function().operation().isRelease())
+                    .findFirst().orElse(inner);
+        }
+
+        /** The root of the caller's argument or receiver a callee-relative path goes through, before aliases. */
+        private String viaRoot(FlowEvent e, String relative) {
+            String head = relative.contains(".") ? relative.substring(0, relative.indexOf('.')) : relative;
+            String base;
+            if (head.equals("#this")) {
+                base = e.path();
+            } else {
+                int i = Integer.parseInt(head.substring(1));
+                base = i < e.args().size() ? e.args().get(i) : null;
+            }
+            return base == null ? null : root(base);
+        }
+
+        private void recordAt(PathFinding.Kind kind, LockSite release, FlowNode node, SourceRegion at, String note) {
+            if (at == null) {
+                at = release.region();
+            }
+            releaseFindings.putIfAbsent(kind + "|" + release.id() + "|" + at, new PathFinding(kind, null, release, at,
+                    note, List.of(new PathFinding.Step(at, "the release runs here"))));
+        }
+
         private void record(PathFinding.Kind kind, LockSite release, FlowNode node, String note) {
             SourceRegion at = node.region() != null ? node.region() : release.region();
             String key = kind + "|" + release.id();
@@ -577,6 +625,9 @@ public final class LockStateAnalysis {
                     return;
                 }
                 PathState t = e.target() == null ? s : assign(s, e.target(), null);
+                PathState.Mutable esc = t.edit();
+                e.args().stream().filter(a -> a != null && !a.startsWith("$const")).forEach(a -> esc.escaped.add(root(a)));
+                t = esc.done(); // handed to code the analysis cannot see
                 o.all(t);
                 o.thrown.add(abort(s, touched));
                 return;
@@ -594,15 +645,30 @@ public final class LockStateAnalysis {
                     if (target == null) {
                         continue;
                     }
+                    String via = viaRoot(e, conn(a));
                     String id = asAcquisition != null ? asAcquisition : id(a);
                     acquiredHere.putIfAbsent(id, node.id());
+                    if (m.held.containsKey(target + "|" + id)) {
+                        m.stacked.add(id);
+                    }
                     m.held.merge(target + "|" + id, 1, (x, y) -> Math.min(2, x + y));
                     m.failed.remove(id);
+                    if (via != null && !via.equals(root(target))) {
+                        m.owners.put(target + "|" + id, via);
+                    }
                 }
                 for (String r : c.releases()) {
                     String target = map(s, e, conn(r));
                     LockSite rel = sites.get(id(r));
                     if (target == null || rel == null) {
+                        continue;
+                    }
+                    if (target.startsWith("@") && s.closed().containsKey(target)) {
+                        if (report) {
+                            recordAt(PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION, callRelease(e, rel), node, node.region(),
+                                    "it runs on a connection this method already closed or returned to its pool, so it "
+                                            + "cannot release the lock of the session that held it");
+                        }
                         continue;
                     }
                     for (String k : List.copyOf(m.held.keySet())) {
@@ -616,6 +682,14 @@ public final class LockStateAnalysis {
                             }
                             releasedAt.computeIfAbsent(id(k), x -> new TreeSet<>()).add(node.id());
                         }
+                    }
+                }
+                for (String f : c.fields()) {
+                    String[] parts = f.split("=");
+                    String field = map(s, e, parts[0]);
+                    String value = map(s, e, parts[1]);
+                    if (field != null && value != null) {
+                        m.alias.put(field, value);
                     }
                 }
                 if (c.returnsNew() != null && e.target() != null) {
@@ -666,7 +740,8 @@ public final class LockStateAnalysis {
             String rest = dot < 0 ? "" : relative.substring(dot);
             String base;
             if (head.equals("#this")) {
-                base = e.path() == null ? "this" : s.resolve(e.path());
+                boolean constructor = !e.callee().isEmpty() && e.callee().get(0).contains(".<init>/");
+                base = constructor ? e.target() : e.path() == null ? "this" : s.resolve(e.path());
             } else {
                 int i = Integer.parseInt(head.substring(1));
                 if (i >= e.args().size() || e.args().get(i) == null) {
@@ -704,7 +779,15 @@ public final class LockStateAnalysis {
                 if (kind != null && s.closed().containsKey(s.returned())) {
                     kind = null;
                 }
-                cases.add(new MethodSummary.Case(acquires, List.copyOf(s.outer()), s.bools().get("$return"), kind, returnHeld));
+                List<String> fields = new ArrayList<>();
+                for (Map.Entry<String, String> a : s.alias().entrySet()) {
+                    String rel = a.getKey().startsWith("this.") ? relative(a.getValue()) : null;
+                    if (rel != null && !rel.startsWith("#this")) {
+                        fields.add(relative(a.getKey()) + "=" + rel);
+                    }
+                }
+                cases.add(new MethodSummary.Case(acquires, List.copyOf(s.outer()), s.bools().get("$return"), kind,
+                        returnHeld, fields));
             }
             List<MethodSummary.Case> list = new ArrayList<>(cases);
             if (list.size() > MAX_CASES) {
@@ -754,12 +837,14 @@ public final class LockStateAnalysis {
                         note = "the connection comes from a pool and is closed with the lock still held: closing a "
                                 + "pooled connection returns it to the pool with its session, and the lock, alive";
                     } else if (c.startsWith("@") && c.equals(s.returned())) {
-                        handedOver.add(id);
-                        continue; // handed to the caller with the connection
+                        continue; // handed to the caller with the connection: the callers' paths decide
+                    } else if (!scoped && droppedLocal(s, s.owners().getOrDefault(h.getKey(), c), exceptional)) {
+                        kind = exceptional ? PathFinding.Kind.HELD_ON_EXCEPTION : PathFinding.Kind.HELD_ON_RETURN;
+                        note = "the lock object holding it is local to this method and nothing here releases it";
                     } else if (!scoped) {
                         handedOver.add(id);
                         continue; // the caller's or the object's obligation: its summary carries it
-                    } else if (h.getValue() > 1 && !exceptional) {
+                    } else if (s.stacked().contains(id) && !exceptional) {
                         kind = PathFinding.Kind.STACKED;
                         note = "it can be taken more than once on this connection before the single unlock, and "
                                 + "session-level locks stack: the lock stays held after the unlock";
@@ -791,12 +876,38 @@ public final class LockStateAnalysis {
                     }
                     PathFinding f = new PathFinding(kind, site, null, at, note, steps);
                     String rule = kind == PathFinding.Kind.STACKED ? "mismatch" : "leak";
+                    if (kind == PathFinding.Kind.STACKED) {
+                        steps.set(0, new PathFinding.Step(at, "the lock is taken here, more than once on one path"));
+                    }
                     PathFinding old = best.get(rule + "|" + id);
                     if (old == null || kind.ordinal() > rank(old.kind())) {
                         best.put(rule + "|" + id, f);
                     }
                 }
             }
+        }
+
+        /**
+         * Whether a hold on {@code c} is dropped at this exit because the object or connection it lives on
+         * is a local of this method that never left it: a lock object created here, or a connection opened
+         * here and neither closed nor returned. Only normal exits count: on an exception path the caller
+         * cannot release either, but a lock object's owner often unlocks in its own finally.
+         */
+        private boolean droppedLocal(PathState s, String c, boolean exceptional) {
+            String r = root(c);
+            if (exceptional || r.equals("this") || flow.params().contains(r) || r.startsWith("?")
+                    || s.escaped().contains(r) || c.equals(s.returned())) {
+                return false;
+            }
+            for (Map.Entry<String, String> a : s.alias().entrySet()) {
+                if (a.getValue().equals(r) && s.escaped().contains(root(a.getKey()))) {
+                    return false;
+                }
+            }
+            if (s.owners().containsValue(c)) {
+                return true; // a lock object local to this method that never left it
+            }
+            return r.startsWith("$") && !r.startsWith("$const") && c.contains(".");
         }
 
         private int rank(PathFinding.Kind k) {

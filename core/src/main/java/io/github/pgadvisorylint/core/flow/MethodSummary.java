@@ -31,20 +31,24 @@ public record MethodSummary(String key, List<Case> cases) {
      * @param returnValue {@code true}, {@code false}, or null when the method returns no boolean it fixed
      * @param returnsNew  the kind of a connection the method opened and returns, or null
      * @param returnHeld  acquisition ids the returned connection holds
+     * @param fields      {@code #this.field=#0}: fields of the receiver (of the new object, for a constructor)
+     *                    that name a connection the caller passed in
      */
     public record Case(List<String> acquires, List<String> releases, String returnValue, String returnsNew,
-                       List<String> returnHeld) implements Comparable<Case> {
+                       List<String> returnHeld, List<String> fields) implements Comparable<Case> {
 
         /** Copies the lists. */
         public Case {
             acquires = List.copyOf(acquires);
             releases = List.copyOf(releases);
             returnHeld = List.copyOf(returnHeld);
+            fields = List.copyOf(fields);
         }
 
         /** @return true when this exit changes nothing a caller can see */
         public boolean isEmpty() {
-            return acquires.isEmpty() && releases.isEmpty() && returnValue == null && returnsNew == null;
+            return acquires.isEmpty() && releases.isEmpty() && returnValue == null && returnsNew == null
+                    && fields.isEmpty();
         }
 
         @Override

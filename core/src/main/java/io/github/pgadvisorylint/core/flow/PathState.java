@@ -23,15 +23,20 @@ import java.util.TreeSet;
  * @param stuck    acquisition ids whose unlock ran in an aborted transaction and so released nothing (F18)
  * @param outer    {@code connection|releaseSiteId} for releases of holds the method did not take itself
  *                 (a release helper: the caller's hold ends)
+ * @param stacked  acquisition ids taken again on this path while already held (F4)
+ * @param escaped  local variables whose object left the method (stored in a field, returned, passed on)
+ * @param owners   {@code connection|acquisitionId} to the local variable of the lock object the hold was
+ *                 taken through, when that differs from the connection's own root
  * @param returned the connection identity the method returns on this path, or null
  */
 public record PathState(Map<String, String> alias, Map<String, Integer> held, Map<String, String> kinds,
                         Map<String, Integer> closed, Map<String, String> tx, Map<String, String> bools,
-                        Set<String> failed, Set<String> stuck, Set<String> outer, String returned) {
+                        Set<String> failed, Set<String> stuck, Set<String> outer, Set<String> stacked,
+                        Set<String> escaped, Map<String, String> owners, String returned) {
 
     /** The state at a method's entry: nothing known. */
     public static final PathState ENTRY = new PathState(Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(),
-            Set.of(), Set.of(), Set.of(), null);
+            Set.of(), Set.of(), Set.of(), Set.of(), Set.of(), Map.of(), null);
 
     /** Copies the collections into sorted immutable ones, so equal states compare and print equal. */
     public PathState {
@@ -44,6 +49,9 @@ public record PathState(Map<String, String> alias, Map<String, Integer> held, Ma
         failed = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(failed));
         stuck = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(stuck));
         outer = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(outer));
+        stacked = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(stacked));
+        escaped = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(escaped));
+        owners = freeze(owners);
     }
 
     private static <V> Map<String, V> freeze(Map<String, V> m) {
@@ -99,6 +107,9 @@ public record PathState(Map<String, String> alias, Map<String, Integer> held, Ma
         final TreeSet<String> failed;
         final TreeSet<String> stuck;
         final TreeSet<String> outer;
+        final TreeSet<String> stacked;
+        final TreeSet<String> escaped;
+        final TreeMap<String, String> owners;
         String returned;
 
         Mutable(PathState s) {
@@ -111,12 +122,15 @@ public record PathState(Map<String, String> alias, Map<String, Integer> held, Ma
             failed = new TreeSet<>(s.failed);
             stuck = new TreeSet<>(s.stuck);
             outer = new TreeSet<>(s.outer);
+            stacked = new TreeSet<>(s.stacked);
+            escaped = new TreeSet<>(s.escaped);
+            owners = new TreeMap<>(s.owners);
             returned = s.returned;
         }
 
         /** @return the immutable state */
         public PathState done() {
-            return new PathState(alias, held, kinds, closed, tx, bools, failed, stuck, outer, returned);
+            return new PathState(alias, held, kinds, closed, tx, bools, failed, stuck, outer, stacked, escaped, owners, returned);
         }
     }
 }
