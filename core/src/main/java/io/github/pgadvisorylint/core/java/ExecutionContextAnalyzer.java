@@ -118,9 +118,11 @@ final class ExecutionContextAnalyzer {
             if (caller.state() == TransactionState.UNKNOWN) {
                 return with(inner, TransactionState.UNKNOWN, inner.transactionEvidence(), inner.transactionRegion(), caller.boundary());
             }
-            TransactionBoundary decided = caller.boundary() == TransactionBoundary.NEW_UNLESS_CALLER
-                    ? TransactionBoundary.NEW_UNLESS_CALLER : TransactionBoundary.FROM_CALL;
-            return with(inner, caller.state(), what + " joins the caller's transaction; " + caller.evidence(), caller.region(), decided);
+            if (caller.boundary() == TransactionBoundary.NEW_UNLESS_CALLER) {
+                return with(inner, caller.state(), caller.evidence(), caller.region(), TransactionBoundary.NEW_UNLESS_CALLER);
+            }
+            return with(inner, caller.state(), what + " joins the caller's transaction; " + caller.evidence(), caller.region(),
+                    TransactionBoundary.FROM_CALL);
         }
         // NEW_UNLESS_CALLER: the helper's own transaction lasts past it only inside the caller's
         switch (caller.state()) {
