@@ -12,6 +12,7 @@ import com.github.javaparser.ast.expr.MemberValuePair;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.NormalAnnotationExpr;
+import com.github.javaparser.ast.expr.ObjectCreationExpr;
 import com.github.javaparser.ast.expr.SingleMemberAnnotationExpr;
 import com.github.javaparser.ast.nodeTypes.NodeWithAnnotations;
 import com.github.javaparser.ast.stmt.BlockStmt;
@@ -78,7 +79,8 @@ final class SpringTransactions {
     }
 
     private static final Set<String> TX_CALLBACKS = Set.of("transaction", "transactionResult", "inTransaction",
-            "useTransaction", "doInTransaction", "runInTransaction", "withTransaction", "inTransactionUnchecked");
+            "useTransaction", "doInTransaction", "doInTransactionWithoutResult", "runInTransaction", "withTransaction",
+            "inTransactionUnchecked");
     private static final Set<String> ENTRY_POINTS = Set.of("Scheduled", "PostConstruct", "PreDestroy", "EventListener",
             "Async", "SchedulerLock", "KafkaListener", "RabbitListener", "JmsListener", "Startup", "Observes");
     /** How far calls within a class are followed to find a caller's transaction. */
@@ -120,6 +122,21 @@ final class SpringTransactions {
                     return new Tx(TransactionState.IN_TRANSACTION, what, regions.apply(call), TransactionBoundary.OWN);
                 }
             }
+            if (cur instanceof MethodDeclaration m && m.getParentNode().orElse(null) instanceof ObjectCreationExpr anonymous) {
+                // new TransactionCallback<>() { doInTransaction(..) { .. } } passed to a template: its body is the callback
+                Node parent = anonymous.getParentNode().orElse(null);
+                if (parent instanceof MethodCallExpr call && call.getArguments().contains(anonymous)
+                        && (isTemplateCall(call) || TX_CALLBACKS.contains(call.getNameAsString())
+                        || TX_CALLBACKS.contains(m.getNameAsString()))) {
+                    String what = (isTemplateCall(call) ? "TransactionTemplate." : "") + call.getNameAsString() + "(...)";
+                    if (isTemplateCall(call) && lockItself && m.getBody().map(b -> onlyTakesTheLock(b, at)).orElse(false)) {
+                        return new Tx(TransactionState.ENDS_BEFORE_WORK, what + " commits as soon as the callback returns",
+                                regions.apply(call), TransactionBoundary.OWN);
+                    }
+                    return new Tx(TransactionState.IN_TRANSACTION, what, regions.apply(call), TransactionBoundary.OWN);
+                }
+                continue; // any other anonymous class runs where its enclosing method runs it
+            }
             if (cur instanceof MethodDeclaration m) {
                 return method(m, at, lockItself, managed, depth, visiting);
             }
@@ -141,7 +158,7 @@ final class SpringTransactions {
     private Tx method(MethodDeclaration m, Node at, boolean lockItself, boolean managed, int depth,
                       Set<MethodDeclaration> visiting) {
         if (!(m.getParentNode().orElse(null) instanceof TypeDeclaration<?> type)) {
-            return Tx.UNKNOWN; // a method of an anonymous class: neither its annotations nor its callers are Spring's
+            return Tx.UNKNOWN;
         }
         AnnotationExpr own = transactional(m).orElse(null);
         AnnotationExpr a = own != null ? own : transactional(type).orElse(null);
