@@ -171,7 +171,8 @@ final class HelperSites {
             if (releasedInside && own.releaseRegion() != null) {
                 pairedReleases.add(own.releaseRegion());
             }
-            HelperSummary.Op op = new HelperSummary.Op(site.function(), parts, inners.getOrDefault(site, site), releasedInside);
+            HelperSummary.Op op = new HelperSummary.Op(site.function(), parts, inners.getOrDefault(site, site), releasedInside,
+                    site.execution());
             opRegions.put(op, site.region());
             ops.computeIfAbsent(m, k -> new ArrayList<>()).add(op);
         }

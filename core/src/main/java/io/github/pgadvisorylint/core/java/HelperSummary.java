@@ -1,9 +1,11 @@
 package io.github.pgadvisorylint.core.java;
 
 import io.github.pgadvisorylint.core.model.AdvisoryFunction;
+import io.github.pgadvisorylint.core.model.ExecutionContext;
 import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.LockSite;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What a lock helper does, seen from its callers: a method or constructor that takes or releases
@@ -46,11 +48,20 @@ public record HelperSummary(String typeName, String methodName, int arity, boole
      * @param parts          for each key part, where its value comes from
      * @param inner          the site inside the helper (for its SQL and execution context)
      * @param releasedInside true for an acquisition the helper itself releases in a {@code finally}
+     * @param execution      the transaction context of the operation inside the helper; when its
+     *                       boundary is not {@code OWN}, each call of the helper decides it again
      */
-    public record Op(AdvisoryFunction function, List<KeySource> parts, LockSite inner, boolean releasedInside) {
+    public record Op(AdvisoryFunction function, List<KeySource> parts, LockSite inner, boolean releasedInside,
+                     ExecutionContext execution) {
         /** Copies the parts. */
         public Op {
             parts = List.copyOf(parts);
+            Objects.requireNonNull(execution, "execution");
+        }
+
+        /** An operation whose context is the inner site's own. */
+        public Op(AdvisoryFunction function, List<KeySource> parts, LockSite inner, boolean releasedInside) {
+            this(function, parts, inner, releasedInside, inner.execution());
         }
     }
 

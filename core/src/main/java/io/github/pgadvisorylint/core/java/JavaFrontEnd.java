@@ -489,7 +489,7 @@ public final class JavaFrontEnd {
                 // the declaration region of a helper call is the helper's own SQL site
                 LockSite site = new LockSite(file.path() + "#" + sites.size(), op.function(), key, region,
                         op.inner().region(), Language.JAVA, ExecutionApi.LOCK_HELPER, op.inner().sql(), context,
-                        op.inner().execution());
+                        executionContexts.atHelperCall(call, op.execution()));
                 sites.add(site);
                 siteNodes.put(site, call);
                 helperOf.put(site, summary);
@@ -953,7 +953,7 @@ public final class JavaFrontEnd {
                 boolean multiStatement = call.statementIndex() < analysis.statements().size() - 1;
                 LockSite site = new LockSite(file.path() + "#" + sites.size(), call.function(), key, primary,
                         declaration, Language.JAVA, c.api, call.context(), context,
-                        executionContexts.analyze(c.exec, c.api, multiStatement));
+                        executionContexts.analyze(c.contextNode, c.exec, c.api, multiStatement));
                 sites.add(site);
                 siteNodes.put(site, c.exec != null ? c.exec : c.contextNode);
                 sqlUsages.put(site, io.github.pgadvisorylint.core.sql.SqlSiteUsage.of(c.text.text(), analysis, call, (from, to) -> {
