@@ -210,8 +210,9 @@ final class SiteUsageAnalyzer {
         return switch (inner.use) {
             case RETURNED -> value(call, "the result of " + name);
             case DECIDES -> inner;
-            case NEVER_READ, EXECUTE_FLAG, ROW_EXISTENCE, READ_NOT_DECIDING -> new Verdict(inner.use,
-                    "inside " + name + ", " + inner.note);
+            case EXECUTE_FLAG -> new Verdict(inner.use, name + ", which returns execute(...)'s flag: true whenever the"
+                    + " statement yields a result set, whatever the lock's value (F14)");
+            case NEVER_READ, ROW_EXISTENCE, READ_NOT_DECIDING -> new Verdict(inner.use, "inside " + name + ", " + inner.note);
             default -> null;
         };
     }
