@@ -68,6 +68,7 @@ public final class HelperRegistry {
             sb.append(s.key()).append(s.handle() ? "!h" : "");
             for (HelperSummary.Op op : s.ops()) {
                 sb.append(' ').append(op.function().sqlName()).append(op.releasedInside() ? "+r" : "");
+                op.when().forEach((p, v) -> sb.append("?p").append(p).append('=').append(v));
                 for (HelperSummary.KeySource k : op.parts()) {
                     sb.append(':').append(k.parameter() >= 0 ? "p" + k.parameter() : k.fixed().canonical());
                 }

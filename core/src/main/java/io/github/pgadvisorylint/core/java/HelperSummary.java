@@ -36,11 +36,21 @@ public record HelperSummary(String typeName, String methodName, int arity, boole
      * @param parts          for each key part, where its value comes from
      * @param inner          the site inside the helper (for its SQL and execution context)
      * @param releasedInside true for an acquisition the helper itself releases in a {@code finally}
+     * @param when           the flag parameters (by 0-based index) and the values under which the helper
+     *                       sends this operation, its SQL being built from them ({@code attempt ? "try_" : ""});
+     *                       empty when it always does. A call passing another constant skips the operation.
      */
-    public record Op(AdvisoryFunction function, List<KeySource> parts, LockSite inner, boolean releasedInside) {
-        /** Copies the parts. */
+    public record Op(AdvisoryFunction function, List<KeySource> parts, LockSite inner, boolean releasedInside,
+                     java.util.SortedMap<Integer, Boolean> when) {
+        /** Copies the parts and the flags (none when null). */
         public Op {
             parts = List.copyOf(parts);
+            when = when == null ? new java.util.TreeMap<>() : new java.util.TreeMap<>(when);
+        }
+
+        /** An operation the helper always sends. */
+        public Op(AdvisoryFunction function, List<KeySource> parts, LockSite inner, boolean releasedInside) {
+            this(function, parts, inner, releasedInside, null);
         }
     }
 

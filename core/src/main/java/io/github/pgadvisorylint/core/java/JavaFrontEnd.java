@@ -399,6 +399,7 @@ public final class JavaFrontEnd {
         private final Map<LockSite, io.github.pgadvisorylint.core.model.SiteUsage> sqlUsages = new HashMap<>();
         private final SqlWrappers sqlWrappers;
         private final Map<LockSite, SqlWrappers.Wrapper> wrapped = new HashMap<>();
+        private final Map<LockSite, Map<String, Boolean>> siteFlags = new HashMap<>();
 
         FileScan(SourceFile file, CompilationUnit unit, KeyEvaluator keys, HelperRegistry helpers) {
             this.file = file;
@@ -432,7 +433,7 @@ public final class JavaFrontEnd {
             var usages = new SiteUsageAnalyzer(file, strings, siteNodes, sqlUsages, lifecycles, wrapped).analyze(sites);
             LockOrderAnalyzer.Result order = new LockOrderAnalyzer(file).analyze(sites, siteNodes, lifecycles);
             return new FileFacts(file.path(), sites, lifecycles, notes, suppressions(),
-                    HelperSites.summarize(sites, siteNodes, lifecycles, inners), order.edges(), order.loops(), usages);
+                    HelperSites.summarize(sites, siteNodes, lifecycles, inners, siteFlags), order.edges(), order.loops(), usages);
         }
 
         /** A call of a known lock helper becomes one lock site per operation of the helper, keyed by the call's arguments. */
@@ -464,6 +465,9 @@ public final class JavaFrontEnd {
                     (receiverText == null ? (name.equals("<init>") ? "new " + summary.typeName() : name) : receiverText + "." + name),
                     receiverText, null);
             for (HelperSummary.Op op : summary.ops()) {
+                if (contradicted(op, args)) {
+                    continue; // built from a flag this call passes the other value of
+                }
                 List<KeyPart> parts = new ArrayList<>();
                 for (HelperSummary.KeySource k : op.parts()) {
                     if (k.parameter() >= 0 && k.parameter() < args.size()) {
@@ -485,6 +489,17 @@ public final class JavaFrontEnd {
                 helperOps.put(site, op);
                 inners.put(site, op.inner());
             }
+        }
+
+        /** Whether the call passes a constant to a flag parameter that the operation needs the other value of. */
+        private boolean contradicted(HelperSummary.Op op, List<Expression> args) {
+            for (Map.Entry<Integer, Boolean> flag : op.when().entrySet()) {
+                Boolean passed = flag.getKey() < args.size() ? strings.constantBoolean(args.get(flag.getKey())) : null;
+                if (passed != null && !passed.equals(flag.getValue())) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** A call of a lock helper named in the configuration ({@code lockHelpers}): a lock site at the call. */
@@ -973,6 +988,9 @@ public final class JavaFrontEnd {
                 siteNodes.put(site, c.exec != null ? c.exec : c.contextNode);
                 if (c.wrapper != null) {
                     wrapped.put(site, c.wrapper);
+                }
+                if (!c.text.assumptions().isEmpty()) {
+                    siteFlags.put(site, c.text.assumptions());
                 }
                 sqlUsages.put(site, io.github.pgadvisorylint.core.sql.SqlSiteUsage.of(c.text.text(), analysis, call, (from, to) -> {
                     int a = c.text.offsetAt(from);

@@ -143,6 +143,11 @@ final class StringEvaluator {
                 frame = null;
                 JavaText t = eval(e, 0, new HashSet<>());
                 if (t != null) {
+                    t.assume(ch.assumed);
+                    JavaText before = out.get(t.text());
+                    if (before != null && !before.assumptions().equals(t.assumptions())) {
+                        before.assume(Map.of()); // the same text under different flags: it needs none of them
+                    }
                     out.putIfAbsent(t.text(), t);
                     if (out.size() > MAX_ALTERNATIVES) {
                         return null;
@@ -170,11 +175,14 @@ final class StringEvaluator {
         private final List<int[]> stack = new ArrayList<>();
         /** Choices of this path by condition (one flag read twice takes one value), to the stack index. */
         private final Map<String, Integer> keyed = new HashMap<>();
+        /** Values taken on this path by flag parameters of the method the expression is in. */
+        private final Map<String, Boolean> assumed = new HashMap<>();
         private int cursor;
 
         void startPath() {
             cursor = 0;
             keyed.clear();
+            assumed.clear();
         }
 
         /**
@@ -444,9 +452,49 @@ final class StringEvaluator {
                 break;
             }
         }
-        String key = base instanceof NameExpr n ? (frame == null ? 0 : frame.id()) + ":" + n.getNameAsString() : null;
+        // a parameter of an inlined method stands for the argument of its call: follow it outwards, so
+        // lockSql(!wait) and a later test of wait agree, and the enclosing method's flag is named
+        Frame at = frame;
+        while (base instanceof NameExpr n && at != null && n.isDescendantOf(at.method())) {
+            Frame here = frame;
+            frame = at;
+            Expression argument = boundArgument(n.getNameAsString(), n);
+            frame = here;
+            if (argument == null) {
+                break;
+            }
+            at = at.parent();
+            base = argument;
+            while (true) {
+                if (base instanceof EnclosedExpr p) {
+                    base = p.getInner();
+                } else if (base instanceof UnaryExpr u && u.getOperator() == UnaryExpr.Operator.LOGICAL_COMPLEMENT) {
+                    base = u.getExpression();
+                    negated = !negated;
+                } else {
+                    break;
+                }
+            }
+        }
+        String key = base instanceof NameExpr n ? (at == null ? 0 : at.id()) + ":" + n.getNameAsString() : null;
         boolean value = choices.choose(key, 2) == 0;
+        if (at == null && base instanceof NameExpr n && JavaScopes.isParameter(n.getNameAsString(), n)) {
+            choices.assumed.put(n.getNameAsString(), value);
+        }
         return value != negated;
+    }
+
+    /**
+     * @param e a boolean expression
+     * @return its value when constant where it is written (see {@link #constantBoolean(Expression, int)}), else null
+     */
+    Boolean constantBoolean(Expression e) {
+        try {
+            frame = null;
+            return constantBoolean(e, 0);
+        } catch (StackOverflowError | RuntimeException ex) {
+            return null;
+        }
     }
 
     /**

@@ -88,6 +88,30 @@ class SqlValueFlowTest {
     }
 
     @Test
+    void aHelperCallsLiteralFlagPicksTheHelpersOperation() throws Exception {
+        List<LockSite> s = sites("""
+                import java.sql.*;
+                class Locks {
+                  private static String sql(boolean attempt) {
+                    return (attempt ? "SELECT pg_try_advisory_lock(?)" : "SELECT pg_advisory_lock(?)");
+                  }
+                  public void take(Connection c, long k, boolean wait) throws SQLException {
+                    PreparedStatement ps = c.prepareStatement(sql(!wait));
+                    ps.setLong(1, k);
+                    ps.execute();
+                  }
+                  void blocking(Connection c) throws SQLException { take(c, 5, true); }
+                  void polling(Connection c) throws SQLException { take(c, 6, false); }
+                  void either(Connection c, boolean w) throws SQLException { take(c, 7, w); }
+                }
+                """);
+        assertThat(functions(s, 7)).containsExactly("pg_advisory_lock", "pg_try_advisory_lock");
+        assertThat(functions(s, 11)).containsExactly("pg_advisory_lock");
+        assertThat(functions(s, 12)).containsExactly("pg_try_advisory_lock");
+        assertThat(functions(s, 13)).containsExactly("pg_advisory_lock", "pg_try_advisory_lock");
+    }
+
+    @Test
     void aLocalBuilderAppendedUnderIfsGivesEachPath() throws Exception {
         List<LockSite> s = sites("""
                 import java.sql.*;
