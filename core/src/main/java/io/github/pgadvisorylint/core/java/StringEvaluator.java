@@ -367,12 +367,39 @@ final class StringEvaluator {
         }
     }
 
+    /** The file's methods by name, collected once (a call's file is this evaluator's). */
+    private Map<String, List<MethodDeclaration>> methodsByName;
+
+    /** Calls of the file by method name, collected once. */
+    private Map<String, List<MethodCallExpr>> callsByName;
+
+    private Map<String, List<MethodDeclaration>> methods(Node any) {
+        if (methodsByName == null) {
+            methodsByName = new HashMap<>();
+            for (MethodDeclaration m : any.findRootNode().findAll(MethodDeclaration.class)) {
+                methodsByName.computeIfAbsent(m.getNameAsString(), k -> new ArrayList<>()).add(m);
+            }
+        }
+        return methodsByName;
+    }
+
+    private List<MethodCallExpr> callsNamed(Node any, String name) {
+        if (callsByName == null) {
+            callsByName = new HashMap<>();
+            for (MethodCallExpr c : any.findRootNode().findAll(MethodCallExpr.class)) {
+                callsByName.computeIfAbsent(c.getNameAsString(), k -> new ArrayList<>()).add(c);
+            }
+        }
+        return callsByName.getOrDefault(name, List.of());
+    }
+
     /** The one method of this file the call reaches: same name and arity, returning String, with a body; else null. */
     private MethodDeclaration sqlMethod(MethodCallExpr call) {
-        Node unit = call.findRootNode();
         MethodDeclaration found = null;
-        for (MethodDeclaration m : unit.findAll(MethodDeclaration.class, x -> x.getNameAsString().equals(call.getNameAsString())
-                && x.getParameters().size() == call.getArguments().size())) {
+        for (MethodDeclaration m : methods(call).getOrDefault(call.getNameAsString(), List.of())) {
+            if (m.getParameters().size() != call.getArguments().size()) {
+                continue;
+            }
             if (found != null) {
                 return null; // overloaded: not resolved by name and arity
             }
@@ -575,9 +602,11 @@ final class StringEvaluator {
         Frame here = frame;
         frame = null;
         try {
-            for (MethodCallExpr call : md.findRootNode().findAll(MethodCallExpr.class, c -> c.getNameAsString()
-                    .equals(md.getNameAsString()) && c.getArguments().size() == md.getParameters().size()
-                    && c.getScope().map(s -> s instanceof ThisExpr).orElse(true))) {
+            for (MethodCallExpr call : callsNamed(md, md.getNameAsString())) {
+                if (call.getArguments().size() != md.getParameters().size()
+                        || !call.getScope().map(sc -> sc instanceof ThisExpr).orElse(true)) {
+                    continue;
+                }
                 Boolean v = call.isDescendantOf(md) ? null : constantBoolean(call.getArgument(index), depth + 4);
                 if (v == null || (seen != null && !seen.equals(v))) {
                     return null;
