@@ -2,6 +2,7 @@ package io.github.pgadvisorylint.core.analysis;
 
 import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.SiteHazards;
 import java.util.List;
 
 /**
@@ -16,15 +17,18 @@ import java.util.List;
  * @param orderEdges    acquisitions taken while another is held, per method (Java only)
  * @param loops         the loop each acquisition inside one runs in, by site id (Java only)
  * @param usages        what the code around each site does with it, by {@link LockSite#id()}
+ * @param hazards       what the code around each site does that defeats the lock, by
+ *                      {@link LockSite#id()} (Java only; sites without any are left out)
  */
 public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
                         List<Notification> notifications, List<Suppression> suppressions,
                         List<io.github.pgadvisorylint.core.java.HelperSummary> helpers,
                         List<io.github.pgadvisorylint.core.model.LockOrderEdge> orderEdges,
                         java.util.Map<String, io.github.pgadvisorylint.core.model.LoopOrder> loops,
-                        java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages) {
+                        java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages,
+                        java.util.Map<String, SiteHazards> hazards) {
 
-    /** Copies the lists. */
+    /** Copies the lists; a missing hazards map (a cache written without one) is empty. */
     public FileFacts {
         sites = List.copyOf(sites);
         lifecycles = List.copyOf(lifecycles);
@@ -34,6 +38,17 @@ public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> l
         orderEdges = List.copyOf(orderEdges);
         loops = java.util.Map.copyOf(loops);
         usages = java.util.Map.copyOf(usages);
+        hazards = hazards == null ? java.util.Map.of() : java.util.Map.copyOf(hazards);
+    }
+
+    /** Facts of a file without hazard facts. */
+    public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
+                     List<Notification> notifications, List<Suppression> suppressions,
+                     List<io.github.pgadvisorylint.core.java.HelperSummary> helpers,
+                     List<io.github.pgadvisorylint.core.model.LockOrderEdge> orderEdges,
+                     java.util.Map<String, io.github.pgadvisorylint.core.model.LoopOrder> loops,
+                     java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages) {
+        this(path, sites, lifecycles, notifications, suppressions, helpers, orderEdges, loops, usages, java.util.Map.of());
     }
 
     /** Facts of a file with helpers but no lock-order or usage facts. */

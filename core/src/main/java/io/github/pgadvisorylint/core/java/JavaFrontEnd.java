@@ -422,8 +422,10 @@ public final class JavaFrontEnd {
             notes.sort(Comparator.naturalOrder());
             var usages = new SiteUsageAnalyzer(file, strings, siteNodes, sqlUsages, lifecycles).analyze(sites);
             LockOrderAnalyzer.Result order = new LockOrderAnalyzer(file).analyze(sites, siteNodes, lifecycles);
+            var hazards = new LockHazardAnalyzer(file, siteNodes).analyze(sites);
             return new FileFacts(file.path(), sites, lifecycles, notes, suppressions(),
-                    HelperSites.summarize(sites, siteNodes, lifecycles, inners), order.edges(), order.loops(), usages);
+                    HelperSites.summarize(sites, siteNodes, lifecycles, inners), order.edges(), order.loops(), usages,
+                    hazards);
         }
 
         /** A call of a known lock helper becomes one lock site per operation of the helper, keyed by the call's arguments. */

@@ -20,6 +20,7 @@ public final class LockModel {
     private final Map<String, LoopOrder> loops;
     private Map<String, SiteUsage> usages = Map.of();
     private List<TimeoutEvidence> connectionTimeouts = List.of();
+    private Map<String, SiteHazards> hazards = Map.of();
 
     /**
      * @param sites      every lock site found; copied and sorted by region
@@ -177,7 +178,31 @@ public final class LockModel {
         List<TimeoutEvidence> t = new ArrayList<>(connectionSettings);
         t.sort(Comparator.comparing(TimeoutEvidence::region, Comparator.nullsLast(Comparator.naturalOrder())));
         copy.connectionTimeouts = List.copyOf(t);
+        copy.hazards = hazards;
         return copy;
+    }
+
+    /**
+     * Attaches what {@code core.java.LockHazardAnalyzer} found around each site (RULES.md
+     * session-unlock-before-commit, lock-failure-ignored).
+     *
+     * @param siteHazards hazards per {@link LockSite#id()}; sites not in it get {@link SiteHazards#NONE}
+     * @return a copy of this model with those facts and every other fact of this one
+     */
+    public LockModel withHazards(Map<String, SiteHazards> siteHazards) {
+        LockModel copy = new LockModel(sites, List.copyOf(lifecycles.values()), poolingEvidence, pooling, orderEdges, loops);
+        copy.usages = usages;
+        copy.connectionTimeouts = connectionTimeouts;
+        copy.hazards = Map.copyOf(siteHazards);
+        return copy;
+    }
+
+    /**
+     * @param site a site of this model
+     * @return what the code around it does that defeats the lock; {@link SiteHazards#NONE} when nothing
+     */
+    public SiteHazards hazards(LockSite site) {
+        return hazards.getOrDefault(site.id(), SiteHazards.NONE);
     }
 
     /**
