@@ -90,6 +90,9 @@ final class LockHazardAnalyzer {
     /** Calls that only read a result (of a try-lock, a result set). */
     private static final Pattern READS_RESULT = Pattern.compile(
             "next|get[A-Z]\\w*|getBoolean|is[A-Z]\\w*|wasNull|booleanValue|longValue|intValue|equals|valueOf|orElse|isPresent|isEmpty");
+    /** JDBC calls that prepare, bind or close a statement: no work of their own. */
+    private static final Pattern PLUMBING = Pattern.compile(
+            "set(Long|Int|Short|Object|String|AutoCommit|QueryTimeout)|close|createStatement|prepareStatement|prepareCall|getConnection");
     /** Callback methods that run their lambda in a transaction and commit when it returns. */
     private static final Set<String> TX_CALLBACKS = Set.of("transaction", "transactionResult", "inTransaction",
             "useTransaction", "doInTransaction", "runInTransaction", "withTransaction", "inTransactionUnchecked");
@@ -153,7 +156,7 @@ final class LockHazardAnalyzer {
                 acquisition = an;
             }
         }
-        if (acquisition == null) {
+        if (acquisition == null || !workBetween(body, acquisition, node)) {
             return null;
         }
         UncommittedRelease manual = manualCommit(node, body, acquisition);
@@ -161,6 +164,26 @@ final class LockHazardAnalyzer {
             return manual;
         }
         return enclosingTransaction(node, acquisition);
+    }
+
+    /**
+     * True when a call other than a lock call, logging or a result read runs between the acquisition
+     * and the release: the transaction does work the lock protects.
+     */
+    private boolean workBetween(Node body, Node acquisition, Node release) {
+        int from = acquisition.getEnd().map(p -> file.offsetOf(p.line, p.column)).orElse(offset(acquisition));
+        int to = offset(release);
+        for (MethodCallExpr m : body.findAll(MethodCallExpr.class)) {
+            int o = offset(m);
+            if (o > from && o < to && !siteNodes.contains(m) && !logging(m)
+                    && !READS_RESULT.matcher(m.getNameAsString()).matches()
+                    && !PLUMBING.matcher(m.getNameAsString()).matches()
+                    && m.findAll(MethodCallExpr.class).stream().noneMatch(siteNodes::contains)
+                    && m.findAncestor(MethodCallExpr.class, siteNodes::contains).isEmpty()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@code setAutoCommit(false)} on the release's connection, no commit between lock and unlock, a commit after. */
