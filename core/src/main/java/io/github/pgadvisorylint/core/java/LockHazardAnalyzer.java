@@ -96,6 +96,8 @@ final class LockHazardAnalyzer {
     /** Callback methods that run their lambda in a transaction and commit when it returns. */
     private static final Set<String> TX_CALLBACKS = Set.of("transaction", "transactionResult", "inTransaction",
             "useTransaction", "doInTransaction", "runInTransaction", "withTransaction", "inTransactionUnchecked");
+    /** Methods that run the lambda they receive at once, on the calling thread, in the ambient transaction. */
+    private static final Set<String> IN_PLACE_CALLBACKS = Set.of("forEach", "doWork", "doReturningWork");
     /** Exception names that stand for any failure of a database call. */
     private static final Set<String> CATCH_ALL = Set.of("Exception", "RuntimeException", "Throwable");
     /** Parts of exception names that an acquisition's failure may carry. */
@@ -274,6 +276,9 @@ final class LockHazardAnalyzer {
     private UncommittedRelease enclosingTransaction(Node release, Node acquisition) {
         for (Node cur = release.getParentNode().orElse(null); cur != null; cur = cur.getParentNode().orElse(null)) {
             if (cur instanceof LambdaExpr || cur instanceof ObjectCreationExpr o && o.getAnonymousClassBody().isPresent()) {
+                if (runsInPlace(cur)) {
+                    continue; // forEach, Hibernate doWork: the body runs now, in this transaction
+                }
                 MethodCallExpr callback = transactionCallback(cur);
                 if (callback == null) {
                     return null; // runs later or elsewhere (an executor, a listener): not this transaction
@@ -292,6 +297,12 @@ final class LockHazardAnalyzer {
             }
         }
         return null;
+    }
+
+    /** True when the lambda is run at once by the call it is passed to, on the caller's thread and transaction. */
+    private static boolean runsInPlace(Node function) {
+        return function instanceof LambdaExpr && function.getParentNode().orElse(null) instanceof MethodCallExpr call
+                && call.getArguments().contains(function) && IN_PLACE_CALLBACKS.contains(call.getNameAsString());
     }
 
     /** The call that runs this lambda or anonymous class in a transaction, or null. */
@@ -376,8 +387,7 @@ final class LockHazardAnalyzer {
                     || !(block.getParentNode().orElse(null) instanceof TryStmt t) || t.getTryBlock() != block) {
                 return null;
             }
-            List<Statement> rest = block.getStatements().subList(block.getStatements().indexOf(current) + 1,
-                    block.getStatements().size());
+            List<Statement> rest = after(block, current);
             if (!onlyChecks(rest, thrownForFalse)) {
                 return null; // the work is inside the try: a failure skips it
             }
@@ -581,8 +591,7 @@ final class LockHazardAnalyzer {
     private Work workAfter(Statement from, Set<String> flags) {
         Statement current = from;
         while (current.getParentNode().orElse(null) instanceof BlockStmt block) {
-            List<Statement> list = block.getStatements();
-            for (Statement s : list.subList(list.indexOf(current) + 1, list.size())) {
+            for (Statement s : after(block, current)) {
                 if (checksFlag(s, flags)) {
                     return null;
                 }
@@ -601,6 +610,20 @@ final class LockHazardAnalyzer {
             current = enclosing;
         }
         return null;
+    }
+
+    /**
+     * The statements of a block after one of them, found by identity (JavaParser's {@code equals} is
+     * structural: two identical statements of one block are equal).
+     */
+    private static List<Statement> after(BlockStmt block, Statement statement) {
+        NodeList<Statement> list = block.getStatements();
+        for (int i = 0; i < list.size(); i++) {
+            if (list.get(i) == statement) {
+                return list.subList(i + 1, list.size());
+            }
+        }
+        return List.of();
     }
 
     /** True when the statement reads one of the flags in a decision: a condition, a return, an assertion. */
