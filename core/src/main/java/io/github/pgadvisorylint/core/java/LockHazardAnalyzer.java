@@ -89,7 +89,7 @@ final class LockHazardAnalyzer {
     private static final Pattern LOGGER = Pattern.compile("(?i)(.*\\.)?_?(log|logger|slf4j)|system\\.(out|err)");
     /** Calls that only read a result (of a try-lock, a result set). */
     private static final Pattern READS_RESULT = Pattern.compile(
-            "next|get[A-Z]\\w*|getBoolean|is[A-Z]\\w*|wasNull|booleanValue|longValue|intValue|equals|valueOf|orElse|isPresent|isEmpty");
+            "next|get[A-Z]\\w*|is[A-Z]\\w*|wasNull|booleanValue|longValue|intValue|equals|valueOf|orElse|isPresent|isEmpty");
     /** JDBC calls that prepare, bind or close a statement: no work of their own. */
     private static final Pattern PLUMBING = Pattern.compile(
             "set(Long|Int|Short|Object|String|AutoCommit|QueryTimeout)|close|createStatement|prepareStatement|prepareCall|getConnection");
@@ -101,7 +101,7 @@ final class LockHazardAnalyzer {
     /** Exception names that stand for any failure of a database call. */
     private static final Set<String> CATCH_ALL = Set.of("Exception", "RuntimeException", "Throwable");
     /** Parts of exception names that an acquisition's failure may carry. */
-    private static final Pattern DB_FAILURE = Pattern.compile("SQL|Sql|DataAccess|Persistence|Jdbi|Jdbc|Lock|Timeout|Database|R2dbc|Jooq|DataAccess");
+    private static final Pattern DB_FAILURE = Pattern.compile("SQL|Sql|DataAccess|Persistence|Jdbi|Jdbc|Lock|Timeout|Database|R2dbc|Jooq");
 
     private final SourceFile file;
     private final Map<LockSite, Node> nodes;
