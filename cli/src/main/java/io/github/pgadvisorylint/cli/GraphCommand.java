@@ -1,6 +1,6 @@
 package io.github.pgadvisorylint.cli;
 
-import io.github.pgadvisorylint.core.report.LockOrderGraph;
+import io.github.pgadvisorylint.core.report.LockOrderDiagram;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -12,14 +12,16 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code graph [PATH...]}: the project's lock order (which key is taken while which is held, and
- * where) as Graphviz DOT or Mermaid, with possible deadlock cycles in red. Runs no rule; exits 0
- * unless the command line or the input is wrong (2).
+ * where) as Graphviz DOT or Mermaid, drawn from the model's lock-order graph, with the edges of its
+ * strongly connected components (the possible deadlocks that {@code unordered-multi-key-lock}
+ * reports) in red. Runs no rule; exits 0 unless the command line or the input is wrong (2).
  */
 @Command(name = "graph", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"Draws the lock-order graph: one node per key (constant, value, or expression when not"
                 + " known statically), an edge A -> B when B is taken while A is held, labelled with the methods"
                 + " that do it. Dashed: the second lock is a try-lock (it never waits). Red: the edge is on a cycle"
-                + " of waiting acquisitions, a possible deadlock.",
+                + " of waiting acquisitions (a strongly connected component of the graph), a possible deadlock:"
+                + " the cycles that unordered-multi-key-lock reports as errors.",
             "The scan root is PATH when exactly one directory is given, else the current directory."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -32,11 +34,11 @@ import picocli.CommandLine.TypeConversionException;
 final class GraphCommand implements Callable<Integer> {
 
     /** Converts {@code dot|mermaid}, any case. */
-    static final class FormatConverter implements ITypeConverter<LockOrderGraph.Format> {
+    static final class FormatConverter implements ITypeConverter<LockOrderDiagram.Format> {
         @Override
-        public LockOrderGraph.Format convert(String value) {
+        public LockOrderDiagram.Format convert(String value) {
             try {
-                return LockOrderGraph.Format.parse(value);
+                return LockOrderDiagram.Format.parse(value);
             } catch (IllegalArgumentException e) {
                 throw new TypeConversionException("'" + value + "' is not one of dot, mermaid");
             }
@@ -53,7 +55,7 @@ final class GraphCommand implements Callable<Integer> {
 
     @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", converter = FormatConverter.class, defaultValue = "dot",
             description = "Output format: dot or mermaid (default: ${DEFAULT-VALUE}).")
-    private LockOrderGraph.Format format;
+    private LockOrderDiagram.Format format;
 
     /** @param env the analysis and the working directory */
     GraphCommand(Environment env) {
@@ -63,7 +65,7 @@ final class GraphCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         return ModelCommand.run(spec, env, options, result -> {
-            LockOrderGraph graph = LockOrderGraph.of(result.model());
+            LockOrderDiagram graph = LockOrderDiagram.of(result.model());
             return out -> graph.write(format, out);
         });
     }

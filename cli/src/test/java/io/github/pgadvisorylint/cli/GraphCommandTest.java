@@ -7,6 +7,8 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
@@ -46,6 +48,32 @@ class GraphCommandTest {
                 .contains("kB_200_ -> kB_100_ [label=\"FixedKeys#tryThenSkip\", style=dashed]")
                 .contains("kB_100_ -> kB_200_ [label=\"FixedKeys#archive\\nFixedKeys#archiveAgain\"]");
         assertThat(run(fixture, "graph", "-f", "mermaid", fixture.toString())).contains("linkStyle ");
+    }
+
+    /**
+     * The ring through three classes' lock helpers is red on all three edges, the open chain beside it
+     * is not, and the try-lock that would close the chain is dashed.
+     */
+    @Test
+    void aRingThroughThreeClassesIsRedAndTheOpenChainIsNot() {
+        Path fixture = FixtureHarness.fixture("unordered-multi-key-lock-helpers");
+        String dot = run(fixture, "graph", fixture.toString());
+        assertThat(dot).contains("kB_5101_ -> kB_5102_ [label=\"Ledger#closeDay\", color=red")
+                .contains("kB_5102_ -> kB_5103_ [label=\"Payouts#sendPayouts\", color=red")
+                .contains("kB_5103_ -> kB_5101_ [label=\"Statements#issue\", color=red")
+                .contains("kB_5201_ -> kB_5202_ [label=\"Archive#archiveAll\"];")
+                .contains("kB_5202_ -> kB_5203_ [label=\"Exports#exportAll\"];")
+                .contains("kB_5203_ -> kB_5201_ [label=\"Reports#publishIfIdle\", style=dashed];");
+        String mermaid = run(fixture, "graph", "-f", "mermaid", fixture.toString());
+        List<String> links = mermaid.lines().filter(l -> l.contains("-->") || l.contains("-.->")).toList();
+        List<String> red = new ArrayList<>();
+        for (int i = 0; i < links.size(); i++) {
+            if (links.get(i).contains(" kB_510")) {
+                red.add(Integer.toString(i));
+            }
+        }
+        assertThat(red).hasSize(3);
+        assertThat(mermaid).contains("linkStyle " + String.join(",", red) + " stroke:red");
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.github.pgadvisorylint.rules;
 
+import io.github.pgadvisorylint.core.model.PathFinding;
+import java.util.ArrayList;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.model.LockSite;
@@ -66,9 +68,40 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
                     }
                 }
                 default -> {
-                    // guaranteed, split across a type's methods, or not knowable: silent
+                    // guaranteed, split across a type's methods, decided by the path analysis, or not knowable
                 }
             }
+        }
+        for (PathFinding f : context.model().pathFindings()) {
+            if (f.acquisition() == null || f.kind() == PathFinding.Kind.STACKED
+                    || (f.acquisition().viaHelper() && inTestSources(f.acquisition()))) {
+                continue;
+            }
+            String fix = switch (f.kind()) {
+                case POOLED_CLOSE -> " Unlock in a finally block before the connection is closed.";
+                case ABORTED_UNLOCK -> "";
+                case HELD_ON_RETURN -> " Unlock on every path: put the work in try { ... } finally { unlock }.";
+                default -> " Put the work in try { ... } finally { unlock }, starting right after the lock.";
+            };
+            report(context, f, f.acquisition().display() + " takes a session-level lock, but " + f.note()
+                    + ": the lock stays held until the database session ends (a ROLLBACK does not release it)." + fix);
+        }
+    }
+
+    /** Reports a path finding at its place, with the rest of its path as related locations. */
+    static void report(RuleContext context, PathFinding f, String message) {
+        List<RelatedLocation> related = new ArrayList<>();
+        for (PathFinding.Step step : f.steps()) {
+            if (!step.region().equals(f.at())) {
+                related.add(new RelatedLocation(step.region(), step.message()));
+            }
+        }
+        LockSite site = f.release() != null ? f.release() : f.acquisition();
+        if (site.region().equals(f.at())) {
+            context.report(Severity.ERROR, site, message, related);
+        } else {
+            context.report(Severity.ERROR, f.at(), f.kind().name().toLowerCase(java.util.Locale.ROOT) + ":" + site.display(),
+                    message, related);
         }
     }
 }

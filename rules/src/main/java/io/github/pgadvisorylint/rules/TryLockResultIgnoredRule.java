@@ -16,9 +16,10 @@ import java.util.List;
  * the guarded work runs (RULES.md; F14: {@code Statement.execute} says only that a result set exists;
  * F16: {@code pg_try_*} and the unlocks return {@code boolean}). Error for try-locks whose result is
  * never read, replaced by {@code execute}'s flag or by row existence, or read without deciding; note
- * for an unlock whose boolean a {@code execute(...)} statement drops. Facts from
- * {@link io.github.pgadvisorylint.core.model.SiteUsage#result()}; calls of lock helpers are skipped
- * (the helper's own SQL is judged, once).
+ * for an unlock whose boolean a statement drops ({@code execute(...)}, {@code queryForObject(...)}).
+ * Facts from {@link io.github.pgadvisorylint.core.model.SiteUsage#result()}; calls of lock helpers are
+ * skipped (the helper's own SQL is judged, once) unless core judged the call itself: a repository
+ * method whose return value is the lock's boolean.
  */
 public final class TryLockResultIgnoredRule extends AbstractRule {
 
@@ -36,10 +37,10 @@ public final class TryLockResultIgnoredRule extends AbstractRule {
     @Override
     public void check(RuleContext context) {
         for (LockSite site : context.model().sites()) {
-            if (site.viaHelper()) {
+            SiteUsage usage = context.model().usage(site);
+            if (site.viaHelper() && usage.result() == ResultUse.UNKNOWN) {
                 continue; // judged once, at the helper's own SQL
             }
-            SiteUsage usage = context.model().usage(site);
             LockOperation op = site.function().operation();
             List<RelatedLocation> related = new ArrayList<>();
             if (site.declarationRegion() != null) {
@@ -54,10 +55,13 @@ public final class TryLockResultIgnoredRule extends AbstractRule {
                     default -> null;
                 };
                 if (why != null) {
+                    String example = site.viaHelper() && site.java() != null && site.java().executionCall() != null
+                            ? "if (" + site.java().executionCall() + "(...)) { ... }"
+                            : "if (rs.next() && rs.getBoolean(1)) { ... } or "
+                            + "Boolean.TRUE.equals(jdbc.queryForObject(sql, Boolean.class, key))";
                     context.report(Severity.ERROR, site, site.display() + " returns false when another session holds "
                             + "the key, but " + why + ": the guarded work runs either way. Read the boolean and skip the "
-                            + "work when it is false, e.g. if (rs.next() && rs.getBoolean(1)) { ... } or "
-                            + "Boolean.TRUE.equals(jdbc.queryForObject(sql, Boolean.class, key)).", related);
+                            + "work when it is false, e.g. " + example + ".", related);
                 }
             } else if (op == LockOperation.RELEASE && usage.result() == ResultUse.DISCARDED) {
                 context.report(Severity.NOTE, site, site.display() + " returns false when this session did not hold "

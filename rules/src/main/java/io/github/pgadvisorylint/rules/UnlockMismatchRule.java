@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.rules;
 
+import io.github.pgadvisorylint.core.model.PathFinding;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.KeySpace;
@@ -51,6 +52,17 @@ public final class UnlockMismatchRule extends AbstractRule {
 
     @Override
     public void check(RuleContext context) {
+        for (PathFinding f : context.model().pathFindings()) {
+            switch (f.kind()) {
+                case STACKED -> LockWithoutFinallyUnlockRule.report(context, f, f.acquisition().display()
+                        + " takes a session-level lock, but " + f.note() + " (F4). Take it once per unlock, or unlock as "
+                        + "many times as it was taken.");
+                case RELEASE_WITHOUT_HOLD, RELEASE_ON_OTHER_CONNECTION -> LockWithoutFinallyUnlockRule.report(context, f,
+                        f.release().display() + " does not match the lock it is meant to release: " + f.note() + ".");
+                default -> {
+                }
+            }
+        }
         LockModel model = context.model();
         Map<String, List<LockSite>> methods = new LinkedHashMap<>();
         Map<String, List<LockSite>> types = new LinkedHashMap<>();

@@ -6,26 +6,31 @@ import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.model.LockMode;
 import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.LockOrderEdge;
+import io.github.pgadvisorylint.core.model.LockOrderGraph;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.LoopOrder;
 import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
+import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.model.SqlClause;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.rule.Severity;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * {@code unordered-multi-key-lock}: several blocking acquisitions whose order is not fixed, so two
  * callers can each hold one key and wait for the other: PostgreSQL ends that with
  * {@code ERROR: deadlock detected} after {@code deadlock_timeout} (RULES.md F9). An error for a proven
- * inversion (one path takes A then B, another B then A, through any lock helpers); a warning for
- * orders that can vary: loops over unsorted collections, one statement locking many rows, two known
- * keys in descending order, and two keys in an order given by the arguments.
+ * inversion: one per strongly connected component of the model's {@link LockOrderGraph} (A then B on
+ * one path, B then A on another; or a longer ring through several classes and lock helpers), at the
+ * acquisition that closes the cycle, the component's other acquisitions as related locations. A
+ * warning for orders that can vary: loops over unsorted collections, one statement locking many rows,
+ * two known keys in descending order, and two keys in an order given by the arguments (directly or
+ * through two calls of a lock helper) with no comparison that fixes it.
  */
 public final class UnorderedMultiKeyLockRule extends AbstractRule {
 
@@ -49,27 +54,20 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
         LockModel model = context.model();
         Map<LockSite, Pending> findings = new LinkedHashMap<>();
         loopsAndStatements(model, findings);
+        LockOrderGraph graph = model.orderGraph();
+        for (LockOrderGraph.Component c : graph.components()) {
+            put(findings, c.closing().to(), inversion(c));
+        }
         for (LockOrderEdge e : model.orderEdges()) {
-            if (!e.waits() || sameKey(e.from(), e.to()) || !conflict(e.from(), e.to())) {
-                continue; // nobody waits, a re-entrant lock, or two shared locks that never block each other
+            if (graph.componentOf(e) != null || !e.waits() || sameKey(e.from(), e.to()) || !conflict(e.from(), e.to())) {
+                continue; // reported with its cycle; nobody waits; a re-entrant lock; two shared locks never block each other
             }
-            Optional<LockOrderEdge> inverse = inversion(model, e);
-            if (inverse.isPresent()) {
-                LockOrderEdge other = inverse.get();
-                put(findings, e.to(), new Pending(Severity.ERROR, e.to().display() + " is taken while "
-                        + e.from().display() + " is held (" + e.method() + "), but " + other.method() + " takes them in "
-                        + "the opposite order: two sessions can each hold one and wait for the other until PostgreSQL "
-                        + "aborts one with \"deadlock detected\". Take both keys in one fixed order everywhere.",
-                        List.of(new RelatedLocation(e.from().region(), "held here first"),
-                                new RelatedLocation(other.to().region(), "the opposite order: this key is taken second here"),
-                                new RelatedLocation(other.from().region(), "after this one"))));
-            } else if (known(e.from()) && known(e.to()) && compare(e.from(), e.to()) > 0) {
+            if (known(e.from()) && known(e.to()) && compare(e.from(), e.to()) > 0) {
                 put(findings, e.to(), new Pending(Severity.WARNING, e.to().display() + " is taken while "
                         + e.from().display() + " is held: descending key order. If any other path takes these keys "
                         + "in ascending order the two can deadlock; take every set of keys in ascending order.",
                         List.of(new RelatedLocation(e.from().region(), "the larger key, taken first"))));
-            } else if (!known(e.from()) && !known(e.to()) && !e.ordered() && sameMethod(e)
-                    && !e.from().viaHelper() && !e.to().viaHelper()
+            } else if (!known(e.from()) && !known(e.to()) && !e.ordered() && sameMethod(e) && !oneHelperCall(e)
                     && !e.from().key().canonical().equals(e.to().key().canonical())) {
                 put(findings, e.to(), new Pending(Severity.WARNING, e.to().display() + " is taken while "
                         + e.from().display() + " is held, in an order given by the data (" + e.method() + "): a call with "
@@ -79,6 +77,50 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
             }
         }
         findings.forEach((site, p) -> context.report(p.severity(), site, p.message(), p.related()));
+    }
+
+    /**
+     * One error for a strongly connected component of the lock-order graph, at the acquisition that
+     * closes its cycle, with every other acquisition of the component as a related location.
+     */
+    private static Pending inversion(LockOrderGraph.Component c) {
+        LockOrderEdge closing = c.closing();
+        String message;
+        if (c.cycle().size() == 2) {
+            LockOrderEdge other = c.cycle().get(1);
+            message = closing.to().display() + " is taken while " + closing.from().display() + " is held ("
+                    + closing.method() + "), but " + other.method() + " takes them in the opposite order: two sessions "
+                    + "can each hold one and wait for the other until PostgreSQL aborts one with \"deadlock detected\". "
+                    + "Take both keys in one fixed order everywhere.";
+        } else {
+            StringBuilder path = new StringBuilder();
+            for (LockOrderEdge e : c.cycle()) {
+                path.append(path.length() == 0 ? "" : ", ").append(LockOrderGraph.nodeOf(e.from()).label()).append(" then ")
+                        .append(LockOrderGraph.nodeOf(e.to()).label()).append(" (").append(e.method()).append(')');
+            }
+            message = closing.to().display() + " is taken while " + closing.from().display() + " is held ("
+                    + closing.method() + "), which closes a cycle of " + c.cycle().size() + " lock orders: " + path
+                    + ". As many sessions can each hold one key and wait for the next until PostgreSQL "
+                    + "aborts one with \"deadlock detected\". Take these keys in one fixed order everywhere.";
+        }
+        Map<SourceRegion, String> related = new LinkedHashMap<>();
+        related.put(closing.to().region(), "");
+        List<LockOrderEdge> ordered = new ArrayList<>(c.cycle());
+        c.edges().stream().filter(e -> !c.cycle().contains(e)).forEach(ordered::add);
+        for (LockOrderEdge e : ordered) {
+            String held = LockOrderGraph.nodeOf(e.from()).label();
+            String taken = LockOrderGraph.nodeOf(e.to()).label();
+            if (e.from().region().equals(e.to().region())) { // one lock-helper call takes both
+                related.putIfAbsent(e.from().region(), held + " then " + taken + " are taken here (" + e.method() + ")");
+            } else {
+                related.putIfAbsent(e.from().region(), held + " is held here (" + e.method() + ")");
+                related.putIfAbsent(e.to().region(), taken + " is then taken here while " + held + " is held (" + e.method() + ")");
+            }
+        }
+        related.remove(closing.to().region());
+        List<RelatedLocation> locations = new ArrayList<>();
+        related.forEach((region, text) -> locations.add(new RelatedLocation(region, text)));
+        return new Pending(Severity.ERROR, message, locations);
     }
 
     private static void put(Map<LockSite, Pending> findings, LockSite site, Pending p) {
@@ -121,20 +163,6 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
                 && l.guarantee() != ReleaseGuarantee.TRY_WITH_RESOURCES && l.guarantee() != ReleaseGuarantee.NOT_IN_FINALLY);
     }
 
-    /** An edge taking the same two known keys the other way round, whose modes conflict on both keys. */
-    private static Optional<LockOrderEdge> inversion(LockModel model, LockOrderEdge e) {
-        if (!known(e.from()) || !known(e.to())) {
-            return Optional.empty();
-        }
-        for (LockOrderEdge o : model.orderEdges()) {
-            if (o.waits() && sameKey(o.from(), e.to()) && sameKey(o.to(), e.from())
-                    && conflict(e.from(), o.to()) && conflict(e.to(), o.from())) {
-                return Optional.of(o);
-            }
-        }
-        return Optional.empty();
-    }
-
     private static boolean conflict(LockSite a, LockSite b) {
         return !(a.function().mode() == LockMode.SHARED && b.function().mode() == LockMode.SHARED);
     }
@@ -146,6 +174,14 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
     private static boolean sameKey(LockSite a, LockSite b) {
         return a.key().isFullyKnown() && b.key().isFullyKnown() && a.key().space() == b.key().space()
                 && a.key().canonical().equals(b.key().canonical());
+    }
+
+    /**
+     * Both acquisitions come from one call of a lock helper that takes two keys: the order is the
+     * helper's, and the helper's own SQL sites are judged (and reported) where it is written.
+     */
+    private static boolean oneHelperCall(LockOrderEdge e) {
+        return e.from().viaHelper() && e.to().viaHelper() && e.from().region().equals(e.to().region());
     }
 
     private static boolean sameMethod(LockOrderEdge e) {

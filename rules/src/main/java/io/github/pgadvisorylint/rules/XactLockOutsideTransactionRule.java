@@ -2,6 +2,7 @@ package io.github.pgadvisorylint.rules;
 
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.TransactionBoundary;
 import io.github.pgadvisorylint.core.model.TransactionState;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
@@ -29,8 +30,11 @@ public final class XactLockOutsideTransactionRule extends AbstractRule {
 
     @Override
     public void check(RuleContext context) {
-        for (LockSite site : context.model().sqlAcquisitions()) {
-            if (site.function().level() != LockLevel.TRANSACTION) {
+        for (LockSite site : context.model().acquisitions()) {
+            // a lock helper's call is judged only where the call decided the transaction: a repository
+            // @Query method or a boundary that holds only the lock joins its caller's transaction
+            if (site.function().level() != LockLevel.TRANSACTION
+                    || (site.viaHelper() && site.execution().boundary() != TransactionBoundary.FROM_CALL)) {
                 continue;
             }
             TransactionState state = site.execution().transaction();
@@ -42,8 +46,8 @@ public final class XactLockOutsideTransactionRule extends AbstractRule {
                         + "so the work after it runs unprotected. Run the lock and the work in one transaction.", related);
             } else if (state == TransactionState.ENDS_BEFORE_WORK) {
                 context.report(Severity.ERROR, site, site.display() + " takes a transaction-level lock in a transaction "
-                        + "that only takes the lock: " + site.execution().transactionEvidence()
-                        + ", releasing the lock before the work that follows. Do the work inside the same callback.",
+                        + "that ends right after it (" + site.execution().transactionEvidence()
+                        + "), releasing the lock before the work that follows. Do the work inside the same transaction.",
                         related);
             }
         }

@@ -15,4 +15,10 @@ class ConnectionContextRulesTest {
     void xactLockOutsideTransaction() {
         FixtureHarness.verify(FixtureHarness.fixture("xact-lock-outside-transaction"), "xact-lock-outside-transaction");
     }
+
+    @Test
+    void springTransactionSemantics() {
+        FixtureHarness.verify(FixtureHarness.fixture("spring-transactions"), "xact-lock-outside-transaction",
+                "unpinned-session-lock");
+    }
 }

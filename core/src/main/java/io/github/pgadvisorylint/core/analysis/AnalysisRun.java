@@ -1,5 +1,7 @@
 package io.github.pgadvisorylint.core.analysis;
 
+import io.github.pgadvisorylint.core.flow.LockPaths;
+import io.github.pgadvisorylint.core.flow.MethodFlow;
 import io.github.pgadvisorylint.core.config.ConfigScan;
 import io.github.pgadvisorylint.core.config.PoolingEvidence;
 import io.github.pgadvisorylint.core.config.PoolingEvidenceScanner;
@@ -176,6 +178,7 @@ final class AnalysisRun {
         java.util.Map<String, io.github.pgadvisorylint.core.model.LoopOrder> loops = new java.util.HashMap<>();
         java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages = new java.util.HashMap<>();
         java.util.Map<String, io.github.pgadvisorylint.core.model.SiteHazards> hazards = new java.util.HashMap<>();
+        List<MethodFlow> flows = new ArrayList<>();
         int analyzed = 0;
         for (FileFacts f : facts) {
             if (f == null) {
@@ -190,10 +193,12 @@ final class AnalysisRun {
             loops.putAll(f.loops());
             usages.putAll(f.usages());
             hazards.putAll(f.hazards());
+            flows.addAll(f.flows());
         }
         LockModel model = new LockModel(sites, lifecycles, counted(poolingEvidence), pooling, orderEdges, loops)
-                .withUsage(usages, counted(timeoutEvidence))
-                .withHazards(hazards);
+                .withUsage(usages, counted(timeoutEvidence));
+        model = LockPaths.apply(model, flows).withHazards(hazards);
+        phaseDone("paths");
         Set<String> known = new java.util.TreeSet<>();
         settings.rules().forEach(r -> known.add(r.descriptor().id()));
         Set<String> active = new java.util.TreeSet<>();
@@ -945,7 +950,7 @@ final class AnalysisRun {
                 notes.add(new Notification(Severity.NOTE, "encoding", "file is not valid UTF-8; read as ISO-8859-1",
                         SourceRegion.line(f.relativePath(), 1)));
                 facts = new FileFacts(facts.path(), facts.sites(), facts.lifecycles(), notes, facts.suppressions(),
-                        facts.helpers(), facts.orderEdges(), facts.loops(), facts.usages(), facts.hazards());
+                        facts.helpers(), facts.orderEdges(), facts.loops(), facts.usages(), facts.flows(), facts.hazards());
             }
             return facts;
         } catch (StackOverflowError | RuntimeException e) {

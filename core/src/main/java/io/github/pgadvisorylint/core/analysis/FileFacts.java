@@ -17,6 +17,8 @@ import java.util.List;
  * @param orderEdges    acquisitions taken while another is held, per method (Java only)
  * @param loops         the loop each acquisition inside one runs in, by site id (Java only)
  * @param usages        what the code around each site does with it, by {@link LockSite#id()}
+ * @param flows         the control-flow graphs of the file's methods, lowered to lock events (Java only;
+ *                      no syntax tree), which the project-wide lock-state analysis links
  * @param hazards       what the code around each site does that defeats the lock, by
  *                      {@link LockSite#id()} (Java only; sites without any are left out)
  */
@@ -26,6 +28,7 @@ public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> l
                         List<io.github.pgadvisorylint.core.model.LockOrderEdge> orderEdges,
                         java.util.Map<String, io.github.pgadvisorylint.core.model.LoopOrder> loops,
                         java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages,
+                        List<io.github.pgadvisorylint.core.flow.MethodFlow> flows,
                         java.util.Map<String, SiteHazards> hazards) {
 
     /** Copies the lists; a missing hazards map (a cache written without one) is empty. */
@@ -38,17 +41,31 @@ public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> l
         orderEdges = List.copyOf(orderEdges);
         loops = java.util.Map.copyOf(loops);
         usages = java.util.Map.copyOf(usages);
+        flows = flows == null ? List.of() : List.copyOf(flows);
         hazards = hazards == null ? java.util.Map.of() : java.util.Map.copyOf(hazards);
     }
 
-    /** Facts of a file without hazard facts. */
+    /** Facts of a Java file without hazard facts. */
+    public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
+                     List<Notification> notifications, List<Suppression> suppressions,
+                     List<io.github.pgadvisorylint.core.java.HelperSummary> helpers,
+                     List<io.github.pgadvisorylint.core.model.LockOrderEdge> orderEdges,
+                     java.util.Map<String, io.github.pgadvisorylint.core.model.LoopOrder> loops,
+                     java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages,
+                     List<io.github.pgadvisorylint.core.flow.MethodFlow> flows) {
+        this(path, sites, lifecycles, notifications, suppressions, helpers, orderEdges, loops, usages, flows,
+                java.util.Map.of());
+    }
+
+    /** Facts of a Java file without method graphs nor hazard facts. */
     public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
                      List<Notification> notifications, List<Suppression> suppressions,
                      List<io.github.pgadvisorylint.core.java.HelperSummary> helpers,
                      List<io.github.pgadvisorylint.core.model.LockOrderEdge> orderEdges,
                      java.util.Map<String, io.github.pgadvisorylint.core.model.LoopOrder> loops,
                      java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages) {
-        this(path, sites, lifecycles, notifications, suppressions, helpers, orderEdges, loops, usages, java.util.Map.of());
+        this(path, sites, lifecycles, notifications, suppressions, helpers, orderEdges, loops, usages, List.of(),
+                java.util.Map.of());
     }
 
     /** Facts of a file with helpers but no lock-order or usage facts. */

@@ -5,26 +5,20 @@ import com.github.javaparser.ast.body.FieldDeclaration;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
-import com.github.javaparser.ast.expr.AnnotationExpr;
 import com.github.javaparser.ast.expr.BooleanLiteralExpr;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.LambdaExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
-import com.github.javaparser.ast.nodeTypes.NodeWithAnnotations;
-import com.github.javaparser.ast.stmt.BlockStmt;
-import com.github.javaparser.ast.stmt.ExpressionStmt;
-import com.github.javaparser.ast.stmt.ReturnStmt;
-import com.github.javaparser.ast.stmt.Statement;
 import io.github.pgadvisorylint.core.model.ConnectionScope;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.ExecutionContext;
 import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.model.TransactionBoundary;
 import io.github.pgadvisorylint.core.model.TransactionState;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -32,25 +26,23 @@ import java.util.Set;
  * Tells the transaction and connection context of a Java lock site (RULES.md unpinned-session-lock,
  * xact-lock-outside-transaction; F3: a transaction-level lock taken in autocommit ends with its
  * statement; F13: a pooled connection's session outlives {@code close()}). Transaction sources:
- * Spring and Jakarta {@code @Transactional} on the method or class (propagation {@code NOT_SUPPORTED}
- * / {@code NEVER} meaning none), {@code TransactionTemplate.execute/executeWithoutResult}, jOOQ
- * {@code transaction/transactionResult}, JDBI {@code inTransaction/useTransaction},
+ * Spring's declarative transactions as they apply through the proxy ({@link SpringTransactions}:
+ * self-calls, private methods, class-level annotations, propagation), transaction callbacks
+ * ({@code TransactionTemplate}, jOOQ, JDBI), a Spring Data {@code @Query} method's own annotation,
  * {@code setAutoCommit(false)} on the connection, and the implicit transaction of a multi-statement
  * string (F17). Autocommit is claimed only when the code shows it (a connection obtained in the
  * method without {@code setAutoCommit(false)}, a scheduler or start-up entry point without a
- * transaction); otherwise the state is unknown and rules stay silent.
+ * transaction, a self-call from one); otherwise the state is unknown and rules stay silent. A call of a
+ * lock helper whose transaction its callers decide gets the call's context ({@link #atHelperCall}).
  */
 final class ExecutionContextAnalyzer {
 
-    private static final Set<String> TX_CALLBACKS = Set.of("transaction", "transactionResult", "inTransaction",
-            "useTransaction", "doInTransaction", "runInTransaction", "withTransaction", "inTransactionUnchecked");
     private static final Set<String> PINNED_CALLBACKS = Set.of("doWork", "doReturningWork", "connection",
             "connectionResult", "withHandle", "useHandle", "useConnection", "withConnection", "inConnection", "inConnectionMany");
-    private static final Set<String> ENTRY_POINTS = Set.of("Scheduled", "PostConstruct", "PreDestroy", "EventListener",
-            "Async", "SchedulerLock", "KafkaListener", "RabbitListener", "JmsListener", "Startup", "Observes");
 
     private final SourceFile file;
     private final Set<String> pooledTypes;
+    private final SpringTransactions spring;
 
     ExecutionContextAnalyzer(SourceFile file) {
         this(file, Set.of());
@@ -63,6 +55,7 @@ final class ExecutionContextAnalyzer {
     ExecutionContextAnalyzer(SourceFile file, Set<String> pooledTypes) {
         this.file = file;
         this.pooledTypes = pooledTypes;
+        this.spring = new SpringTransactions(this::region);
     }
 
     /**
@@ -72,119 +65,105 @@ final class ExecutionContextAnalyzer {
      * @return the context; {@link ExecutionContext#UNKNOWN} when nothing can be told
      */
     ExecutionContext analyze(MethodCallExpr exec, ExecutionApi api, boolean multiStatement) {
+        return analyze(exec, exec, api, multiStatement);
+    }
+
+    /**
+     * @param holder         the node that holds the SQL: for a Spring Data {@code @Query}, the repository method
+     * @param exec           the executing call (null for declarations and Spring Data queries)
+     * @param api            the execution API
+     * @param multiStatement true when the SQL string holds further statements after the lock's one (F17)
+     * @return the context; {@link ExecutionContext#UNKNOWN} when nothing can be told
+     */
+    ExecutionContext analyze(Node holder, MethodCallExpr exec, ExecutionApi api, boolean multiStatement) {
+        if ((api == ExecutionApi.SPRING_DATA_QUERY || api == ExecutionApi.SPRING_DATA_PROCEDURE)
+                && holder instanceof MethodDeclaration repositoryMethod) {
+            SpringTransactions.Tx tx = spring.repositoryMethod(repositoryMethod);
+            return new ExecutionContext(tx.state(), tx.evidence(), tx.region(), ConnectionScope.UNKNOWN, "", tx.boundary());
+        }
         if (exec == null || api == ExecutionApi.DECLARATION || api == ExecutionApi.SPRING_DATA_QUERY) {
             return ExecutionContext.UNKNOWN;
         }
-        Tx tx = transaction(exec, api);
-        if (multiStatement && tx.state != TransactionState.IN_TRANSACTION) {
-            tx = new Tx(TransactionState.IN_TRANSACTION, "the statements of one query string run as one implicit transaction", null);
+        SpringTransactions.Tx tx = transaction(exec, api);
+        if (multiStatement && tx.state() != TransactionState.IN_TRANSACTION) {
+            tx = new SpringTransactions.Tx(TransactionState.IN_TRANSACTION,
+                    "the statements of one query string run as one implicit transaction", null, TransactionBoundary.OWN);
         }
         Conn conn = connection(exec, api);
-        return new ExecutionContext(tx.state, tx.evidence, tx.region, conn.scope, conn.evidence);
+        return new ExecutionContext(tx.state(), tx.evidence(), tx.region(), conn.scope, conn.evidence, tx.boundary());
     }
 
-    private record Tx(TransactionState state, String evidence, SourceRegion region) {
+    /**
+     * The context of a call of a lock helper, from the context of the helper's operation: a helper
+     * whose transaction its callers decide (a Spring Data query method, a method over a Spring template
+     * without a boundary of its own, a {@code REQUIRED} boundary holding only the lock) gets this call's
+     * transaction; any other keeps its own.
+     *
+     * @param call  the call of the helper
+     * @param inner the operation's context inside the helper
+     * @return the context at the call; its boundary is {@link TransactionBoundary#FROM_CALL} when this call decided it
+     */
+    ExecutionContext atHelperCall(Node call, ExecutionContext inner) {
+        TransactionBoundary b = inner.boundary();
+        if (b == TransactionBoundary.OWN) {
+            return inner;
+        }
+        if (b == TransactionBoundary.FROM_CALL) {
+            return with(inner, inner.transaction(), inner.transactionEvidence(), inner.transactionRegion(), TransactionBoundary.OWN);
+        }
+        SpringTransactions.Tx caller = spring.at(call, true, true);
+        String what = call instanceof MethodCallExpr m ? m.getScope().map(s -> s + ".").orElse("") + m.getNameAsString() + "(...)"
+                : "the helper";
+        if (b == TransactionBoundary.JOINS_CALLER) {
+            if (caller.state() == TransactionState.UNKNOWN) {
+                return with(inner, TransactionState.UNKNOWN, inner.transactionEvidence(), inner.transactionRegion(), caller.boundary());
+            }
+            if (caller.boundary() == TransactionBoundary.NEW_UNLESS_CALLER) {
+                return with(inner, caller.state(), caller.evidence(), caller.region(), TransactionBoundary.NEW_UNLESS_CALLER);
+            }
+            return with(inner, caller.state(), what + " joins the caller's transaction; " + caller.evidence(), caller.region(),
+                    TransactionBoundary.FROM_CALL);
+        }
+        // NEW_UNLESS_CALLER: the helper's own transaction lasts past it only inside the caller's
+        switch (caller.state()) {
+            case AUTOCOMMIT:
+                return with(inner, TransactionState.ENDS_BEFORE_WORK, inner.transactionEvidence() + "; the caller has none: "
+                        + caller.evidence(), inner.transactionRegion(), TransactionBoundary.FROM_CALL);
+            case ENDS_BEFORE_WORK:
+                return with(inner, TransactionState.ENDS_BEFORE_WORK, what + " joins the caller's transaction; "
+                        + caller.evidence(), caller.region(), TransactionBoundary.FROM_CALL);
+            case IN_TRANSACTION:
+                return caller.boundary() == TransactionBoundary.NEW_UNLESS_CALLER ? inner
+                        : with(inner, TransactionState.IN_TRANSACTION, what + " joins the caller's transaction; "
+                        + caller.evidence(), caller.region(), TransactionBoundary.OWN);
+            default:
+                return caller.boundary() == TransactionBoundary.JOINS_CALLER ? inner
+                        : with(inner, inner.transaction(), inner.transactionEvidence(), inner.transactionRegion(), TransactionBoundary.OWN);
+        }
+    }
+
+    private static ExecutionContext with(ExecutionContext c, TransactionState state, String evidence, SourceRegion region,
+                                         TransactionBoundary boundary) {
+        return new ExecutionContext(state, evidence, region, c.connection(), c.connectionEvidence(), boundary);
     }
 
     private record Conn(ConnectionScope scope, String evidence) {
     }
 
-    private Tx transaction(MethodCallExpr exec, ExecutionApi api) {
-        Node child = exec;
-        Node cur = exec.getParentNode().orElse(null);
-        while (cur != null) {
-            if (cur instanceof LambdaExpr lambda && lambda.getParentNode().orElse(null) instanceof MethodCallExpr call
-                    && call.getArguments().contains(lambda)) {
-                String name = call.getNameAsString();
-                String scope = call.getScope().map(Node::toString).orElse("").toLowerCase(Locale.ROOT);
-                boolean template = (name.equals("execute") || name.equals("executeWithoutResult"))
-                        && (scope.contains("transaction") || scope.contains("tx"));
-                if (template || TX_CALLBACKS.contains(name)) {
-                    String what = (template ? "TransactionTemplate." : "") + name + "(...)";
-                    if (template && onlyTakesTheLock(lambda, exec)) {
-                        return new Tx(TransactionState.ENDS_BEFORE_WORK, what + " commits as soon as the callback returns",
-                                region(call));
-                    }
-                    return new Tx(TransactionState.IN_TRANSACTION, what, region(call));
-                }
-            }
-            if (cur instanceof MethodDeclaration m) {
-                Optional<Tx> annotated = transactional(m, "method " + m.getNameAsString());
-                if (annotated.isPresent()) {
-                    return annotated.get();
-                }
-            }
-            if (cur instanceof TypeDeclaration<?> t) {
-                Optional<Tx> annotated = transactional(t, "class " + t.getNameAsString());
-                if (annotated.isPresent()) {
-                    return annotated.get();
-                }
-                break;
-            }
-            child = cur;
-            cur = cur.getParentNode().orElse(null);
+    /**
+     * Spring's view first (callbacks, annotations that apply, entry points and callers for statements
+     * that follow Spring's transaction); then, for plain JDBC, the connection's autocommit.
+     */
+    private SpringTransactions.Tx transaction(MethodCallExpr exec, ExecutionApi api) {
+        SpringTransactions.Tx tx = spring.at(exec, true, isTemplate(api, exec));
+        if (tx.state() != TransactionState.UNKNOWN) {
+            return tx;
         }
         String connection = connectionVariable(exec, api);
         if (connection != null) {
             return jdbcAutoCommit(exec, connection);
         }
-        if (isTemplate(api, exec)) {
-            MethodDeclaration m = exec.findAncestor(MethodDeclaration.class).orElse(null);
-            if (m != null && runsOutsideTransactions(m, 0)) {
-                return new Tx(TransactionState.AUTOCOMMIT, "entry point " + m.getNameAsString()
-                        + "() runs without a transaction", region(m.getName()));
-            }
-        }
-        return new Tx(TransactionState.UNKNOWN, "", null);
-    }
-
-    /** {@code @Transactional} on a method or class: present means a transaction unless NOT_SUPPORTED or NEVER. */
-    private Optional<Tx> transactional(NodeWithAnnotations<?> owner, String where) {
-        for (AnnotationExpr a : owner.getAnnotations()) {
-            String n = a.getNameAsString();
-            if (!n.equals("Transactional") && !n.endsWith(".Transactional")) {
-                continue;
-            }
-            String text = a.toString();
-            if (text.contains("NOT_SUPPORTED") || text.contains("NEVER")) {
-                return Optional.of(new Tx(TransactionState.AUTOCOMMIT, "@Transactional(" + (text.contains("NEVER")
-                        ? "NEVER" : "NOT_SUPPORTED") + ") on " + where + " suspends any transaction", region(a)));
-            }
-            if (text.contains("SUPPORTS")) {
-                return Optional.of(new Tx(TransactionState.UNKNOWN, "", null));
-            }
-            return Optional.of(new Tx(TransactionState.IN_TRANSACTION, "@Transactional on " + where, region(a)));
-        }
-        return Optional.empty();
-    }
-
-    /** True when the callback body is the lock statement alone, optionally returned. */
-    private static boolean onlyTakesTheLock(LambdaExpr lambda, MethodCallExpr exec) {
-        Statement body = lambda.getBody();
-        if (body instanceof ExpressionStmt es) {
-            return es.getExpression() == exec || isWithin(exec, es.getExpression());
-        }
-        if (body instanceof BlockStmt b) {
-            List<Statement> stmts = b.getStatements();
-            if (stmts.isEmpty() || stmts.size() > 2) {
-                return false;
-            }
-            if (!isWithin(exec, stmts.get(0))) {
-                return false;
-            }
-            return stmts.size() == 1 || stmts.get(1) instanceof ReturnStmt r
-                    && r.getExpression().map(e -> e instanceof NameExpr || e instanceof BooleanLiteralExpr).orElse(true);
-        }
-        return false;
-    }
-
-    private static boolean isWithin(Node n, Node container) {
-        for (Node cur = n; cur != null; cur = cur.getParentNode().orElse(null)) {
-            if (cur == container) {
-                return true;
-            }
-        }
-        return false;
+        return tx;
     }
 
     /** The JDBC connection variable a statement runs on: {@code conn.prepareStatement(..)}, or {@code st} from {@code conn.createStatement()}. */
@@ -212,7 +191,7 @@ final class ExecutionContextAnalyzer {
         return null;
     }
 
-    private Tx jdbcAutoCommit(MethodCallExpr exec, String connection) {
+    private SpringTransactions.Tx jdbcAutoCommit(MethodCallExpr exec, String connection) {
         Node scope = JavaScopes.callableOf(exec);
         int at = offset(exec);
         if (scope != null) {
@@ -220,44 +199,19 @@ final class ExecutionContextAnalyzer {
                 if (m.getNameAsString().equals("setAutoCommit") && offset(m) < at
                         && m.getScope().map(s -> s.toString().equals(connection)).orElse(false)
                         && m.getArguments().size() == 1 && m.getArgument(0) instanceof BooleanLiteralExpr b && !b.getValue()) {
-                    return new Tx(TransactionState.IN_TRANSACTION, "setAutoCommit(false) on " + connection, region(m));
+                    return new SpringTransactions.Tx(TransactionState.IN_TRANSACTION, "setAutoCommit(false) on " + connection, region(m),
+                            TransactionBoundary.OWN);
                 }
             }
         }
         Optional<VariableDeclarator> v = JavaScopes.local(connection, exec);
         if (v.isPresent() && v.get().getInitializer().orElse(null) instanceof MethodCallExpr init
                 && init.getNameAsString().equals("getConnection")) {
-            return new Tx(TransactionState.AUTOCOMMIT, connection + " from " + init.getScope().map(s -> s + ".").orElse("")
-                    + "getConnection() keeps JDBC's default autocommit: no setAutoCommit(false) before the lock", region(v.get()));
+            return new SpringTransactions.Tx(TransactionState.AUTOCOMMIT, connection + " from " + init.getScope().map(s -> s + ".").orElse("")
+                    + "getConnection() keeps JDBC's default autocommit: no setAutoCommit(false) before the lock", region(v.get()),
+                    TransactionBoundary.OWN);
         }
-        return new Tx(TransactionState.UNKNOWN, "", null);
-    }
-
-    /** An entry point (scheduler, start-up, listener, main) without a transaction, or a private method only they call. */
-    private static boolean runsOutsideTransactions(MethodDeclaration m, int depth) {
-        if (m.getAnnotations().stream().anyMatch(a -> a.getNameAsString().endsWith("Transactional"))) {
-            return false;
-        }
-        TypeDeclaration<?> type = m.findAncestor(TypeDeclaration.class).orElse(null);
-        if (type == null || type.getAnnotations().stream().anyMatch(a -> a.getNameAsString().endsWith("Transactional"))) {
-            return false;
-        }
-        if (m.getAnnotations().stream().anyMatch(a -> ENTRY_POINTS.contains(simple(a.getNameAsString())))
-                || (m.isStatic() && m.getNameAsString().equals("main"))) {
-            return true;
-        }
-        if (!m.isPrivate() || depth >= 3) {
-            return false;
-        }
-        List<MethodCallExpr> callers = type.findAll(MethodCallExpr.class).stream()
-                .filter(c -> c.getNameAsString().equals(m.getNameAsString()) && c.getScope().map(Expression::isThisExpr).orElse(true))
-                .toList();
-        return !callers.isEmpty() && callers.stream().allMatch(c -> c.findAncestor(MethodDeclaration.class)
-                .map(caller -> caller != m && runsOutsideTransactions(caller, depth + 1)).orElse(false));
-    }
-
-    private static String simple(String name) {
-        return name.substring(name.lastIndexOf('.') + 1);
+        return SpringTransactions.Tx.UNKNOWN;
     }
 
     private static boolean isTemplate(ExecutionApi api, MethodCallExpr exec) {

@@ -68,6 +68,7 @@ public final class HelperRegistry {
             sb.append(s.key()).append(s.handle() ? "!h" : "");
             for (HelperSummary.Op op : s.ops()) {
                 sb.append(' ').append(op.function().sqlName()).append(op.releasedInside() ? "+r" : "");
+                sb.append('@').append(op.execution().transaction()).append('/').append(op.execution().boundary());
                 for (HelperSummary.KeySource k : op.parts()) {
                     sb.append(':').append(k.parameter() >= 0 ? "p" + k.parameter() : k.fixed().canonical());
                 }

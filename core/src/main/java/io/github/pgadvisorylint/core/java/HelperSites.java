@@ -15,8 +15,10 @@ import com.github.javaparser.ast.expr.ObjectCreationExpr;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
+import io.github.pgadvisorylint.core.model.LockOperation;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
+import io.github.pgadvisorylint.core.model.SqlClause;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,6 +41,8 @@ final class HelperSites {
     private static final Set<String> TOO_COMMON = Set.of("lock", "unlock", "tryLock", "acquire", "release", "close",
             "run", "execute", "get", "apply", "call", "accept", "start", "stop", "open", "begin", "end", "query",
             "update", "lockInterruptibly");
+
+    private static final Set<String> BOOLEAN_TYPES = Set.of("boolean", "Boolean", "java.lang.Boolean");
 
     private static final Pattern CAST = Pattern.compile("^\\(\\s*[\\w.]+\\s*\\)\\s*");
     private static final Pattern NAMED = Pattern.compile("^(?::|#\\{|\\$\\{)([A-Za-z_]\\w*)[^}]*}?$");
@@ -167,7 +171,8 @@ final class HelperSites {
             if (releasedInside && own.releaseRegion() != null) {
                 pairedReleases.add(own.releaseRegion());
             }
-            HelperSummary.Op op = new HelperSummary.Op(site.function(), parts, inners.getOrDefault(site, site), releasedInside);
+            HelperSummary.Op op = new HelperSummary.Op(site.function(), parts, inners.getOrDefault(site, site), releasedInside,
+                    site.execution());
             opRegions.put(op, site.region());
             ops.computeIfAbsent(m, k -> new ArrayList<>()).add(op);
         }
@@ -186,9 +191,33 @@ final class HelperSites {
             boolean handle = isHandleType(type, ops.keySet())
                     && (m instanceof ConstructorDeclaration || (m instanceof MethodDeclaration md && md.isStatic()
                     && JavaScopes.simpleTypeName(md.getType().asString()).equals(type.getNameAsString())));
-            out.add(new HelperSummary(type.getNameAsString(), name, m.getParameters().size(), handle, e.getValue()));
+            out.add(new HelperSummary(type.getNameAsString(), name, m.getParameters().size(), handle, e.getValue(),
+                    returnsLockResult(m, e.getValue())));
         }
         return out;
+    }
+
+    /**
+     * A Spring Data repository method declared {@code boolean}/{@code Boolean} whose every operation is
+     * its own {@code @Query}/{@code @Procedure} SQL calling a try-lock or unlock in the select list of a
+     * query that reads no rows: the value the method returns is the lock function's boolean (F16).
+     */
+    private static boolean returnsLockResult(CallableDeclaration<?> m, List<HelperSummary.Op> ops) {
+        if (!(m instanceof MethodDeclaration md) || ops.isEmpty()
+                || !BOOLEAN_TYPES.contains(md.getType().asString())) {
+            return false;
+        }
+        for (HelperSummary.Op op : ops) {
+            LockSite inner = op.inner();
+            LockOperation operation = op.function().operation();
+            if ((inner.api() != ExecutionApi.SPRING_DATA_QUERY && inner.api() != ExecutionApi.SPRING_DATA_PROCEDURE)
+                    || (operation != LockOperation.TRY_ACQUIRE && operation != LockOperation.RELEASE)
+                    || inner.sql().depth() > 0 || inner.sql().readsRows()
+                    || (inner.sql().clause() != SqlClause.SELECT_LIST && inner.sql().clause() != SqlClause.CALL)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Where a key part of a helper's site comes from: one of its parameters, or fixed. */

@@ -1,9 +1,11 @@
 package io.github.pgadvisorylint.core.java;
 
 import io.github.pgadvisorylint.core.model.AdvisoryFunction;
+import io.github.pgadvisorylint.core.model.ExecutionContext;
 import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.LockSite;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * What a lock helper does, seen from its callers: a method or constructor that takes or releases
@@ -16,12 +18,22 @@ import java.util.List;
  * @param handle     true when the declaring type is {@code AutoCloseable}/{@code Closeable} and its
  *                   {@code close()} releases: the helper returns a lock handle
  * @param ops        the lock operations, in source order
+ * @param returnsLockResult true when the method's return value is the lock function's own boolean: a
+ *                   Spring Data repository method declared {@code boolean}/{@code Boolean} whose native
+ *                   {@code @Query} (or {@code @Procedure}) selects the try-lock or unlock (F16), so a
+ *                   caller that drops it drops the lock's answer
  */
-public record HelperSummary(String typeName, String methodName, int arity, boolean handle, List<Op> ops) {
+public record HelperSummary(String typeName, String methodName, int arity, boolean handle, List<Op> ops,
+                            boolean returnsLockResult) {
 
     /** Copies the operations. */
     public HelperSummary {
         ops = List.copyOf(ops);
+    }
+
+    /** A helper whose return value is not the lock's boolean. */
+    public HelperSummary(String typeName, String methodName, int arity, boolean handle, List<Op> ops) {
+        this(typeName, methodName, arity, handle, ops, false);
     }
 
     /** @return the registry key {@code Type#name/arity} */
@@ -36,11 +48,20 @@ public record HelperSummary(String typeName, String methodName, int arity, boole
      * @param parts          for each key part, where its value comes from
      * @param inner          the site inside the helper (for its SQL and execution context)
      * @param releasedInside true for an acquisition the helper itself releases in a {@code finally}
+     * @param execution      the transaction context of the operation inside the helper; when its
+     *                       boundary is not {@code OWN}, each call of the helper decides it again
      */
-    public record Op(AdvisoryFunction function, List<KeySource> parts, LockSite inner, boolean releasedInside) {
+    public record Op(AdvisoryFunction function, List<KeySource> parts, LockSite inner, boolean releasedInside,
+                     ExecutionContext execution) {
         /** Copies the parts. */
         public Op {
             parts = List.copyOf(parts);
+            Objects.requireNonNull(execution, "execution");
+        }
+
+        /** An operation whose context is the inner site's own. */
+        public Op(AdvisoryFunction function, List<KeySource> parts, LockSite inner, boolean releasedInside) {
+            this(function, parts, inner, releasedInside, inner.execution());
         }
     }
 

@@ -1,5 +1,8 @@
 package io.github.pgadvisorylint.core.java;
 
+import io.github.pgadvisorylint.core.flow.FlowLowering;
+import io.github.pgadvisorylint.core.flow.MethodFlow;
+import java.util.IdentityHashMap;
 import com.github.javaparser.JavaParser;
 import com.github.javaparser.ParseResult;
 import com.github.javaparser.ParserConfiguration;
@@ -420,12 +423,28 @@ public final class JavaFrontEnd {
             var lifecycles = new LifecycleAnalyzer(file, siteNodes, helperOf, helperOps).analyze(sites);
             List<Notification> notes = new ArrayList<>(notifications);
             notes.sort(Comparator.naturalOrder());
-            var usages = new SiteUsageAnalyzer(file, strings, siteNodes, sqlUsages, lifecycles).analyze(sites);
+            var usages = new SiteUsageAnalyzer(file, strings, siteNodes, sqlUsages, lifecycles, helperOf).analyze(sites);
             LockOrderAnalyzer.Result order = new LockOrderAnalyzer(file).analyze(sites, siteNodes, lifecycles);
             var hazards = new LockHazardAnalyzer(file, siteNodes).analyze(sites);
             return new FileFacts(file.path(), sites, lifecycles, notes, suppressions(),
                     HelperSites.summarize(sites, siteNodes, lifecycles, inners), order.edges(), order.loops(), usages,
-                    hazards);
+                    flows(), hazards);
+        }
+
+        /** @return the file's method graphs, lowered with the lock sites at the calls that execute them */
+        private List<MethodFlow> flows() {
+            IdentityHashMap<Node, List<String>> byNode = new IdentityHashMap<>();
+            Set<Node> helperCalls = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+            for (LockSite site : sites) {
+                Node n = siteNodes.get(site);
+                if (n != null) {
+                    byNode.computeIfAbsent(n, k -> new ArrayList<>()).add(site.id());
+                    if (site.viaHelper()) {
+                        helperCalls.add(n);
+                    }
+                }
+            }
+            return FlowLowering.lower(unit, byNode, helperCalls, this::nodeRegion);
         }
 
         /** A call of a known lock helper becomes one lock site per operation of the helper, keyed by the call's arguments. */
@@ -471,7 +490,7 @@ public final class JavaFrontEnd {
                 // the declaration region of a helper call is the helper's own SQL site
                 LockSite site = new LockSite(file.path() + "#" + sites.size(), op.function(), key, region,
                         op.inner().region(), Language.JAVA, ExecutionApi.LOCK_HELPER, op.inner().sql(), context,
-                        op.inner().execution());
+                        executionContexts.atHelperCall(call, op.execution()));
                 sites.add(site);
                 siteNodes.put(site, call);
                 helperOf.put(site, summary);
@@ -935,7 +954,7 @@ public final class JavaFrontEnd {
                 boolean multiStatement = call.statementIndex() < analysis.statements().size() - 1;
                 LockSite site = new LockSite(file.path() + "#" + sites.size(), call.function(), key, primary,
                         declaration, Language.JAVA, c.api, call.context(), context,
-                        executionContexts.analyze(c.exec, c.api, multiStatement));
+                        executionContexts.analyze(c.contextNode, c.exec, c.api, multiStatement));
                 sites.add(site);
                 siteNodes.put(site, c.exec != null ? c.exec : c.contextNode);
                 sqlUsages.put(site, io.github.pgadvisorylint.core.sql.SqlSiteUsage.of(c.text.text(), analysis, call, (from, to) -> {

@@ -7,6 +7,7 @@ import com.github.javaparser.ast.body.ConstructorDeclaration;
 import com.github.javaparser.ast.body.EnumConstantDeclaration;
 import com.github.javaparser.ast.body.EnumDeclaration;
 import com.github.javaparser.ast.body.FieldDeclaration;
+import com.github.javaparser.ast.body.InitializerDeclaration;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.Parameter;
 import com.github.javaparser.ast.body.TypeDeclaration;
@@ -19,10 +20,13 @@ import com.github.javaparser.ast.expr.EnclosedExpr;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.FieldAccessExpr;
 import com.github.javaparser.ast.expr.IntegerLiteralExpr;
+import com.github.javaparser.ast.expr.LambdaExpr;
 import com.github.javaparser.ast.expr.LongLiteralExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
+import com.github.javaparser.ast.expr.StringLiteralExpr;
+import com.github.javaparser.ast.expr.TextBlockLiteralExpr;
 import com.github.javaparser.ast.expr.ThisExpr;
 import com.github.javaparser.ast.expr.UnaryExpr;
 import com.github.javaparser.ast.stmt.ReturnStmt;
@@ -49,11 +53,24 @@ import java.util.zip.Checksum;
  * getter, casts (with Java's truncation), unary minus and complement, {@code + - * << >> >>> | & ^},
  * effectively final locals, {@code String.hashCode()} of a constant (Java's algorithm) and
  * {@code CRC32}/{@code Adler32} over a constant's bytes (computed). Other hashes are recorded as
- * hashed-unknown with their width. Depth-bounded and cycle-safe; never throws.
+ * hashed-unknown with their width (RULES.md weak-lock-key-hash), followed through locals, casts and
+ * widening ({@code (long)}, {@code Math.abs}, {@code Integer.toUnsignedLong}, a mask), fields written
+ * once while the object is built, and getters or methods of a type of this analysis whose every
+ * {@code return} is such a hash ({@code lock.getKey()}, {@code keyFor(topic)}); a hash of compile-time
+ * constants stays a known value, and a 64-bit value (an id, a {@code long} constant) carries no hash.
+ * Depth-bounded and cycle-safe; never throws.
  */
 final class KeyEvaluator {
 
     private static final int MAX_DEPTH = 48;
+
+    /** One-argument calls that keep a hash's bits: widening, boxing, sign folding. */
+    private static final Set<String> WIDENING = Set.of("Math.abs", "Math.absExact", "Integer.toUnsignedLong",
+            "Long.valueOf", "Integer.valueOf", "Math.toIntExact", "StrictMath.abs");
+
+    /** {@code String} methods that return a {@code String}. */
+    private static final Set<String> STRING_RETURNING = Set.of("toLowerCase", "toUpperCase", "trim", "strip",
+            "concat", "substring", "replace", "replaceAll", "intern", "formatted", "repeat");
 
     /** A computed value: 64-bit, whether Java typed it {@code int}, its origin and hash. */
     private record Val(long value, boolean isInt, SourceRegion origin, String originName, KeyHash hash) {
@@ -279,9 +296,23 @@ final class KeyEvaluator {
         if (e instanceof CastExpr c) {
             return hashOf(c.getExpression(), file, depth + 1, visiting);
         }
+        if (e instanceof UnaryExpr u && (u.getOperator() == UnaryExpr.Operator.MINUS || u.getOperator() == UnaryExpr.Operator.PLUS)) {
+            return hashOf(u.getExpression(), file, depth + 1, visiting);
+        }
+        if (e instanceof BinaryExpr b && b.getOperator() == BinaryExpr.Operator.BINARY_AND) {
+            // h & 0xFFFFFFFFL: a mask keeps at most the hash's bits
+            KeyHash l = eval(b.getRight(), file, depth + 1, visiting) != null ? hashOf(b.getLeft(), file, depth + 1, visiting) : null;
+            return l != null ? l : eval(b.getLeft(), file, depth + 1, visiting) != null ? hashOf(b.getRight(), file, depth + 1, visiting) : null;
+        }
+        if (e instanceof FieldAccessExpr f && f.getScope() instanceof ThisExpr) {
+            return fieldHash(f.getNameAsString(), f, file, depth, visiting);
+        }
         if (e instanceof MethodCallExpr m) {
             String name = m.getNameAsString();
             String scope = m.getScope().map(Node::toString).orElse("");
+            if (m.getArguments().size() == 1 && WIDENING.contains(scope + "." + name)) {
+                return hashOf(m.getArgument(0), file, depth + 1, visiting);
+            }
             if (name.equals("identityHashCode") && scope.equals("System")) {
                 return new KeyHash(KeyHash.Function.IDENTITY_HASHCODE, null);
             }
@@ -311,6 +342,9 @@ final class KeyEvaluator {
                 if (s instanceof MethodCallExpr sc && sc.getNameAsString().equals("getClass")) {
                     return new KeyHash(KeyHash.Function.IDENTITY_HASHCODE, null);
                 }
+                if (isStringExpression(s)) {
+                    return new KeyHash(KeyHash.Function.STRING_HASHCODE, null);
+                }
                 return new KeyHash(KeyHash.Function.HASHCODE, null);
             }
             if (name.equals("getValue") && m.getScope().orElse(null) instanceof NameExpr n) {
@@ -325,14 +359,210 @@ final class KeyEvaluator {
                     }
                 }
             }
+            return returnedHash(m, file, depth, visiting);
         }
         if (e instanceof NameExpr n) {
             Optional<VariableDeclarator> local = JavaScopes.local(n.getNameAsString(), n);
-            if (local.isPresent() && local.get().getInitializer().isPresent() && visiting.add(local.get())) {
-                return hashOf(local.get().getInitializer().get(), file, depth + 1, visiting);
+            if (local.isPresent()) {
+                if (local.get().getInitializer().isPresent() && visiting.add(local.get())) {
+                    return hashOf(local.get().getInitializer().get(), file, depth + 1, visiting);
+                }
+                return null;
+            }
+            if (!JavaScopes.isParameter(n.getNameAsString(), n)) {
+                return fieldHash(n.getNameAsString(), n, file, depth, visiting);
             }
         }
         return null;
+    }
+
+    /**
+     * The hash a field of an enclosing type holds when every write to it is a hash of a run-time value:
+     * its initializer ({@code private final long key = name.hashCode();}) and the assignments in its
+     * type, all in constructors or initializers ({@code this.key = ("jobs-" + topic).hashCode();}).
+     * Null when the field is not found, is written outside construction, or one write is not such a
+     * hash (a sequence id, a constant, a 64-bit value).
+     */
+    private KeyHash fieldHash(String name, Node use, SourceFile file, int depth, Set<Node> visiting) {
+        for (Node cur = use; cur != null; cur = cur.getParentNode().orElse(null)) {
+            if (!(cur instanceof TypeDeclaration<?> t)) {
+                continue;
+            }
+            Optional<FieldDeclaration> fd = t.getFieldByName(name);
+            if (fd.isEmpty()) {
+                continue;
+            }
+            VariableDeclarator v = fd.get().getVariables().stream().filter(x -> x.getNameAsString().equals(name))
+                    .findFirst().orElse(null);
+            if (v == null || !visiting.add(v)) {
+                return null;
+            }
+            try {
+                List<Expression> writes = new ArrayList<>();
+                v.getInitializer().ifPresent(writes::add);
+                for (AssignExpr a : t.findAll(AssignExpr.class)) {
+                    Expression target = a.getTarget();
+                    boolean thisField = target instanceof FieldAccessExpr fa && fa.getScope() instanceof ThisExpr
+                            && fa.getNameAsString().equals(name);
+                    boolean bare = target instanceof NameExpr tn && tn.getNameAsString().equals(name)
+                            && JavaScopes.local(name, tn).isEmpty() && !JavaScopes.isParameter(name, tn);
+                    if (!thisField && !bare) {
+                        continue;
+                    }
+                    Node callable = JavaScopes.callableOf(a);
+                    if (a.getOperator() != AssignExpr.Operator.ASSIGN || !(callable instanceof ConstructorDeclaration
+                            || callable instanceof InitializerDeclaration)) {
+                        return null; // changed after construction: not one value per object
+                    }
+                    writes.add(a.getValue());
+                }
+                return allHashes(writes, file, depth, visiting);
+            } finally {
+                visiting.remove(v);
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The hash behind a call of a method whose every {@code return} yields a hash of a run-time value:
+     * a getter ({@code lock.getKey()}, {@code this.lockKey()}) or a private or static method of a type
+     * of this analysis ({@code keyFor(topic)}), resolved by the receiver's declared type, the enclosing
+     * types, or the type named as the receiver. Null when the method is not found or not unique, when
+     * any return is not such a hash, or when every argument is a compile-time constant (a hash of a known
+     * value: its value is known, not weak in the rule's sense).
+     */
+    private KeyHash returnedHash(MethodCallExpr m, SourceFile file, int depth, Set<Node> visiting) {
+        List<TypeDeclaration<?>> types = receiverTypes(m);
+        List<MethodDeclaration> found = new ArrayList<>();
+        for (TypeDeclaration<?> t : types) {
+            for (MethodDeclaration md : t.getMethodsByName(m.getNameAsString())) {
+                if (md.getParameters().size() == m.getArguments().size() && md.getBody().isPresent()) {
+                    found.add(md);
+                }
+            }
+            if (!found.isEmpty()) {
+                break; // the nearest type declaring it
+            }
+        }
+        if (found.size() != 1) {
+            return null;
+        }
+        MethodDeclaration md = found.get(0);
+        if (!m.getArguments().isEmpty() && m.getArguments().stream().allMatch(a -> isConstant(a, file, depth, visiting))) {
+            return null;
+        }
+        if (!visiting.add(md)) {
+            return null;
+        }
+        try {
+            SourceFile declaring = md.findAncestor(TypeDeclaration.class).map(index::fileOf).orElse(null);
+            List<Expression> returns = new ArrayList<>();
+            for (ReturnStmt r : md.getBody().get().findAll(ReturnStmt.class)) {
+                if (r.findAncestor(LambdaExpr.class).filter(l -> isInside(l, md)).isPresent()
+                        || r.findAncestor(TypeDeclaration.class).orElse(null) != md.findAncestor(TypeDeclaration.class).orElse(null)) {
+                    continue; // a lambda's or a local class's own return
+                }
+                if (r.getExpression().isEmpty()) {
+                    return null;
+                }
+                returns.add(r.getExpression().get());
+            }
+            return allHashes(returns, declaring != null ? declaring : file, depth, visiting);
+        } finally {
+            visiting.remove(md);
+        }
+    }
+
+    /** The hash of the first of several values when each is a hash of a run-time value; else null. */
+    private KeyHash allHashes(List<Expression> values, SourceFile file, int depth, Set<Node> visiting) {
+        KeyHash first = null;
+        for (Expression w : values) {
+            if (eval(w, file, depth + 1, visiting) != null) {
+                return null; // a known value (the hash of a constant, a literal): no weak run-time hash
+            }
+            KeyHash h = hashOf(w, file, depth + 1, visiting);
+            if (h == null) {
+                return null;
+            }
+            first = first == null ? h : first;
+        }
+        return first;
+    }
+
+    private boolean isConstant(Expression a, SourceFile file, int depth, Set<Node> visiting) {
+        return eval(a, file, depth + 1, visiting) != null || stringValue(a, file) != null;
+    }
+
+    /**
+     * The types a call's method may be declared in: for {@code m()} and {@code this.m()} the enclosing
+     * types, nearest first; for {@code x.m()} the declared type of the local, parameter or field
+     * {@code x}; for {@code Type.m()} that type. Only types of this analysis with a unique simple name.
+     */
+    private List<TypeDeclaration<?>> receiverTypes(MethodCallExpr m) {
+        List<TypeDeclaration<?>> out = new ArrayList<>();
+        Expression scope = m.getScope().orElse(null);
+        if (scope == null || scope instanceof ThisExpr) {
+            for (Node cur = m; cur != null; cur = cur.getParentNode().orElse(null)) {
+                if (cur instanceof TypeDeclaration<?> t) {
+                    out.add(t);
+                }
+            }
+            return out;
+        }
+        String typeName = null;
+        if (scope instanceof NameExpr n) {
+            String declared = JavaScopes.declaredType(n.getNameAsString(), m);
+            typeName = declared != null ? JavaScopes.simpleTypeName(declared)
+                    : Character.isUpperCase(n.getNameAsString().charAt(0)) ? n.getNameAsString() : null;
+        } else if (scope instanceof FieldAccessExpr f && f.getScope() instanceof ThisExpr) {
+            String declared = JavaScopes.declaredType(f.getNameAsString(), m);
+            typeName = declared == null ? null : JavaScopes.simpleTypeName(declared);
+        }
+        if (typeName != null) {
+            List<TypeDeclaration<?>> named = index.types(typeName);
+            if (named.size() == 1) {
+                out.add(named.get(0));
+            }
+        }
+        return out;
+    }
+
+    private static boolean isInside(Node inner, Node outer) {
+        for (Node cur = inner; cur != null; cur = cur.getParentNode().orElse(null)) {
+            if (cur == outer) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * An expression Java types {@code String}: a literal, a concatenation with one, a variable declared
+     * {@code String}, or a call of a {@code String} method that returns one.
+     */
+    private static boolean isStringExpression(Expression e) {
+        if (e instanceof EnclosedExpr p) {
+            return isStringExpression(p.getInner());
+        }
+        if (e instanceof StringLiteralExpr || e instanceof TextBlockLiteralExpr) {
+            return true;
+        }
+        if (e instanceof BinaryExpr b && b.getOperator() == BinaryExpr.Operator.PLUS) {
+            return isStringExpression(b.getLeft()) || isStringExpression(b.getRight());
+        }
+        if (e instanceof NameExpr) {
+            String type = staticType(e);
+            return "String".equals(type) || "java.lang.String".equals(type);
+        }
+        if (e instanceof MethodCallExpr m) {
+            String scope = m.getScope().map(Node::toString).orElse("");
+            return STRING_RETURNING.contains(m.getNameAsString()) && m.getScope().isPresent()
+                    && (scope.equals("String") || isStringExpression(m.getScope().get()))
+                    || (scope.equals("String") && (m.getNameAsString().equals("valueOf") || m.getNameAsString().equals("join")
+                    || m.getNameAsString().equals("format")));
+        }
+        return false;
     }
 
     private boolean isEnumType(String simpleName) {

@@ -106,6 +106,7 @@ final class SiteUsageAnalyzer {
     private final Map<LockSite, Node> nodes;
     private final Map<LockSite, SiteUsage> sqlUsages;
     private final Map<String, LockLifecycle> lifecycles = new HashMap<>();
+    private final Map<LockSite, HelperSummary> helperOf;
 
     /**
      * @param file       the file
@@ -113,13 +114,17 @@ final class SiteUsageAnalyzer {
      * @param nodes      each site's node: the executing call, or the call of a lock helper
      * @param sqlUsages  what the SQL text itself says about each site (a {@code SET} earlier in the string)
      * @param lifecycles the file's lifecycles (a helper that releases inside, per iteration)
+     * @param helperOf   for each site at a call of a lock helper, the helper (a repository method whose
+     *                   return value is the lock's boolean is judged at its calls)
      */
     SiteUsageAnalyzer(SourceFile file, StringEvaluator strings, Map<LockSite, Node> nodes,
-                      Map<LockSite, SiteUsage> sqlUsages, List<LockLifecycle> lifecycles) {
+                      Map<LockSite, SiteUsage> sqlUsages, List<LockLifecycle> lifecycles,
+                      Map<LockSite, HelperSummary> helperOf) {
         this.file = file;
         this.strings = strings;
         this.nodes = nodes;
         this.sqlUsages = sqlUsages;
+        this.helperOf = helperOf;
         for (LockLifecycle l : lifecycles) {
             this.lifecycles.put(l.acquisition().id(), l);
         }
@@ -159,6 +164,14 @@ final class SiteUsageAnalyzer {
             } else if (op == LockOperation.RELEASE) {
                 v = unlockResult(exec);
             }
+            if (v != null) {
+                result = v.use;
+                note = v.note;
+            }
+        } else if (site.viaHelper() && node instanceof MethodCallExpr call && helperOf.containsKey(site)
+                && helperOf.get(site).returnsLockResult()) {
+            Verdict v = op == LockOperation.TRY_ACQUIRE ? repositoryTryResult(call)
+                    : op == LockOperation.RELEASE ? repositoryUnlockResult(call) : null;
             if (v != null) {
                 result = v.use;
                 note = v.note;
@@ -233,6 +246,24 @@ final class SiteUsageAnalyzer {
         }
     }
 
+    /**
+     * A call of a repository method that returns the try-lock's boolean: dropped by an expression
+     * statement (never read), or followed to where it decides, is returned, or is only stored or logged.
+     */
+    private Verdict repositoryTryResult(MethodCallExpr call) {
+        String what = "the boolean " + call.getNameAsString() + "(...) returns";
+        if (dropped(call.getParentNode().orElse(null))) {
+            return new Verdict(ResultUse.NEVER_READ, what + " is dropped");
+        }
+        return fromFlows(List.of(call), what);
+    }
+
+    /** A call of a repository method that returns the unlock's boolean, in a statement that drops it. */
+    private static Verdict repositoryUnlockResult(MethodCallExpr call) {
+        return dropped(call.getParentNode().orElse(null)) ? new Verdict(ResultUse.DISCARDED, call.getNameAsString()
+                + "(...) returns the unlock's boolean and the statement drops it") : null;
+    }
+
     private Verdict unlockResult(MethodCallExpr exec) {
         MethodCallExpr p = exec;
         String name = exec.getNameAsString();
@@ -246,6 +277,9 @@ final class SiteUsageAnalyzer {
         if ((pn.equals("execute") || pn.equals("executeQuery")) && dropped(p.getParentNode().orElse(null))
                 && laterCall(p, receiverName(p), "getResultSet").isEmpty()) {
             return new Verdict(ResultUse.DISCARDED, pn + "(...) runs the unlock and drops its boolean");
+        }
+        if (pn.equals("queryForObject") && dropped(p.getParentNode().orElse(null))) {
+            return new Verdict(ResultUse.DISCARDED, "the Boolean queryForObject(...) returns is dropped");
         }
         return null;
     }

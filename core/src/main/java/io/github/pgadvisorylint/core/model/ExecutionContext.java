@@ -11,9 +11,10 @@ import java.util.Objects;
  * @param transactionRegion   where that evidence is, or null
  * @param connection          whether lock, work and unlock share one backend session
  * @param connectionEvidence  a short phrase saying why, e.g. {@code JdbcTemplate borrows a pooled connection per call}; never null
+ * @param boundary            who decides the transaction: the code around the site, or each caller of its method; never null
  */
 public record ExecutionContext(TransactionState transaction, String transactionEvidence, SourceRegion transactionRegion,
-                               ConnectionScope connection, String connectionEvidence) {
+                               ConnectionScope connection, String connectionEvidence, TransactionBoundary boundary) {
 
     /** Nothing known. */
     public static final ExecutionContext UNKNOWN =
@@ -25,5 +26,12 @@ public record ExecutionContext(TransactionState transaction, String transactionE
         Objects.requireNonNull(transactionEvidence, "transactionEvidence");
         Objects.requireNonNull(connection, "connection");
         Objects.requireNonNull(connectionEvidence, "connectionEvidence");
+        Objects.requireNonNull(boundary, "boundary");
+    }
+
+    /** A context decided by the code around the site ({@link TransactionBoundary#OWN}). */
+    public ExecutionContext(TransactionState transaction, String transactionEvidence, SourceRegion transactionRegion,
+                            ConnectionScope connection, String connectionEvidence) {
+        this(transaction, transactionEvidence, transactionRegion, connection, connectionEvidence, TransactionBoundary.OWN);
     }
 }

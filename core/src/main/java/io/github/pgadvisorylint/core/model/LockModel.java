@@ -17,10 +17,12 @@ public final class LockModel {
     private final List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence;
     private final io.github.pgadvisorylint.core.config.PoolingSetting pooling;
     private final List<LockOrderEdge> orderEdges;
+    private final LockOrderGraph orderGraph;
     private final Map<String, LoopOrder> loops;
     private Map<String, SiteUsage> usages = Map.of();
     private List<TimeoutEvidence> connectionTimeouts = List.of();
     private Map<String, SiteHazards> hazards = Map.of();
+    private List<PathFinding> pathFindings = List.of();
 
     /**
      * @param sites      every lock site found; copied and sorted by region
@@ -47,6 +49,9 @@ public final class LockModel {
      * @param lifecycles      one lifecycle per acquisition; keyed by {@link LockSite#id()}
      * @param poolingEvidence configuration evidence of a connection pooler's mode; copied and sorted
      * @param pooling         the user's pooling setting
+     * @param orderEdges      every acquisition taken while another is held; sorted here, and the
+     *                        {@link #orderGraph()} built from them
+     * @param loops           the loop around each acquisition in one, keyed by {@link LockSite#id()}
      */
     public LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles,
                      List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence,
@@ -55,6 +60,7 @@ public final class LockModel {
         List<LockOrderEdge> edges = new ArrayList<>(orderEdges);
         edges.sort(Comparator.comparing((LockOrderEdge e) -> e.to().region()).thenComparing(e -> e.from().region()));
         this.orderEdges = List.copyOf(edges);
+        this.orderGraph = LockOrderGraph.of(this.orderEdges);
         this.loops = new TreeMap<>(loops);
         List<io.github.pgadvisorylint.core.config.PoolingEvidence> evidence = new ArrayList<>(poolingEvidence);
         evidence.sort(Comparator.naturalOrder());
@@ -73,6 +79,14 @@ public final class LockModel {
     /** @return every lock-order edge (an acquisition while another is held), sorted by the later site */
     public List<LockOrderEdge> orderEdges() {
         return orderEdges;
+    }
+
+    /**
+     * @return the project-wide lock-order graph built from {@link #orderEdges()}: keys, edges and the
+     *     strongly connected components that prove a possible deadlock (RULES.md F9)
+     */
+    public LockOrderGraph orderGraph() {
+        return orderGraph;
     }
 
     /**
@@ -179,6 +193,7 @@ public final class LockModel {
         t.sort(Comparator.comparing(TimeoutEvidence::region, Comparator.nullsLast(Comparator.naturalOrder())));
         copy.connectionTimeouts = List.copyOf(t);
         copy.hazards = hazards;
+        copy.pathFindings = pathFindings;
         return copy;
     }
 
@@ -193,6 +208,7 @@ public final class LockModel {
         LockModel copy = new LockModel(sites, List.copyOf(lifecycles.values()), poolingEvidence, pooling, orderEdges, loops);
         copy.usages = usages;
         copy.connectionTimeouts = connectionTimeouts;
+        copy.pathFindings = pathFindings;
         copy.hazards = Map.copyOf(siteHazards);
         return copy;
     }
@@ -203,6 +219,29 @@ public final class LockModel {
      */
     public SiteHazards hazards(LockSite site) {
         return hazards.getOrDefault(site.id(), SiteHazards.NONE);
+    }
+
+    /**
+     * @param findings what the lock-state analysis proved along paths (core.flow)
+     * @param replaced lifecycles that replace those of the same acquisitions
+     * @return a copy of this model with those facts
+     */
+    public LockModel withPaths(List<PathFinding> findings, List<LockLifecycle> replaced) {
+        Map<String, LockLifecycle> merged = new TreeMap<>(lifecycles);
+        for (LockLifecycle l : replaced) {
+            merged.put(l.acquisition().id(), l);
+        }
+        LockModel copy = new LockModel(sites, List.copyOf(merged.values()), poolingEvidence, pooling, orderEdges, loops);
+        copy.usages = usages;
+        copy.connectionTimeouts = connectionTimeouts;
+        copy.pathFindings = List.copyOf(findings);
+        copy.hazards = hazards;
+        return copy;
+    }
+
+    /** @return what the lock-state analysis proved along paths, sorted by where each is reported */
+    public List<PathFinding> pathFindings() {
+        return pathFindings;
     }
 
     /**

@@ -29,6 +29,12 @@ public enum ReleaseGuarantee {
     HANDLE_NOT_CLOSED,
     /** No unlock for the key anywhere in the file. */
     NONE,
+    /**
+     * The lock-state analysis followed every path of the method: the lock is released, ends with its
+     * unpooled session, or goes to its owner on each of them; where it does not, a
+     * {@link PathFinding} says so.
+     */
+    PATHS_FOLLOWED,
     /** The tool cannot tell (SQL files, declarations executed elsewhere). */
     UNKNOWN
 }

@@ -5,11 +5,13 @@ package io.github.pgadvisorylint.core.model;
  * PostgreSQL docs "Advisory Locks": transaction-level locks end with the transaction).
  */
 public enum TransactionState {
-    /** Inside an explicit transaction: {@code @Transactional}, {@code TransactionTemplate}, {@code setAutoCommit(false)}, {@code BEGIN}, a migration tool's transaction, or a multi-statement string. */
+    /** Inside an explicit transaction: an applying {@code @Transactional}, {@code TransactionTemplate}, {@code setAutoCommit(false)}, {@code BEGIN}, a migration tool's transaction, or a multi-statement string. */
     IN_TRANSACTION,
     /**
      * Inside a transaction that demonstrably ends right after the lock: a {@code TransactionTemplate}
-     * callback that only takes the lock, with the guarded work after it returns.
+     * callback or a {@code @Transactional(REQUIRES_NEW)} method that only takes the lock, or a
+     * {@code REQUIRED} boundary (a service method, a repository method) holding only the lock and
+     * called where no transaction is open; the guarded work runs after it returns.
      */
     ENDS_BEFORE_WORK,
     /** In autocommit: every statement is its own transaction. */

@@ -1,0 +1,93 @@
+package io.github.pgadvisorylint.core.flow;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What one node of a method's control-flow graph does to connections, lock state and the values the
+ * analysis follows. Holds names and access paths only, never a syntax tree, so it can be cached and
+ * linked across files.
+ *
+ * <p>Access paths are dotted strings rooted at a local variable or parameter name, or at {@code this}
+ * for fields ({@code conn}, {@code this.connection}, {@code lock.conn}). Temporaries the lowering
+ * introduces start with {@code $}.
+ *
+ * @param kind     what the node does
+ * @param target   the variable that receives the node's value ({@link Kind#ASSIGN}, {@link Kind#OPEN},
+ *                 {@link Kind#LOCK}, {@link Kind#CALL}); the returned path for {@link Kind#RETURN}; the
+ *                 tested variable for {@link Kind#BRANCH} ({@code $true} for a test that always holds,
+ *                 null for a condition the analysis does not follow); else null
+ * @param path     the connection path acted on ({@link Kind#LOCK}, {@link Kind#EXECUTE}, {@link Kind#CLOSE},
+ *                 {@link Kind#BEGIN}, {@link Kind#END}, {@link Kind#AUTOCOMMIT}); the copied path or
+ *                 constant ({@code $const:true}, {@code $const:false}) for {@link Kind#ASSIGN}; the receiver
+ *                 path of a {@link Kind#CALL} (null for an unqualified call); else null
+ * @param sites    the lock-site ids executed here ({@link Kind#LOCK}, and a {@link Kind#CALL} of a lock helper)
+ * @param callee   for {@link Kind#CALL}: the callee's candidate keys {@code Type.method/arity} (declared
+ *                 or imported receiver types first), or for {@link Kind#OPEN}: the {@link ConnectionKind} name
+ * @param args     for {@link Kind#CALL}: the access path of each argument, or null where an argument is no path
+ * @param negated  for {@link Kind#BRANCH}: true when the first successor is taken when the variable is false;
+ *                 for {@link Kind#AUTOCOMMIT}: the value set is false (a manual transaction begins);
+ *                 for {@link Kind#END}: true for a rollback, false for a commit
+ */
+public record FlowEvent(Kind kind, String target, String path, List<String> sites, List<String> callee,
+                        List<String> args, boolean negated) {
+
+    /** The kinds of node. */
+    public enum Kind {
+        /** Entry, exit, a join or a choice with no effect. */
+        NOP,
+        /** {@code target = path}, or a constant, or an unknown value when {@code path} is null. */
+        ASSIGN,
+        /** {@code target} becomes a newly opened connection of kind {@code callee.get(0)}. */
+        OPEN,
+        /** Executes the lock sites {@code sites} on connection {@code path}; the boolean goes to {@code target}. */
+        LOCK,
+        /** Executes other SQL on connection {@code path}; a failure aborts a manual transaction (F18). */
+        EXECUTE,
+        /** Closes the connection {@code path} (or returns it to its pool). */
+        CLOSE,
+        /** {@code setAutoCommit} on {@code path}. */
+        AUTOCOMMIT,
+        /** Begins a transaction on {@code path}. */
+        BEGIN,
+        /** Commits or rolls back ({@code negated}) the transaction of {@code path}. */
+        END,
+        /** Calls another method; its summary, when found, says what it does. */
+        CALL,
+        /** Tests {@code target}: successor 0 when it is true (false if negated), successor 1 otherwise. */
+        BRANCH,
+        /** Returns {@code target} (a path, or null). */
+        RETURN,
+        /**
+         * Only exceptions that are not SQL errors pass here (the path out of a {@code catch (SQLException)}
+         * dispatch): they abort no transaction.
+         */
+        NOT_SQL_ERROR
+    }
+
+    /** Checks the required fields and copies the lists. */
+    public FlowEvent {
+        Objects.requireNonNull(kind, "kind");
+        sites = sites == null ? List.of() : List.copyOf(sites);
+        callee = callee == null ? List.of() : List.copyOf(callee);
+        args = args == null ? List.of() : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(args));
+    }
+
+    /** An event with no effect. */
+    public static final FlowEvent NOTHING = new FlowEvent(Kind.NOP, null, null, null, null, null, false);
+
+    /** @return {@code target = path} */
+    public static FlowEvent assign(String target, String path) {
+        return new FlowEvent(Kind.ASSIGN, target, path, null, null, null, false);
+    }
+
+    /** @return an event of the given kind acting on one connection path */
+    public static FlowEvent on(Kind kind, String path) {
+        return new FlowEvent(kind, null, path, null, null, null, false);
+    }
+
+    /** @return a test of {@code variable} */
+    public static FlowEvent branch(String variable, boolean negated) {
+        return new FlowEvent(Kind.BRANCH, variable, null, null, null, null, negated);
+    }
+}

@@ -1,0 +1,963 @@
+package io.github.pgadvisorylint.core.flow;
+
+import com.github.javaparser.ast.CompilationUnit;
+import com.github.javaparser.ast.Modifier;
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.NodeList;
+import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.ConstructorDeclaration;
+import com.github.javaparser.ast.body.FieldDeclaration;
+import com.github.javaparser.ast.body.MethodDeclaration;
+import com.github.javaparser.ast.body.Parameter;
+import com.github.javaparser.ast.body.TypeDeclaration;
+import com.github.javaparser.ast.body.VariableDeclarator;
+import com.github.javaparser.ast.expr.AssignExpr;
+import com.github.javaparser.ast.expr.BinaryExpr;
+import com.github.javaparser.ast.expr.BooleanLiteralExpr;
+import com.github.javaparser.ast.expr.CastExpr;
+import com.github.javaparser.ast.expr.ConditionalExpr;
+import com.github.javaparser.ast.expr.EnclosedExpr;
+import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.FieldAccessExpr;
+import com.github.javaparser.ast.expr.LambdaExpr;
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.expr.ObjectCreationExpr;
+import com.github.javaparser.ast.expr.ThisExpr;
+import com.github.javaparser.ast.expr.UnaryExpr;
+import com.github.javaparser.ast.expr.VariableDeclarationExpr;
+import com.github.javaparser.ast.stmt.BlockStmt;
+import com.github.javaparser.ast.stmt.BreakStmt;
+import com.github.javaparser.ast.stmt.CatchClause;
+import com.github.javaparser.ast.stmt.ContinueStmt;
+import com.github.javaparser.ast.stmt.DoStmt;
+import com.github.javaparser.ast.stmt.ExplicitConstructorInvocationStmt;
+import com.github.javaparser.ast.stmt.ExpressionStmt;
+import com.github.javaparser.ast.stmt.ForEachStmt;
+import com.github.javaparser.ast.stmt.ForStmt;
+import com.github.javaparser.ast.stmt.IfStmt;
+import com.github.javaparser.ast.stmt.LabeledStmt;
+import com.github.javaparser.ast.stmt.ReturnStmt;
+import com.github.javaparser.ast.stmt.Statement;
+import com.github.javaparser.ast.stmt.SwitchEntry;
+import com.github.javaparser.ast.stmt.SwitchStmt;
+import com.github.javaparser.ast.stmt.SynchronizedStmt;
+import com.github.javaparser.ast.stmt.ThrowStmt;
+import com.github.javaparser.ast.stmt.TryStmt;
+import com.github.javaparser.ast.stmt.WhileStmt;
+import com.github.javaparser.ast.type.Type;
+import io.github.pgadvisorylint.core.model.SourceRegion;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/**
+ * Lowers the method bodies of one compilation unit to control-flow graphs of {@link FlowEvent}s
+ * ({@link MethodFlow}): statements and calls in evaluation order, with exceptional edges for every call
+ * (to the enclosing {@code catch}, {@code finally} or the exceptional exit), {@code finally} blocks and
+ * try-with-resources closes copied onto every way out of their {@code try} (normal completion, exception,
+ * {@code return}, {@code break}, {@code continue}), loops, {@code switch}, short-circuit conditions and
+ * conditional expressions. Lambda and anonymous-class bodies get graphs of their own.
+ *
+ * <p>JDBC knowledge used here (java.sql javadoc): a {@code Statement}, {@code PreparedStatement} or
+ * {@code ResultSet} runs on the connection it came from, so the lowering names it by that connection's
+ * access path; {@code setAutoCommit(false)} begins a manual transaction, {@code commit()} and
+ * {@code rollback()} end it.
+ */
+public final class FlowLowering {
+
+    /** Calls whose result runs on, or reads from, the receiver's connection. */
+    private static final Set<String> ALIASING = Set.of("createStatement", "prepareStatement", "prepareCall",
+            "getResultSet", "unwrap", "getStatement", "executeQuery", "getBoolean", "getObject", "booleanValue",
+            "getSingleResult", "getFirst", "orElse", "orElseThrow", "get");
+    /** Calls that execute SQL on the receiver's connection. */
+    private static final Set<String> EXECUTING = Set.of("execute", "executeQuery", "executeUpdate", "executeLargeUpdate",
+            "executeBatch", "queryForObject", "queryForList", "queryForMap", "queryForRowSet", "query", "update",
+            "batchUpdate");
+    /** Types whose {@code getConnection()} opens a physical connection of its own. */
+    private static final Set<String> UNPOOLED_SOURCES = Set.of("DriverManager", "SimpleDriverDataSource",
+            "DriverManagerDataSource", "PGSimpleDataSource", "PGConnectionPoolDataSource", "SingleConnectionDataSource");
+    /** Receivers whose calls only log (they are not treated as throwing). */
+    private static final Pattern LOGGER = Pattern.compile("(?i)(.*\\.)?_?(log|logger)|system\\.(out|err)");
+    /** Calls that read a value and are not treated as throwing: getters, checks, conversions, clocks. */
+    private static final Pattern BENIGN = Pattern.compile(
+            "next|get|get[A-Z]\\w*|is[A-Z]\\w*|has[A-Z]\\w*|wasNull|booleanValue|longValue|intValue|equals|valueOf|hashCode"
+                    + "|toString|orElse|isPresent|isEmpty|size|currentTimeMillis|nanoTime|now|format|formatted|append");
+    /** Exception types whose {@code catch} takes every exception a call can throw. */
+    private static final Set<String> CATCH_ALL = Set.of("Exception", "Throwable", "java.lang.Exception", "java.lang.Throwable");
+
+    private final Map<Node, List<String>> sitesByNode;
+    private final Function<Node, SourceRegion> regions;
+    private final List<MethodFlow> out = new ArrayList<>();
+
+    private final Set<Node> helperCalls;
+
+    private FlowLowering(Map<Node, List<String>> sitesByNode, Set<Node> helperCalls,
+                         Function<Node, SourceRegion> regions) {
+        this.sitesByNode = sitesByNode;
+        this.helperCalls = helperCalls;
+        this.regions = regions;
+    }
+
+    /**
+     * @param unit        a parsed compilation unit
+     * @param sitesByNode lock-site ids by the call that executes them (identity map)
+     * @param helperCalls the calls among them that call a lock helper (their effect is the helper's summary)
+     * @param regions     the source region of a node
+     * @return one graph per method, constructor, lambda and anonymous-class method with a body, in source order
+     */
+    public static List<MethodFlow> lower(CompilationUnit unit, IdentityHashMap<Node, List<String>> sitesByNode,
+                                         Set<Node> helperCalls, Function<Node, SourceRegion> regions) {
+        FlowLowering lowering = new FlowLowering(sitesByNode, helperCalls, regions);
+        for (CallableDeclaration<?> c : unit.findAll(CallableDeclaration.class)) {
+            BlockStmt body = c instanceof MethodDeclaration m ? m.getBody().orElse(null)
+                    : c instanceof ConstructorDeclaration k ? k.getBody() : null;
+            if (body == null) {
+                continue;
+            }
+            String type = c.findAncestor(TypeDeclaration.class).map(TypeDeclaration::getNameAsString).orElse("");
+            String name = c instanceof ConstructorDeclaration ? "<init>" : c.getNameAsString();
+            Set<String> mods = new TreeSet<>();
+            for (Modifier m : c.getModifiers()) {
+                mods.add(m.getKeyword().asString());
+            }
+            c.getAnnotations().forEach(a -> mods.add("@" + a.getName().getIdentifier()));
+            int before = lowering.out.size();
+            try {
+                lowering.lowerBody(type, name, c.getParameters(), body, mods, c, regions.apply(c.getName()));
+            } catch (RuntimeException | StackOverflowError e) {
+                // a body too deep or too odd to lower: left out, so the rules stay silent on it
+                while (lowering.out.size() > before) {
+                    lowering.out.remove(lowering.out.size() - 1);
+                }
+            }
+        }
+        return lowering.out;
+    }
+
+    private void lowerBody(String type, String name, NodeList<Parameter> parameters, Statement body, Set<String> mods,
+                           Node owner, SourceRegion region) {
+        List<String> names = new ArrayList<>();
+        List<String> types = new ArrayList<>();
+        for (Parameter p : parameters) {
+            names.add(p.getNameAsString());
+            types.add(simpleType(p.getType()));
+        }
+        Builder b = new Builder(type, name, owner);
+        names.forEach(b.locals::add);
+        for (int i = 0; i < names.size(); i++) {
+            b.types.put(names.get(i), types.get(i));
+        }
+        List<End> ends = b.statement(body, List.of(new End(MethodFlow.ENTRY, 0)));
+        b.link(ends, MethodFlow.EXIT);
+        out.add(new MethodFlow(type, name, names, types, mods, b.build(), region));
+        for (Runnable nested : b.pendingNested) {
+            nested.run();
+        }
+    }
+
+    private static String simpleType(Type t) {
+        String s = t.isClassOrInterfaceType() ? t.asClassOrInterfaceType().getNameAsString() : t.asString();
+        int dot = s.lastIndexOf('.');
+        return dot >= 0 ? s.substring(dot + 1) : s;
+    }
+
+    /** A dangling successor slot: {@code next[slot]} of node {@code node} is still to be linked. */
+    private record End(int node, int slot) {
+    }
+
+    /** A pending {@code finally} action: a block, or the closes of try-with-resources. */
+    private record Finally(BlockStmt block, List<String> closes, int handler, int depth) {
+    }
+
+    /** A loop or switch that {@code break} and {@code continue} can leave. */
+    private static final class Jump {
+        final String label;
+        final boolean loop;
+        final int finallyDepth;
+        final List<End> breaks = new ArrayList<>();
+        final List<End> continues = new ArrayList<>();
+
+        Jump(String label, boolean loop, int finallyDepth) {
+            this.label = label;
+            this.loop = loop;
+            this.finallyDepth = finallyDepth;
+        }
+    }
+
+    /** Mutable node under construction. */
+    private static final class Draft {
+        FlowEvent event;
+        final List<Integer> next = new ArrayList<>();
+        int onException = -1;
+        SourceRegion region;
+        boolean inFinally;
+    }
+
+    private final class Builder {
+        final String type;
+        final String method;
+        final Node owner;
+        final List<Draft> nodes = new ArrayList<>();
+        final Set<String> locals = new HashSet<>();
+        final Map<String, String> types = new HashMap<>();
+        final Map<String, String> fieldTypes = new HashMap<>();
+        final Deque<Integer> handlers = new ArrayDeque<>();
+        final List<Finally> finallies = new ArrayList<>();
+        final Deque<Jump> jumps = new ArrayDeque<>();
+        int finallyNesting;
+        int temps;
+        int nestedCount;
+        String pendingLabel;
+        final List<Runnable> pendingNested = new ArrayList<>();
+
+        Builder(String type, String method, Node owner) {
+            this.type = type;
+            this.method = method;
+            this.owner = owner;
+            add(FlowEvent.NOTHING, null); // entry
+            add(FlowEvent.NOTHING, null); // exit
+            add(FlowEvent.NOTHING, null); // exceptional exit
+            handlers.push(MethodFlow.EXCEPTIONAL_EXIT);
+            owner.findAncestor(TypeDeclaration.class).ifPresent(t -> {
+                for (Object f : t.getFields()) {
+                    for (VariableDeclarator v : ((FieldDeclaration) f).getVariables()) {
+                        fieldTypes.put(v.getNameAsString(), simpleType(v.getType()));
+                    }
+                }
+            });
+        }
+
+        List<FlowNode> build() {
+            List<FlowNode> result = new ArrayList<>(nodes.size());
+            for (int i = 0; i < nodes.size(); i++) {
+                Draft d = nodes.get(i);
+                List<Integer> next = new ArrayList<>();
+                for (Integer n : d.next) {
+                    next.add(n == null ? MethodFlow.EXCEPTIONAL_EXIT : n);
+                }
+                result.add(new FlowNode(i, d.event, next, d.onException < 0 ? List.of() : List.of(d.onException),
+                        d.region, d.inFinally));
+            }
+            return result;
+        }
+
+        int add(FlowEvent event, Node ast) {
+            Draft d = new Draft();
+            d.event = event;
+            d.region = ast == null ? null : regions.apply(ast);
+            d.inFinally = finallyNesting > 0;
+            nodes.add(d);
+            return nodes.size() - 1;
+        }
+
+        /** Adds a node that may throw, linked after {@code ends}; returns its single normal end. */
+        List<End> step(FlowEvent event, Node ast, List<End> ends, boolean throwing) {
+            int id = add(event, ast);
+            if (throwing) {
+                nodes.get(id).onException = handlers.peek();
+            }
+            link(ends, id);
+            return List.of(new End(id, 0));
+        }
+
+        void link(List<End> ends, int target) {
+            for (End e : ends) {
+                List<Integer> next = nodes.get(e.node).next;
+                while (next.size() <= e.slot) {
+                    next.add(null);
+                }
+                next.set(e.slot, target);
+            }
+        }
+
+        String temp() {
+            return "$" + (temps++);
+        }
+
+        // ---------------------------------------------------------------- statements
+
+        List<End> statements(List<Statement> list, List<End> ends) {
+            List<End> cur = ends;
+            for (Statement s : list) {
+                cur = statement(s, cur);
+            }
+            return cur;
+        }
+
+        List<End> statement(Statement s, List<End> ends) {
+            if (ends.isEmpty()) {
+                return ends; // unreachable code
+            }
+            if (s instanceof BlockStmt b) {
+                return statements(b.getStatements(), ends);
+            }
+            if (s instanceof ExpressionStmt e) {
+                return value(e.getExpression(), ends).ends;
+            }
+            if (s instanceof IfStmt i) {
+                Cond c = condition(i.getCondition(), ends);
+                List<End> out = new ArrayList<>(statement(i.getThenStmt(), c.whenTrue));
+                out.addAll(i.getElseStmt().map(e -> statement(e, c.whenFalse)).orElse(c.whenFalse));
+                return out;
+            }
+            if (s instanceof WhileStmt w) {
+                int head = add(FlowEvent.NOTHING, null);
+                link(ends, head);
+                Cond c = condition(w.getCondition(), List.of(new End(head, 0)));
+                Jump j = enterLoop();
+                link(statement(w.getBody(), c.whenTrue), head);
+                link(j.continues, head);
+                jumps.pop();
+                List<End> out = new ArrayList<>(c.whenFalse);
+                out.addAll(j.breaks);
+                return out;
+            }
+            if (s instanceof DoStmt d) {
+                int head = add(FlowEvent.NOTHING, null);
+                link(ends, head);
+                Jump j = enterLoop();
+                List<End> body = new ArrayList<>(statement(d.getBody(), List.of(new End(head, 0))));
+                body.addAll(j.continues);
+                jumps.pop();
+                Cond c = condition(d.getCondition(), body);
+                link(c.whenTrue, head);
+                List<End> out = new ArrayList<>(c.whenFalse);
+                out.addAll(j.breaks);
+                return out;
+            }
+            if (s instanceof ForStmt f) {
+                List<End> cur = ends;
+                for (Expression init : f.getInitialization()) {
+                    cur = value(init, cur).ends;
+                }
+                int head = add(FlowEvent.NOTHING, null);
+                link(cur, head);
+                Cond c = f.getCompare().isPresent() ? condition(f.getCompare().get(), List.of(new End(head, 0)))
+                        : new Cond(List.of(new End(head, 0)), List.of());
+                Jump j = enterLoop();
+                List<End> body = new ArrayList<>(statement(f.getBody(), c.whenTrue));
+                body.addAll(j.continues);
+                jumps.pop();
+                for (Expression u : f.getUpdate()) {
+                    body = new ArrayList<>(value(u, body).ends);
+                }
+                link(body, head);
+                List<End> out = new ArrayList<>(c.whenFalse);
+                out.addAll(j.breaks);
+                return out;
+            }
+            if (s instanceof ForEachStmt f) {
+                List<End> cur = value(f.getIterable(), ends).ends;
+                int head = add(FlowEvent.NOTHING, null);
+                link(cur, head);
+                int test = add(FlowEvent.branch(null, false), f);
+                link(List.of(new End(head, 0)), test);
+                locals.add(f.getVariableDeclarator().getNameAsString());
+                List<End> bodyStart = step(FlowEvent.assign(f.getVariableDeclarator().getNameAsString(), null), null,
+                        List.of(new End(test, 0)), false);
+                Jump j = enterLoop();
+                List<End> body = new ArrayList<>(statement(f.getBody(), bodyStart));
+                body.addAll(j.continues);
+                jumps.pop();
+                link(body, head);
+                List<End> out = new ArrayList<>(List.of(new End(test, 1)));
+                out.addAll(j.breaks);
+                return out;
+            }
+            if (s instanceof SwitchStmt sw) {
+                List<End> cur = value(sw.getSelector(), ends).ends;
+                int dispatch = add(FlowEvent.NOTHING, null);
+                link(cur, dispatch);
+                Jump j = new Jump(takeLabel(), false, finallies.size());
+                jumps.push(j);
+                List<End> fall = List.of();
+                boolean hasDefault = false;
+                int slot = 0;
+                for (SwitchEntry entry : sw.getEntries()) {
+                    hasDefault |= entry.getLabels().isEmpty();
+                    List<End> start = new ArrayList<>(fall);
+                    start.add(new End(dispatch, slot++));
+                    fall = statements(entry.getStatements(), start);
+                    if (entry.getType() != SwitchEntry.Type.STATEMENT_GROUP) {
+                        j.breaks.addAll(fall); // arrow cases do not fall through
+                        fall = List.of();
+                    }
+                }
+                jumps.pop();
+                List<End> out = new ArrayList<>(fall);
+                out.addAll(j.breaks);
+                if (!hasDefault) {
+                    out.add(new End(dispatch, slot));
+                }
+                return out;
+            }
+            if (s instanceof TryStmt t) {
+                return tryStatement(t, ends);
+            }
+            if (s instanceof ReturnStmt r) {
+                Value v = r.getExpression().map(e -> value(e, ends)).orElse(new Value(ends, null));
+                List<End> cur = step(new FlowEvent(FlowEvent.Kind.RETURN, v.path, null, null, null, null, false), r, v.ends, false);
+                link(throughFinally(cur, 0), MethodFlow.EXIT);
+                return List.of();
+            }
+            if (s instanceof ThrowStmt t) {
+                List<End> cur = value(t.getExpression(), ends).ends;
+                link(cur, handlers.peek());
+                return List.of();
+            }
+            if (s instanceof BreakStmt br) {
+                Jump target = target(br.getLabel().map(l -> l.getIdentifier()).orElse(null), false);
+                if (target == null) {
+                    return List.of();
+                }
+                target.breaks.addAll(throughFinally(ends, target.finallyDepth));
+                return List.of();
+            }
+            if (s instanceof ContinueStmt co) {
+                Jump target = target(co.getLabel().map(l -> l.getIdentifier()).orElse(null), true);
+                if (target == null) {
+                    return List.of();
+                }
+                target.continues.addAll(throughFinally(ends, target.finallyDepth));
+                return List.of();
+            }
+            if (s instanceof LabeledStmt l) {
+                pendingLabel = l.getLabel().getIdentifier();
+                if (!(l.getStatement() instanceof WhileStmt || l.getStatement() instanceof ForStmt
+                        || l.getStatement() instanceof ForEachStmt || l.getStatement() instanceof DoStmt
+                        || l.getStatement() instanceof SwitchStmt)) {
+                    Jump j = new Jump(takeLabel(), false, finallies.size());
+                    jumps.push(j);
+                    List<End> out = new ArrayList<>(statement(l.getStatement(), ends));
+                    jumps.pop();
+                    out.addAll(j.breaks);
+                    return out;
+                }
+                return statement(l.getStatement(), ends);
+            }
+            if (s instanceof SynchronizedStmt sy) {
+                return statement(sy.getBody(), value(sy.getExpression(), ends).ends);
+            }
+            if (s instanceof ExplicitConstructorInvocationStmt ex) {
+                List<End> cur = ends;
+                for (Expression a : ex.getArguments()) {
+                    cur = value(a, cur).ends;
+                }
+                return cur;
+            }
+            return ends; // assert, empty, local class and record declarations: nothing the analysis follows
+        }
+
+        private String takeLabel() {
+            String l = pendingLabel;
+            pendingLabel = null;
+            return l;
+        }
+
+        private Jump enterLoop() {
+            Jump j = new Jump(takeLabel(), true, finallies.size());
+            jumps.push(j);
+            return j;
+        }
+
+        private Jump target(String label, boolean loop) {
+            for (Jump j : jumps) {
+                if (label == null ? (!loop || j.loop) && (j.loop || !loop) && (loop ? j.loop : true) : label.equals(j.label)) {
+                    if (label == null && !loop && j.label != null && !j.loop) {
+                        continue; // an unlabelled break leaves the innermost loop or switch, not a labelled block
+                    }
+                    return j;
+                }
+            }
+            return null;
+        }
+
+        /** Runs copies of the pending {@code finally} actions down to {@code depth}, innermost first. */
+        private List<End> throughFinally(List<End> ends, int depth) {
+            List<End> cur = ends;
+            List<Finally> saved = new ArrayList<>(finallies);
+            Deque<Integer> savedHandlers = new ArrayDeque<>(handlers);
+            for (int i = saved.size() - 1; i >= depth; i--) {
+                Finally f = saved.get(i);
+                while (finallies.size() > i) {
+                    finallies.remove(finallies.size() - 1);
+                }
+                handlers.clear();
+                handlers.push(f.handler);
+                cur = runFinally(f, cur);
+            }
+            finallies.clear();
+            finallies.addAll(saved);
+            handlers.clear();
+            List<Integer> h = new ArrayList<>(savedHandlers);
+            for (int i = h.size() - 1; i >= 0; i--) {
+                handlers.push(h.get(i));
+            }
+            return cur;
+        }
+
+        private List<End> runFinally(Finally f, List<End> ends) {
+            finallyNesting++;
+            try {
+                if (f.block != null) {
+                    return statement(f.block, ends);
+                }
+                List<End> cur = ends;
+                for (int i = f.closes.size() - 1; i >= 0; i--) {
+                    String[] typed = f.closes.get(i).split(" ");
+                    cur = typed.length == 1 ? step(FlowEvent.on(FlowEvent.Kind.CLOSE, typed[0]), null, cur, false)
+                            : step(new FlowEvent(FlowEvent.Kind.CALL, null, typed[1], null,
+                            List.of(typed[0] + ".close/0", "*.close/0"), null, false), null, cur, false);
+                }
+                return cur;
+            } finally {
+                finallyNesting--;
+            }
+        }
+
+        private List<End> tryStatement(TryStmt t, List<End> ends) {
+            List<End> cur = ends;
+            if (t.getFinallyBlock().isPresent()) {
+                Finally f = new Finally(t.getFinallyBlock().get(), null, handlers.peek(), finallies.size());
+                return withFinally(f, cur, e -> catches(t, e));
+            }
+            return catches(t, cur);
+        }
+
+        /** Lowers {@code body} with {@code f} run on every way out of it. */
+        private List<End> withFinally(Finally f, List<End> ends, Function<List<End>, List<End>> body) {
+            int onThrow = add(FlowEvent.NOTHING, null);
+            finallies.add(f);
+            handlers.push(onThrow);
+            List<End> normal = body.apply(ends);
+            handlers.pop();
+            finallies.remove(finallies.size() - 1);
+            List<End> out = runFinally(f, normal);
+            List<End> rethrow = runFinally(f, List.of(new End(onThrow, 0)));
+            link(rethrow, f.handler);
+            return out;
+        }
+
+        private List<End> catches(TryStmt t, List<End> ends) {
+            if (t.getCatchClauses().isEmpty()) {
+                return resources(t, ends);
+            }
+            int dispatch = add(FlowEvent.NOTHING, null);
+            handlers.push(dispatch);
+            List<End> out = new ArrayList<>(resources(t, ends));
+            handlers.pop();
+            int slot = 0;
+            boolean all = false;
+            for (CatchClause c : t.getCatchClauses()) {
+                String p = c.getParameter().getNameAsString();
+                locals.add(p);
+                all |= c.getParameter().getType().asString().split("\\|").length > 0
+                        && java.util.Arrays.stream(c.getParameter().getType().asString().split("\\|"))
+                        .map(String::trim).anyMatch(CATCH_ALL::contains);
+                List<End> start = step(FlowEvent.assign(p, null), c, List.of(new End(dispatch, slot++)), false);
+                out.addAll(statement(c.getBody(), start));
+            }
+            if (!all) {
+                boolean sqlCaught = t.getCatchClauses().stream().flatMap(c -> java.util.Arrays.stream(
+                        c.getParameter().getType().asString().split("\\|"))).map(String::trim)
+                        .anyMatch(n -> n.endsWith("SQLException") || n.endsWith("DataAccessException"));
+                if (sqlCaught) {
+                    int rest = add(new FlowEvent(FlowEvent.Kind.NOT_SQL_ERROR, null, null, null, null, null, false), null);
+                    link(List.of(new End(dispatch, slot)), rest);
+                    link(List.of(new End(rest, 0)), handlers.peek());
+                } else {
+                    link(List.of(new End(dispatch, slot)), handlers.peek());
+                }
+            }
+            return out;
+        }
+
+        private List<End> resources(TryStmt t, List<End> ends) {
+            return resources(t, 0, ends);
+        }
+
+        /** Resource {@code i} is opened, then closed on every way out of the rest (JLS 14.20.3). */
+        private List<End> resources(TryStmt t, int i, List<End> ends) {
+            if (i >= t.getResources().size()) {
+                return statement(t.getTryBlock(), ends);
+            }
+            Expression r = t.getResources().get(i);
+            List<End> cur = value(r, ends).ends;
+            String name = r instanceof VariableDeclarationExpr v ? v.getVariables().get(0).getNameAsString() : path(r);
+            String declared = r instanceof VariableDeclarationExpr v ? simpleType(v.getVariables().get(0).getType())
+                    : r instanceof NameExpr n ? types.get(n.getNameAsString()) : null;
+            if (name == null || closesNoConnection(declared)) {
+                return resources(t, i + 1, cur);
+            }
+            String close = declared == null || declared.equals("var") || declared.endsWith("Connection")
+                    ? name : declared + " " + name;
+            Finally f = new Finally(null, List.of(close), handlers.peek(), finallies.size());
+            return withFinally(f, cur, e -> resources(t, i + 1, e));
+        }
+
+        // ---------------------------------------------------------------- expressions
+
+        /** Lowered expression: where control continues and the access path naming its value (or null). */
+        private record Value(List<End> ends, String path) {
+        }
+
+        /** Lowered condition: ends reached when it is true and when it is false. */
+        private record Cond(List<End> whenTrue, List<End> whenFalse) {
+        }
+
+        Value value(Expression e, List<End> ends) {
+            if (ends.isEmpty()) {
+                return new Value(ends, null);
+            }
+            if (e instanceof EnclosedExpr en) {
+                return value(en.getInner(), ends);
+            }
+            if (e instanceof CastExpr c) {
+                return value(c.getExpression(), ends);
+            }
+            if (e instanceof NameExpr || e instanceof FieldAccessExpr || e instanceof ThisExpr) {
+                return new Value(ends, path(e));
+            }
+            if (e instanceof BooleanLiteralExpr b) {
+                return new Value(ends, "$const:" + b.getValue());
+            }
+            if (e instanceof VariableDeclarationExpr v) {
+                List<End> cur = ends;
+                for (VariableDeclarator d : v.getVariables()) {
+                    locals.add(d.getNameAsString());
+                    types.put(d.getNameAsString(), simpleType(d.getType()));
+                    if (d.getInitializer().isPresent()) {
+                        Value init = value(d.getInitializer().get(), cur);
+                        cur = step(FlowEvent.assign(d.getNameAsString(), init.path), null, init.ends, false);
+                    }
+                }
+                return new Value(cur, null);
+            }
+            if (e instanceof AssignExpr a) {
+                Value v = value(a.getValue(), ends);
+                String target = path(a.getTarget());
+                if (target == null) {
+                    return v;
+                }
+                String source = a.getOperator() == AssignExpr.Operator.ASSIGN ? v.path : null;
+                return new Value(step(FlowEvent.assign(target, source), null, v.ends, false), target);
+            }
+            if (e instanceof ConditionalExpr c) {
+                Cond cond = condition(c.getCondition(), ends);
+                String tmp = temp();
+                Value a = value(c.getThenExpr(), cond.whenTrue);
+                List<End> out = new ArrayList<>(step(FlowEvent.assign(tmp, a.path), null, a.ends, false));
+                Value b = value(c.getElseExpr(), cond.whenFalse);
+                out.addAll(step(FlowEvent.assign(tmp, b.path), null, b.ends, false));
+                return new Value(out, tmp);
+            }
+            if (e instanceof BinaryExpr b && (b.getOperator() == BinaryExpr.Operator.AND || b.getOperator() == BinaryExpr.Operator.OR)) {
+                Cond cond = condition(b, ends);
+                String tmp = temp();
+                List<End> out = new ArrayList<>(step(FlowEvent.assign(tmp, "$const:true"), null, cond.whenTrue, false));
+                out.addAll(step(FlowEvent.assign(tmp, "$const:false"), null, cond.whenFalse, false));
+                return new Value(out, tmp);
+            }
+            if (e instanceof LambdaExpr l) {
+                lowerLambda(l);
+                return new Value(ends, null);
+            }
+            if (e instanceof ObjectCreationExpr o) {
+                List<End> cur = ends;
+                if (o.getScope().isPresent()) {
+                    cur = value(o.getScope().get(), cur).ends;
+                }
+                List<String> args = new ArrayList<>();
+                for (Expression a : o.getArguments()) {
+                    Value v = value(a, cur);
+                    cur = v.ends;
+                    args.add(v.path);
+                }
+                o.getAnonymousClassBody().ifPresent(body -> body.forEach(m -> {
+                    if (m instanceof MethodDeclaration md && md.getBody().isPresent()) {
+                        lowerNested(md.getNameAsString(), md.getParameters(), md.getBody().get(), md);
+                    }
+                }));
+                String typeName = o.getType().getNameAsString();
+                List<String> sites = sitesByNode.getOrDefault(o, List.of());
+                String tmp = temp();
+                FlowEvent call = new FlowEvent(FlowEvent.Kind.CALL, tmp, null, sites,
+                        List.of(typeName + ".<init>/" + args.size()), args, false);
+                return new Value(step(call, o, cur, true), tmp);
+            }
+            if (e instanceof MethodCallExpr m) {
+                return call(m, ends);
+            }
+            // other expressions: evaluate the calls inside, in source order
+            List<End> cur = ends;
+            for (Node child : e.getChildNodes()) {
+                if (child instanceof Expression ce) {
+                    cur = value(ce, cur).ends;
+                }
+            }
+            return new Value(cur, null);
+        }
+
+        private void lowerLambda(LambdaExpr l) {
+            Statement body = l.getBody();
+            lowerNested(method + "$lambda" + (nestedCount++), l.getParameters(), body, l);
+        }
+
+        private void lowerNested(String name, NodeList<Parameter> params, Statement body, Node owner) {
+            // a nested body is a graph of its own; it is lowered after this one to keep builders separate
+            pendingNested.add(() -> lowerBody(type, name, params, body, Set.of(), owner,
+                    regions.apply(owner)));
+        }
+
+        private Value call(MethodCallExpr m, List<End> ends) {
+            String name = m.getNameAsString();
+            List<End> cur = ends;
+            String receiver = null;
+            String receiverType = null;
+            if (m.getScope().isPresent()) {
+                Expression scope = m.getScope().get();
+                Value r = value(scope, cur);
+                cur = r.ends;
+                receiver = r.path;
+                receiverType = typeOf(scope);
+            }
+            List<String> args = new ArrayList<>();
+            for (Expression a : m.getArguments()) {
+                Value v = value(a, cur);
+                cur = v.ends;
+                args.add(v.path);
+            }
+            List<String> sites = sitesByNode.getOrDefault(m, List.of());
+            if (sites.isEmpty() && name.equals("equals") && args.size() == 1 && m.getScope().isPresent()
+                    && m.getScope().get().toString().matches("(java\\.lang\\.)?Boolean\\.TRUE")) {
+                return new Value(cur, args.get(0)); // Boolean.TRUE.equals(x) is x, null being false
+            }
+            if (sites.isEmpty() && "Optional".equals(scopeName(m)) && (name.equals("of") || name.equals("empty"))) {
+                return new Value(cur, "$const:" + name.equals("of")); // present or not: a try helper's outcome
+            }
+            if (sites.isEmpty() && name.equals("isPresent") && args.isEmpty() && receiver != null) {
+                return new Value(cur, receiver);
+            }
+            if (sites.isEmpty() && (name.equals("valueOf") || name.equals("parseBoolean")) && args.size() == 1
+                    && "Boolean".equals(scopeName(m))) {
+                return new Value(cur, args.get(0));
+            }
+            boolean benign = sites.isEmpty() && (LOGGER.matcher(m.getScope().map(Node::toString).orElse("")).matches()
+                    || (BENIGN.matcher(name).matches() && !EXECUTING.contains(name)));
+            if (!sites.isEmpty() && !isHelperCall(m)) {
+                String tmp = temp();
+                FlowEvent lock = new FlowEvent(FlowEvent.Kind.LOCK, tmp, receiver, sites, null, null, false);
+                return new Value(step(lock, m, cur, true), tmp);
+            }
+            if (sites.isEmpty()) {
+                switch (name) {
+                    case "getConnection" -> {
+                        if (receiverType != null || (receiver != null && !locals.contains(root(receiver)))
+                                || "DriverManager".equals(scopeName(m))) {
+                            String t = "DriverManager".equals(scopeName(m)) ? "DriverManager" : receiverType;
+                            ConnectionKind kind = t == null ? ConnectionKind.UNKNOWN
+                                    : UNPOOLED_SOURCES.contains(t) ? ConnectionKind.UNPOOLED
+                                    : t.endsWith("DataSource") || t.contains("Pool") ? ConnectionKind.POOLED
+                                    : t.endsWith("Statement") || t.equals("ResultSet") ? null : ConnectionKind.UNKNOWN;
+                            if (kind == null) {
+                                return new Value(cur, receiver);
+                            }
+                            String tmp = temp();
+                            FlowEvent open = new FlowEvent(FlowEvent.Kind.OPEN, tmp, null, null, List.of(kind.name()), null, false);
+                            return new Value(step(open, m, cur, true), tmp);
+                        }
+                    }
+                    case "close" -> {
+                        if (receiver != null && m.getArguments().isEmpty() && receiverType != null
+                                && receiverType.endsWith("Connection")) {
+                            return new Value(step(FlowEvent.on(FlowEvent.Kind.CLOSE, receiver), m, cur, true), null);
+                        }
+                    }
+                    case "setAutoCommit" -> {
+                        if (receiver != null && m.getArguments().size() == 1) {
+                            boolean off = m.getArgument(0) instanceof BooleanLiteralExpr b && !b.getValue();
+                            return new Value(step(new FlowEvent(FlowEvent.Kind.AUTOCOMMIT, null, receiver, null, null, null, off),
+                                    m, cur, true), null);
+                        }
+                    }
+                    case "commit", "rollback" -> {
+                        if (receiver != null && m.getArguments().isEmpty()) {
+                            return new Value(step(new FlowEvent(FlowEvent.Kind.END, null, receiver, null, null, null,
+                                    name.equals("rollback")), m, cur, true), null);
+                        }
+                    }
+                    case "next" -> {
+                        if (receiver != null && m.getArguments().isEmpty()) {
+                            return new Value(cur, "$next:" + receiver);
+                        }
+                    }
+                    default -> {
+                    }
+                }
+                if (receiver != null && EXECUTING.contains(name) && isJdbcLike(receiverType)) {
+                    String tmp = temp();
+                    List<End> after = step(new FlowEvent(FlowEvent.Kind.EXECUTE, tmp, receiver, null, null, null, false), m, cur, true);
+                    return new Value(after, ALIASING.contains(name) ? receiver : tmp);
+                }
+                if (receiver != null && ALIASING.contains(name) && (isJdbcLike(receiverType) || receiverType == null)) {
+                    return new Value(cur, receiver);
+                }
+            }
+            String tmp = temp();
+            List<String> callee = new ArrayList<>();
+            if (m.getScope().isEmpty() || m.getScope().get() instanceof ThisExpr) {
+                callee.add(type + "." + name + "/" + args.size());
+            } else if (receiverType != null) {
+                callee.add(receiverType + "." + name + "/" + args.size());
+            } else if (m.getScope().get() instanceof NameExpr n && Character.isUpperCase(n.getNameAsString().charAt(0))
+                    && !locals.contains(n.getNameAsString())) {
+                callee.add(n.getNameAsString() + "." + name + "/" + args.size()); // a static call
+            }
+            callee.add("*." + name + "/" + args.size());
+            FlowEvent event = new FlowEvent(FlowEvent.Kind.CALL, tmp, receiver, sites, callee, args, false);
+            return new Value(step(event, m, cur, !benign), tmp);
+        }
+
+        /** @return true for a declared type whose close() leaves its connection open (statements, result sets) */
+        private boolean closesNoConnection(String declared) {
+            return declared != null && (declared.endsWith("Statement") || declared.endsWith("ResultSet")
+                    || declared.endsWith("RowSet"));
+        }
+
+        private boolean isHelperCall(MethodCallExpr m) {
+            return helperCalls.contains(m);
+        }
+
+        private String scopeName(MethodCallExpr m) {
+            return m.getScope().filter(Expression::isNameExpr).map(s -> s.asNameExpr().getNameAsString()).orElse(null);
+        }
+
+        private boolean isJdbcLike(String t) {
+            return t == null || t.endsWith("Statement") || t.equals("Connection") || t.endsWith("Template")
+                    || t.equals("ResultSet") || t.equals("EntityManager") || t.equals("Session") || t.equals("Handle");
+        }
+
+        String typeOf(Expression scope) {
+            if (scope instanceof NameExpr n) {
+                String name = n.getNameAsString();
+                if (types.containsKey(name)) {
+                    return types.get(name);
+                }
+                if (!locals.contains(name) && fieldTypes.containsKey(name)) {
+                    return fieldTypes.get(name);
+                }
+                return null;
+            }
+            if (scope instanceof FieldAccessExpr f && f.getScope() instanceof ThisExpr) {
+                return fieldTypes.get(f.getNameAsString());
+            }
+            if (scope instanceof EnclosedExpr e) {
+                return typeOf(e.getInner());
+            }
+            if (scope instanceof CastExpr c) {
+                return simpleType(c.getType());
+            }
+            return null;
+        }
+
+        /** @return the access path an expression names, or null */
+        String path(Expression e) {
+            if (e instanceof NameExpr n) {
+                String name = n.getNameAsString();
+                return locals.contains(name) ? name : fieldTypes.containsKey(name) ? "this." + name : name;
+            }
+            if (e instanceof ThisExpr) {
+                return "this";
+            }
+            if (e instanceof FieldAccessExpr f) {
+                String scope = path(f.getScope());
+                return scope == null ? null : scope + "." + f.getNameAsString();
+            }
+            if (e instanceof EnclosedExpr en) {
+                return path(en.getInner());
+            }
+            if (e instanceof CastExpr c) {
+                return path(c.getExpression());
+            }
+            return null;
+        }
+
+        private String root(String path) {
+            int dot = path.indexOf('.');
+            return dot < 0 ? path : path.substring(0, dot);
+        }
+
+        Cond condition(Expression e, List<End> ends) {
+            if (ends.isEmpty()) {
+                return new Cond(List.of(), List.of());
+            }
+            if (e instanceof EnclosedExpr en) {
+                return condition(en.getInner(), ends);
+            }
+            if (e instanceof UnaryExpr u && u.getOperator() == UnaryExpr.Operator.LOGICAL_COMPLEMENT) {
+                Cond c = condition(u.getExpression(), ends);
+                return new Cond(c.whenFalse, c.whenTrue);
+            }
+            if (e instanceof BinaryExpr b) {
+                switch (b.getOperator()) {
+                    case AND -> {
+                        Cond l = condition(b.getLeft(), ends);
+                        Cond r = condition(b.getRight(), l.whenTrue);
+                        List<End> f = new ArrayList<>(l.whenFalse);
+                        f.addAll(r.whenFalse);
+                        return new Cond(r.whenTrue, f);
+                    }
+                    case OR -> {
+                        Cond l = condition(b.getLeft(), ends);
+                        Cond r = condition(b.getRight(), l.whenFalse);
+                        List<End> t = new ArrayList<>(l.whenTrue);
+                        t.addAll(r.whenTrue);
+                        return new Cond(t, r.whenFalse);
+                    }
+                    case EQUALS, NOT_EQUALS -> {
+                        boolean eq = b.getOperator() == BinaryExpr.Operator.EQUALS;
+                        if (b.getRight() instanceof BooleanLiteralExpr lit) {
+                            Cond c = condition(b.getLeft(), ends);
+                            return lit.getValue() == eq ? c : new Cond(c.whenFalse, c.whenTrue);
+                        }
+                        if (b.getLeft() instanceof BooleanLiteralExpr lit) {
+                            Cond c = condition(b.getRight(), ends);
+                            return lit.getValue() == eq ? c : new Cond(c.whenFalse, c.whenTrue);
+                        }
+                    }
+                    default -> {
+                    }
+                }
+            }
+            if (e instanceof MethodCallExpr m && m.getNameAsString().equals("isEmpty") && m.getArguments().isEmpty()
+                    && m.getScope().isPresent() && m.getScope().get() instanceof NameExpr
+                    && "Optional".equals(types.get(((NameExpr) m.getScope().get()).getNameAsString()))) {
+                Cond c = condition(m.getScope().get(), ends);
+                return new Cond(c.whenFalse, c.whenTrue);
+            }
+            if (e instanceof MethodCallExpr m && m.getNameAsString().equals("equals") && m.getArguments().size() == 1
+                    && m.getScope().isPresent() && m.getScope().get().toString().matches("(java\\.lang\\.)?Boolean\\.(TRUE|FALSE)")) {
+                Cond c = condition(m.getArgument(0), ends);
+                return m.getScope().get().toString().endsWith("TRUE") ? c : new Cond(c.whenFalse, c.whenTrue);
+            }
+            Value v = value(e, ends);
+            if (v.ends.isEmpty()) {
+                return new Cond(List.of(), List.of());
+            }
+            int test = add(FlowEvent.branch(v.path, false), e);
+            link(v.ends, test);
+            return new Cond(List.of(new End(test, 0)), List.of(new End(test, 1)));
+        }
+    }
+
+}

@@ -1,0 +1,74 @@
+package io.github.pgadvisorylint.core.flow;
+
+import io.github.pgadvisorylint.core.model.LockLevel;
+import io.github.pgadvisorylint.core.model.LockLifecycle;
+import io.github.pgadvisorylint.core.model.LockModel;
+import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.PathFinding;
+import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Links the method graphs of a whole project, runs the {@link LockStateAnalysis}, and puts what it
+ * proves into the {@link LockModel}: the path findings, and for every session-level acquisition the
+ * analysis followed, a lifecycle of {@link ReleaseGuarantee#PATHS_FOLLOWED} that replaces the guess the
+ * syntax-shape analysis made, unless the lock goes to an owner the analysis cannot see (then the
+ * project-wide "no unlock anywhere" verdict stays).
+ */
+public final class LockPaths {
+
+    /** Verdicts of the syntax-shape analysis that a followed path replaces. */
+    private static final Set<ReleaseGuarantee> REPLACEABLE = EnumSet.of(ReleaseGuarantee.NOT_IN_FINALLY,
+            ReleaseGuarantee.TRY_STARTS_LATE, ReleaseGuarantee.NONE,
+            ReleaseGuarantee.FINALLY, ReleaseGuarantee.TRY_WITH_RESOURCES, ReleaseGuarantee.ELSEWHERE_IN_TYPE,
+            ReleaseGuarantee.UNKNOWN, ReleaseGuarantee.BY_HELPER);
+
+    private LockPaths() {
+    }
+
+    /**
+     * @param model the model the front ends built
+     * @param flows every method graph of the project
+     * @return the model with path findings and the replaced lifecycles
+     */
+    public static LockModel apply(LockModel model, List<MethodFlow> flows) {
+        if (flows.isEmpty()) {
+            return model;
+        }
+        Map<String, LockSite> byId = new HashMap<>();
+        model.sites().forEach(s -> byId.put(s.id(), s));
+        LockStateAnalysis analysis = new LockStateAnalysis(flows, byId);
+        LockStateAnalysis.Result result = analysis.run();
+        List<LockLifecycle> replaced = new ArrayList<>();
+        for (String id : result.covered()) {
+            LockSite site = byId.get(id);
+            if (site == null || site.function().level() != LockLevel.SESSION || !site.function().operation().isAcquisition()) {
+                continue;
+            }
+            LockLifecycle old = model.lifecycle(site);
+            boolean leaks = result.findings().stream().anyMatch(f -> f.acquisition() == site);
+            if (old != null && !REPLACEABLE.contains(old.guarantee())) {
+                continue;
+            }
+            if (!leaks && result.handedOver().contains(id) && old != null
+                    && (old.guarantee() == ReleaseGuarantee.NONE || old.guarantee() == ReleaseGuarantee.ELSEWHERE_IN_TYPE
+                    || old.guarantee() == ReleaseGuarantee.BY_HELPER || old.guarantee() == ReleaseGuarantee.UNKNOWN)) {
+                continue; // an owner releases it, or nothing does: the project-wide verdict stands
+            }
+            replaced.add(new LockLifecycle(site, ReleaseGuarantee.PATHS_FOLLOWED, null,
+                    leaks ? "see the path findings" : "released, ended with its session, or handed over on every path"));
+        }
+        Set<String> decided = new java.util.HashSet<>();
+        replaced.forEach(l -> decided.add(l.acquisition().id()));
+        List<PathFinding> kept = result.findings().stream()
+                .filter(f -> f.acquisition() == null || f.kind() == PathFinding.Kind.STACKED
+                        || decided.contains(f.acquisition().id()))
+                .toList(); // a specific verdict of the shape analysis (a handle never closed) is not said twice
+        return model.withPaths(kept, replaced);
+    }
+}

@@ -1,0 +1,923 @@
+package io.github.pgadvisorylint.core.flow;
+
+import io.github.pgadvisorylint.core.model.LockLevel;
+import io.github.pgadvisorylint.core.model.LockOperation;
+import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.PathFinding;
+import io.github.pgadvisorylint.core.model.SourceRegion;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The project-wide lock-state analysis: a forward dataflow over each method's control-flow graph
+ * ({@link MethodFlow}) in a disjunctive domain of {@link PathState}s, with calls applied through
+ * {@link MethodSummary summaries} computed bottom-up and iterated to a fixpoint (recursion converges
+ * because counts are capped at 2 and summaries only grow up to a bounded number of cases).
+ *
+ * <p>PostgreSQL facts it encodes (RULES.md): session-level locks stack (F4) and survive a ROLLBACK (F1);
+ * closing an unpooled connection ends the session and its locks, closing a pooled one does not (F13); a
+ * statement that fails in a manual transaction aborts it and a later unlock then fails (F18);
+ * transaction-level locks are not tracked here (they end with the transaction, F2).
+ *
+ * <p>Methods whose state set grows past {@link #MAX_STATES} at a node are left out (no facts, no
+ * summary): the rules are then silent on them, never guessing.
+ */
+public final class LockStateAnalysis {
+
+    /** Largest number of path states kept at one node before a method is given up as too branchy. */
+    public static final int MAX_STATES = 64;
+    private static final int MAX_CASES = 8;
+    private static final int MAX_ROUNDS = 4;
+    private static final int MAX_VISITS = 40_000;
+
+    private final List<MethodFlow> flows;
+    private final Map<String, LockSite> sites;
+    private final Map<String, List<MethodFlow>> byKey = new HashMap<>();
+    private final Map<String, MethodSummary> summaries = new HashMap<>();
+
+    /**
+     * The outcome.
+     *
+     * @param findings   what the paths prove, sorted by where they are reported
+     * @param covered    ids of the acquisitions taken in a method the analysis followed to the end
+     * @param handedOver ids of those still held at an exit by a connection the caller or the object owns
+     *                   (a parameter, a field, a returned connection): their release is someone else's
+     */
+    public record Result(List<PathFinding> findings, Set<String> covered, Set<String> handedOver) {
+    }
+
+    /**
+     * @param flows every method graph of the project
+     * @param sites every lock site of the project, by id
+     */
+    public LockStateAnalysis(List<MethodFlow> flows, Map<String, LockSite> sites) {
+        this.flows = flows;
+        this.sites = sites;
+        for (MethodFlow f : flows) {
+            byKey.computeIfAbsent(f.key(), k -> new ArrayList<>()).add(f);
+            byKey.computeIfAbsent("*." + f.name() + "/" + f.params().size(), k -> new ArrayList<>()).add(f);
+        }
+    }
+
+    /** @return the findings of every method, sorted by where they are reported, and the covered acquisitions */
+    public Result run() {
+        for (int round = 0; round < MAX_ROUNDS; round++) {
+            boolean changed = false;
+            for (MethodFlow f : flows) {
+                Run r = new Run(f, false);
+                MethodSummary s = r.execute() ? r.summary() : new MethodSummary(f.key(), List.of());
+                if (!s.equals(summaries.get(f.key()))) {
+                    summaries.put(f.key(), s);
+                    changed = true;
+                }
+            }
+            if (!changed) {
+                break;
+            }
+        }
+        Map<String, PathFinding> out = new TreeMap<>();
+        Set<String> covered = new TreeSet<>();
+        Set<String> handedOver = new TreeSet<>();
+        for (MethodFlow f : flows) {
+            Run r = new Run(f, true);
+            if (r.execute()) {
+                r.check(out);
+                covered.addAll(r.acquiredHere.keySet());
+                handedOver.addAll(r.handedOver);
+            }
+        }
+        List<PathFinding> findings = new ArrayList<>(out.values());
+        findings.sort(java.util.Comparator.comparing(PathFinding::at).thenComparing(p -> p.kind().name()));
+        return new Result(findings, covered, handedOver);
+    }
+
+    /** @return the summaries after {@link #run()}, sorted by method key, for golden tests and debugging */
+    public List<MethodSummary> summaries() {
+        return new TreeMap<>(summaries).values().stream().toList();
+    }
+
+    /** @return the summary of the method a call names, or null when none is known or the name is ambiguous */
+    MethodSummary resolve(List<String> callee) {
+        for (String key : callee) {
+            List<MethodFlow> found = byKey.get(key);
+            if (found != null && found.size() == 1) {
+                return summaries.get(found.get(0).key());
+            }
+            if (found != null && found.size() > 1 && !key.startsWith("*.")) {
+                return null; // overloads of one arity: not decided here
+            }
+        }
+        return null;
+    }
+
+    private static String root(String path) {
+        int dot = path.indexOf('.');
+        return dot < 0 ? path : path.substring(0, dot);
+    }
+
+    private static String conn(String entry) {
+        return entry.substring(0, entry.lastIndexOf('|'));
+    }
+
+    private static String id(String entry) {
+        return entry.substring(entry.lastIndexOf('|') + 1);
+    }
+
+    /** One analysis of one method. */
+    private final class Run {
+        final MethodFlow flow;
+        final boolean report;
+        final List<Set<PathState>> in = new ArrayList<>();
+        /** Acquisition id to the node that took it in this method. */
+        final Map<String, Integer> acquiredHere = new TreeMap<>();
+        /** Acquisition id to the nodes that released it in this method. */
+        final Map<String, Set<Integer>> releasedAt = new TreeMap<>();
+        final Map<String, PathFinding> releaseFindings = new TreeMap<>();
+        final Set<String> handedOver = new TreeSet<>();
+
+        Run(MethodFlow flow, boolean report) {
+            this.flow = flow;
+            this.report = report;
+            for (int i = 0; i < flow.nodes().size(); i++) {
+                in.add(new LinkedHashSet<>());
+            }
+        }
+
+        boolean execute() {
+            Deque<Integer> work = new ArrayDeque<>();
+            in.get(MethodFlow.ENTRY).add(PathState.ENTRY);
+            work.add(MethodFlow.ENTRY);
+            int visits = 0;
+            while (!work.isEmpty()) {
+                if (++visits > MAX_VISITS) {
+                    return false;
+                }
+                int n = work.poll();
+                FlowNode node = flow.nodes().get(n);
+                for (PathState s : List.copyOf(in.get(n))) {
+                    Out o = new Out(node.next().size());
+                    transfer(node, s, o);
+                    for (int i = 0; i < node.next().size(); i++) {
+                        for (PathState t : o.normal.get(i)) {
+                            if (!propagate(node.next().get(i), t, work)) {
+                                return false;
+                            }
+                        }
+                    }
+                    for (Integer e : node.onException()) {
+                        for (PathState t : o.thrown) {
+                            if (!propagate(e, t, work)) {
+                                return false;
+                            }
+                        }
+                    }
+                }
+            }
+            return true;
+        }
+
+        private boolean propagate(int target, PathState s, Deque<Integer> work) {
+            Set<PathState> set = in.get(target);
+            if (set.add(s)) {
+                if (set.size() > MAX_STATES) {
+                    return false;
+                }
+                if (!work.contains(target)) {
+                    work.add(target);
+                }
+            }
+            return true;
+        }
+
+        /** Successor states of one node. */
+        private static final class Out {
+            final List<List<PathState>> normal = new ArrayList<>();
+            final List<PathState> thrown = new ArrayList<>();
+
+            Out(int successors) {
+                for (int i = 0; i < successors; i++) {
+                    normal.add(new ArrayList<>());
+                }
+            }
+
+            void all(PathState s) {
+                normal.forEach(l -> l.add(s));
+            }
+        }
+
+        private void transfer(FlowNode node, PathState s, Out o) {
+            FlowEvent e = node.event();
+            switch (e.kind()) {
+                case NOP -> o.all(s);
+                case ASSIGN -> o.all(assign(s, e.target(), e.path()));
+                case OPEN -> {
+                    String identity = "@" + node.id();
+                    PathState.Mutable m = s.edit();
+                    m.alias.put(e.target(), identity);
+                    m.kinds.put(identity, e.callee().isEmpty() ? ConnectionKind.UNKNOWN.name() : e.callee().get(0));
+                    m.closed.remove(identity);
+                    m.held.keySet().removeIf(k -> conn(k).equals(identity));
+                    m.tx.remove(identity);
+                    o.all(m.done());
+                    o.thrown.add(s);
+                }
+                case LOCK -> lock(node, s, o, s.resolve(e.path() == null ? "?" + node.id() : e.path()), e.sites(),
+                        e.target(), null);
+                case EXECUTE -> {
+                    o.all(s);
+                    o.thrown.add(abort(s, List.of(s.resolve(e.path()))));
+                }
+                case CLOSE -> {
+                    String c = s.resolve(e.path());
+                    PathState.Mutable m = s.edit();
+                    m.closed.put(c, node.id());
+                    if (ConnectionKind.UNPOOLED.name().equals(s.kinds().get(c))) {
+                        m.held.keySet().removeIf(k -> conn(k).equals(c)); // the session ends with its locks
+                    }
+                    PathState t = m.done();
+                    o.all(t);
+                    o.thrown.add(t);
+                }
+                case AUTOCOMMIT -> {
+                    String c = s.resolve(e.path());
+                    PathState.Mutable m = s.edit();
+                    if (e.negated()) {
+                        m.tx.put(c, "MANUAL");
+                    } else {
+                        m.tx.remove(c);
+                    }
+                    o.all(m.done());
+                    o.thrown.add(s);
+                }
+                case BEGIN -> {
+                    PathState.Mutable m = s.edit();
+                    m.tx.put(s.resolve(e.path()), "MANUAL");
+                    o.all(m.done());
+                    o.thrown.add(s);
+                }
+                case END -> {
+                    String c = s.resolve(e.path());
+                    PathState.Mutable m = s.edit();
+                    if (m.tx.containsKey(c)) {
+                        m.tx.put(c, "MANUAL"); // a rollback (or a commit of an aborted one) starts afresh
+                    }
+                    PathState after = m.done();
+                    o.all(after);
+                    o.thrown.add(e.negated() ? after : s); // a rollback that throws leaves a broken session behind
+                }
+                case BRANCH -> branch(e, s, o);
+                case RETURN -> {
+                    PathState.Mutable m = s.edit();
+                    if (e.target() != null) {
+                        m.escaped.add(root(e.target()));
+                        String c = s.resolve(e.target());
+                        if (c.startsWith("@")) {
+                            m.returned = c;
+                        }
+                        String b = literal(s, e.target());
+                        if (b != null) {
+                            m.bools.put("$return", b);
+                        }
+                    }
+                    o.all(m.done());
+                }
+                case CALL -> call(node, s, o);
+                case NOT_SQL_ERROR -> {
+                    PathState.Mutable m = s.edit();
+                    m.tx.replaceAll((k, v) -> "ABORTED".equals(v) ? "MANUAL" : v);
+                    o.all(m.done());
+                }
+                default -> o.all(s);
+            }
+        }
+
+        private String literal(PathState s, String path) {
+            if (path == null) {
+                return null;
+            }
+            if (path.startsWith("$const:")) {
+                return path.substring(7);
+            }
+            return s.bools().get(path);
+        }
+
+        private PathState assign(PathState s, String target, String source) {
+            PathState.Mutable m = s.edit();
+            if (target == null) {
+                return s;
+            }
+            if (source != null && !target.startsWith("$") && (target.contains(".") || target.startsWith("this"))) {
+                m.escaped.add(root(source)); // stored in a field: the object outlives the method
+            }
+            m.alias.remove(target);
+            m.bools.remove(target);
+            if (source != null) {
+                if (source.startsWith("$const:")) {
+                    m.bools.put(target, source.substring(7));
+                } else if (source.startsWith("$next:")) {
+                    return m.done();
+                } else {
+                    String resolved = s.resolve(source);
+                    if (!resolved.equals(target)) {
+                        m.alias.put(target, resolved);
+                    }
+                    String b = s.bools().get(source);
+                    if (b != null) {
+                        m.bools.put(target, b);
+                    }
+                }
+            }
+            return m.done();
+        }
+
+        private PathState abort(PathState s, List<String> conns) {
+            PathState.Mutable m = s.edit();
+            boolean changed = false;
+            for (String c : conns) {
+                if (c != null && "MANUAL".equals(s.tx().get(c))) {
+                    m.tx.put(c, "ABORTED");
+                    changed = true;
+                }
+            }
+            return changed ? m.done() : s;
+        }
+
+        private void branch(FlowEvent e, PathState s, Out o) {
+            String v = e.target();
+            if (o.normal.size() < 2) {
+                o.all(s);
+                return;
+            }
+            if ("$true".equals(v) || "$const:true".equals(v)) {
+                o.normal.get(e.negated() ? 1 : 0).add(s);
+                return;
+            }
+            if ("$const:false".equals(v)) {
+                o.normal.get(e.negated() ? 0 : 1).add(s);
+                return;
+            }
+            if (v != null && v.startsWith("$next:")) {
+                String rs = v.substring(6);
+                if (s.bools().containsKey(rs)) {
+                    o.normal.get(0).add(s); // a SELECT of a lock function returns exactly one row
+                } else {
+                    o.normal.get(0).add(s);
+                    o.normal.get(1).add(s);
+                }
+                return;
+            }
+            String known = v == null ? null : s.bools().get(v);
+            if (known != null) {
+                boolean truth = Boolean.parseBoolean(known) != e.negated();
+                o.normal.get(truth ? 0 : 1).add(s);
+                return;
+            }
+            if (v == null) {
+                o.normal.get(0).add(s);
+                o.normal.get(1).add(s);
+                return;
+            }
+            PathState.Mutable t = s.edit();
+            t.bools.put(v, String.valueOf(!e.negated()));
+            PathState.Mutable f = s.edit();
+            f.bools.put(v, String.valueOf(e.negated()));
+            o.normal.get(0).add(t.done());
+            o.normal.get(1).add(f.done());
+        }
+
+        /** Applies lock sites executed on connection {@code c}; {@code as} renames acquisitions (a helper call's own site). */
+        private void lock(FlowNode node, PathState s, Out o, String c, List<String> ids, String target, String as) {
+            List<PathState> cur = List.of(s);
+            List<PathState> thrown = new ArrayList<>();
+            boolean acquires = ids.stream().map(sites::get)
+                    .anyMatch(x -> x != null && x.function().operation().isAcquisition());
+            if (acquires) {
+                thrown.add(abort(s, List.of(c))); // a failed acquisition holds nothing new
+            }
+            for (String id : ids) {
+                LockSite site = sites.get(id);
+                if (site == null) {
+                    continue;
+                }
+                List<PathState> next = new ArrayList<>();
+                for (PathState p : cur) {
+                    next.addAll(apply(node, p, c, site, as == null ? id : as, target, thrown));
+                }
+                cur = next;
+            }
+            for (PathState p : cur) {
+                o.all(p);
+            }
+            if (!acquires) {
+                thrown.addAll(cur); // an unlock that throws is not the bug this analysis looks for
+            }
+            o.thrown.addAll(thrown);
+        }
+
+        private List<PathState> apply(FlowNode node, PathState s, String c, LockSite site, String id, String target,
+                                      List<PathState> thrown) {
+            LockOperation op = site.function().operation();
+            if ((op.isAcquisition() && site.function().level() != LockLevel.SESSION) || site.key().hasColumnPart()) {
+                return List.of(s); // transaction-level locks end with their transaction; per-row locks follow rows
+            }
+            switch (op) {
+                case ACQUIRE -> {
+                    acquiredHere.putIfAbsent(id, node.id());
+                    return List.of(hold(s, c, id, target));
+                }
+                case TRY_ACQUIRE -> {
+                    acquiredHere.putIfAbsent(id, node.id());
+                    PathState got = hold(s, c, id, target);
+                    PathState.Mutable miss = s.edit();
+                    miss.failed.add(id);
+                    if (target != null) {
+                        miss.bools.put(target, "false");
+                    }
+                    PathState.Mutable threw = s.edit();
+                    threw.failed.add(id);
+                    thrown.add(threw.done());
+                    return List.of(got, miss.done());
+                }
+                case RELEASE -> {
+                    return release(node, s, c, site, target, thrown);
+                }
+                case RELEASE_ALL -> {
+                    PathState.Mutable m = s.edit();
+                    for (String k : s.held().keySet()) {
+                        if (mayBeSame(s, conn(k), c)) {
+                            m.held.remove(k);
+                            releasedAt.computeIfAbsent(id(k), x -> new TreeSet<>()).add(node.id());
+                        }
+                    }
+                    String r = root(c);
+                    if (r.equals("this") || flow.params().contains(r)) {
+                        m.outer.add(relative(c) + "|" + site.id());
+                    }
+                    return List.of(m.done());
+                }
+                default -> {
+                    return List.of(s);
+                }
+            }
+        }
+
+        private PathState hold(PathState s, String c, String id, String target) {
+            PathState.Mutable m = s.edit();
+            String k = c + "|" + id;
+            if (s.held().containsKey(k)) {
+                m.stacked.add(id);
+            }
+            m.held.merge(k, 1, (a, b) -> Math.min(2, a + b));
+            m.failed.remove(id);
+            if (target != null) {
+                m.bools.put(target, "true");
+                m.alias.putIfAbsent(target, c);
+            }
+            return m.done();
+        }
+
+        /**
+         * Whether a release on connection {@code c} may act on a hold of connection {@code holder}: the same
+         * identity, or one of them not known to this method (a lock object's statement, a field reached
+         * through another object): releases are matched generously, so only a proven mismatch is reported.
+         */
+        private boolean mayBeSame(PathState s, String holder, String c) {
+            if (holder.equals(c) || c.startsWith("?") || holder.startsWith("?")) {
+                return true;
+            }
+            boolean known = c.startsWith("@") || s.kinds().containsKey(c)
+                    || s.held().keySet().stream().anyMatch(k -> conn(k).equals(c));
+            return !known;
+        }
+
+        private boolean sameLock(LockSite acquisition, LockSite release) {
+            return acquisition != null && acquisition.key().mayEqual(release.key())
+                    && acquisition.function().mode() == release.function().mode();
+        }
+
+        private List<PathState> release(FlowNode node, PathState s, String c, LockSite release, String target,
+                                        List<PathState> thrown) {
+            List<String> matching = new ArrayList<>();
+            for (Map.Entry<String, Integer> h : s.held().entrySet()) {
+                if (mayBeSame(s, conn(h.getKey()), c) && sameLock(sites.get(id(h.getKey())), release)) {
+                    matching.add(h.getKey());
+                }
+            }
+            if (s.closed().containsKey(c) && c.startsWith("@")) {
+                if (report) {
+                    record(PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION, release, node,
+                            "it runs on a connection this method already closed or returned to its pool, so it "
+                                    + "cannot release the lock of the session that held it");
+                }
+                return List.of(s);
+            }
+            if ("ABORTED".equals(s.tx().get(c)) && !matching.isEmpty()) {
+                PathState.Mutable m = s.edit();
+                matching.forEach(k -> m.stuck.add(id(k)));
+                thrown.add(m.done()); // the unlock fails with SQLSTATE 25P02: only the exception path goes on
+                return List.of();
+            }
+            PathState.Mutable m = s.edit();
+            if (target != null) {
+                m.bools.remove(target);
+            }
+            if (!matching.isEmpty()) {
+                for (String k : matching) {
+                    int left = s.held().get(k) - 1;
+                    if (left <= 0) {
+                        m.held.remove(k);
+                    } else {
+                        m.held.put(k, left);
+                    }
+                    releasedAt.computeIfAbsent(id(k), x -> new TreeSet<>()).add(node.id());
+                }
+                return List.of(m.done());
+            }
+            if (report) {
+                if (s.closed().containsKey(c)) {
+                    record(PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION, release, node,
+                            "it runs on a connection this method already closed or returned to its pool, so it "
+                                    + "cannot release the lock of the session that held it");
+                } else {
+                    for (Map.Entry<String, Integer> h : s.held().entrySet()) {
+                        if (c.startsWith("@") && !conn(h.getKey()).equals(c) && sameLock(sites.get(id(h.getKey())), release)) {
+                            record(PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION, release, node,
+                                    "it runs on another connection than the one that took the lock; a session can "
+                                            + "only release its own locks, so the lock stays held");
+                        }
+                    }
+                    for (String f : s.failed()) {
+                        if (sameLock(sites.get(f), release) && !s.held().keySet().stream().anyMatch(k -> id(k).equals(f))) {
+                            record(PathFinding.Kind.RELEASE_WITHOUT_HOLD, release, node,
+                                    "it also runs when " + sites.get(f).display() + " returned false or threw, and then "
+                                            + "releases a hold this code never took (another hold of the same key on "
+                                            + "this session, if any, is released instead)");
+                        }
+                    }
+                }
+            }
+            String r = root(c);
+            if (r.equals("this") || flow.params().contains(r)) {
+                m.outer.add(relative(c) + "|" + release.id());
+            }
+            return List.of(m.done());
+        }
+
+        /** @return the call's own release site when the call is a lock helper's, else the callee's */
+        private LockSite callRelease(FlowEvent e, LockSite inner) {
+            return e.sites().stream().map(sites::get).filter(x -> x != null && x.function().operation().isRelease())
+                    .findFirst().orElse(inner);
+        }
+
+        /** The root of the caller's argument or receiver a callee-relative path goes through, before aliases. */
+        private String viaRoot(FlowEvent e, String relative) {
+            String head = relative.contains(".") ? relative.substring(0, relative.indexOf('.')) : relative;
+            String base;
+            if (head.equals("#this")) {
+                base = e.path();
+            } else {
+                int i = Integer.parseInt(head.substring(1));
+                base = i < e.args().size() ? e.args().get(i) : null;
+            }
+            return base == null ? null : root(base);
+        }
+
+        private void recordAt(PathFinding.Kind kind, LockSite release, FlowNode node, SourceRegion at, String note) {
+            if (at == null) {
+                at = release.region();
+            }
+            releaseFindings.putIfAbsent(kind + "|" + release.id() + "|" + at, new PathFinding(kind, null, release, at,
+                    note, List.of(new PathFinding.Step(at, "the release runs here"))));
+        }
+
+        private void record(PathFinding.Kind kind, LockSite release, FlowNode node, String note) {
+            SourceRegion at = node.region() != null ? node.region() : release.region();
+            String key = kind + "|" + release.id();
+            releaseFindings.putIfAbsent(key, new PathFinding(kind, null, release, release.viaHelper() ? at : release.region(),
+                    note, List.of(new PathFinding.Step(at, "the release runs here"))));
+        }
+
+        private void call(FlowNode node, PathState s, Out o) {
+            FlowEvent e = node.event();
+            MethodSummary summary = resolve(e.callee());
+            List<String> touched = new ArrayList<>();
+            if (e.path() != null) {
+                touched.add(s.resolve(e.path()));
+            }
+            for (String a : e.args()) {
+                if (a != null) {
+                    touched.add(s.resolve(a));
+                }
+            }
+            s.tx().keySet().stream().filter(c -> c.startsWith("this")).forEach(touched::add);
+            if (summary == null || summary.cases().isEmpty()) {
+                if (!e.sites().isEmpty()) {
+                    String c = connectionArgument(s, e);
+                    lock(node, s, o, c, e.sites(), e.target(), null);
+                    return;
+                }
+                PathState t = e.target() == null ? s : assign(s, e.target(), null);
+                PathState.Mutable esc = t.edit();
+                e.args().stream().filter(a -> a != null && !a.startsWith("$const")).forEach(a -> esc.escaped.add(root(a)));
+                t = esc.done(); // handed to code the analysis cannot see
+                o.all(t);
+                o.thrown.add(abort(s, touched));
+                return;
+            }
+            String asAcquisition = e.sites().stream().filter(id -> sites.get(id) != null
+                    && sites.get(id).function().operation().isAcquisition()).findFirst().orElse(null);
+            for (MethodSummary.Case c : summary.cases()) {
+                PathState.Mutable m = s.edit();
+                if (e.target() != null) {
+                    m.alias.remove(e.target());
+                    m.bools.remove(e.target());
+                }
+                for (String a : c.acquires()) {
+                    String target = map(s, e, conn(a));
+                    if (target == null) {
+                        continue;
+                    }
+                    String via = viaRoot(e, conn(a));
+                    String id = asAcquisition != null ? asAcquisition : id(a);
+                    acquiredHere.putIfAbsent(id, node.id());
+                    if (m.held.containsKey(target + "|" + id)) {
+                        m.stacked.add(id);
+                    }
+                    m.held.merge(target + "|" + id, 1, (x, y) -> Math.min(2, x + y));
+                    m.failed.remove(id);
+                    if (via != null && !via.equals(root(target))) {
+                        m.owners.put(target + "|" + id, via);
+                    }
+                }
+                for (String r : c.releases()) {
+                    String target = map(s, e, conn(r));
+                    LockSite rel = sites.get(id(r));
+                    if (target == null || rel == null) {
+                        continue;
+                    }
+                    if (target.startsWith("@") && s.closed().containsKey(target)) {
+                        if (report) {
+                            recordAt(PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION, callRelease(e, rel), node, node.region(),
+                                    "it runs on a connection this method already closed or returned to its pool, so it "
+                                            + "cannot release the lock of the session that held it");
+                        }
+                        continue;
+                    }
+                    for (String k : List.copyOf(m.held.keySet())) {
+                        if (mayBeSame(s, conn(k), target) && (rel.function().operation() == LockOperation.RELEASE_ALL
+                                || sameLock(sites.get(id(k)), rel))) {
+                            int left = m.held.get(k) - 1;
+                            if (left <= 0) {
+                                m.held.remove(k);
+                            } else {
+                                m.held.put(k, left);
+                            }
+                            releasedAt.computeIfAbsent(id(k), x -> new TreeSet<>()).add(node.id());
+                        }
+                    }
+                }
+                for (String f : c.fields()) {
+                    String[] parts = f.split("=");
+                    String field = map(s, e, parts[0]);
+                    String value = map(s, e, parts[1]);
+                    if (field != null && value != null) {
+                        m.alias.put(field, value);
+                    }
+                }
+                if (c.returnsNew() != null && e.target() != null) {
+                    String identity = "@" + node.id();
+                    m.alias.put(e.target(), identity);
+                    m.kinds.put(identity, c.returnsNew());
+                    m.closed.remove(identity);
+                    for (String h : c.returnHeld()) {
+                        String id = asAcquisition != null ? asAcquisition : h;
+                        acquiredHere.putIfAbsent(id, node.id());
+                        m.held.merge(identity + "|" + id, 1, (x, y) -> Math.min(2, x + y));
+                    }
+                }
+                if (c.returnValue() != null && e.target() != null) {
+                    m.bools.put(e.target(), c.returnValue());
+                }
+                if ("false".equals(c.returnValue()) && asAcquisition != null && c.acquires().isEmpty()) {
+                    m.failed.add(asAcquisition);
+                }
+                PathState after = m.done();
+                o.all(after);
+                if (!c.releases().isEmpty()) {
+                    o.thrown.add(after); // a release helper that throws is not the bug this analysis looks for
+                }
+            }
+            if (summary.cases().stream().anyMatch(c -> c.releases().isEmpty())) {
+                o.thrown.add(abort(s, touched));
+            }
+        }
+
+        /** The connection a helper call without a summary acts on: its first argument naming a known connection. */
+        private String connectionArgument(PathState s, FlowEvent e) {
+            for (String a : e.args()) {
+                if (a != null) {
+                    String c = s.resolve(a);
+                    if (s.kinds().containsKey(c)) {
+                        return c;
+                    }
+                }
+            }
+            return "?" + (e.path() == null ? "" : s.resolve(e.path()));
+        }
+
+        /** Maps a callee-relative path ({@code #0.conn}, {@code #this.c}) to the caller's connection identity. */
+        private String map(PathState s, FlowEvent e, String relative) {
+            int dot = relative.indexOf('.');
+            String head = dot < 0 ? relative : relative.substring(0, dot);
+            String rest = dot < 0 ? "" : relative.substring(dot);
+            String base;
+            if (head.equals("#this")) {
+                boolean constructor = !e.callee().isEmpty() && e.callee().get(0).contains(".<init>/");
+                base = constructor ? e.target() : e.path() == null ? "this" : s.resolve(e.path());
+            } else {
+                int i = Integer.parseInt(head.substring(1));
+                if (i >= e.args().size() || e.args().get(i) == null) {
+                    return null;
+                }
+                base = s.resolve(e.args().get(i));
+            }
+            return base == null ? null : s.resolve(base + rest);
+        }
+
+        private String relative(String c) {
+            String r = root(c);
+            String rest = c.substring(r.length());
+            if (r.equals("this")) {
+                return "#this" + rest;
+            }
+            int i = flow.params().indexOf(r);
+            return i >= 0 ? "#" + i + rest : null;
+        }
+
+        MethodSummary summary() {
+            Set<MethodSummary.Case> cases = new TreeSet<>();
+            for (PathState s : in.get(MethodFlow.EXIT)) {
+                List<String> acquires = new ArrayList<>();
+                List<String> returnHeld = new ArrayList<>();
+                for (String k : s.held().keySet()) {
+                    String rel = relative(conn(k));
+                    if (rel != null) {
+                        acquires.add(rel + "|" + id(k));
+                    } else if (conn(k).equals(s.returned())) {
+                        returnHeld.add(id(k));
+                    }
+                }
+                String kind = s.returned() == null ? null : s.kinds().getOrDefault(s.returned(), ConnectionKind.UNKNOWN.name());
+                if (kind != null && s.closed().containsKey(s.returned())) {
+                    kind = null;
+                }
+                List<String> fields = new ArrayList<>();
+                for (Map.Entry<String, String> a : s.alias().entrySet()) {
+                    String rel = a.getKey().startsWith("this.") ? relative(a.getValue()) : null;
+                    if (rel != null && !rel.startsWith("#this")) {
+                        fields.add(relative(a.getKey()) + "=" + rel);
+                    }
+                }
+                cases.add(new MethodSummary.Case(acquires, List.copyOf(s.outer()), s.bools().get("$return"), kind,
+                        returnHeld, fields));
+            }
+            List<MethodSummary.Case> list = new ArrayList<>(cases);
+            if (list.size() > MAX_CASES) {
+                list = list.subList(0, MAX_CASES);
+            }
+            return new MethodSummary(flow.key(), list);
+        }
+
+        /** Collects the path findings of this method into {@code out}, keyed so each is reported once. */
+        void check(Map<String, PathFinding> out) {
+            Map<String, PathFinding> best = new TreeMap<>();
+            exits(MethodFlow.EXIT, false, best);
+            exits(MethodFlow.EXCEPTIONAL_EXIT, true, best);
+            for (PathFinding f : best.values()) {
+                out.putIfAbsent(f.kind() + "|" + f.at() + "|" + (f.acquisition() == null ? "" : f.acquisition().id()), f);
+            }
+            for (PathFinding f : releaseFindings.values()) {
+                out.putIfAbsent(f.kind() + "|" + f.at() + "|" + f.release().id(), f);
+            }
+        }
+
+        private void exits(int exit, boolean exceptional, Map<String, PathFinding> best) {
+            for (PathState s : in.get(exit)) {
+                for (Map.Entry<String, Integer> h : s.held().entrySet()) {
+                    String c = conn(h.getKey());
+                    String id = id(h.getKey());
+                    LockSite site = sites.get(id);
+                    Integer where = acquiredHere.get(id);
+                    if (site == null || where == null) {
+                        continue;
+                    }
+                    boolean scoped = releasedAt.containsKey(id);
+                    PathFinding.Kind kind = null;
+                    String note;
+                    String r = root(c);
+                    if (s.stuck().contains(id)) {
+                        kind = PathFinding.Kind.ABORTED_UNLOCK;
+                        note = "its unlock runs after a failed statement has aborted the manual transaction on this "
+                                + "connection: it fails with SQLSTATE 25P02 and releases nothing, and a ROLLBACK does not "
+                                + "release a session-level lock either. Roll back first and then unlock, or unlock in "
+                                + "autocommit";
+                    } else if (c.startsWith("@") && s.closed().containsKey(c)) {
+                        if (!ConnectionKind.POOLED.name().equals(s.kinds().get(c))) {
+                            continue;
+                        }
+                        kind = PathFinding.Kind.POOLED_CLOSE;
+                        note = "the connection comes from a pool and is closed with the lock still held: closing a "
+                                + "pooled connection returns it to the pool with its session, and the lock, alive";
+                    } else if (c.startsWith("@") && c.equals(s.returned())) {
+                        continue; // handed to the caller with the connection: the callers' paths decide
+                    } else if (!scoped && droppedLocal(s, s.owners().getOrDefault(h.getKey(), c), exceptional)) {
+                        kind = exceptional ? PathFinding.Kind.HELD_ON_EXCEPTION : PathFinding.Kind.HELD_ON_RETURN;
+                        note = "the lock object holding it is local to this method and nothing here releases it";
+                    } else if (!scoped) {
+                        handedOver.add(id);
+                        continue; // the caller's or the object's obligation: its summary carries it
+                    } else if (s.stacked().contains(id) && !exceptional) {
+                        kind = PathFinding.Kind.STACKED;
+                        note = "it can be taken more than once on this connection before the single unlock, and "
+                                + "session-level locks stack: the lock stays held after the unlock";
+                    } else {
+                        kind = exceptional ? PathFinding.Kind.HELD_ON_EXCEPTION : PathFinding.Kind.HELD_ON_RETURN;
+                        boolean inFinally = releasedAt.get(id).stream().anyMatch(n -> flow.nodes().get(n).inFinally());
+                        note = exceptional
+                                ? (inFinally ? "code that can throw runs between the lock and the try whose finally unlocks"
+                                : "its unlock is not in a finally block, so an exception before it skips it")
+                                : "a path returns or leaves the method without reaching the unlock";
+                    }
+                    SourceRegion at = flow.nodes().get(where).region();
+                    if (at == null) {
+                        at = site.region();
+                    }
+                    if (!site.viaHelper() && flow.nodes().get(where).event().kind() == FlowEvent.Kind.LOCK) {
+                        at = site.region();
+                    }
+                    List<PathFinding.Step> steps = new ArrayList<>();
+                    steps.add(new PathFinding.Step(at, "the lock is taken here"));
+                    for (Integer n : releasedAt.getOrDefault(id, Set.of())) {
+                        SourceRegion rr = flow.nodes().get(n).region();
+                        if (rr != null) {
+                            steps.add(new PathFinding.Step(rr, "the unlock this path does not reach, or that does not release"));
+                        }
+                    }
+                    if (c.startsWith("@") && s.closed().containsKey(c) && flow.nodes().get(s.closed().get(c)).region() != null) {
+                        steps.add(new PathFinding.Step(flow.nodes().get(s.closed().get(c)).region(), "the connection is closed here"));
+                    }
+                    PathFinding f = new PathFinding(kind, site, null, at, note, steps);
+                    String rule = kind == PathFinding.Kind.STACKED ? "mismatch" : "leak";
+                    if (kind == PathFinding.Kind.STACKED) {
+                        steps.set(0, new PathFinding.Step(at, "the lock is taken here, more than once on one path"));
+                    }
+                    PathFinding old = best.get(rule + "|" + id);
+                    if (old == null || kind.ordinal() > rank(old.kind())) {
+                        best.put(rule + "|" + id, f);
+                    }
+                }
+            }
+        }
+
+        /**
+         * Whether a hold on {@code c} is dropped at this exit because the object or connection it lives on
+         * is a local of this method that never left it: a lock object created here, or a connection opened
+         * here and neither closed nor returned. Only normal exits count: on an exception path the caller
+         * cannot release either, but a lock object's owner often unlocks in its own finally.
+         */
+        private boolean droppedLocal(PathState s, String c, boolean exceptional) {
+            String r = root(c);
+            if (exceptional || r.equals("this") || flow.params().contains(r) || r.startsWith("?")
+                    || s.escaped().contains(r) || c.equals(s.returned())) {
+                return false;
+            }
+            for (Map.Entry<String, String> a : s.alias().entrySet()) {
+                if (a.getValue().equals(r) && s.escaped().contains(root(a.getKey()))) {
+                    return false;
+                }
+            }
+            if (s.owners().containsValue(c)) {
+                return true; // a lock object local to this method that never left it
+            }
+            return r.startsWith("$") && !r.startsWith("$const") && c.contains(".");
+        }
+
+        private int rank(PathFinding.Kind k) {
+            return switch (k) {
+                case HELD_ON_RETURN -> 1;
+                case HELD_ON_EXCEPTION -> 2;
+                case POOLED_CLOSE -> 4;
+                case ABORTED_UNLOCK -> 5;
+                default -> 3;
+            };
+        }
+    }
+}

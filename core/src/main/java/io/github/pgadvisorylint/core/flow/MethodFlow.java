@@ -1,0 +1,84 @@
+package io.github.pgadvisorylint.core.flow;
+
+import io.github.pgadvisorylint.core.model.SourceRegion;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The control-flow graph of one method, constructor, lambda or anonymous-class method body, lowered to
+ * {@link FlowEvent}s. Node 0 is the entry, node 1 the normal exit, node 2 the exceptional exit.
+ *
+ * @param typeName    simple name of the declaring type ({@code InvoiceJob}); lambdas use the enclosing type
+ * @param name        method name; {@code <init>} for constructors; {@code name$lambdaN} for a lambda
+ * @param params      parameter names in order
+ * @param paramTypes  simple parameter type names in order ({@code Connection}, {@code long})
+ * @param modifiers   {@code private}, {@code public}, {@code static}, and annotation simple names
+ *                    prefixed with {@code @} ({@code @PreDestroy}, {@code @Transactional})
+ * @param nodes       the graph; each node's id is its index
+ * @param region      the method's name
+ */
+public record MethodFlow(String typeName, String name, List<String> params, List<String> paramTypes,
+                         Set<String> modifiers, List<FlowNode> nodes, SourceRegion region) {
+
+    /** Index of the entry node. */
+    public static final int ENTRY = 0;
+    /** Index of the normal exit node. */
+    public static final int EXIT = 1;
+    /** Index of the exceptional exit node. */
+    public static final int EXCEPTIONAL_EXIT = 2;
+
+    /** Copies the collections. */
+    public MethodFlow {
+        Objects.requireNonNull(typeName, "typeName");
+        Objects.requireNonNull(name, "name");
+        params = List.copyOf(params);
+        paramTypes = List.copyOf(paramTypes);
+        modifiers = Set.copyOf(modifiers);
+        nodes = List.copyOf(nodes);
+    }
+
+    /**
+     * @return the graph as text, one node a line ({@code 3 LOCK on=conn sites=[A.java#0] -> $1 next=[4] throw=[5]}),
+     *     for golden tests and debugging
+     */
+    public String render() {
+        StringBuilder b = new StringBuilder(key()).append('\n');
+        for (FlowNode n : nodes) {
+            FlowEvent e = n.event();
+            b.append("  ").append(n.id()).append(' ').append(e.kind());
+            if (e.path() != null) {
+                b.append(" on=").append(e.path());
+            }
+            if (!e.sites().isEmpty()) {
+                b.append(" sites=").append(e.sites());
+            }
+            if (!e.callee().isEmpty()) {
+                b.append(" callee=").append(e.callee());
+            }
+            if (!e.args().isEmpty()) {
+                b.append(" args=").append(e.args());
+            }
+            if (e.negated()) {
+                b.append(" negated");
+            }
+            if (e.target() != null) {
+                b.append(" -> ").append(e.target());
+            }
+            b.append(" next=").append(n.next());
+            if (!n.onException().isEmpty()) {
+                b.append(" throw=").append(n.onException());
+            }
+            if (n.inFinally()) {
+                b.append(" finally");
+            }
+            b.append('\n');
+        }
+        return b.toString();
+    }
+
+    /** @return {@code Type.name/arity}, the key calls resolve by */
+    public String key() {
+        return typeName + "." + name + "/" + params.size();
+    }
+}

@@ -1,0 +1,64 @@
+package io.github.pgadvisorylint.core.flow;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a method does, seen from its callers, to the connections and lock objects it receives or holds in
+ * fields and to the connection it returns: one {@link Case} per distinguishable normal exit (a try-lock
+ * helper has one case that returns {@code true} holding the lock and one that returns {@code false}).
+ * Holds no syntax tree.
+ *
+ * <p>Connection paths are relative to the callee: {@code #0}, {@code #1.conn} (a parameter and a field of
+ * it), {@code #this.connection} (a field of the receiver).
+ *
+ * @param key   the method's key, {@code Type.name/arity}
+ * @param cases the exits, sorted; empty when the method does nothing the analysis follows
+ */
+public record MethodSummary(String key, List<Case> cases) {
+
+    /** Copies the cases. */
+    public MethodSummary {
+        Objects.requireNonNull(key, "key");
+        cases = List.copyOf(cases);
+    }
+
+    /**
+     * One normal exit.
+     *
+     * @param acquires    {@code path|acquisitionId}: session-level holds the method leaves on a caller's connection
+     * @param releases    {@code path|releaseSiteId}: holds of the caller the method releases
+     * @param returnValue {@code true}, {@code false}, or null when the method returns no boolean it fixed
+     * @param returnsNew  the kind of a connection the method opened and returns, or null
+     * @param returnHeld  acquisition ids the returned connection holds
+     * @param fields      {@code #this.field=#0}: fields of the receiver (of the new object, for a constructor)
+     *                    that name a connection the caller passed in
+     */
+    public record Case(List<String> acquires, List<String> releases, String returnValue, String returnsNew,
+                       List<String> returnHeld, List<String> fields) implements Comparable<Case> {
+
+        /** Copies the lists. */
+        public Case {
+            acquires = List.copyOf(acquires);
+            releases = List.copyOf(releases);
+            returnHeld = List.copyOf(returnHeld);
+            fields = List.copyOf(fields);
+        }
+
+        /** @return true when this exit changes nothing a caller can see */
+        public boolean isEmpty() {
+            return acquires.isEmpty() && releases.isEmpty() && returnValue == null && returnsNew == null
+                    && fields.isEmpty();
+        }
+
+        @Override
+        public int compareTo(Case o) {
+            return toString().compareTo(o.toString());
+        }
+    }
+
+    /** @return true when no exit changes anything a caller can see */
+    public boolean isEmpty() {
+        return cases.stream().allMatch(Case::isEmpty);
+    }
+}

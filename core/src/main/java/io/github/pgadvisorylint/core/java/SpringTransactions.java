@@ -1,0 +1,405 @@
+package io.github.pgadvisorylint.core.java;
+
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.MethodDeclaration;
+import com.github.javaparser.ast.body.TypeDeclaration;
+import com.github.javaparser.ast.expr.AnnotationExpr;
+import com.github.javaparser.ast.expr.BooleanLiteralExpr;
+import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.FieldAccessExpr;
+import com.github.javaparser.ast.expr.LambdaExpr;
+import com.github.javaparser.ast.expr.MemberValuePair;
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.expr.NormalAnnotationExpr;
+import com.github.javaparser.ast.expr.ObjectCreationExpr;
+import com.github.javaparser.ast.expr.SingleMemberAnnotationExpr;
+import com.github.javaparser.ast.nodeTypes.NodeWithAnnotations;
+import com.github.javaparser.ast.stmt.BlockStmt;
+import com.github.javaparser.ast.stmt.ExpressionStmt;
+import com.github.javaparser.ast.stmt.ReturnStmt;
+import com.github.javaparser.ast.stmt.Statement;
+import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.model.TransactionBoundary;
+import io.github.pgadvisorylint.core.model.TransactionState;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Spring's declarative transactions as they apply at run time (Spring Framework reference,
+ * "Declarative Transaction Management", "Using {@code @Transactional}", proxy mode), for the
+ * transaction state of a lock site (RULES.md xact-lock-outside-transaction, unpinned-session-lock;
+ * F3: a transaction-level lock ends with its transaction, in autocommit with its statement):
+ * <ul>
+ *   <li>{@code @Transactional} works through the bean's proxy only: a call from the same object
+ *       ({@code this.closeDay()}, {@code closeDay()}) runs the method without its annotation, in the
+ *       caller's context. This is reported only where Spring's proxies are in play (Spring's annotation,
+ *       or JTA's in a file that imports Spring): CDI containers may intercept self-calls.</li>
+ *   <li>A private method's annotation never applies (no proxy can intercept it), whatever the
+ *       container; a {@code @PostConstruct} method is called on the bean before its proxy exists.
+ *       Protected and package-private methods count as transactional: Spring 6 class-based proxies
+ *       (Spring Boot's default) intercept them, and the analysis does not claim what it cannot show.</li>
+ *   <li>A class-level annotation covers the class's non-private methods; a method-level one overrides it.</li>
+ *   <li>Propagation: {@code REQUIRED} (default), {@code REQUIRES_NEW}, {@code MANDATORY}, {@code NESTED} and
+ *       {@code readOnly} run in a transaction; {@code NOT_SUPPORTED} and {@code NEVER} in none;
+ *       {@code SUPPORTS} joins the caller's transaction and starts none. JTA's {@code TxType} values
+ *       read the same way.</li>
+ *   <li>{@code TransactionTemplate.execute/executeWithoutResult} (and jOOQ, JDBI, Micronaut callbacks)
+ *       wrap their callback only: a callback that holds nothing but the lock commits before the work
+ *       that follows it.</li>
+ * </ul>
+ * A method without a boundary of its own joins its callers' transactions: the entry points
+ * (scheduler, start-up, listeners, {@code main}) have none, and calls from the same class are
+ * followed up to a small depth; any other caller is out of sight, so the state stays unknown and the
+ * boundary says the callers decide ({@link TransactionBoundary#JOINS_CALLER}).
+ */
+final class SpringTransactions {
+
+    /**
+     * The transaction state at a node.
+     *
+     * @param state    the state
+     * @param evidence why, a short phrase; empty when unknown
+     * @param region   where that evidence is, or null
+     * @param boundary who decides
+     */
+    record Tx(TransactionState state, String evidence, SourceRegion region, TransactionBoundary boundary) {
+        static final Tx UNKNOWN = new Tx(TransactionState.UNKNOWN, "", null, TransactionBoundary.OWN);
+        static final Tx JOINS = new Tx(TransactionState.UNKNOWN, "", null, TransactionBoundary.JOINS_CALLER);
+    }
+
+    /** The propagation values of Spring's {@code Propagation} and JTA's {@code TxType}. */
+    enum Propagation {
+        REQUIRED, REQUIRES_NEW, SUPPORTS, MANDATORY, NOT_SUPPORTED, NEVER, NESTED
+    }
+
+    private static final Set<String> TX_CALLBACKS = Set.of("transaction", "transactionResult", "inTransaction",
+            "useTransaction", "doInTransaction", "doInTransactionWithoutResult", "runInTransaction", "withTransaction",
+            "inTransactionUnchecked");
+    private static final Set<String> ENTRY_POINTS = Set.of("Scheduled", "PostConstruct", "PreDestroy", "EventListener",
+            "Async", "SchedulerLock", "KafkaListener", "RabbitListener", "JmsListener", "Startup", "Observes");
+    /** How far calls within a class are followed to find a caller's transaction. */
+    private static final int MAX_DEPTH = 4;
+
+    private final Function<Node, SourceRegion> regions;
+
+    /** @param regions the source region of a node of the file */
+    SpringTransactions(Function<Node, SourceRegion> regions) {
+        this.regions = regions;
+    }
+
+    /**
+     * The transaction at a node: the nearest transaction callback around it, else its method's.
+     *
+     * @param at         the lock's executing call, or a call of a method that takes a lock
+     * @param lockItself true when {@code at} takes the lock, so a boundary holding only it ends before the work
+     * @param managed    true when the statement follows Spring's transaction (a Spring JDBC template, JPA,
+     *                   a Spring Data query or a helper over them): only then does an entry point or a
+     *                   caller's context tell its transaction
+     * @return the state; {@link Tx#UNKNOWN} when Spring's annotations and callbacks do not tell it
+     */
+    Tx at(Node at, boolean lockItself, boolean managed) {
+        return at(at, lockItself, managed, 0, new HashSet<>());
+    }
+
+    private Tx at(Node at, boolean lockItself, boolean managed, int depth, Set<MethodDeclaration> visiting) {
+        for (Node cur = at.getParentNode().orElse(null); cur != null; cur = cur.getParentNode().orElse(null)) {
+            if (cur instanceof LambdaExpr lambda && lambda.getParentNode().orElse(null) instanceof MethodCallExpr call
+                    && call.getArguments().contains(lambda)) {
+                String name = call.getNameAsString();
+                boolean template = isTemplateCall(call);
+                if (template || TX_CALLBACKS.contains(name)) {
+                    String what = (template ? "TransactionTemplate." : "") + name + "(...)";
+                    if (template && lockItself && onlyTakesTheLock(lambda.getBody(), at)) {
+                        return new Tx(TransactionState.ENDS_BEFORE_WORK, what + " commits as soon as the callback returns",
+                                regions.apply(call), TransactionBoundary.OWN);
+                    }
+                    return new Tx(TransactionState.IN_TRANSACTION, what, regions.apply(call), TransactionBoundary.OWN);
+                }
+            }
+            if (cur instanceof MethodDeclaration m && m.getParentNode().orElse(null) instanceof ObjectCreationExpr anonymous) {
+                // new TransactionCallback<>() { doInTransaction(..) { .. } } passed to a template: its body is the callback
+                Node parent = anonymous.getParentNode().orElse(null);
+                if (parent instanceof MethodCallExpr call && call.getArguments().contains(anonymous)
+                        && (isTemplateCall(call) || TX_CALLBACKS.contains(call.getNameAsString())
+                        || TX_CALLBACKS.contains(m.getNameAsString()))) {
+                    String what = (isTemplateCall(call) ? "TransactionTemplate." : "") + call.getNameAsString() + "(...)";
+                    if (isTemplateCall(call) && lockItself && m.getBody().map(b -> onlyTakesTheLock(b, at)).orElse(false)) {
+                        return new Tx(TransactionState.ENDS_BEFORE_WORK, what + " commits as soon as the callback returns",
+                                regions.apply(call), TransactionBoundary.OWN);
+                    }
+                    return new Tx(TransactionState.IN_TRANSACTION, what, regions.apply(call), TransactionBoundary.OWN);
+                }
+                continue; // any other anonymous class runs where its enclosing method runs it
+            }
+            if (cur instanceof MethodDeclaration m) {
+                return method(m, at, lockItself, managed, depth, visiting);
+            }
+            if (cur instanceof TypeDeclaration<?>) {
+                break;
+            }
+        }
+        return Tx.UNKNOWN;
+    }
+
+    /** {@code TransactionTemplate.execute/executeWithoutResult}, told by a receiver named for transactions. */
+    static boolean isTemplateCall(MethodCallExpr call) {
+        String name = call.getNameAsString();
+        String scope = call.getScope().map(Node::toString).orElse("").toLowerCase(Locale.ROOT);
+        return (name.equals("execute") || name.equals("executeWithoutResult"))
+                && (scope.contains("transaction") || scope.contains("tx"));
+    }
+
+    private Tx method(MethodDeclaration m, Node at, boolean lockItself, boolean managed, int depth,
+                      Set<MethodDeclaration> visiting) {
+        if (!(m.getParentNode().orElse(null) instanceof TypeDeclaration<?> type)) {
+            return Tx.UNKNOWN;
+        }
+        AnnotationExpr own = transactional(m).orElse(null);
+        AnnotationExpr a = own != null ? own : transactional(type).orElse(null);
+        String where = "method " + m.getNameAsString() + "()";
+        String bypass = null;
+        boolean supports = false;
+        if (a != null) {
+            String which = own != null ? "@Transactional on private " + where : "the class's @Transactional on private " + where;
+            if (m.isPrivate()) {
+                bypass = which + " never applies: no proxy can intercept a private method";
+            } else if (annotated(m, "PostConstruct")) {
+                bypass = "@PostConstruct " + where + " runs on the bean itself before its transactional proxy exists, "
+                        + "so @Transactional does not apply";
+            } else {
+                Propagation p = propagation(a);
+                String on = "@Transactional" + (p == Propagation.REQUIRED ? "" : "(" + p + ")") + " on " + where;
+                switch (p) {
+                    case NOT_SUPPORTED, NEVER:
+                        return new Tx(TransactionState.AUTOCOMMIT, on + " suspends any transaction", regions.apply(a),
+                                TransactionBoundary.OWN);
+                    case SUPPORTS:
+                        if (!managed) {
+                            return Tx.UNKNOWN;
+                        }
+                        supports = true;
+                        bypass = on + " joins a caller's transaction but starts none";
+                        break;
+                    default: {
+                        boolean only = lockItself && m.getBody().map(b -> onlyTakesTheLock(b, at)).orElse(false);
+                        Tx inside;
+                        if (p == Propagation.REQUIRES_NEW && only) {
+                            inside = new Tx(TransactionState.ENDS_BEFORE_WORK, on + " commits its new transaction when "
+                                    + m.getNameAsString() + "() returns, right after the lock", regions.apply(a), TransactionBoundary.OWN);
+                        } else if ((p == Propagation.REQUIRED || p == Propagation.NESTED) && only && managed) {
+                            inside = new Tx(TransactionState.IN_TRANSACTION, on + " holds only the lock: unless its caller "
+                                    + "has a transaction, it commits when " + m.getNameAsString() + "() returns",
+                                    regions.apply(a), TransactionBoundary.NEW_UNLESS_CALLER);
+                        } else {
+                            inside = new Tx(TransactionState.IN_TRANSACTION, "@Transactional on " + (own != null ? where
+                                    : "class " + type.getNameAsString()), regions.apply(a), TransactionBoundary.OWN);
+                        }
+                        if (managed && proxied(a)) {
+                            Tx self = selfCallWithoutTransaction(m, depth, visiting);
+                            if (self != null) {
+                                return self;
+                            }
+                        }
+                        return inside;
+                    }
+                }
+            }
+        }
+        if (!managed) {
+            return Tx.UNKNOWN;
+        }
+        return joins(m, bypass, supports, depth, visiting);
+    }
+
+    /** A call of the method from its own object whose caller runs without a transaction: the proxy is bypassed. */
+    private Tx selfCallWithoutTransaction(MethodDeclaration m, int depth, Set<MethodDeclaration> visiting) {
+        if (depth >= MAX_DEPTH || !visiting.add(m)) {
+            return null;
+        }
+        try {
+            for (MethodCallExpr call : selfCalls(m)) {
+                Tx caller = at(call, false, true, depth + 1, visiting);
+                if (caller.state() == TransactionState.AUTOCOMMIT) {
+                    return new Tx(TransactionState.AUTOCOMMIT, call + " in " + callerName(call) + "() calls "
+                            + m.getNameAsString() + "() on the object itself, bypassing the transactional proxy, so its "
+                            + "@Transactional does not apply; " + caller.evidence(), regions.apply(call), TransactionBoundary.OWN);
+                }
+            }
+            return null;
+        } finally {
+            visiting.remove(m);
+        }
+    }
+
+    /** A method whose annotation does not apply, or says SUPPORTS: its transaction is its callers'. */
+    private Tx joins(MethodDeclaration m, String bypass, boolean supports, int depth, Set<MethodDeclaration> visiting) {
+        String prefix = bypass == null ? "" : bypass + "; ";
+        if (ENTRY_POINTS.stream().anyMatch(e -> annotated(m, e)) || (m.isStatic() && m.getNameAsString().equals("main"))) {
+            return new Tx(TransactionState.AUTOCOMMIT, prefix + "entry point " + m.getNameAsString()
+                    + "() runs without a transaction", regions.apply(m.getName()), TransactionBoundary.OWN);
+        }
+        if (depth >= MAX_DEPTH || !visiting.add(m)) {
+            return Tx.JOINS;
+        }
+        List<Tx> callers = new ArrayList<>();
+        try {
+            for (MethodCallExpr call : selfCalls(m)) {
+                Tx caller = at(call, false, true, depth + 1, visiting);
+                if (caller.state() == TransactionState.AUTOCOMMIT) {
+                    return new Tx(TransactionState.AUTOCOMMIT, prefix + "called as " + call + " from "
+                            + callerName(call) + "(): " + caller.evidence(), regions.apply(call), TransactionBoundary.OWN);
+                }
+                callers.add(caller);
+            }
+        } finally {
+            visiting.remove(m);
+        }
+        if (m.isPrivate() && !callers.isEmpty() && callers.stream().allMatch(c -> c.state() == TransactionState.IN_TRANSACTION)) {
+            return new Tx(TransactionState.IN_TRANSACTION, "every caller of private method " + m.getNameAsString()
+                    + "() runs in a transaction", callers.get(0).region(), TransactionBoundary.OWN);
+        }
+        if (m.isPrivate() && bypass != null && !supports) {
+            return new Tx(TransactionState.AUTOCOMMIT, bypass + ", and no caller in the class is shown to run in a transaction",
+                    regions.apply(transactional(m).map(Node.class::cast).orElse(m.getName())), TransactionBoundary.OWN);
+        }
+        return Tx.JOINS;
+    }
+
+    /**
+     * The transaction of a Spring Data repository method's {@code @Query}: the method (or its
+     * interface) may carry {@code @Transactional}; declared query methods have none by default and
+     * join the caller's transaction (Spring Data JPA reference, "Transactionality").
+     *
+     * @param m the repository method
+     * @return the state at its query
+     */
+    Tx repositoryMethod(MethodDeclaration m) {
+        AnnotationExpr a = transactional(m).orElse(null);
+        if (a == null && m.getParentNode().orElse(null) instanceof TypeDeclaration<?> type) {
+            a = transactional(type).orElse(null);
+        }
+        if (a == null) {
+            return Tx.JOINS;
+        }
+        Propagation p = propagation(a);
+        String on = "@Transactional" + (p == Propagation.REQUIRED ? "" : "(" + p + ")") + " on repository method "
+                + m.getNameAsString() + "()";
+        return switch (p) {
+            case NOT_SUPPORTED, NEVER -> new Tx(TransactionState.AUTOCOMMIT, on + " suspends any transaction",
+                    regions.apply(a), TransactionBoundary.OWN);
+            case SUPPORTS -> Tx.JOINS;
+            case REQUIRES_NEW -> new Tx(TransactionState.ENDS_BEFORE_WORK, on + " commits its new transaction when the "
+                    + "query returns", regions.apply(a), TransactionBoundary.OWN);
+            case MANDATORY -> new Tx(TransactionState.IN_TRANSACTION, on, regions.apply(a), TransactionBoundary.OWN);
+            default -> new Tx(TransactionState.IN_TRANSACTION, on + " holds only the query: unless its caller has a "
+                    + "transaction, it commits when the query returns", regions.apply(a), TransactionBoundary.NEW_UNLESS_CALLER);
+        };
+    }
+
+    /** Calls of the method on its own object, in its class: no receiver, {@code this.} or {@code Outer.this.}, same arity. */
+    private static List<MethodCallExpr> selfCalls(MethodDeclaration m) {
+        TypeDeclaration<?> type = (TypeDeclaration<?>) m.getParentNode().orElseThrow();
+        List<MethodCallExpr> out = new ArrayList<>();
+        for (MethodCallExpr c : type.findAll(MethodCallExpr.class)) {
+            if (c.getNameAsString().equals(m.getNameAsString()) && c.getArguments().size() == m.getParameters().size()
+                    && c.getScope().map(Expression::isThisExpr).orElse(true)
+                    && c.findAncestor(TypeDeclaration.class).orElse(null) == type
+                    && c.findAncestor(MethodDeclaration.class).orElse(null) != m) {
+                out.add(c);
+            }
+        }
+        return out;
+    }
+
+    private static String callerName(Node call) {
+        return call.findAncestor(MethodDeclaration.class).map(MethodDeclaration::getNameAsString).orElse("?");
+    }
+
+    /** Spring's proxies intercept the annotation: Spring's own, or JTA's in a file that uses Spring. */
+    private static boolean proxied(AnnotationExpr a) {
+        String name = a.getNameAsString();
+        if (name.startsWith("org.springframework.")) {
+            return true;
+        }
+        return a.findCompilationUnit().map(cu -> cu.getImports().stream()
+                .anyMatch(i -> i.getNameAsString().startsWith("org.springframework."))).orElse(false);
+    }
+
+    /** The {@code @Transactional} annotation (Spring's, JTA's or any other of that name) of a method or type. */
+    static Optional<AnnotationExpr> transactional(NodeWithAnnotations<?> owner) {
+        return owner.getAnnotations().stream().filter(a -> {
+            String n = a.getNameAsString();
+            return n.equals("Transactional") || n.endsWith(".Transactional");
+        }).findFirst();
+    }
+
+    private static boolean annotated(MethodDeclaration m, String simpleName) {
+        return m.getAnnotations().stream().anyMatch(a -> {
+            String n = a.getNameAsString();
+            return n.equals(simpleName) || n.endsWith("." + simpleName);
+        });
+    }
+
+    /**
+     * @param a a {@code @Transactional}
+     * @return its propagation: Spring's {@code propagation = ...}, JTA's {@code value}; REQUIRED when absent
+     */
+    static Propagation propagation(AnnotationExpr a) {
+        List<Expression> values = new ArrayList<>();
+        if (a instanceof SingleMemberAnnotationExpr s) {
+            values.add(s.getMemberValue());
+        } else if (a instanceof NormalAnnotationExpr n) {
+            for (MemberValuePair p : n.getPairs()) {
+                if (p.getNameAsString().equals("propagation") || p.getNameAsString().equals("value")) {
+                    values.add(p.getValue());
+                }
+            }
+        }
+        for (Expression v : values) {
+            String last = v instanceof FieldAccessExpr f ? f.getNameAsString() : v instanceof NameExpr n ? n.getNameAsString() : "";
+            for (Propagation p : Propagation.values()) {
+                if (p.name().equals(last)) {
+                    return p;
+                }
+            }
+        }
+        return Propagation.REQUIRED;
+    }
+
+    /**
+     * True when a callback or method body is the lock statement alone, optionally followed by a
+     * {@code return} of a name or boolean literal.
+     */
+    static boolean onlyTakesTheLock(Statement body, Node lock) {
+        if (body instanceof ExpressionStmt es) {
+            return es.getExpression() == lock || isWithin(lock, es.getExpression());
+        }
+        if (body instanceof BlockStmt b) {
+            List<Statement> stmts = b.getStatements();
+            if (stmts.isEmpty() || stmts.size() > 2) {
+                return false;
+            }
+            if (!isWithin(lock, stmts.get(0))) {
+                return false;
+            }
+            return stmts.size() == 1 || stmts.get(1) instanceof ReturnStmt r
+                    && r.getExpression().map(e -> e instanceof NameExpr || e instanceof BooleanLiteralExpr).orElse(true);
+        }
+        return false;
+    }
+
+    private static boolean isWithin(Node n, Node container) {
+        for (Node cur = n; cur != null; cur = cur.getParentNode().orElse(null)) {
+            if (cur == container) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,55 @@
+package io.github.pgadvisorylint.core.model;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A fact the lock-state analysis proved along a path of one method (core.flow): where a session-level
+ * lock's obligation is dropped, or where a release does not match what the path holds. Rules report
+ * these; each names the place the fix goes and the steps of the path that shows why.
+ *
+ * @param kind        what goes wrong
+ * @param acquisition the acquiring site concerned (the caller's helper call when a helper took the lock)
+ * @param release     the release concerned, or null
+ * @param at          where to report: the acquisition, or the release for the release kinds
+ * @param note        a short explanation for messages, never null
+ * @param steps       the path: regions with what happens there, in path order (SARIF codeFlows)
+ */
+public record PathFinding(Kind kind, LockSite acquisition, LockSite release, SourceRegion at, String note,
+                          List<Step> steps) {
+
+    /** What the path shows. */
+    public enum Kind {
+        /** An exception path leaves a session-level lock held (the unlock is not in a covering finally). */
+        HELD_ON_EXCEPTION,
+        /** A normal return path (an early return, a branch) leaves the lock held. */
+        HELD_ON_RETURN,
+        /** A pooled connection goes back to its pool holding the lock (F13). */
+        POOLED_CLOSE,
+        /** The unlock runs in a transaction a failed statement aborted, so it fails and releases nothing (F18). */
+        ABORTED_UNLOCK,
+        /** The lock is taken more times than released on a path, and stays held (F4). */
+        STACKED,
+        /** A release runs on a path where the try-lock returned false or threw: it releases a hold never taken. */
+        RELEASE_WITHOUT_HOLD,
+        /** A release runs on another connection than the one holding the lock, or on a closed one. */
+        RELEASE_ON_OTHER_CONNECTION
+    }
+
+    /**
+     * One step of a path.
+     *
+     * @param region  where
+     * @param message what happens there
+     */
+    public record Step(SourceRegion region, String message) {
+    }
+
+    /** Checks the required fields and copies the steps. */
+    public PathFinding {
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(at, "at");
+        Objects.requireNonNull(note, "note");
+        steps = List.copyOf(steps);
+    }
+}

@@ -1,0 +1,120 @@
+package io.github.pgadvisorylint.core.report;
+
+import io.github.pgadvisorylint.core.model.LockModel;
+import io.github.pgadvisorylint.core.model.LockOrderGraph;
+import java.io.IOException;
+import java.io.Writer;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Draws the model's {@link LockOrderGraph}: one box per key (named by its constant, or its value, or
+ * for a key not known statically its expression), one arrow per "taken while held" pair labelled
+ * with the methods that do it; arrows that can wait are solid, try-lock arrows dashed, and arrows
+ * inside a strongly connected component of the graph (a proven possible deadlock, RULES.md F9, the
+ * same components the {@code unordered-multi-key-lock} rule reports) red. Pairs of {@code _shared}
+ * locks, which never block each other, are left out unless they are part of such a component.
+ * Written as Graphviz DOT or Mermaid; deterministic.
+ */
+public final class LockOrderDiagram {
+
+    /** Output formats. */
+    public enum Format {
+        /** Graphviz DOT ({@code dot -Tsvg}). */
+        DOT,
+        /** Mermaid {@code flowchart}. */
+        MERMAID;
+
+        /**
+         * @param word {@code dot} or {@code mermaid}, any case
+         * @return the format
+         * @throws IllegalArgumentException for any other word
+         */
+        public static Format parse(String word) {
+            return valueOf(word.trim().toUpperCase(Locale.ROOT));
+        }
+    }
+
+    /** One arrow: keys by node id, methods that take them in this order, and its kind. */
+    private record Arrow(String from, String to, Set<String> methods, boolean waits, boolean cycle) {
+    }
+
+    private final LockOrderGraph graph;
+    private final List<Arrow> arrows;
+
+    private LockOrderDiagram(LockOrderGraph graph) {
+        this.graph = graph;
+        this.arrows = graph.edges().stream()
+                .filter(e -> !e.sharedOnly() || graph.onCycle(e))
+                .map(e -> new Arrow(e.from().id(), e.to().id(), e.methods(), e.waits(), graph.onCycle(e)))
+                .toList();
+    }
+
+    /**
+     * @param model the analysed model
+     * @return the drawing of its lock-order graph
+     */
+    public static LockOrderDiagram of(LockModel model) {
+        return new LockOrderDiagram(model.orderGraph());
+    }
+
+    /** @return true when there is no arrow to draw */
+    public boolean isEmpty() {
+        return arrows.isEmpty();
+    }
+
+    /**
+     * @param format DOT or Mermaid
+     * @param out    where to write; not closed
+     * @throws IOException when writing fails
+     */
+    public void write(Format format, Writer out) throws IOException {
+        Set<String> used = new TreeSet<>();
+        for (Arrow a : arrows) {
+            used.add(a.from());
+            used.add(a.to());
+        }
+        List<LockOrderGraph.Node> nodes = graph.nodes().stream().filter(n -> used.contains(n.id())).toList();
+        if (format == Format.DOT) {
+            out.write("digraph lock_order {\n");
+            out.write("  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\", fontsize=10];\n");
+            for (LockOrderGraph.Node n : nodes) {
+                out.write("  " + n.id() + " [label=\"" + dot(n.label()) + "\"];\n");
+            }
+            for (Arrow a : arrows) {
+                out.write("  " + a.from() + " -> " + a.to() + " [label=\"" + dot(String.join("\\n", a.methods())) + "\""
+                        + (a.waits() ? "" : ", style=dashed") + (a.cycle() ? ", color=red, fontcolor=red, penwidth=2" : "")
+                        + "];\n");
+            }
+            out.write("}\n");
+        } else {
+            out.write("flowchart LR\n");
+            for (LockOrderGraph.Node n : nodes) {
+                out.write("  " + n.id() + "[\"" + mermaid(n.label()) + "\"]\n");
+            }
+            int index = 0;
+            StringBuilder red = new StringBuilder();
+            for (Arrow a : arrows) {
+                out.write("  " + a.from() + (a.waits() ? " -->|\"" : " -.->|\"") + mermaid(String.join(", ", a.methods()))
+                        + "\"| " + a.to() + "\n");
+                if (a.cycle()) {
+                    red.append(red.length() == 0 ? "" : ",").append(index);
+                }
+                index++;
+            }
+            if (red.length() > 0) {
+                out.write("  linkStyle " + red + " stroke:red,stroke-width:2px,color:red\n");
+            }
+        }
+    }
+
+    private static String dot(String s) {
+        return s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\\\\n", "\\n");
+    }
+
+    private static String mermaid(String s) {
+        return s.replace("\"", "#quot;");
+    }
+}
