@@ -13,7 +13,8 @@ assert log.contains('pg-advisory-lint found 2 findings at or above failOnSeverit
 
 def doc = new JsonSlurper().parse(new File(basedir, 'target/pg-advisory-lint.sarif'))
 def results = doc.runs[0].results
-// notes (below failOnSeverity): the blocking lock has no lock_timeout, the unlock's boolean is dropped
+// notes (below failOnSeverity): the blocking lock has no lock_timeout (a rule off by default, switched on in
+// .pg-advisory-lint.yml), the unlock's boolean is dropped
 assert results*.ruleId == ['lock-in-limit-query', 'blocking-lock-without-timeout', 'lock-without-finally-unlock', 'try-lock-result-ignored']
 assert results*.level == ['error', 'note', 'error', 'note']
 assert results.collect { it.locations[0].physicalLocation.artifactLocation.uri } == [file, file, file, file]

@@ -9,7 +9,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code list-rules}: one line per installed rule, sorted by id, in aligned columns. */
+/**
+ * {@code list-rules}: one line per installed rule, sorted by id, in aligned columns; a rule that runs only
+ * when the configuration switches it on says "(off by default)".
+ */
 @Command(name = "list-rules", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = "Lists the installed rules: id, default severity, short description.")
 final class ListRulesCommand implements Callable<Integer> {
@@ -36,7 +39,7 @@ final class ListRulesCommand implements Callable<Integer> {
         for (Rule rule : rules) {
             RuleDescriptor d = rule.descriptor();
             out.println(String.format("%-" + idWidth + "s  %-7s  %s", d.id(), d.defaultSeverity().sarifLevel(),
-                    d.shortDescription()).stripTrailing());
+                    d.shortDescription() + (d.enabledByDefault() ? "" : " (off by default)")).stripTrailing());
         }
         out.flush();
         return Main.EXIT_OK;

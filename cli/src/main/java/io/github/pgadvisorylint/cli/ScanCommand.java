@@ -284,6 +284,7 @@ final class ScanCommand implements Callable<Integer> {
             analysed = env.engine().analyze(root, List.copyOf(scanned), threadCount, rules, b -> {
                 b.pooling(config.effectivePooling(pooling));
                 b.disabledRules(config.disabledRules());
+                b.enabledRules(config.enabledRules());
                 b.severityOverrides(config.severityOverrides());
                 b.fileFilter(config.fileFilter(root, Boolean.FALSE.equals(config.includeTests())));
                 b.extraLockHelpers(config.lockHelpers());

@@ -330,7 +330,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
             throws MojoExecutionException {
         if (chosen.files().isEmpty()) {
             List<RuleDescriptor> descriptors = rules.stream().map(Rule::descriptor)
-                    .filter(d -> !config.disabledRules().contains(d.id()))
+                    .filter(config::runs)
                     .sorted(Comparator.comparing(RuleDescriptor::id)).toList();
             return new AnalysisResult(root, descriptors, List.of(), sorted(chosen.notifications()),
                     new LockModel(List.of(), List.of()), 0, 0, 0);
@@ -344,6 +344,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         try {
             r = Analyzer.builder().rules(rules).pooling(poolingSetting).cache(cache)
                     .disabledRules(config.disabledRules())
+                    .enabledRules(config.enabledRules())
                     .severityOverrides(config.severityOverrides())
                     .fileFilter(config.fileFilter(root, false))
                     .extraLockHelpers(config.lockHelpers())

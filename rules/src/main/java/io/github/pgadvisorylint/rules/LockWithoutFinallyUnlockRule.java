@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.rules;
 
+import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.PathFinding;
 import java.util.ArrayList;
 import io.github.pgadvisorylint.core.model.LockLevel;
@@ -44,11 +45,23 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
             }
             String lead = site.display() + " takes a session-level lock";
             switch (lifecycle.guarantee()) {
-                case NOT_IN_FINALLY -> context.report(Severity.ERROR, site, lead
+                case NOT_IN_FINALLY -> {
+                    if (site.api() == ExecutionApi.SQL_FILE) {
+                        context.report(Severity.ERROR, site, lead + " in a DO block or function body, but "
+                                + lifecycle.note() + ": the unlock then never runs, and the session keeps the lock "
+                                + "after the statement ends (a ROLLBACK does not release it). Wrap the work in BEGIN ... "
+                                + "EXCEPTION WHEN OTHERS THEN PERFORM " + unlockOf(site) + "; RAISE; END and unlock "
+                                + "before any RETURN, or use "
+                                + site.function().sqlName().replace("advisory_lock", "advisory_xact_lock") + ".",
+                                List.of(new RelatedLocation(lifecycle.releaseRegion(), "unlock that an error would skip")));
+                        break;
+                    }
+                    context.report(Severity.ERROR, site, lead
                         + ", but its unlock is not in a finally block: an exception before the unlock skips it, and "
                         + "the lock stays held until the database session ends (a ROLLBACK does not release it). Put "
                         + "the work in try { ... } finally { unlock }.",
                         List.of(new RelatedLocation(lifecycle.releaseRegion(), "unlock that an exception would skip")));
+                }
                 case TRY_STARTS_LATE -> context.report(Severity.ERROR, site, lead + ", but " + lifecycle.note()
                         + ": if that code throws or returns, the finally never runs and the lock stays held. Start "
                         + "the try right after the lock.",
@@ -68,7 +81,8 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
                     }
                 }
                 default -> {
-                    // guaranteed, split across a type's methods, decided by the path analysis, or not knowable
+                    // guaranteed, split across a type's methods, decided by the path analysis, nothing between
+                    // lock and unlock (SQL), or not knowable: silent
                 }
             }
         }
@@ -103,5 +117,11 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
             context.report(Severity.ERROR, f.at(), f.kind().name().toLowerCase(java.util.Locale.ROOT) + ":" + site.display(),
                     message, related);
         }
+    }
+
+    /** @return the unlock call that releases the site's lock, e.g. {@code pg_advisory_unlock_shared(k)} */
+    private static String unlockOf(LockSite site) {
+        String name = site.function().sqlName().replace("pg_try_", "pg_").replace("advisory_lock", "advisory_unlock");
+        return name + site.key().display();
     }
 }

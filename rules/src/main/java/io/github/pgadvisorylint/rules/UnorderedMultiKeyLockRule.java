@@ -160,7 +160,8 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
         }
         LockLifecycle l = model.lifecycle(site);
         return l == null || (l.guarantee() != ReleaseGuarantee.FINALLY && l.guarantee() != ReleaseGuarantee.BY_HELPER
-                && l.guarantee() != ReleaseGuarantee.TRY_WITH_RESOURCES && l.guarantee() != ReleaseGuarantee.NOT_IN_FINALLY);
+                && l.guarantee() != ReleaseGuarantee.TRY_WITH_RESOURCES && l.guarantee() != ReleaseGuarantee.NOT_IN_FINALLY
+                && l.guarantee() != ReleaseGuarantee.PATHS_FOLLOWED);
     }
 
     private static boolean conflict(LockSite a, LockSite b) {

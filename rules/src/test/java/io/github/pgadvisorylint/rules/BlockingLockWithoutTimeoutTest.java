@@ -1,16 +1,44 @@
 package io.github.pgadvisorylint.rules;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.pgadvisorylint.core.analysis.AnalysisResult;
+import io.github.pgadvisorylint.core.analysis.Analyzer;
+import io.github.pgadvisorylint.core.rule.Rule;
+import io.github.pgadvisorylint.core.rule.RuleRegistry;
 import io.github.pgadvisorylint.fixtures.FixtureHarness;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
  * Fixture tests of blocking-lock-without-timeout: test-fixtures/src/main/resources/fixtures/
  * blocking-lock-without-timeout*; the -configured and -url folders set lock_timeout for every
- * connection in configuration, so the rule is silent there.
+ * connection in configuration, so the rule is silent there. The rule is off by default; the harness
+ * switches on the rules under test.
  */
 class BlockingLockWithoutTimeoutTest {
 
     private static final String RULE = "blocking-lock-without-timeout";
+
+    /** The rule is off by default: a plain analysis runs it only when the configuration switches it on. */
+    @Test
+    void offByDefaultAndSwitchedOnByConfiguration() {
+        Path folder = FixtureHarness.fixture(RULE);
+        List<Rule> rules = RuleRegistry.load(getClass().getClassLoader());
+        assertThat(rules.stream().filter(r -> r.descriptor().id().equals(RULE)).findFirst().orElseThrow()
+                .descriptor().enabledByDefault()).isFalse();
+        AnalysisResult plain = Analyzer.builder().rules(rules).build().analyze(folder, List.of(folder));
+        assertThat(plain.findings()).noneMatch(f -> f.ruleId().equals(RULE));
+        assertThat(plain.rules()).noneMatch(d -> d.id().equals(RULE));
+        AnalysisResult on = Analyzer.builder().rules(rules).enabledRules(Set.of(RULE)).build()
+                .analyze(folder, List.of(folder));
+        assertThat(on.findings()).anyMatch(f -> f.ruleId().equals(RULE));
+        AnalysisResult onThenOff = Analyzer.builder().rules(rules).enabledRules(Set.of(RULE))
+                .disabledRules(Set.of(RULE)).build().analyze(folder, List.of(folder));
+        assertThat(onThenOff.findings()).noneMatch(f -> f.ruleId().equals(RULE));
+    }
 
     @Test
     void fixtures() {

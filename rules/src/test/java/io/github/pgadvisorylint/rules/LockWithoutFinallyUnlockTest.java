@@ -17,6 +17,17 @@ class LockWithoutFinallyUnlockTest {
         FixtureHarness.verify(FixtureHarness.fixture(RULE), RULE);
     }
 
+    /**
+     * Session locks in SQL files: {@code DO} blocks and PL/pgSQL / SQL function bodies whose unlock an
+     * error (or a {@code RETURN}) skips, against bodies whose {@code EXCEPTION} handler releases, bodies
+     * with nothing between lock and unlock, and top-level script statements (the session ends with the
+     * script).
+     */
+    @Test
+    void sqlBodiesAndScripts() {
+        FixtureHarness.verify(FixtureHarness.fixture(RULE + "-sql"), RULE);
+    }
+
     @Test
     void projectWideShapes() {
         FixtureHarness.verify(FixtureHarness.fixture(RULE + "-unreleased"), RULE);

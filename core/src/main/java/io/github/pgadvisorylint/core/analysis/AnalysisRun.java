@@ -258,8 +258,7 @@ final class AnalysisRun {
 
     private RuleDescriptor withOverride(RuleDescriptor d) {
         Severity s = settings.severities().get(d.id());
-        return s == null || s == d.defaultSeverity() ? d : new RuleDescriptor(d.id(), d.name(), s,
-                d.shortDescription(), d.fullDescription(), d.helpMarkdown(), d.tags());
+        return s == null || s == d.defaultSeverity() ? d : d.withDefaultSeverity(s);
     }
 
     /**

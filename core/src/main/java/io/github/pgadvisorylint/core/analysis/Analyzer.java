@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.core.analysis;
 
 import io.github.pgadvisorylint.core.rule.Rule;
+import io.github.pgadvisorylint.core.rule.RuleDescriptor;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.nio.file.Path;
 import java.util.List;
@@ -46,7 +47,18 @@ public final class Analyzer {
                 throw new IllegalArgumentException("cannot set the severity of unknown rule '" + id + "'");
             }
         }
-        this.disabled = Set.copyOf(b.disabled);
+        for (String id : b.enabled) {
+            if (!known.contains(id)) {
+                throw new IllegalArgumentException("cannot switch on unknown rule '" + id + "'");
+            }
+        }
+        Set<String> off = new TreeSet<>(b.disabled);
+        for (Rule r : rules) {
+            if (!r.descriptor().enabledByDefault() && !b.enabled.contains(r.descriptor().id())) {
+                off.add(r.descriptor().id());
+            }
+        }
+        this.disabled = Set.copyOf(off);
         this.severities = Map.copyOf(b.severities);
         this.fileFilter = b.fileFilter;
         this.extraLockHelpers = Set.copyOf(b.extraLockHelpers);
@@ -138,6 +150,7 @@ public final class Analyzer {
         private int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
         private io.github.pgadvisorylint.core.config.PoolingSetting pooling = io.github.pgadvisorylint.core.config.PoolingSetting.AUTO;
         private Set<String> disabled = Set.of();
+        private Set<String> enabled = Set.of();
         private Map<String, Severity> severities = Map.of();
         private Predicate<Path> fileFilter = p -> true;
         private Set<String> extraLockHelpers = Set.of();
@@ -187,6 +200,18 @@ public final class Analyzer {
          */
         public Builder disabledRules(Set<String> ids) {
             this.disabled = Set.copyOf(ids);
+            return this;
+        }
+
+        /**
+         * @param ids ids of rules that are off by default ({@link RuleDescriptor#enabledByDefault()} false)
+         *            to run (configuration {@code rules: {id: on}} or a severity); naming a rule that runs
+         *            anyway changes nothing, and {@link #disabledRules} wins over this. Each must be among
+         *            {@link #rules}, checked by {@link #build()} ({@link IllegalArgumentException})
+         * @return this builder
+         */
+        public Builder enabledRules(Set<String> ids) {
+            this.enabled = Set.copyOf(ids);
             return this;
         }
 

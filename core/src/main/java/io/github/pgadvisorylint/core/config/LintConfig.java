@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.core.config;
 
+import io.github.pgadvisorylint.core.rule.RuleDescriptor;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,10 +25,12 @@ import java.util.function.Predicate;
  * @param lockHelpers         extra lock-helper method names ({@code acquire}, {@code Locks.acquire},
  *                            {@code com.acme.Locks.acquire})
  * @param pooledApiTypes      extra pooled-connection API type names (simple or qualified)
+ * @param enabledRules        ids of rules set to {@code on} or to a severity: they run even when they are
+ *                            off by default ({@link RuleDescriptor#enabledByDefault()})
  */
 public record LintConfig(Path file, Set<String> disabledRules, Map<String, Severity> severityOverrides,
                          List<String> includes, List<String> excludes, PoolingSetting pooling, Boolean includeTests,
-                         Set<String> lockHelpers, Set<String> pooledApiTypes) {
+                         Set<String> lockHelpers, Set<String> pooledApiTypes, Set<String> enabledRules) {
 
     /** Path segments that mark test sources when {@code includeTests} is false. */
     public static final List<String> TEST_SOURCE_DIRECTORIES =
@@ -41,11 +44,21 @@ public record LintConfig(Path file, Set<String> disabledRules, Map<String, Sever
         excludes = List.copyOf(excludes);
         lockHelpers = Set.copyOf(lockHelpers);
         pooledApiTypes = Set.copyOf(pooledApiTypes);
+        enabledRules = Set.copyOf(enabledRules);
     }
 
     /** @return the configuration of a project without a configuration file: nothing stated */
     public static LintConfig none() {
-        return new LintConfig(null, Set.of(), Map.of(), List.of(), List.of(), null, null, Set.of(), Set.of());
+        return new LintConfig(null, Set.of(), Map.of(), List.of(), List.of(), null, null, Set.of(), Set.of(), Set.of());
+    }
+
+    /**
+     * @param rule a rule's descriptor
+     * @return true when the rule runs under this configuration: not set to {@code off}, and on by default
+     *     or switched on ({@code on} or a severity)
+     */
+    public boolean runs(RuleDescriptor rule) {
+        return !disabledRules.contains(rule.id()) && (rule.enabledByDefault() || enabledRules.contains(rule.id()));
     }
 
     /**

@@ -34,7 +34,8 @@ import org.snakeyaml.engine.v2.nodes.SequenceNode;
  * plugin share. The file is one YAML 1.2 mapping; every key is optional:
  * <pre>
  * rules:                      # rule id: off | on | error | warning | note
- *   duplicate-lock-key: off
+ *   duplicate-lock-key: off    # on or a severity also runs a rule that is off by default
+ *   blocking-lock-without-timeout: on
  *   lock-in-limit-query: warning
  * includes: [src/main/**]     # globs (java.nio syntax), relative to this file's directory
  * excludes: ["**&#47;generated/**", legacy/]
@@ -161,10 +162,11 @@ public final class LintConfigLoader {
         }
         if (root.isEmpty() || isNull(root.get())) {
             return new LintConfig(file.toAbsolutePath().normalize(), Set.of(), Map.of(), List.of(), List.of(),
-                    null, null, Set.of(), Set.of());
+                    null, null, Set.of(), Set.of(), Set.of());
         }
         MappingNode top = mapping(root.get(), "the file", "a mapping of the keys " + String.join(", ", KEYS));
         Set<String> disabled = new TreeSet<>();
+        Set<String> enabled = new TreeSet<>();
         Map<String, Severity> severities = new TreeMap<>();
         List<String> includes = List.of();
         List<String> excludes = List.of();
@@ -197,8 +199,11 @@ public final class LintConfigLoader {
                                 "rules." + id).toLowerCase(Locale.ROOT);
                         switch (v) {
                             case "off" -> disabled.add(id);
-                            case "on" -> { }
-                            case "error", "warning", "note" -> severities.put(id, Severity.parse(v));
+                            case "on" -> enabled.add(id);
+                            case "error", "warning", "note" -> {
+                                severities.put(id, Severity.parse(v));
+                                enabled.add(id);
+                            }
                             default -> throw error(r.getValueNode(), "rules." + id + ": '" + v
                                     + "' is not allowed (allowed: " + String.join(", ", RULE_VALUES) + ")");
                         }
@@ -234,7 +239,7 @@ public final class LintConfigLoader {
             }
         }
         return new LintConfig(file.toAbsolutePath().normalize(), disabled, severities, includes, excludes, pooling,
-                includeTests, lockHelpers, pooledApiTypes);
+                includeTests, lockHelpers, pooledApiTypes, enabled);
     }
 
     private List<String> globs(Node value, String key) {

@@ -219,6 +219,8 @@ public final class FlowLowering {
         int nestedCount;
         String pendingLabel;
         final List<Runnable> pendingNested = new ArrayList<>();
+        /** Temporaries holding the value of a lock statement, whose chained calls still execute it. */
+        final Set<String> lockResults = new HashSet<>();
 
         Builder(String type, String method, Node owner) {
             this.type = type;
@@ -693,7 +695,7 @@ public final class FlowLowering {
                 String tmp = temp();
                 FlowEvent call = new FlowEvent(FlowEvent.Kind.CALL, tmp, null, sites,
                         List.of(typeName + ".<init>/" + args.size()), args, false);
-                return new Value(step(call, o, cur, true), tmp);
+                return new Value(step(call, o, cur, !sites.isEmpty()), tmp);
             }
             if (e instanceof MethodCallExpr m) {
                 return call(m, ends);
@@ -752,10 +754,19 @@ public final class FlowLowering {
                     && "Boolean".equals(scopeName(m))) {
                 return new Value(cur, args.get(0));
             }
+            if (sites.isEmpty() && receiver != null && lockResults.contains(receiver)) {
+                return new Value(cur, receiver); // the rest of the lock statement's chain: bind, map, one, block
+            }
+            if (sites.isEmpty() && m.getScope().isPresent() && args.size() == 1 && lockResults.contains(args.get(0))
+                    && m.getScope().get() instanceof NameExpr n && Character.isUpperCase(n.getNameAsString().charAt(0))) {
+                return new Value(cur, args.get(0)); // Mono.from(lock statement), Flux.from(...)
+            }
             boolean benign = sites.isEmpty() && (LOGGER.matcher(m.getScope().map(Node::toString).orElse("")).matches()
-                    || (BENIGN.matcher(name).matches() && !EXECUTING.contains(name)));
+                    || (BENIGN.matcher(name).matches() && !EXECUTING.contains(name))
+                    || (name.startsWith("set") && receiverType != null && receiverType.endsWith("Statement")));
             if (!sites.isEmpty() && !isHelperCall(m)) {
                 String tmp = temp();
+                lockResults.add(tmp);
                 FlowEvent lock = new FlowEvent(FlowEvent.Kind.LOCK, tmp, receiver, sites, null, null, false);
                 return new Value(step(lock, m, cur, true), tmp);
             }

@@ -28,6 +28,10 @@ public final class LockPaths {
             ReleaseGuarantee.FINALLY, ReleaseGuarantee.TRY_WITH_RESOURCES, ReleaseGuarantee.ELSEWHERE_IN_TYPE,
             ReleaseGuarantee.UNKNOWN, ReleaseGuarantee.BY_HELPER);
 
+    /** Verdicts of the syntax-shape analysis that say the release is missing or unsafe. */
+    private static final Set<ReleaseGuarantee> FAILING = EnumSet.of(ReleaseGuarantee.NOT_IN_FINALLY,
+            ReleaseGuarantee.TRY_STARTS_LATE, ReleaseGuarantee.NONE);
+
     private LockPaths() {
     }
 
@@ -52,8 +56,8 @@ public final class LockPaths {
             }
             LockLifecycle old = model.lifecycle(site);
             boolean leaks = result.findings().stream().anyMatch(f -> f.acquisition() == site);
-            if (old != null && !REPLACEABLE.contains(old.guarantee())) {
-                continue;
+            if (old != null && (!REPLACEABLE.contains(old.guarantee()) || (!leaks && !FAILING.contains(old.guarantee())))) {
+                continue; // a specific verdict the paths do not contradict stays, with its detail
             }
             if (!leaks && result.handedOver().contains(id) && old != null
                     && (old.guarantee() == ReleaseGuarantee.NONE || old.guarantee() == ReleaseGuarantee.ELSEWHERE_IN_TYPE

@@ -69,6 +69,7 @@ public final class HelperRegistry {
             for (HelperSummary.Op op : s.ops()) {
                 sb.append(' ').append(op.function().sqlName()).append(op.releasedInside() ? "+r" : "");
                 sb.append('@').append(op.execution().transaction()).append('/').append(op.execution().boundary());
+                op.when().forEach((p, v) -> sb.append("?p").append(p).append('=').append(v));
                 for (HelperSummary.KeySource k : op.parts()) {
                     sb.append(':').append(k.parameter() >= 0 ? "p" + k.parameter() : k.fixed().canonical());
                 }

@@ -134,10 +134,11 @@ final class HelperSites {
      * @param nodes      the syntax node of each site
      * @param lifecycles the file's lifecycles
      * @param inners     for helper-call sites, the SQL site the helper reaches in the end
+     * @param flags      for sites whose SQL was built from flag parameters of their method, the values assumed
      * @return one summary per method or constructor holding lock sites
      */
     static List<HelperSummary> summarize(List<LockSite> sites, Map<LockSite, Node> nodes, List<LockLifecycle> lifecycles,
-                                         Map<LockSite, LockSite> inners) {
+                                         Map<LockSite, LockSite> inners, Map<LockSite, Map<String, Boolean>> flags) {
         Map<CallableDeclaration<?>, List<HelperSummary.Op>> ops = new LinkedHashMap<>();
         java.util.Set<io.github.pgadvisorylint.core.model.SourceRegion> pairedReleases = new java.util.HashSet<>();
         Map<HelperSummary.Op, io.github.pgadvisorylint.core.model.SourceRegion> opRegions = new java.util.IdentityHashMap<>();
@@ -171,8 +172,14 @@ final class HelperSites {
             if (releasedInside && own.releaseRegion() != null) {
                 pairedReleases.add(own.releaseRegion());
             }
+            java.util.SortedMap<Integer, Boolean> when = new java.util.TreeMap<>();
+            flags.getOrDefault(site, Map.of()).forEach((name, value) -> {
+                if (params.contains(name)) {
+                    when.put(params.indexOf(name), value);
+                }
+            });
             HelperSummary.Op op = new HelperSummary.Op(site.function(), parts, inners.getOrDefault(site, site), releasedInside,
-                    site.execution());
+                    site.execution(), when);
             opRegions.put(op, site.region());
             ops.computeIfAbsent(m, k -> new ArrayList<>()).add(op);
         }

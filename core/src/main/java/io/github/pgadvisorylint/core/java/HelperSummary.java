@@ -50,18 +50,34 @@ public record HelperSummary(String typeName, String methodName, int arity, boole
      * @param releasedInside true for an acquisition the helper itself releases in a {@code finally}
      * @param execution      the transaction context of the operation inside the helper; when its
      *                       boundary is not {@code OWN}, each call of the helper decides it again
+     * @param when           the flag parameters (by 0-based index) and the values under which the helper
+     *                       sends this operation, its SQL being built from them ({@code attempt ? "try_" : ""});
+     *                       empty when it always does. A call passing another constant skips the operation.
      */
     public record Op(AdvisoryFunction function, List<KeySource> parts, LockSite inner, boolean releasedInside,
-                     ExecutionContext execution) {
-        /** Copies the parts. */
+                     ExecutionContext execution, java.util.SortedMap<Integer, Boolean> when) {
+        /** Copies the parts and the flags (none when null). */
         public Op {
             parts = List.copyOf(parts);
             Objects.requireNonNull(execution, "execution");
+            when = when == null ? new java.util.TreeMap<>() : new java.util.TreeMap<>(when);
         }
 
-        /** An operation whose context is the inner site's own. */
+        /** An operation the helper always sends, in the inner site's own context. */
         public Op(AdvisoryFunction function, List<KeySource> parts, LockSite inner, boolean releasedInside) {
-            this(function, parts, inner, releasedInside, inner.execution());
+            this(function, parts, inner, releasedInside, inner.execution(), null);
+        }
+
+        /** An operation the helper always sends, in the given context. */
+        public Op(AdvisoryFunction function, List<KeySource> parts, LockSite inner, boolean releasedInside,
+                  ExecutionContext execution) {
+            this(function, parts, inner, releasedInside, execution, null);
+        }
+
+        /** An operation sent under the given flags, in the inner site's own context. */
+        public Op(AdvisoryFunction function, List<KeySource> parts, LockSite inner, boolean releasedInside,
+                  java.util.SortedMap<Integer, Boolean> when) {
+            this(function, parts, inner, releasedInside, inner.execution(), when);
         }
     }
 

@@ -369,11 +369,17 @@ public final class JavaFrontEnd {
      * @param exec        the call that runs the SQL (transaction and connection context, lifecycle), or null;
      *                    {@code call} unless the statement is prepared in one place and executed in another
      * @param field       for a statement prepared into a field, the field's name, else null
+     * @param wrapper     for the call of a user-written JDBC wrapper, the wrapper (it binds the parameters), else null
      */
     private record Candidate(JavaText text, Node anchor, ExecutionApi api, MethodCallExpr call, Node contextNode,
-                             MethodCallExpr exec, String field) {
+                             MethodCallExpr exec, String field, SqlWrappers.Wrapper wrapper) {
         Candidate(JavaText text, Node anchor, ExecutionApi api, MethodCallExpr call, Node contextNode) {
-            this(text, anchor, api, call, contextNode, call, null);
+            this(text, anchor, api, call, contextNode, call, null, null);
+        }
+
+        Candidate(JavaText text, Node anchor, ExecutionApi api, MethodCallExpr call, Node contextNode,
+                  MethodCallExpr exec, String field) {
+            this(text, anchor, api, call, contextNode, exec, field, null);
         }
     }
 
@@ -394,11 +400,15 @@ public final class JavaFrontEnd {
         private final Map<LockSite, HelperSummary.Op> helperOps = new HashMap<>();
         private final Map<LockSite, LockSite> inners = new HashMap<>();
         private final Map<LockSite, io.github.pgadvisorylint.core.model.SiteUsage> sqlUsages = new HashMap<>();
+        private final SqlWrappers sqlWrappers;
+        private final Map<LockSite, SqlWrappers.Wrapper> wrapped = new HashMap<>();
+        private final Map<LockSite, Map<String, Boolean>> siteFlags = new HashMap<>();
 
         FileScan(SourceFile file, CompilationUnit unit, KeyEvaluator keys, HelperRegistry helpers) {
             this.file = file;
             this.unit = unit;
             this.strings = new StringEvaluator(file, unit);
+            this.sqlWrappers = new SqlWrappers(unit);
             this.keys = keys;
             this.helpers = helpers;
             this.executionContexts = new ExecutionContextAnalyzer(file, configuredPooledTypes);
@@ -423,12 +433,13 @@ public final class JavaFrontEnd {
             var lifecycles = new LifecycleAnalyzer(file, siteNodes, helperOf, helperOps).analyze(sites);
             List<Notification> notes = new ArrayList<>(notifications);
             notes.sort(Comparator.naturalOrder());
-            var usages = new SiteUsageAnalyzer(file, strings, siteNodes, sqlUsages, lifecycles, helperOf).analyze(sites);
+            var usages = new SiteUsageAnalyzer(file, strings, siteNodes, sqlUsages, lifecycles, helperOf, wrapped)
+                    .analyze(sites);
             LockOrderAnalyzer.Result order = new LockOrderAnalyzer(file).analyze(sites, siteNodes, lifecycles);
             var hazards = new LockHazardAnalyzer(file, siteNodes).analyze(sites);
             return new FileFacts(file.path(), sites, lifecycles, notes, suppressions(),
-                    HelperSites.summarize(sites, siteNodes, lifecycles, inners), order.edges(), order.loops(), usages,
-                    flows(), hazards);
+                    HelperSites.summarize(sites, siteNodes, lifecycles, inners, siteFlags), order.edges(), order.loops(),
+                    usages, flows(), hazards);
         }
 
         /** @return the file's method graphs, lowered with the lock sites at the calls that execute them */
@@ -476,6 +487,9 @@ public final class JavaFrontEnd {
                     (receiverText == null ? (name.equals("<init>") ? "new " + summary.typeName() : name) : receiverText + "." + name),
                     receiverText, null);
             for (HelperSummary.Op op : summary.ops()) {
+                if (contradicted(op, args)) {
+                    continue; // built from a flag this call passes the other value of
+                }
                 List<KeyPart> parts = new ArrayList<>();
                 for (HelperSummary.KeySource k : op.parts()) {
                     if (k.parameter() >= 0 && k.parameter() < args.size()) {
@@ -497,6 +511,17 @@ public final class JavaFrontEnd {
                 helperOps.put(site, op);
                 inners.put(site, op.inner());
             }
+        }
+
+        /** Whether the call passes a constant to a flag parameter that the operation needs the other value of. */
+        private boolean contradicted(HelperSummary.Op op, List<Expression> args) {
+            for (Map.Entry<Integer, Boolean> flag : op.when().entrySet()) {
+                Boolean passed = flag.getKey() < args.size() ? strings.constantBoolean(args.get(flag.getKey())) : null;
+                if (passed != null && !passed.equals(flag.getValue())) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** A call of a lock helper named in the configuration ({@code lockHelpers}): a lock site at the call. */
@@ -603,21 +628,27 @@ public final class JavaFrontEnd {
             ExecutionApi api = EXECUTION_METHODS.get(name);
             ExecutionApi surface = call.getArguments().isNonEmpty() ? ApiSurfaces.classify(call) : null;
             if (surface != null) {
-                JavaText text = strings.evaluate(call.getArgument(0));
-                if (text != null && mentionsAdvisory(text.text())) {
-                    if (surface == ExecutionApi.JOOQ) {
-                        text = jooqPlaceholders(text, ApiSurfaces.jooqBindings(call, 1));
-                    }
+                for (JavaText alternative : advisoryTexts(call.getArgument(0))) {
+                    JavaText text = surface == ExecutionApi.JOOQ
+                            ? jooqPlaceholders(alternative, ApiSurfaces.jooqBindings(call, 1)) : alternative;
                     candidates.add(new Candidate(text, call.getArgument(0), surface, call, call));
                 }
                 return;
             }
+            SqlWrappers.Wrapper wrapper = sqlWrappers.resolve(call);
+            if (wrapper != null) {
+                // a user-written JDBC wrapper: its call with lock SQL is the site, keys bound through its arguments
+                Expression sql = call.getArgument(wrapper.sqlParam());
+                for (JavaText text : advisoryTexts(sql)) {
+                    candidates.add(new Candidate(text, sql, wrapper.api(), call, call, call, null, wrapper));
+                }
+                return;
+            }
             if (api != null && call.getArguments().isNonEmpty()) {
-                JavaText text = strings.evaluate(call.getArgument(0));
-                if (text != null && mentionsAdvisory(text.text())) {
+                for (JavaText text : advisoryTexts(call.getArgument(0))) {
                     if ((api == ExecutionApi.JDBC_PREPARED_STATEMENT || api == ExecutionApi.JDBC_CALLABLE_STATEMENT)
                             && preparedIntoField(text, call, api)) {
-                        return;
+                        continue;
                     }
                     candidates.add(new Candidate(text, call.getArgument(0), refine(api, call), call, call));
                 }
@@ -630,11 +661,28 @@ public final class JavaFrontEnd {
                 if (arg.isLiteralStringValueExpr() && !arg.isStringLiteralExpr() && !arg.isTextBlockLiteralExpr()) {
                     continue;
                 }
-                JavaText text = strings.evaluate(arg);
-                if (text != null && mentionsAdvisory(text.text())) {
+                for (JavaText text : advisoryTexts(arg)) {
                     candidates.add(new Candidate(text, arg, ExecutionApi.OTHER_CALL, call, call));
                 }
             }
+        }
+
+        /**
+         * Every text the SQL argument may have ({@link StringEvaluator#evaluateAll}) that mentions an
+         * advisory function, in the order of their text; empty when none is known.
+         */
+        private List<JavaText> advisoryTexts(Expression sql) {
+            List<JavaText> all = strings.evaluateAll(sql);
+            if (all == null) {
+                return List.of();
+            }
+            List<JavaText> out = new ArrayList<>();
+            for (JavaText t : all) {
+                if (mentionsAdvisory(t.text())) {
+                    out.add(t);
+                }
+            }
+            return out;
         }
 
         /**
@@ -937,7 +985,10 @@ public final class JavaFrontEnd {
                 SourceRegion mapped = s >= 0 && e >= s ? file.region(s, e + 1) : null;
                 // inline: written in the argument, or in a local variable of the method; a field constant
                 // executed here is reported at this call, with its declaration as a related location
-                boolean inline = mapped != null && (c.text.constantName() == null || (s >= anchorStart && e < anchorEnd));
+                // a name assembled from several pieces ("pg_" + (attempt ? "try_" : "") + "advisory_lock") is
+                // written nowhere as one: reported at the execution, the SQL as its declaration
+                boolean inline = mapped != null && contiguous(c.text, call.nameStart(), call.nameEnd())
+                        && (c.text.constantName() == null || (s >= anchorStart && e < anchorEnd));
                 SourceRegion primary = inline || c.api == ExecutionApi.DECLARATION ? (mapped != null ? mapped : anchorRegion)
                         : anchorRegion;
                 SourceRegion declaration = inline || c.api == ExecutionApi.DECLARATION ? null : mapped;
@@ -957,12 +1008,28 @@ public final class JavaFrontEnd {
                         executionContexts.analyze(c.contextNode, c.exec, c.api, multiStatement));
                 sites.add(site);
                 siteNodes.put(site, c.exec != null ? c.exec : c.contextNode);
+                if (c.wrapper != null) {
+                    wrapped.put(site, c.wrapper);
+                }
+                if (!c.text.assumptions().isEmpty()) {
+                    siteFlags.put(site, c.text.assumptions());
+                }
                 sqlUsages.put(site, io.github.pgadvisorylint.core.sql.SqlSiteUsage.of(c.text.text(), analysis, call, (from, to) -> {
                     int a = c.text.offsetAt(from);
                     int b = c.text.offsetAt(to - 1);
                     return a >= 0 && b >= a ? file.region(a, b + 1) : null;
                 }));
             }
+        }
+
+        /** Whether the chars of a range of the text come from consecutive offsets of one literal of the file. */
+        private static boolean contiguous(JavaText text, int from, int to) {
+            for (int i = from + 1; i < to; i++) {
+                if (text.offsetAt(i) < 0 || text.offsetAt(i) != text.offsetAt(i - 1) + 1) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         /** Replaces parameter parts by the value of the Java expression bound to them, where visible. */
@@ -983,7 +1050,8 @@ public final class JavaFrontEnd {
                             : null;
                     int position = (t.startsWith("$") || t.startsWith("?")) && t.length() > 1 && Character.isDigit(t.charAt(1))
                             ? parsePosition(t.substring(1)) : name == null ? questionMarksBefore(c.text.text(), arg.start()) + 1 : 0;
-                    bound = c.field != null ? ParameterBinder.fieldSetter(c.exec, c.field, position)
+                    bound = c.wrapper != null ? (name == null ? c.wrapper.bound(c.call, position) : null)
+                            : c.field != null ? ParameterBinder.fieldSetter(c.exec, c.field, position)
                             : ParameterBinder.bound(c.api, c.call, position, name);
                     if (bound == null && c.call == null && c.contextNode instanceof CallableDeclaration<?> m) {
                         String parameter = methodParameter(m, position, name);

@@ -118,6 +118,23 @@ final class JavaText {
         return this;
     }
 
+    private java.util.SortedMap<String, Boolean> assumptions = new java.util.TreeMap<>();
+
+    /**
+     * Records the values of the enclosing method's flag parameters this text (one alternative of
+     * {@link StringEvaluator#evaluateAll}) was built under.
+     *
+     * @param values parameter name to the value assumed on this text's path
+     */
+    void assume(java.util.Map<String, Boolean> values) {
+        assumptions = new java.util.TreeMap<>(values);
+    }
+
+    /** @return the flag parameters of the enclosing method and the values this text assumes; empty when none */
+    java.util.SortedMap<String, Boolean> assumptions() {
+        return java.util.Collections.unmodifiableSortedMap(assumptions);
+    }
+
     /** @return the first named constant the text came through, or null when inline */
     String constantName() {
         return viaConstant ? constantName : null;

@@ -107,6 +107,7 @@ final class SiteUsageAnalyzer {
     private final Map<LockSite, SiteUsage> sqlUsages;
     private final Map<String, LockLifecycle> lifecycles = new HashMap<>();
     private final Map<LockSite, HelperSummary> helperOf;
+    private final Map<LockSite, SqlWrappers.Wrapper> wrapped;
 
     /**
      * @param file       the file
@@ -116,11 +117,13 @@ final class SiteUsageAnalyzer {
      * @param lifecycles the file's lifecycles (a helper that releases inside, per iteration)
      * @param helperOf   for each site at a call of a lock helper, the helper (a repository method whose
      *                   return value is the lock's boolean is judged at its calls)
+     * @param wrapped    the sites run through a user-written JDBC wrapper, with the wrapper
      */
     SiteUsageAnalyzer(SourceFile file, StringEvaluator strings, Map<LockSite, Node> nodes,
                       Map<LockSite, SiteUsage> sqlUsages, List<LockLifecycle> lifecycles,
-                      Map<LockSite, HelperSummary> helperOf) {
+                      Map<LockSite, HelperSummary> helperOf, Map<LockSite, SqlWrappers.Wrapper> wrapped) {
         this.file = file;
+        this.wrapped = wrapped;
         this.strings = strings;
         this.nodes = nodes;
         this.sqlUsages = sqlUsages;
@@ -159,7 +162,10 @@ final class SiteUsageAnalyzer {
         LockOperation op = site.function().operation();
         if (!site.viaHelper() && node instanceof MethodCallExpr exec) {
             Verdict v = null;
-            if (op == LockOperation.TRY_ACQUIRE && result == ResultUse.UNKNOWN) {
+            SqlWrappers.Wrapper wrapper = wrapped.get(site);
+            if (wrapper != null) {
+                v = op == LockOperation.TRY_ACQUIRE && result == ResultUse.UNKNOWN ? throughWrapper(site, exec, wrapper) : null;
+            } else if (op == LockOperation.TRY_ACQUIRE && result == ResultUse.UNKNOWN) {
                 v = tryResult(site, exec);
             } else if (op == LockOperation.RELEASE) {
                 v = unlockResult(exec);
@@ -197,12 +203,41 @@ final class SiteUsageAnalyzer {
     private record FlowNote(Flow flow, String note) {
     }
 
+    /**
+     * A try-lock run through a user-written JDBC wrapper: how the wrapper's body reads the result of its
+     * execution decides. A wrapper that returns the value hands the question to its call (read like
+     * {@code queryForObject}); one that drops it, or returns {@code execute}'s flag, never lets the value
+     * decide, whatever the call does.
+     */
+    private Verdict throughWrapper(LockSite site, MethodCallExpr call, SqlWrappers.Wrapper wrapper) {
+        SqlClause clause = site.sql().clause();
+        if (site.sql().depth() > 0 || !(clause == SqlClause.SELECT_LIST || clause == SqlClause.CALL)) {
+            return null;
+        }
+        Verdict inner = tryResult(wrapper.api(), !site.sql().readsRows(), clause, wrapper.exec());
+        if (inner == null) {
+            return null;
+        }
+        String name = call.getNameAsString() + "(...)";
+        return switch (inner.use) {
+            case RETURNED -> value(call, "the result of " + name);
+            case DECIDES -> inner;
+            case EXECUTE_FLAG -> new Verdict(inner.use, name + ", which returns execute(...)'s flag: true whenever the"
+                    + " statement yields a result set, whatever the lock's value (F14)");
+            case NEVER_READ, ROW_EXISTENCE, READ_NOT_DECIDING -> new Verdict(inner.use, "inside " + name + ", " + inner.note);
+            default -> null;
+        };
+    }
+
     private Verdict tryResult(LockSite site, MethodCallExpr exec) {
         SqlClause clause = site.sql().clause();
         if (site.sql().depth() > 0 || !(clause == SqlClause.SELECT_LIST || clause == SqlClause.CALL)) {
             return null; // a try-lock filtering rows: the rows returned are the decision
         }
-        boolean oneRow = !site.sql().readsRows();
+        return tryResult(site.api(), !site.sql().readsRows(), clause, exec);
+    }
+
+    private Verdict tryResult(ExecutionApi api, boolean oneRow, SqlClause clause, MethodCallExpr exec) {
         String name = exec.getNameAsString();
         switch (name) {
             case "prepareStatement", "prepareCall" -> {
@@ -212,7 +247,7 @@ final class SiteUsageAnalyzer {
                 return chained(exec, oneRow);
             }
             case "execute", "executeQuery", "executeUpdate", "executeLargeUpdate" -> {
-                if (site.api() == ExecutionApi.SPRING_JDBC_TEMPLATE && name.equals("execute")) {
+                if (api == ExecutionApi.SPRING_JDBC_TEMPLATE && name.equals("execute")) {
                     return exec.getArguments().size() == 1 ? new Verdict(ResultUse.NEVER_READ,
                             "JdbcTemplate.execute(String) returns nothing: the lock's value is thrown away") : null;
                 }
@@ -227,17 +262,17 @@ final class SiteUsageAnalyzer {
             case "query" -> {
                 boolean ambiguous = exec.getArguments().stream().anyMatch(a -> a instanceof LambdaExpr l && l.getParameters().size() == 1
                         || a.isMethodReferenceExpr());
-                if (site.api() != ExecutionApi.SPRING_JDBC_TEMPLATE) {
+                if (api != ExecutionApi.SPRING_JDBC_TEMPLATE) {
                     return chained(exec, oneRow);
                 }
                 return ambiguous ? null : list(exec, oneRow);
             }
             case "update" -> {
-                return site.api() == ExecutionApi.SPRING_JDBC_TEMPLATE ? new Verdict(ResultUse.NEVER_READ,
+                return api == ExecutionApi.SPRING_JDBC_TEMPLATE ? new Verdict(ResultUse.NEVER_READ,
                         "update(...) returns a row count, never the lock's value") : null;
             }
             default -> {
-                if (site.api() == ExecutionApi.OTHER_CALL && dropped(exec.getParentNode().orElse(null))
+                if (api == ExecutionApi.OTHER_CALL && dropped(exec.getParentNode().orElse(null))
                         && name.matches("(exec|query|fetch|run|select)\\w*")) {
                     return new Verdict(ResultUse.NEVER_READ, "the value " + name + "(...) returns is dropped");
                 }

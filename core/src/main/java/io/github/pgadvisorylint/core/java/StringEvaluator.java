@@ -7,7 +7,9 @@ import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.AssignExpr;
 import com.github.javaparser.ast.expr.BinaryExpr;
+import com.github.javaparser.ast.expr.BooleanLiteralExpr;
 import com.github.javaparser.ast.expr.CharLiteralExpr;
+import com.github.javaparser.ast.expr.ConditionalExpr;
 import com.github.javaparser.ast.expr.EnclosedExpr;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.FieldAccessExpr;
@@ -23,6 +25,10 @@ import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.StringLiteralExpr;
 import com.github.javaparser.ast.expr.TextBlockLiteralExpr;
 import com.github.javaparser.ast.expr.ThisExpr;
+import com.github.javaparser.ast.expr.UnaryExpr;
+import com.github.javaparser.ast.body.MethodDeclaration;
+import com.github.javaparser.ast.stmt.IfStmt;
+import com.github.javaparser.ast.stmt.ReturnStmt;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -32,6 +38,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * Evaluates Java expressions that build SQL at compile time: literals, text blocks, {@code +}
@@ -40,10 +47,34 @@ import java.util.Set;
  * {@code StringBuilder}/{@code StringBuffer} append chains. A non-constant operand (of a concatenation,
  * a format argument, an append) becomes the placeholder {@code ?}, a "hole" whose Java expression is
  * remembered: a value supplied at run time. Depth-bounded, never recursing without limit.
+ *
+ * <p>{@link #evaluateAll} makes SQL text a flow of values: a conditional ({@code c ? "try_" : ""}), an
+ * {@code if} around appends to a local builder, and a method of the same file that returns SQL (its
+ * {@code return} expressions, with its parameters bound to the call's arguments) each give every
+ * possible text. A condition whose value is a constant where it is evaluated (a literal, a
+ * {@code static final boolean}, a parameter bound to a literal by the inlined call, or a parameter of a
+ * private method that every call of the file passes the same literal) picks its branch. One condition
+ * variable read twice takes one value on a path. Past {@value #MAX_ALTERNATIVES} texts the answer is
+ * "unknown" (the caller stays silent).
  */
 final class StringEvaluator {
 
     private static final int MAX_DEPTH = 64;
+
+    /** The most texts {@link #evaluateAll} gives; beyond it the value is unknown. */
+    static final int MAX_ALTERNATIVES = 16;
+
+    /** The most evaluation paths {@link #evaluateAll} follows (paths may give the same text). */
+    private static final int MAX_PATHS = 64;
+
+    /** How deep calls of methods returning SQL are inlined. */
+    private static final int MAX_INLINE = 4;
+
+    /** The choices of the enumeration under way, or null in single-value mode ({@link #evaluate}). */
+    private Choices choices;
+
+    /** The inlined method being evaluated (its parameters bound to a call's arguments), or null. */
+    private Frame frame;
 
     private final SourceFile file;
     private final Map<String, VariableDeclarator> constants = new HashMap<>();
@@ -93,9 +124,124 @@ final class StringEvaluator {
         }
     }
 
+    /**
+     * Every text the expression may have at run time: one per branch of the conditionals, {@code if}s
+     * around builder appends and {@code return}s of inlined methods it goes through, whose conditions
+     * are not constant where they are read.
+     *
+     * @param e an expression
+     * @return the distinct texts, sorted by their text; null when none is known or when there are more
+     *     than {@value #MAX_ALTERNATIVES} (or more than {@value #MAX_PATHS} paths)
+     */
+    List<JavaText> evaluateAll(Expression e) {
+        Choices ch = new Choices();
+        choices = ch;
+        try {
+            Map<String, JavaText> out = new TreeMap<>();
+            for (int path = 0; path < MAX_PATHS; path++) {
+                ch.startPath();
+                frame = null;
+                JavaText t = eval(e, 0, new HashSet<>());
+                if (t != null) {
+                    t.assume(ch.assumed);
+                    JavaText before = out.get(t.text());
+                    if (before != null && !before.assumptions().equals(t.assumptions())) {
+                        before.assume(Map.of()); // the same text under different flags: it needs none of them
+                    }
+                    out.putIfAbsent(t.text(), t);
+                    if (out.size() > MAX_ALTERNATIVES) {
+                        return null;
+                    }
+                }
+                if (!ch.advance()) {
+                    return out.isEmpty() ? null : new ArrayList<>(out.values());
+                }
+            }
+            return null; // too many paths to follow: silent
+        } catch (StackOverflowError | RuntimeException ex) {
+            return null;
+        } finally {
+            choices = null;
+            frame = null;
+        }
+    }
+
+    /**
+     * The decisions of one enumeration, replayed path after path: a depth-first walk over the choice
+     * points in the order evaluation meets them (deterministic, so a replayed prefix meets the same points).
+     */
+    private static final class Choices {
+        /** For each choice point met on the current path: {chosen option, option count}. */
+        private final List<int[]> stack = new ArrayList<>();
+        /** Choices of this path by condition (one flag read twice takes one value), to the stack index. */
+        private final Map<String, Integer> keyed = new HashMap<>();
+        /** Values taken on this path by flag parameters of the method the expression is in. */
+        private final Map<String, Boolean> assumed = new HashMap<>();
+        private int cursor;
+
+        void startPath() {
+            cursor = 0;
+            keyed.clear();
+            assumed.clear();
+        }
+
+        /**
+         * @param key     the condition's identity, or null when each occurrence is a choice of its own
+         * @param options how many options (at least 2)
+         * @return the option taken on this path
+         */
+        int choose(String key, int options) {
+            if (key != null && keyed.containsKey(key)) {
+                return stack.get(keyed.get(key))[0];
+            }
+            if (cursor == stack.size()) {
+                stack.add(new int[] {0, options});
+            }
+            int index = cursor++;
+            if (key != null) {
+                keyed.put(key, index);
+            }
+            return stack.get(index)[0];
+        }
+
+        /** Moves to the next path; false when every path was taken. */
+        boolean advance() {
+            while (stack.size() > cursor) {
+                stack.remove(stack.size() - 1); // points of an earlier path this one never met
+            }
+            while (!stack.isEmpty() && stack.get(stack.size() - 1)[0] == stack.get(stack.size() - 1)[1] - 1) {
+                stack.remove(stack.size() - 1);
+            }
+            if (stack.isEmpty()) {
+                return false;
+            }
+            stack.get(stack.size() - 1)[0]++;
+            return true;
+        }
+    }
+
+    /**
+     * An inlined call of a method of this file that returns SQL.
+     *
+     * @param method the method
+     * @param call   the call whose arguments its parameters are bound to
+     * @param parent the frame the call was evaluated in, or null
+     * @param id     distinguishes the conditions of different inlined calls
+     */
+    private record Frame(CallableDeclaration<?> method, MethodCallExpr call, Frame parent, int id) {
+        int depth() {
+            return parent == null ? 1 : parent.depth() + 1;
+        }
+    }
+
+    private int frameIds;
+
     private JavaText eval(Expression e, int depth, Set<Node> visiting) {
         if (e == null || depth > MAX_DEPTH) {
             return null;
+        }
+        if (e instanceof ConditionalExpr c) {
+            return conditional(c, depth, visiting);
         }
         if (e instanceof StringLiteralExpr s) {
             return literal(s, false);
@@ -182,6 +328,313 @@ final class StringEvaluator {
                 return localBuilder(n, depth, visiting);
             }
             return builderChain(scope, depth, visiting);
+        }
+        if (choices != null && (scope == null || scope instanceof ThisExpr
+                || scope instanceof NameExpr sn && typeNames.contains(sn.getNameAsString()))) {
+            return inline(call, depth, visiting);
+        }
+        return null;
+    }
+
+    /**
+     * A call of a method of this file that returns a {@code String}: its {@code return} expressions, with
+     * its parameters bound to the call's arguments. Returns under an {@code if} whose condition is
+     * constant there and false are skipped; several remaining returns are a choice. The text is marked as
+     * coming through {@code Type.method(..)}, so a site is reported at the call that executes it.
+     */
+    private JavaText inline(MethodCallExpr call, int depth, Set<Node> visiting) {
+        MethodDeclaration m = sqlMethod(call);
+        if (m == null || (frame != null && frame.depth() >= MAX_INLINE) || !visiting.add(m)) {
+            return null;
+        }
+        Frame outer = frame;
+        frame = new Frame(m, call, outer, ++frameIds);
+        try {
+            List<Expression> returned = reachableReturns(m);
+            if (returned.isEmpty()) {
+                return null;
+            }
+            int pick = returned.size() == 1 ? 0 : choices.choose(null, returned.size());
+            JavaText t = eval(returned.get(pick), depth + 1, visiting);
+            if (t == null) {
+                return null;
+            }
+            String owner = m.findAncestor(TypeDeclaration.class).map(TypeDeclaration::getNameAsString).orElse("");
+            return t.viaConstant((owner.isEmpty() ? "" : owner + ".") + m.getNameAsString() + "(..)");
+        } finally {
+            frame = outer;
+            visiting.remove(m);
+        }
+    }
+
+    /** The file's methods by name, collected once (a call's file is this evaluator's). */
+    private Map<String, List<MethodDeclaration>> methodsByName;
+
+    /** Calls of the file by method name, collected once. */
+    private Map<String, List<MethodCallExpr>> callsByName;
+
+    private Map<String, List<MethodDeclaration>> methods(Node any) {
+        if (methodsByName == null) {
+            methodsByName = new HashMap<>();
+            for (MethodDeclaration m : any.findRootNode().findAll(MethodDeclaration.class)) {
+                methodsByName.computeIfAbsent(m.getNameAsString(), k -> new ArrayList<>()).add(m);
+            }
+        }
+        return methodsByName;
+    }
+
+    private List<MethodCallExpr> callsNamed(Node any, String name) {
+        if (callsByName == null) {
+            callsByName = new HashMap<>();
+            for (MethodCallExpr c : any.findRootNode().findAll(MethodCallExpr.class)) {
+                callsByName.computeIfAbsent(c.getNameAsString(), k -> new ArrayList<>()).add(c);
+            }
+        }
+        return callsByName.getOrDefault(name, List.of());
+    }
+
+    /** The one method of this file the call reaches: same name and arity, returning String, with a body; else null. */
+    private MethodDeclaration sqlMethod(MethodCallExpr call) {
+        MethodDeclaration found = null;
+        for (MethodDeclaration m : methods(call).getOrDefault(call.getNameAsString(), List.of())) {
+            if (m.getParameters().size() != call.getArguments().size()) {
+                continue;
+            }
+            if (found != null) {
+                return null; // overloaded: not resolved by name and arity
+            }
+            found = m;
+        }
+        if (found == null || found.getBody().isEmpty() || found.getParameters().stream().anyMatch(p -> p.isVarArgs())
+                || !(found.getType().asString().equals("String") || found.getType().asString().equals("java.lang.String"))) {
+            return null;
+        }
+        return found;
+    }
+
+    /**
+     * The expressions of the method's own {@code return}s (not those of lambdas or local classes) that a
+     * constant condition does not rule out; a return under a constant-true {@code if} at the top of the
+     * body ends the list.
+     */
+    private List<Expression> reachableReturns(MethodDeclaration m) {
+        List<Expression> out = new ArrayList<>();
+        for (ReturnStmt r : m.findAll(ReturnStmt.class)) {
+            if (r.getExpression().isEmpty() || r.findAncestor(CallableDeclaration.class).orElse(null) != m
+                    || r.findAncestor(LambdaExpr.class).filter(l -> l.isDescendantOf(m)).isPresent()) {
+                continue;
+            }
+            boolean reachable = true;
+            boolean certain = true;
+            Node child = r;
+            for (Node cur = r.getParentNode().orElse(null); cur != null && cur != m; cur = cur.getParentNode().orElse(null)) {
+                if (cur instanceof IfStmt s) {
+                    Boolean v = constantBoolean(s.getCondition(), 0);
+                    boolean inThen = s.getThenStmt() == child;
+                    if (v != null && v != inThen) {
+                        reachable = false;
+                    }
+                    certain &= v != null && v == inThen;
+                } else if (!(cur instanceof BlockStmt)) {
+                    certain = false;
+                }
+                child = cur;
+            }
+            if (reachable) {
+                out.add(r.getExpression().get());
+                if (certain) {
+                    break; // every later return is dead code on this call
+                }
+            }
+        }
+        return out;
+    }
+
+    /** {@code c ? a : b}: the branch a constant condition picks, or a choice between both. */
+    private JavaText conditional(ConditionalExpr c, int depth, Set<Node> visiting) {
+        Boolean v = constantBoolean(c.getCondition(), 0);
+        if (v == null) {
+            if (choices == null) {
+                return null; // single-value mode: a value known only at run time
+            }
+            v = choice(c.getCondition());
+        }
+        return eval(v ? c.getThenExpr() : c.getElseExpr(), depth + 1, visiting);
+    }
+
+    /**
+     * Takes a value for a condition that is not constant. A condition that is a variable (or its negation)
+     * takes one value per path and frame, so {@code f ? "a" : ""} and {@code f ? "b" : ""} agree.
+     */
+    private boolean choice(Expression condition) {
+        Expression base = condition;
+        boolean negated = false;
+        while (true) {
+            if (base instanceof EnclosedExpr p) {
+                base = p.getInner();
+            } else if (base instanceof UnaryExpr u && u.getOperator() == UnaryExpr.Operator.LOGICAL_COMPLEMENT) {
+                base = u.getExpression();
+                negated = !negated;
+            } else {
+                break;
+            }
+        }
+        // a parameter of an inlined method stands for the argument of its call: follow it outwards, so
+        // lockSql(!wait) and a later test of wait agree, and the enclosing method's flag is named
+        Frame at = frame;
+        while (base instanceof NameExpr n && at != null && n.isDescendantOf(at.method())) {
+            Frame here = frame;
+            frame = at;
+            Expression argument = boundArgument(n.getNameAsString(), n);
+            frame = here;
+            if (argument == null) {
+                break;
+            }
+            at = at.parent();
+            base = argument;
+            while (true) {
+                if (base instanceof EnclosedExpr p) {
+                    base = p.getInner();
+                } else if (base instanceof UnaryExpr u && u.getOperator() == UnaryExpr.Operator.LOGICAL_COMPLEMENT) {
+                    base = u.getExpression();
+                    negated = !negated;
+                } else {
+                    break;
+                }
+            }
+        }
+        String key = base instanceof NameExpr n ? (at == null ? 0 : at.id()) + ":" + n.getNameAsString() : null;
+        boolean value = choices.choose(key, 2) == 0;
+        if (at == null && base instanceof NameExpr n && JavaScopes.isParameter(n.getNameAsString(), n)) {
+            choices.assumed.put(n.getNameAsString(), value);
+        }
+        return value != negated;
+    }
+
+    /**
+     * @param e a boolean expression
+     * @return its value when constant where it is written (see {@link #constantBoolean(Expression, int)}), else null
+     */
+    Boolean constantBoolean(Expression e) {
+        try {
+            frame = null;
+            return constantBoolean(e, 0);
+        } catch (StackOverflowError | RuntimeException ex) {
+            return null;
+        }
+    }
+
+    /**
+     * @param e     a boolean expression
+     * @param depth recursion guard
+     * @return its value when constant where it is evaluated: a literal, a negation, a parameter bound by the
+     *     inlined call to a constant, a parameter of a private method that every call of this file passes
+     *     the same constant, an effectively final local or a {@code final} field initialised with one; else null
+     */
+    private Boolean constantBoolean(Expression e, int depth) {
+        if (e == null || depth > 8) {
+            return null;
+        }
+        if (e instanceof BooleanLiteralExpr b) {
+            return b.getValue();
+        }
+        if (e instanceof EnclosedExpr p) {
+            return constantBoolean(p.getInner(), depth + 1);
+        }
+        if (e instanceof UnaryExpr u && u.getOperator() == UnaryExpr.Operator.LOGICAL_COMPLEMENT) {
+            Boolean v = constantBoolean(u.getExpression(), depth + 1);
+            return v == null ? null : !v;
+        }
+        if (e instanceof FieldAccessExpr f && (f.getScope() instanceof ThisExpr
+                || f.getScope() instanceof NameExpr sn && typeNames.contains(sn.getNameAsString()))) {
+            VariableDeclarator v = constants.get(f.getNameAsString());
+            return v == null ? null : v.getInitializer().map(i -> constantBoolean(i, depth + 1)).orElse(null);
+        }
+        if (!(e instanceof NameExpr n)) {
+            return null;
+        }
+        String name = n.getNameAsString();
+        if (JavaScopes.isParameter(name, n)) {
+            Expression argument = boundArgument(name, n);
+            if (argument != null) {
+                Frame here = frame;
+                frame = here.parent();
+                try {
+                    return constantBoolean(argument, depth + 1);
+                } finally {
+                    frame = here;
+                }
+            }
+            return frame == null || !n.isDescendantOf(frame.method()) ? fromCallers(name, n, depth) : null;
+        }
+        Optional<VariableDeclarator> local = JavaScopes.local(name, n);
+        if (local.isPresent()) {
+            return JavaScopes.reassigned(local.get()) ? null
+                    : local.get().getInitializer().map(i -> constantBoolean(i, depth + 1)).orElse(null);
+        }
+        VariableDeclarator c = constants.get(name);
+        return c == null ? null : c.getInitializer().map(i -> constantBoolean(i, depth + 1)).orElse(null);
+    }
+
+    /**
+     * A flag parameter of a private method (not reassigned) that every call of it in this file passes the
+     * same constant: that constant. Null when the method is not private, is never called here, a call
+     * passes something else, or the calls disagree.
+     */
+    private Boolean fromCallers(String name, NameExpr use, int depth) {
+        CallableDeclaration<?> m = use.findAncestor(CallableDeclaration.class).orElse(null);
+        if (!(m instanceof MethodDeclaration md) || !md.isPrivate()
+                || use.findAncestor(LambdaExpr.class).filter(l -> l.isDescendantOf(md)).isPresent()
+                || md.findAll(AssignExpr.class).stream().anyMatch(a -> a.getTarget() instanceof NameExpr t
+                && t.getNameAsString().equals(name))) {
+            return null;
+        }
+        int index = -1;
+        for (int i = 0; i < md.getParameters().size(); i++) {
+            if (md.getParameter(i).getNameAsString().equals(name)) {
+                index = i;
+            }
+        }
+        if (index < 0 || md.getParameter(index).isVarArgs()) {
+            return null;
+        }
+        Boolean seen = null;
+        Frame here = frame;
+        frame = null;
+        try {
+            for (MethodCallExpr call : callsNamed(md, md.getNameAsString())) {
+                if (call.getArguments().size() != md.getParameters().size()
+                        || !call.getScope().map(sc -> sc instanceof ThisExpr).orElse(true)) {
+                    continue;
+                }
+                Boolean v = call.isDescendantOf(md) ? null : constantBoolean(call.getArgument(index), depth + 4);
+                if (v == null || (seen != null && !seen.equals(v))) {
+                    return null;
+                }
+                seen = v;
+            }
+        } finally {
+            frame = here;
+        }
+        return seen;
+    }
+
+    /** The argument the inlined call binds to a parameter of the method being inlined, or null. */
+    private Expression boundArgument(String name, Node use) {
+        if (frame == null || !use.isDescendantOf(frame.method())) {
+            return null;
+        }
+        // the nearest declaration must be the inlined method's parameter, not a lambda's
+        for (Node cur = use; cur != null && cur != frame.method(); cur = cur.getParentNode().orElse(null)) {
+            if (cur instanceof LambdaExpr l && l.getParameters().stream().anyMatch(p -> p.getNameAsString().equals(name))) {
+                return null;
+            }
+        }
+        var params = frame.method().getParameters();
+        for (int i = 0; i < params.size(); i++) {
+            if (params.get(i).getNameAsString().equals(name)) {
+                return frame.call().getArgument(i);
+            }
         }
         return null;
     }
@@ -297,6 +750,9 @@ final class StringEvaluator {
                     return out;
                 }
                 List<Expression> appended = appendsTo(st, name);
+                if (appended == null && st instanceof IfStmt branch) {
+                    appended = appendsInBranch(branch, name);
+                }
                 if (appended == null) {
                     if (st.findFirst(NameExpr.class, x -> x.getNameAsString().equals(name)).isPresent()) {
                         return null; // used some other way before the toString()
@@ -311,6 +767,43 @@ final class StringEvaluator {
         } finally {
             visiting.remove(local.get());
         }
+    }
+
+    /**
+     * {@code if (c) { name.append(..); } else { name.append(..); }} (the else optional): the operands of the
+     * branch a constant condition picks or, while enumerating, the branch chosen on this path; null when
+     * a branch does anything but append to the builder, or in single-value mode for a run-time condition.
+     */
+    private List<Expression> appendsInBranch(IfStmt branch, String name) {
+        List<Expression> then = appendsIn(branch.getThenStmt(), name);
+        List<Expression> otherwise = branch.getElseStmt().map(e -> appendsIn(e, name)).orElse(List.of());
+        if (then == null || otherwise == null) {
+            return null;
+        }
+        Boolean v = constantBoolean(branch.getCondition(), 0);
+        if (v == null) {
+            if (choices == null) {
+                return null;
+            }
+            v = choice(branch.getCondition());
+        }
+        return v ? then : otherwise;
+    }
+
+    /** The operands a statement or block appends to the builder, in order; null when it does anything else. */
+    private static List<Expression> appendsIn(Statement st, String name) {
+        if (!(st instanceof BlockStmt block)) {
+            return appendsTo(st, name);
+        }
+        List<Expression> out = new ArrayList<>();
+        for (Statement inner : block.getStatements()) {
+            List<Expression> a = appendsTo(inner, name);
+            if (a == null) {
+                return null;
+            }
+            out.addAll(a);
+        }
+        return out;
     }
 
     /** The operands of {@code name.append(a).append(b);} as a statement, in order; null for any other statement. */
@@ -350,7 +843,17 @@ final class StringEvaluator {
 
     private JavaText name(String name, NameExpr use, int depth, Set<Node> visiting) {
         if (JavaScopes.isParameter(name, use)) {
-            return null;
+            Expression argument = boundArgument(name, use);
+            if (argument == null) {
+                return null;
+            }
+            Frame here = frame;
+            frame = here.parent();
+            try {
+                return eval(argument, depth + 1, visiting);
+            } finally {
+                frame = here;
+            }
         }
         Optional<VariableDeclarator> local = JavaScopes.local(name, use);
         if (local.isPresent()) {

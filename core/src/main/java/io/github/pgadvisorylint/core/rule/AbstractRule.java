@@ -24,8 +24,22 @@ public abstract class AbstractRule implements Rule {
      */
     protected AbstractRule(String id, Severity defaultSeverity, String shortDescription, String fullDescription,
                            List<String> tags) {
+        this(id, defaultSeverity, shortDescription, fullDescription, tags, true);
+    }
+
+    /**
+     * @param id               kebab-case rule id
+     * @param defaultSeverity  severity of the most common finding
+     * @param shortDescription one sentence
+     * @param fullDescription  one paragraph
+     * @param tags             SARIF tags
+     * @param enabledByDefault false for a rule that runs only when the configuration switches it on
+     * @throws IllegalStateException when the documentation page {@code /docs/<id>.md} is missing
+     */
+    protected AbstractRule(String id, Severity defaultSeverity, String shortDescription, String fullDescription,
+                           List<String> tags, boolean enabledByDefault) {
         this.descriptor = new RuleDescriptor(id, RuleDescriptor.pascalCase(id), defaultSeverity, shortDescription,
-                fullDescription, loadDoc(getClass(), id), tags);
+                fullDescription, loadDoc(getClass(), id), tags, enabledByDefault);
     }
 
     private static String loadDoc(Class<?> owner, String id) {

@@ -13,9 +13,13 @@ import java.util.Objects;
  * @param fullDescription  a paragraph, plain text
  * @param helpMarkdown     the rule's documentation page (what, why, bad, good, how to suppress)
  * @param tags             SARIF {@code properties.tags}, e.g. {@code correctness}, {@code concurrency}
+ * @param enabledByDefault false for a rule that runs only when the configuration switches it on
+ *                         ({@code rules: {id: on}} or a severity): an audit whose findings are a design
+ *                         choice in most code, not a defect
  */
 public record RuleDescriptor(String id, String name, Severity defaultSeverity, String shortDescription,
-                             String fullDescription, String helpMarkdown, List<String> tags) {
+                             String fullDescription, String helpMarkdown, List<String> tags,
+                             boolean enabledByDefault) {
 
     /** Checks fields; throws {@link IllegalArgumentException} when the id is not kebab-case. */
     public RuleDescriptor {
@@ -29,6 +33,21 @@ public record RuleDescriptor(String id, String name, Severity defaultSeverity, S
         Objects.requireNonNull(fullDescription, "fullDescription");
         Objects.requireNonNull(helpMarkdown, "helpMarkdown");
         tags = List.copyOf(tags);
+    }
+
+    /** A rule that runs unless the configuration switches it off; fields as in the canonical constructor. */
+    public RuleDescriptor(String id, String name, Severity defaultSeverity, String shortDescription,
+                          String fullDescription, String helpMarkdown, List<String> tags) {
+        this(id, name, defaultSeverity, shortDescription, fullDescription, helpMarkdown, tags, true);
+    }
+
+    /**
+     * @param severity the severity to show as the default
+     * @return this descriptor with another default severity (a configuration override), all else kept
+     */
+    public RuleDescriptor withDefaultSeverity(Severity severity) {
+        return new RuleDescriptor(id, name, severity, shortDescription, fullDescription, helpMarkdown, tags,
+                enabledByDefault);
     }
 
     /**

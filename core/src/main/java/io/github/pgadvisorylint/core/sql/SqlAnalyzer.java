@@ -112,18 +112,9 @@ public final class SqlAnalyzer {
         void statement(List<SqlToken> toks, int[] match, int a, int b, StatementKind kind, int index,
                        boolean inBody, int nesting) {
             if (kind == StatementKind.DO_BLOCK || kind == StatementKind.CREATE_FUNCTION) {
-                if (nesting < MAX_BODY_NESTING && bodyLanguageOk(toks, a, b)) {
-                    for (int i = a; i < b; i++) {
-                        SqlToken t = toks.get(i);
-                        boolean body = t.type() == SqlToken.Type.DOLLAR_STRING
-                                && (kind == StatementKind.DO_BLOCK || i > a && toks.get(i - 1).is("AS"));
-                        if (body) {
-                            int tag = t.dollarTagLength();
-                            int from = t.start() + tag;
-                            int to = t.text().length() >= 2 * tag && t.text().endsWith(t.text().substring(0, tag))
-                                    ? t.end() - tag : t.end();
-                            body(from, Math.max(from, to), index, nesting + 1);
-                        }
+                if (nesting < MAX_BODY_NESTING) {
+                    for (int[] body : bodies(toks, a, b, kind)) {
+                        body(body[0], body[1], index, nesting + 1);
                     }
                 }
                 return;
@@ -590,6 +581,36 @@ public final class SqlAnalyzer {
             }
         }
         return depth == 0 ? max : -1;
+    }
+
+    /**
+     * The dollar-quoted bodies of a {@code DO} or {@code CREATE FUNCTION/PROCEDURE} statement written in
+     * PL/pgSQL or SQL (the language is not checked when none is named): for {@code DO} every dollar string,
+     * for a function the dollar string after {@code AS}.
+     *
+     * @param toks the statement's tokens (and possibly more)
+     * @param a    index of the statement's first token
+     * @param b    index just past its last token
+     * @param kind {@link StatementKind#DO_BLOCK} or {@link StatementKind#CREATE_FUNCTION}; any other kind has none
+     * @return {@code [from, to)} text ranges of the bodies, without their dollar tags; empty for another language
+     */
+    static List<int[]> bodies(List<SqlToken> toks, int a, int b, StatementKind kind) {
+        List<int[]> out = new ArrayList<>();
+        if (kind != StatementKind.DO_BLOCK && kind != StatementKind.CREATE_FUNCTION || !bodyLanguageOk(toks, a, b)) {
+            return out;
+        }
+        for (int i = a; i < b; i++) {
+            SqlToken t = toks.get(i);
+            if (t.type() == SqlToken.Type.DOLLAR_STRING
+                    && (kind == StatementKind.DO_BLOCK || i > a && toks.get(i - 1).is("AS"))) {
+                int tag = t.dollarTagLength();
+                int from = t.start() + tag;
+                int to = t.text().length() >= 2 * tag && t.text().endsWith(t.text().substring(0, tag))
+                        ? t.end() - tag : t.end();
+                out.add(new int[] {from, Math.max(from, to)});
+            }
+        }
+        return out;
     }
 
     private static boolean bodyLanguageOk(List<SqlToken> toks, int a, int b) {

@@ -11,8 +11,11 @@ import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
 import io.github.pgadvisorylint.core.rule.Severity;
 import io.github.pgadvisorylint.core.source.SourceFile;
+import io.github.pgadvisorylint.core.model.SiteUsage;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import io.github.pgadvisorylint.core.model.ConnectionScope;
 import io.github.pgadvisorylint.core.model.ExecutionContext;
@@ -21,8 +24,9 @@ import io.github.pgadvisorylint.core.model.TransactionState;
 
 /**
  * The front end for {@code .sql} files: every statement of the script through the {@link SqlAnalyzer},
- * regions mapped one to one. A script's session ends with the script, so session-level acquisitions
- * get {@link ReleaseGuarantee#UNKNOWN} here. Thread-safe.
+ * regions mapped one to one. A script's session ends with the script, so session-level acquisitions at
+ * its top level get {@link ReleaseGuarantee#UNKNOWN}; those inside a {@code DO} block or a function body
+ * are paired with their unlock in that body ({@link PlpgsqlLifecycles}). Thread-safe.
  */
 public final class SqlFileFrontEnd {
 
@@ -81,6 +85,39 @@ public final class SqlFileFrontEnd {
     }
 
     /**
+     * The lifecycle of a session-level acquisition of a script. At the top level of a script it is
+     * {@link ReleaseGuarantee#UNKNOWN}: whoever runs the script ends its session when the script stops
+     * (psql with {@code ON_ERROR_STOP} exits; without it, a failed statement in autocommit does not skip
+     * the next one, so the unlock still runs), and a migration tool's failed migration stops the
+     * application that borrowed the connection; a script is not where an error can be handled. Inside
+     * a {@code DO} block or a PL/pgSQL or SQL function body, the body can handle errors and the session
+     * outlives it, so the pairing of {@link PlpgsqlLifecycles} decides (RULES.md F1, F18).
+     */
+    private static LockLifecycle sessionLifecycle(SourceFile file, LockSite site, PlpgsqlLifecycles.Pairing pairing) {
+        if (pairing == null) {
+            return new LockLifecycle(site, ReleaseGuarantee.UNKNOWN, null, "SQL script: the session ends with it");
+        }
+        SqlLockCall unlock = pairing.release();
+        SourceRegion release = file.region(unlock.nameStart(), unlock.nameEnd());
+        return switch (pairing.kind()) {
+            case HANDLER_COVERS -> new LockLifecycle(site, ReleaseGuarantee.FINALLY, release,
+                    "an EXCEPTION handler releases the lock when the work fails");
+            case NOTHING_BETWEEN -> new LockLifecycle(site, ReleaseGuarantee.NOTHING_BETWEEN, release,
+                    "nothing between the lock and its unlock can fail");
+            case UNGUARDED -> {
+                int line = file.region(pairing.stepOffset(), pairing.stepOffset()).startLine();
+                boolean leaves = switch (pairing.step()) {
+                    case "RETURN", "EXIT", "CONTINUE" -> true;
+                    default -> false;
+                };
+                yield new LockLifecycle(site, ReleaseGuarantee.NOT_IN_FINALLY, release, "the " + pairing.step()
+                        + " at line " + line + (leaves ? " leaves the block before" : " can raise an error before")
+                        + " the unlock at line " + release.startLine() + ", and no EXCEPTION handler releases the lock");
+            }
+        };
+    }
+
+    /**
      * @param file a decoded {@code .sql} file
      * @return its lock sites, lifecycles and problems; never throws for bad input
      */
@@ -88,7 +125,8 @@ public final class SqlFileFrontEnd {
         SqlAnalysis analysis = sqlAnalyzer.analyze(file.text());
         List<LockSite> sites = new ArrayList<>();
         List<LockLifecycle> lifecycles = new ArrayList<>();
-        java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages = new java.util.HashMap<>();
+        Map<String, SiteUsage> usages = new HashMap<>();
+        Map<SqlLockCall, PlpgsqlLifecycles.Pairing> bodies = PlpgsqlLifecycles.analyze(file.text(), analysis);
         for (SqlLockCall call : analysis.calls()) {
             LockSite site = new LockSite(file.path() + "#" + sites.size(), call.function(),
                     SqlSites.key(call, file::region), file.region(call.nameStart(), call.nameEnd()), null,
@@ -99,7 +137,7 @@ public final class SqlFileFrontEnd {
             if (call.function().operation().isAcquisition()) {
                 lifecycles.add(call.function().level() == LockLevel.TRANSACTION
                         ? new LockLifecycle(site, ReleaseGuarantee.TRANSACTION_END, null, "transaction-level lock")
-                        : new LockLifecycle(site, ReleaseGuarantee.UNKNOWN, null, "SQL script: the session ends with it"));
+                        : sessionLifecycle(file, site, bodies.get(call)));
             }
         }
         List<Notification> notes = new ArrayList<>();

@@ -3,10 +3,12 @@ package io.github.pgadvisorylint.core.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.pgadvisorylint.core.rule.RuleDescriptor;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -48,6 +50,7 @@ class LintConfigLoaderTest {
                 """);
         assertThat(c.file()).isEqualTo(FILE);
         assertThat(c.disabledRules()).containsExactly("duplicate-lock-key");
+        assertThat(c.enabledRules()).containsExactlyInAnyOrder("lock-in-limit-query", "unused-suppression");
         assertThat(c.severityOverrides()).isEqualTo(Map.of("lock-in-limit-query", Severity.WARNING));
         assertThat(c.includes()).containsExactly("src/main/**");
         assertThat(c.excludes()).containsExactly("**/generated/**", "legacy/");
@@ -55,6 +58,20 @@ class LintConfigLoaderTest {
         assertThat(c.includeTests()).isFalse();
         assertThat(c.lockHelpers()).containsExactlyInAnyOrder("acquire", "com.acme.Locks.withLock");
         assertThat(c.pooledApiTypes()).containsExactly("com.acme.db.PooledDataSource");
+    }
+
+    @Test
+    void onOrASeveritySwitchesOnARuleThatIsOffByDefault() {
+        RuleDescriptor offByDefault = new RuleDescriptor("unused-suppression", "UnusedSuppression", Severity.NOTE,
+                "s", "f", "# page", List.of(), false);
+        RuleDescriptor onByDefault = new RuleDescriptor("duplicate-lock-key", "DuplicateLockKey", Severity.WARNING,
+                "s", "f", "# page", List.of());
+        assertThat(LintConfig.none().runs(offByDefault)).isFalse();
+        assertThat(LintConfig.none().runs(onByDefault)).isTrue();
+        assertThat(parse("rules:\n  unused-suppression: on\n").runs(offByDefault)).isTrue();
+        assertThat(parse("rules:\n  unused-suppression: warning\n").runs(offByDefault)).isTrue();
+        assertThat(parse("rules:\n  unused-suppression: off\n").runs(offByDefault)).isFalse();
+        assertThat(parse("rules:\n  duplicate-lock-key: off\n").runs(onByDefault)).isFalse();
     }
 
     @Test

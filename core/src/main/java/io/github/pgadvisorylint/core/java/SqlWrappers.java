@@ -1,0 +1,251 @@
+package io.github.pgadvisorylint.core.java;
+
+import com.github.javaparser.ast.CompilationUnit;
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.MethodDeclaration;
+import com.github.javaparser.ast.body.Parameter;
+import com.github.javaparser.ast.body.TypeDeclaration;
+import com.github.javaparser.ast.body.VariableDeclarator;
+import com.github.javaparser.ast.expr.ArrayAccessExpr;
+import com.github.javaparser.ast.expr.ArrayCreationExpr;
+import com.github.javaparser.ast.expr.AssignExpr;
+import com.github.javaparser.ast.expr.CastExpr;
+import com.github.javaparser.ast.expr.EnclosedExpr;
+import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.FieldAccessExpr;
+import com.github.javaparser.ast.expr.IntegerLiteralExpr;
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.expr.ThisExpr;
+import io.github.pgadvisorylint.core.model.ExecutionApi;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * User-written JDBC wrappers of one file: methods such as {@code queryForObject(Connection c, String sql,
+ * Object... args)} or {@code boolean exec(Connection c, String sql, long key)} whose body executes their
+ * {@code String} parameter on a database handle ({@code Connection}, {@code DataSource}, Spring
+ * {@code JdbcTemplate} and friends, decided by the declared type of a parameter, local or field), and
+ * bind their other parameters to its placeholders ({@code ps.setLong(1, key)}, a loop of
+ * {@code ps.setObject(i + 1, args[i])}, or the varargs handed on to a template). A call of a wrapper
+ * with literal or constant SQL is a lock site at that call, its keys bound through the call's arguments.
+ * Calls resolve within the file by name and arity (a varargs wrapper takes any count from its fixed
+ * parameters on); an overloaded name is not resolved.
+ */
+final class SqlWrappers {
+
+    /** Declared types (simple names) of handles that execute SQL. */
+    private static final Set<String> JDBC_HANDLES = Set.of("Connection", "DataSource", "Statement", "PreparedStatement");
+    private static final Set<String> TEMPLATE_HANDLES = Set.of("JdbcTemplate", "JdbcOperations",
+            "NamedParameterJdbcTemplate", "NamedParameterJdbcOperations");
+
+    /** Calls that run their first argument as SQL. */
+    private static final Set<String> EXECUTING = Set.of("prepareStatement", "prepareCall", "execute", "executeQuery",
+            "executeUpdate", "executeLargeUpdate", "queryForObject", "queryForList", "queryForMap", "query", "update");
+
+    private static final Set<String> SETTERS = Set.of("setLong", "setInt", "setObject", "setShort", "setBigDecimal",
+            "setByte", "setString");
+
+    /**
+     * One wrapper method.
+     *
+     * @param method   its declaration
+     * @param sqlParam index of the parameter holding the SQL
+     * @param api      how its body executes the SQL
+     * @param exec     the call in its body that executes the SQL (for how the result is read)
+     * @param varargs  index of the parameter whose elements bind {@code ?1, ?2, ...} in order, or -1
+     * @param fixed    1-based placeholder position to the index of the parameter bound to it
+     */
+    record Wrapper(MethodDeclaration method, int sqlParam, ExecutionApi api, MethodCallExpr exec, int varargs,
+                   Map<Integer, Integer> fixed) {
+
+        /** @return the wrapper's simple name, as written at its calls */
+        String name() {
+            return method.getNameAsString();
+        }
+
+        /**
+         * @param call     a call of this wrapper
+         * @param position the 1-based placeholder position
+         * @return the call's argument bound to it, or null when not visible
+         */
+        Expression bound(MethodCallExpr call, int position) {
+            Integer param = fixed.get(position);
+            if (param != null) {
+                return param < call.getArguments().size() ? call.getArgument(param) : null;
+            }
+            if (varargs < 0 || position < 1) {
+                return null;
+            }
+            if (call.getArguments().size() == varargs + 1 && call.getArgument(varargs) instanceof ArrayCreationExpr array) {
+                var values = array.getInitializer().map(i -> i.getValues()).orElse(null);
+                return values != null && position <= values.size() ? values.get(position - 1) : null;
+            }
+            int at = varargs + position - 1;
+            return at < call.getArguments().size() ? call.getArgument(at) : null;
+        }
+    }
+
+    private final Map<String, List<Wrapper>> byName = new HashMap<>();
+    private final Map<String, Integer> declared = new HashMap<>();
+
+    /** @param unit the file; its wrappers are found now */
+    SqlWrappers(CompilationUnit unit) {
+        for (MethodDeclaration m : unit.findAll(MethodDeclaration.class)) {
+            declared.merge(m.getNameAsString(), 1, Integer::sum);
+            Wrapper w = wrapper(m);
+            if (w != null) {
+                byName.computeIfAbsent(m.getNameAsString(), k -> new ArrayList<>()).add(w);
+            }
+        }
+    }
+
+    /**
+     * @param call a method call of the file
+     * @return the wrapper it calls (unqualified, on {@code this}, or on a type of the file), or null
+     */
+    Wrapper resolve(MethodCallExpr call) {
+        List<Wrapper> found = byName.get(call.getNameAsString());
+        if (found == null || found.size() != 1 || declared.get(call.getNameAsString()) != 1) {
+            return null;
+        }
+        Wrapper w = found.get(0);
+        Expression scope = call.getScope().orElse(null);
+        String owner = w.method().findAncestor(TypeDeclaration.class).map(TypeDeclaration::getNameAsString).orElse("");
+        boolean local = scope == null || scope instanceof ThisExpr || scope instanceof NameExpr n && n.getNameAsString().equals(owner);
+        int params = w.method().getParameters().size();
+        boolean arity = w.varargs() >= 0 && w.method().getParameter(w.varargs()).isVarArgs()
+                ? call.getArguments().size() >= params - 1 : call.getArguments().size() == params;
+        if (!local || !arity || call.findAncestor(MethodDeclaration.class).orElse(null) == w.method()) {
+            return null;
+        }
+        return w;
+    }
+
+    /** The method as a wrapper, or null when it executes no {@code String} parameter on a database handle. */
+    private static Wrapper wrapper(MethodDeclaration m) {
+        if (m.getBody().isEmpty()) {
+            return null;
+        }
+        List<String> params = m.getParameters().stream().map(Parameter::getNameAsString).toList();
+        for (MethodCallExpr exec : m.findAll(MethodCallExpr.class, c -> EXECUTING.contains(c.getNameAsString())
+                && c.getArguments().isNonEmpty() && c.getScope().isPresent())) {
+            if (!(exec.getArgument(0) instanceof NameExpr sql)) {
+                continue;
+            }
+            int sqlParam = params.indexOf(sql.getNameAsString());
+            if (sqlParam < 0 || !isString(m.getParameter(sqlParam)) || reassigned(m, sql.getNameAsString())) {
+                continue;
+            }
+            String handle = handleType(exec.getScope().get(), exec, 0);
+            if (handle == null) {
+                continue;
+            }
+            boolean template = TEMPLATE_HANDLES.contains(handle);
+            String name = exec.getNameAsString();
+            ExecutionApi api = template ? ExecutionApi.SPRING_JDBC_TEMPLATE
+                    : name.equals("prepareStatement") ? ExecutionApi.JDBC_PREPARED_STATEMENT
+                    : name.equals("prepareCall") ? ExecutionApi.JDBC_CALLABLE_STATEMENT
+                    : name.startsWith("execute") ? ExecutionApi.JDBC_STATEMENT : null;
+            if (api == null) {
+                continue;
+            }
+            int varargs = -1;
+            Map<Integer, Integer> fixed = new HashMap<>();
+            String statement = api == ExecutionApi.SPRING_JDBC_TEMPLATE ? null : assignedName(exec);
+            if (template) {
+                // jdbc.queryForObject(sql, Boolean.class, args) or jdbc.update(sql, key)
+                int position = 1;
+                for (Expression a : exec.getArguments().subList(1, exec.getArguments().size())) {
+                    int p = a instanceof NameExpr n ? params.indexOf(n.getNameAsString()) : -1;
+                    if (p >= 0 && isArray(m.getParameter(p))) {
+                        varargs = p;
+                    } else if (p >= 0 && p != sqlParam) {
+                        fixed.put(position++, p);
+                    }
+                }
+            } else if (statement != null) {
+                for (MethodCallExpr set : m.findAll(MethodCallExpr.class, c -> SETTERS.contains(c.getNameAsString())
+                        && c.getArguments().size() >= 2 && c.getScope().map(s -> s.toString().equals(statement)).orElse(false))) {
+                    Expression value = set.getArgument(1);
+                    while (value instanceof CastExpr || value instanceof EnclosedExpr) {
+                        value = value instanceof CastExpr c ? c.getExpression() : ((EnclosedExpr) value).getInner();
+                    }
+                    if (value instanceof ArrayAccessExpr access && access.getName() instanceof NameExpr array
+                            && params.indexOf(array.getNameAsString()) >= 0 && isArray(m.getParameter(params.indexOf(array.getNameAsString())))) {
+                        varargs = params.indexOf(array.getNameAsString());
+                    } else if (value instanceof NameExpr v && params.indexOf(v.getNameAsString()) >= 0
+                            && set.getArgument(0) instanceof IntegerLiteralExpr i) {
+                        fixed.put(i.asNumber().intValue(), params.indexOf(v.getNameAsString()));
+                    }
+                }
+            }
+            return new Wrapper(m, sqlParam, api, exec, varargs, Map.copyOf(fixed));
+        }
+        return null;
+    }
+
+    /**
+     * The simple declared type of the handle a receiver chain starts from, following locals to their
+     * initializer ({@code Statement st = c.createStatement()}): {@code Connection}, {@code DataSource},
+     * a template type; null when it is none of them.
+     */
+    private static String handleType(Expression receiver, Node use, int depth) {
+        Expression root = receiver;
+        while (root instanceof MethodCallExpr mc && mc.getScope().isPresent()) {
+            root = mc.getScope().get();
+        }
+        while (root instanceof EnclosedExpr p) {
+            root = p.getInner();
+        }
+        String name = root instanceof NameExpr n ? n.getNameAsString()
+                : root instanceof FieldAccessExpr f && f.getScope() instanceof ThisExpr ? f.getNameAsString() : null;
+        if (name == null || depth > 3) {
+            return null;
+        }
+        String declared = JavaScopes.declaredType(name, use);
+        String simple = declared == null ? null : JavaScopes.simpleTypeName(declared);
+        Optional<VariableDeclarator> local = root instanceof NameExpr ? JavaScopes.local(name, use) : Optional.empty();
+        if (local.isPresent() && local.get().getInitializer().isPresent()) {
+            // a statement or connection taken from a handle: its origin decides
+            String origin = handleType(local.get().getInitializer().get(), local.get(), depth + 1);
+            if (origin != null) {
+                return origin;
+            }
+        }
+        return simple != null && (JDBC_HANDLES.contains(simple) || TEMPLATE_HANDLES.contains(simple)) ? simple : null;
+    }
+
+    private static boolean isString(Parameter p) {
+        String t = p.getType().asString();
+        return !p.isVarArgs() && (t.equals("String") || t.equals("java.lang.String") || t.equals("CharSequence"));
+    }
+
+    private static boolean isArray(Parameter p) {
+        return p.isVarArgs() || p.getType().isArrayType();
+    }
+
+    private static boolean reassigned(MethodDeclaration m, String name) {
+        return m.findAll(AssignExpr.class).stream().anyMatch(a -> a.getTarget() instanceof NameExpr n
+                && n.getNameAsString().equals(name));
+    }
+
+    /** The local a call's value is stored in ({@code PreparedStatement ps = c.prepareStatement(sql)}), or null. */
+    private static String assignedName(MethodCallExpr call) {
+        Node parent = call.getParentNode().orElse(null);
+        while (parent instanceof CastExpr || parent instanceof EnclosedExpr) {
+            parent = parent.getParentNode().orElse(null);
+        }
+        if (parent instanceof VariableDeclarator v) {
+            return v.getNameAsString();
+        }
+        if (parent instanceof AssignExpr a && a.getTarget() instanceof NameExpr n) {
+            return n.getNameAsString();
+        }
+        return null;
+    }
+}
