@@ -92,6 +92,9 @@ public final class FlowLowering {
     private static final Pattern BENIGN = Pattern.compile(
             "next|get|get[A-Z]\\w*|is[A-Z]\\w*|has[A-Z]\\w*|wasNull|booleanValue|longValue|intValue|equals|valueOf|hashCode"
                     + "|toString|orElse|isPresent|isEmpty|size|currentTimeMillis|nanoTime|now|format|formatted|append");
+    /** Names of utility calls that close a connection passed to them, or return it to its pool. */
+    private static final Pattern RETURNS_CONNECTION = Pattern.compile(
+            "close|closeQuietly|closeConnection|releaseConnection|returnConnection|doReleaseConnection");
     /** Exception types whose {@code catch} takes every exception a call can throw. */
     private static final Set<String> CATCH_ALL = Set.of("Exception", "Throwable", "java.lang.Exception", "java.lang.Throwable");
 
@@ -775,7 +778,9 @@ public final class FlowLowering {
                     case "getConnection" -> {
                         if (receiverType != null || (receiver != null && !locals.contains(root(receiver)))
                                 || "DriverManager".equals(scopeName(m))) {
-                            String t = "DriverManager".equals(scopeName(m)) ? "DriverManager" : receiverType;
+                            String staticType = scopeName(m) != null && !locals.contains(scopeName(m))
+                                    && Character.isUpperCase(scopeName(m).charAt(0)) ? scopeName(m) : null;
+                            String t = receiverType != null ? receiverType : staticType;
                             ConnectionKind kind = t == null ? ConnectionKind.UNKNOWN
                                     : UNPOOLED_SOURCES.contains(t) ? ConnectionKind.UNPOOLED
                                     : t.endsWith("DataSource") || t.contains("Pool") ? ConnectionKind.POOLED
@@ -822,6 +827,15 @@ public final class FlowLowering {
                 }
                 if (receiver != null && ALIASING.contains(name) && (isJdbcLike(receiverType) || receiverType == null)) {
                     return new Value(cur, receiver);
+                }
+            }
+            if (sites.isEmpty() && RETURNS_CONNECTION.matcher(name).matches()) {
+                for (int i = 0; i < m.getArguments().size(); i++) {
+                    Expression a = m.getArgument(i);
+                    if (a instanceof NameExpr n && "Connection".equals(types.get(n.getNameAsString())) && args.get(i) != null) {
+                        // DataSourceUtils.releaseConnection(c, ds), DbUtils.closeQuietly(c), a pool's closeConnection(name, c)
+                        return new Value(step(FlowEvent.on(FlowEvent.Kind.CLOSE, args.get(i)), m, cur, false), null);
+                    }
                 }
             }
             String tmp = temp();
@@ -937,6 +951,15 @@ public final class FlowLowering {
                     }
                     case EQUALS, NOT_EQUALS -> {
                         boolean eq = b.getOperator() == BinaryExpr.Operator.EQUALS;
+                        Expression other = b.getRight().isNullLiteralExpr() ? b.getLeft()
+                                : b.getLeft().isNullLiteralExpr() ? b.getRight() : null;
+                        String tested = other == null ? null : path(other);
+                        if (tested != null) {
+                            // x != null: decided when x names a lock object or connection that holds a lock
+                            int test = add(FlowEvent.branch("$nonnull:" + tested, eq), e);
+                            link(ends, test);
+                            return new Cond(List.of(new End(test, 0)), List.of(new End(test, 1)));
+                        }
                         if (b.getRight() instanceof BooleanLiteralExpr lit) {
                             Cond c = condition(b.getLeft(), ends);
                             return lit.getValue() == eq ? c : new Cond(c.whenFalse, c.whenTrue);

@@ -33,7 +33,9 @@ import java.util.TreeSet;
 public final class LockStateAnalysis {
 
     /** Largest number of path states kept at one node before a method is given up as too branchy. */
-    public static final int MAX_STATES = 64;
+    public static final int MAX_STATES = 96;
+    /** Number of path states at a node from which paths with the same holds are joined. */
+    private static final int JOIN_AT = 16;
     private static final int MAX_CASES = 8;
     private static final int MAX_ROUNDS = 4;
     private static final int MAX_VISITS = 40_000;
@@ -42,6 +44,8 @@ public final class LockStateAnalysis {
     private final Map<String, LockSite> sites;
     private final Map<String, List<MethodFlow>> byKey = new HashMap<>();
     private final Map<String, MethodSummary> summaries = new HashMap<>();
+    /** Keys of the methods some analysed call resolves to. */
+    private final Set<String> called = new java.util.HashSet<>();
 
     /**
      * The outcome.
@@ -69,25 +73,54 @@ public final class LockStateAnalysis {
 
     /** @return the findings of every method, sorted by where they are reported, and the covered acquisitions */
     public Result run() {
-        for (int round = 0; round < MAX_ROUNDS; round++) {
-            boolean changed = false;
-            for (MethodFlow f : flows) {
+        List<MethodFlow> relevant = relevant();
+        for (MethodFlow f : relevant) {
+            for (FlowNode n : f.nodes()) {
+                if (n.event().kind() == FlowEvent.Kind.CALL) {
+                    MethodFlow target = resolveFlow(n.event().callee());
+                    if (target != null) {
+                        called.add(target.key());
+                    }
+                }
+            }
+        }
+        Set<MethodFlow> dirty = new LinkedHashSet<>(relevant);
+        for (int round = 0; round < MAX_ROUNDS && !dirty.isEmpty(); round++) {
+            Set<String> changedNames = new TreeSet<>();
+            for (MethodFlow f : relevant) {
+                if (!dirty.contains(f)) {
+                    continue;
+                }
                 Run r = new Run(f, false);
                 MethodSummary s = r.execute() ? r.summary() : new MethodSummary(f.key(), List.of());
                 if (!s.equals(summaries.get(f.key()))) {
                     summaries.put(f.key(), s);
-                    changed = true;
+                    changedNames.add(f.name() + "/" + f.params().size());
                 }
             }
-            if (!changed) {
-                break;
+            dirty.clear();
+            for (MethodFlow f : relevant) {
+                if (calls(f, changedNames)) {
+                    dirty.add(f); // a callee's summary changed: this method's may too
+                }
             }
         }
         Map<String, PathFinding> out = new TreeMap<>();
         Set<String> covered = new TreeSet<>();
         Set<String> handedOver = new TreeSet<>();
-        for (MethodFlow f : flows) {
+        for (MethodFlow f : relevant) {
+            long t0 = System.nanoTime(); // TEMP-PROFILE
             Run r = new Run(f, true);
+            if (System.getenv("PGAL_PROFILE") != null) { // TEMP-PROFILE
+                boolean ok = r.execute();
+                System.err.println("PROFILE " + (System.nanoTime() - t0) / 1000000 + " ms " + f.key() + " nodes=" + f.nodes().size() + " ok=" + ok + " states=" + r.in.stream().mapToInt(Set::size).max().orElse(0));
+                if (!ok) { Set<PathState> big = r.in.stream().max(java.util.Comparator.comparingInt(Set::size)).get();
+                    java.util.Map<String, Set<Object>> comp = new TreeMap<>();
+                    for (PathState p : big) { comp.computeIfAbsent("alias", k -> new java.util.HashSet<>()).add(p.alias()); comp.computeIfAbsent("held", k -> new java.util.HashSet<>()).add(p.held()); comp.computeIfAbsent("bools", k -> new java.util.HashSet<>()).add(p.bools()); comp.computeIfAbsent("closed", k -> new java.util.HashSet<>()).add(p.closed()); comp.computeIfAbsent("escaped", k -> new java.util.HashSet<>()).add(p.escaped()); comp.computeIfAbsent("tx", k -> new java.util.HashSet<>()).add(p.tx()); comp.computeIfAbsent("owners", k -> new java.util.HashSet<>()).add(p.owners()); comp.computeIfAbsent("kinds", k -> new java.util.HashSet<>()).add(p.kinds()); comp.computeIfAbsent("failed", k -> new java.util.HashSet<>()).add(p.failed());}
+                    comp.forEach((k, v) -> System.err.println("PROFILE-COMP " + k + " " + v.size() + " " + String.valueOf(v).substring(0, Math.min(600, String.valueOf(v).length()))));
+                }
+                r = new Run(f, true);
+            }
             if (r.execute()) {
                 r.check(out);
                 covered.addAll(r.acquiredHere.keySet());
@@ -99,6 +132,73 @@ public final class LockStateAnalysis {
         return new Result(findings, covered, handedOver);
     }
 
+    /**
+     * The methods whose lock state can matter: those that execute a lock site or call a lock helper, those
+     * that open, close or commit a connection, and, transitively, those that call a relevant method by name
+     * and arity. Every other method has an empty summary and is not run.
+     */
+    private List<MethodFlow> relevant() {
+        Set<String> names = new TreeSet<>();
+        List<MethodFlow> out = new ArrayList<>();
+        Set<MethodFlow> chosen = new java.util.HashSet<>();
+        for (MethodFlow f : flows) {
+            boolean own = f.nodes().stream().anyMatch(n -> n.event().kind() == FlowEvent.Kind.LOCK
+                    || (n.event().kind() == FlowEvent.Kind.CALL && !n.event().sites().isEmpty())
+                    || storesParameter(f, n.event()));
+            if (own) {
+                chosen.add(f);
+                names.add(f.name() + "/" + f.params().size());
+            }
+        }
+        boolean grew = true;
+        for (int depth = 0; grew && depth < 8; depth++) {
+            grew = false;
+            for (MethodFlow f : flows) {
+                if (!chosen.contains(f) && calls(f, names)) {
+                    chosen.add(f);
+                    names.add(f.name() + "/" + f.params().size());
+                    grew = true;
+                }
+            }
+        }
+        for (MethodFlow f : flows) {
+            if (chosen.contains(f)) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * @return true for a field assignment from a parameter ({@code this.connection = connection} in a
+     *     lock object's constructor): its summary tells callers which connection the object's locks use
+     */
+    private static boolean storesParameter(MethodFlow f, FlowEvent e) {
+        if (e.kind() != FlowEvent.Kind.ASSIGN || e.target() == null || !e.target().startsWith("this.") || e.path() == null) {
+            return false;
+        }
+        int dot = e.path().indexOf('.');
+        return f.params().contains(dot < 0 ? e.path() : e.path().substring(0, dot));
+    }
+
+    /** @return true when {@code f} calls a method named {@code name/arity} among {@code names} */
+    private static boolean calls(MethodFlow f, Set<String> names) {
+        if (names.isEmpty()) {
+            return false;
+        }
+        for (FlowNode n : f.nodes()) {
+            if (n.event().kind() == FlowEvent.Kind.CALL) {
+                for (String c : n.event().callee()) {
+                    String simple = c.substring(c.indexOf('.') + 1);
+                    if (names.contains(simple)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
     /** @return the summaries after {@link #run()}, sorted by method key, for golden tests and debugging */
     public List<MethodSummary> summaries() {
         return new TreeMap<>(summaries).values().stream().toList();
@@ -106,10 +206,16 @@ public final class LockStateAnalysis {
 
     /** @return the summary of the method a call names, or null when none is known or the name is ambiguous */
     MethodSummary resolve(List<String> callee) {
+        MethodFlow f = resolveFlow(callee);
+        return f == null ? null : summaries.get(f.key());
+    }
+
+    /** @return the method a call names: by its receiver's type first, by name and arity when unique */
+    private MethodFlow resolveFlow(List<String> callee) {
         for (String key : callee) {
             List<MethodFlow> found = byKey.get(key);
             if (found != null && found.size() == 1) {
-                return summaries.get(found.get(0).key());
+                return found.get(0);
             }
             if (found != null && found.size() > 1 && !key.startsWith("*.")) {
                 return null; // overloads of one arity: not decided here
@@ -188,13 +294,32 @@ public final class LockStateAnalysis {
 
         private boolean propagate(int target, PathState s, Deque<Integer> work) {
             Set<PathState> set = in.get(target);
-            if (set.add(s)) {
-                if (set.size() > MAX_STATES) {
-                    return false;
+            if (set.contains(s)) {
+                return true;
+            }
+            if (set.size() >= JOIN_AT) {
+                List<Object> key = s.projection();
+                for (PathState g : set) {
+                    if (g.projection().equals(key)) {
+                        PathState m = g.meet(s);
+                        if (m.equals(g)) {
+                            return true;
+                        }
+                        set.remove(g);
+                        set.add(m);
+                        if (!work.contains(target)) {
+                            work.add(target);
+                        }
+                        return true;
+                    }
                 }
-                if (!work.contains(target)) {
-                    work.add(target);
-                }
+            }
+            set.add(s);
+            if (set.size() > MAX_STATES) {
+                return false;
+            }
+            if (!work.contains(target)) {
+                work.add(target);
             }
             return true;
         }
@@ -316,7 +441,8 @@ public final class LockStateAnalysis {
             if (target == null) {
                 return s;
             }
-            if (source != null && !target.startsWith("$") && (target.contains(".") || target.startsWith("this"))) {
+            if (source != null && !target.startsWith("$") && (target.contains(".") || target.startsWith("this"))
+                    && holdsSomething(s, root(source))) {
                 m.escaped.add(root(source)); // stored in a field: the object outlives the method
             }
             m.alias.remove(target);
@@ -328,7 +454,7 @@ public final class LockStateAnalysis {
                     return m.done();
                 } else {
                     String resolved = s.resolve(source);
-                    if (!resolved.equals(target)) {
+                    if (!resolved.equals(target) && meaningful(s, resolved)) {
                         m.alias.put(target, resolved);
                     }
                     String b = s.bools().get(source);
@@ -338,6 +464,37 @@ public final class LockStateAnalysis {
                 }
             }
             return m.done();
+        }
+
+        /**
+         * Whether an alias to {@code identity} is worth keeping: a connection or object the analysis knows
+         * something about, or a name of the method's own (parameter, field, local). A temporary holding
+         * an unknown call's result is not: forgetting it keeps paths that differ only there merged.
+         */
+        private boolean meaningful(PathState s, String identity) {
+            if (!identity.startsWith("$")) {
+                return true;
+            }
+            if (s.kinds().containsKey(identity) || s.bools().containsKey(identity) || holdsSomething(s, identity)) {
+                return true;
+            }
+            String prefix = identity + ".";
+            return s.alias().keySet().stream().anyMatch(k -> k.startsWith(prefix));
+        }
+
+        /** @return true when the variable, or the object it names, holds a lock or owns a hold on this path */
+        private boolean holdsSomething(PathState s, String variable) {
+            if (s.owners().containsValue(variable)) {
+                return true;
+            }
+            String identity = s.resolve(variable);
+            for (String k : s.held().keySet()) {
+                String c = conn(k);
+                if (c.equals(identity) || c.startsWith(identity + ".") || c.equals(variable) || c.startsWith(variable + ".")) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         private PathState abort(PathState s, List<String> conns) {
@@ -366,6 +523,16 @@ public final class LockStateAnalysis {
                 o.normal.get(e.negated() ? 0 : 1).add(s);
                 return;
             }
+            if (v != null && v.startsWith("$nonnull:")) {
+                String x = v.substring(9);
+                if (holdsSomething(s, x) || s.kinds().containsKey(s.resolve(x))) {
+                    o.normal.get(e.negated() ? 1 : 0).add(s); // it holds a lock, so it is not null
+                } else {
+                    o.normal.get(0).add(s);
+                    o.normal.get(1).add(s);
+                }
+                return;
+            }
             if (v != null && v.startsWith("$next:")) {
                 String rs = v.substring(6);
                 if (s.bools().containsKey(rs)) {
@@ -382,17 +549,9 @@ public final class LockStateAnalysis {
                 o.normal.get(truth ? 0 : 1).add(s);
                 return;
             }
-            if (v == null) {
-                o.normal.get(0).add(s);
-                o.normal.get(1).add(s);
-                return;
-            }
-            PathState.Mutable t = s.edit();
-            t.bools.put(v, String.valueOf(!e.negated()));
-            PathState.Mutable f = s.edit();
-            f.bools.put(v, String.valueOf(e.negated()));
-            o.normal.get(0).add(t.done());
-            o.normal.get(1).add(f.done());
+            // a variable no lock result flows into: both ways, nothing learnt (keeps equal paths merged)
+            o.normal.get(0).add(s);
+            o.normal.get(1).add(s);
         }
 
         /** Applies lock sites executed on connection {@code c}; {@code as} renames acquisitions (a helper call's own site). */
@@ -628,7 +787,8 @@ public final class LockStateAnalysis {
                 }
                 PathState t = e.target() == null ? s : assign(s, e.target(), null);
                 PathState.Mutable esc = t.edit();
-                e.args().stream().filter(a -> a != null && !a.startsWith("$const")).forEach(a -> esc.escaped.add(root(a)));
+                e.args().stream().filter(a -> a != null && !a.startsWith("$const") && holdsSomething(s, root(a)))
+                        .forEach(a -> esc.escaped.add(root(a)));
                 t = esc.done(); // handed to code the analysis cannot see
                 o.all(t);
                 o.thrown.add(abort(s, touched));
@@ -638,6 +798,15 @@ public final class LockStateAnalysis {
                     && sites.get(id).function().operation().isAcquisition()).findFirst().orElse(null);
             for (MethodSummary.Case c : summary.cases()) {
                 PathState.Mutable m = s.edit();
+                for (String closed : summary.closes()) {
+                    String target = map(s, e, closed);
+                    if (target != null) {
+                        m.closed.put(target, node.id());
+                        if (ConnectionKind.UNPOOLED.name().equals(s.kinds().get(target))) {
+                            m.held.keySet().removeIf(k -> conn(k).equals(target));
+                        }
+                    }
+                }
                 if (e.target() != null) {
                     m.alias.remove(e.target());
                     m.bools.remove(e.target());
@@ -718,7 +887,20 @@ public final class LockStateAnalysis {
                 }
             }
             if (summary.cases().stream().anyMatch(c -> c.releases().isEmpty())) {
-                o.thrown.add(abort(s, touched));
+                PathState.Mutable t = abort(s, touched).edit();
+                for (String a : summary.thrown()) {
+                    String target = map(s, e, conn(a));
+                    if (target != null) {
+                        String id = asAcquisition != null ? asAcquisition : id(a);
+                        acquiredHere.putIfAbsent(id, node.id());
+                        t.held.merge(target + "|" + id, 1, (x, y) -> Math.min(2, x + y));
+                        String via = viaRoot(e, conn(a));
+                        if (via != null && !via.equals(root(target))) {
+                            t.owners.put(target + "|" + id, via);
+                        }
+                    }
+                }
+                o.thrown.add(t.done()); // an exception out of the callee may leave its hold behind
             }
         }
 
@@ -791,11 +973,38 @@ public final class LockStateAnalysis {
                 cases.add(new MethodSummary.Case(acquires, List.copyOf(s.outer()), s.bools().get("$return"), kind,
                         returnHeld, fields));
             }
-            List<MethodSummary.Case> list = new ArrayList<>(cases);
+            // a method that releases on one exit is a release helper: its defensive branches (a null or
+            // isClosed() check) are not taken as exits that keep the lock, so every exit releases
+            Set<String> releases = new TreeSet<>();
+            cases.forEach(c -> releases.addAll(c.releases()));
+            Set<MethodSummary.Case> merged = new TreeSet<>();
+            for (MethodSummary.Case c : cases) {
+                merged.add(new MethodSummary.Case(c.acquires(), List.copyOf(releases), c.returnValue(), c.returnsNew(),
+                        c.returnHeld(), c.fields()));
+            }
+            List<MethodSummary.Case> list = new ArrayList<>(merged);
             if (list.size() > MAX_CASES) {
                 list = list.subList(0, MAX_CASES);
             }
-            return new MethodSummary(flow.key(), list);
+            Set<String> thrown = new TreeSet<>();
+            for (PathState s : in.get(MethodFlow.EXCEPTIONAL_EXIT)) {
+                for (String k : s.held().keySet()) {
+                    String rel = relative(conn(k));
+                    if (rel != null) {
+                        thrown.add(rel + "|" + id(k));
+                    }
+                }
+            }
+            Set<String> closes = new TreeSet<>();
+            for (PathState s : in.get(MethodFlow.EXIT)) {
+                for (String c : s.closed().keySet()) {
+                    String rel = relative(c);
+                    if (rel != null) {
+                        closes.add(rel);
+                    }
+                }
+            }
+            return new MethodSummary(flow.key(), list, List.copyOf(thrown), List.copyOf(closes));
         }
 
         /** Collects the path findings of this method into {@code out}, keyed so each is reported once. */
@@ -840,6 +1049,10 @@ public final class LockStateAnalysis {
                                 + "pooled connection returns it to the pool with its session, and the lock, alive";
                     } else if (c.startsWith("@") && c.equals(s.returned())) {
                         continue; // handed to the caller with the connection: the callers' paths decide
+                    } else if (exceptional && scoped && (r.equals("this") || flow.params().contains(r))
+                            && called.contains(flow.key()) && !s.owners().containsKey(h.getKey())) {
+                        handedOver.add(id);
+                        continue; // the callers' paths carry it on to their finally blocks
                     } else if (!scoped && droppedLocal(s, s.owners().getOrDefault(h.getKey(), c), exceptional)) {
                         kind = exceptional ? PathFinding.Kind.HELD_ON_EXCEPTION : PathFinding.Kind.HELD_ON_RETURN;
                         note = "the lock object holding it is local to this method and nothing here releases it";
@@ -868,9 +1081,17 @@ public final class LockStateAnalysis {
                     List<PathFinding.Step> steps = new ArrayList<>();
                     steps.add(new PathFinding.Step(at, "the lock is taken here"));
                     for (Integer n : releasedAt.getOrDefault(id, Set.of())) {
-                        SourceRegion rr = flow.nodes().get(n).region();
-                        if (rr != null) {
-                            steps.add(new PathFinding.Step(rr, "the unlock this path does not reach, or that does not release"));
+                        FlowNode rn = flow.nodes().get(n);
+                        SourceRegion rr = releaseRegion(rn);
+                        if (rr != null && steps.stream().noneMatch(x -> x.region().equals(rr))) {
+                            steps.add(new PathFinding.Step(rr, switch (kind) {
+                                case HELD_ON_EXCEPTION -> rn.inFinally() ? "unlock in a finally that starts too late"
+                                        : "unlock that an exception would skip";
+                                case HELD_ON_RETURN -> "unlock that this path does not reach";
+                                case ABORTED_UNLOCK -> "unlock that fails in the aborted transaction";
+                                case STACKED -> "the one unlock, which releases one hold";
+                                default -> "unlock that runs too late, or not at all on this path";
+                            }));
                         }
                     }
                     if (c.startsWith("@") && s.closed().containsKey(c) && flow.nodes().get(s.closed().get(c)).region() != null) {
@@ -910,6 +1131,19 @@ public final class LockStateAnalysis {
                 return true; // a lock object local to this method that never left it
             }
             return r.startsWith("$") && !r.startsWith("$const") && c.contains(".");
+        }
+
+        /** @return where a release node's unlock is written: the function's name in its SQL, or the call */
+        private SourceRegion releaseRegion(FlowNode n) {
+            if (n.event().kind() == FlowEvent.Kind.LOCK) {
+                for (String id : n.event().sites()) {
+                    LockSite site = sites.get(id);
+                    if (site != null && site.function().operation().isRelease()) {
+                        return site.region();
+                    }
+                }
+            }
+            return n.region();
         }
 
         private int rank(PathFinding.Kind k) {

@@ -12,15 +12,25 @@ import java.util.Objects;
  * <p>Connection paths are relative to the callee: {@code #0}, {@code #1.conn} (a parameter and a field of
  * it), {@code #this.connection} (a field of the receiver).
  *
- * @param key   the method's key, {@code Type.name/arity}
- * @param cases the exits, sorted; empty when the method does nothing the analysis follows
+ * @param key    the method's key, {@code Type.name/arity}
+ * @param cases  the exits, sorted; empty when the method does nothing the analysis follows
+ * @param thrown {@code path|acquisitionId}: holds on the caller's connections or lock objects that an
+ *               exception out of the method can leave behind (the caller's {@code finally} may release them)
+ * @param closes the caller's connections the method closes (or returns to their pool) on some exit
  */
-public record MethodSummary(String key, List<Case> cases) {
+public record MethodSummary(String key, List<Case> cases, List<String> thrown, List<String> closes) {
 
     /** Copies the cases. */
     public MethodSummary {
         Objects.requireNonNull(key, "key");
         cases = List.copyOf(cases);
+        thrown = List.copyOf(thrown);
+        closes = List.copyOf(closes);
+    }
+
+    /** A summary with no exception-path holds and no closes. */
+    public MethodSummary(String key, List<Case> cases) {
+        this(key, cases, List.of(), List.of());
     }
 
     /**
@@ -59,6 +69,6 @@ public record MethodSummary(String key, List<Case> cases) {
 
     /** @return true when no exit changes anything a caller can see */
     public boolean isEmpty() {
-        return cases.stream().allMatch(Case::isEmpty);
+        return cases.stream().allMatch(Case::isEmpty) && thrown.isEmpty() && closes.isEmpty();
     }
 }

@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.core.flow;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -89,6 +90,31 @@ public record PathState(Map<String, String> alias, Map<String, Integer> held, Ma
             cur = found + rest;
         }
         return cur;
+    }
+
+    /**
+     * @return the lock-relevant part of this state: everything but the aliases and the fixed booleans.
+     *     Two states with the same projection differ only in what the analysis knows about names.
+     */
+    public List<Object> projection() {
+        return List.of(held, kinds, closed, tx, failed, stuck, outer, stacked, escaped, owners,
+                returned == null ? "" : returned);
+    }
+
+    /**
+     * The join of two states with the same {@link #projection()}: the aliases and booleans both agree
+     * on, the rest as it is. Used when a node holds too many paths; it forgets correlations between
+     * names, never a hold.
+     *
+     * @param other a state with the same projection
+     * @return the join
+     */
+    public PathState meet(PathState other) {
+        Map<String, String> a = new TreeMap<>(alias);
+        a.entrySet().removeIf(e -> !e.getValue().equals(other.alias.get(e.getKey())));
+        Map<String, String> b = new TreeMap<>(bools);
+        b.entrySet().removeIf(e -> !e.getValue().equals(other.bools.get(e.getKey())));
+        return new PathState(a, held, kinds, closed, tx, b, failed, stuck, outer, stacked, escaped, owners, returned);
     }
 
     /** @return a builder seeded with this state */
