@@ -643,6 +643,9 @@ public final class FlowLowering {
                     types.put(d.getNameAsString(), simpleType(d.getType()));
                     if (d.getInitializer().isPresent()) {
                         Value init = value(d.getInitializer().get(), cur);
+                        if (init.path != null && lockResults.contains(init.path)) {
+                            lockResults.add(d.getNameAsString()); // a statement prepared with lock SQL
+                        }
                         cur = step(FlowEvent.assign(d.getNameAsString(), init.path), null, init.ends, false);
                     }
                 }
