@@ -91,7 +91,7 @@ class RealPipelineTest {
         CliHarness.Run timed = CliHarness.real(dir, "scan", "--format", "sarif", "--timings", ".");
         assertThat(timed.out()).isEqualTo(plain.out());
         assertThat(timed.err().lines().filter(l -> l.startsWith("timing: ")).map(l -> l.split("\\s+")[1]))
-                .containsExactly("discover", "read", "parse", "constants", "helpers-round-0", "extract", "rules");
+                .containsExactly("discover", "read", "parse", "constants", "helpers-round-0", "extract", "paths", "rules");
         assertThat(plain.err()).doesNotContain("timing:");
     }
 

@@ -55,7 +55,8 @@ class FactsCacheTest {
     @ParameterizedTest
     @ValueSource(strings = {"lock-helpers", "api-surfaces", "session-lock-under-transaction-pooling",
         "unordered-multi-key-lock", "blocking-lock-without-timeout-configured", "duplicate-lock-key",
-        "lock-in-limit-query", "try-lock-result-ignored", "unlock-mismatch"})
+        "lock-in-limit-query", "try-lock-result-ignored", "unlock-mismatch", "session-unlock-before-commit",
+        "lock-failure-ignored"})
     void warmRunOnUnchangedFilesEqualsAColdRunAndParsesNothing(String fixture) throws IOException {
         Path project = copy(FixtureHarness.fixture(fixture));
         Path cacheFile = tmp.resolve("cache.json");

@@ -177,6 +177,7 @@ final class AnalysisRun {
         List<io.github.pgadvisorylint.core.model.LockOrderEdge> orderEdges = new ArrayList<>();
         java.util.Map<String, io.github.pgadvisorylint.core.model.LoopOrder> loops = new java.util.HashMap<>();
         java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages = new java.util.HashMap<>();
+        java.util.Map<String, io.github.pgadvisorylint.core.model.SiteHazards> hazards = new java.util.HashMap<>();
         List<MethodFlow> flows = new ArrayList<>();
         int analyzed = 0;
         for (FileFacts f : facts) {
@@ -191,11 +192,12 @@ final class AnalysisRun {
             orderEdges.addAll(f.orderEdges());
             loops.putAll(f.loops());
             usages.putAll(f.usages());
+            hazards.putAll(f.hazards());
             flows.addAll(f.flows());
         }
         LockModel model = new LockModel(sites, lifecycles, counted(poolingEvidence), pooling, orderEdges, loops)
                 .withUsage(usages, counted(timeoutEvidence));
-        model = LockPaths.apply(model, flows);
+        model = LockPaths.apply(model, flows).withHazards(hazards);
         phaseDone("paths");
         Set<String> known = new java.util.TreeSet<>();
         settings.rules().forEach(r -> known.add(r.descriptor().id()));
@@ -947,7 +949,7 @@ final class AnalysisRun {
                 notes.add(new Notification(Severity.NOTE, "encoding", "file is not valid UTF-8; read as ISO-8859-1",
                         SourceRegion.line(f.relativePath(), 1)));
                 facts = new FileFacts(facts.path(), facts.sites(), facts.lifecycles(), notes, facts.suppressions(),
-                        facts.helpers(), facts.orderEdges(), facts.loops(), facts.usages(), facts.flows());
+                        facts.helpers(), facts.orderEdges(), facts.loops(), facts.usages(), facts.flows(), facts.hazards());
             }
             return facts;
         } catch (StackOverflowError | RuntimeException e) {

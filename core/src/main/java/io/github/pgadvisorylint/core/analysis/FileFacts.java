@@ -2,6 +2,7 @@ package io.github.pgadvisorylint.core.analysis;
 
 import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.SiteHazards;
 import java.util.List;
 
 /**
@@ -18,6 +19,8 @@ import java.util.List;
  * @param usages        what the code around each site does with it, by {@link LockSite#id()}
  * @param flows         the control-flow graphs of the file's methods, lowered to lock events (Java only;
  *                      no syntax tree), which the project-wide lock-state analysis links
+ * @param hazards       what the code around each site does that defeats the lock, by
+ *                      {@link LockSite#id()} (Java only; sites without any are left out)
  */
 public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
                         List<Notification> notifications, List<Suppression> suppressions,
@@ -25,9 +28,10 @@ public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> l
                         List<io.github.pgadvisorylint.core.model.LockOrderEdge> orderEdges,
                         java.util.Map<String, io.github.pgadvisorylint.core.model.LoopOrder> loops,
                         java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages,
-                        List<io.github.pgadvisorylint.core.flow.MethodFlow> flows) {
+                        List<io.github.pgadvisorylint.core.flow.MethodFlow> flows,
+                        java.util.Map<String, SiteHazards> hazards) {
 
-    /** Copies the lists. */
+    /** Copies the lists; a missing hazards map (a cache written without one) is empty. */
     public FileFacts {
         sites = List.copyOf(sites);
         lifecycles = List.copyOf(lifecycles);
@@ -38,16 +42,30 @@ public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> l
         loops = java.util.Map.copyOf(loops);
         usages = java.util.Map.copyOf(usages);
         flows = flows == null ? List.of() : List.copyOf(flows);
+        hazards = hazards == null ? java.util.Map.of() : java.util.Map.copyOf(hazards);
     }
 
-    /** Facts of a Java file without method graphs. */
+    /** Facts of a Java file without hazard facts. */
+    public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
+                     List<Notification> notifications, List<Suppression> suppressions,
+                     List<io.github.pgadvisorylint.core.java.HelperSummary> helpers,
+                     List<io.github.pgadvisorylint.core.model.LockOrderEdge> orderEdges,
+                     java.util.Map<String, io.github.pgadvisorylint.core.model.LoopOrder> loops,
+                     java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages,
+                     List<io.github.pgadvisorylint.core.flow.MethodFlow> flows) {
+        this(path, sites, lifecycles, notifications, suppressions, helpers, orderEdges, loops, usages, flows,
+                java.util.Map.of());
+    }
+
+    /** Facts of a Java file without method graphs nor hazard facts. */
     public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
                      List<Notification> notifications, List<Suppression> suppressions,
                      List<io.github.pgadvisorylint.core.java.HelperSummary> helpers,
                      List<io.github.pgadvisorylint.core.model.LockOrderEdge> orderEdges,
                      java.util.Map<String, io.github.pgadvisorylint.core.model.LoopOrder> loops,
                      java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages) {
-        this(path, sites, lifecycles, notifications, suppressions, helpers, orderEdges, loops, usages, List.of());
+        this(path, sites, lifecycles, notifications, suppressions, helpers, orderEdges, loops, usages, List.of(),
+                java.util.Map.of());
     }
 
     /** Facts of a file with helpers but no lock-order or usage facts. */

@@ -401,9 +401,10 @@ public final class JavaFrontEnd {
             var usages = new SiteUsageAnalyzer(file, strings, siteNodes, sqlUsages, lifecycles, helperOf, wrapped)
                     .analyze(sites);
             LockOrderAnalyzer.Result order = new LockOrderAnalyzer(file).analyze(sites, siteNodes, lifecycles);
+            var hazards = new LockHazardAnalyzer(file, siteNodes).analyze(sites);
             return new FileFacts(file.path(), sites, lifecycles, notes, suppressions(),
                     HelperSites.summarize(sites, siteNodes, lifecycles, inners, siteFlags), order.edges(), order.loops(),
-                    usages, flows());
+                    usages, flows(), hazards);
         }
 
         /** @return the file's method graphs, lowered with the lock sites at the calls that execute them */

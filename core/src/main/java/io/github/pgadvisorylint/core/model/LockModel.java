@@ -21,6 +21,7 @@ public final class LockModel {
     private final Map<String, LoopOrder> loops;
     private Map<String, SiteUsage> usages = Map.of();
     private List<TimeoutEvidence> connectionTimeouts = List.of();
+    private Map<String, SiteHazards> hazards = Map.of();
     private List<PathFinding> pathFindings = List.of();
 
     /**
@@ -191,8 +192,33 @@ public final class LockModel {
         List<TimeoutEvidence> t = new ArrayList<>(connectionSettings);
         t.sort(Comparator.comparing(TimeoutEvidence::region, Comparator.nullsLast(Comparator.naturalOrder())));
         copy.connectionTimeouts = List.copyOf(t);
+        copy.hazards = hazards;
         copy.pathFindings = pathFindings;
         return copy;
+    }
+
+    /**
+     * Attaches what {@code core.java.LockHazardAnalyzer} found around each site (RULES.md
+     * session-unlock-before-commit, lock-failure-ignored).
+     *
+     * @param siteHazards hazards per {@link LockSite#id()}; sites not in it get {@link SiteHazards#NONE}
+     * @return a copy of this model with those facts and every other fact of this one
+     */
+    public LockModel withHazards(Map<String, SiteHazards> siteHazards) {
+        LockModel copy = new LockModel(sites, List.copyOf(lifecycles.values()), poolingEvidence, pooling, orderEdges, loops);
+        copy.usages = usages;
+        copy.connectionTimeouts = connectionTimeouts;
+        copy.pathFindings = pathFindings;
+        copy.hazards = Map.copyOf(siteHazards);
+        return copy;
+    }
+
+    /**
+     * @param site a site of this model
+     * @return what the code around it does that defeats the lock; {@link SiteHazards#NONE} when nothing
+     */
+    public SiteHazards hazards(LockSite site) {
+        return hazards.getOrDefault(site.id(), SiteHazards.NONE);
     }
 
     /**
@@ -209,6 +235,7 @@ public final class LockModel {
         copy.usages = usages;
         copy.connectionTimeouts = connectionTimeouts;
         copy.pathFindings = List.copyOf(findings);
+        copy.hazards = hazards;
         return copy;
     }
 

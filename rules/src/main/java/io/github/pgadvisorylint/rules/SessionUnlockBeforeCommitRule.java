@@ -1,0 +1,58 @@
+package io.github.pgadvisorylint.rules;
+
+import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.SiteHazards.UncommittedRelease;
+import io.github.pgadvisorylint.core.rule.AbstractRule;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.RuleContext;
+import io.github.pgadvisorylint.core.rule.Severity;
+import java.util.List;
+
+/**
+ * {@code session-unlock-before-commit}: a session-level unlock that runs while the transaction doing
+ * the locked work is still open (a {@code @Transactional} method, a {@code TransactionTemplate}
+ * callback, or a JDBC connection with autocommit off whose {@code commit()} comes later). A
+ * session-level unlock takes effect at once (RULES.md F19): another session takes the key and reads
+ * the state before the writes commit. Reported at the unlock, with the acquisition and the
+ * transaction boundary as related locations; the fact comes from {@code LockModel#hazards}.
+ */
+public final class SessionUnlockBeforeCommitRule extends AbstractRule {
+
+    /** Creates the rule with its metadata and documentation page. */
+    public SessionUnlockBeforeCommitRule() {
+        super("session-unlock-before-commit", Severity.ERROR,
+                "Session-level advisory lock released before its transaction commits.",
+                "pg_advisory_unlock takes effect immediately, even inside an open transaction. When the unlock runs "
+                        + "in a @Transactional method, a TransactionTemplate callback or before commit() on a "
+                        + "connection with autocommit off, another session can take the key and read the data "
+                        + "before the first transaction's writes are committed and visible, which is the race the "
+                        + "lock was meant to prevent.",
+                List.of("correctness", "concurrency", "transactions", "postgresql", "advisory-lock"));
+    }
+
+    @Override
+    public void check(RuleContext context) {
+        for (LockSite site : context.model().releases()) {
+            UncommittedRelease open = context.model().hazards(site).uncommittedRelease();
+            if (open == null) {
+                continue;
+            }
+            String where = switch (open.kind()) {
+                case TRANSACTIONAL_METHOD -> "inside the transaction of " + open.evidence()
+                        + ", which commits only when the method returns";
+                case TRANSACTION_CALLBACK -> "inside the " + open.evidence()
+                        + ", whose transaction commits only after the callback returns";
+                case MANUAL_COMMIT -> "after " + open.evidence();
+            };
+            String fix = open.kind() == UncommittedRelease.Kind.MANUAL_COMMIT
+                    ? "Unlock after commit(), or use pg_advisory_xact_lock, which is released by the commit itself."
+                    : "Use pg_advisory_xact_lock inside the transaction (released at its commit), or take and release "
+                    + "the session lock outside the transaction, unlocking after it has committed.";
+            context.report(Severity.ERROR, site, site.display() + " releases a session-level lock " + where
+                    + ": the unlock takes effect at once, so another session can take the key and read the data "
+                    + "before this transaction's writes are committed. " + fix,
+                    List.of(new RelatedLocation(open.acquisition(), "the session-level lock released too early"),
+                            new RelatedLocation(open.boundary(), "the transaction that is still open at the unlock")));
+        }
+    }
+}
