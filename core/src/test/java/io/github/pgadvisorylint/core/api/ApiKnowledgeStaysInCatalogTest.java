@@ -31,6 +31,7 @@ class ApiKnowledgeStaysInCatalogTest {
     private static final Map<String, Integer> NOT_YET_MIGRATED = Map.of(
             "ApiSurfaces.java", 3,            // jOOQ plain-SQL names, the candidate-name union, JDBI handle calls
             "HelperSites.java", 1,            // helper names too common to resolve by name: not API knowledge
+            "LockHazardAnalyzer.java", 4,     // merged from h-newrules while the catalog was built: to migrate next
             "MyBatisMapperFrontEnd.java", 1); // mapper XML element names, not method names
 
     private static final Set<ApiFamily> DATA_ACCESS = EnumSet.of(ApiFamily.JDBC, ApiFamily.SPRING_JDBC, ApiFamily.SPRING_TX,
