@@ -46,19 +46,24 @@ import com.github.javaparser.ast.stmt.ThrowStmt;
 import com.github.javaparser.ast.stmt.TryStmt;
 import com.github.javaparser.ast.stmt.WhileStmt;
 import com.github.javaparser.ast.type.Type;
+import io.github.pgadvisorylint.core.api.ApiCatalog;
+import io.github.pgadvisorylint.core.api.ApiFamily;
+import io.github.pgadvisorylint.core.api.ConnectionSource;
+import io.github.pgadvisorylint.core.api.Role;
 import io.github.pgadvisorylint.core.model.SourceRegion;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /**
  * Lowers the method bodies of one compilation unit to control-flow graphs of {@link FlowEvent}s
@@ -71,30 +76,17 @@ import java.util.regex.Pattern;
  * <p>JDBC knowledge used here (java.sql javadoc): a {@code Statement}, {@code PreparedStatement} or
  * {@code ResultSet} runs on the connection it came from, so the lowering names it by that connection's
  * access path; {@code setAutoCommit(false)} begins a manual transaction, {@code commit()} and
- * {@code rollback()} end it.
+ * {@code rollback()} end it. Which calls execute SQL, carry their receiver's connection, only log or
+ * cannot fail, and what {@code getConnection()} on a type yields, come from the {@link ApiCatalog}.
  */
 public final class FlowLowering {
 
-    /** Calls whose result runs on, or reads from, the receiver's connection. */
-    private static final Set<String> ALIASING = Set.of("createStatement", "prepareStatement", "prepareCall",
-            "getResultSet", "unwrap", "getStatement", "executeQuery", "getBoolean", "getObject", "booleanValue",
-            "getSingleResult", "getFirst", "orElse", "orElseThrow", "get");
-    /** Calls that execute SQL on the receiver's connection. */
-    private static final Set<String> EXECUTING = Set.of("execute", "executeQuery", "executeUpdate", "executeLargeUpdate",
-            "executeBatch", "queryForObject", "queryForList", "queryForMap", "queryForRowSet", "query", "update",
-            "batchUpdate");
-    /** Types whose {@code getConnection()} opens a physical connection of its own. */
-    private static final Set<String> UNPOOLED_SOURCES = Set.of("DriverManager", "SimpleDriverDataSource",
-            "DriverManagerDataSource", "PGSimpleDataSource", "PGConnectionPoolDataSource", "SingleConnectionDataSource");
-    /** Receivers whose calls only log (they are not treated as throwing). */
-    private static final Pattern LOGGER = Pattern.compile("(?i)(.*\\.)?_?(log|logger)|system\\.(out|err)");
-    /** Calls that read a value and are not treated as throwing: getters, checks, conversions, clocks. */
-    private static final Pattern BENIGN = Pattern.compile(
-            "next|get|get[A-Z]\\w*|is[A-Z]\\w*|has[A-Z]\\w*|wasNull|booleanValue|longValue|intValue|equals|valueOf|hashCode"
-                    + "|toString|orElse|isPresent|isEmpty|size|currentTimeMillis|nanoTime|now|format|formatted|append");
-    /** Names of utility calls that close a connection passed to them, or return it to its pool. */
-    private static final Pattern RETURNS_CONNECTION = Pattern.compile(
-            "close|closeQuietly|closeConnection|releaseConnection|returnConnection|doReleaseConnection");
+    /** What calls and types do: executing, aliasing, logging, pure and connection-source knowledge. */
+    private static final ApiCatalog API = ApiCatalog.standard();
+    /** The libraries whose executing calls run SQL on the receiver's connection here. */
+    private static final Set<ApiFamily> ON_CONNECTION = EnumSet.of(ApiFamily.JDBC, ApiFamily.SPRING_JDBC);
+    /** The library whose parameter setters are not treated as throwing. */
+    private static final Set<ApiFamily> JDBC = EnumSet.of(ApiFamily.JDBC);
     /** Exception types whose {@code catch} takes every exception a call can throw. */
     private static final Set<String> CATCH_ALL = Set.of("Exception", "Throwable", "java.lang.Exception", "java.lang.Throwable");
 
@@ -767,9 +759,9 @@ public final class FlowLowering {
                     && m.getScope().get() instanceof NameExpr n && Character.isUpperCase(n.getNameAsString().charAt(0))) {
                 return new Value(cur, args.get(0)); // Mono.from(lock statement), Flux.from(...)
             }
-            boolean benign = sites.isEmpty() && (LOGGER.matcher(m.getScope().map(Node::toString).orElse("")).matches()
-                    || (BENIGN.matcher(name).matches() && !EXECUTING.contains(name))
-                    || (name.startsWith("set") && receiverType != null && receiverType.endsWith("Statement")));
+            boolean benign = sites.isEmpty() && (API.isLoggerReceiver(m.getScope().map(Node::toString).orElse(""))
+                    || (API.is(Role.PURE, name) && !API.is(Role.EXECUTES_SQL, name, ON_CONNECTION))
+                    || (receiverType != null && API.roles(receiverType, name, args.size(), JDBC).contains(Role.BINDS_PARAMETER)));
             if (!sites.isEmpty() && !isHelperCall(m)) {
                 String tmp = temp();
                 lockResults.add(tmp);
@@ -784,9 +776,10 @@ public final class FlowLowering {
                             String staticType = scopeName(m) != null && !locals.contains(scopeName(m))
                                     && Character.isUpperCase(scopeName(m).charAt(0)) ? scopeName(m) : null;
                             String t = receiverType != null ? receiverType : staticType;
+                            Optional<ConnectionSource> source = t == null ? Optional.empty() : API.connectionKind(t);
                             ConnectionKind kind = t == null ? ConnectionKind.UNKNOWN
-                                    : UNPOOLED_SOURCES.contains(t) ? ConnectionKind.UNPOOLED
-                                    : t.endsWith("DataSource") || t.contains("Pool") ? ConnectionKind.POOLED
+                                    : source.isPresent() ? (source.get() == ConnectionSource.UNPOOLED
+                                    ? ConnectionKind.UNPOOLED : ConnectionKind.POOLED)
                                     : t.endsWith("Statement") || t.equals("ResultSet") ? null : ConnectionKind.UNKNOWN;
                             if (kind == null) {
                                 return new Value(cur, receiver);
@@ -823,16 +816,16 @@ public final class FlowLowering {
                     default -> {
                     }
                 }
-                if (receiver != null && EXECUTING.contains(name) && isJdbcLike(receiverType)) {
+                if (receiver != null && API.is(Role.EXECUTES_SQL, name, ON_CONNECTION) && isJdbcLike(receiverType)) {
                     String tmp = temp();
                     List<End> after = step(new FlowEvent(FlowEvent.Kind.EXECUTE, tmp, receiver, null, null, null, false), m, cur, true);
-                    return new Value(after, ALIASING.contains(name) ? receiver : tmp);
+                    return new Value(after, API.is(Role.CARRIES_RECEIVER, name) ? receiver : tmp);
                 }
-                if (receiver != null && ALIASING.contains(name) && (isJdbcLike(receiverType) || receiverType == null)) {
+                if (receiver != null && API.is(Role.CARRIES_RECEIVER, name) && (isJdbcLike(receiverType) || receiverType == null)) {
                     return new Value(cur, receiver);
                 }
             }
-            if (sites.isEmpty() && RETURNS_CONNECTION.matcher(name).matches()) {
+            if (sites.isEmpty() && API.is(Role.RETURNS_CONNECTION, name)) {
                 for (int i = 0; i < m.getArguments().size(); i++) {
                     Expression a = m.getArgument(i);
                     if (a instanceof NameExpr n && "Connection".equals(types.get(n.getNameAsString())) && args.get(i) != null) {

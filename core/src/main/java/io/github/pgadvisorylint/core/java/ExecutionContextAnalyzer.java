@@ -11,6 +11,10 @@ import com.github.javaparser.ast.expr.LambdaExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
+import io.github.pgadvisorylint.core.api.ApiCatalog;
+import io.github.pgadvisorylint.core.api.ApiFamily;
+import io.github.pgadvisorylint.core.api.ConnectionSource;
+import io.github.pgadvisorylint.core.api.Role;
 import io.github.pgadvisorylint.core.model.ConnectionScope;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.ExecutionContext;
@@ -37,8 +41,8 @@ import java.util.Set;
  */
 final class ExecutionContextAnalyzer {
 
-    private static final Set<String> PINNED_CALLBACKS = Set.of("doWork", "doReturningWork", "connection",
-            "connectionResult", "withHandle", "useHandle", "useConnection", "withConnection", "inConnection", "inConnectionMany");
+    /** Callbacks pinned to one connection, per-call templates, pools and handles. */
+    private static final ApiCatalog API = ApiCatalog.standard();
 
     private final SourceFile file;
     private final Set<String> pooledTypes;
@@ -196,7 +200,7 @@ final class ExecutionContextAnalyzer {
         int at = offset(exec);
         if (scope != null) {
             for (MethodCallExpr m : scope.findAll(MethodCallExpr.class)) {
-                if (m.getNameAsString().equals("setAutoCommit") && offset(m) < at
+                if (API.is(Role.SETS_AUTOCOMMIT, m.getNameAsString()) && offset(m) < at
                         && m.getScope().map(s -> s.toString().equals(connection)).orElse(false)
                         && m.getArguments().size() == 1 && m.getArgument(0) instanceof BooleanLiteralExpr b && !b.getValue()) {
                     return new SpringTransactions.Tx(TransactionState.IN_TRANSACTION, "setAutoCommit(false) on " + connection, region(m),
@@ -206,7 +210,7 @@ final class ExecutionContextAnalyzer {
         }
         Optional<VariableDeclarator> v = JavaScopes.local(connection, exec);
         if (v.isPresent() && v.get().getInitializer().orElse(null) instanceof MethodCallExpr init
-                && init.getNameAsString().equals("getConnection")) {
+                && API.is(Role.BORROWS_CONNECTION, init.getNameAsString())) {
             return new SpringTransactions.Tx(TransactionState.AUTOCOMMIT, connection + " from " + init.getScope().map(s -> s + ".").orElse("")
                     + "getConnection() keeps JDBC's default autocommit: no setAutoCommit(false) before the lock", region(v.get()),
                     TransactionBoundary.OWN);
@@ -221,8 +225,7 @@ final class ExecutionContextAnalyzer {
     }
 
     /** Spring's per-call templates; other libraries' classes of the same name (Flyway's JdbcTemplate wraps one connection) are not. */
-    private static final Set<String> SPRING_TEMPLATES = Set.of("JdbcTemplate", "NamedParameterJdbcTemplate", "JdbcOperations",
-            "NamedParameterJdbcOperations", "JdbcClient", "SimpleJdbcCall");
+    private static final Set<String> SPRING_TEMPLATES = API.types(ApiFamily.SPRING_JDBC, ConnectionSource.PER_CALL);
 
     /**
      * True when the receiver's declared type is one of Spring's JDBC templates by the file's imports:
@@ -274,7 +277,7 @@ final class ExecutionContextAnalyzer {
                 String name = call.getNameAsString();
                 boolean connectionCallback = name.equals("execute") && (lambda.toString().contains("Connection")
                         || call.getArguments().stream().anyMatch(a -> a.toString().contains("ConnectionCallback")));
-                if (connectionCallback || PINNED_CALLBACKS.contains(name)) {
+                if (connectionCallback || API.is(Role.PINS_CONNECTION, name)) {
                     return new Conn(ConnectionScope.PINNED, name + "(...) runs the callback on one connection");
                 }
             }
@@ -310,21 +313,23 @@ final class ExecutionContextAnalyzer {
                         + " (a DatabaseClient) takes a connection from its ConnectionFactory for each statement and releases it afterwards");
             case VERTX_SQL: {
                 String type = ApiSurfaces.receiverType(exec);
-                if (type != null && Set.of("Pool", "PgPool", "JDBCPool", "MySQLPool").contains(type)) {
+                Optional<ConnectionSource> source = type == null ? Optional.empty() : API.source(ApiFamily.VERTX, type);
+                if (source.filter(ConnectionSource.PER_CALL::equals).isPresent()) {
                     return new Conn(ConnectionScope.POOLED_PER_CALL, exec.getScope().map(Node::toString).orElse("the pool")
                             + " (a Vert.x " + type + ") runs each query on any free connection of the pool");
                 }
-                if (type != null && (type.equals("SqlConnection") || type.equals("PgConnection"))) {
+                if (source.filter(ConnectionSource.PINNED::equals).isPresent()) {
                     return new Conn(ConnectionScope.PINNED, "one Vert.x " + type);
                 }
                 return new Conn(ConnectionScope.UNKNOWN, "");
             }
             case JDBI: {
                 String type = ApiSurfaces.receiverType(exec);
-                if ("Handle".equals(type)) {
+                Optional<ConnectionSource> source = type == null ? Optional.empty() : API.source(ApiFamily.JDBI, type);
+                if (source.filter(ConnectionSource.PINNED::equals).isPresent()) {
                     return new Conn(ConnectionScope.PINNED, "one JDBI Handle");
                 }
-                if ("Jdbi".equals(type)) {
+                if (source.filter(ConnectionSource.PER_CALL::equals).isPresent()) {
                     return new Conn(ConnectionScope.POOLED_PER_CALL, exec.getScope().map(Node::toString).orElse("Jdbi")
                             + " (a Jdbi) opens a handle on a pooled connection for each call");
                 }

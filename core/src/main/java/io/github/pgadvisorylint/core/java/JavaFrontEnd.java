@@ -29,6 +29,9 @@ import com.github.javaparser.ast.stmt.Statement;
 import io.github.pgadvisorylint.core.analysis.FileFacts;
 import io.github.pgadvisorylint.core.analysis.Notification;
 import io.github.pgadvisorylint.core.analysis.Suppression;
+import io.github.pgadvisorylint.core.api.ApiCatalog;
+import io.github.pgadvisorylint.core.api.ApiFamily;
+import io.github.pgadvisorylint.core.api.Role;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.JavaContext;
 import io.github.pgadvisorylint.core.model.Language;
@@ -48,6 +51,7 @@ import io.github.pgadvisorylint.core.sql.SqlSites;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -67,39 +71,11 @@ public final class JavaFrontEnd {
 
     private static final ParserConfiguration.LanguageLevel LANGUAGE_LEVEL = newestLanguageLevel();
 
-    private static final Map<String, ExecutionApi> EXECUTION_METHODS = Map.ofEntries(
-            Map.entry("execute", ExecutionApi.JDBC_STATEMENT),
-            Map.entry("executeQuery", ExecutionApi.JDBC_STATEMENT),
-            Map.entry("executeUpdate", ExecutionApi.JDBC_STATEMENT),
-            Map.entry("executeLargeUpdate", ExecutionApi.JDBC_STATEMENT),
-            Map.entry("addBatch", ExecutionApi.JDBC_STATEMENT),
-            Map.entry("prepareStatement", ExecutionApi.JDBC_PREPARED_STATEMENT),
-            Map.entry("prepareCall", ExecutionApi.JDBC_CALLABLE_STATEMENT),
-            Map.entry("createNativeQuery", ExecutionApi.JPA_NATIVE_QUERY),
-            Map.entry("createSQLQuery", ExecutionApi.JPA_NATIVE_QUERY),
-            Map.entry("createNativeMutationQuery", ExecutionApi.JPA_NATIVE_QUERY),
-            Map.entry("queryForObject", ExecutionApi.SPRING_JDBC_TEMPLATE),
-            Map.entry("queryForList", ExecutionApi.SPRING_JDBC_TEMPLATE),
-            Map.entry("queryForMap", ExecutionApi.SPRING_JDBC_TEMPLATE),
-            Map.entry("queryForRowSet", ExecutionApi.SPRING_JDBC_TEMPLATE),
-            Map.entry("queryForStream", ExecutionApi.SPRING_JDBC_TEMPLATE),
-            Map.entry("queryForLong", ExecutionApi.SPRING_JDBC_TEMPLATE),
-            Map.entry("queryForInt", ExecutionApi.SPRING_JDBC_TEMPLATE),
-            Map.entry("batchUpdate", ExecutionApi.SPRING_JDBC_TEMPLATE),
-            Map.entry("query", ExecutionApi.SPRING_JDBC_TEMPLATE),
-            Map.entry("update", ExecutionApi.SPRING_JDBC_TEMPLATE),
-            Map.entry("sql", ExecutionApi.SPRING_JDBC_TEMPLATE));
+    /** Which calls take SQL text, which never do, how prepared statements run, which calls wrap tests. */
+    private static final ApiCatalog API = ApiCatalog.standard();
 
-    /** Methods whose string arguments are messages or expectations, never executed SQL. */
-    private static final Set<String> NOT_EXECUTING = Set.of(
-            "trace", "debug", "info", "warn", "warning", "error", "fatal", "log", "println", "print", "printf",
-            "append", "insert", "equals", "equalsIgnoreCase", "contains", "containsString", "startsWith", "endsWith",
-            "matches", "indexOf", "lastIndexOf", "replace", "replaceAll", "replaceFirst", "split", "isEqualTo",
-            "isEqualToIgnoringWhitespace", "hasMessage", "hasMessageContaining", "containsExactly", "eq", "argThat",
-            "when", "given", "verify", "thenReturn", "willReturn", "doReturn", "doThrow", "fail", "describedAs", "as",
-            "withFailMessage", "overridingErrorMessage", "expect", "expectMessage", "checkArgument", "checkState",
-            "requireNonNull", "getMessage", "addSuppressed", "setMessage", "put", "getProperty", "getenv", "format",
-            "formatted");
+    /** The libraries whose SQL-taking calls are recognised by name alone (the others by {@link ApiSurfaces}). */
+    private static final Set<ApiFamily> BY_NAME = EnumSet.of(ApiFamily.JDBC, ApiFamily.SPRING_JDBC, ApiFamily.JPA);
 
     /** Annotations of MyBatis mapper methods whose value is the SQL (a String or a String[] joined by spaces). */
     private static final Set<String> MYBATIS_ANNOTATIONS = Set.of("Select", "Update", "Insert", "Delete");
@@ -112,17 +88,6 @@ public final class JavaFrontEnd {
 
     /** A function name without SQL text around it: {@code pg_try_advisory_lock}, {@code pg_catalog.pg_advisory_lock}. */
     private static final java.util.regex.Pattern FUNCTION_NAME = java.util.regex.Pattern.compile("\\s*[A-Za-z_][\\w.]*\\s*");
-
-    /** JDBC executions of a prepared statement held in a field. */
-    private static final Set<String> PREPARED_EXECUTIONS = Set.of("execute", "executeQuery", "executeUpdate",
-            "executeLargeUpdate");
-
-    /** Calls around a call that make it a stubbing, a verification or an assertion (Mockito, BDDMockito, AssertJ, JUnit). */
-    private static final Set<String> TEST_WRAPPERS = Set.of(
-            "when", "given", "verify", "doReturn", "doThrow", "doAnswer", "doNothing", "doCallRealMethod",
-            "thenReturn", "thenThrow", "willReturn", "willThrow", "assertThat", "assertEquals", "assertTrue",
-            "assertFalse", "assertNotNull", "assertNull", "assertThrows", "assertDoesNotThrow", "assertSame",
-            "argThat", "eq", "inOrder", "expect", "then");
 
     private final SqlAnalyzer sqlAnalyzer;
     private final Set<String> configuredHelpers;
@@ -625,7 +590,7 @@ public final class JavaFrontEnd {
                 }
                 return;
             }
-            ExecutionApi api = EXECUTION_METHODS.get(name);
+            ExecutionApi api = API.sqlTextApi(name, BY_NAME).orElse(null);
             ExecutionApi surface = call.getArguments().isNonEmpty() ? ApiSurfaces.classify(call) : null;
             if (surface != null) {
                 for (JavaText alternative : advisoryTexts(call.getArgument(0))) {
@@ -654,7 +619,7 @@ public final class JavaFrontEnd {
                 }
                 return;
             }
-            if (NOT_EXECUTING.contains(name) || name.startsWith("assert") || name.startsWith("log")) {
+            if (API.is(Role.TAKES_NO_SQL, name)) {
                 return;
             }
             for (Expression arg : call.getArguments()) {
@@ -787,8 +752,8 @@ public final class JavaFrontEnd {
             }
             Node home = JavaScopes.callableOf(call);
             String f = field;
-            List<MethodCallExpr> execs = type.findAll(MethodCallExpr.class, m -> PREPARED_EXECUTIONS.contains(m.getNameAsString())
-                    && m.getArguments().isEmpty() && m.getScope().map(sc -> sc.toString().equals(f)
+            List<MethodCallExpr> execs = type.findAll(MethodCallExpr.class, m -> m.getArguments().isEmpty()
+                    && API.roles("PreparedStatement", m.getNameAsString(), 0).contains(Role.EXECUTES_SQL) && m.getScope().map(sc -> sc.toString().equals(f)
                     || sc.toString().equals("this." + f)).orElse(false) && JavaScopes.callableOf(m) != home
                     && m.findAncestor(TypeDeclaration.class).orElse(null) == type);
             if (execs.isEmpty()) {
@@ -838,7 +803,7 @@ public final class JavaFrontEnd {
          */
         private static boolean isTestWrapper(MethodCallExpr m) {
             String name = m.getNameAsString();
-            if (!TEST_WRAPPERS.contains(name)) {
+            if (!API.is(Role.TEST_WRAPPER, name)) {
                 return false;
             }
             if (name.equals("then")) {

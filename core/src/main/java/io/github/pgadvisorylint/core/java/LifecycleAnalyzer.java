@@ -17,6 +17,8 @@ import com.github.javaparser.ast.stmt.Statement;
 import com.github.javaparser.ast.stmt.SwitchEntry;
 import com.github.javaparser.ast.stmt.ThrowStmt;
 import com.github.javaparser.ast.stmt.TryStmt;
+import io.github.pgadvisorylint.core.api.ApiCatalog;
+import io.github.pgadvisorylint.core.api.Role;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
@@ -32,7 +34,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Pairs each acquisition of one Java file with its release and decides how that release is
@@ -42,12 +43,8 @@ import java.util.regex.Pattern;
  */
 final class LifecycleAnalyzer {
 
-    /** Receivers whose calls only log. */
-    private static final Pattern LOGGER = Pattern.compile("(?i)(.*\\.)?_?(log|logger)|system\\.(out|err)");
-    /** Calls that read a lock's outcome or are otherwise harmless between the lock and its try. */
-    private static final Pattern BENIGN_CALL = Pattern.compile(
-            "next|get[A-Z]\\w*|is[A-Z]\\w*|has[A-Z]\\w*|wasNull|booleanValue|longValue|intValue|equals|valueOf"
-                    + "|orElse|isPresent|isEmpty|trace|debug|info|warn|error|println|printf|format|currentTimeMillis|nanoTime|now");
+    /** Loggers, and calls that read a lock's outcome or are otherwise harmless between the lock and its try. */
+    private static final ApiCatalog API = ApiCatalog.standard();
 
     private final SourceFile file;
     private final Map<LockSite, Node> nodes;
@@ -401,7 +398,8 @@ final class LifecycleAnalyzer {
         }
         for (MethodCallExpr call : s.findAll(MethodCallExpr.class)) {
             String receiver = call.getScope().map(Node::toString).orElse("");
-            if (LOGGER.matcher(receiver).matches() || BENIGN_CALL.matcher(call.getNameAsString()).matches()) {
+            if (API.isLoggerReceiver(receiver) || API.is(Role.PURE, call.getNameAsString())
+                    || API.is(Role.LOGS, call.getNameAsString())) {
                 continue;
             }
             if (call.getScope().isPresent() && call.getScope().get() instanceof NameExpr n

@@ -33,6 +33,8 @@ import com.github.javaparser.ast.stmt.SwitchEntry;
 import com.github.javaparser.ast.stmt.SwitchStmt;
 import com.github.javaparser.ast.stmt.TryStmt;
 import com.github.javaparser.ast.stmt.WhileStmt;
+import io.github.pgadvisorylint.core.api.ApiCatalog;
+import io.github.pgadvisorylint.core.api.Role;
 import io.github.pgadvisorylint.core.model.ConnectionScope;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.KeyPart;
@@ -57,6 +59,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 /**
@@ -81,25 +84,8 @@ import java.util.regex.Pattern;
  */
 final class SiteUsageAnalyzer {
 
-    private static final Pattern LOGGER = Pattern.compile("(?i)(.*\\.)?_?(log|logger)|system\\.(out|err)");
-    private static final Set<String> RESULT_SET_NOT_READING = Set.of("getMetaData", "getStatement", "getWarnings",
-            "getFetchSize", "getType", "getConcurrency", "getHoldability", "getCursorName", "getRow");
-    private static final Set<String> ROW_TESTS = Set.of("next", "first", "last", "absolute", "isBeforeFirst", "isEmpty",
-            "size", "hasNext", "isPresent");
-    private static final Set<String> VALUE_PRESERVING = Set.of("booleanValue", "equals", "get", "getFirst", "orElse",
-            "orElseThrow", "orElseGet", "valueOf", "requireNonNullElse", "ofNullable", "of", "parseBoolean",
-            "toString", "isTrue", "TRUE");
-    private static final Set<String> ITERATING = Set.of("forEach", "forEachOrdered", "map", "mapToObj", "flatMap",
-            "peek", "filter", "mapToLong", "mapToInt", "anyMatch", "allMatch", "noneMatch", "collect", "forEachRemaining");
-    private static final Set<String> JPA_PASS = Set.of("setParameter", "setHint", "unwrap", "addScalar", "setFlushMode",
-            "setLockMode", "setTimeout", "setMaxResults", "setFirstResult", "setReadOnly", "setCacheable",
-            "param", "params", "paramSource", "bind", "query", "setResultTransformer", "addEntity");
-    private static final Set<String> SINGLE_VALUE = Set.of("getSingleResult", "uniqueResult", "getSingleResultOrNull",
-            "single", "optional", "singleValue", "uniqueResultOptional", "one", "findOne", "findFirst", "findOnly", "first");
-    private static final Set<String> LIST_VALUE = Set.of("getResultList", "list", "listOf", "set");
-    private static final Set<String> EXECUTING = Set.of("execute", "executeQuery", "executeUpdate", "executeLargeUpdate",
-            "update", "queryForObject", "queryForList", "queryForMap", "query", "prepareStatement", "prepareCall",
-            "createNativeQuery", "createSQLQuery", "sql", "batchUpdate", "addBatch", "createQuery", "fetch", "run");
+    /** Result reads, row tests, fetches, query options, values passed through, loggers and SQL-taking calls. */
+    private static final ApiCatalog API = ApiCatalog.standard();
 
     private final SourceFile file;
     private final StringEvaluator strings;
@@ -325,7 +311,7 @@ final class SiteUsageAnalyzer {
         String var = assignedName(exec);
         if (call && var != null) {
             List<MethodCallExpr> reads = callsOn(exec, var, n -> n.startsWith("get") && !n.equals("getResultSet")
-                    && !RESULT_SET_NOT_READING.contains(n));
+                    && !API.is(Role.DESCRIBES_RESULT, n));
             if (!reads.isEmpty()) {
                 return fromFlows(reads, "the OUT parameter");
             }
@@ -341,17 +327,17 @@ final class SiteUsageAnalyzer {
             MethodCallExpr here = cur;
             if (parent instanceof MethodCallExpr p && p.getScope().filter(s -> s == here).isPresent()) {
                 String n = p.getNameAsString();
-                if (SINGLE_VALUE.contains(n)) {
+                if (API.is(Role.FETCHES_ONE, n)) {
                     return value(p, "the result of " + n + "()");
                 }
-                if (LIST_VALUE.contains(n)) {
+                if (API.is(Role.FETCHES_LIST, n)) {
                     return list(p, oneRow);
                 }
                 if (n.equals("executeUpdate") || n.equals("update") || n.equals("execute")) {
                     return dropped(p.getParentNode().orElse(null)) || n.equals("executeUpdate")
                             ? new Verdict(ResultUse.NEVER_READ, n + "() returns a row count, never the lock's value") : null;
                 }
-                if (JPA_PASS.contains(n) || n.startsWith("set") || n.startsWith("mapTo") || n.startsWith("bind")) {
+                if (API.is(Role.BINDS_PARAMETER, n) || API.is(Role.CONFIGURES_QUERY, n) || n.startsWith("set") || n.startsWith("mapTo") || n.startsWith("bind")) {
                     cur = p;
                     continue;
                 }
@@ -364,15 +350,15 @@ final class SiteUsageAnalyzer {
             if (var == null) {
                 return null;
             }
-            List<MethodCallExpr> fetches = callsOn(cur, var, n -> SINGLE_VALUE.contains(n) || LIST_VALUE.contains(n)
+            List<MethodCallExpr> fetches = callsOn(cur, var, n -> API.is(Role.FETCHES_ONE, n) || API.is(Role.FETCHES_LIST, n)
                     || n.equals("executeUpdate"));
             if (fetches.isEmpty()) {
                 return null;
             }
             MethodCallExpr f = fetches.get(0);
             String n = f.getNameAsString();
-            return SINGLE_VALUE.contains(n) ? value(f, "the result of " + n + "()")
-                    : LIST_VALUE.contains(n) ? list(f, oneRow)
+            return API.is(Role.FETCHES_ONE, n) ? value(f, "the result of " + n + "()")
+                    : API.is(Role.FETCHES_LIST, n) ? list(f, oneRow)
                     : new Verdict(ResultUse.NEVER_READ, "executeUpdate() returns a row count, never the lock's value");
         }
         return null;
@@ -406,7 +392,7 @@ final class SiteUsageAnalyzer {
         }
         if (parent instanceof MethodCallExpr m && m.getScope().filter(s -> s == p).isPresent()) {
             String n = m.getNameAsString();
-            if (ROW_TESTS.contains(n)) {
+            if (API.is(Role.TESTS_ROW, n)) {
                 return oneRow ? new Verdict(ResultUse.ROW_EXISTENCE, n + "() tests that a row exists; the query always"
                         + " returns one, whatever the lock's value") : null;
             }
@@ -423,9 +409,9 @@ final class SiteUsageAnalyzer {
             Node up = u.getParentNode().orElse(null);
             if (up instanceof MethodCallExpr m && m.getScope().filter(s -> s == u).isPresent()) {
                 String n = m.getNameAsString();
-                if (ROW_TESTS.contains(n)) {
+                if (API.is(Role.TESTS_ROW, n)) {
                     rowTest = true;
-                } else if (n.startsWith("get") && !RESULT_SET_NOT_READING.contains(n)) {
+                } else if (n.startsWith("get") && !API.is(Role.DESCRIBES_RESULT, n)) {
                     reads.add(m);
                 } else if (!n.equals("close") && !n.equals("wasNull")) {
                     return null;
@@ -564,13 +550,13 @@ final class SiteUsageAnalyzer {
             boolean scope = m.getScope().filter(s -> s == e).isPresent();
             String n = m.getNameAsString();
             if (scope) {
-                return VALUE_PRESERVING.contains(n) ? flow(m, depth + 1) : new FlowNote(Flow.UNKNOWN, "");
+                return API.is(Role.PASSES_VALUE, n) ? flow(m, depth + 1) : new FlowNote(Flow.UNKNOWN, "");
             }
             String receiver = m.getScope().map(Node::toString).orElse("");
-            if (LOGGER.matcher(receiver).matches() || n.equals("println") || n.equals("printf")) {
+            if (API.isLoggerReceiver(receiver) || n.equals("println") || n.equals("printf")) {
                 return new FlowNote(Flow.NOT_DECIDING, "is only logged");
             }
-            if (VALUE_PRESERVING.contains(n)) {
+            if (API.is(Role.PASSES_VALUE, n)) {
                 return flow(m, depth + 1);
             }
             return new FlowNote(Flow.DECIDES, ""); // handed on: the callee decides
@@ -653,7 +639,7 @@ final class SiteUsageAnalyzer {
         return out;
     }
 
-    private static List<MethodCallExpr> callsOn(Node from, String var, java.util.function.Predicate<String> names) {
+    private static List<MethodCallExpr> callsOn(Node from, String var, Predicate<String> names) {
         List<MethodCallExpr> out = new ArrayList<>();
         for (NameExpr u : usesAfter(from, var)) {
             if (u.getParentNode().orElse(null) instanceof MethodCallExpr m && m.getScope().filter(s -> s == u).isPresent()
@@ -666,15 +652,15 @@ final class SiteUsageAnalyzer {
 
     /** The execution of a prepared statement: chained, or on the variable holding it. */
     private static Optional<MethodCallExpr> statementExecution(MethodCallExpr prepare) {
-        Set<String> runs = Set.of("executeQuery", "execute", "executeUpdate", "executeLargeUpdate");
+        Predicate<String> runs = n -> API.roles("PreparedStatement", n, 0).contains(Role.EXECUTES_SQL);
         if (prepare.getParentNode().orElse(null) instanceof MethodCallExpr m && m.getScope().filter(s -> s == prepare).isPresent()) {
-            return runs.contains(m.getNameAsString()) ? Optional.of(m) : Optional.empty();
+            return runs.test(m.getNameAsString()) ? Optional.of(m) : Optional.empty();
         }
         String var = assignedName(prepare);
         if (var == null) {
             return Optional.empty();
         }
-        List<MethodCallExpr> calls = callsOn(prepare, var, runs::contains);
+        List<MethodCallExpr> calls = callsOn(prepare, var, runs);
         return calls.isEmpty() ? Optional.empty() : Optional.of(calls.get(0));
     }
 
@@ -727,7 +713,7 @@ final class SiteUsageAnalyzer {
                 description = "do ... while (" + abbreviate(d.getCondition().toString()) + ")";
                 header = d.getCondition();
             } else if (cur instanceof LambdaExpr l && l.getParentNode().orElse(null) instanceof MethodCallExpr m
-                    && m.getArguments().contains(l) && ITERATING.contains(m.getNameAsString()) && m.getScope().isPresent()) {
+                    && m.getArguments().contains(l) && API.is(Role.ITERATES, m.getNameAsString()) && m.getScope().isPresent()) {
                 l.getParameters().forEach(p -> vars.add(p.getNameAsString()));
                 body = l.getBody();
                 bounded = boundedSource(m.getScope().get(), 0);
@@ -982,7 +968,7 @@ final class SiteUsageAnalyzer {
     }
 
     private boolean setsTimeout(MethodCallExpr m) {
-        if (!EXECUTING.contains(m.getNameAsString()) || m.getArguments().isEmpty()) {
+        if (!API.takesSql(m.getNameAsString()) || m.getArguments().isEmpty()) {
             return false;
         }
         JavaText text = strings.evaluate(m.getArgument(0));

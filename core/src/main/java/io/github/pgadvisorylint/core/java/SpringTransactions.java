@@ -19,6 +19,8 @@ import com.github.javaparser.ast.stmt.BlockStmt;
 import com.github.javaparser.ast.stmt.ExpressionStmt;
 import com.github.javaparser.ast.stmt.ReturnStmt;
 import com.github.javaparser.ast.stmt.Statement;
+import io.github.pgadvisorylint.core.api.ApiCatalog;
+import io.github.pgadvisorylint.core.api.Role;
 import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.model.TransactionBoundary;
 import io.github.pgadvisorylint.core.model.TransactionState;
@@ -78,9 +80,8 @@ final class SpringTransactions {
         REQUIRED, REQUIRES_NEW, SUPPORTS, MANDATORY, NOT_SUPPORTED, NEVER, NESTED
     }
 
-    private static final Set<String> TX_CALLBACKS = Set.of("transaction", "transactionResult", "inTransaction",
-            "useTransaction", "doInTransaction", "doInTransactionWithoutResult", "runInTransaction", "withTransaction",
-            "inTransactionUnchecked");
+    /** Transaction callbacks (jOOQ, JDBI, Vert.x, Spring's {@code TransactionCallback}) and their roles. */
+    private static final ApiCatalog API = ApiCatalog.standard();
     private static final Set<String> ENTRY_POINTS = Set.of("Scheduled", "PostConstruct", "PreDestroy", "EventListener",
             "Async", "SchedulerLock", "KafkaListener", "RabbitListener", "JmsListener", "Startup", "Observes");
     /** How far calls within a class are followed to find a caller's transaction. */
@@ -113,7 +114,7 @@ final class SpringTransactions {
                     && call.getArguments().contains(lambda)) {
                 String name = call.getNameAsString();
                 boolean template = isTemplateCall(call);
-                if (template || TX_CALLBACKS.contains(name)) {
+                if (template || API.is(Role.BEGINS_TRANSACTION, name)) {
                     String what = (template ? "TransactionTemplate." : "") + name + "(...)";
                     if (template && lockItself && onlyTakesTheLock(lambda.getBody(), at)) {
                         return new Tx(TransactionState.ENDS_BEFORE_WORK, what + " commits as soon as the callback returns",
@@ -126,8 +127,8 @@ final class SpringTransactions {
                 // new TransactionCallback<>() { doInTransaction(..) { .. } } passed to a template: its body is the callback
                 Node parent = anonymous.getParentNode().orElse(null);
                 if (parent instanceof MethodCallExpr call && call.getArguments().contains(anonymous)
-                        && (isTemplateCall(call) || TX_CALLBACKS.contains(call.getNameAsString())
-                        || TX_CALLBACKS.contains(m.getNameAsString()))) {
+                        && (isTemplateCall(call) || API.is(Role.BEGINS_TRANSACTION, call.getNameAsString())
+                        || API.is(Role.BEGINS_TRANSACTION, m.getNameAsString()))) {
                     String what = (isTemplateCall(call) ? "TransactionTemplate." : "") + call.getNameAsString() + "(...)";
                     if (isTemplateCall(call) && lockItself && m.getBody().map(b -> onlyTakesTheLock(b, at)).orElse(false)) {
                         return new Tx(TransactionState.ENDS_BEFORE_WORK, what + " commits as soon as the callback returns",

@@ -17,8 +17,11 @@ import com.github.javaparser.ast.expr.IntegerLiteralExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.ThisExpr;
+import io.github.pgadvisorylint.core.api.ApiCatalog;
+import io.github.pgadvisorylint.core.api.ApiFamily;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,9 +46,9 @@ final class SqlWrappers {
     private static final Set<String> TEMPLATE_HANDLES = Set.of("JdbcTemplate", "JdbcOperations",
             "NamedParameterJdbcTemplate", "NamedParameterJdbcOperations");
 
-    /** Calls that run their first argument as SQL. */
-    private static final Set<String> EXECUTING = Set.of("prepareStatement", "prepareCall", "execute", "executeQuery",
-            "executeUpdate", "executeLargeUpdate", "queryForObject", "queryForList", "queryForMap", "query", "update");
+    /** Calls that run their first argument as SQL: the JDBC and Spring JDBC entries of the catalog that take SQL text. */
+    private static final ApiCatalog API = ApiCatalog.standard();
+    private static final Set<ApiFamily> SQL_HANDLES = EnumSet.of(ApiFamily.JDBC, ApiFamily.SPRING_JDBC);
 
     private static final Set<String> SETTERS = Set.of("setLong", "setInt", "setObject", "setShort", "setBigDecimal",
             "setByte", "setString");
@@ -132,7 +135,7 @@ final class SqlWrappers {
             return null;
         }
         List<String> params = m.getParameters().stream().map(Parameter::getNameAsString).toList();
-        for (MethodCallExpr exec : m.findAll(MethodCallExpr.class, c -> EXECUTING.contains(c.getNameAsString())
+        for (MethodCallExpr exec : m.findAll(MethodCallExpr.class, c -> API.sqlTextApi(c.getNameAsString(), SQL_HANDLES).isPresent()
                 && c.getArguments().isNonEmpty() && c.getScope().isPresent())) {
             if (!(exec.getArgument(0) instanceof NameExpr sql)) {
                 continue;
