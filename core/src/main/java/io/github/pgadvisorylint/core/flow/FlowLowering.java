@@ -95,6 +95,11 @@ public final class FlowLowering {
     private final List<MethodFlow> out = new ArrayList<>();
 
     private final Set<Node> helperCalls;
+    /**
+     * True when the file itself builds an unpooled data source ({@code new SimpleDriverDataSource()}, as
+     * test configurations do): a {@code DataSource}-typed source is then not taken to be a pool.
+     */
+    private boolean unpooledInFile;
 
     private FlowLowering(Map<Node, List<String>> sitesByNode, Set<Node> helperCalls,
                          Function<Node, SourceRegion> regions) {
@@ -113,6 +118,9 @@ public final class FlowLowering {
     public static List<MethodFlow> lower(CompilationUnit unit, IdentityHashMap<Node, List<String>> sitesByNode,
                                          Set<Node> helperCalls, Function<Node, SourceRegion> regions) {
         FlowLowering lowering = new FlowLowering(sitesByNode, helperCalls, regions);
+        lowering.unpooledInFile = unit.findAll(ObjectCreationExpr.class).stream()
+                .anyMatch(o -> API.connectionKind(o.getType().getNameAsString())
+                        .filter(k -> k == ConnectionSource.UNPOOLED).isPresent());
         for (CallableDeclaration<?> c : unit.findAll(CallableDeclaration.class)) {
             BlockStmt body = c instanceof MethodDeclaration m ? m.getBody().orElse(null)
                     : c instanceof ConstructorDeclaration k ? k.getBody() : null;
@@ -781,6 +789,9 @@ public final class FlowLowering {
                                     : source.isPresent() ? (source.get() == ConnectionSource.UNPOOLED
                                     ? ConnectionKind.UNPOOLED : ConnectionKind.POOLED)
                                     : t.endsWith("Statement") || t.equals("ResultSet") ? null : ConnectionKind.UNKNOWN;
+                            if (kind == ConnectionKind.POOLED && unpooledInFile && "DataSource".equals(t)) {
+                                kind = ConnectionKind.UNKNOWN;
+                            }
                             if (kind == null) {
                                 return new Value(cur, receiver);
                             }

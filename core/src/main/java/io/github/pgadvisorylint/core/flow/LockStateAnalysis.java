@@ -1051,7 +1051,7 @@ public final class LockStateAnalysis {
                     } else if (c.startsWith("@") && c.equals(s.returned())) {
                         continue; // handed to the caller with the connection: the callers' paths decide
                     } else if (exceptional && scoped && (r.equals("this") || flow.params().contains(r))
-                            && called.contains(flow.key()) && !s.owners().containsKey(h.getKey())) {
+                            && called.contains(flow.key()) && !s.owners().containsKey(h.getKey()) && !tryAcquirer()) {
                         handedOver.add(id);
                         continue; // the callers' paths carry it on to their finally blocks
                     } else if (!scoped && droppedLocal(s, s.owners().getOrDefault(h.getKey(), c), exceptional)) {
@@ -1060,6 +1060,10 @@ public final class LockStateAnalysis {
                     } else if (!scoped) {
                         handedOver.add(id);
                         continue; // the caller's or the object's obligation: its summary carries it
+                    } else if (!exceptional && "true".equals(s.bools().get("$return"))
+                            && (r.equals("this") || flow.params().contains(r))) {
+                        handedOver.add(id);
+                        continue; // returns true holding it: a try-acquire whose caller or object now owns the lock
                     } else if (s.stacked().contains(id) && !exceptional) {
                         kind = PathFinding.Kind.STACKED;
                         note = "it can be taken more than once on this connection before the single unlock, and "
@@ -1132,6 +1136,16 @@ public final class LockStateAnalysis {
                 return true; // a lock object local to this method that never left it
             }
             return r.startsWith("$") && !r.startsWith("$const") && c.contains(".");
+        }
+
+        /**
+         * @return true when some normal exit returns {@code true} while holding a lock: a try-acquire whose
+         *     {@code true} hands the lock over. An exception out of it hands nothing over, since the caller
+         *     never learns it holds the lock; so its exception paths are judged here.
+         */
+        private boolean tryAcquirer() {
+            return in.get(MethodFlow.EXIT).stream()
+                    .anyMatch(st -> "true".equals(st.bools().get("$return")) && !st.held().isEmpty());
         }
 
         /** @return where a release node's unlock is written: the function's name in its SQL, or the call */
