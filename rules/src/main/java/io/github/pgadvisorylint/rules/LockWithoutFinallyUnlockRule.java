@@ -87,7 +87,7 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
             }
         }
         for (PathFinding f : context.model().pathFindings()) {
-            if (f.acquisition() == null || f.kind() == PathFinding.Kind.STACKED
+            if (f.acquisition() == null || f.release() != null || f.kind() == PathFinding.Kind.STACKED
                     || (f.acquisition().viaHelper() && inTestSources(f.acquisition()))) {
                 continue;
             }

@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.rules;
 
+import io.github.pgadvisorylint.core.model.PathFinding;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.SiteHazards.UncommittedRelease;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
@@ -53,6 +54,18 @@ public final class SessionUnlockBeforeCommitRule extends AbstractRule {
                     + "before this transaction's writes are committed. " + fix,
                     List.of(new RelatedLocation(open.acquisition(), "the session-level lock released too early"),
                             new RelatedLocation(open.boundary(), "the transaction that is still open at the unlock")));
+        }
+        // the same fact proved along paths across methods (core.flow): a release helper called in the
+        // transaction, a lock taken through a helper
+        for (PathFinding f : context.model().pathFindings()) {
+            if (f.kind() != PathFinding.Kind.RELEASE_BEFORE_COMMIT
+                    || context.model().hazards(f.release()).uncommittedRelease() != null) {
+                continue;
+            }
+            LockWithoutFinallyUnlockRule.report(context, f, f.release().display() + " releases the session-level lock "
+                    + f.acquisition().display() + " while " + f.note() + ": the unlock takes effect at once, so another "
+                    + "session can take the key and read the data before this transaction's writes are committed. Use "
+                    + "pg_advisory_xact_lock inside the transaction (released at its commit), or unlock after the commit.");
         }
     }
 }

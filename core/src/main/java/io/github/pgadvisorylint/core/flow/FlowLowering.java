@@ -134,6 +134,16 @@ public final class FlowLowering {
                 mods.add(m.getKeyword().asString());
             }
             c.getAnnotations().forEach(a -> mods.add("@" + a.getName().getIdentifier()));
+            if (runsInTransaction(c)) {
+                mods.add("transactional"); // Spring opens (or joins) a transaction around the call
+                Optional<com.github.javaparser.ast.expr.AnnotationExpr> own = c.getAnnotationByName("Transactional");
+                String text = own.isPresent() ? own.get().toString() : c.findAncestor(TypeDeclaration.class)
+                        .flatMap(t -> ((TypeDeclaration<?>) t).getAnnotationByName("Transactional"))
+                        .map(a -> a.toString()).orElse("");
+                if (text.replace(" ", "").contains("readOnly=true")) {
+                    mods.add("readOnly"); // writes nothing another holder of the key could miss
+                }
+            }
             int before = lowering.out.size();
             try {
                 lowering.lowerBody(type, name, c.getParameters(), body, mods, c, regions.apply(c.getName()));
@@ -145,6 +155,23 @@ public final class FlowLowering {
             }
         }
         return lowering.out;
+    }
+
+    /**
+     * Whether Spring runs the method in a transaction through its proxy: {@code @Transactional} on the
+     * method, or on the class for a public method, with a propagation that has one (not
+     * {@code NOT_SUPPORTED}, {@code NEVER} or {@code SUPPORTS}). Private methods run in their caller's.
+     */
+    private static boolean runsInTransaction(CallableDeclaration<?> c) {
+        java.util.Optional<com.github.javaparser.ast.expr.AnnotationExpr> own = c.getAnnotationByName("Transactional");
+        java.util.Optional<com.github.javaparser.ast.expr.AnnotationExpr> annotation = own.isPresent() ? own
+                : c.isPublic() ? c.findAncestor(TypeDeclaration.class).flatMap(t -> t.getAnnotationByName("Transactional"))
+                : java.util.Optional.empty();
+        if (annotation.isEmpty() || c.isPrivate() || c.isStatic()) {
+            return false;
+        }
+        String text = annotation.get().toString();
+        return !(text.contains("NOT_SUPPORTED") || text.contains("NEVER") || text.contains("SUPPORTS"));
     }
 
     private void lowerBody(String type, String name, NodeList<Parameter> parameters, Statement body, Set<String> mods,

@@ -272,6 +272,10 @@ public final class LockStateAnalysis {
                 for (PathState s : List.copyOf(in.get(n))) {
                     Out o = new Out(node.next().size());
                     transfer(node, s, o);
+                    if ((node.event().kind() == FlowEvent.Kind.EXECUTE || node.event().kind() == FlowEvent.Kind.CALL)
+                            && !node.onException().isEmpty()) {
+                        o.normal.replaceAll(l -> l.stream().map(t -> worked(t, node)).toList());
+                    }
                     for (int i = 0; i < node.next().size(); i++) {
                         for (PathState t : o.normal.get(i)) {
                             if (!propagate(node.next().get(i), t, work)) {
@@ -283,6 +287,11 @@ public final class LockStateAnalysis {
                     boolean quiet = node.inFinally() && o.normal.stream().anyMatch(l -> !l.isEmpty());
                     for (Integer e : quiet ? List.<Integer>of() : node.onException()) {
                         for (PathState t : o.thrown) {
+                            if (!t.worked().isEmpty()) {
+                                PathState.Mutable m = t.edit();
+                                m.worked.clear(); // an exception path's transaction rolls back: no write is left pending
+                                t = m.done();
+                            }
                             if (!propagate(e, t, work)) {
                                 return false;
                             }
@@ -323,6 +332,29 @@ public final class LockStateAnalysis {
                 work.add(target);
             }
             return true;
+        }
+
+        /** Marks the holds on connections in an open transaction as having had work done under them. */
+        private PathState worked(PathState s, FlowNode node) {
+            PathState.Mutable m = null;
+            for (String k : s.held().keySet()) {
+                String id = id(k);
+                if ("MANUAL".equals(s.tx().get(conn(k))) && !s.worked().contains(id)
+                        && !Integer.valueOf(node.id()).equals(acquiredHere.get(id))) {
+                    if (m == null) {
+                        m = s.edit();
+                    }
+                    m.worked.add(id);
+                }
+            }
+            return m == null ? s : m.done();
+        }
+
+        /** In a method Spring runs in a transaction, a connection of the object's joins that transaction. */
+        private void joinTransaction(PathState.Mutable m, String c) {
+            if (flow.modifiers().contains("transactional") && (c.equals("this") || c.startsWith("this."))) {
+                m.tx.putIfAbsent(c, "MANUAL");
+            }
         }
 
         /** Successor states of one node. */
@@ -396,6 +428,11 @@ public final class LockStateAnalysis {
                     PathState.Mutable m = s.edit();
                     if (m.tx.containsKey(c)) {
                         m.tx.put(c, "MANUAL"); // a rollback (or a commit of an aborted one) starts afresh
+                    }
+                    for (String k : s.held().keySet()) {
+                        if (conn(k).equals(c)) {
+                            m.worked.remove(id(k)); // committed, or rolled back: no write of it is pending
+                        }
                     }
                     PathState after = m.done();
                     o.all(after);
@@ -634,6 +671,7 @@ public final class LockStateAnalysis {
         private PathState hold(PathState s, String c, String id, String target) {
             PathState.Mutable m = s.edit();
             String k = c + "|" + id;
+            joinTransaction(m, c);
             if (s.held().containsKey(k)) {
                 m.stacked.add(id);
             }
@@ -693,6 +731,9 @@ public final class LockStateAnalysis {
             }
             if (!matching.isEmpty()) {
                 for (String k : matching) {
+                    if (report && "MANUAL".equals(s.tx().get(conn(k))) && s.worked().contains(id(k))) {
+                        recordBeforeCommit(release, sites.get(id(k)), node, release.viaHelper() ? node.region() : release.region());
+                    }
                     int left = s.held().get(k) - 1;
                     if (left <= 0) {
                         m.held.remove(k);
@@ -731,6 +772,23 @@ public final class LockStateAnalysis {
                 m.outer.add(relative(c) + "|" + release.id());
             }
             return List.of(m.done());
+        }
+
+        private void recordBeforeCommit(LockSite release, LockSite acquisition, FlowNode node, SourceRegion at) {
+            if (at == null || acquisition == null || flow.modifiers().contains("readOnly")) {
+                return;
+            }
+            List<PathFinding.Step> steps = new ArrayList<>();
+            steps.add(new PathFinding.Step(at, "the session-level unlock runs here, inside the open transaction"));
+            Integer taken = acquiredHere.get(acquisition.id());
+            SourceRegion lockAt = taken == null ? null : flow.nodes().get(taken).region();
+            steps.add(new PathFinding.Step(lockAt != null ? lockAt : acquisition.region(), "the lock taken in that transaction"));
+            if (flow.modifiers().contains("transactional")) {
+                steps.add(new PathFinding.Step(flow.region(), "the method Spring runs in a transaction that commits when it returns"));
+            }
+            releaseFindings.putIfAbsent(PathFinding.Kind.RELEASE_BEFORE_COMMIT + "|" + release.id() + "|" + at,
+                    new PathFinding(PathFinding.Kind.RELEASE_BEFORE_COMMIT, acquisition, release, at,
+                            "the transaction doing the work under the lock commits only after it", steps));
         }
 
         /** @return the call's own release site when the call is a lock helper's, else the callee's */
@@ -779,7 +837,6 @@ public final class LockStateAnalysis {
                     touched.add(s.resolve(a));
                 }
             }
-            s.tx().keySet().stream().filter(c -> c.startsWith("this")).forEach(touched::add);
             if (summary == null || summary.cases().isEmpty()) {
                 if (!e.sites().isEmpty()) {
                     String c = connectionArgument(s, e);
@@ -799,6 +856,7 @@ public final class LockStateAnalysis {
                     && sites.get(id).function().operation().isAcquisition()).findFirst().orElse(null);
             for (MethodSummary.Case c : summary.cases()) {
                 PathState.Mutable m = s.edit();
+                boolean aborted = false;
                 for (String closed : summary.closes()) {
                     String target = map(s, e, closed);
                     if (target != null) {
@@ -820,6 +878,7 @@ public final class LockStateAnalysis {
                     String via = viaRoot(e, conn(a));
                     String id = asAcquisition != null ? asAcquisition : id(a);
                     acquiredHere.putIfAbsent(id, node.id());
+                    joinTransaction(m, target);
                     if (m.held.containsKey(target + "|" + id)) {
                         m.stacked.add(id);
                     }
@@ -843,9 +902,19 @@ public final class LockStateAnalysis {
                         }
                         continue;
                     }
+                    boolean matched = false;
                     for (String k : List.copyOf(m.held.keySet())) {
                         if (mayBeSame(s, conn(k), target) && (rel.function().operation() == LockOperation.RELEASE_ALL
                                 || sameLock(sites.get(id(k)), rel))) {
+                            matched = true;
+                            if ("ABORTED".equals(s.tx().get(conn(k)))) {
+                                m.stuck.add(id(k)); // the unlock fails with 25P02 (F18): the hold stays
+                                aborted = true;
+                                continue;
+                            }
+                            if (report && "MANUAL".equals(s.tx().get(conn(k))) && s.worked().contains(id(k))) {
+                                recordBeforeCommit(callRelease(e, rel), sites.get(id(k)), node, node.region());
+                            }
                             int left = m.held.get(k) - 1;
                             if (left <= 0) {
                                 m.held.remove(k);
@@ -853,6 +922,16 @@ public final class LockStateAnalysis {
                                 m.held.put(k, left);
                             }
                             releasedAt.computeIfAbsent(id(k), x -> new TreeSet<>()).add(node.id());
+                        }
+                    }
+                    if (!matched && report && !summary.guarded() && rel.function().operation() == LockOperation.RELEASE) {
+                        for (String f : s.failed()) {
+                            if (sameLock(sites.get(f), rel)) {
+                                recordAt(PathFinding.Kind.RELEASE_WITHOUT_HOLD, callRelease(e, rel), node, node.region(),
+                                        "it also runs when " + sites.get(f).display() + " returned false or threw, and "
+                                                + "then releases a hold this code never took (another hold of the same "
+                                                + "key on this session, if any, is released instead)");
+                            }
                         }
                     }
                 }
@@ -882,6 +961,10 @@ public final class LockStateAnalysis {
                     m.failed.add(asAcquisition);
                 }
                 PathState after = m.done();
+                if (aborted) {
+                    o.thrown.add(after); // only the exception path goes on
+                    continue;
+                }
                 o.all(after);
                 if (!c.releases().isEmpty()) {
                     o.thrown.add(after); // a release helper that throws is not the bug this analysis looks for
@@ -890,6 +973,10 @@ public final class LockStateAnalysis {
             if (summary.cases().stream().anyMatch(c -> c.releases().isEmpty())) {
                 PathState.Mutable t = abort(s, touched).edit();
                 for (String a : summary.thrown()) {
+                    if (a.startsWith("!|")) {
+                        t.failed.add(asAcquisition != null ? asAcquisition : id(a));
+                        continue;
+                    }
                     String target = map(s, e, conn(a));
                     if (target != null) {
                         String id = asAcquisition != null ? asAcquisition : id(a);
@@ -915,7 +1002,11 @@ public final class LockStateAnalysis {
                     }
                 }
             }
-            return "?" + (e.path() == null ? "" : s.resolve(e.path()));
+            String receiver = e.path() == null ? null : s.resolve(e.path());
+            if (receiver != null && receiver.startsWith("this.")) {
+                return receiver; // a repository or template field: the object's own, joined to its transaction
+            }
+            return "?" + (receiver == null ? "" : receiver);
         }
 
         /** Maps a callee-relative path ({@code #0.conn}, {@code #this.c}) to the caller's connection identity. */
@@ -995,6 +1086,7 @@ public final class LockStateAnalysis {
                         thrown.add(rel + "|" + id(k));
                     }
                 }
+                s.failed().forEach(f -> thrown.add("!|" + f)); // a try-lock that failed, then threw
             }
             Set<String> closes = new TreeSet<>();
             for (PathState s : in.get(MethodFlow.EXIT)) {
@@ -1005,7 +1097,8 @@ public final class LockStateAnalysis {
                     }
                 }
             }
-            return new MethodSummary(flow.key(), list, List.copyOf(thrown), List.copyOf(closes));
+            boolean guarded = !releases.isEmpty() && cases.stream().anyMatch(c -> c.releases().isEmpty());
+            return new MethodSummary(flow.key(), list, List.copyOf(thrown), List.copyOf(closes), guarded);
         }
 
         /** Collects the path findings of this method into {@code out}, keyed so each is reported once. */

@@ -17,8 +17,11 @@ import java.util.Objects;
  * @param thrown {@code path|acquisitionId}: holds on the caller's connections or lock objects that an
  *               exception out of the method can leave behind (the caller's {@code finally} may release them)
  * @param closes the caller's connections the method closes (or returns to their pool) on some exit
+ * @param guarded true when some exit of a release helper releases nothing (it checks first whether it
+ *                holds the lock): its releases are never reported as releasing a hold not taken
  */
-public record MethodSummary(String key, List<Case> cases, List<String> thrown, List<String> closes) {
+public record MethodSummary(String key, List<Case> cases, List<String> thrown, List<String> closes,
+                            boolean guarded) {
 
     /** Copies the cases. */
     public MethodSummary {
@@ -30,7 +33,7 @@ public record MethodSummary(String key, List<Case> cases, List<String> thrown, L
 
     /** A summary with no exception-path holds and no closes. */
     public MethodSummary(String key, List<Case> cases) {
-        this(key, cases, List.of(), List.of());
+        this(key, cases, List.of(), List.of(), false);
     }
 
     /**

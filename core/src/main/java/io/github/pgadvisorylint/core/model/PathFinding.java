@@ -33,7 +33,12 @@ public record PathFinding(Kind kind, LockSite acquisition, LockSite release, Sou
         /** A release runs on a path where the try-lock returned false or threw: it releases a hold never taken. */
         RELEASE_WITHOUT_HOLD,
         /** A release runs on another connection than the one holding the lock, or on a closed one. */
-        RELEASE_ON_OTHER_CONNECTION
+        RELEASE_ON_OTHER_CONNECTION,
+        /**
+         * A session-level release runs inside the open transaction that did the work under the lock: the
+         * key is free at once, before the writes commit (F19).
+         */
+        RELEASE_BEFORE_COMMIT
     }
 
     /**
