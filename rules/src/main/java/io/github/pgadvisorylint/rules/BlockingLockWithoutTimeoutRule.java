@@ -1,8 +1,8 @@
 package io.github.pgadvisorylint.rules;
 
-import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.LockOperation;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.model.SiteUsage;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
@@ -44,8 +44,9 @@ public final class BlockingLockWithoutTimeoutRule extends AbstractRule {
             return; // every connection gets a timeout from configuration
         }
         for (LockSite site : context.model().acquisitions()) {
-            if (site.viaHelper() || site.function().operation() != LockOperation.ACQUIRE
-                    || site.api() == ExecutionApi.DECLARATION) {
+            SiteRole role = context.model().role(site);
+            if (role == SiteRole.HELPER_CALL || role == SiteRole.DECLARATION
+                    || site.function().operation() != LockOperation.ACQUIRE) {
                 continue;
             }
             SiteUsage usage = context.model().usage(site);

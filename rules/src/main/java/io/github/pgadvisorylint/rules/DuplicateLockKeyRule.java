@@ -6,7 +6,9 @@ import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.KeySpace;
 import io.github.pgadvisorylint.core.model.LockKey;
 import io.github.pgadvisorylint.core.model.LockMode;
+import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
@@ -15,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -53,11 +56,12 @@ public final class DuplicateLockKeyRule extends AbstractRule {
     @Override
     public void check(RuleContext context) {
         // group candidates by key space and first part: every collision kind needs both
+        LockModel model = context.model();
         Map<String, List<LockSite>> groups = new TreeMap<>();
-        for (LockSite s : context.model().keyAcquisitions()) {
+        for (LockSite s : model.keyAcquisitions()) {
             LockKey k = s.key();
             // a key in test code sits next to a mock: never a second subsystem's choice
-            if (k.space() == KeySpace.NONE || !k.parts().get(0).isKnown() || impossible(k) || inTestSources(s)) {
+            if (k.space() == KeySpace.NONE || !k.parts().get(0).isKnown() || impossible(k) || model.inTestSources(s)) {
                 continue;
             }
             groups.computeIfAbsent(k.space() + ":" + k.parts().get(0).value(), x -> new ArrayList<>()).add(s);
@@ -66,7 +70,7 @@ public final class DuplicateLockKeyRule extends AbstractRule {
             Map<LockSite, Map<LockSite, Collision>> partners = new LinkedHashMap<>();
             for (int i = 0; i < group.size(); i++) {
                 for (int j = i + 1; j < group.size(); j++) {
-                    Collision c = classify(group.get(i), group.get(j));
+                    Collision c = classify(model, group.get(i), group.get(j));
                     if (c != null) {
                         partners.computeIfAbsent(group.get(i), x -> new LinkedHashMap<>()).put(group.get(j), c);
                         partners.computeIfAbsent(group.get(j), x -> new LinkedHashMap<>()).put(group.get(i), c);
@@ -85,7 +89,7 @@ public final class DuplicateLockKeyRule extends AbstractRule {
                 .anyMatch(p -> p.isKnown() && (p.value() < Integer.MIN_VALUE || p.value() > Integer.MAX_VALUE));
     }
 
-    private static Collision classify(LockSite a, LockSite b) {
+    private static Collision classify(LockModel model, LockSite a, LockSite b) {
         LockKey ka = a.key();
         LockKey kb = b.key();
         if (ka.space() != kb.space()) {
@@ -100,9 +104,9 @@ public final class DuplicateLockKeyRule extends AbstractRule {
             if (!sameMode) {
                 return null; // shared and exclusive on one key: a reader/writer design
             }
-            return independent(a, b, ka.parts().size()) ? Collision.KEY : null;
+            return independent(model, a, b, ka.parts().size()) ? Collision.KEY : null;
         }
-        if (ka.space() == KeySpace.INT_PAIR && sameMode && independent(a, b, 1)) {
+        if (ka.space() == KeySpace.INT_PAIR && sameMode && independent(model, a, b, 1)) {
             return Collision.NAMESPACE;
         }
         return null;
@@ -128,8 +132,9 @@ public final class DuplicateLockKeyRule extends AbstractRule {
      * one lock helper with the same literal are one lock too: the helper names its purpose (two
      * separately declared constants passed to one helper still collide).
      */
-    private static boolean independent(LockSite a, LockSite b, int n) {
-        if (a.viaHelper() && b.viaHelper() && java.util.Objects.equals(a.declarationRegion(), b.declarationRegion())
+    private static boolean independent(LockModel model, LockSite a, LockSite b, int n) {
+        if (model.role(a) == SiteRole.HELPER_CALL && model.role(b) == SiteRole.HELPER_CALL
+                && Objects.equals(a.declarationRegion(), b.declarationRegion())
                 && a.key().parts().stream().limit(n).allMatch(p -> p.originName() == null)
                 && b.key().parts().stream().limit(n).allMatch(p -> p.originName() == null)) {
             return false; // callers of one lock helper passing the same literal share the helper's purpose

@@ -1,7 +1,9 @@
 package io.github.pgadvisorylint.rules;
 
 import io.github.pgadvisorylint.core.model.ExecutionApi;
+import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.PathFinding;
+import io.github.pgadvisorylint.core.model.SiteRole;
 import java.util.ArrayList;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
@@ -32,14 +34,15 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
 
     @Override
     public void check(RuleContext context) {
-        for (LockSite site : context.model().acquisitions()) {
+        LockModel model = context.model();
+        for (LockSite site : model.acquisitions()) {
             if (site.function().level() != LockLevel.SESSION) {
                 continue;
             }
-            if (site.viaHelper() && inTestSources(site)) {
+            if (helperCallInTests(model, site)) {
                 continue; // tests drive a lock API step by step on purpose (seen in a real leader-election suite)
             }
-            LockLifecycle lifecycle = context.model().lifecycle(site);
+            LockLifecycle lifecycle = model.lifecycle(site);
             if (lifecycle == null) {
                 continue;
             }
@@ -71,7 +74,7 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
                         lifecycle.releaseRegion() == null ? List.of()
                                 : List.of(new RelatedLocation(lifecycle.releaseRegion(), "close outside a finally block")));
                 case NONE -> {
-                    if (context.model().possibleReleases(site).isEmpty()) {
+                    if (model.possibleReleases(site).isEmpty()) {
                         context.report(Severity.ERROR, site, lead + ", but no pg_advisory_unlock for key "
                                 + site.key().display() + " (nor pg_advisory_unlock_all) is found anywhere in the "
                                 + "scanned code: the lock is held until the session ends, which on a pooled "
@@ -86,9 +89,9 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
                 }
             }
         }
-        for (PathFinding f : context.model().pathFindings()) {
+        for (PathFinding f : model.pathFindings()) {
             if (f.acquisition() == null || f.release() != null || f.kind() == PathFinding.Kind.STACKED
-                    || (f.acquisition().viaHelper() && inTestSources(f.acquisition()))) {
+                    || helperCallInTests(model, f.acquisition())) {
                 continue;
             }
             String fix = switch (f.kind()) {
@@ -100,6 +103,11 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
             report(context, f, f.acquisition().display() + " takes a session-level lock, but " + f.note()
                     + ": the lock stays held until the database session ends (a ROLLBACK does not release it)." + fix);
         }
+    }
+
+    /** A call of a lock API from test sources: tests take and release step by step on purpose. */
+    private static boolean helperCallInTests(LockModel model, LockSite site) {
+        return model.role(site) == SiteRole.HELPER_CALL && model.inTestSources(site);
     }
 
     /** Reports a path finding at its place, with the rest of its path as related locations. */

@@ -7,6 +7,7 @@ import io.github.pgadvisorylint.core.config.PoolingSetting;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
@@ -77,7 +78,7 @@ public final class SessionLockUnderTransactionPoolingRule extends AbstractRule {
         }
         String where = shown.isEmpty() ? "" : " (" + shown.get(0).region().path() + ":" + shown.get(0).region().startLine() + ")";
         for (LockSite site : model.sites()) {
-            if (site.function().level() != LockLevel.SESSION || site.viaHelper()) {
+            if (site.function().level() != LockLevel.SESSION || model.role(site) == SiteRole.HELPER_CALL) {
                 continue;
             }
             String what = site.function().operation().isAcquisition() ? "takes a session-level lock" : "releases a session-level lock";

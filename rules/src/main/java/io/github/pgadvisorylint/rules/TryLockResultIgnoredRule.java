@@ -3,6 +3,7 @@ package io.github.pgadvisorylint.rules;
 import io.github.pgadvisorylint.core.model.LockOperation;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.ResultUse;
+import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.model.SiteUsage;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
@@ -38,7 +39,8 @@ public final class TryLockResultIgnoredRule extends AbstractRule {
     public void check(RuleContext context) {
         for (LockSite site : context.model().sites()) {
             SiteUsage usage = context.model().usage(site);
-            if (site.viaHelper() && usage.result() == ResultUse.UNKNOWN) {
+            boolean helperCall = context.model().role(site) == SiteRole.HELPER_CALL;
+            if (helperCall && usage.result() == ResultUse.UNKNOWN) {
                 continue; // judged once, at the helper's own SQL
             }
             LockOperation op = site.function().operation();
@@ -55,7 +57,7 @@ public final class TryLockResultIgnoredRule extends AbstractRule {
                     default -> null;
                 };
                 if (why != null) {
-                    String example = site.viaHelper() && site.java() != null && site.java().executionCall() != null
+                    String example = helperCall && site.java() != null && site.java().executionCall() != null
                             ? "if (" + site.java().executionCall() + "(...)) { ... }"
                             : "if (rs.next() && rs.getBoolean(1)) { ... } or "
                             + "Boolean.TRUE.equals(jdbc.queryForObject(sql, Boolean.class, key))";

@@ -3,6 +3,7 @@ package io.github.pgadvisorylint.rules;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.LoopContext;
+import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.model.SqlClause;
 import io.github.pgadvisorylint.core.model.SqlContext;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
@@ -40,7 +41,7 @@ public final class UnboundedLockCountRule extends AbstractRule {
     public void check(RuleContext context) {
         for (LockSite site : context.model().acquisitions()) {
             List<RelatedLocation> related = new ArrayList<>();
-            if (!site.viaHelper() && perRow(site.sql()) && site.key().hasColumnPart()) {
+            if (context.model().role(site) != SiteRole.HELPER_CALL && perRow(site.sql()) && site.key().hasColumnPart()) {
                 if (site.declarationRegion() != null) {
                     related.add(new RelatedLocation(site.declarationRegion(), "the SQL with the lock call is declared here"));
                 }

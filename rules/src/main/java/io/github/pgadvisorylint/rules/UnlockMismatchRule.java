@@ -1,7 +1,6 @@
 package io.github.pgadvisorylint.rules;
 
 import io.github.pgadvisorylint.core.model.PathFinding;
-import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.KeySpace;
 import io.github.pgadvisorylint.core.model.LockKey;
@@ -9,6 +8,7 @@ import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.LockOperation;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
@@ -67,8 +67,8 @@ public final class UnlockMismatchRule extends AbstractRule {
         Map<String, List<LockSite>> methods = new LinkedHashMap<>();
         Map<String, List<LockSite>> types = new LinkedHashMap<>();
         for (LockSite s : model.sites()) {
-            if (s.api() == ExecutionApi.DECLARATION || s.api() == ExecutionApi.SPRING_DATA_QUERY) {
-                continue;
+            if (model.role(s).declaredOnly()) {
+                continue; // the SQL runs in its callers' methods, not in the one around it
             }
             String type = s.path() + "|" + (s.java() == null ? "" : s.java().typeName());
             methods.computeIfAbsent(type + "|" + (s.java() == null ? "" : s.java().methodName()), k -> new ArrayList<>()).add(s);
@@ -182,7 +182,7 @@ public final class UnlockMismatchRule extends AbstractRule {
             // helpers keep their own state (a release that is a no-op when nothing is held, one object per
             // connection), and tests unlock twice on purpose to see false: count plain SQL sites of main code
             if (op == LockOperation.RELEASE_ALL || s.function().level() != LockLevel.SESSION || reported.contains(s)
-                    || s.viaHelper() || inTestSources(s)) {
+                    || model.role(s) == SiteRole.HELPER_CALL || model.inTestSources(s)) {
                 continue;
             }
             byKey.computeIfAbsent(s.key().space() + s.key().canonical() + s.function().mode(), k -> new ArrayList<>()).add(s);

@@ -10,6 +10,7 @@ import io.github.pgadvisorylint.core.model.LockOrderGraph;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.LoopOrder;
 import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
+import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.model.SqlClause;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
@@ -67,7 +68,7 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
                         + e.from().display() + " is held: descending key order. If any other path takes these keys "
                         + "in ascending order the two can deadlock; take every set of keys in ascending order.",
                         List.of(new RelatedLocation(e.from().region(), "the larger key, taken first"))));
-            } else if (!known(e.from()) && !known(e.to()) && !e.ordered() && sameMethod(e) && !oneHelperCall(e)
+            } else if (!known(e.from()) && !known(e.to()) && !e.ordered() && sameMethod(e) && !oneHelperCall(model, e)
                     && !e.from().key().canonical().equals(e.to().key().canonical())) {
                 put(findings, e.to(), new Pending(Severity.WARNING, e.to().display() + " is taken while "
                         + e.from().display() + " is held, in an order given by the data (" + e.method() + "): a call with "
@@ -143,7 +144,7 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
                         + "with overlapping elements in different orders can deadlock. Sort the keys before the loop "
                         + "(sorted(), a TreeSet).", List.of()));
             }
-            if (!site.viaHelper() && site.sql().readsRows() && site.key().hasColumnPart()
+            if (model.role(site) != SiteRole.HELPER_CALL && site.sql().readsRows() && site.key().hasColumnPart()
                     && site.sql().clause() != SqlClause.FROM) {
                 put(findings, site, new Pending(Severity.WARNING, site.display() + " locks one key per row of one "
                         + "statement; PostgreSQL promises no order of evaluation, so two such statements over "
@@ -181,8 +182,9 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
      * Both acquisitions come from one call of a lock helper that takes two keys: the order is the
      * helper's, and the helper's own SQL sites are judged (and reported) where it is written.
      */
-    private static boolean oneHelperCall(LockOrderEdge e) {
-        return e.from().viaHelper() && e.to().viaHelper() && e.from().region().equals(e.to().region());
+    private static boolean oneHelperCall(LockModel model, LockOrderEdge e) {
+        return model.role(e.from()) == SiteRole.HELPER_CALL && model.role(e.to()) == SiteRole.HELPER_CALL
+                && e.from().region().equals(e.to().region());
     }
 
     private static boolean sameMethod(LockOrderEdge e) {

@@ -2,6 +2,7 @@ package io.github.pgadvisorylint.rules;
 
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.model.TransactionBoundary;
 import io.github.pgadvisorylint.core.model.TransactionState;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
@@ -34,7 +35,8 @@ public final class XactLockOutsideTransactionRule extends AbstractRule {
             // a lock helper's call is judged only where the call decided the transaction: a repository
             // @Query method or a boundary that holds only the lock joins its caller's transaction
             if (site.function().level() != LockLevel.TRANSACTION
-                    || (site.viaHelper() && site.execution().boundary() != TransactionBoundary.FROM_CALL)) {
+                    || (context.model().role(site) == SiteRole.HELPER_CALL
+                    && site.execution().boundary() != TransactionBoundary.FROM_CALL)) {
                 continue;
             }
             TransactionState state = site.execution().transaction();

@@ -34,6 +34,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -179,6 +180,8 @@ final class AnalysisRun {
         java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages = new java.util.HashMap<>();
         java.util.Map<String, io.github.pgadvisorylint.core.model.SiteHazards> hazards = new java.util.HashMap<>();
         List<MethodFlow> flows = new ArrayList<>();
+        // the lock helpers' own SQL sites: their callers are sites of their own (SiteRole.HELPER_BODY)
+        Set<SourceRegion> helperBodies = new TreeSet<>();
         int analyzed = 0;
         for (FileFacts f : facts) {
             if (f == null) {
@@ -194,8 +197,12 @@ final class AnalysisRun {
             usages.putAll(f.usages());
             hazards.putAll(f.hazards());
             flows.addAll(f.flows());
+            for (HelperSummary h : f.helpers()) {
+                h.ops().forEach(op -> helperBodies.add(op.inner().region()));
+            }
         }
-        LockModel model = new LockModel(sites, lifecycles, counted(poolingEvidence), pooling, orderEdges, loops)
+        LockModel model = new LockModel(sites, lifecycles, counted(poolingEvidence), pooling, orderEdges, loops,
+                helperBodies)
                 .withUsage(usages, counted(timeoutEvidence));
         model = LockPaths.apply(model, flows).withHazards(hazards);
         phaseDone("paths");

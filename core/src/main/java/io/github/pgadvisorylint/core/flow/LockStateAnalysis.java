@@ -5,6 +5,7 @@ import io.github.pgadvisorylint.core.model.LockOperation;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.PathFinding;
 import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.model.TransactionState;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -351,8 +352,17 @@ public final class LockStateAnalysis {
         }
 
         /** In a method Spring runs in a transaction, a connection of the object's joins that transaction. */
-        private void joinTransaction(PathState.Mutable m, String c) {
-            if (flow.modifiers().contains("transactional") && (c.equals("this") || c.startsWith("this."))) {
+        private void joinTransaction(PathState.Mutable m, String c, String acquisition, boolean ownSite) {
+            if (!(c.equals("this") || c.startsWith("this."))) {
+                return;
+            }
+            LockSite site = sites.get(acquisition);
+            // the site's own transaction context (core.java.SpringTransactions: proxies, self-calls, propagation)
+            // decides where it has one; a lock a callee takes runs in this method's transaction
+            boolean inTransaction = ownSite && site != null && site.execution().transaction() != TransactionState.UNKNOWN
+                    ? site.execution().transaction() == TransactionState.IN_TRANSACTION
+                    : flow.modifiers().contains("transactional");
+            if (inTransaction) {
                 m.tx.putIfAbsent(c, "MANUAL");
             }
         }
@@ -671,7 +681,7 @@ public final class LockStateAnalysis {
         private PathState hold(PathState s, String c, String id, String target) {
             PathState.Mutable m = s.edit();
             String k = c + "|" + id;
-            joinTransaction(m, c);
+            joinTransaction(m, c, id, true);
             if (s.held().containsKey(k)) {
                 m.stacked.add(id);
             }
@@ -878,7 +888,7 @@ public final class LockStateAnalysis {
                     String via = viaRoot(e, conn(a));
                     String id = asAcquisition != null ? asAcquisition : id(a);
                     acquiredHere.putIfAbsent(id, node.id());
-                    joinTransaction(m, target);
+                    joinTransaction(m, target, id, asAcquisition != null);
                     if (m.held.containsKey(target + "|" + id)) {
                         m.stacked.add(id);
                     }

@@ -1,14 +1,26 @@
 package io.github.pgadvisorylint.core.model;
 
+import io.github.pgadvisorylint.core.config.LintConfig;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The one intermediate representation every rule reads: every lock site of the scanned files and
  * the lifecycle of every acquisition, sorted by location. Immutable.
+ *
+ * <p>Per site, the model says what rules would otherwise re-derive: its {@link SiteRole} (executed,
+ * declared only, a lock helper's body, a helper call, an annotation), whether it lies in test sources,
+ * its lifecycle and what the lock-state analysis proved about it ({@link #pathFindings(LockSite)}).
+ * {@link ModelDump} renders all of it as text.
  */
 public final class LockModel {
 
@@ -19,10 +31,18 @@ public final class LockModel {
     private final List<LockOrderEdge> orderEdges;
     private final LockOrderGraph orderGraph;
     private final Map<String, LoopOrder> loops;
+    private final java.util.SortedSet<SourceRegion> helperBodies;
+    private final Set<SourceRegion> bodies;
+    private final Map<String, SiteRole> roles;
+    private final Set<String> testSources;
+    private final List<LockSite> acquisitions;
+    private final List<LockSite> sqlAcquisitions;
+    private final List<LockSite> keySites;
     private Map<String, SiteUsage> usages = Map.of();
     private List<TimeoutEvidence> connectionTimeouts = List.of();
     private Map<String, SiteHazards> hazards = Map.of();
     private List<PathFinding> pathFindings = List.of();
+    private Map<String, List<PathFinding>> pathFindingsBySite = Map.of();
 
     /**
      * @param sites      every lock site found; copied and sorted by region
@@ -57,6 +77,26 @@ public final class LockModel {
                      List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence,
                      io.github.pgadvisorylint.core.config.PoolingSetting pooling,
                      List<LockOrderEdge> orderEdges, Map<String, LoopOrder> loops) {
+        this(sites, lifecycles, poolingEvidence, pooling, orderEdges, loops, List.of());
+    }
+
+    /**
+     * @param sites           every lock site found; copied and sorted by region
+     * @param lifecycles      one lifecycle per acquisition; keyed by {@link LockSite#id()}
+     * @param poolingEvidence configuration evidence of a connection pooler's mode; copied and sorted
+     * @param pooling         the user's pooling setting
+     * @param orderEdges      every acquisition taken while another is held; sorted here, and the
+     *                        {@link #orderGraph()} built from them
+     * @param loops           the loop around each acquisition in one, keyed by {@link LockSite#id()}
+     * @param helperBodies    the regions of the lock helpers' own SQL sites (the helper registry's
+     *                        operations); a site there is a {@link SiteRole#HELPER_BODY}, as is every site
+     *                        a helper call names as its {@link LockSite#declarationRegion()}
+     */
+    public LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles,
+                     List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence,
+                     io.github.pgadvisorylint.core.config.PoolingSetting pooling,
+                     List<LockOrderEdge> orderEdges, Map<String, LoopOrder> loops,
+                     Collection<SourceRegion> helperBodies) {
         List<LockOrderEdge> edges = new ArrayList<>(orderEdges);
         edges.sort(Comparator.comparing((LockOrderEdge e) -> e.to().region()).thenComparing(e -> e.from().region()));
         this.orderEdges = List.copyOf(edges);
@@ -74,6 +114,60 @@ public final class LockModel {
             byId.put(l.acquisition().id(), l);
         }
         this.lifecycles = byId;
+        this.helperBodies = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(helperBodies));
+        Set<SourceRegion> bodies = new HashSet<>(helperBodies);
+        for (LockSite s : this.sites) {
+            if (s.api() == ExecutionApi.LOCK_HELPER && s.declarationRegion() != null) {
+                bodies.add(s.declarationRegion()); // the helper's own SQL site
+            }
+        }
+        Map<String, SiteRole> r = new HashMap<>();
+        Set<String> tests = new HashSet<>();
+        for (LockSite s : this.sites) {
+            r.put(s.id(), SiteRole.of(s, bodies.contains(s.region())));
+            if (LintConfig.isTestSource(Path.of(s.path()))) {
+                tests.add(s.id());
+            }
+        }
+        this.bodies = Set.copyOf(bodies);
+        this.roles = Map.copyOf(r);
+        this.testSources = Set.copyOf(tests);
+        this.acquisitions = this.sites.stream().filter(s -> s.function().operation().isAcquisition()).toList();
+        this.sqlAcquisitions = acquisitions.stream().filter(s -> roles.get(s.id()) != SiteRole.HELPER_CALL).toList();
+        Set<KeyPart> direct = new HashSet<>();
+        for (LockSite s : this.sites) {
+            if (roles.get(s.id()) != SiteRole.HELPER_CALL) {
+                direct.addAll(s.key().parts());
+            }
+        }
+        this.keySites = this.sites.stream().filter(s -> roles.get(s.id()) != SiteRole.HELPER_CALL
+                || s.key().parts().stream().anyMatch(p -> !direct.contains(p))).toList();
+    }
+
+    /**
+     * @param site a lock site of this model
+     * @return what the site stands for: executed here, declared only, a lock helper's body, a helper
+     *     call, or an annotation run by its method's callers (decided the same way for a site that is
+     *     not one of this model's)
+     */
+    public SiteRole role(LockSite site) {
+        SiteRole role = roles.get(site.id());
+        return role != null ? role : SiteRole.of(site, bodies.contains(site.region()));
+    }
+
+    /**
+     * @param site a lock site of this model
+     * @return true when it lies in test sources ({@link LintConfig#TEST_SOURCE_DIRECTORIES}): code that
+     *     drives locks step by step or spells out keys next to a mock
+     */
+    public boolean inTestSources(LockSite site) {
+        return roles.containsKey(site.id()) ? testSources.contains(site.id())
+                : LintConfig.isTestSource(Path.of(site.path()));
+    }
+
+    /** @return the regions of the lock helpers' own SQL sites given to this model, sorted */
+    public java.util.SortedSet<SourceRegion> helperBodies() {
+        return helperBodies;
     }
 
     /** @return every lock-order edge (an acquisition while another is held), sorted by the later site */
@@ -120,14 +214,7 @@ public final class LockModel {
      * @return those sites, sorted
      */
     public List<LockSite> keySites() {
-        java.util.Set<KeyPart> direct = new java.util.HashSet<>();
-        for (LockSite s : sites) {
-            if (!s.viaHelper()) {
-                direct.addAll(s.key().parts());
-            }
-        }
-        return sites.stream().filter(s -> !s.viaHelper() || s.key().parts().stream().anyMatch(p -> !direct.contains(p)))
-                .toList();
+        return keySites;
     }
 
     /** @return the acquisitions among {@link #keySites()}, sorted */
@@ -137,15 +224,16 @@ public final class LockModel {
 
     /** @return the acquisitions ({@code ACQUIRE} and {@code TRY_ACQUIRE}), sorted */
     public List<LockSite> acquisitions() {
-        return sites.stream().filter(s -> s.function().operation().isAcquisition()).toList();
+        return acquisitions;
     }
 
     /**
-     * @return the acquisitions at the code that runs their SQL, sorted: calls of lock helpers are left
-     *     out, so rules that judge the SQL or its connection report once, at the helper's own SQL
+     * @return the acquisitions whose SQL is written where they stand, sorted: every role but
+     *     {@link SiteRole#HELPER_CALL}, so rules that judge the SQL or its connection report once, at the
+     *     helper's own SQL
      */
     public List<LockSite> sqlAcquisitions() {
-        return sites.stream().filter(s -> s.function().operation().isAcquisition() && !s.viaHelper()).toList();
+        return sqlAcquisitions;
     }
 
     /** @return the releases ({@code RELEASE} and {@code RELEASE_ALL}), sorted */
@@ -187,13 +275,11 @@ public final class LockModel {
      * @return a copy of this model with those facts
      */
     public LockModel withUsage(Map<String, SiteUsage> siteUsages, List<TimeoutEvidence> connectionSettings) {
-        LockModel copy = new LockModel(sites, List.copyOf(lifecycles.values()), poolingEvidence, pooling, orderEdges, loops);
+        LockModel copy = copy(List.copyOf(lifecycles.values()));
         copy.usages = Map.copyOf(siteUsages);
         List<TimeoutEvidence> t = new ArrayList<>(connectionSettings);
         t.sort(Comparator.comparing(TimeoutEvidence::region, Comparator.nullsLast(Comparator.naturalOrder())));
         copy.connectionTimeouts = List.copyOf(t);
-        copy.hazards = hazards;
-        copy.pathFindings = pathFindings;
         return copy;
     }
 
@@ -205,10 +291,7 @@ public final class LockModel {
      * @return a copy of this model with those facts and every other fact of this one
      */
     public LockModel withHazards(Map<String, SiteHazards> siteHazards) {
-        LockModel copy = new LockModel(sites, List.copyOf(lifecycles.values()), poolingEvidence, pooling, orderEdges, loops);
-        copy.usages = usages;
-        copy.connectionTimeouts = connectionTimeouts;
-        copy.pathFindings = pathFindings;
+        LockModel copy = copy(List.copyOf(lifecycles.values()));
         copy.hazards = Map.copyOf(siteHazards);
         return copy;
     }
@@ -231,10 +314,31 @@ public final class LockModel {
         for (LockLifecycle l : replaced) {
             merged.put(l.acquisition().id(), l);
         }
-        LockModel copy = new LockModel(sites, List.copyOf(merged.values()), poolingEvidence, pooling, orderEdges, loops);
+        LockModel copy = copy(List.copyOf(merged.values()));
+        copy.pathFindings = List.copyOf(findings);
+        Map<String, List<PathFinding>> bySite = new HashMap<>();
+        for (PathFinding f : copy.pathFindings) {
+            Set<String> ids = new TreeSet<>();
+            if (f.acquisition() != null) {
+                ids.add(f.acquisition().id());
+            }
+            if (f.release() != null) {
+                ids.add(f.release().id());
+            }
+            ids.forEach(id -> bySite.computeIfAbsent(id, x -> new ArrayList<>()).add(f));
+        }
+        bySite.replaceAll((id, list) -> List.copyOf(list));
+        copy.pathFindingsBySite = Map.copyOf(bySite);
+        return copy;
+    }
+
+    /** A copy with other lifecycles and every other fact of this model. */
+    private LockModel copy(List<LockLifecycle> newLifecycles) {
+        LockModel copy = new LockModel(sites, newLifecycles, poolingEvidence, pooling, orderEdges, loops, helperBodies);
         copy.usages = usages;
         copy.connectionTimeouts = connectionTimeouts;
-        copy.pathFindings = List.copyOf(findings);
+        copy.pathFindings = pathFindings;
+        copy.pathFindingsBySite = pathFindingsBySite;
         copy.hazards = hazards;
         return copy;
     }
@@ -242,6 +346,20 @@ public final class LockModel {
     /** @return what the lock-state analysis proved along paths, sorted by where each is reported */
     public List<PathFinding> pathFindings() {
         return pathFindings;
+    }
+
+    /**
+     * @param site a lock site of this model
+     * @return the path findings whose acquisition or release is this site, in the order of
+     *     {@link #pathFindings()}; empty when there are none
+     */
+    public List<PathFinding> pathFindings(LockSite site) {
+        return pathFindingsBySite.getOrDefault(site.id(), List.of());
+    }
+
+    /** @return a deterministic text rendering of this model ({@link ModelDump#render(LockModel)}) */
+    public String render() {
+        return ModelDump.render(this);
     }
 
     /**

@@ -63,13 +63,4 @@ public abstract class AbstractRule implements Rule {
     protected final String id() {
         return descriptor.id();
     }
-
-    /**
-     * @param site a lock site
-     * @return true when it lies in test sources ({@link io.github.pgadvisorylint.core.config.LintConfig#TEST_SOURCE_DIRECTORIES}):
-     *     code that drives locks step by step or spells out keys next to a mock
-     */
-    protected static boolean inTestSources(io.github.pgadvisorylint.core.model.LockSite site) {
-        return io.github.pgadvisorylint.core.config.LintConfig.isTestSource(java.nio.file.Path.of(site.path()));
-    }
 }
