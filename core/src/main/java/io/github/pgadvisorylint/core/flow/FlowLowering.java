@@ -87,8 +87,14 @@ public final class FlowLowering {
     private static final Set<ApiFamily> ON_CONNECTION = EnumSet.of(ApiFamily.JDBC, ApiFamily.SPRING_JDBC);
     /** The library whose parameter setters are not treated as throwing. */
     private static final Set<ApiFamily> JDBC = EnumSet.of(ApiFamily.JDBC);
+    /** JDK in-memory types whose calls are not treated as throwing (recording a claim in a set, a counter). */
+    private static final Set<String> IN_MEMORY = Set.of("Set", "List", "Map", "Collection", "Queue", "Deque",
+            "HashSet", "LinkedHashSet", "TreeSet", "ArrayList", "LinkedList", "HashMap", "LinkedHashMap", "TreeMap",
+            "ConcurrentHashMap", "ConcurrentMap", "AtomicBoolean", "AtomicInteger", "AtomicLong", "AtomicReference",
+            "StringBuilder", "Optional");
     /** Exception types whose {@code catch} takes every exception a call can throw. */
-    private static final Set<String> CATCH_ALL = Set.of("Exception", "Throwable", "java.lang.Exception", "java.lang.Throwable");
+    private static final Set<String> CATCH_ALL = Set.of("Exception", "Throwable", "RuntimeException", "java.lang.Exception",
+            "java.lang.Throwable", "java.lang.RuntimeException");
 
     private final Map<Node, List<String>> sitesByNode;
     private final Function<Node, SourceRegion> regions;
@@ -796,7 +802,8 @@ public final class FlowLowering {
             }
             boolean benign = sites.isEmpty() && (API.isLoggerReceiver(m.getScope().map(Node::toString).orElse(""))
                     || (API.is(Role.PURE, name) && !API.is(Role.EXECUTES_SQL, name, ON_CONNECTION))
-                    || (receiverType != null && API.roles(receiverType, name, args.size(), JDBC).contains(Role.BINDS_PARAMETER)));
+                    || (receiverType != null && API.roles(receiverType, name, args.size(), JDBC).contains(Role.BINDS_PARAMETER))
+                    || (receiverType != null && IN_MEMORY.contains(receiverType)));
             if (!sites.isEmpty() && !isHelperCall(m)) {
                 String tmp = temp();
                 lockResults.add(tmp);
