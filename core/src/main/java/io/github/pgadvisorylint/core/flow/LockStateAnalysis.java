@@ -110,19 +110,7 @@ public final class LockStateAnalysis {
         Set<String> covered = new TreeSet<>();
         Set<String> handedOver = new TreeSet<>();
         for (MethodFlow f : relevant) {
-            long t0 = System.nanoTime(); // TEMP-PROFILE
             Run r = new Run(f, true);
-            if (System.getenv("PGAL_PROFILE") != null) { // TEMP-PROFILE
-                boolean ok = r.execute();
-                System.err.println("PROFILE " + (System.nanoTime() - t0) / 1000000 + " ms " + f.key() + " nodes=" + f.nodes().size() + " ok=" + ok + " states=" + r.in.stream().mapToInt(Set::size).max().orElse(0));
-                if (f.key().matches(System.getenv("PGAL_PROFILE"))) { System.err.println(f.render()); System.err.println("SUMMARY " + summaries.get(f.key())); for (int i = 0; i < 3; i++) { System.err.println("EXIT" + i + " " + r.in.get(i)); } }
-                if (!ok) { Set<PathState> big = r.in.stream().max(java.util.Comparator.comparingInt(Set::size)).get();
-                    java.util.Map<String, Set<Object>> comp = new TreeMap<>();
-                    for (PathState p : big) { comp.computeIfAbsent("alias", k -> new java.util.HashSet<>()).add(p.alias()); comp.computeIfAbsent("held", k -> new java.util.HashSet<>()).add(p.held()); comp.computeIfAbsent("bools", k -> new java.util.HashSet<>()).add(p.bools()); comp.computeIfAbsent("closed", k -> new java.util.HashSet<>()).add(p.closed()); comp.computeIfAbsent("escaped", k -> new java.util.HashSet<>()).add(p.escaped()); comp.computeIfAbsent("tx", k -> new java.util.HashSet<>()).add(p.tx()); comp.computeIfAbsent("owners", k -> new java.util.HashSet<>()).add(p.owners()); comp.computeIfAbsent("kinds", k -> new java.util.HashSet<>()).add(p.kinds()); comp.computeIfAbsent("failed", k -> new java.util.HashSet<>()).add(p.failed());}
-                    comp.forEach((k, v) -> System.err.println("PROFILE-COMP " + k + " " + v.size() + " " + String.valueOf(v).substring(0, Math.min(600, String.valueOf(v).length()))));
-                }
-                r = new Run(f, true);
-            }
             if (r.execute()) {
                 r.check(out);
                 covered.addAll(r.acquiredHere.keySet());
