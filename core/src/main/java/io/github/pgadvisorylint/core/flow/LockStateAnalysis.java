@@ -86,14 +86,18 @@ public final class LockStateAnalysis {
             }
         }
         Set<MethodFlow> dirty = new LinkedHashSet<>(relevant);
+        // each method's latest run; once no callee's summary changes after it, its findings are final
+        Map<MethodFlow, Run> last = new java.util.IdentityHashMap<>();
         for (int round = 0; round < MAX_ROUNDS && !dirty.isEmpty(); round++) {
             Set<String> changedNames = new TreeSet<>();
             for (MethodFlow f : relevant) {
                 if (!dirty.contains(f)) {
                     continue;
                 }
-                Run r = new Run(f, false);
-                MethodSummary s = r.execute() ? r.summary() : new MethodSummary(f.key(), List.of());
+                Run r = new Run(f, true);
+                boolean done = r.execute();
+                last.put(f, done ? r : null);
+                MethodSummary s = done ? r.summary() : new MethodSummary(f.key(), List.of());
                 if (!s.equals(summaries.get(f.key()))) {
                     summaries.put(f.key(), s);
                     changedNames.add(f.name() + "/" + f.params().size());
@@ -110,8 +114,12 @@ public final class LockStateAnalysis {
         Set<String> covered = new TreeSet<>();
         Set<String> handedOver = new TreeSet<>();
         for (MethodFlow f : relevant) {
-            Run r = new Run(f, true);
-            if (r.execute()) {
+            Run r = last.get(f);
+            if (dirty.contains(f)) {
+                r = new Run(f, true); // the rounds ran out while its callees still changed: once more
+                r = r.execute() ? r : null;
+            }
+            if (r != null) {
                 r.check(out);
                 covered.addAll(r.acquiredHere.keySet());
                 handedOver.addAll(r.handedOver);
@@ -473,10 +481,10 @@ public final class LockStateAnalysis {
         }
 
         private PathState assign(PathState s, String target, String source) {
-            PathState.Mutable m = s.edit();
-            if (target == null) {
-                return s;
+            if (target == null || (source == null && !s.alias().containsKey(target) && !s.bools().containsKey(target))) {
+                return s; // nothing known about the target before, nothing after: no new state
             }
+            PathState.Mutable m = s.edit();
             if (source != null && !target.startsWith("$") && (target.contains(".") || target.startsWith("this"))
                     && holdsSomething(s, root(source))) {
                 m.escaped.add(root(source)); // stored in a field: the object outlives the method
@@ -842,10 +850,12 @@ public final class LockStateAnalysis {
                     return;
                 }
                 PathState t = e.target() == null ? s : assign(s, e.target(), null);
-                PathState.Mutable esc = t.edit();
-                e.args().stream().filter(a -> a != null && !a.startsWith("$const") && holdsSomething(s, root(a)))
-                        .forEach(a -> esc.escaped.add(root(a)));
-                t = esc.done(); // handed to code the analysis cannot see
+                if (!s.held().isEmpty()) {
+                    PathState.Mutable esc = t.edit();
+                    e.args().stream().filter(a -> a != null && !a.startsWith("$const") && holdsSomething(s, root(a)))
+                            .forEach(a -> esc.escaped.add(root(a)));
+                    t = esc.done(); // handed to code the analysis cannot see
+                }
                 o.all(t);
                 o.thrown.add(abort(s, touched));
                 return;

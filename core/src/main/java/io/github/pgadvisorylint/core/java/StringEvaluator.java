@@ -462,23 +462,33 @@ final class StringEvaluator {
         return eval(v ? c.getThenExpr() : c.getElseExpr(), depth + 1, visiting);
     }
 
-    /**
-     * Takes a value for a condition that is not constant. A condition that is a variable (or its negation)
-     * takes one value per path and frame, so {@code f ? "a" : ""} and {@code f ? "b" : ""} agree.
-     */
-    private boolean choice(Expression condition) {
+    /** A condition without its parentheses and negations, and whether an odd number of {@code !} was removed. */
+    private record Unwrapped(Expression base, boolean negated) {
+    }
+
+    private static Unwrapped unwrap(Expression condition, boolean negated) {
         Expression base = condition;
-        boolean negated = false;
+        boolean n = negated;
         while (true) {
             if (base instanceof EnclosedExpr p) {
                 base = p.getInner();
             } else if (base instanceof UnaryExpr u && u.getOperator() == UnaryExpr.Operator.LOGICAL_COMPLEMENT) {
                 base = u.getExpression();
-                negated = !negated;
+                n = !n;
             } else {
-                break;
+                return new Unwrapped(base, n);
             }
         }
+    }
+
+    /**
+     * Takes a value for a condition that is not constant. A condition that is a variable (or its negation)
+     * takes one value per path and frame, so {@code f ? "a" : ""} and {@code f ? "b" : ""} agree.
+     */
+    private boolean choice(Expression condition) {
+        Unwrapped u0 = unwrap(condition, false);
+        Expression base = u0.base();
+        boolean negated = u0.negated();
         // a parameter of an inlined method stands for the argument of its call: follow it outwards, so
         // lockSql(!wait) and a later test of wait agree, and the enclosing method's flag is named
         Frame at = frame;
@@ -491,17 +501,9 @@ final class StringEvaluator {
                 break;
             }
             at = at.parent();
-            base = argument;
-            while (true) {
-                if (base instanceof EnclosedExpr p) {
-                    base = p.getInner();
-                } else if (base instanceof UnaryExpr u && u.getOperator() == UnaryExpr.Operator.LOGICAL_COMPLEMENT) {
-                    base = u.getExpression();
-                    negated = !negated;
-                } else {
-                    break;
-                }
-            }
+            Unwrapped next = unwrap(argument, negated);
+            base = next.base();
+            negated = next.negated();
         }
         String key = base instanceof NameExpr n ? (at == null ? 0 : at.id()) + ":" + n.getNameAsString() : null;
         boolean value = choices.choose(key, 2) == 0;
