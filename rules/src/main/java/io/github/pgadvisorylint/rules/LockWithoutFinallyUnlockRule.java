@@ -4,7 +4,6 @@ import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.PathFinding;
 import io.github.pgadvisorylint.core.model.SiteRole;
-import java.util.ArrayList;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.model.LockSite;
@@ -100,7 +99,7 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
                 case HELD_ON_RETURN -> " Unlock on every path: put the work in try { ... } finally { unlock }.";
                 default -> " Put the work in try { ... } finally { unlock }, starting right after the lock.";
             };
-            report(context, f, f.acquisition().display() + " takes a session-level lock, but " + f.note()
+            reportPath(context, f, f.acquisition().display() + " takes a session-level lock, but " + f.note()
                     + ": the lock stays held until the database session ends (a ROLLBACK does not release it)." + fix);
         }
     }
@@ -108,23 +107,6 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
     /** A call of a lock API from test sources: tests take and release step by step on purpose. */
     private static boolean helperCallInTests(LockModel model, LockSite site) {
         return model.role(site) == SiteRole.HELPER_CALL && model.inTestSources(site);
-    }
-
-    /** Reports a path finding at its place, with the rest of its path as related locations. */
-    static void report(RuleContext context, PathFinding f, String message) {
-        List<RelatedLocation> related = new ArrayList<>();
-        for (PathFinding.Step step : f.steps()) {
-            if (!step.region().equals(f.at())) {
-                related.add(new RelatedLocation(step.region(), step.message()));
-            }
-        }
-        LockSite site = f.release() != null ? f.release() : f.acquisition();
-        if (site.region().equals(f.at())) {
-            context.report(Severity.ERROR, site, message, related);
-        } else {
-            context.report(Severity.ERROR, f.at(), f.kind().name().toLowerCase(java.util.Locale.ROOT) + ":" + site.display(),
-                    message, related);
-        }
     }
 
     /** @return the unlock call that releases the site's lock, e.g. {@code pg_advisory_unlock_shared(k)} */

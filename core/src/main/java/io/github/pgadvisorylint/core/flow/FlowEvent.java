@@ -1,5 +1,7 @@
 package io.github.pgadvisorylint.core.flow;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
@@ -70,7 +72,7 @@ public record FlowEvent(Kind kind, String target, String path, List<String> site
         Objects.requireNonNull(kind, "kind");
         sites = sites == null ? List.of() : List.copyOf(sites);
         callee = callee == null ? List.of() : List.copyOf(callee);
-        args = args == null ? List.of() : java.util.Collections.unmodifiableList(new java.util.ArrayList<>(args));
+        args = args == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(args));
     }
 
     /** An event with no effect. */

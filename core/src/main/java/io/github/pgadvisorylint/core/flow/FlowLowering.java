@@ -11,6 +11,7 @@ import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.Parameter;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
+import com.github.javaparser.ast.expr.AnnotationExpr;
 import com.github.javaparser.ast.expr.AssignExpr;
 import com.github.javaparser.ast.expr.BinaryExpr;
 import com.github.javaparser.ast.expr.BooleanLiteralExpr;
@@ -53,6 +54,7 @@ import io.github.pgadvisorylint.core.api.Role;
 import io.github.pgadvisorylint.core.model.SourceRegion;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -142,7 +144,7 @@ public final class FlowLowering {
             c.getAnnotations().forEach(a -> mods.add("@" + a.getName().getIdentifier()));
             if (runsInTransaction(c)) {
                 mods.add("transactional"); // Spring opens (or joins) a transaction around the call
-                Optional<com.github.javaparser.ast.expr.AnnotationExpr> own = c.getAnnotationByName("Transactional");
+                Optional<AnnotationExpr> own = c.getAnnotationByName("Transactional");
                 String text = own.isPresent() ? own.get().toString() : c.findAncestor(TypeDeclaration.class)
                         .flatMap(t -> ((TypeDeclaration<?>) t).getAnnotationByName("Transactional"))
                         .map(a -> a.toString()).orElse("");
@@ -169,10 +171,10 @@ public final class FlowLowering {
      * {@code NOT_SUPPORTED}, {@code NEVER} or {@code SUPPORTS}). Private methods run in their caller's.
      */
     private static boolean runsInTransaction(CallableDeclaration<?> c) {
-        java.util.Optional<com.github.javaparser.ast.expr.AnnotationExpr> own = c.getAnnotationByName("Transactional");
-        java.util.Optional<com.github.javaparser.ast.expr.AnnotationExpr> annotation = own.isPresent() ? own
+        Optional<AnnotationExpr> own = c.getAnnotationByName("Transactional");
+        Optional<AnnotationExpr> annotation = own.isPresent() ? own
                 : c.isPublic() ? c.findAncestor(TypeDeclaration.class).flatMap(t -> t.getAnnotationByName("Transactional"))
-                : java.util.Optional.empty();
+                : Optional.empty();
         if (annotation.isEmpty() || c.isPrivate() || c.isStatic()) {
             return false;
         }
@@ -215,17 +217,27 @@ public final class FlowLowering {
     private record Finally(BlockStmt block, List<String> closes, int handler, int depth) {
     }
 
-    /** A loop or switch that {@code break} and {@code continue} can leave. */
+    /** What a {@code break} or {@code continue} can leave. */
+    private enum JumpKind {
+        /** A loop: {@code break} and {@code continue}, labelled or not. */
+        LOOP,
+        /** A {@code switch}: an unlabelled or labelled {@code break}. */
+        SWITCH,
+        /** A labelled block: only a {@code break} naming it. */
+        BLOCK
+    }
+
+    /** A loop, switch or labelled block that {@code break} and {@code continue} can leave. */
     private static final class Jump {
         final String label;
-        final boolean loop;
+        final JumpKind kind;
         final int finallyDepth;
         final List<End> breaks = new ArrayList<>();
         final List<End> continues = new ArrayList<>();
 
-        Jump(String label, boolean loop, int finallyDepth) {
+        Jump(String label, JumpKind kind, int finallyDepth) {
             this.label = label;
-            this.loop = loop;
+            this.kind = kind;
             this.finallyDepth = finallyDepth;
         }
     }
@@ -416,7 +428,7 @@ public final class FlowLowering {
                 List<End> cur = value(sw.getSelector(), ends).ends;
                 int dispatch = add(FlowEvent.NOTHING, null);
                 link(cur, dispatch);
-                Jump j = new Jump(takeLabel(), false, finallies.size());
+                Jump j = new Jump(takeLabel(), JumpKind.SWITCH, finallies.size());
                 jumps.push(j);
                 List<End> fall = List.of();
                 boolean hasDefault = false;
@@ -474,7 +486,7 @@ public final class FlowLowering {
                 if (!(l.getStatement() instanceof WhileStmt || l.getStatement() instanceof ForStmt
                         || l.getStatement() instanceof ForEachStmt || l.getStatement() instanceof DoStmt
                         || l.getStatement() instanceof SwitchStmt)) {
-                    Jump j = new Jump(takeLabel(), false, finallies.size());
+                    Jump j = new Jump(takeLabel(), JumpKind.BLOCK, finallies.size());
                     jumps.push(j);
                     List<End> out = new ArrayList<>(statement(l.getStatement(), ends));
                     jumps.pop();
@@ -503,17 +515,21 @@ public final class FlowLowering {
         }
 
         private Jump enterLoop() {
-            Jump j = new Jump(takeLabel(), true, finallies.size());
+            Jump j = new Jump(takeLabel(), JumpKind.LOOP, finallies.size());
             jumps.push(j);
             return j;
         }
 
-        private Jump target(String label, boolean loop) {
+        /**
+         * The statement a jump leaves (JLS 14.15, 14.16): a labelled jump the statement with that label; an
+         * unlabelled {@code continue} the innermost loop; an unlabelled {@code break} the innermost loop or
+         * {@code switch}, never a labelled block.
+         */
+        private Jump target(String label, boolean isContinue) {
             for (Jump j : jumps) {
-                if (label == null ? (!loop || j.loop) && (j.loop || !loop) && (loop ? j.loop : true) : label.equals(j.label)) {
-                    if (label == null && !loop && j.label != null && !j.loop) {
-                        continue; // an unlabelled break leaves the innermost loop or switch, not a labelled block
-                    }
+                boolean fits = label != null ? label.equals(j.label)
+                        : isContinue ? j.kind == JumpKind.LOOP : j.kind != JumpKind.BLOCK;
+                if (fits) {
                     return j;
                 }
             }
@@ -600,13 +616,13 @@ public final class FlowLowering {
                 String p = c.getParameter().getNameAsString();
                 locals.add(p);
                 all |= c.getParameter().getType().asString().split("\\|").length > 0
-                        && java.util.Arrays.stream(c.getParameter().getType().asString().split("\\|"))
+                        && Arrays.stream(c.getParameter().getType().asString().split("\\|"))
                         .map(String::trim).anyMatch(CATCH_ALL::contains);
                 List<End> start = step(FlowEvent.assign(p, null), c, List.of(new End(dispatch, slot++)), false);
                 out.addAll(statement(c.getBody(), start));
             }
             if (!all) {
-                boolean sqlCaught = t.getCatchClauses().stream().flatMap(c -> java.util.Arrays.stream(
+                boolean sqlCaught = t.getCatchClauses().stream().flatMap(c -> Arrays.stream(
                         c.getParameter().getType().asString().split("\\|"))).map(String::trim)
                         .anyMatch(n -> n.endsWith("SQLException") || n.endsWith("DataAccessException"));
                 if (sqlCaught) {

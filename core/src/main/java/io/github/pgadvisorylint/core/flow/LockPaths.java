@@ -9,6 +9,7 @@ import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -67,7 +68,7 @@ public final class LockPaths {
             replaced.add(new LockLifecycle(site, ReleaseGuarantee.PATHS_FOLLOWED, null,
                     leaks ? "see the path findings" : "released, ended with its session, or handed over on every path"));
         }
-        Set<String> decided = new java.util.HashSet<>();
+        Set<String> decided = new HashSet<>();
         replaced.forEach(l -> decided.add(l.acquisition().id()));
         List<PathFinding> kept = result.findings().stream()
                 .filter(f -> f.acquisition() == null || f.kind() == PathFinding.Kind.STACKED

@@ -8,8 +8,11 @@ import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.model.TransactionState;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +49,7 @@ public final class LockStateAnalysis {
     private final Map<String, List<MethodFlow>> byKey = new HashMap<>();
     private final Map<String, MethodSummary> summaries = new HashMap<>();
     /** Keys of the methods some analysed call resolves to. */
-    private final Set<String> called = new java.util.HashSet<>();
+    private final Set<String> called = new HashSet<>();
 
     /**
      * The outcome.
@@ -87,7 +90,7 @@ public final class LockStateAnalysis {
         }
         Set<MethodFlow> dirty = new LinkedHashSet<>(relevant);
         // each method's latest run; once no callee's summary changes after it, its findings are final
-        Map<MethodFlow, Run> last = new java.util.IdentityHashMap<>();
+        Map<MethodFlow, Run> last = new IdentityHashMap<>();
         for (int round = 0; round < MAX_ROUNDS && !dirty.isEmpty(); round++) {
             Set<String> changedNames = new TreeSet<>();
             for (MethodFlow f : relevant) {
@@ -126,7 +129,7 @@ public final class LockStateAnalysis {
             }
         }
         List<PathFinding> findings = new ArrayList<>(out.values());
-        findings.sort(java.util.Comparator.comparing(PathFinding::at).thenComparing(p -> p.kind().name()));
+        findings.sort(Comparator.comparing(PathFinding::at).thenComparing(p -> p.kind().name()));
         return new Result(findings, covered, handedOver);
     }
 
@@ -138,7 +141,7 @@ public final class LockStateAnalysis {
     private List<MethodFlow> relevant() {
         Set<String> names = new TreeSet<>();
         List<MethodFlow> out = new ArrayList<>();
-        Set<MethodFlow> chosen = new java.util.HashSet<>();
+        Set<MethodFlow> chosen = new HashSet<>();
         for (MethodFlow f : flows) {
             boolean own = f.nodes().stream().anyMatch(n -> n.event().kind() == FlowEvent.Kind.LOCK
                     || (n.event().kind() == FlowEvent.Kind.CALL && !n.event().sites().isEmpty())

@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.core.flow;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -49,17 +50,17 @@ public record PathState(Map<String, String> alias, Map<String, Integer> held, Ma
         closed = freeze(closed);
         tx = freeze(tx);
         bools = freeze(bools);
-        failed = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(failed));
-        stuck = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(stuck));
-        outer = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(outer));
-        stacked = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(stacked));
-        escaped = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(escaped));
+        failed = Collections.unmodifiableSortedSet(new TreeSet<>(failed));
+        stuck = Collections.unmodifiableSortedSet(new TreeSet<>(stuck));
+        outer = Collections.unmodifiableSortedSet(new TreeSet<>(outer));
+        stacked = Collections.unmodifiableSortedSet(new TreeSet<>(stacked));
+        escaped = Collections.unmodifiableSortedSet(new TreeSet<>(escaped));
         owners = freeze(owners);
-        worked = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(worked));
+        worked = Collections.unmodifiableSortedSet(new TreeSet<>(worked));
     }
 
     private static <V> Map<String, V> freeze(Map<String, V> m) {
-        return java.util.Collections.unmodifiableSortedMap(new TreeMap<>(m));
+        return Collections.unmodifiableSortedMap(new TreeMap<>(m));
     }
 
     /**

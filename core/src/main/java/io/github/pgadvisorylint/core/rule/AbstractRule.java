@@ -1,10 +1,14 @@
 package io.github.pgadvisorylint.core.rule;
 
+import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.PathFinding;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Base class for rules: builds the descriptor and loads the documentation page from the classpath
@@ -62,5 +66,30 @@ public abstract class AbstractRule implements Rule {
     /** @return this rule's id, for messages */
     protected final String id() {
         return descriptor.id();
+    }
+
+    /**
+     * Reports a finding of the lock-state analysis (error, at the rule's configured severity) at its place:
+     * the release for the release kinds, else the acquisition (or the caller's call that took the lock),
+     * with the path's other steps as related locations.
+     *
+     * @param context the rule's context
+     * @param finding what the path proves
+     * @param message the plain-text message
+     */
+    protected static void reportPath(RuleContext context, PathFinding finding, String message) {
+        List<RelatedLocation> related = new ArrayList<>();
+        for (PathFinding.Step step : finding.steps()) {
+            if (!step.region().equals(finding.at())) {
+                related.add(new RelatedLocation(step.region(), step.message()));
+            }
+        }
+        LockSite site = finding.release() != null ? finding.release() : finding.acquisition();
+        if (site.region().equals(finding.at())) {
+            context.report(Severity.ERROR, site, message, related);
+        } else {
+            context.report(Severity.ERROR, finding.at(), finding.kind().name().toLowerCase(Locale.ROOT) + ":"
+                    + site.display(), message, related);
+        }
     }
 }
