@@ -89,6 +89,8 @@ public final class FlowLowering {
     private static final Set<ApiFamily> ON_CONNECTION = EnumSet.of(ApiFamily.JDBC, ApiFamily.SPRING_JDBC);
     /** The library whose parameter setters are not treated as throwing. */
     private static final Set<ApiFamily> JDBC = EnumSet.of(ApiFamily.JDBC);
+    /** Largest graph lowered for one method; a larger one is left out (the rules stay silent on it). */
+    static final int MAX_NODES = 20_000;
     /** JDK in-memory types whose calls are not treated as throwing (recording a claim in a set, a counter). */
     private static final Set<String> IN_MEMORY = Set.of("Set", "List", "Map", "Collection", "Queue", "Deque",
             "HashSet", "LinkedHashSet", "TreeSet", "ArrayList", "LinkedList", "HashMap", "LinkedHashMap", "TreeMap",
@@ -302,6 +304,10 @@ public final class FlowLowering {
         }
 
         int add(FlowEvent event, Node ast) {
+            if (nodes.size() >= MAX_NODES) {
+                // finally blocks nested in finally blocks are copied per exit, which can grow exponentially
+                throw new IllegalStateException("method graph over " + MAX_NODES + " nodes");
+            }
             Draft d = new Draft();
             d.event = event;
             d.region = ast == null ? null : regions.apply(ast);

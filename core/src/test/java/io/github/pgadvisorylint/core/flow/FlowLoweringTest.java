@@ -1,0 +1,99 @@
+package io.github.pgadvisorylint.core.flow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.javaparser.StaticJavaParser;
+import com.github.javaparser.ast.CompilationUnit;
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The control-flow graphs the lock-state analysis runs on: finally copies, exception edges, bounds. */
+class FlowLoweringTest {
+
+    private static List<MethodFlow> lower(String source) {
+        CompilationUnit unit = StaticJavaParser.parse(source);
+        IdentityHashMap<Node, List<String>> sites = new IdentityHashMap<>();
+        for (MethodCallExpr call : unit.findAll(MethodCallExpr.class)) {
+            call.getArguments().stream().filter(a -> a.toString().contains("pg_advisory")).findFirst()
+                    .ifPresent(a -> sites.put(call, List.of("site-" + sites.size())));
+        }
+        return FlowLowering.lower(unit, sites, new HashSet<>(), n -> null);
+    }
+
+    @Test
+    void aFinallyBlockIsCopiedOntoTheNormalAndTheExceptionalWayOut() {
+        MethodFlow flow = lower("""
+                class A {
+                    void run(java.sql.Statement st) throws Exception {
+                        st.execute("SELECT pg_advisory_lock(1)");
+                        try {
+                            st.execute("UPDATE t SET x = 1");
+                        } finally {
+                            st.execute("SELECT pg_advisory_unlock(1)");
+                        }
+                    }
+                }
+                """).get(0);
+        List<FlowNode> unlocks = flow.nodes().stream()
+                .filter(n -> n.event().kind() == FlowEvent.Kind.LOCK && n.event().sites().contains("site-1")).toList();
+        assertThat(unlocks).hasSize(2).allMatch(FlowNode::inFinally);
+        assertThat(unlocks.stream().map(n -> n.next().get(0)).toList())
+                .containsExactlyInAnyOrder(MethodFlow.EXIT, MethodFlow.EXCEPTIONAL_EXIT);
+        FlowNode update = flow.nodes().stream().filter(n -> n.event().kind() == FlowEvent.Kind.EXECUTE).findFirst().orElseThrow();
+        assertThat(update.onException()).isNotEmpty().doesNotContain(MethodFlow.EXCEPTIONAL_EXIT);
+    }
+
+    @Test
+    void anUnlabelledBreakInALabelledSwitchLeavesTheSwitch() {
+        MethodFlow flow = lower("""
+                class A {
+                    void run(int k, java.sql.Statement st) throws Exception {
+                        out:
+                        switch (k) {
+                            case 1:
+                                break;
+                            default:
+                                return;
+                        }
+                        st.execute("SELECT pg_advisory_unlock(2)");
+                    }
+                }
+                """).get(0);
+        FlowNode unlock = flow.nodes().stream()
+                .filter(n -> n.event().kind() == FlowEvent.Kind.LOCK && n.event().sites().contains("site-0")).findFirst().orElseThrow();
+        // only case 1 reaches the unlock, through its break: the break leaves the switch, not a labelled block
+        assertThat(reaches(flow, MethodFlow.ENTRY, unlock.id())).isTrue();
+    }
+
+    @Test
+    void finallyBlocksNestedInFinallyBlocksPastTheBoundLeaveTheMethodOutInsteadOfGrowingWithoutEnd() {
+        String body = "st.execute(\"UPDATE t SET y = 1\");";
+        for (int i = 0; i < 40; i++) {
+            body = "try { st.execute(\"UPDATE a SET b = " + i + "\"); } finally { " + body + " }";
+        }
+        List<MethodFlow> flows = lower("class A { void run(java.sql.Statement st) throws Exception { " + body
+                + " } void small() { } }");
+        assertThat(flows).extracting(MethodFlow::name).containsExactly("small");
+    }
+
+    private static boolean reaches(MethodFlow flow, int from, int to) {
+        boolean[] seen = new boolean[flow.nodes().size()];
+        ArrayDeque<Integer> work = new ArrayDeque<>(List.of(from));
+        while (!work.isEmpty()) {
+            int n = work.poll();
+            if (n == to) {
+                return true;
+            }
+            if (!seen[n]) {
+                seen[n] = true;
+                work.addAll(flow.nodes().get(n).next());
+            }
+        }
+        return false;
+    }
+}
