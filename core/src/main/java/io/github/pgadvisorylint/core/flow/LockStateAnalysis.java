@@ -97,7 +97,7 @@ public final class LockStateAnalysis {
                 if (!dirty.contains(f)) {
                     continue;
                 }
-                Run r = new Run(f, true);
+                Run r = new Run(f);
                 boolean done = r.execute();
                 last.put(f, done ? r : null);
                 MethodSummary s = done ? r.summary() : new MethodSummary(f.key(), List.of());
@@ -119,7 +119,7 @@ public final class LockStateAnalysis {
         for (MethodFlow f : relevant) {
             Run r = last.get(f);
             if (dirty.contains(f)) {
-                r = new Run(f, true); // the rounds ran out while its callees still changed: once more
+                r = new Run(f); // the rounds ran out while its callees still changed: once more
                 r = r.execute() ? r : null;
             }
             if (r != null) {
@@ -241,7 +241,6 @@ public final class LockStateAnalysis {
     /** One analysis of one method. */
     private final class Run {
         final MethodFlow flow;
-        final boolean report;
         final List<Set<PathState>> in = new ArrayList<>();
         /** Acquisition id to the node that took it in this method. */
         final Map<String, Integer> acquiredHere = new TreeMap<>();
@@ -250,9 +249,8 @@ public final class LockStateAnalysis {
         final Map<String, PathFinding> releaseFindings = new TreeMap<>();
         final Set<String> handedOver = new TreeSet<>();
 
-        Run(MethodFlow flow, boolean report) {
+        Run(MethodFlow flow) {
             this.flow = flow;
-            this.report = report;
             for (int i = 0; i < flow.nodes().size(); i++) {
                 in.add(new LinkedHashSet<>());
             }
@@ -721,11 +719,9 @@ public final class LockStateAnalysis {
                 }
             }
             if (s.closed().containsKey(c) && c.startsWith("@")) {
-                if (report) {
-                    record(PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION, release, node,
-                            "it runs on a connection this method already closed or returned to its pool, so it "
-                                    + "cannot release the lock of the session that held it");
-                }
+                record(PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION, release, node,
+                        "it runs on a connection this method already closed or returned to its pool, so it "
+                                + "cannot release the lock of the session that held it");
                 return List.of(s);
             }
             if ("ABORTED".equals(s.tx().get(c)) && !matching.isEmpty()) {
@@ -740,7 +736,7 @@ public final class LockStateAnalysis {
             }
             if (!matching.isEmpty()) {
                 for (String k : matching) {
-                    if (report && "MANUAL".equals(s.tx().get(conn(k))) && s.worked().contains(id(k))) {
+                    if ("MANUAL".equals(s.tx().get(conn(k))) && s.worked().contains(id(k))) {
                         recordBeforeCommit(release, sites.get(id(k)), node, release.viaHelper() ? node.region() : release.region());
                     }
                     int left = s.held().get(k) - 1;
@@ -753,26 +749,24 @@ public final class LockStateAnalysis {
                 }
                 return List.of(m.done());
             }
-            if (report) {
-                if (s.closed().containsKey(c)) {
-                    record(PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION, release, node,
-                            "it runs on a connection this method already closed or returned to its pool, so it "
-                                    + "cannot release the lock of the session that held it");
-                } else {
-                    for (Map.Entry<String, Integer> h : s.held().entrySet()) {
-                        if (c.startsWith("@") && !conn(h.getKey()).equals(c) && sameLock(sites.get(id(h.getKey())), release)) {
-                            record(PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION, release, node,
-                                    "it runs on another connection than the one that took the lock; a session can "
-                                            + "only release its own locks, so the lock stays held");
-                        }
+            if (s.closed().containsKey(c)) {
+                record(PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION, release, node,
+                        "it runs on a connection this method already closed or returned to its pool, so it "
+                                + "cannot release the lock of the session that held it");
+            } else {
+                for (Map.Entry<String, Integer> h : s.held().entrySet()) {
+                    if (c.startsWith("@") && !conn(h.getKey()).equals(c) && sameLock(sites.get(id(h.getKey())), release)) {
+                        record(PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION, release, node,
+                                "it runs on another connection than the one that took the lock; a session can "
+                                        + "only release its own locks, so the lock stays held");
                     }
-                    for (String f : s.failed()) {
-                        if (sameLock(sites.get(f), release) && !s.held().keySet().stream().anyMatch(k -> id(k).equals(f))) {
-                            record(PathFinding.Kind.RELEASE_WITHOUT_HOLD, release, node,
-                                    "it also runs when " + sites.get(f).display() + " returned false or threw, and then "
-                                            + "releases a hold this code never took (another hold of the same key on "
-                                            + "this session, if any, is released instead)");
-                        }
+                }
+                for (String f : s.failed()) {
+                    if (sameLock(sites.get(f), release) && !s.held().keySet().stream().anyMatch(k -> id(k).equals(f))) {
+                        record(PathFinding.Kind.RELEASE_WITHOUT_HOLD, release, node,
+                                "it also runs when " + sites.get(f).display() + " returned false or threw, and then "
+                                        + "releases a hold this code never took (another hold of the same key on "
+                                        + "this session, if any, is released instead)");
                     }
                 }
             }
@@ -906,11 +900,9 @@ public final class LockStateAnalysis {
                         continue;
                     }
                     if (target.startsWith("@") && s.closed().containsKey(target)) {
-                        if (report) {
-                            recordAt(PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION, callRelease(e, rel), node, node.region(),
-                                    "it runs on a connection this method already closed or returned to its pool, so it "
-                                            + "cannot release the lock of the session that held it");
-                        }
+                        recordAt(PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION, callRelease(e, rel), node, node.region(),
+                                "it runs on a connection this method already closed or returned to its pool, so it "
+                                        + "cannot release the lock of the session that held it");
                         continue;
                     }
                     boolean matched = false;
@@ -923,7 +915,7 @@ public final class LockStateAnalysis {
                                 aborted = true;
                                 continue;
                             }
-                            if (report && "MANUAL".equals(s.tx().get(conn(k))) && s.worked().contains(id(k))) {
+                            if ("MANUAL".equals(s.tx().get(conn(k))) && s.worked().contains(id(k))) {
                                 recordBeforeCommit(callRelease(e, rel), sites.get(id(k)), node, node.region());
                             }
                             int left = m.held.get(k) - 1;
@@ -935,7 +927,7 @@ public final class LockStateAnalysis {
                             releasedAt.computeIfAbsent(id(k), x -> new TreeSet<>()).add(node.id());
                         }
                     }
-                    if (!matched && report && !summary.guarded() && rel.function().operation() == LockOperation.RELEASE) {
+                    if (!matched && !summary.guarded() && rel.function().operation() == LockOperation.RELEASE) {
                         for (String f : s.failed()) {
                             if (sameLock(sites.get(f), rel)) {
                                 recordAt(PathFinding.Kind.RELEASE_WITHOUT_HOLD, callRelease(e, rel), node, node.region(),
