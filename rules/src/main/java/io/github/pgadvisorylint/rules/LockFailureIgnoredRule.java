@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.rules;
 
+import io.github.pgadvisorylint.core.model.PathFinding;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.SiteHazards.SwallowedFailure;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
@@ -45,6 +46,16 @@ public final class LockFailureIgnoredRule extends AbstractRule {
                     + "keep the work inside the try after the lock so that a failure skips it.",
                     List.of(new RelatedLocation(swallowed.catchClause(), "handler that swallows the failure"),
                             new RelatedLocation(swallowed.work(), "work that runs without the lock")));
+        }
+        // across methods (core.flow): a lock method that swallows its own failure, called from elsewhere
+        for (PathFinding f : context.model().pathFindings()) {
+            if (f.kind() != PathFinding.Kind.FAILURE_SWALLOWED
+                    || context.model().hazards(f.acquisition()).swallowedFailure() != null) {
+                continue;
+            }
+            reportPath(context, Severity.WARNING, f, f.acquisition().display() + " can fail (a lock timeout, a "
+                    + "deadlock, a broken connection), but " + f.note() + ". Rethrow the failure, or return false and "
+                    + "make the callers test it.");
         }
     }
 }

@@ -89,8 +89,7 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
             }
         }
         for (PathFinding f : model.pathFindings()) {
-            if (f.acquisition() == null || f.release() != null || f.kind() == PathFinding.Kind.STACKED
-                    || helperCallInTests(model, f.acquisition())) {
+            if (!f.isLeak() || helperCallInTests(model, f.acquisition())) {
                 continue;
             }
             String fix = switch (f.kind()) {
@@ -99,7 +98,7 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
                 case HELD_ON_RETURN -> " Unlock on every path: put the work in try { ... } finally { unlock }.";
                 default -> " Put the work in try { ... } finally { unlock }, starting right after the lock.";
             };
-            reportPath(context, f, f.acquisition().display() + " takes a session-level lock, but " + f.note()
+            reportPath(context, Severity.ERROR, f, f.acquisition().display() + " takes a session-level lock, but " + f.note()
                     + ": the lock stays held until the database session ends (a ROLLBACK does not release it)." + fix);
         }
     }

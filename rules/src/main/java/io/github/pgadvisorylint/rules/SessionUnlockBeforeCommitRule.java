@@ -62,7 +62,7 @@ public final class SessionUnlockBeforeCommitRule extends AbstractRule {
                     || context.model().hazards(f.release()).uncommittedRelease() != null) {
                 continue;
             }
-            reportPath(context, f, f.release().display() + " releases the session-level lock "
+            reportPath(context, Severity.ERROR, f, f.release().display() + " releases the session-level lock "
                     + f.acquisition().display() + " while " + f.note() + ": the unlock takes effect at once, so another "
                     + "session can take the key and read the data before this transaction's writes are committed. Use "
                     + "pg_advisory_xact_lock inside the transaction (released at its commit), or unlock after the commit.");

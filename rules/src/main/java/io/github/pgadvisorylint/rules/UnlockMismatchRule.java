@@ -54,10 +54,10 @@ public final class UnlockMismatchRule extends AbstractRule {
     public void check(RuleContext context) {
         for (PathFinding f : context.model().pathFindings()) {
             switch (f.kind()) {
-                case STACKED -> reportPath(context, f, f.acquisition().display()
+                case STACKED -> reportPath(context, Severity.ERROR, f, f.acquisition().display()
                         + " takes a session-level lock, but " + f.note() + " (F4). Take it once per unlock, or unlock as "
                         + "many times as it was taken.");
-                case RELEASE_WITHOUT_HOLD, RELEASE_ON_OTHER_CONNECTION -> reportPath(context, f,
+                case RELEASE_WITHOUT_HOLD, RELEASE_ON_OTHER_CONNECTION -> reportPath(context, Severity.ERROR, f,
                         f.release().display() + " does not match the lock it is meant to release: " + f.note() + ".");
                 default -> {
                 }

@@ -56,7 +56,7 @@ public final class LockPaths {
                 continue;
             }
             LockLifecycle old = model.lifecycle(site);
-            boolean leaks = result.findings().stream().anyMatch(f -> f.acquisition() == site);
+            boolean leaks = result.findings().stream().anyMatch(f -> f.acquisition() == site && f.isLeak());
             if (old != null && (!REPLACEABLE.contains(old.guarantee()) || (!leaks && !FAILING.contains(old.guarantee())))) {
                 continue; // a specific verdict the paths do not contradict stays, with its detail
             }
@@ -71,8 +71,7 @@ public final class LockPaths {
         Set<String> decided = new HashSet<>();
         replaced.forEach(l -> decided.add(l.acquisition().id()));
         List<PathFinding> kept = result.findings().stream()
-                .filter(f -> f.acquisition() == null || f.kind() == PathFinding.Kind.STACKED
-                        || decided.contains(f.acquisition().id()))
+                .filter(f -> !f.isLeak() || decided.contains(f.acquisition().id()))
                 .toList(); // a specific verdict of the shape analysis (a handle never closed) is not said twice
         return model.withPaths(kept, replaced);
     }

@@ -606,7 +606,15 @@ public final class LockStateAnalysis {
             boolean acquires = ids.stream().map(sites::get)
                     .anyMatch(x -> x != null && x.function().operation().isAcquisition());
             if (acquires) {
-                thrown.add(abort(s, List.of(c))); // a failed acquisition holds nothing new
+                PathState.Mutable t = abort(s, List.of(c)).edit(); // a failed acquisition holds nothing new
+                for (String id : ids) {
+                    LockSite x = sites.get(id);
+                    if (x != null && x.function().operation() == LockOperation.ACQUIRE
+                            && x.function().level() == LockLevel.SESSION) {
+                        t.threw.add(as == null ? id : as);
+                    }
+                }
+                thrown.add(t.done());
             }
             for (String id : ids) {
                 LockSite site = sites.get(id);
@@ -684,6 +692,7 @@ public final class LockStateAnalysis {
             }
             m.held.merge(k, 1, (a, b) -> Math.min(2, a + b));
             m.failed.remove(id);
+            m.threw.remove(id);
             if (target != null) {
                 m.bools.put(target, "true");
                 m.alias.putIfAbsent(target, c);
@@ -1104,11 +1113,45 @@ public final class LockStateAnalysis {
             return new MethodSummary(flow.key(), list, List.copyOf(thrown), List.copyOf(closes), guarded);
         }
 
+        /**
+         * A blocking acquisition of this method whose failure a {@code catch} here swallows: the method returns
+         * normally, without the lock and without a {@code false} that says so, and it has callers, which go on
+         * as if it held the lock (RULES.md lock-failure-ignored).
+         */
+        private void swallowed(Map<String, PathFinding> best) {
+            if (!called.contains(flow.key())) {
+                return; // no caller here: a failure swallowed and followed by work in this method is the shape analysis's
+            }
+            for (PathState s : in.get(MethodFlow.EXIT)) {
+                if ("false".equals(s.bools().get("$return"))) {
+                    continue;
+                }
+                for (String id : s.threw()) {
+                    LockSite site = sites.get(id);
+                    Integer where = acquiredHere.get(id);
+                    if (site == null || where == null || s.held().keySet().stream().anyMatch(k -> id(k).equals(id))) {
+                        continue;
+                    }
+                    SourceRegion at = site.viaHelper() ? flow.nodes().get(where).region() : site.region();
+                    if (at == null) {
+                        continue;
+                    }
+                    best.putIfAbsent("swallowed|" + id, new PathFinding(PathFinding.Kind.FAILURE_SWALLOWED, site, null, at,
+                            flow.name() + "() catches the failure of the lock and returns normally, so its callers carry"
+                                    + " on into the work without the lock",
+                            List.of(new PathFinding.Step(at, "the acquisition whose failure is swallowed"),
+                                    new PathFinding.Step(flow.region() != null ? flow.region() : at,
+                                            "the method that returns normally without the lock"))));
+                }
+            }
+        }
+
         /** Collects the path findings of this method into {@code out}, keyed so each is reported once. */
         void check(Map<String, PathFinding> out) {
             Map<String, PathFinding> best = new TreeMap<>();
             exits(MethodFlow.EXIT, false, best);
             exits(MethodFlow.EXCEPTIONAL_EXIT, true, best);
+            swallowed(best);
             for (PathFinding f : best.values()) {
                 out.putIfAbsent(f.kind() + "|" + f.at() + "|" + (f.acquisition() == null ? "" : f.acquisition().id()), f);
             }

@@ -31,16 +31,18 @@ import java.util.TreeSet;
  *                 taken through, when that differs from the connection's own root
  * @param worked   acquisition ids after which this path ran other statements while the lock was held in
  *                 an open transaction (the writes the lock protects)
+ * @param threw    blocking acquisitions whose call threw on this path (nothing was taken)
  * @param returned the connection identity the method returns on this path, or null
  */
 public record PathState(Map<String, String> alias, Map<String, Integer> held, Map<String, String> kinds,
                         Map<String, Integer> closed, Map<String, String> tx, Map<String, String> bools,
                         Set<String> failed, Set<String> stuck, Set<String> outer, Set<String> stacked,
-                        Set<String> escaped, Map<String, String> owners, Set<String> worked, String returned) {
+                        Set<String> escaped, Map<String, String> owners, Set<String> worked, Set<String> threw,
+                        String returned) {
 
     /** The state at a method's entry: nothing known. */
     public static final PathState ENTRY = new PathState(Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(),
-            Set.of(), Set.of(), Set.of(), Set.of(), Set.of(), Map.of(), Set.of(), null);
+            Set.of(), Set.of(), Set.of(), Set.of(), Set.of(), Map.of(), Set.of(), Set.of(), null);
 
     /** Copies the collections into sorted immutable ones, so equal states compare and print equal. */
     public PathState {
@@ -57,6 +59,7 @@ public record PathState(Map<String, String> alias, Map<String, Integer> held, Ma
         escaped = Collections.unmodifiableSortedSet(new TreeSet<>(escaped));
         owners = freeze(owners);
         worked = Collections.unmodifiableSortedSet(new TreeSet<>(worked));
+        threw = Collections.unmodifiableSortedSet(new TreeSet<>(threw));
     }
 
     private static <V> Map<String, V> freeze(Map<String, V> m) {
@@ -101,7 +104,7 @@ public record PathState(Map<String, String> alias, Map<String, Integer> held, Ma
      *     Two states with the same projection differ only in what the analysis knows about names.
      */
     public List<Object> projection() {
-        return List.of(held, kinds, closed, tx, failed, stuck, outer, stacked, escaped, owners, worked,
+        return List.of(held, kinds, closed, tx, failed, stuck, outer, stacked, escaped, owners, worked, threw,
                 returned == null ? "" : returned);
     }
 
@@ -118,7 +121,7 @@ public record PathState(Map<String, String> alias, Map<String, Integer> held, Ma
         a.entrySet().removeIf(e -> !e.getValue().equals(other.alias.get(e.getKey())));
         Map<String, String> b = new TreeMap<>(bools);
         b.entrySet().removeIf(e -> !e.getValue().equals(other.bools.get(e.getKey())));
-        return new PathState(a, held, kinds, closed, tx, b, failed, stuck, outer, stacked, escaped, owners, worked, returned);
+        return new PathState(a, held, kinds, closed, tx, b, failed, stuck, outer, stacked, escaped, owners, worked, threw, returned);
     }
 
     /** @return a builder seeded with this state */
@@ -141,6 +144,7 @@ public record PathState(Map<String, String> alias, Map<String, Integer> held, Ma
         final TreeSet<String> escaped;
         final TreeMap<String, String> owners;
         final TreeSet<String> worked;
+        final TreeSet<String> threw;
         String returned;
 
         Mutable(PathState s) {
@@ -157,12 +161,13 @@ public record PathState(Map<String, String> alias, Map<String, Integer> held, Ma
             escaped = new TreeSet<>(s.escaped);
             owners = new TreeMap<>(s.owners);
             worked = new TreeSet<>(s.worked);
+            threw = new TreeSet<>(s.threw);
             returned = s.returned;
         }
 
         /** @return the immutable state */
         public PathState done() {
-            return new PathState(alias, held, kinds, closed, tx, bools, failed, stuck, outer, stacked, escaped, owners, worked, returned);
+            return new PathState(alias, held, kinds, closed, tx, bools, failed, stuck, outer, stacked, escaped, owners, worked, threw, returned);
         }
     }
 }

@@ -38,7 +38,12 @@ public record PathFinding(Kind kind, LockSite acquisition, LockSite release, Sou
          * A session-level release runs inside the open transaction that did the work under the lock: the
          * key is free at once, before the writes commit (F19).
          */
-        RELEASE_BEFORE_COMMIT
+        RELEASE_BEFORE_COMMIT,
+        /**
+         * A method catches the failure of its blocking acquisition and returns normally, with no result
+         * that says so: its callers carry on into the work without the lock.
+         */
+        FAILURE_SWALLOWED
     }
 
     /**
@@ -48,6 +53,12 @@ public record PathFinding(Kind kind, LockSite acquisition, LockSite release, Sou
      * @param message what happens there
      */
     public record Step(SourceRegion region, String message) {
+    }
+
+    /** @return true for the kinds where a session-level lock stays held after the path (lock-without-finally-unlock) */
+    public boolean isLeak() {
+        return kind == Kind.HELD_ON_EXCEPTION || kind == Kind.HELD_ON_RETURN || kind == Kind.POOLED_CLOSE
+                || kind == Kind.ABORTED_UNLOCK;
     }
 
     /** Checks the required fields and copies the steps. */

@@ -69,15 +69,16 @@ public abstract class AbstractRule implements Rule {
     }
 
     /**
-     * Reports a finding of the lock-state analysis (error, at the rule's configured severity) at its place:
+     * Reports a finding of the lock-state analysis at its place:
      * the release for the release kinds, else the acquisition (or the caller's call that took the lock),
      * with the path's other steps as related locations.
      *
-     * @param context the rule's context
-     * @param finding what the path proves
-     * @param message the plain-text message
+     * @param context  the rule's context
+     * @param severity the rule's default severity for it (configuration may still change it)
+     * @param finding  what the path proves
+     * @param message  the plain-text message
      */
-    protected static void reportPath(RuleContext context, PathFinding finding, String message) {
+    protected static void reportPath(RuleContext context, Severity severity, PathFinding finding, String message) {
         List<RelatedLocation> related = new ArrayList<>();
         for (PathFinding.Step step : finding.steps()) {
             if (!step.region().equals(finding.at())) {
@@ -86,9 +87,9 @@ public abstract class AbstractRule implements Rule {
         }
         LockSite site = finding.release() != null ? finding.release() : finding.acquisition();
         if (site.region().equals(finding.at())) {
-            context.report(Severity.ERROR, site, message, related);
+            context.report(severity, site, message, related);
         } else {
-            context.report(Severity.ERROR, finding.at(), finding.kind().name().toLowerCase(Locale.ROOT) + ":"
+            context.report(severity, finding.at(), finding.kind().name().toLowerCase(Locale.ROOT) + ":"
                     + site.display(), message, related);
         }
     }
