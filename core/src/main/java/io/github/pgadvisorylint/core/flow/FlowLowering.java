@@ -11,7 +11,6 @@ import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.Parameter;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
-import com.github.javaparser.ast.expr.AnnotationExpr;
 import com.github.javaparser.ast.expr.AssignExpr;
 import com.github.javaparser.ast.expr.BinaryExpr;
 import com.github.javaparser.ast.expr.BooleanLiteralExpr;
@@ -122,11 +121,14 @@ public final class FlowLowering {
      * @param unit        a parsed compilation unit
      * @param sitesByNode lock-site ids by the call that executes them (identity map)
      * @param helperCalls the calls among them that call a lock helper (their effect is the helper's summary)
+     * @param facts       words the front end knows of a method, added to its modifiers: {@code transactional}
+     *                    when Spring runs it in a transaction, {@code readOnly} when that writes nothing
      * @param regions     the source region of a node
      * @return one graph per method, constructor, lambda and anonymous-class method with a body, in source order
      */
     public static List<MethodFlow> lower(CompilationUnit unit, IdentityHashMap<Node, List<String>> sitesByNode,
-                                         Set<Node> helperCalls, Function<Node, SourceRegion> regions) {
+                                         Set<Node> helperCalls, Function<CallableDeclaration<?>, Set<String>> facts,
+                                         Function<Node, SourceRegion> regions) {
         FlowLowering lowering = new FlowLowering(sitesByNode, helperCalls, regions);
         lowering.unpooledInFile = unit.findAll(ObjectCreationExpr.class).stream()
                 .anyMatch(o -> API.connectionKind(o.getType().getNameAsString())
@@ -144,16 +146,7 @@ public final class FlowLowering {
                 mods.add(m.getKeyword().asString());
             }
             c.getAnnotations().forEach(a -> mods.add("@" + a.getName().getIdentifier()));
-            if (runsInTransaction(c)) {
-                mods.add("transactional"); // Spring opens (or joins) a transaction around the call
-                Optional<AnnotationExpr> own = c.getAnnotationByName("Transactional");
-                String text = own.isPresent() ? own.get().toString() : c.findAncestor(TypeDeclaration.class)
-                        .flatMap(t -> ((TypeDeclaration<?>) t).getAnnotationByName("Transactional"))
-                        .map(a -> a.toString()).orElse("");
-                if (text.replace(" ", "").contains("readOnly=true")) {
-                    mods.add("readOnly"); // writes nothing another holder of the key could miss
-                }
-            }
+            mods.addAll(facts.apply(c)); // the transaction Spring runs it in ("transactional", "readOnly")
             int before = lowering.out.size();
             try {
                 lowering.lowerBody(type, name, c.getParameters(), body, mods, c, regions.apply(c.getName()));
@@ -165,23 +158,6 @@ public final class FlowLowering {
             }
         }
         return lowering.out;
-    }
-
-    /**
-     * Whether Spring runs the method in a transaction through its proxy: {@code @Transactional} on the
-     * method, or on the class for a public method, with a propagation that has one (not
-     * {@code NOT_SUPPORTED}, {@code NEVER} or {@code SUPPORTS}). Private methods run in their caller's.
-     */
-    private static boolean runsInTransaction(CallableDeclaration<?> c) {
-        Optional<AnnotationExpr> own = c.getAnnotationByName("Transactional");
-        Optional<AnnotationExpr> annotation = own.isPresent() ? own
-                : c.isPublic() ? c.findAncestor(TypeDeclaration.class).flatMap(t -> t.getAnnotationByName("Transactional"))
-                : Optional.empty();
-        if (annotation.isEmpty() || c.isPrivate() || c.isStatic()) {
-            return false;
-        }
-        String text = annotation.get().toString();
-        return !(text.contains("NOT_SUPPORTED") || text.contains("NEVER") || text.contains("SUPPORTS"));
     }
 
     private void lowerBody(String type, String name, NodeList<Parameter> parameters, Statement body, Set<String> mods,

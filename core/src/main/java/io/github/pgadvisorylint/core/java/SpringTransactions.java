@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.core.java;
 
 import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.CallableDeclaration;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.expr.AnnotationExpr;
@@ -338,6 +339,33 @@ final class SpringTransactions {
             String n = a.getNameAsString();
             return n.equals("Transactional") || n.endsWith(".Transactional");
         }).findFirst();
+    }
+
+    /**
+     * What the lock-state analysis needs to know of a method's own transaction (core.flow): when Spring's
+     * proxy runs a call of it in one, {@code transactional}, and {@code readOnly} when that transaction
+     * writes nothing. The method's {@code @Transactional} counts, else its class's for a public instance
+     * method; never for a private or static one; not with {@code SUPPORTS} (the caller decides),
+     * {@code NOT_SUPPORTED} or {@code NEVER}.
+     *
+     * @param c a method or constructor
+     * @return those words, possibly none
+     */
+    static Set<String> flowModifiers(CallableDeclaration<?> c) {
+        if (c.isPrivate() || c.isStatic()) {
+            return Set.of();
+        }
+        Optional<AnnotationExpr> a = transactional(c);
+        if (a.isEmpty() && c.isPublic()) {
+            a = c.findAncestor(TypeDeclaration.class).flatMap(t -> transactional((TypeDeclaration<?>) t));
+        }
+        Propagation p = a.map(SpringTransactions::propagation).orElse(null);
+        if (p == null || p == Propagation.SUPPORTS || p == Propagation.NOT_SUPPORTED || p == Propagation.NEVER) {
+            return Set.of();
+        }
+        boolean readOnly = a.get() instanceof NormalAnnotationExpr n && n.getPairs().stream()
+                .anyMatch(x -> x.getNameAsString().equals("readOnly") && x.getValue().toString().equals("true"));
+        return readOnly ? Set.of("transactional", "readOnly") : Set.of("transactional");
     }
 
     private static boolean annotated(MethodDeclaration m, String simpleName) {

@@ -10,6 +10,7 @@ import java.util.ArrayDeque;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The control-flow graphs the lock-state analysis runs on: finally copies, exception edges, bounds. */
@@ -22,7 +23,7 @@ class FlowLoweringTest {
             call.getArguments().stream().filter(a -> a.toString().contains("pg_advisory")).findFirst()
                     .ifPresent(a -> sites.put(call, List.of("site-" + sites.size())));
         }
-        return FlowLowering.lower(unit, sites, new HashSet<>(), n -> null);
+        return FlowLowering.lower(unit, sites, new HashSet<>(), c -> Set.of(), n -> null);
     }
 
     @Test
