@@ -60,10 +60,8 @@ public final class LockPaths {
             if (old != null && (!REPLACEABLE.contains(old.guarantee()) || (!leaks && !FAILING.contains(old.guarantee())))) {
                 continue; // a specific verdict the paths do not contradict stays, with its detail
             }
-            if (!leaks && result.handedOver().contains(id) && old != null
-                    && (old.guarantee() == ReleaseGuarantee.NONE || old.guarantee() == ReleaseGuarantee.ELSEWHERE_IN_TYPE
-                    || old.guarantee() == ReleaseGuarantee.BY_HELPER || old.guarantee() == ReleaseGuarantee.UNKNOWN)) {
-                continue; // an owner releases it, or nothing does: the project-wide verdict stands
+            if (!leaks && result.handedOver().contains(id) && old != null && old.guarantee() == ReleaseGuarantee.NONE) {
+                continue; // an owner releases it, or nothing does: the project-wide "no unlock anywhere" stands
             }
             replaced.add(new LockLifecycle(site, ReleaseGuarantee.PATHS_FOLLOWED, null,
                     leaks ? "see the path findings" : "released, ended with its session, or handed over on every path"));
