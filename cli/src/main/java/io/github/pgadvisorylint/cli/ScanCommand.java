@@ -309,6 +309,18 @@ final class ScanCommand implements Callable<Integer> {
                                 spec.commandLine().getErr().flush();
                             }
                         }
+
+                        @Override
+                        public void parsed(int outlines, int parses, int repeated) {
+                            if (timings) {
+                                if (line != null) {
+                                    line.clear();
+                                }
+                                spec.commandLine().getErr().printf("timing: parsed %d outlines, %d whole files (%d again for helper rounds)%n",
+                                        outlines, parses, repeated);
+                                spec.commandLine().getErr().flush();
+                            }
+                        }
                     });
                 }
             });

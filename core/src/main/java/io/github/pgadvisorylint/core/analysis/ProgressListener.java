@@ -19,13 +19,24 @@ public interface ProgressListener {
 
     /**
      * Called on the analysis thread when a phase ends (for {@code scan --timings} and the benchmarks).
-     * Phases, in order: {@code discover}, {@code read}, then for Java analysis {@code parse},
-     * {@code constants}, one {@code helpers-round-N} per round of lock-helper discovery, then
-     * {@code extract}, {@code rules}.
+     * Phases, in order: {@code discover}, {@code read}, then for Java analysis {@code outlines}
+     * and one {@code helpers-round-N} per round of lock-helper discovery, then {@code extract},
+     * {@code paths}, {@code rules}.
      *
      * @param phase         the phase's name
      * @param elapsedMillis wall time from the start of the analysis to the end of the phase (ms)
      */
     default void phaseDone(String phase, long elapsedMillis) {
+    }
+
+    /**
+     * Called once on the analysis thread after the Java part, with what it parsed (for
+     * {@code scan --timings} and the benchmarks).
+     *
+     * @param outlines files parsed as outlines (declarations only) for the constant index
+     * @param parses   whole-file parses
+     * @param repeated of those, parses of a file parsed whole before in this analysis (a later helper round)
+     */
+    default void parsed(int outlines, int parses, int repeated) {
     }
 }

@@ -1,0 +1,173 @@
+package io.github.pgadvisorylint.core.analysis;
+
+import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
+import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.rule.Severity;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The budgeted executor of one analysis: runs one task per file on worker threads and gives back
+ * each task's result, in the order of the items. A task runs longer than the time budget is
+ * abandoned: its file gets a {@code file-time-budget} notification and is left out of every later
+ * phase, and its result, should it ever come, is dropped. Tasks return values and share no mutable
+ * state, so an abandoned task that runs on (parsers do not check interrupts) cannot change the
+ * analysis. Only the thread that calls {@link #map} writes the record of skipped files.
+ *
+ * <p>Workers are daemon threads with large stacks ({@link AnalysisRun#WORKER_STACK_BYTES}): JavaParser
+ * and JSqlParser recurse once per nesting level, and a task abandoned over the budget never keeps the
+ * JVM alive. Close it when done.
+ */
+final class FileTasks implements AutoCloseable {
+
+    private final ThreadPoolExecutor pool;
+    private final long budgetNanos;
+    /** Files left out (over the budget, or a task failed): why, by relative path. Written by the caller's thread only. */
+    private final Map<String, Notification> skipped = new TreeMap<>();
+    /** Test seam: runs first in every task, on the worker, with the file's relative path. */
+    private final Consumer<String> beforeTask;
+
+    /**
+     * @param threads     worker threads (at least 1)
+     * @param budgetNanos how long one file's task may run (nanoseconds)
+     * @param beforeTask  runs first in every task with the file's relative path (a no-op in production)
+     */
+    FileTasks(int threads, long budgetNanos, Consumer<String> beforeTask) {
+        this.budgetNanos = budgetNanos;
+        this.beforeTask = beforeTask;
+        this.pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(null, r, "pg-advisory-lint-worker", AnalysisRun.WORKER_STACK_BYTES);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** @return whether a file (relative path) was left out in some phase */
+    boolean isSkipped(String relativePath) {
+        return skipped.containsKey(relativePath);
+    }
+
+    /** @return why a file was left out, or null */
+    Notification whySkipped(String relativePath) {
+        return skipped.get(relativePath);
+    }
+
+    /** Leaves a file out of every later phase, for the reason given (the first reason stays). */
+    void skip(String relativePath, Notification why) {
+        skipped.putIfAbsent(relativePath, why);
+    }
+
+    /** @return the files left out so far, by relative path, sorted */
+    Map<String, Notification> skipped() {
+        return new TreeMap<>(skipped);
+    }
+
+    /**
+     * Applies a function to every item on the workers, keeping order. Items whose file was left out
+     * before are not run. A task over the budget is abandoned ({@code file-time-budget}); a task that
+     * throws gives its file an {@code internal-error} notification (an {@link Error} other than
+     * {@link StackOverflowError} is rethrown). Either way the item's result is null and its file is
+     * left out from then on.
+     *
+     * @param fileOf the file an item stands for
+     * @param fn     the task: must not write state shared with other tasks
+     * @return one result per item (null for an item not run, abandoned or failed)
+     */
+    <T, R> List<R> map(List<T> items, Function<T, DiscoveredFile> fileOf, Function<T, R> fn) {
+        List<Task<R>> tasks = new ArrayList<>();
+        for (T item : items) {
+            Task<R> task = new Task<>(fileOf.apply(item));
+            tasks.add(task);
+            if (skipped.containsKey(task.file.relativePath())) {
+                continue;
+            }
+            task.future = pool.submit(() -> {
+                task.startedNanos = System.nanoTime();
+                task.started = true;
+                beforeTask.accept(task.file.relativePath());
+                return fn.apply(item);
+            });
+        }
+        long poll = Math.max(1, Math.min(budgetNanos / 4, 100_000_000L));
+        List<R> out = new ArrayList<>();
+        for (Task<R> task : tasks) {
+            R result = null;
+            while (task.future != null && !task.abandoned) {
+                try {
+                    result = task.future.get(poll, TimeUnit.NANOSECONDS);
+                    break;
+                } catch (TimeoutException e) {
+                    abandonOverdue(tasks);
+                } catch (CancellationException e) {
+                    break;
+                } catch (ExecutionException e) {
+                    Throwable cause = e.getCause();
+                    if (cause instanceof Error err && !(cause instanceof StackOverflowError)) {
+                        throw err;
+                    }
+                    skip(task.file.relativePath(), failure(task.file.relativePath(), cause));
+                    break;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            }
+            out.add(task.abandoned ? null : result);
+        }
+        return out;
+    }
+
+    /** Abandons every started, unfinished task over the budget, and gives the pool a thread for each. */
+    private <R> void abandonOverdue(List<Task<R>> tasks) {
+        long now = System.nanoTime();
+        for (Task<R> t : tasks) {
+            if (t.future == null || t.abandoned || !t.started || now - t.startedNanos < budgetNanos) {
+                continue;
+            }
+            if (t.future.cancel(true)) {
+                t.abandoned = true;
+                skip(t.file.relativePath(), new Notification(Severity.WARNING, "file-time-budget",
+                        "analysis of this file took longer than the time budget of " + AnalysisRun.describe(budgetNanos)
+                                + "; skipped", SourceRegion.line(t.file.relativePath(), 1)));
+                // the abandoned worker may run on (parsers ignore interrupts): replace it
+                pool.setMaximumPoolSize(pool.getMaximumPoolSize() + 1);
+                pool.setCorePoolSize(pool.getCorePoolSize() + 1);
+            }
+        }
+    }
+
+    /** @return the {@code internal-error} notification of a file whose analysis threw */
+    static Notification failure(String relativePath, Throwable t) {
+        return new Notification(Severity.ERROR, "internal-error", "analysis of this file failed: " + t,
+                SourceRegion.line(relativePath, 1));
+    }
+
+    @Override
+    public void close() {
+        pool.shutdownNow();
+    }
+
+    /** One file's task in one phase: when it started, so an overdue one can be found and abandoned. */
+    private static final class Task<R> {
+        final DiscoveredFile file;
+        volatile long startedNanos;
+        volatile boolean started;
+        Future<R> future;
+        boolean abandoned;
+
+        Task(DiscoveredFile file) {
+            this.file = file;
+        }
+    }
+}

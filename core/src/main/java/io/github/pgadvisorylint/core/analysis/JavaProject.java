@@ -1,0 +1,474 @@
+package io.github.pgadvisorylint.core.analysis;
+
+import com.github.javaparser.ast.CompilationUnit;
+import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
+import com.github.javaparser.ast.body.TypeDeclaration;
+import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
+import io.github.pgadvisorylint.core.discovery.FileKind;
+import io.github.pgadvisorylint.core.java.ConstantIndex;
+import io.github.pgadvisorylint.core.java.HelperRegistry;
+import io.github.pgadvisorylint.core.java.HelperSummary;
+import io.github.pgadvisorylint.core.java.JavaFrontEnd;
+import io.github.pgadvisorylint.core.java.JavaOutline;
+import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.mybatis.MyBatisMapperFrontEnd;
+import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.source.SourceFile;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+/**
+ * The Java part of one analysis: the project's outline, its lock helpers, and the facts of every
+ * Java file that takes part. No syntax tree outlives the task that made it, except the outlines the
+ * {@link ConstantIndex} keeps (declarations only, see {@link JavaOutline}).
+ *
+ * <ol>
+ *   <li><b>Outlines.</b> Each Java candidate (a file the prefilter passed) is outlined, and so are the
+ *       files named like the types the outlined files refer to ({@link JavaOutline#referencedTypeNames}),
+ *       three levels deep: their constants and types go into the index before any file is extracted,
+ *       so every file sees the same index whatever the order of the work.</li>
+ *   <li><b>Extraction and helper rounds.</b> Each candidate is parsed whole, extracted
+ *       ({@link JavaFrontEnd#extract}) and its tree dropped in one task. The helper registry is built
+ *       from the facts; while it changes (a helper calling a helper), the files that call a helper's
+ *       name are extracted again with the new registry (parsed again: nothing was kept), and the
+ *       files the prefilter ruled out that call a helper (by a token scan: the name as a call, in a
+ *       file that names the helper's type or one of its super- or subtypes) join, outlined and
+ *       extracted. At most {@value #MAX_HELPER_ROUNDS} rounds.</li>
+ *   <li><b>Mapper XML files</b> are analysed with their mapper interface; their statements are helpers.</li>
+ * </ol>
+ */
+final class JavaProject {
+
+    /** Rounds of helper discovery: a helper calling a helper calling a helper is three. */
+    static final int MAX_HELPER_ROUNDS = 5;
+
+    /** Levels of files read for the types other files refer to. */
+    static final int CONSTANT_LEVELS = 3;
+
+    /** Reads a file the prefilter did not pass, for its constants or its helper calls. */
+    interface Reader {
+        /**
+         * @param f      the file
+         * @param wanted decides on the text whether to go on; null for always
+         * @return what reading gave (see {@link SourceReader#read})
+         */
+        SourceReader.Read read(DiscoveredFile f, java.util.function.Predicate<String> wanted);
+    }
+
+    /**
+     * What the Java part found.
+     *
+     * @param facts            facts by file slot: the candidates, the helper callers, the mapper files
+     * @param registry         the final helper registry
+     * @param participants     relative paths of the files that took part (outlined, parsed or mapped)
+     * @param watchedTypeNames simple type names the outlined files refer to (a new file of that name could change the result)
+     * @param hashes           SHA-256 of the files read here (outlined for their types, or callers), by relative path
+     * @param counts           what was parsed: outlines, whole-file parses, of which repeated for helper rounds
+     * @param lossy            slots of the helper callers read as ISO-8859-1 (not valid UTF-8)
+     */
+    record Result(SortedMap<Integer, FileFacts> facts, HelperRegistry registry, SortedSet<String> participants,
+                  SortedSet<String> watchedTypeNames, Map<String, String> hashes, Counts counts, Set<Integer> lossy) {
+    }
+
+    /**
+     * @param outlines    files outlined
+     * @param parses      whole-file parses
+     * @param repeated    of those, parses of a file parsed before (for a later helper round)
+     */
+    record Counts(int outlines, int parses, int repeated) {
+    }
+
+    /** An outlined file: what the index takes, the names it refers to, or why it failed; its hash when read here. */
+    private record Outlined(ConstantIndex.Contribution contribution, SortedSet<String> referenced, FileFacts failed,
+                            String hash) {
+        Outlined withHash(String sha256) {
+            return new Outlined(contribution, referenced, failed, sha256);
+        }
+    }
+
+    /** A mapper file's facts, and the hash of its interface's file when read. */
+    private record Mapped(FileFacts facts, String interfaceHash) {
+    }
+
+    /** An extracted file: its facts and the names it calls (see {@link JavaFrontEnd#calledNames}). */
+    private record Extracted(FileFacts facts, Set<String> called) {
+    }
+
+    private final FileTasks tasks;
+    private final JavaFrontEnd frontEnd;
+    private final MyBatisMapperFrontEnd mapperFrontEnd;
+    private final List<DiscoveredFile> files;
+    private final Reader reader;
+    private final Set<String> configuredHelperNames;
+    private final Consumer<String> phaseDone;
+    private final Set<Integer> ruledOut;
+    private final Map<String, DiscoveredFile> javaByTypeName = new HashMap<>();
+    private final Map<String, Integer> slotByPath = new HashMap<>();
+
+    private final ConstantIndex index = new ConstantIndex();
+    /** The text of every file that is extracted, by slot. */
+    private final SortedMap<Integer, SourceFile> members = new TreeMap<>();
+    private final Set<String> outlined = new HashSet<>();
+    private final SortedSet<String> participants = new TreeSet<>();
+    private final SortedSet<String> watched = new TreeSet<>();
+    private final Map<String, String> hashes = new HashMap<>();
+    private final Set<Integer> parsedBefore = new HashSet<>();
+    private final Set<Integer> lossy = new TreeSet<>();
+    private int outlineCount;
+    private int parseCount;
+    private int repeatedCount;
+
+    /**
+     * @param tasks                 the budgeted executor
+     * @param frontEnd              the Java front end
+     * @param mapperFrontEnd        the MyBatis front end
+     * @param files                 every discovered file, by slot
+     * @param reader                reads files the prefilter did not pass
+     * @param ruledOut              slots of the Java files the prefilter ruled out (they may join as helper callers)
+     * @param configuredHelperNames method names of the configured lock helpers (their callers take part)
+     * @param phaseDone             told the name of each phase as it ends
+     */
+    JavaProject(FileTasks tasks, JavaFrontEnd frontEnd, MyBatisMapperFrontEnd mapperFrontEnd, List<DiscoveredFile> files,
+                Reader reader, Set<Integer> ruledOut, Set<String> configuredHelperNames, Consumer<String> phaseDone) {
+        this.tasks = tasks;
+        this.ruledOut = ruledOut;
+        this.frontEnd = frontEnd;
+        this.mapperFrontEnd = mapperFrontEnd;
+        this.files = files;
+        this.reader = reader;
+        this.configuredHelperNames = configuredHelperNames;
+        this.phaseDone = phaseDone;
+        for (int i = 0; i < files.size(); i++) {
+            DiscoveredFile f = files.get(i);
+            slotByPath.put(f.relativePath(), i);
+            if (f.kind() == FileKind.JAVA) {
+                javaByTypeName.putIfAbsent(typeName(f), f);
+            }
+        }
+    }
+
+    /**
+     * Runs the Java part.
+     *
+     * @param candidates the Java files the prefilter passed, by slot
+     * @param mappers    the mapper XML files, by slot
+     * @return the facts and what the cache needs
+     */
+    Result analyze(SortedMap<Integer, Staged.Text> candidates, SortedMap<Integer, Staged.Mapper> mappers) {
+        SortedMap<Integer, FileFacts> facts = new TreeMap<>();
+        Map<Integer, SourceFile> texts = new TreeMap<>();
+        candidates.forEach((slot, t) -> texts.put(slot, t.file()));
+        join(texts, facts);
+        phaseDone.accept("outlines");
+        List<HelperSummary> mapperHelpers = analyzeMappers(mappers, facts);
+        if (!configuredHelperNames.isEmpty()) {
+            join(callers(configuredHelperNames, Set.of()), facts);
+        }
+        HelperRegistry registry = followHelpers(mapperHelpers, facts);
+        return new Result(facts, registry, participants, watched, hashes,
+                new Counts(outlineCount, parseCount, repeatedCount), lossy);
+    }
+
+    /**
+     * Makes files members: outlines them and the files named like the types they refer to (three
+     * levels), and adds those outlines to the index. A file whose outline cannot be parsed gets its
+     * parse problem as facts and is not a member.
+     */
+    private void join(Map<Integer, SourceFile> texts, SortedMap<Integer, FileFacts> facts) {
+        List<Integer> slots = new ArrayList<>();
+        List<Outlined> frontier = new ArrayList<>();
+        for (var e : texts.entrySet()) {
+            participants.add(e.getValue().path());
+            if (outlined.add(e.getValue().path())) {
+                slots.add(e.getKey());
+            } else {
+                // outlined before for its types: in the index already; its own references are followed now
+                members.put(e.getKey(), e.getValue());
+                frontier.add(new Outlined(null, JavaOutline.referencedTypeNames(e.getValue().text()), null, null));
+            }
+        }
+        List<Outlined> done = tasks.map(slots, files::get, i -> outline(texts.get(i)));
+        for (int k = 0; k < slots.size(); k++) {
+            Outlined o = done.get(k);
+            if (o == null) {
+                continue;
+            }
+            outlineCount++;
+            if (o.failed() != null) {
+                facts.put(slots.get(k), o.failed());
+                continue;
+            }
+            members.put(slots.get(k), texts.get(slots.get(k)));
+            frontier.add(o);
+        }
+        for (SourceFile f : texts.values()) {
+            outlined.add(f.path());
+        }
+        for (int level = 0; level < CONSTANT_LEVELS && !frontier.isEmpty(); level++) {
+            SortedSet<DiscoveredFile> wanted = new TreeSet<>(Comparator.comparing(DiscoveredFile::relativePath));
+            for (Outlined o : frontier) {
+                if (o.contribution() != null) {
+                    index.add(o.contribution());
+                }
+                watched.addAll(o.referenced());
+                for (String type : o.referenced()) {
+                    DiscoveredFile f = javaByTypeName.get(type);
+                    if (f != null && !tasks.isSkipped(f.relativePath()) && outlined.add(f.relativePath())) {
+                        wanted.add(f);
+                    }
+                }
+            }
+            List<DiscoveredFile> level0 = new ArrayList<>(wanted);
+            List<Outlined> read = tasks.map(level0, f -> f, f -> {
+                SourceReader.Read r = reader.read(f, null);
+                return r.staged() instanceof Staged.Text t ? outline(t.file()).withHash(r.sha256()) : null;
+            });
+            frontier = new ArrayList<>();
+            for (int k = 0; k < level0.size(); k++) {
+                Outlined o = read.get(k);
+                outlineCount += o == null ? 0 : 1;
+                if (o != null && o.failed() == null) {
+                    participants.add(level0.get(k).relativePath());
+                    frontier.add(o);
+                }
+                if (o != null && o.hash() != null) {
+                    hashes.put(level0.get(k).relativePath(), o.hash());
+                }
+            }
+        }
+        for (Outlined o : frontier) {
+            if (o.contribution() != null) {
+                index.add(o.contribution());
+            }
+        }
+    }
+
+    /** @return the outline of a file, or its parse problem */
+    private Outlined outline(SourceFile file) {
+        JavaFrontEnd.Parsed p = frontEnd.parseOutline(file);
+        if (p.unit() == null) {
+            return new Outlined(null, null, p.failed(), null);
+        }
+        return new Outlined(ConstantIndex.collect(p.unit(), file), JavaOutline.referencedTypeNames(file.text()), null, null);
+    }
+    /**
+     * Analyses the mapper XML files, each with its mapper interface (parsed whole when a Java file of
+     * that simple name is in the scan; not indexed).
+     *
+     * @return the helper summaries of their statements
+     */
+    private List<HelperSummary> analyzeMappers(SortedMap<Integer, Staged.Mapper> mappers, SortedMap<Integer, FileFacts> facts) {
+        List<Integer> slots = new ArrayList<>(mappers.keySet());
+        List<Mapped> done = tasks.map(slots, files::get, i -> {
+            Staged.Mapper m = mappers.get(i);
+            String hash = null;
+            try {
+                String simple = m.namespace().substring(m.namespace().lastIndexOf('.') + 1);
+                DiscoveredFile javaFile = javaByTypeName.get(simple);
+                CompilationUnit unit = null;
+                if (javaFile != null) {
+                    SourceReader.Read r = reader.read(javaFile, null);
+                    hash = r.sha256();
+                    if (r.staged() instanceof Staged.Text t) {
+                        unit = frontEnd.parse(t.file()).unit();
+                    }
+                }
+                return new Mapped(mapperFrontEnd.analyze(m.file(), unit), hash);
+            } catch (StackOverflowError | RuntimeException e) {
+                return new Mapped(FileFacts.failed(m.file().path(), List.of(new Notification(Severity.ERROR, "internal-error",
+                        "analysis of this file failed: " + e, SourceRegion.line(m.file().path(), 1)))), hash);
+            }
+        });
+        List<HelperSummary> out = new ArrayList<>();
+        for (int k = 0; k < slots.size(); k++) {
+            Staged.Mapper m = mappers.get(slots.get(k));
+            participants.add(m.file().path());
+            String simple = m.namespace().substring(m.namespace().lastIndexOf('.') + 1);
+            watched.add(simple);
+            DiscoveredFile javaFile = javaByTypeName.get(simple);
+            Mapped d = done.get(k);
+            if (javaFile != null) {
+                participants.add(javaFile.relativePath());
+                if (d != null && d.interfaceHash() != null) {
+                    hashes.put(javaFile.relativePath(), d.interfaceHash());
+                }
+            }
+            if (d != null) {
+                facts.put(slots.get(k), d.facts());
+                out.addAll(d.facts().helpers());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Extracts the members, builds the helper registry, and repeats with the callers of new helpers
+     * while the registry changes (see the class comment).
+     *
+     * @param fixed the helpers every round has (the mapper statements)
+     * @return the final registry; {@code facts} gains every member's final facts
+     */
+    private HelperRegistry followHelpers(List<HelperSummary> fixed, SortedMap<Integer, FileFacts> facts) {
+        HelperRegistry registry = HelperRegistry.EMPTY;
+        // a file's facts depend on the registry only through its calls of helpers: one that calls none of
+        // the helpers' names keeps the facts of the round it was last extracted in
+        Map<Integer, FileFacts> lastFacts = new HashMap<>();
+        Map<Integer, Set<String>> lastNames = new HashMap<>();
+        Map<Integer, Set<String>> called = new HashMap<>();
+        boolean converged = false;
+        for (int round = 0; round < MAX_HELPER_ROUNDS; round++) {
+            HelperRegistry current = registry;
+            Set<String> names = current.callNames();
+            List<Integer> todo = new ArrayList<>();
+            for (int slot : members.keySet()) {
+                if (tasks.isSkipped(files.get(slot).relativePath())) {
+                    continue;
+                }
+                Set<String> calls = called.get(slot);
+                if (!lastFacts.containsKey(slot) || calls == null
+                        || !Collections.disjoint(calls, names) || !Collections.disjoint(calls, lastNames.get(slot))) {
+                    todo.add(slot);
+                }
+            }
+            extract(todo, current, lastFacts, lastNames, called, names);
+            List<HelperSummary> summaries = new ArrayList<>(fixed);
+            for (int slot : members.keySet()) {
+                FileFacts f = lastFacts.get(slot);
+                if (f != null && !tasks.isSkipped(files.get(slot).relativePath())) {
+                    summaries.addAll(f.helpers());
+                }
+            }
+            HelperRegistry next = new HelperRegistry(summaries, index);
+            phaseDone.accept("helpers-round-" + round);
+            if (next.signature().equals(registry.signature())) {
+                converged = true;
+                break;
+            }
+            registry = next;
+            join(callers(registry.callNames(), helperTypeNames(registry)), facts);
+        }
+        if (!converged) {
+            // the last registry is not the one the last round used: extract its callers once more
+            List<Integer> todo = new ArrayList<>();
+            Set<String> names = registry.callNames();
+            for (int slot : members.keySet()) {
+                Set<String> calls = called.get(slot);
+                if (!lastFacts.containsKey(slot) || calls == null || !Collections.disjoint(calls, names)) {
+                    todo.add(slot);
+                }
+            }
+            extract(todo, registry, lastFacts, lastNames, called, names);
+        }
+        for (int slot : members.keySet()) {
+            if (lastFacts.containsKey(slot) && !tasks.isSkipped(files.get(slot).relativePath())) {
+                facts.put(slot, lastFacts.get(slot));
+            }
+        }
+        return registry;
+    }
+
+    /** Parses and extracts files with a registry, one task each (the tree is dropped when the task ends). */
+    private void extract(List<Integer> todo, HelperRegistry registry, Map<Integer, FileFacts> lastFacts,
+                         Map<Integer, Set<String>> lastNames, Map<Integer, Set<String>> called, Set<String> names) {
+        List<Extracted> done = tasks.map(todo, files::get, i -> {
+            JavaFrontEnd.Parsed p = frontEnd.parse(members.get(i));
+            if (p.unit() == null) {
+                return new Extracted(p.failed(), Set.of());
+            }
+            return new Extracted(frontEnd.extract(p, index, registry), JavaFrontEnd.calledNames(p.unit()));
+        });
+        for (int k = 0; k < todo.size(); k++) {
+            int slot = todo.get(k);
+            Extracted e = done.get(k);
+            if (e == null) {
+                continue;
+            }
+            parseCount++;
+            if (!parsedBefore.add(slot)) {
+                repeatedCount++;
+            }
+            lastFacts.put(slot, e.facts());
+            lastNames.put(slot, names);
+            called.put(slot, e.called());
+        }
+    }
+
+    /**
+     * The prefilter's second pass: the Java files not taking part yet whose text calls one of the
+     * names, in a file that names one of the types (none given: any file calling a name).
+     *
+     * @return their texts by slot
+     */
+    private Map<Integer, SourceFile> callers(Set<String> names, Set<String> typeNames) {
+        List<Integer> unread = new ArrayList<>();
+        for (int i = 0; i < files.size(); i++) {
+            DiscoveredFile f = files.get(i);
+            if (ruledOut.contains(i) && !members.containsKey(i) && !tasks.isSkipped(f.relativePath())) {
+                unread.add(i);
+            }
+        }
+        List<SourceReader.Read> read = tasks.map(unread, files::get, i -> reader.read(files.get(i),
+                text -> SourceReader.callsAny(text, names) && (typeNames.isEmpty() || SourceReader.mentionsAny(text, typeNames))));
+        Map<Integer, SourceFile> out = new TreeMap<>();
+        for (int k = 0; k < unread.size(); k++) {
+            SourceReader.Read r = read.get(k);
+            if (r != null && r.staged() instanceof Staged.Text t) {
+                out.put(unread.get(k), t.file());
+                if (t.lossy()) {
+                    lossy.add(unread.get(k));
+                }
+                if (r.sha256() != null) {
+                    hashes.put(files.get(unread.get(k)).relativePath(), r.sha256());
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The types a call of a helper may be written on: each helper's declaring type, its supertypes
+     * and the types that extend or implement it, as the index knows them.
+     */
+    private Set<String> helperTypeNames(HelperRegistry registry) {
+        Set<String> out = new TreeSet<>();
+        for (HelperSummary s : registry.summaries()) {
+            out.add(s.typeName());
+        }
+        Set<String> declared = new TreeSet<>(out);
+        for (String type : declared) {
+            for (TypeDeclaration<?> t : index.types(type)) {
+                if (t instanceof ClassOrInterfaceDeclaration c) {
+                    c.getExtendedTypes().forEach(x -> out.add(x.getNameAsString()));
+                    c.getImplementedTypes().forEach(x -> out.add(x.getNameAsString()));
+                }
+            }
+        }
+        for (TypeDeclaration<?> t : index.allTypes()) {
+            if (t instanceof ClassOrInterfaceDeclaration c) {
+                boolean sub = c.getExtendedTypes().stream().anyMatch(x -> declared.contains(x.getNameAsString()))
+                        || c.getImplementedTypes().stream().anyMatch(x -> declared.contains(x.getNameAsString()));
+                if (sub) {
+                    out.add(c.getNameAsString());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** @return a Java file's name without {@code .java}: the simple name of the type it is expected to declare */
+    static String typeName(DiscoveredFile f) {
+        String name = f.path().getFileName().toString();
+        return name.endsWith(".java") ? name.substring(0, name.length() - 5) : name;
+    }
+}
