@@ -241,7 +241,7 @@ bench_tree() {
   if [ "$RC" = 124 ] || [ "$RC" = 137 ]; then
     result="MISS (stopped after $limit s)"
   elif [ "$RC" != 0 ]; then
-    result="MISS (exit $RC: $(tail -n 1 "$work/small.err" | cut -c1-100 | tr '|' '/'))"
+    result="MISS (exit $RC: $(tail -n 1 "$work/small.err" | sed 's/\. .*/./' | cut -c1-120 | tr '|' '/'))"
   elif ! cmp -s "$work/report-small.txt" "$work/report-1.json"; then
     result="MISS (the report differs)"
   else
