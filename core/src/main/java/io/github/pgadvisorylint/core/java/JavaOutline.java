@@ -18,6 +18,10 @@ import java.util.Locale;
  * setters), and bodies that mention a hash or checksum (what {@link KeyEvaluator} reads in another
  * type's methods when it looks for a hash of a run-time value).
  *
+ * <p>A member whose body is emptied goes whole, signature and annotations too: no other file reads
+ * it (a hash getter's body is kept, see above), and the outline of a file stays a small fraction of
+ * its tree.
+ *
  * <p>The scan knows Java's comments, string and character literals and text blocks; it is a
  * lexer-level scan, not a parser: text it cannot place (a brace it cannot classify) is kept as it is,
  * so the outline is never less than valid Java when the input is valid Java. JLS 3.7, 3.10.5, 3.10.6.
@@ -214,6 +218,8 @@ public final class JavaOutline {
         private final List<Frame> frames = new ArrayList<>();
         /** The significant tokens since the last {@code ;}, {@code {} or {@code }} at the current level. */
         private final List<Token> recent = new ArrayList<>();
+        /** Where in the outline the current member began (after the last {@code ;}, {@code {} or {@code }}). */
+        private int memberStart;
 
         Scan(String s) {
             this.s = s;
@@ -302,10 +308,12 @@ public final class JavaOutline {
                     }
                     recent.clear();
                     emit(i);
+                    memberStart = out.length();
                     i++;
                 } else if (c == ';') {
                     recent.clear();
                     emit(i);
+                    memberStart = out.length();
                     i++;
                 } else if (Character.isWhitespace(c)) {
                     space(i);
@@ -333,6 +341,7 @@ public final class JavaOutline {
             if (kind.equals("type")) {
                 frames.add(Frame.TYPE);
                 emit(i);
+                memberStart = out.length();
                 return i + 1;
             }
             int close = matching(i);
@@ -341,13 +350,15 @@ public final class JavaOutline {
                 return s.length();
             }
             if (kind.equals("body") && close - i - 1 > KEPT_BODY_CHARS && !mentionsKeepWord(i + 1, close)) {
-                emit(i);
-                emit(close);
+                // the whole member goes: its signature too (no other file reads a long body's method)
+                out.setLength(memberStart);
+                space(close);
             } else {
                 // a short or hash body; an enum, an array initializer, a lambda or anonymous class in a
                 // field initializer: kept
                 compress(i, close + 1);
             }
+            memberStart = out.length();
             return close + 1;
         }
 
