@@ -78,19 +78,25 @@ class PostgresFactsTest {
         });
     }
 
-    /** Every fact closes its sessions: their locks must be gone (a backend exits shortly after its client). */
+    /**
+     * Every fact closes its sessions: their locks must be gone. A backend exits shortly after its client, so this
+     * waits up to 5 s, and retries a connection refused while a full lock table (F11) is being freed.
+     */
     static void assertNoAdvisoryLockLeft(PostgresServer server) throws Exception {
-        try (Connection c = server.connect("facts-cleanup")) {
-            long left = 0;
-            for (int i = 0; i < 100; i++) {
+        long left = -1;
+        SQLException lastError = null;
+        for (int i = 0; i < 100; i++) {
+            try (Connection c = server.connect("facts-cleanup")) {
                 left = number(c, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory'");
                 if (left == 0) {
                     return;
                 }
-                Thread.sleep(50);
+            } catch (SQLException e) {
+                lastError = e;
             }
-            assertThat(left).as("advisory locks left behind on %s", server).isZero();
+            Thread.sleep(50);
         }
+        assertThat(left).as("advisory locks left behind on %s (last error: %s)", server, lastError).isZero();
     }
 
     /** @return true when another new session can take the exclusive session lock {@code key} now (it releases it again) */
