@@ -71,7 +71,9 @@ final class LocksReport {
             List<LockSite> possible = new ArrayList<>();
             if (inventory != null) {
                 inventory.taking(row).forEach(entry -> sites.addAll(entry.sites()));
-                inventory.possiblyTaking(row).forEach(entry -> possible.addAll(entry.sites()));
+                // a held or awaited lock was asked for by an acquisition: a run-time key's unlocks are no candidates
+                inventory.possiblyTaking(row).forEach(entry -> entry.sites().stream()
+                        .filter(s -> s.function().operation().isAcquisition()).forEach(possible::add));
             }
             keys.add(new KeyLocks(KeyFacts.decode(row.classid(), row.objid(), row.objsubid()), row,
                     e.getValue().stream().filter(LiveLocks.Lock::granted).toList(),

@@ -28,7 +28,9 @@ import picocli.CommandLine.UnmatchedArgumentException;
             "1:findings at or above --fail-on (scan; default: warning)",
             "2:usage or input error: bad option or value, no such path, unwritable output, unknown rule",
             "3:internal error: a bug, please report it (--debug prints the stack trace)",
-            "4-6:locks only: server unreachable (4), login refused (5), other sessions hidden from the role (6)"},
+            "4:locks only: the server cannot be reached",
+            "5:locks only: the server refused the login",
+            "6:locks only: written, but other roles' sessions are hidden from the role"},
         footer = "%nRun 'pg-advisory-lint help COMMAND' for a command's options. Documentation: "
                 + ToolInfo.INFORMATION_URI)
 public final class Main implements Runnable {
