@@ -95,7 +95,7 @@ final class LiveLocks {
             this.exitCode = exitCode;
         }
 
-        /** @return {@link LocksCommand#EXIT_UNREACHABLE}, {@link LocksCommand#EXIT_LOGIN_REFUSED} or {@link Main#EXIT_INTERNAL} */
+        /** @return {@link LocksCommand#EXIT_UNREACHABLE} or {@link LocksCommand#EXIT_LOGIN_REFUSED} */
         int exitCode() {
             return exitCode;
         }
@@ -117,7 +117,7 @@ final class LiveLocks {
      * @param url        a {@code jdbc:postgresql:} URL
      * @param pgpassword the {@code PGPASSWORD} environment variable, or null
      * @return the locks now
-     * @throws Failure for an unreachable server, a refused login, or another database error
+     * @throws Failure for an unreachable server, a refused login, or a failed read
      */
     static Snapshot read(String url, String pgpassword) {
         Properties parsed = Driver.parseURL(url, new Properties());
@@ -205,7 +205,8 @@ final class LiveLocks {
     static Failure classify(SQLException e, String target, String secret) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         String message = oneLine(e.getMessage(), secret);
-        if (state.equals("28P01") || state.equals("28000") || state.equals("3D000") || state.equals("08004")) {
+        if (state.equals("28P01") || state.equals("28000") || state.equals("3D000") || state.equals("08004")
+                || state.equals("42501")) {
             return new Failure("login refused by " + target + ": " + message
                     + (message.contains("no password was provided")
                     ? " (give one as ?password= in the URL, in PGPASSWORD or in ~/.pgpass)" : ""),
@@ -214,8 +215,9 @@ final class LiveLocks {
         if (state.startsWith("08") || state.equals("53300") || state.equals("57P03")) {
             return new Failure("cannot reach " + target + ": " + message, LocksCommand.EXIT_UNREACHABLE, e);
         }
+        // a statement timeout, a server shutting down, a catalog the role may not read: the server's answer, not a bug
         return new Failure("reading the locks of " + target + " failed: " + message + " (SQLSTATE " + state + ")",
-                Main.EXIT_INTERNAL, e);
+                LocksCommand.EXIT_UNREACHABLE, e);
     }
 
     private static String oneLine(String message, String secret) {

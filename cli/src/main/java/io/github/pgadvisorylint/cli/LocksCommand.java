@@ -35,8 +35,9 @@ import picocli.CommandLine.TypeConversionException;
             "0:the locks were written",
             "2:usage or input error: bad option or value, no such path, unwritable output",
             "3:internal error: a bug, please report it (--debug prints the stack trace)",
-            "4:the server cannot be reached (refused, unknown host, timeout, too many connections)",
-            "5:the server refused the login (wrong password, no password, unknown role or database, pg_hba.conf)",
+            "4:the server cannot be reached (refused, unknown host, timeout, too many connections) or the read failed",
+            "5:the server refused the login (wrong password, no password, unknown role or database, no CONNECT"
+                    + " privilege, pg_hba.conf)",
             "6:the locks were written, but the role cannot see other roles' sessions (pg_stat_activity shows"
                     + " <insufficient privilege>): their state and times are missing"},
         footer = {"%nExamples:",

@@ -135,7 +135,7 @@ public final class Main implements Runnable {
             err.flush();
             return EXIT_USAGE;
         }
-        if (ex instanceof LiveLocks.Failure f && f.exitCode() != EXIT_INTERNAL) {
+        if (ex instanceof LiveLocks.Failure f) {
             // the server is unreachable or refused the login: the user's to fix, one line
             err.println(ToolInfo.NAME + ": " + ex.getMessage());
             err.flush();

@@ -16,6 +16,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -327,5 +328,23 @@ class LocksCommandTest {
                 System.setProperty("org.postgresql.pgpassfile", before);
             }
         }
+    }
+
+    @Test
+    void failuresAreClassifiedByTheirSqlStateAndNeverEchoThePassword() {
+        String target = "db:5432/app";
+        assertThat(LiveLocks.classify(new SQLException("permission denied for database app", "42501"), target, null).exitCode())
+                .isEqualTo(LocksCommand.EXIT_LOGIN_REFUSED);
+        assertThat(LiveLocks.classify(new SQLException("too many clients already", "53300"), target, null).exitCode())
+                .isEqualTo(LocksCommand.EXIT_UNREACHABLE);
+        LiveLocks.Failure timeout = LiveLocks.classify(new SQLException("canceling statement due to statement timeout", "57014"),
+                target, null);
+        assertThat(timeout.exitCode()).isEqualTo(LocksCommand.EXIT_UNREACHABLE);
+        assertThat(timeout.getMessage()).isEqualTo("reading the locks of db:5432/app failed: canceling statement due to"
+                + " statement timeout (SQLSTATE 57014)");
+        LiveLocks.Failure echoed = LiveLocks.classify(new SQLException("bad\n  password " + SECRET, "28P01"), target, SECRET);
+        assertThat(echoed.getMessage()).isEqualTo("login refused by db:5432/app: bad password ***");
+        assertThat(LiveLocks.redact("jdbc:postgresql://h/db?user=u&password=" + SECRET + "&ssl=true"))
+                .isEqualTo("jdbc:postgresql://h/db?user=u&password=***&ssl=true");
     }
 }
