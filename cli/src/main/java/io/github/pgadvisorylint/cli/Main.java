@@ -15,8 +15,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The {@code pg-advisory-lint} command: {@code scan}, {@code keys}, {@code list-rules}, {@code explain},
- * {@code help}. {@link #main} is the only place that calls {@link System#exit}; everything else
+ * The {@code pg-advisory-lint} command: {@code scan}, {@code keys}, {@code graph}, {@code locks},
+ * {@code list-rules}, {@code explain}, {@code help}. {@link #main} is the only place that calls {@link System#exit}; everything else
  * returns exit codes through picocli:
  * {@link #EXIT_OK 0}, {@link #EXIT_FINDINGS 1}, {@link #EXIT_USAGE 2}, {@link #EXIT_INTERNAL 3}.
  */
@@ -27,7 +27,10 @@ import picocli.CommandLine.UnmatchedArgumentException;
             "0:no finding at or above --fail-on",
             "1:findings at or above --fail-on (scan; default: warning)",
             "2:usage or input error: bad option or value, no such path, unwritable output, unknown rule",
-            "3:internal error: a bug, please report it (--debug prints the stack trace)"},
+            "3:internal error: a bug, please report it (--debug prints the stack trace)",
+            "4:locks only: the server cannot be reached",
+            "5:locks only: the server refused the login",
+            "6:locks only: written, but other roles' sessions are hidden from the role"},
         footer = "%nRun 'pg-advisory-lint help COMMAND' for a command's options. Documentation: "
                 + ToolInfo.INFORMATION_URI)
 public final class Main implements Runnable {
@@ -99,6 +102,7 @@ public final class Main implements Runnable {
         cli.addSubcommand(new ScanCommand(env));
         cli.addSubcommand(new KeysCommand(env));
         cli.addSubcommand(new GraphCommand(env));
+        cli.addSubcommand(new LocksCommand(env));
         cli.addSubcommand(new ListRulesCommand(env));
         cli.addSubcommand(new ExplainCommand(env));
         cli.addSubcommand(new CommandLine.HelpCommand());
@@ -110,7 +114,7 @@ public final class Main implements Runnable {
     /** Without a subcommand there is nothing to do: a usage error. */
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "missing command: scan, keys, graph, list-rules, explain or help");
+        throw new ParameterException(spec.commandLine(), "missing command: scan, keys, graph, locks, list-rules, explain or help");
     }
 
     private static int handleParameterException(ParameterException ex, String[] args) {
@@ -130,6 +134,12 @@ public final class Main implements Runnable {
             err.println(ToolInfo.NAME + ": " + ex.getMessage());
             err.flush();
             return EXIT_USAGE;
+        }
+        if (ex instanceof LiveLocks.Failure f) {
+            // the server is unreachable or refused the login: the user's to fix, one line
+            err.println(ToolInfo.NAME + ": " + ex.getMessage());
+            err.flush();
+            return f.exitCode();
         }
         boolean debug = debugRequested(parseResult);
         err.println(ToolInfo.NAME + ": internal error: " + ex + ". This is a bug; please report it at "

@@ -84,7 +84,20 @@ final class ModelCommand {
             }
         }
         err.flush();
-        AtomicFiles.Content content = document.apply(result);
+        write(spec, cwd, file, document.apply(result));
+        return Main.EXIT_OK;
+    }
+
+    /**
+     * Writes a document to a file (atomically) or to standard output.
+     *
+     * @param spec    the command, for its output stream
+     * @param cwd     the working directory, against which {@code file} is resolved
+     * @param file    the output file, or null for standard output
+     * @param content the document
+     * @throws InputException when the file or standard output cannot be written
+     */
+    static void write(CommandSpec spec, Path cwd, String file, AtomicFiles.Content content) {
         if (file != null) {
             try {
                 AtomicFiles.write(cwd.resolve(file), content);
@@ -100,6 +113,5 @@ final class ModelCommand {
             }
             out.flush();
         }
-        return Main.EXIT_OK;
     }
 }

@@ -5,8 +5,10 @@ import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.KeySpace;
 import io.github.pgadvisorylint.core.model.LockKey;
 import java.math.BigInteger;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Facts about key parts shared by the key rules and the key inventory: where a value was written
@@ -146,6 +148,53 @@ public final class KeyFacts {
             return new PgLocksRow(oid(key.parts().get(0)), oid(key.parts().get(1)), 2);
         }
         throw new IllegalArgumentException("pg_advisory_unlock_all() has no key");
+    }
+
+    /**
+     * A key read back from a live {@code pg_locks} row.
+     *
+     * @param space  {@link KeySpace#BIGINT} or {@link KeySpace#INT_PAIR}
+     * @param values the argument values as a lock call writes them: one {@code bigint}, or two {@code int}s
+     */
+    public record DecodedKey(KeySpace space, List<Long> values) {
+
+        /** Copies the list. */
+        public DecodedKey {
+            values = List.copyOf(values);
+        }
+
+        /** @return e.g. {@code 9001} or {@code 12, 77} */
+        public String value() {
+            return values.stream().map(String::valueOf).collect(Collectors.joining(", "));
+        }
+
+        /** @return {@code bigint} or {@code int, int} */
+        public String spaceName() {
+            return space == KeySpace.BIGINT ? "bigint" : "int, int";
+        }
+    }
+
+    /**
+     * The inverse of {@link #pgLocks(LockKey)} for a row of {@code pg_locks} with {@code locktype = 'advisory'}
+     * (fact F6, checked against every tested PostgreSQL version by the facts suite): {@code objsubid} 1 is one
+     * {@code bigint} key {@code classid << 32 | objid}; {@code objsubid} 2 is the pair {@code (classid, objid)},
+     * each {@code oid} read back as a signed 32-bit {@code int}.
+     *
+     * @param classid  the {@code classid} column (0..4294967295)
+     * @param objid    the {@code objid} column (0..4294967295)
+     * @param objsubid the {@code objsubid} column
+     * @return the key the lock call wrote
+     * @throws IllegalArgumentException for an {@code objsubid} other than 1 or 2, or an oid out of range
+     */
+    public static DecodedKey decode(long classid, long objid, int objsubid) {
+        if (classid < 0 || classid > 0xFFFF_FFFFL || objid < 0 || objid > 0xFFFF_FFFFL) {
+            throw new IllegalArgumentException("not an oid: classid " + classid + ", objid " + objid);
+        }
+        return switch (objsubid) {
+            case 1 -> new DecodedKey(KeySpace.BIGINT, List.of(classid << 32 | objid));
+            case 2 -> new DecodedKey(KeySpace.INT_PAIR, List.of((long) (int) classid, (long) (int) objid));
+            default -> throw new IllegalArgumentException("objsubid " + objsubid + " is not an advisory key space (1 or 2)");
+        };
     }
 
     private static Long oid(KeyPart p) {

@@ -125,6 +125,30 @@ public record KeyInventory(List<Entry> entries) {
         return 0;
     }
 
+    /**
+     * The keys a live lock is: for the {@code locks} command, which matches {@code pg_locks} rows to code.
+     *
+     * @param row a {@code pg_locks} row with both columns known ({@code objsubid} 1 or 2)
+     * @return the entries with a fully known key that shows as exactly this row (at most one), in inventory order
+     */
+    public List<Entry> taking(KeyFacts.PgLocksRow row) {
+        return entries.stream().filter(e -> e.known() && e.pgLocks().equals(row)).toList();
+    }
+
+    /**
+     * The keys a live lock may be when the code computes them at run time.
+     *
+     * @param row a {@code pg_locks} row with both columns known
+     * @return the entries of the same key space whose key is not fully known and whose known parts agree with the
+     *     row (a two-{@code int} key {@code (12, customerId)} may be the lock {@code (12, 77)}; any unknown
+     *     {@code bigint} key may be any {@code bigint} lock), in inventory order
+     */
+    public List<Entry> possiblyTaking(KeyFacts.PgLocksRow row) {
+        return entries.stream().filter(e -> !e.known() && e.pgLocks().objsubid() == row.objsubid()
+                && (e.pgLocks().classid() == null || e.pgLocks().classid().equals(row.classid()))
+                && (e.pgLocks().objid() == null || e.pgLocks().objid().equals(row.objid()))).toList();
+    }
+
     /** @return how many entries have a fully known key */
     public long knownCount() {
         return entries.stream().filter(Entry::known).count();

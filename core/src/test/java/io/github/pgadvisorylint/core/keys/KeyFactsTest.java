@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.core.keys;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.KeySpace;
@@ -29,6 +30,28 @@ class KeyFactsTest {
         assertThat(KeyFacts.pgLocks(bigint(Long.MIN_VALUE))).isEqualTo(new KeyFacts.PgLocksRow(2147483648L, 0L, 1));
         // hashtext('abc') = -785388649 (F15): a negative bigint shows classid 4294967295
         assertThat(KeyFacts.pgLocks(bigint(-785388649))).isEqualTo(new KeyFacts.PgLocksRow(4294967295L, 3509578647L, 1));
+    }
+
+    @Test
+    void decodeIsTheInverseOfPgLocksForEveryKnownKey() {
+        for (long v : new long[] {0, 9001, (1L << 32) | 5, -1, Long.MIN_VALUE, Long.MAX_VALUE, -785388649}) {
+            KeyFacts.PgLocksRow row = KeyFacts.pgLocks(bigint(v));
+            KeyFacts.DecodedKey back = KeyFacts.decode(row.classid(), row.objid(), row.objsubid());
+            assertThat(back).isEqualTo(new KeyFacts.DecodedKey(KeySpace.BIGINT, List.of(v)));
+        }
+        for (long[] p : new long[][] {{12, 77}, {-1, Integer.MIN_VALUE}, {Integer.MAX_VALUE, 0}}) {
+            KeyFacts.PgLocksRow row = KeyFacts.pgLocks(pair(p[0], p[1]));
+            KeyFacts.DecodedKey back = KeyFacts.decode(row.classid(), row.objid(), row.objsubid());
+            assertThat(back.space()).isEqualTo(KeySpace.INT_PAIR);
+            assertThat(back.values()).containsExactly(p[0], p[1]);
+        }
+        assertThat(KeyFacts.decode(12, 77, 2).value()).isEqualTo("12, 77");
+        assertThat(KeyFacts.decode(0, 9001, 1).value()).isEqualTo("9001");
+        assertThat(KeyFacts.decode(0, 9001, 1).spaceName()).isEqualTo("bigint");
+        assertThat(catchThrowable(() -> KeyFacts.decode(0, 1, 3)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(catchThrowable(() -> KeyFacts.decode(1L << 32, 1, 1)))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

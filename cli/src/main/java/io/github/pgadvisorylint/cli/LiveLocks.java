@@ -1,0 +1,232 @@
+package io.github.pgadvisorylint.cli;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.postgresql.Driver;
+
+/**
+ * Reads the advisory locks held and awaited now on one PostgreSQL database: {@code pg_locks} rows with
+ * {@code locktype = 'advisory'} of the connected database, joined with {@code pg_stat_activity} and
+ * {@code pg_blocking_pids}, in one read-only transaction ({@code BEGIN READ ONLY}, rolled back).
+ *
+ * <p>Credentials: a password in the URL ({@code ?password=}) wins; else the environment variable
+ * {@code PGPASSWORD}; else the PostgreSQL JDBC driver reads {@code ~/.pgpass} (or the file named by
+ * {@code PGPASSFILE}) itself. A password is never printed: error messages name host, port and database only.
+ */
+final class LiveLocks {
+
+    /** The text {@code pg_stat_activity.query} shows for another role's session without {@code pg_read_all_stats}. */
+    static final String INSUFFICIENT_PRIVILEGE = "<insufficient privilege>";
+
+    /**
+     * A session holding or waiting for an advisory lock.
+     *
+     * @param pid         its backend process id; 0 for a prepared transaction (no backend)
+     * @param application {@code application_name}; null when hidden or unset
+     * @param user        its role; null when unknown
+     * @param state       {@code active}, {@code idle in transaction}, ...; null when hidden from this role
+     * @param stateSince  when the state began; null when hidden
+     * @param visible     false when this role may not see the session's activity ({@code <insufficient privilege>})
+     * @param blockedBy   the pids it waits for ({@code pg_blocking_pids}), empty when it waits for nothing
+     */
+    record Session(int pid, String application, String user, String state, OffsetDateTime stateSince, boolean visible,
+                   List<Integer> blockedBy) {
+        Session {
+            blockedBy = List.copyOf(blockedBy);
+        }
+    }
+
+    /**
+     * One {@code pg_locks} row.
+     *
+     * @param pid          the session's pid (0 for a prepared transaction)
+     * @param classid      the {@code classid} column
+     * @param objid        the {@code objid} column
+     * @param objsubid     1 for a {@code bigint} key, 2 for two {@code int}s
+     * @param shared       true for {@code ShareLock}, false for {@code ExclusiveLock}
+     * @param granted      true when held, false when awaited
+     * @param waitingSince when the wait began ({@code waitstart}, PostgreSQL 14+); null when held or unknown
+     */
+    record Lock(int pid, long classid, long objid, int objsubid, boolean shared, boolean granted,
+                OffsetDateTime waitingSince) {
+    }
+
+    /**
+     * What the server showed.
+     *
+     * @param target        {@code host:port/database}, without credentials
+     * @param serverVersion e.g. {@code 17.7}
+     * @param role          the role the command connected as
+     * @param takenAt       the server's {@code now()}
+     * @param locks         the advisory locks, held first, then by pid and key
+     * @param sessions      by pid, the sessions of {@link #locks}
+     */
+    record Snapshot(String target, String serverVersion, String role, OffsetDateTime takenAt, List<Lock> locks,
+                    Map<Integer, Session> sessions) {
+        Snapshot {
+            locks = List.copyOf(locks);
+            sessions = Map.copyOf(sessions);
+        }
+
+        /** @return how many sessions with locks hide their activity from this role */
+        long hiddenSessions() {
+            return sessions.values().stream().filter(s -> !s.visible()).count();
+        }
+    }
+
+    /** A problem reaching or reading the server, with the exit code that says which. */
+    static final class Failure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        private final int exitCode;
+
+        Failure(String message, int exitCode, Throwable cause) {
+            super(message, cause);
+            this.exitCode = exitCode;
+        }
+
+        /** @return {@link LocksCommand#EXIT_UNREACHABLE} or {@link LocksCommand#EXIT_LOGIN_REFUSED} */
+        int exitCode() {
+            return exitCode;
+        }
+    }
+
+    private static final String LOCKS_QUERY = """
+            SELECT l.pid, l.classid::bigint, l.objid::bigint, l.objsubid::int, l.mode, l.granted, %s AS waitstart,
+                   a.application_name, a.usename, a.state, a.state_change, a.query,
+                   CASE WHEN l.pid IS NULL OR l.granted THEN '{}'::int[] ELSE pg_blocking_pids(l.pid) END AS blocked_by
+              FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
+             WHERE l.locktype = 'advisory'
+               AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+             ORDER BY l.granted DESC, l.pid, l.objsubid, l.classid, l.objid, l.mode""";
+
+    private LiveLocks() {
+    }
+
+    /**
+     * @param url        a {@code jdbc:postgresql:} URL
+     * @param pgpassword the {@code PGPASSWORD} environment variable, or null
+     * @return the locks now
+     * @throws Failure for an unreachable server, a refused login, or a failed read
+     */
+    static Snapshot read(String url, String pgpassword) {
+        Properties parsed = Driver.parseURL(url, new Properties());
+        if (parsed == null) {
+            throw new InputException("--url: not a PostgreSQL JDBC URL (jdbc:postgresql://HOST[:PORT]/DATABASE[?user=...]): "
+                    + redact(url));
+        }
+        String target = parsed.getProperty("PGHOST", "localhost") + ":" + parsed.getProperty("PGPORT", "5432") + "/"
+                + parsed.getProperty("PGDBNAME", "");
+        Properties props = new Properties();
+        props.setProperty("ApplicationName", "pg-advisory-lint locks");
+        props.setProperty("connectTimeout", "10");
+        props.setProperty("readOnly", "true");
+        if (parsed.getProperty("password") == null && pgpassword != null && !pgpassword.isEmpty()) {
+            props.setProperty("password", pgpassword);
+        }
+        String secret = parsed.getProperty("password", props.getProperty("password"));
+        try (Connection c = DriverManager.getConnection(url, props)) {
+            c.setAutoCommit(false);
+            c.setReadOnly(true);
+            try (Statement st = c.createStatement()) {
+                st.execute("SET TRANSACTION READ ONLY");
+                st.execute("SET LOCAL statement_timeout = '30s'");
+                String version;
+                int versionNum;
+                String role;
+                OffsetDateTime now;
+                try (ResultSet rs = st.executeQuery("SELECT current_setting('server_version'),"
+                        + " current_setting('server_version_num')::int, current_user, now()")) {
+                    rs.next();
+                    version = rs.getString(1);
+                    versionNum = rs.getInt(2);
+                    role = rs.getString(3);
+                    now = rs.getObject(4, OffsetDateTime.class);
+                }
+                List<Lock> locks = new ArrayList<>();
+                Map<Integer, Session> sessions = new LinkedHashMap<>();
+                String sql = LOCKS_QUERY.formatted(versionNum >= 140000 ? "l.waitstart" : "NULL::timestamptz");
+                try (ResultSet rs = st.executeQuery(sql)) {
+                    while (rs.next()) {
+                        int pid = rs.getInt(1);
+                        boolean granted = rs.getBoolean(6);
+                        locks.add(new Lock(pid, rs.getLong(2), rs.getLong(3), rs.getInt(4), rs.getString(5).startsWith("Share"),
+                                granted, rs.getObject(7, OffsetDateTime.class)));
+                        String query = rs.getString(12);
+                        List<Integer> blockedBy = ints(rs.getArray(13));
+                        Session known = sessions.get(pid);
+                        List<Integer> blockers = new ArrayList<>(known == null ? List.of() : known.blockedBy());
+                        for (Integer b : blockedBy) {
+                            if (!blockers.contains(b)) {
+                                blockers.add(b);
+                            }
+                        }
+                        boolean visible = pid == 0 || !INSUFFICIENT_PRIVILEGE.equals(query);
+                        sessions.put(pid, new Session(pid, emptyToNull(rs.getString(8)), rs.getString(9), rs.getString(10),
+                                rs.getObject(11, OffsetDateTime.class), visible, blockers));
+                    }
+                }
+                c.rollback();
+                return new Snapshot(target, version, role, now, locks, sessions);
+            }
+        } catch (SQLException e) {
+            throw classify(e, target, secret);
+        }
+    }
+
+    private static List<Integer> ints(Array array) throws SQLException {
+        if (array == null) {
+            return List.of();
+        }
+        Object[] values = (Object[]) array.getArray();
+        return Arrays.stream(values).map(v -> ((Number) v).intValue()).sorted().toList();
+    }
+
+    private static String emptyToNull(String s) {
+        return s == null || s.isEmpty() ? null : s;
+    }
+
+    /**
+     * @param e      what the driver threw
+     * @param target {@code host:port/database}
+     * @param secret the password in use, or null: masked should the driver ever echo it
+     * @return the failure to report, with its exit code
+     */
+    static Failure classify(SQLException e, String target, String secret) {
+        String state = e.getSQLState() == null ? "" : e.getSQLState();
+        String message = oneLine(e.getMessage(), secret);
+        if (state.equals("28P01") || state.equals("28000") || state.equals("3D000") || state.equals("08004")
+                || state.equals("42501")) {
+            return new Failure("login refused by " + target + ": " + message
+                    + (message.contains("no password was provided")
+                    ? " (give one as ?password= in the URL, in PGPASSWORD or in ~/.pgpass)" : ""),
+                    LocksCommand.EXIT_LOGIN_REFUSED, e);
+        }
+        if (state.startsWith("08") || state.equals("53300") || state.equals("57P03")) {
+            return new Failure("cannot reach " + target + ": " + message, LocksCommand.EXIT_UNREACHABLE, e);
+        }
+        // a statement timeout, a server shutting down, a catalog the role may not read: the server's answer, not a bug
+        return new Failure("reading the locks of " + target + " failed: " + message + " (SQLSTATE " + state + ")",
+                LocksCommand.EXIT_UNREACHABLE, e);
+    }
+
+    private static String oneLine(String message, String secret) {
+        String m = message == null ? "" : message.replaceAll("\\s*\\R\\s*", " ").strip();
+        return secret == null || secret.isEmpty() ? m : m.replace(secret, "***");
+    }
+
+    /** @return the URL with the value of any {@code password} parameter replaced by {@code ***} */
+    static String redact(String url) {
+        return url.replaceAll("(?i)(password=)[^&]*", "$1***");
+    }
+}
