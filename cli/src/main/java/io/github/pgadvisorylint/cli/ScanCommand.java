@@ -311,13 +311,14 @@ final class ScanCommand implements Callable<Integer> {
                         }
 
                         @Override
-                        public void parsed(int outlines, int parses, int repeated) {
+                        public void parsed(int outlines, int parses, int repeated, int reused) {
                             if (timings) {
                                 if (line != null) {
                                     line.clear();
                                 }
-                                spec.commandLine().getErr().printf("timing: parsed %d outlines, %d whole files (%d again for helper rounds)%n",
-                                        outlines, parses, repeated);
+                                spec.commandLine().getErr().printf(
+                                        "timing: parsed %d outlines, %d whole files (%d again for helper rounds), %d extractions from the cache%n",
+                                        outlines, parses, repeated, reused);
                                 spec.commandLine().getErr().flush();
                             }
                         }

@@ -292,10 +292,17 @@ final class AnalysisRun {
             if (previous != null) {
                 reuseUnchanged(previous, files, staged, hashes, reused, javaReused, pooled, timeouts, participants);
             }
-            JavaProject.Result java = javaReused ? null : analyzeJava(tasks, files, staged, reader);
-            if (java != null) {
-                participants.addAll(java.participants());
-                hashes.putAll(java.hashes());
+            Set<Integer> callPrevious = new java.util.HashSet<>();
+            for (int i = 0; i < files.size(); i++) {
+                if (reads.get(i) != null && reads.get(i).bytesCalled()) {
+                    callPrevious.add(i);
+                }
+            }
+            JavaProject.Result javaPart = javaReused ? null : analyzeJava(tasks, files, staged, reader,
+                    previous != null && previous.javaReusable() ? previous : null, hashes, callPrevious);
+            if (javaPart != null) {
+                participants.addAll(javaPart.participants());
+                hashes.putAll(javaPart.hashes());
             }
             List<Integer> all = new ArrayList<>();
             for (int i = 0; i < files.size(); i++) {
@@ -303,8 +310,8 @@ final class AnalysisRun {
             }
             List<Finished> finished = tasks.map(all, files::get, i -> {
                 try {
-                    return finish(files.get(i), staged.get(i), java == null ? null : java.facts().get(i),
-                            java != null && java.lossy().contains(i));
+                    return finish(files.get(i), staged.get(i), javaPart == null ? null : javaPart.facts().get(i),
+                            javaPart != null && javaPart.lossy().contains(i));
                 } finally {
                     step();
                 }
@@ -327,9 +334,9 @@ final class AnalysisRun {
                 if (javaReused) {
                     watched.addAll(previous.watchedTypeNames());
                 } else {
-                    watched.addAll(java.watchedTypeNames());
+                    watched.addAll(javaPart.watchedTypeNames());
                 }
-                cache.record(snapshot(fingerprint, previous, javaReused, files, out, java, hashes, participants,
+                cache.record(snapshot(fingerprint, previous, javaReused, files, out, javaPart, hashes, participants,
                         watched, pooled, timeouts, skipped), stats(reused, out, javaReused));
             }
             for (int i = 0; i < out.size(); i++) {
@@ -345,7 +352,8 @@ final class AnalysisRun {
 
     /** The Java part: the Java candidates, the mapper XML files, and what joins them. */
     private JavaProject.Result analyzeJava(FileTasks tasks, List<DiscoveredFile> files, List<Staged> staged,
-                                           SourceReader reader) {
+                                           SourceReader reader, FactsCache.Snapshot previous,
+                                           java.util.Map<String, String> hashes, Set<Integer> callPrevious) {
         java.util.SortedMap<Integer, Staged.Text> candidates = new java.util.TreeMap<>();
         java.util.SortedMap<Integer, Staged.Mapper> mappers = new java.util.TreeMap<>();
         Set<Integer> ruledOut = new java.util.HashSet<>();
@@ -364,9 +372,18 @@ final class AnalysisRun {
         settings.extraLockHelpers().forEach(h -> configured.add(h.substring(h.lastIndexOf('.') + 1)));
         JavaProject project = new JavaProject(tasks, javaFrontEnd, mapperFrontEnd, files,
                 (f, wanted) -> reader.read(f, true, wanted, Set.of()), ruledOut, configured, this::phaseDone);
-        JavaProject.Result result = project.analyze(candidates, mappers);
+        java.util.Map<String, JavaProject.Previous> before = new java.util.HashMap<>();
+        if (previous != null) {
+            previous.files().forEach((path, e) -> {
+                if (e.extractedWith() != null) {
+                    before.put(path, new JavaProject.Previous(e.sha256(), e.extractedWith(), e.facts(), e.called()));
+                }
+            });
+        }
+        JavaProject.Result result = project.analyze(candidates, mappers, before, hashes,
+                previous == null ? null : previous.helperCallNames(), callPrevious);
         JavaProject.Counts c = result.counts();
-        settings.progress().parsed(c.outlines(), c.parses(), c.repeated());
+        settings.progress().parsed(c.outlines(), c.parses(), c.repeated(), c.reused());
         return result;
     }
 
@@ -452,7 +469,7 @@ final class AnalysisRun {
 
     /** What this analysis leaves for the next: every file read, with its hash and facts. */
     private FactsCache.Snapshot snapshot(String fingerprint, FactsCache.Snapshot previous, boolean javaReused,
-                                         List<DiscoveredFile> files, List<FileFacts> out, JavaProject.Result java,
+                                         List<DiscoveredFile> files, List<FileFacts> out, JavaProject.Result javaPart,
                                          java.util.Map<String, String> hashes, Set<String> participants,
                                          Set<String> watchedTypeNames,
                                          java.util.Map<String, List<PoolingEvidence>> pooled,
@@ -480,15 +497,21 @@ final class AnalysisRun {
                 continue;
             }
             if (hash != null) {
+                java.util.Map.Entry<String, java.util.SortedSet<String>> with = javaPart == null ? null : javaPart.extracted().get(i);
+                if (with == null && javaReused) {
+                    FactsCache.Entry kept = previous.files().get(path);
+                    with = kept == null || kept.extractedWith() == null ? null : java.util.Map.entry(kept.extractedWith(), kept.called());
+                }
                 entries.put(path, new FactsCache.Entry(hash, participants.contains(path), out.get(i),
-                        pooled.getOrDefault(path, List.of()), timeouts.getOrDefault(path, List.of())));
+                        pooled.getOrDefault(path, List.of()), timeouts.getOrDefault(path, List.of()),
+                        with == null || out.get(i) == null ? null : with.getKey(), with == null || out.get(i) == null ? null : with.getValue()));
             }
         }
         java.util.SortedSet<String> callNames = new java.util.TreeSet<>();
         if (javaReused) {
             callNames.addAll(previous.helperCallNames());
         } else {
-            callNames.addAll(java.registry().callNames());
+            callNames.addAll(javaPart.registry().callNames());
             settings.extraLockHelpers().forEach(h -> callNames.add(h.substring(h.lastIndexOf('.') + 1)));
         }
         return new FactsCache.Snapshot(FactsCache.FORMAT, fingerprint, !overBudget,

@@ -35,7 +35,11 @@ import java.util.SortedSet;
  * mapper XML), so they are reused together or not at all: only when every file that took part in the
  * Java analysis is unchanged and no changed or new Java file could take part (one that mentions
  * advisory locks, calls a known helper name, or declares a type the analysed files refer to).
- * Otherwise the Java files are analysed afresh. Either way the result equals a run without cache.
+ * Otherwise the Java part runs again, file by file: every taking part file is outlined again (the
+ * outlines are cheap), and a file whose bytes are unchanged and whose extraction would read the same
+ * constant index and helper registry as the cached one (by digest) keeps its cached facts without
+ * being parsed; the edited files, and the files an edit can reach, are extracted again. Either way the
+ * result equals a run without cache, byte for byte.
  *
  * <p>Not thread-safe: one analysis at a time. Reading (on a background thread) never throws: an unreadable, corrupt or foreign
  * file is ignored and {@link #problem()} says why. Nothing is written until {@link #save()}.
@@ -43,7 +47,7 @@ import java.util.SortedSet;
 public final class FactsCache {
 
     /** Version of the file's layout; a cache with another is ignored. */
-    static final int FORMAT = 1;
+    static final int FORMAT = 2;
 
     /**
      * Cache files larger than this are ignored rather than read (bytes): a cache of 20,000 lock-using
@@ -277,6 +281,7 @@ public final class FactsCache {
             }
             for (Entry v : files.values()) {
                 if (v == null || v.sha256() == null || v.pooling() == null || v.timeouts() == null
+                        || (v.extractedWith() != null && (v.called() == null || v.facts() == null))
                         || v.pooling().contains(null) || v.timeouts().contains(null)
                         // FileFacts copies its lists with List.copyOf, which already rejects null elements
                         || (v.facts() != null && v.facts().path() == null)) {
@@ -296,8 +301,17 @@ public final class FactsCache {
      * @param facts    its facts, or null when the prefilter ruled it out or it only supplied constants
      * @param pooling  pooling evidence found in it (configuration files), else empty
      * @param timeouts timeout evidence found in it (configuration files), else empty
+     * @param extractedWith for a Java file extracted whole: the digest of what its extraction read
+     *                      besides its own text (the constant index and the helper registry of that
+     *                      round, see {@link JavaProject}); null otherwise
+     * @param called   for a Java file extracted whole: the names it calls; null otherwise
      */
     record Entry(String sha256, boolean java, FileFacts facts, List<PoolingEvidence> pooling,
-                 List<TimeoutEvidence> timeouts) {
+                 List<TimeoutEvidence> timeouts, String extractedWith, SortedSet<String> called) {
+
+        /** An entry of a file that was not extracted whole by the Java part. */
+        Entry(String sha256, boolean java, FileFacts facts, List<PoolingEvidence> pooling, List<TimeoutEvidence> timeouts) {
+            this(sha256, java, facts, pooling, timeouts, null, null);
+        }
     }
 }

@@ -76,24 +76,27 @@ final class JavaProject {
      * @param hashes           SHA-256 of the files read here (outlined for their types, or callers), by relative path
      * @param counts           what was parsed: outlines, whole-file parses, of which repeated for helper rounds
      * @param lossy            slots of the helper callers read as ISO-8859-1 (not valid UTF-8)
+     * @param extracted        for each slot extracted whole: the digest of what its extraction read and the names it calls
      */
     record Result(SortedMap<Integer, FileFacts> facts, HelperRegistry registry, SortedSet<String> participants,
-                  SortedSet<String> watchedTypeNames, Map<String, String> hashes, Counts counts, Set<Integer> lossy) {
+                  SortedSet<String> watchedTypeNames, Map<String, String> hashes, Counts counts, Set<Integer> lossy,
+                  Map<Integer, Map.Entry<String, SortedSet<String>>> extracted) {
     }
 
     /**
      * @param outlines    files outlined
      * @param parses      whole-file parses
      * @param repeated    of those, parses of a file parsed before (for a later helper round)
+     * @param reused      extractions taken from the cache instead (the file and what it reads unchanged)
      */
-    record Counts(int outlines, int parses, int repeated) {
+    record Counts(int outlines, int parses, int repeated, int reused) {
     }
 
     /** An outlined file: what the index takes, the names it refers to, or why it failed; its hash when read here. */
     private record Outlined(ConstantIndex.Contribution contribution, SortedSet<String> referenced, FileFacts failed,
-                            String hash) {
+                            String hash, String digest) {
         Outlined withHash(String sha256) {
-            return new Outlined(contribution, referenced, failed, sha256);
+            return new Outlined(contribution, referenced, failed, sha256, digest);
         }
     }
 
@@ -101,8 +104,22 @@ final class JavaProject {
     private record Mapped(FileFacts facts, String interfaceHash) {
     }
 
-    /** An extracted file: its facts and the names it calls (see {@link JavaFrontEnd#calledNames}). */
-    private record Extracted(FileFacts facts, Set<String> called) {
+    /**
+     * An extracted file: its facts, the names it calls (see {@link JavaFrontEnd#calledNames}), and
+     * the digest of the index and registry it was extracted with.
+     */
+    private record Extracted(FileFacts facts, Set<String> called, String with) {
+    }
+
+    /**
+     * A file extracted by an earlier analysis, as its cache entry kept it.
+     *
+     * @param sha256 the hash of its bytes then
+     * @param with   the digest of the constant index and helper registry it was extracted with
+     * @param facts  its facts
+     * @param called the names it calls
+     */
+    record Previous(String sha256, String with, FileFacts facts, Set<String> called) {
     }
 
     private final FileTasks tasks;
@@ -125,6 +142,19 @@ final class JavaProject {
     private final Map<String, String> hashes = new HashMap<>();
     private final Set<Integer> parsedBefore = new HashSet<>();
     private final Set<Integer> lossy = new TreeSet<>();
+    private int reusedCount;
+    /** The helper names of the previous analysis, or null without a usable cache. */
+    private Set<String> previousNames;
+    /** Slots of the ruled-out Java files whose text calls one of {@link #previousNames}. */
+    private Set<Integer> callPreviousNames = Set.of();
+    /** What the previous analysis extracted, by relative path; empty without a usable cache. */
+    private Map<String, Previous> previous = Map.of();
+    /** The hash of each file's bytes, by relative path (when a cache is in use). */
+    private Map<String, String> fileHashes = Map.of();
+    /** Path and outline digest of each contribution, in the order the index took them. */
+    private final StringBuilder indexOrder = new StringBuilder();
+    private String indexDigest;
+    private final Map<Integer, Map.Entry<String, SortedSet<String>>> extractedWith = new TreeMap<>();
     private int outlineCount;
     private int parseCount;
     private int repeatedCount;
@@ -166,6 +196,29 @@ final class JavaProject {
      * @return the facts and what the cache needs
      */
     Result analyze(SortedMap<Integer, Staged.Text> candidates, SortedMap<Integer, Staged.Mapper> mappers) {
+        return analyze(candidates, mappers, Map.of(), Map.of(), null, Set.of());
+    }
+
+    /**
+     * Runs the Java part, taking from an earlier analysis the facts of every file whose bytes and
+     * whose extraction's reads (index and registry, by digest) are unchanged.
+     *
+     * @param candidates the Java files the prefilter passed, by slot
+     * @param mappers    the mapper XML files, by slot
+     * @param previous   what the earlier analysis extracted, by relative path
+     * @param knownHashes the hash of each file's bytes read so far, by relative path
+     * @param previousNames the helper names of the earlier analysis, or null
+     * @param callPreviousNames slots of the ruled-out Java files whose text calls one of {@code previousNames}
+     *                   (the first read looked): a helper round whose names are all among them reads only these
+     * @return the facts and what the cache needs
+     */
+    Result analyze(SortedMap<Integer, Staged.Text> candidates, SortedMap<Integer, Staged.Mapper> mappers,
+                   Map<String, Previous> previous, Map<String, String> knownHashes, Set<String> previousNames,
+                   Set<Integer> callPreviousNames) {
+        this.previous = previous;
+        this.previousNames = previousNames;
+        this.callPreviousNames = callPreviousNames;
+        this.fileHashes = new HashMap<>(knownHashes);
         SortedMap<Integer, FileFacts> facts = new TreeMap<>();
         Map<Integer, SourceFile> texts = new TreeMap<>();
         candidates.forEach((slot, t) -> texts.put(slot, t.file()));
@@ -177,7 +230,7 @@ final class JavaProject {
         }
         HelperRegistry registry = followHelpers(mapperHelpers, facts);
         return new Result(facts, registry, participants, watched, hashes,
-                new Counts(outlineCount, parseCount, repeatedCount), lossy);
+                new Counts(outlineCount, parseCount, repeatedCount, reusedCount), lossy, extractedWith);
     }
 
     /**
@@ -195,7 +248,7 @@ final class JavaProject {
             } else {
                 // outlined before for its types: in the index already; its own references are followed now
                 members.put(e.getKey(), e.getValue());
-                frontier.add(new Outlined(null, JavaOutline.referencedTypeNames(e.getValue().text()), null, null));
+                frontier.add(new Outlined(null, JavaOutline.referencedTypeNames(e.getValue().text()), null, null, null));
             }
         }
         List<Outlined> done = tasks.map(slots, files::get, i -> outline(texts.get(i)));
@@ -219,7 +272,7 @@ final class JavaProject {
             SortedSet<DiscoveredFile> wanted = new TreeSet<>(Comparator.comparing(DiscoveredFile::relativePath));
             for (Outlined o : frontier) {
                 if (o.contribution() != null) {
-                    index.add(o.contribution());
+                    addToIndex(o);
                 }
                 watched.addAll(o.referenced());
                 for (String type : o.referenced()) {
@@ -249,18 +302,57 @@ final class JavaProject {
         }
         for (Outlined o : frontier) {
             if (o.contribution() != null) {
-                index.add(o.contribution());
+                addToIndex(o);
             }
         }
+    }
+
+    /** Adds an outline to the index, and to the digest of the index's contents. */
+    private void addToIndex(Outlined o) {
+        index.add(o.contribution());
+        indexOrder.append(o.contribution().path()).append('\u0000').append(o.digest()).append('\n');
+        indexDigest = null;
+    }
+
+    /**
+     * @return the digest of what an extraction with this registry reads besides the file itself: the
+     *     index's outlines, in order, and the registry's signature
+     */
+    private String readsDigest(HelperRegistry registry) {
+        if (indexDigest == null) {
+            indexDigest = SourceReader.sha256(indexOrder.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        // the signature says what the helpers do; the summaries also say where (regions a caller's facts copy)
+        return SourceReader.sha256((indexDigest + "\n" + registry.signature() + "\n" + registry.summaries())
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /**
+     * @return the digest of a file's outline: its text and where each character comes from (a
+     *     declaration that moves moves its constants' regions)
+     */
+    private static String outlineDigest(SourceFile file) {
+        JavaOutline.Outline o = JavaOutline.of(file.text());
+        StringBuilder sb = new StringBuilder(o.text()).append('\u0000');
+        int lastLine = -1;
+        for (int k = 0; k < o.fileOffsets().length; k++) {
+            int line = file.lineOf(o.fileOffsets()[k]);
+            if (line != lastLine) {
+                sb.append(k).append(':').append(line).append(':').append(file.columnOf(o.fileOffsets()[k])).append(';');
+                lastLine = line;
+            }
+        }
+        return SourceReader.sha256(sb.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     /** @return the outline of a file, or its parse problem */
     private Outlined outline(SourceFile file) {
         JavaFrontEnd.Parsed p = frontEnd.parseOutline(file);
         if (p.unit() == null) {
-            return new Outlined(null, null, p.failed(), null);
+            return new Outlined(null, null, p.failed(), null, null);
         }
-        return new Outlined(ConstantIndex.collect(p.unit(), file), JavaOutline.referencedTypeNames(file.text()), null, null);
+        return new Outlined(ConstantIndex.collect(p.unit(), file), JavaOutline.referencedTypeNames(file.text()), null,
+                null, outlineDigest(file));
     }
     /**
      * Analyses the mapper XML files, each with its mapper interface (parsed whole when a Java file of
@@ -381,15 +473,28 @@ final class JavaProject {
     /** Parses and extracts files with a registry, one task each (the tree is dropped when the task ends). */
     private void extract(List<Integer> todo, HelperRegistry registry, Map<Integer, FileFacts> lastFacts,
                          Map<Integer, Set<String>> lastNames, Map<Integer, Set<String>> called, Set<String> names) {
-        List<Extracted> done = tasks.map(todo, files::get, i -> {
+        String with = readsDigest(registry);
+        List<Integer> parse = new ArrayList<>();
+        for (int slot : todo) {
+            String path = files.get(slot).relativePath();
+            Previous before = previous.get(path);
+            if (before != null && before.with().equals(with) && before.sha256().equals(fileHashes.get(path))) {
+                // the same text read with the same index and registry: the same facts, without a parse
+                reusedCount++;
+                record(slot, new Extracted(before.facts(), before.called(), with), names, lastFacts, lastNames, called);
+            } else {
+                parse.add(slot);
+            }
+        }
+        List<Extracted> done = tasks.map(parse, files::get, i -> {
             JavaFrontEnd.Parsed p = frontEnd.parse(members.get(i));
             if (p.unit() == null) {
-                return new Extracted(p.failed(), Set.of());
+                return new Extracted(p.failed(), Set.of(), with);
             }
-            return new Extracted(frontEnd.extract(p, index, registry), JavaFrontEnd.calledNames(p.unit()));
+            return new Extracted(frontEnd.extract(p, index, registry), JavaFrontEnd.calledNames(p.unit()), with);
         });
-        for (int k = 0; k < todo.size(); k++) {
-            int slot = todo.get(k);
+        for (int k = 0; k < parse.size(); k++) {
+            int slot = parse.get(k);
             Extracted e = done.get(k);
             if (e == null) {
                 continue;
@@ -398,10 +503,16 @@ final class JavaProject {
             if (!parsedBefore.add(slot)) {
                 repeatedCount++;
             }
-            lastFacts.put(slot, e.facts());
-            lastNames.put(slot, names);
-            called.put(slot, e.called());
+            record(slot, e, names, lastFacts, lastNames, called);
         }
+    }
+
+    private void record(int slot, Extracted e, Set<String> names, Map<Integer, FileFacts> lastFacts,
+                        Map<Integer, Set<String>> lastNames, Map<Integer, Set<String>> called) {
+        lastFacts.put(slot, e.facts());
+        lastNames.put(slot, names);
+        called.put(slot, e.called());
+        extractedWith.put(slot, Map.entry(e.with(), new TreeSet<>(e.called())));
     }
 
     /**
@@ -418,11 +529,18 @@ final class JavaProject {
                 unread.add(i);
             }
         }
+        if (previousNames != null && previousNames.containsAll(names)) {
+            // the first read already looked for these names: only the files it saw call one can
+            unread.removeIf(i -> !callPreviousNames.contains(i));
+        }
         List<SourceReader.Read> read = tasks.map(unread, files::get, i -> reader.read(files.get(i),
                 text -> SourceReader.callsAny(text, names) && (typeNames.isEmpty() || SourceReader.mentionsAny(text, typeNames))));
         Map<Integer, SourceFile> out = new TreeMap<>();
         for (int k = 0; k < unread.size(); k++) {
             SourceReader.Read r = read.get(k);
+            if (r != null && r.sha256() != null) {
+                hashes.put(files.get(unread.get(k)).relativePath(), r.sha256());
+            }
             if (r != null && r.staged() instanceof Staged.Text t) {
                 out.put(unread.get(k), t.file());
                 if (t.lossy()) {
@@ -430,6 +548,7 @@ final class JavaProject {
                 }
                 if (r.sha256() != null) {
                     hashes.put(files.get(unread.get(k)).relativePath(), r.sha256());
+                    fileHashes.put(files.get(unread.get(k)).relativePath(), r.sha256());
                 }
             }
         }

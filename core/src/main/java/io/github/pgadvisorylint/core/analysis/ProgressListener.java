@@ -36,7 +36,8 @@ public interface ProgressListener {
      * @param outlines files parsed as outlines (declarations only) for the constant index
      * @param parses   whole-file parses
      * @param repeated of those, parses of a file parsed whole before in this analysis (a later helper round)
+     * @param reused   extractions taken from the cache instead of a parse (the file and what it reads unchanged)
      */
-    default void parsed(int outlines, int parses, int repeated) {
+    default void parsed(int outlines, int parses, int repeated, int reused) {
     }
 }

@@ -79,12 +79,14 @@ final class SourceReader {
             }
             byte[] bytes = Files.readAllBytes(f.path());
             if (wanted != null && !wanted.test(latin1(bytes))) {
-                return new Read(Staged.Out.OUT, null, false);
+                // not wanted now; its hash tells the next analysis whether that may have changed
+                return new Read(Staged.Out.OUT, hashing ? sha256(bytes) : null, false);
             }
             Staged staged = classify(f, bytes, force);
-            String hash = hashing && (force || !(staged instanceof Staged.Out) || alwaysHash.test(f)) ? sha256(bytes) : null;
             boolean called = !force && staged instanceof Staged.Out && f.kind() == FileKind.JAVA && !askNames.isEmpty()
                     && callsAny(latin1(bytes), askNames);
+            String hash = hashing && (force || called || !(staged instanceof Staged.Out) || alwaysHash.test(f))
+                    ? sha256(bytes) : null;
             return new Read(staged, hash, called);
         } catch (IOException e) {
             return new Read(new Staged.Known(FileFacts.failed(f.relativePath(), List.of(new Notification(Severity.WARNING,
