@@ -115,6 +115,63 @@ class FactsCacheTest {
     }
 
     @Test
+    void anEditInsideAMethodReextractsThatFileAlone() throws IOException {
+        // the edit changes no declaration: the outlines, so the index and the registry, stay the same,
+        // and every other file keeps its cached facts without being parsed
+        Path project = copy(FixtureHarness.fixture("lock-helpers"));
+        Path cacheFile = tmp.resolve("cache.json");
+        cached(ANALYZER, project, cacheFile);
+        Path job = project.resolve("billing/src/main/java/com/example/billing/MonthEndJob.java");
+        Files.writeString(job, Files.readString(job) + "// reviewed\n");
+
+        AnalysisResult warm = cached(ANALYZER, project, cacheFile);
+        assertThat(observable(warm)).isEqualTo(observable(ANALYZER.analyze(project, List.of(project))));
+        assertThat(lastStats.javaReused()).isFalse();
+        assertThat(lastStats.parses()).isEqualTo(1);
+        assertThat(lastStats.extractionsReused()).isPositive();
+    }
+
+    @Test
+    void anEditThatMovesDeclarationsReextractsTheFilesThatReadThem() throws IOException {
+        // a line added above the keys moves their declarations: the regions of the keys other files
+        // take from them move too, so those files are extracted again
+        Path project = copy(FixtureHarness.fixture("lock-helpers"));
+        Path cacheFile = tmp.resolve("cache.json");
+        AnalysisResult before = cached(ANALYZER, project, cacheFile);
+        Path keys = project.resolve("billing/src/main/java/com/example/billing/BillingKeys.java");
+        Files.writeString(keys, "// moved down a line\n" + Files.readString(keys));
+
+        AnalysisResult warm = cached(ANALYZER, project, cacheFile);
+        assertThat(observable(warm)).isEqualTo(observable(ANALYZER.analyze(project, List.of(project))));
+        assertThat(observable(warm)).isNotEqualTo(observable(before));
+        assertThat(lastStats.parses()).isGreaterThan(1);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"lock-helpers", "api-surfaces", "unlock-mismatch", "lock-state-paths",
+        "spring-transactions", "sql-value-flow", "lock-failure-ignored"})
+    void anyEditOfOneLockUsingFileGivesTheColdResult(String fixture) throws IOException {
+        Path project = copy(FixtureHarness.fixture(fixture));
+        Path cacheFile = tmp.resolve("cache.json");
+        cached(ANALYZER, project, cacheFile);
+        List<Path> javaFiles;
+        try (Stream<Path> walk = Files.walk(project)) {
+            javaFiles = walk.filter(p -> p.toString().endsWith(".java")).sorted().toList();
+        }
+        for (Path edited : javaFiles) {
+            String text = Files.readString(edited);
+            // an edit inside the file's last type: a new member, so its outline changes too
+            int last = text.lastIndexOf('}');
+            Files.writeString(edited, text.substring(0, last) + "    static final long EDITED = 1L;\n" + text.substring(last));
+            AnalysisResult warm = cached(ANALYZER, project, cacheFile);
+            assertThat(observable(warm)).as(edited.toString()).isEqualTo(observable(ANALYZER.analyze(project, List.of(project))));
+            Files.writeString(edited, text + "// and a comment\n");
+            warm = cached(ANALYZER, project, cacheFile);
+            assertThat(observable(warm)).as(edited.toString()).isEqualTo(observable(ANALYZER.analyze(project, List.of(project))));
+        }
+    }
+
+    @Test
     void aNewCallerOfAHelperIsFound() throws IOException {
         Path project = copy(FixtureHarness.fixture("lock-helpers"));
         Path cacheFile = tmp.resolve("cache.json");

@@ -337,7 +337,8 @@ final class AnalysisRun {
                     watched.addAll(javaPart.watchedTypeNames());
                 }
                 cache.record(snapshot(fingerprint, previous, javaReused, files, out, javaPart, hashes, participants,
-                        watched, pooled, timeouts, skipped), stats(reused, out, javaReused));
+                        watched, pooled, timeouts, skipped), stats(reused, out, javaReused,
+                        javaPart == null ? null : javaPart.counts()));
             }
             for (int i = 0; i < out.size(); i++) {
                 Notification why = skipped.get(files.get(i).relativePath());
@@ -518,7 +519,8 @@ final class AnalysisRun {
                 new java.util.TreeSet<>(watchedTypeNames), callNames, entries);
     }
 
-    private static FactsCache.Stats stats(boolean[] reused, List<FileFacts> out, boolean javaReused) {
+    private static FactsCache.Stats stats(boolean[] reused, List<FileFacts> out, boolean javaReused,
+                                          JavaProject.Counts counts) {
         int fromCache = 0;
         int fresh = 0;
         for (int i = 0; i < reused.length; i++) {
@@ -528,7 +530,8 @@ final class AnalysisRun {
                 fresh++;
             }
         }
-        return new FactsCache.Stats(fromCache, fresh, javaReused);
+        return new FactsCache.Stats(fromCache, fresh, javaReused, counts == null ? 0 : counts.reused(),
+                counts == null ? 0 : counts.parses());
     }
 
     /** @return e.g. {@code 10 s}, {@code 250 ms} */

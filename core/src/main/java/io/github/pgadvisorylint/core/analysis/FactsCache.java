@@ -254,8 +254,16 @@ public final class FactsCache {
      * @param filesAnalysed files whose facts were extracted anew (parsed Java, SQL, mapper and
      *                      configuration files)
      * @param javaReused    whether the Java facts as a whole came from the cache
+     * @param extractionsReused Java files whose cached facts were kept file by file (unchanged, reading
+     *                      the same index and registry) when the Java facts as a whole could not be
+     * @param parses        whole-file Java parses this analysis made
      */
-    public record Stats(int filesReused, int filesAnalysed, boolean javaReused) {
+    public record Stats(int filesReused, int filesAnalysed, boolean javaReused, int extractionsReused, int parses) {
+
+        /** Statistics without the Java part's counts. */
+        public Stats(int filesReused, int filesAnalysed, boolean javaReused) {
+            this(filesReused, filesAnalysed, javaReused, 0, 0);
+        }
     }
 
     /**
