@@ -321,7 +321,9 @@ public final class SqlAnalyzer {
                 }
                 int close = match[i + 1];
                 if (close < 0 || close >= b) {
-                    continue;
+                    // lexical fallback for unbalanced parentheses ("pg_advisory_lock((1);"): the arguments run
+                    // to the end of the statement; the statement's note says it was analysed lexically
+                    close = b;
                 }
                 int qualStart = t.start();
                 if (i > a && toks.get(i - 1).isPunct(".")) {
