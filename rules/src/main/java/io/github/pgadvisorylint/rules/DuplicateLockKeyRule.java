@@ -9,16 +9,21 @@ import io.github.pgadvisorylint.core.model.LockMode;
 import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.SiteRole;
+import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -26,7 +31,8 @@ import java.util.stream.Collectors;
  * were written independently (two literals, or two separately declared constants) in different
  * files; two-int keys whose namespace (first part) collides that way; and two different strings whose
  * hashes give the same key. Every colliding acquisition is reported, each with related locations to
- * the others. Silent for one named constant used in many places, for releases, for acquisitions of
+ * the others (at most {@value #MAX_RELATED}, the nearest in path order; the message counts the rest).
+ * Silent for one named constant used in many places, for releases, for acquisitions of
  * different modes on one key (a reader/writer design), across key spaces (F6), for the same
  * literal written twice in one file, and in test sources ({@code src/test/} and similar).
  */
@@ -41,6 +47,9 @@ public final class DuplicateLockKeyRule extends AbstractRule {
         /** Two-int keys share their first part from independent origins. */
         NAMESPACE
     }
+
+    /** The most related locations one finding lists; the {@code keys} inventory has every site. */
+    static final int MAX_RELATED = 10;
 
     /** Creates the rule with its metadata and documentation page. */
     public DuplicateLockKeyRule() {
@@ -67,20 +76,61 @@ public final class DuplicateLockKeyRule extends AbstractRule {
             groups.computeIfAbsent(k.space() + ":" + k.parts().get(0).value(), x -> new ArrayList<>()).add(s);
         }
         for (List<LockSite> group : groups.values()) {
-            Map<LockSite, Map<LockSite, Collision>> partners = new LinkedHashMap<>();
-            for (int i = 0; i < group.size(); i++) {
-                for (int j = i + 1; j < group.size(); j++) {
-                    Collision c = classify(model, group.get(i), group.get(j));
-                    if (c != null) {
-                        partners.computeIfAbsent(group.get(i), x -> new LinkedHashMap<>()).put(group.get(j), c);
-                        partners.computeIfAbsent(group.get(j), x -> new LinkedHashMap<>()).put(group.get(i), c);
-                    }
+            group.sort(Comparator.comparing(LockSite::region).thenComparing(LockSite::id));
+            List<Site> sites = new ArrayList<>(group.size());
+            for (LockSite s : group) {
+                sites.add(new Site(model, s));
+            }
+            for (int i = 0; i < sites.size(); i++) {
+                Partners p = partners(sites, i);
+                if (p.count > 0) {
+                    report(context, sites.get(i).site, p);
                 }
             }
-            for (Map.Entry<LockSite, Map<LockSite, Collision>> e : partners.entrySet()) {
-                report(context, e.getKey(), e.getValue());
+        }
+    }
+
+    /**
+     * The acquisitions one site collides with: how many, and the nearest {@value #MAX_RELATED} in path
+     * order (a key shared by thousands of files would otherwise give every finding thousands of
+     * related locations, and the report would grow with the square of the files).
+     */
+    private static final class Partners {
+        int count;
+        final Map<LockSite, Collision> nearest = new LinkedHashMap<>();
+        final Set<Collision> kinds = EnumSet.noneOf(Collision.class);
+        final Set<String> otherInputs = new TreeSet<>();
+    }
+
+    /**
+     * Checks site {@code i} against every other site of its group, nearest first in path order (the
+     * group is sorted by region). Every pair costs a few comparisons of values computed once per site;
+     * what is kept per site is bounded.
+     */
+    private static Partners partners(List<Site> sites, int i) {
+        Partners p = new Partners();
+        Site a = sites.get(i);
+        for (int d = 1; d < sites.size(); d++) {
+            for (int j : new int[] {i - d, i + d}) {
+                if (j < 0 || j >= sites.size()) {
+                    continue;
+                }
+                Site b = sites.get(j);
+                Collision c = classify(a, b);
+                if (c == null) {
+                    continue;
+                }
+                p.count++;
+                p.kinds.add(c);
+                if (c == Collision.HASH) {
+                    p.otherInputs.add(b.inputs);
+                }
+                if (p.nearest.size() < MAX_RELATED) {
+                    p.nearest.put(b.site, c);
+                }
             }
         }
+        return p;
     }
 
     /** A two-int key with a part outside int never takes a lock (lock-key-out-of-range reports it). */
@@ -89,24 +139,55 @@ public final class DuplicateLockKeyRule extends AbstractRule {
                 .anyMatch(p -> p.isKnown() && (p.value() < Integer.MIN_VALUE || p.value() > Integer.MAX_VALUE));
     }
 
-    private static Collision classify(LockModel model, LockSite a, LockSite b) {
-        LockKey ka = a.key();
-        LockKey kb = b.key();
+    /** The facts of one site that {@link #classify} compares, computed once. */
+    private static final class Site {
+        final LockSite site;
+        final LockKey key;
+        final LockMode mode;
+        final String canonical;
+        final String path;
+        final boolean helperCall;
+        final SourceRegion declaration;
+        final boolean firstPartLiteral;
+        final boolean allPartsLiteral;
+        final List<String> identities = new ArrayList<>();
+        final String inputs;
+
+        Site(LockModel model, LockSite site) {
+            this.site = site;
+            this.key = site.key();
+            this.mode = site.function().mode();
+            this.canonical = key.isFullyKnown() ? key.canonical() : null;
+            this.path = site.path();
+            this.helperCall = model.role(site) == SiteRole.HELPER_CALL;
+            this.declaration = site.declarationRegion();
+            this.firstPartLiteral = key.parts().get(0).originName() == null;
+            this.allPartsLiteral = key.parts().stream().allMatch(x -> x.originName() == null);
+            for (KeyPart part : key.parts()) {
+                identities.add(KeyFacts.identity(part));
+            }
+            this.inputs = DuplicateLockKeyRule.inputs(key);
+        }
+    }
+
+    private static Collision classify(Site a, Site b) {
+        LockKey ka = a.key;
+        LockKey kb = b.key;
         if (ka.space() != kb.space()) {
             return null;
         }
-        boolean sameMode = a.function().mode() == b.function().mode();
-        if (ka.isFullyKnown() && kb.isFullyKnown() && ka.canonical().equals(kb.canonical())) {
+        boolean sameMode = a.mode == b.mode;
+        if (a.canonical != null && a.canonical.equals(b.canonical)) {
             if (differentHashInputs(ka, kb)) {
-                boolean bothShared = a.function().mode() == LockMode.SHARED && sameMode;
+                boolean bothShared = a.mode == LockMode.SHARED && sameMode;
                 return bothShared ? null : Collision.HASH;
             }
             if (!sameMode) {
                 return null; // shared and exclusive on one key: a reader/writer design
             }
-            return independent(model, a, b, ka.parts().size()) ? Collision.KEY : null;
+            return independent(a, b, ka.parts().size()) ? Collision.KEY : null;
         }
-        if (ka.space() == KeySpace.INT_PAIR && sameMode && independent(model, a, b, 1)) {
+        if (ka.space() == KeySpace.INT_PAIR && sameMode && independent(a, b, 1)) {
             return Collision.NAMESPACE;
         }
         return null;
@@ -132,26 +213,28 @@ public final class DuplicateLockKeyRule extends AbstractRule {
      * one lock helper with the same literal are one lock too: the helper names its purpose (two
      * separately declared constants passed to one helper still collide).
      */
-    private static boolean independent(LockModel model, LockSite a, LockSite b, int n) {
-        if (model.role(a) == SiteRole.HELPER_CALL && model.role(b) == SiteRole.HELPER_CALL
-                && Objects.equals(a.declarationRegion(), b.declarationRegion())
-                && a.key().parts().stream().limit(n).allMatch(p -> p.originName() == null)
-                && b.key().parts().stream().limit(n).allMatch(p -> p.originName() == null)) {
+    private static boolean independent(Site a, Site b, int n) {
+        if (a.helperCall && b.helperCall && Objects.equals(a.declaration, b.declaration)
+                && (n == 1 ? a.firstPartLiteral && b.firstPartLiteral : a.allPartsLiteral && b.allPartsLiteral)) {
             return false; // callers of one lock helper passing the same literal share the helper's purpose
         }
-        boolean differs = false;
-        for (int i = 0; i < n; i++) {
-            KeyPart pa = a.key().parts().get(i);
-            KeyPart pb = b.key().parts().get(i);
-            differs |= !KeyFacts.identity(pa).equals(KeyFacts.identity(pb));
+        if (a.path.equals(b.path)) {
+            return false;
         }
-        return differs && !a.path().equals(b.path());
+        for (int i = 0; i < n; i++) {
+            if (!a.identities.get(i).equals(b.identities.get(i))) {
+                return true;
+            }
+        }
+        return false;
     }
 
-    private void report(RuleContext context, LockSite site, Map<LockSite, Collision> others) {
-        Collision strongest = others.values().stream().min(Enum::compareTo).orElseThrow();
+    private void report(RuleContext context, LockSite site, Partners others) {
+        Collision strongest = others.kinds.stream().min(Enum::compareTo).orElseThrow();
         List<RelatedLocation> related = new ArrayList<>();
-        for (Map.Entry<LockSite, Collision> o : others.entrySet()) {
+        List<Map.Entry<LockSite, Collision>> nearest = new ArrayList<>(others.nearest.entrySet());
+        nearest.sort(Comparator.comparing(e -> e.getKey().region()));
+        for (Map.Entry<LockSite, Collision> o : nearest) {
             LockSite other = o.getKey();
             String what = switch (o.getValue()) {
                 case HASH -> "a different string hashes to the same key here: " + other.display() + " from "
@@ -163,12 +246,13 @@ public final class DuplicateLockKeyRule extends AbstractRule {
             };
             related.add(new RelatedLocation(other.region(), what));
         }
-        int n = others.size();
+        int n = others.count;
         String count = n == 1 ? "1 other acquisition" : n + " other acquisitions";
         LockKey k = site.key();
         String message = switch (strongest) {
             case HASH -> site.display() + " takes the key " + keyText(k) + ", the value of " + inputs(k) + ", and "
-                    + count + " take" + (n == 1 ? "s" : "") + " the same key from a different string (" + otherInputs(others)
+                    + count + " take" + (n == 1 ? "s" : "") + " the same key from a different string ("
+                    + listed(others.otherInputs)
                     + "): two different names take one lock, so unrelated work excludes each other. Use a 64-bit key "
                     + "(hashtextextended(text, seed), or the two-int form with a namespace) and check new names "
                     + "against the existing ones.";
@@ -183,7 +267,18 @@ public final class DuplicateLockKeyRule extends AbstractRule {
                     + "collide whenever their ids are equal. Give each subsystem its own namespace constant, "
                     + "declared in one key registry.";
         };
+        if (n > related.size()) {
+            message += " The " + related.size() + " nearest in path order are listed as related locations, and "
+                    + (n - related.size()) + " more, see `pg-advisory-lint keys`.";
+        }
         context.report(Severity.WARNING, site, message, related);
+    }
+
+    /** @return the first {@value #MAX_RELATED} strings, comma-separated, and how many more there are */
+    private static String listed(Set<String> strings) {
+        List<String> all = new ArrayList<>(strings);
+        String head = String.join(", ", all.subList(0, Math.min(MAX_RELATED, all.size())));
+        return all.size() > MAX_RELATED ? head + " and " + (all.size() - MAX_RELATED) + " more" : head;
     }
 
     private static String keyText(LockKey key) {
@@ -197,10 +292,5 @@ public final class DuplicateLockKeyRule extends AbstractRule {
     private static String inputs(LockKey key) {
         return key.parts().stream().filter(p -> p.hash() != null && p.hash().input() != null)
                 .map(p -> KeyFacts.hashDisplay(p.hash())).collect(Collectors.joining(", "));
-    }
-
-    private static String otherInputs(Map<LockSite, Collision> others) {
-        return others.entrySet().stream().filter(e -> e.getValue() == Collision.HASH)
-                .map(e -> inputs(e.getKey().key())).distinct().collect(Collectors.joining(", "));
     }
 }
