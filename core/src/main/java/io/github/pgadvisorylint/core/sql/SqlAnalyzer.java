@@ -321,8 +321,12 @@ public final class SqlAnalyzer {
                 }
                 int close = match[i + 1];
                 if (close < 0 || close >= b) {
-                    // lexical fallback for unbalanced parentheses ("pg_advisory_lock((1);"): the arguments run
-                    // to the end of the statement; the statement's note says it was analysed lexically
+                    // lexical fallback for unbalanced parentheses ("pg_advisory_lock((1);"): in a statement that
+                    // ends with ";" the arguments run to its end, and the statement's note says it was analysed
+                    // lexically; a fragment without ";" ("SELECT pg_advisory_lock(" + key + ...) is no call
+                    if (b >= toks.size() || !toks.get(b).isPunct(";")) {
+                        continue;
+                    }
                     close = b;
                 }
                 int qualStart = t.start();
