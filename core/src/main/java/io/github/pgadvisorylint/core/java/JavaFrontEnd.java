@@ -187,6 +187,12 @@ public final class JavaFrontEnd {
     public Parsed parse(SourceFile written) {
         // unicode escapes are decoded first, as javac does; regions still point into the file as written
         SourceFile file = UnicodeEscapes.decode(written);
+        int tooDeep = GenericNesting.pastLimit(file.text());
+        if (tooDeep >= 0) {
+            return new Parsed(file, null, FileFacts.failed(file.path(), List.of(new Notification(Severity.WARNING,
+                    "java-too-deep", "type arguments nested more than " + GenericNesting.LIMIT + " levels deep: JavaParser"
+                            + " would take time quadratic in the depth; skipped", file.region(tooDeep, tooDeep + 1)))));
+        }
         ParserConfiguration config = parserConfiguration();
         ParseResult<CompilationUnit> result;
         try {

@@ -327,7 +327,14 @@ public final class SqlAnalyzer {
                     if (b >= toks.size() || !toks.get(b).isPunct(";")) {
                         continue;
                     }
+                    // the arguments end after the last parenthesis closed inside the call, if any
                     close = b;
+                    for (int j = b - 1; j > i + 1; j--) {
+                        if (toks.get(j).isPunct(")") && match[j] > i + 1 && match[j] < j) {
+                            close = j + 1;
+                            break;
+                        }
+                    }
                 }
                 int qualStart = t.start();
                 if (i > a && toks.get(i - 1).isPunct(".")) {
