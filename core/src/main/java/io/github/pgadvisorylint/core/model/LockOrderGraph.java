@@ -14,6 +14,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * The project-wide lock order: one node per key (a statically known key by its value, any other by
@@ -149,35 +150,32 @@ public final class LockOrderGraph {
         List<LockOrderEdge> sorted = new ArrayList<>(orderEdges);
         sorted.sort(SITE_ORDER);
         Map<String, Node> nodes = new TreeMap<>();
-        Map<String, List<LockOrderEdge>> byPair = new TreeMap<>();
-        Map<String, Node[]> ends = new HashMap<>();
+        // by the ids of both ends: the order of "from id, NUL, to id"; no per-edge key is kept
+        Map<String, Map<String, List<LockOrderEdge>>> byPair = new TreeMap<>();
         List<LockOrderEdge> proven = new ArrayList<>();
-        Map<LockOrderEdge, Node[]> endsOf = new HashMap<>();
-        // one node per site, computed once: a method holding k keys gives k² edges over only 2k sites
+        // the registered node of each site, computed once: a method holding k keys gives k² edges over
+        // only 2k sites, so nothing per edge is kept but the edge itself
         Map<LockSite, Node> nodeOfSite = new IdentityHashMap<>();
         for (LockOrderEdge e : sorted) {
-            Node from = register(nodes, nodeOfSite.computeIfAbsent(e.from(), LockOrderGraph::nodeOf));
-            Node to = register(nodes, nodeOfSite.computeIfAbsent(e.to(), LockOrderGraph::nodeOf));
+            Node from = nodeOfSite.computeIfAbsent(e.from(), s -> register(nodes, nodeOf(s)));
+            Node to = nodeOfSite.computeIfAbsent(e.to(), s -> register(nodes, nodeOf(s)));
             if (from.equals(to)) {
                 continue;
             }
-            String pair = from.id() + "\u0000" + to.id();
-            byPair.computeIfAbsent(pair, k -> new ArrayList<>()).add(e);
-            ends.put(pair, new Node[] {from, to});
+            byPair.computeIfAbsent(from.id(), k -> new TreeMap<>()).computeIfAbsent(to.id(), k -> new ArrayList<>()).add(e);
             if (e.waits() && from.known() && to.known()) {
                 proven.add(e);
-                endsOf.put(e, new Node[] {from, to});
             }
         }
         Set<String> used = new TreeSet<>();
         List<Edge> edges = new ArrayList<>();
-        byPair.forEach((pair, sites) -> {
-            Node[] fromTo = ends.get(pair);
-            edges.add(new Edge(fromTo[0], fromTo[1], sites));
-            used.add(fromTo[0].id());
-            used.add(fromTo[1].id());
-        });
+        byPair.forEach((fromId, tos) -> tos.forEach((toId, sites) -> {
+            edges.add(new Edge(nodes.get(fromId), nodes.get(toId), sites));
+            used.add(fromId);
+            used.add(toId);
+        }));
         List<Node> usedNodes = nodes.values().stream().filter(n -> used.contains(n.id())).toList();
+        Function<LockOrderEdge, Node[]> endsOf = e -> new Node[] {nodeOfSite.get(e.from()), nodeOfSite.get(e.to())};
         return new LockOrderGraph(usedNodes, edges, components(proven, endsOf, nodes));
     }
 
@@ -229,11 +227,11 @@ public final class LockOrderGraph {
         return out;
     }
 
-    private static List<Component> components(List<LockOrderEdge> proven, Map<LockOrderEdge, Node[]> endsOf,
+    private static List<Component> components(List<LockOrderEdge> proven, Function<LockOrderEdge, Node[]> endsOf,
                                               Map<String, Node> nodes) {
         Map<Held, Set<Held>> graph = new TreeMap<>();
         for (LockOrderEdge e : proven) {
-            Node[] fromTo = endsOf.get(e);
+            Node[] fromTo = endsOf.apply(e);
             Held from = new Held(fromTo[0].id(), e.from().function().mode());
             graph.computeIfAbsent(from, k -> new TreeSet<>()).addAll(targets(e, fromTo[1]));
         }
@@ -251,7 +249,7 @@ public final class LockOrderGraph {
         Map<Integer, List<LockOrderEdge>> inside = new TreeMap<>();
         Map<Integer, Set<String>> keys = new HashMap<>();
         for (LockOrderEdge e : proven) {
-            Node[] fromTo = endsOf.get(e);
+            Node[] fromTo = endsOf.apply(e);
             Integer scc = sccOf.get(new Held(fromTo[0].id(), e.from().function().mode()));
             if (scc != null && targets(e, fromTo[1]).stream().anyMatch(t -> scc.equals(sccOf.get(t)))) {
                 inside.computeIfAbsent(scc, k -> new ArrayList<>()).add(e);
@@ -274,7 +272,7 @@ public final class LockOrderGraph {
      * closing edge is found by a binary search over prefix lengths, each step one linear cycle check:
      * O(E log E) for E edges, where testing every prefix by a search from each new edge was O(E²).
      */
-    private static List<LockOrderEdge> closing(List<LockOrderEdge> inside, Map<LockOrderEdge, Node[]> endsOf) {
+    private static List<LockOrderEdge> closing(List<LockOrderEdge> inside, Function<LockOrderEdge, Node[]> endsOf) {
         // states numbered once; each edge as its source state and its target states
         Map<Held, Integer> number = new HashMap<>();
         int[] source = new int[inside.size()];
@@ -282,7 +280,7 @@ public final class LockOrderGraph {
         for (int k = 0; k < inside.size(); k++) {
             LockOrderEdge e = inside.get(k);
             source[k] = number.computeIfAbsent(held(e, endsOf), h -> number.size());
-            List<Held> ts = targets(e, endsOf.get(e)[1]);
+            List<Held> ts = targets(e, endsOf.apply(e)[1]);
             target[k] = new int[ts.size()];
             for (int t = 0; t < ts.size(); t++) {
                 target[k][t] = number.computeIfAbsent(ts.get(t), h -> number.size());
@@ -384,8 +382,8 @@ public final class LockOrderGraph {
         return freed < states;
     }
 
-    private static Held held(LockOrderEdge e, Map<LockOrderEdge, Node[]> endsOf) {
-        return new Held(endsOf.get(e)[0].id(), e.from().function().mode());
+    private static Held held(LockOrderEdge e, Function<LockOrderEdge, Node[]> endsOf) {
+        return new Held(endsOf.apply(e)[0].id(), e.from().function().mode());
     }
 
     /**
