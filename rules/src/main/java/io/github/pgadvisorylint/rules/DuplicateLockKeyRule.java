@@ -16,7 +16,9 @@ import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,9 +83,11 @@ public final class DuplicateLockKeyRule extends AbstractRule {
             for (LockSite s : group) {
                 sites.add(new Site(model, s));
             }
+            Counts counts = new Counts(sites);
             for (int i = 0; i < sites.size(); i++) {
-                Partners p = partners(sites, i);
+                Partners p = counts.partners(sites.get(i));
                 if (p.count > 0) {
+                    nearest(sites, i, p);
                     report(context, sites.get(i).site, p);
                 }
             }
@@ -91,9 +95,9 @@ public final class DuplicateLockKeyRule extends AbstractRule {
     }
 
     /**
-     * The acquisitions one site collides with: how many, and the nearest {@value #MAX_RELATED} in path
-     * order (a key shared by thousands of files would otherwise give every finding thousands of
-     * related locations, and the report would grow with the square of the files).
+     * The acquisitions one site collides with: how many, of which kinds, and the nearest
+     * {@value #MAX_RELATED} in path order (a key shared by thousands of files would otherwise give every
+     * finding thousands of related locations, and the report would grow with the square of the files).
      */
     private static final class Partners {
         int count;
@@ -102,35 +106,162 @@ public final class DuplicateLockKeyRule extends AbstractRule {
         final Set<String> otherInputs = new TreeSet<>();
     }
 
+    /** How far from a site {@link #nearest} looks for its related locations. */
+    static final int NEAREST_SCAN = 4_096;
+
     /**
-     * Checks site {@code i} against every other site of its group, nearest first in path order (the
-     * group is sorted by region). Every pair costs a few comparisons of values computed once per site;
-     * what is kept per site is bounded.
+     * Fills {@link Partners#nearest}: the group is sorted by region, so the nearest partners in path
+     * order are found by looking outwards from the site, comparing pair by pair, until enough are
+     * found or {@value #NEAREST_SCAN} sites were looked at (bounded work per site).
      */
-    private static Partners partners(List<Site> sites, int i) {
-        Partners p = new Partners();
+    private static void nearest(List<Site> sites, int i, Partners p) {
         Site a = sites.get(i);
-        for (int d = 1; d < sites.size(); d++) {
+        int want = Math.min(MAX_RELATED, p.count);
+        for (int d = 1, seen = 0; d < sites.size() && p.nearest.size() < want && seen < NEAREST_SCAN; d++) {
             for (int j : new int[] {i - d, i + d}) {
-                if (j < 0 || j >= sites.size()) {
+                if (j < 0 || j >= sites.size() || p.nearest.size() >= want) {
                     continue;
                 }
-                Site b = sites.get(j);
-                Collision c = classify(a, b);
-                if (c == null) {
-                    continue;
-                }
-                p.count++;
-                p.kinds.add(c);
-                if (c == Collision.HASH) {
-                    p.otherInputs.add(b.inputs);
-                }
-                if (p.nearest.size() < MAX_RELATED) {
-                    p.nearest.put(b.site, c);
+                seen++;
+                Collision c = classify(a, sites.get(j));
+                if (c != null) {
+                    p.nearest.put(sites.get(j).site, c);
                 }
             }
         }
-        return p;
+    }
+
+    /**
+     * Counts every site's partners in time linear in the group, with the same answer as
+     * {@link #classify} over every pair. Sites with the same key value, mode and hash inputs collide
+     * with any other site the same way, up to {@link #independent}; "not independent" is "same file,
+     * or same written origin, or the same lock helper's literal", three equalities whose union is
+     * counted by inclusion and exclusion over tallies kept per class of sites.
+     */
+    private static final class Counts {
+        /** Sites with one key value (fully known), mode and hash inputs, with their tallies. */
+        private final Map<List<Object>, Tally> classes = new HashMap<>();
+        /** The classes of each key value. */
+        private final Map<String, List<Tally>> byValue = new HashMap<>();
+        /** For two-int keys: sites by mode, and by key value and mode (the namespace comparison). */
+        private final Map<LockMode, Tally> byMode = new EnumMap<>(LockMode.class);
+        private final Map<List<Object>, Tally> byValueAndMode = new HashMap<>();
+
+        Counts(List<Site> sites) {
+            for (Site s : sites) {
+                if (s.canonical != null) {
+                    Tally t = classes.computeIfAbsent(List.of(s.canonical, s.mode, s.hashTags), k -> {
+                        Tally n = new Tally(s);
+                        byValue.computeIfAbsent(s.canonical, v -> new ArrayList<>()).add(n);
+                        return n;
+                    });
+                    t.add(s);
+                    if (s.key.space() == KeySpace.INT_PAIR) {
+                        byValueAndMode.computeIfAbsent(List.of(s.canonical, s.mode), k -> new Tally(s)).add(s);
+                    }
+                }
+                if (s.key.space() == KeySpace.INT_PAIR) {
+                    byMode.computeIfAbsent(s.mode, k -> new Tally(s)).add(s);
+                }
+            }
+        }
+
+        Partners partners(Site a) {
+            Partners p = new Partners();
+            if (a.canonical != null) {
+                for (Tally y : byValue.get(a.canonical)) {
+                    Site b = y.first;
+                    int n;
+                    Collision c;
+                    if (differentHashInputs(a.key, b.key)) {
+                        boolean bothShared = a.mode == LockMode.SHARED && b.mode == LockMode.SHARED;
+                        c = bothShared ? null : Collision.HASH;
+                        n = bothShared ? 0 : y.size; // never a's own class: that has a's hash inputs
+                    } else if (a.mode != b.mode) {
+                        c = null; // shared and exclusive on one key: a reader/writer design
+                        n = 0;
+                    } else {
+                        c = Collision.KEY;
+                        n = y.size - y.dependents(a, a.key.parts().size());
+                    }
+                    if (c != null && n > 0) {
+                        add(p, c, n);
+                        if (c == Collision.HASH) {
+                            p.otherInputs.add(b.inputs);
+                        }
+                    }
+                }
+            }
+            if (a.key.space() == KeySpace.INT_PAIR) {
+                // the same namespace: same mode, independent first parts, and not the same whole key
+                Tally all = byMode.get(a.mode);
+                int n = all.size - all.dependents(a, 1);
+                Tally same = a.canonical == null ? null : byValueAndMode.get(List.of(a.canonical, a.mode));
+                if (same != null) {
+                    n -= same.size - same.dependents(a, 1);
+                }
+                if (n > 0) {
+                    add(p, Collision.NAMESPACE, n);
+                }
+            }
+            return p;
+        }
+
+        private static void add(Partners p, Collision c, int n) {
+            p.count += n;
+            p.kinds.add(c);
+        }
+    }
+
+    /** A set of sites with how many share each file, origin and lock helper (and their combinations). */
+    private static final class Tally {
+        final Site first;
+        int size;
+        private final Map<List<Object>, Integer> counts = new HashMap<>();
+
+        Tally(Site first) {
+            this.first = first;
+        }
+
+        void add(Site s) {
+            size++;
+            bump(List.of("P", s.path));
+            for (int n = 1; n <= s.key.parts().size(); n++) {
+                String id = s.identity(n);
+                Object h = s.helper(n);
+                bump(List.of("I", n, id));
+                bump(List.of("PI", n, s.path, id));
+                if (h != null) {
+                    bump(List.of("H", n, h));
+                    bump(List.of("PH", n, s.path, h));
+                    bump(List.of("IH", n, id, h));
+                    bump(List.of("PIH", n, s.path, id, h));
+                }
+            }
+        }
+
+        private void bump(List<Object> key) {
+            counts.merge(key, 1, Integer::sum);
+        }
+
+        private int count(List<Object> key) {
+            return counts.getOrDefault(key, 0);
+        }
+
+        /**
+         * @return how many of these sites are not independent of {@code a} over the first {@code n} parts
+         *     (a itself included when it is one of them): same file, or same origin, or one helper's literal
+         */
+        int dependents(Site a, int n) {
+            String id = a.identity(n);
+            Object h = a.helper(n);
+            int u = count(List.of("P", a.path)) + count(List.of("I", n, id)) - count(List.of("PI", n, a.path, id));
+            if (h != null) {
+                u += count(List.of("H", n, h)) - count(List.of("PH", n, a.path, h)) - count(List.of("IH", n, id, h))
+                        + count(List.of("PIH", n, a.path, id, h));
+            }
+            return u;
+        }
     }
 
     /** A two-int key with a part outside int never takes a lock (lock-key-out-of-range reports it). */
@@ -152,6 +283,8 @@ public final class DuplicateLockKeyRule extends AbstractRule {
         final boolean allPartsLiteral;
         final List<String> identities = new ArrayList<>();
         final String inputs;
+        /** Per part, the hash function and input it is the value of, or "" when it is not a known hash. */
+        final List<String> hashTags = new ArrayList<>();
 
         Site(LockModel model, LockSite site) {
             this.site = site;
@@ -167,8 +300,29 @@ public final class DuplicateLockKeyRule extends AbstractRule {
                 identities.add(KeyFacts.identity(part));
             }
             this.inputs = DuplicateLockKeyRule.inputs(key);
+            for (KeyPart part : key.parts()) {
+                KeyHash h = part.hash();
+                hashTags.add(h != null && h.input() != null ? h.function() + "\u0000" + h.input() : "");
+            }
+        }
+
+        /** @return the written origins of the first {@code n} parts, as one value */
+        String identity(int n) {
+            return n == 1 ? identities.get(0) : String.join("\u0000", identities.subList(0, n));
+        }
+
+        /**
+         * @return for a lock helper's call whose first {@code n} parts are literals, the helper (its
+         *     declaration, or {@link #NO_DECLARATION}); else null
+         */
+        Object helper(int n) {
+            boolean literal = n == 1 ? firstPartLiteral : allPartsLiteral;
+            return helperCall && literal ? Objects.requireNonNullElse(declaration, NO_DECLARATION) : null;
         }
     }
+
+    /** The helper of a call whose declaration is not known: such calls are one helper for {@link #independent}. */
+    private static final Object NO_DECLARATION = new Object();
 
     private static Collision classify(Site a, Site b) {
         LockKey ka = a.key;
