@@ -20,7 +20,8 @@ import java.util.TreeMap;
  * roots, kept or dropped by {@code includes}/{@code excludes} globs matched against the path
  * relative to that module's base directory.
  *
- * <p>Glob syntax is {@link FileSystem#getPathMatcher(String) java.nio "glob:"}: {@code *} and
+ * <p>Glob syntax is that of {@link FileSystem#getPathMatcher(String) java.nio "glob:"}, matched by
+ * {@link Globs} in linear time: {@code *} and
  * {@code ?} stay within one directory, {@code **} crosses directories, {@code {a,b}} alternates.
  * As in Ant, a leading {@code **}{@code /} also matches no directory at all, so {@code **}{@code /*.sql}
  * matches {@code V1.sql} as well as {@code src/V1.sql}.

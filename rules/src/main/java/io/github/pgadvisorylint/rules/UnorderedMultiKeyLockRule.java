@@ -18,9 +18,11 @@ import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code unordered-multi-key-lock}: several blocking acquisitions whose order is not fixed, so two
@@ -28,12 +30,16 @@ import java.util.Map;
  * {@code ERROR: deadlock detected} after {@code deadlock_timeout} (RULES.md F9). An error for a proven
  * inversion: one per strongly connected component of the model's {@link LockOrderGraph} (A then B on
  * one path, B then A on another; or a longer ring through several classes and lock helpers), at the
- * acquisition that closes the cycle, the component's other acquisitions as related locations. A
+ * acquisition that closes the cycle, the component's other acquisitions as related locations (at most
+ * {@value #MAX_RELATED}: the cycle's first, then the others in site order; the message counts the rest). A
  * warning for orders that can vary: loops over unsorted collections, one statement locking many rows,
  * two known keys in descending order, and two keys in an order given by the arguments (directly or
  * through two calls of a lock helper) with no comparison that fixes it.
  */
 public final class UnorderedMultiKeyLockRule extends AbstractRule {
+
+    /** The most related locations one inversion lists; the {@code graph} command draws the whole component. */
+    static final int MAX_RELATED = 20;
 
     /** Creates the rule with its metadata and documentation page. */
     public UnorderedMultiKeyLockRule() {
@@ -108,7 +114,19 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
         related.put(closing.to().region(), "");
         List<LockOrderEdge> ordered = new ArrayList<>(c.cycle());
         c.edges().stream().filter(e -> !c.cycle().contains(e)).forEach(ordered::add);
+        Set<SourceRegion> all = new HashSet<>();
+        for (LockOrderEdge e : c.edges()) {
+            all.add(e.from().region());
+            all.add(e.to().region());
+        }
+        all.remove(closing.to().region());
         for (LockOrderEdge e : ordered) {
+            if (related.size() > MAX_RELATED) {
+                break; // the closing site's placeholder and MAX_RELATED others
+            }
+            if (related.containsKey(e.from().region()) && related.containsKey(e.to().region())) {
+                continue;
+            }
             String held = LockOrderGraph.nodeOf(e.from()).label();
             String taken = LockOrderGraph.nodeOf(e.to()).label();
             if (e.from().region().equals(e.to().region())) { // one lock-helper call takes both
@@ -119,6 +137,14 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
             }
         }
         related.remove(closing.to().region());
+        while (related.size() > MAX_RELATED) {
+            related.remove(related.keySet().stream().reduce((a, b) -> b).orElseThrow());
+        }
+        if (all.size() > related.size()) {
+            message += " The component has " + all.size() + " other acquisitions; the first " + related.size()
+                    + " along the cycle are listed as related locations (" + (all.size() - related.size())
+                    + " more, see `pg-advisory-lint graph`).";
+        }
         List<RelatedLocation> locations = new ArrayList<>();
         related.forEach((region, text) -> locations.add(new RelatedLocation(region, text)));
         return new Pending(Severity.ERROR, message, locations);

@@ -10,6 +10,7 @@ import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.rule.Severity;
 import io.github.pgadvisorylint.core.rule.FindingSuppression;
 import io.github.pgadvisorylint.core.rule.SuppressionUse;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -46,7 +47,15 @@ final class FindingCollector {
     record Outcome(List<Finding> active, List<Finding> suppressed) {
     }
 
+    /**
+     * How long one rule may run, for the analyses of the thread that sets it ({@link Analyzer} sets its
+     * file time budget on the analysis thread it starts); {@link AnalysisRun#DEFAULT_FILE_TIME_BUDGET}
+     * when unset.
+     */
+    static final ThreadLocal<Duration> RULE_TIME_BUDGET = new ThreadLocal<>();
+
     private final LockModel model;
+    private final long ruleBudgetNanos;
     private final SortedSet<String> knownRuleIds;
     private final Map<String, Severity> severityOverrides;
     private Set<Raw> raws = new LinkedHashSet<>();
@@ -59,12 +68,23 @@ final class FindingCollector {
      */
     FindingCollector(LockModel model, Set<String> knownRuleIds, Map<String, Severity> severityOverrides) {
         this.model = model;
+        Duration budget = RULE_TIME_BUDGET.get();
+        this.ruleBudgetNanos = (budget == null ? AnalysisRun.DEFAULT_FILE_TIME_BUDGET : budget).toNanos();
         this.knownRuleIds = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(knownRuleIds));
         this.severityOverrides = Map.copyOf(severityOverrides);
     }
 
+    /**
+     * Runs one rule on a thread of its own and keeps what it reported. A rule that runs past the time
+     * budget is abandoned: its thread is interrupted and left to end as a daemon (a loop cannot be
+     * stopped from outside), what it reported is discarded, and a {@code rule-time-budget} warning
+     * names it; the other rules still run. A rule that throws gives a {@code rule-failure} error (what it
+     * reported before is kept).
+     */
     void runRule(Rule rule, List<Notification> notifications) {
         String id = rule.descriptor().id();
+        // the rule's own list: an abandoned rule that goes on reporting never reaches the findings
+        List<Raw> reported = java.util.Collections.synchronizedList(new ArrayList<>());
         RuleContext context = new RuleContext() {
             @Override
             public LockModel model() {
@@ -81,7 +101,7 @@ final class FindingCollector {
             @Override
             public void report(Severity severity, SourceRegion region, String shape, String message,
                                List<RelatedLocation> related) {
-                raws.add(new Raw(id, severityOverrides.getOrDefault(id, severity), message, region,
+                reported.add(new Raw(id, severityOverrides.getOrDefault(id, severity), message, region,
                         List.copyOf(related), shape));
             }
 
@@ -95,11 +115,36 @@ final class FindingCollector {
                 return knownRuleIds;
             }
         };
+        Throwable[] failure = new Throwable[1];
+        Thread worker = new Thread(null, () -> {
+            try {
+                rule.check(context);
+            } catch (RuntimeException | StackOverflowError e) {
+                failure[0] = e;
+            }
+        }, "pg-advisory-lint-rule-" + id, AnalysisRun.WORKER_STACK_BYTES);
+        worker.setDaemon(true);
+        worker.start();
         try {
-            rule.check(context);
-        } catch (RuntimeException | StackOverflowError e) {
-            notifications.add(new Notification(Severity.ERROR, "rule-failure", "rule " + id + " failed: " + e,
+            worker.join(Math.max(1, ruleBudgetNanos / 1_000_000));
+        } catch (InterruptedException e) {
+            worker.interrupt();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("analysis interrupted", e);
+        }
+        if (worker.isAlive()) {
+            worker.interrupt();
+            notifications.add(new Notification(Severity.WARNING, "rule-time-budget", "rule " + id
+                    + " took longer than the time budget of " + AnalysisRun.describe(ruleBudgetNanos)
+                    + "; abandoned, its findings are not reported", SourceRegion.line(".", 1)));
+            return;
+        }
+        if (failure[0] != null) {
+            notifications.add(new Notification(Severity.ERROR, "rule-failure", "rule " + id + " failed: " + failure[0],
                     SourceRegion.line(".", 1)));
+        }
+        synchronized (reported) {
+            raws.addAll(reported);
         }
     }
 

@@ -1,6 +1,8 @@
 package io.github.pgadvisorylint.core.baseline;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
@@ -58,6 +60,17 @@ public record Baseline(List<Entry> entries) {
             .thenComparing(Entry::fingerprint);
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    /**
+     * The largest baseline read, in bytes (about 300,000 findings): a larger file is refused with a
+     * message before any of it is read, instead of running out of memory.
+     */
+    static final long MAX_BYTES = 64L * 1024 * 1024;
+    /** How deep a baseline's JSON may nest; a baseline nests 3 levels (object, array, entry). */
+    static final int MAX_NESTING = 16;
+    private static final ObjectMapper READER = new ObjectMapper(JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build())
+            .build());
 
     /**
      * One accepted finding.
@@ -173,7 +186,12 @@ public record Baseline(List<Entry> entries) {
     public static Baseline read(Path file) {
         JsonNode root;
         try {
-            root = MAPPER.readTree(Files.readAllBytes(file));
+            long size = Files.size(file);
+            if (size > MAX_BYTES) {
+                throw new BaselineException(file, 0, "the baseline is " + size + " bytes, over the limit of " + MAX_BYTES
+                        + " bytes; a baseline this large is not read (write a new one with --write-baseline)", null);
+            }
+            root = READER.readTree(file.toFile());
         } catch (JsonProcessingException e) {
             int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
             throw new BaselineException(file, line, "not valid JSON: " + e.getOriginalMessage(), e);

@@ -20,6 +20,7 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.events.Event;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 import org.snakeyaml.engine.v2.exceptions.YamlEngineException;
@@ -28,6 +29,8 @@ import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.nodes.NodeTuple;
 import org.snakeyaml.engine.v2.nodes.ScalarNode;
 import org.snakeyaml.engine.v2.nodes.SequenceNode;
+import org.snakeyaml.engine.v2.parser.ParserImpl;
+import org.snakeyaml.engine.v2.scanner.StreamReader;
 
 /**
  * Finds and reads {@code .pg-advisory-lint.yml}, the one configuration file the CLI and the Maven
@@ -55,6 +58,11 @@ public final class LintConfigLoader {
 
     /** Largest configuration file read, in bytes. */
     static final long MAX_BYTES = 1024 * 1024;
+    /**
+     * Collections nested deeper than this are refused before they are composed: snakeyaml-engine's
+     * composer recurses once per level and has no limit of its own, so 5,000 levels overflowed the stack.
+     */
+    static final int MAX_NESTING = 100;
 
     /** Every top-level key, in documentation order. */
     public static final List<String> KEYS =
@@ -150,6 +158,7 @@ public final class LintConfigLoader {
                 .build();
         Optional<Node> root;
         try {
+            checkNesting(settings, text);
             root = new Compose(settings).composeString(text);
         } catch (MarkedYamlEngineException e) {
             Optional<Mark> m = e.getProblemMark().or(e::getContextMark);
@@ -240,6 +249,31 @@ public final class LintConfigLoader {
         }
         return new LintConfig(file.toAbsolutePath().normalize(), disabled, severities, includes, excludes, pooling,
                 includeTests, lockHelpers, pooledApiTypes, enabled);
+    }
+
+    /**
+     * Reads the file's events (the event parser keeps its own stack, it does not recurse) and refuses
+     * collections nested deeper than {@link #MAX_NESTING}, at the collection that goes too deep.
+     */
+    private void checkNesting(LoadSettings settings, String text) {
+        ParserImpl parser = new ParserImpl(settings, new StreamReader(settings, text));
+        int depth = 0;
+        while (parser.hasNext()) {
+            Event e = parser.next();
+            switch (e.getEventId()) {
+                case MappingStart, SequenceStart -> {
+                    if (++depth > MAX_NESTING) {
+                        Optional<Mark> m = e.getStartMark();
+                        throw new ConfigException(file, m.map(x -> x.getLine() + 1).orElse(0),
+                                m.map(x -> x.getColumn() + 1).orElse(0), "collections nested more than " + MAX_NESTING
+                                        + " levels deep", null);
+                    }
+                }
+                case MappingEnd, SequenceEnd -> depth--;
+                default -> {
+                }
+            }
+        }
     }
 
     private List<String> globs(Node value, String key) {

@@ -180,10 +180,19 @@ public final class JavaFrontEnd {
     }
 
     /**
-     * @param file the decoded file
-     * @return its syntax tree, or the located parse problem; never throws for bad input
+     * @param written the decoded file
+     * @return its syntax tree (over the file with its unicode escapes decoded, which {@link Parsed#file()}
+     *     is then), or the located parse problem; never throws for bad input
      */
-    public Parsed parse(SourceFile file) {
+    public Parsed parse(SourceFile written) {
+        // unicode escapes are decoded first, as javac does; regions still point into the file as written
+        SourceFile file = UnicodeEscapes.decode(written);
+        int tooDeep = GenericNesting.pastLimit(file.text());
+        if (tooDeep >= 0) {
+            return new Parsed(file, null, FileFacts.failed(file.path(), List.of(new Notification(Severity.WARNING,
+                    "java-too-deep", "type arguments nested more than " + GenericNesting.LIMIT + " levels deep: JavaParser"
+                            + " would take time quadratic in the depth; skipped", file.region(tooDeep, tooDeep + 1)))));
+        }
         ParserConfiguration config = parserConfiguration();
         ParseResult<CompilationUnit> result;
         try {
@@ -313,7 +322,7 @@ public final class JavaFrontEnd {
             return parsed.failed();
         }
         ConstantIndex index = new ConstantIndex();
-        index.add(parsed.unit(), file);
+        index.add(parsed.unit(), parsed.file());
         return extract(parsed, index);
     }
 

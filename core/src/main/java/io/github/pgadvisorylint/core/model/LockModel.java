@@ -97,10 +97,25 @@ public final class LockModel {
                      io.github.pgadvisorylint.core.config.PoolingSetting pooling,
                      List<LockOrderEdge> orderEdges, Map<String, LoopOrder> loops,
                      Collection<SourceRegion> helperBodies) {
-        List<LockOrderEdge> edges = new ArrayList<>(orderEdges);
-        edges.sort(Comparator.comparing((LockOrderEdge e) -> e.to().region()).thenComparing(e -> e.from().region()));
-        this.orderEdges = List.copyOf(edges);
-        this.orderGraph = LockOrderGraph.of(this.orderEdges);
+        this(sites, lifecycles, poolingEvidence, pooling, orderEdges, null, loops, helperBodies);
+    }
+
+    /** The constructor behind the others; {@code graph} is the graph of {@code orderEdges} (already sorted), or null. */
+    private LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles,
+                      List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence,
+                      io.github.pgadvisorylint.core.config.PoolingSetting pooling,
+                      List<LockOrderEdge> orderEdges, LockOrderGraph graph, Map<String, LoopOrder> loops,
+                      Collection<SourceRegion> helperBodies) {
+        if (graph == null) {
+            List<LockOrderEdge> edges = new ArrayList<>(orderEdges);
+            edges.sort(Comparator.comparing((LockOrderEdge e) -> e.to().region()).thenComparing(e -> e.from().region()));
+            this.orderEdges = List.copyOf(edges);
+            this.orderGraph = LockOrderGraph.of(this.orderEdges);
+        } else {
+            // a copy: the edges are this model's, sorted, and their graph is built once
+            this.orderEdges = orderEdges;
+            this.orderGraph = graph;
+        }
         this.loops = new TreeMap<>(loops);
         List<io.github.pgadvisorylint.core.config.PoolingEvidence> evidence = new ArrayList<>(poolingEvidence);
         evidence.sort(Comparator.naturalOrder());
@@ -334,7 +349,8 @@ public final class LockModel {
 
     /** A copy with other lifecycles and every other fact of this model. */
     private LockModel copy(List<LockLifecycle> newLifecycles) {
-        LockModel copy = new LockModel(sites, newLifecycles, poolingEvidence, pooling, orderEdges, loops, helperBodies);
+        LockModel copy = new LockModel(sites, newLifecycles, poolingEvidence, pooling, orderEdges, orderGraph, loops,
+                helperBodies);
         copy.usages = usages;
         copy.connectionTimeouts = connectionTimeouts;
         copy.pathFindings = pathFindings;

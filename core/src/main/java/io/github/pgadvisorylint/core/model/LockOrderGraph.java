@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * The project-wide lock order: one node per key (a statically known key by its value, any other by
@@ -148,33 +150,32 @@ public final class LockOrderGraph {
         List<LockOrderEdge> sorted = new ArrayList<>(orderEdges);
         sorted.sort(SITE_ORDER);
         Map<String, Node> nodes = new TreeMap<>();
-        Map<String, List<LockOrderEdge>> byPair = new TreeMap<>();
-        Map<String, Node[]> ends = new HashMap<>();
+        // by the ids of both ends: the order of "from id, NUL, to id"; no per-edge key is kept
+        Map<String, Map<String, List<LockOrderEdge>>> byPair = new TreeMap<>();
         List<LockOrderEdge> proven = new ArrayList<>();
-        Map<LockOrderEdge, Node[]> endsOf = new HashMap<>();
+        // the registered node of each site, computed once: a method holding k keys gives k² edges over
+        // only 2k sites, so nothing per edge is kept but the edge itself
+        Map<LockSite, Node> nodeOfSite = new IdentityHashMap<>();
         for (LockOrderEdge e : sorted) {
-            Node from = register(nodes, nodeOf(e.from()));
-            Node to = register(nodes, nodeOf(e.to()));
+            Node from = nodeOfSite.computeIfAbsent(e.from(), s -> register(nodes, nodeOf(s)));
+            Node to = nodeOfSite.computeIfAbsent(e.to(), s -> register(nodes, nodeOf(s)));
             if (from.equals(to)) {
                 continue;
             }
-            String pair = from.id() + "\u0000" + to.id();
-            byPair.computeIfAbsent(pair, k -> new ArrayList<>()).add(e);
-            ends.put(pair, new Node[] {from, to});
+            byPair.computeIfAbsent(from.id(), k -> new TreeMap<>()).computeIfAbsent(to.id(), k -> new ArrayList<>()).add(e);
             if (e.waits() && from.known() && to.known()) {
                 proven.add(e);
-                endsOf.put(e, new Node[] {from, to});
             }
         }
         Set<String> used = new TreeSet<>();
         List<Edge> edges = new ArrayList<>();
-        byPair.forEach((pair, sites) -> {
-            Node[] fromTo = ends.get(pair);
-            edges.add(new Edge(fromTo[0], fromTo[1], sites));
-            used.add(fromTo[0].id());
-            used.add(fromTo[1].id());
-        });
+        byPair.forEach((fromId, tos) -> tos.forEach((toId, sites) -> {
+            edges.add(new Edge(nodes.get(fromId), nodes.get(toId), sites));
+            used.add(fromId);
+            used.add(toId);
+        }));
         List<Node> usedNodes = nodes.values().stream().filter(n -> used.contains(n.id())).toList();
+        Function<LockOrderEdge, Node[]> endsOf = e -> new Node[] {nodeOfSite.get(e.from()), nodeOfSite.get(e.to())};
         return new LockOrderGraph(usedNodes, edges, components(proven, endsOf, nodes));
     }
 
@@ -226,79 +227,163 @@ public final class LockOrderGraph {
         return out;
     }
 
-    private static List<Component> components(List<LockOrderEdge> proven, Map<LockOrderEdge, Node[]> endsOf,
+    private static List<Component> components(List<LockOrderEdge> proven, Function<LockOrderEdge, Node[]> endsOf,
                                               Map<String, Node> nodes) {
         Map<Held, Set<Held>> graph = new TreeMap<>();
         for (LockOrderEdge e : proven) {
-            Node[] fromTo = endsOf.get(e);
+            Node[] fromTo = endsOf.apply(e);
             Held from = new Held(fromTo[0].id(), e.from().function().mode());
             graph.computeIfAbsent(from, k -> new TreeSet<>()).addAll(targets(e, fromTo[1]));
         }
-        List<Component> out = new ArrayList<>();
-        for (Set<Held> scc : tarjan(graph)) {
-            if (scc.size() < 2) {
-                continue; // one state: no edge from a key to itself exists, so no cycle
-            }
-            List<LockOrderEdge> inside = new ArrayList<>();
-            Set<String> keys = new TreeSet<>();
-            for (LockOrderEdge e : proven) {
-                Node[] fromTo = endsOf.get(e);
-                if (scc.contains(new Held(fromTo[0].id(), e.from().function().mode()))
-                        && targets(e, fromTo[1]).stream().anyMatch(scc::contains)) {
-                    inside.add(e);
-                    keys.add(fromTo[0].id());
-                    keys.add(fromTo[1].id());
+        List<Set<Held>> sccs = tarjan(graph);
+        Map<Held, Integer> sccOf = new HashMap<>();
+        for (int i = 0; i < sccs.size(); i++) {
+            if (sccs.get(i).size() >= 2) { // one state: no edge from a key to itself exists, so no cycle
+                for (Held h : sccs.get(i)) {
+                    sccOf.put(h, i);
                 }
             }
-            out.add(new Component(keys.stream().map(nodes::get).toList(), inside, closing(inside, endsOf)));
         }
+        // one pass over the edges: an edge is inside the component of its source state when one of its
+        // target states is in the same component
+        Map<Integer, List<LockOrderEdge>> inside = new TreeMap<>();
+        Map<Integer, Set<String>> keys = new HashMap<>();
+        for (LockOrderEdge e : proven) {
+            Node[] fromTo = endsOf.apply(e);
+            Integer scc = sccOf.get(new Held(fromTo[0].id(), e.from().function().mode()));
+            if (scc != null && targets(e, fromTo[1]).stream().anyMatch(t -> scc.equals(sccOf.get(t)))) {
+                inside.computeIfAbsent(scc, k -> new ArrayList<>()).add(e);
+                Set<String> k = keys.computeIfAbsent(scc, x -> new TreeSet<>());
+                k.add(fromTo[0].id());
+                k.add(fromTo[1].id());
+            }
+        }
+        List<Component> out = new ArrayList<>();
+        inside.forEach((scc, edges) -> out.add(new Component(keys.get(scc).stream().map(nodes::get).toList(), edges,
+                closing(edges, endsOf))));
         out.sort(Comparator.comparing(Component::closing, SITE_ORDER));
         return out;
     }
 
     /**
      * The first edge, in site order, whose addition to the edges before it closes a cycle, followed by
-     * the edges of the shortest such cycle back to its start (breadth first, deterministic).
+     * the edges of the shortest such cycle back to its start (breadth first, deterministic). Whether a
+     * prefix of the edges holds a cycle only changes once, from no to yes, as the prefix grows; so the
+     * closing edge is found by a binary search over prefix lengths, each step one linear cycle check:
+     * O(E log E) for E edges, where testing every prefix by a search from each new edge was O(E²).
      */
-    private static List<LockOrderEdge> closing(List<LockOrderEdge> inside, Map<LockOrderEdge, Node[]> endsOf) {
-        Map<Held, List<LockOrderEdge>> added = new HashMap<>();
-        for (LockOrderEdge e : inside) {
-            Held from = held(e, endsOf);
-            added.computeIfAbsent(from, k -> new ArrayList<>()).add(e);
-            Map<Held, Map.Entry<Held, LockOrderEdge>> reachedBy = new HashMap<>();
-            Deque<Held> todo = new ArrayDeque<>();
-            for (Held t : targets(e, endsOf.get(e)[1])) {
-                reachedBy.put(t, null);
+    private static List<LockOrderEdge> closing(List<LockOrderEdge> inside, Function<LockOrderEdge, Node[]> endsOf) {
+        // states numbered once; each edge as its source state and its target states
+        Map<Held, Integer> number = new HashMap<>();
+        int[] source = new int[inside.size()];
+        int[][] target = new int[inside.size()][];
+        for (int k = 0; k < inside.size(); k++) {
+            LockOrderEdge e = inside.get(k);
+            source[k] = number.computeIfAbsent(held(e, endsOf), h -> number.size());
+            List<Held> ts = targets(e, endsOf.apply(e)[1]);
+            target[k] = new int[ts.size()];
+            for (int t = 0; t < ts.size(); t++) {
+                target[k][t] = number.computeIfAbsent(ts.get(t), h -> number.size());
+            }
+        }
+        int states = number.size();
+        int lo = 1;
+        int hi = inside.size();
+        if (!hasCycle(source, target, hi, states)) {
+            throw new IllegalStateException("a strongly connected component without a cycle: " + inside);
+        }
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (hasCycle(source, target, mid, states)) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        // the closing edge is the last of the shortest prefix with a cycle; every such cycle passes it
+        int closing = lo - 1;
+        List<List<Integer>> out = new ArrayList<>();
+        for (int s = 0; s < states; s++) {
+            out.add(new ArrayList<>());
+        }
+        for (int k = 0; k <= closing; k++) {
+            out.get(source[k]).add(k);
+        }
+        int[] reachedBy = new int[states]; // the edge that first reached a state; -1 for none, -2 for a start
+        java.util.Arrays.fill(reachedBy, -1);
+        int[] previous = new int[states];
+        Deque<Integer> todo = new ArrayDeque<>();
+        for (int t : target[closing]) {
+            if (reachedBy[t] == -1) {
+                reachedBy[t] = -2;
                 todo.add(t);
             }
-            while (!todo.isEmpty()) {
-                Held h = todo.poll();
-                if (h.equals(from)) {
-                    List<LockOrderEdge> back = new ArrayList<>();
-                    for (Map.Entry<Held, LockOrderEdge> step = reachedBy.get(h); step != null; step = reachedBy.get(step.getKey())) {
-                        back.add(step.getValue());
-                    }
-                    List<LockOrderEdge> cycle = new ArrayList<>(List.of(e));
-                    for (int i = back.size() - 1; i >= 0; i--) {
-                        cycle.add(back.get(i));
-                    }
-                    return cycle;
+        }
+        while (!todo.isEmpty()) {
+            int h = todo.poll();
+            if (h == source[closing]) {
+                List<LockOrderEdge> back = new ArrayList<>();
+                for (int at = h; reachedBy[at] >= 0; at = previous[at]) {
+                    back.add(inside.get(reachedBy[at]));
                 }
-                for (LockOrderEdge next : added.getOrDefault(h, List.of())) {
-                    for (Held t : targets(next, endsOf.get(next)[1])) {
-                        if (!reachedBy.containsKey(t)) {
-                            reachedBy.put(t, Map.entry(h, next));
-                            todo.add(t);
-                        }
+                List<LockOrderEdge> cycle = new ArrayList<>(List.of(inside.get(closing)));
+                for (int i = back.size() - 1; i >= 0; i--) {
+                    cycle.add(back.get(i));
+                }
+                return cycle;
+            }
+            for (int k : out.get(h)) {
+                for (int t : target[k]) {
+                    if (reachedBy[t] == -1) {
+                        reachedBy[t] = k;
+                        previous[t] = h;
+                        todo.add(t);
                     }
                 }
             }
         }
-        throw new IllegalStateException("a strongly connected component without a cycle: " + inside);
+        throw new IllegalStateException("the closing edge of a component is on no cycle: " + inside.get(closing));
     }
 
-    private static Held held(LockOrderEdge e, Map<LockOrderEdge, Node[]> endsOf) {
-        return new Held(endsOf.get(e)[0].id(), e.from().function().mode());
+    /**
+     * @return true when the first {@code n} edges hold a cycle of states (Kahn's algorithm: some state
+     *     is never freed); linear in the edges
+     */
+    private static boolean hasCycle(int[] source, int[][] target, int n, int states) {
+        int[] indegree = new int[states];
+        List<List<Integer>> out = new ArrayList<>();
+        for (int s = 0; s < states; s++) {
+            out.add(new ArrayList<>());
+        }
+        for (int k = 0; k < n; k++) {
+            out.get(source[k]).add(k);
+            for (int t : target[k]) {
+                indegree[t]++;
+            }
+        }
+        Deque<Integer> free = new ArrayDeque<>();
+        for (int s = 0; s < states; s++) {
+            if (indegree[s] == 0) {
+                free.add(s);
+            }
+        }
+        int freed = 0;
+        while (!free.isEmpty()) {
+            int h = free.poll();
+            freed++;
+            for (int k : out.get(h)) {
+                for (int t : target[k]) {
+                    if (--indegree[t] == 0) {
+                        free.add(t);
+                    }
+                }
+            }
+        }
+        return freed < states;
+    }
+
+    private static Held held(LockOrderEdge e, Function<LockOrderEdge, Node[]> endsOf) {
+        return new Held(endsOf.apply(e)[0].id(), e.from().function().mode());
     }
 
     /**

@@ -147,6 +147,8 @@ public final class MyBatisMapperFrontEnd {
             XMLStreamReader r = factory().createXMLStreamReader(new StringReader(text));
             try {
                 int depth = 0;
+                int childIndex = -1;
+                List<Integer> childEnds = childTagEnds(text);
                 while (r.hasNext()) {
                     int ev = r.next();
                     if (ev == XMLStreamConstants.START_ELEMENT) {
@@ -156,10 +158,14 @@ public final class MyBatisMapperFrontEnd {
                                 return new FileFacts(file.path(), List.of(), List.of(), List.of(), List.of());
                             }
                             namespace = r.getAttributeValue(null, "namespace");
-                        } else if (depth == 2 && STATEMENTS.contains(r.getLocalName())) {
-                            int end = r.getLocation().getCharacterOffset();
+                        } else if (depth == 2) {
+                            childIndex++;
+                            // the reader's own character offset drifts after an empty element such as
+                            // <resultMap .../>, so the start tag's end comes from a lexical scan of the text
+                            int end = childIndex < childEnds.size() ? childEnds.get(childIndex) : -1;
                             String id = r.getAttributeValue(null, "id");
-                            if (id != null && end > 0 && end <= text.length() && text.charAt(end - 1) == '>') {
+                            if (STATEMENTS.contains(r.getLocalName()) && id != null && end > 0 && end <= text.length()
+                                    && text.charAt(end - 1) == '>') {
                                 statements.add(new Statement(id.trim(), r.getLocalName(), end));
                             }
                         }
@@ -411,6 +417,58 @@ public final class MyBatisMapperFrontEnd {
     }
 
     /** The offset of the {@code >} closing a start tag, skipping quoted attribute values. */
+    /**
+     * The offsets just after the start tags of the root element's children, in document order, found
+     * lexically (comments, CDATA, processing instructions and a DOCTYPE with its internal subset are
+     * skipped; quoted attribute values may hold {@code >}). Only called on XML that the StAX reader
+     * accepts, so tags are well formed.
+     */
+    static List<Integer> childTagEnds(String src) {
+        List<Integer> out = new ArrayList<>();
+        int depth = 0;
+        int n = src.length();
+        int i = 0;
+        while (i < n) {
+            int lt = src.indexOf('<', i);
+            if (lt < 0) {
+                break;
+            }
+            if (src.startsWith("<!--", lt)) {
+                i = skipPast(src, "-->", lt + 4);
+            } else if (src.startsWith("<![CDATA[", lt)) {
+                i = skipPast(src, "]]>", lt + 9);
+            } else if (src.startsWith("<?", lt)) {
+                i = skipPast(src, "?>", lt + 2);
+            } else if (src.startsWith("<!", lt)) {
+                int end = tagEnd(src, lt);
+                int bracket = src.indexOf('[', lt);
+                if (bracket >= 0 && bracket < end) {
+                    end = tagEnd(src, skipPast(src, "]", bracket + 1));
+                }
+                i = end + 1;
+            } else if (src.startsWith("</", lt)) {
+                depth--;
+                i = tagEnd(src, lt) + 1;
+            } else {
+                int end = tagEnd(src, lt);
+                depth++;
+                if (depth == 2 && end < n) {
+                    out.add(end + 1);
+                }
+                if (end < n && src.charAt(end - 1) == '/') {
+                    depth--;
+                }
+                i = end + 1;
+            }
+        }
+        return out;
+    }
+
+    private static int skipPast(String src, String close, int from) {
+        int end = src.indexOf(close, from);
+        return end < 0 ? src.length() : end + close.length();
+    }
+
     private static int tagEnd(String src, int from) {
         char quote = 0;
         for (int i = from; i < src.length(); i++) {

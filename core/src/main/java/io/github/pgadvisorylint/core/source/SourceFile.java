@@ -14,14 +14,45 @@ public final class SourceFile {
     private final String path;
     private final String text;
     private final int[] lineStarts;
+    /** The file as written, when {@link #text} is a translation of it; else null. */
+    private final SourceFile original;
+    /** For each offset of {@link #text} (and its length), the offset in {@link #original}; else null. */
+    private final int[] originalOffsets;
 
     /**
      * @param path the file's path relative to the scan root, {@code /}-separated
      * @param text the decoded content, without a byte-order mark
      */
     public SourceFile(String path, String text) {
+        this(path, text, null, null);
+    }
+
+    /**
+     * A translation of a file (Java's unicode escapes decoded, for example) whose regions are reported
+     * where they are in the file as written: {@link #region}, {@link #lineOf} and {@link #columnOf} map
+     * through {@code originalOffsets}, while {@link #offsetOf} takes a line and column of the translated
+     * text (as a parser of it reports them).
+     *
+     * @param original        the file as written
+     * @param text            the translated text
+     * @param originalOffsets for each offset of {@code text} and its length, the offset in the original's
+     *                        text (non-decreasing)
+     * @return the translated file
+     * @throws IllegalArgumentException when the offsets do not cover the text
+     */
+    public static SourceFile translated(SourceFile original, String text, int[] originalOffsets) {
+        if (originalOffsets.length != text.length() + 1) {
+            throw new IllegalArgumentException("offsets for " + originalOffsets.length + " positions, text of "
+                    + text.length() + " chars");
+        }
+        return new SourceFile(original.path, text, original, originalOffsets.clone());
+    }
+
+    private SourceFile(String path, String text, SourceFile original, int[] originalOffsets) {
         this.path = Objects.requireNonNull(path, "path");
         this.text = Objects.requireNonNull(text, "text");
+        this.original = original;
+        this.originalOffsets = originalOffsets;
         int[] starts = new int[16];
         int n = 0;
         starts[n++] = 0;
@@ -58,6 +89,13 @@ public final class SourceFile {
      */
     public int lineOf(int offset) {
         int o = Math.max(0, Math.min(offset, text.length()));
+        if (original != null) {
+            return original.lineOf(originalOffsets[o]);
+        }
+        return translatedLineOf(o);
+    }
+
+    private int translatedLineOf(int o) {
         int i = Arrays.binarySearch(lineStarts, o);
         return i >= 0 ? i + 1 : -i - 1;
     }
@@ -68,11 +106,14 @@ public final class SourceFile {
      */
     public int columnOf(int offset) {
         int o = Math.max(0, Math.min(offset, text.length()));
-        return o - lineStarts[lineOf(o) - 1] + 1;
+        if (original != null) {
+            return original.columnOf(originalOffsets[o]);
+        }
+        return o - lineStarts[translatedLineOf(o) - 1] + 1;
     }
 
     /**
-     * @param line   1-based line, clamped to the file
+     * @param line   1-based line, clamped to the file (of the translated text for a {@link #translated} file)
      * @param column 1-based column, clamped to the line start
      * @return the char offset
      */
@@ -88,6 +129,10 @@ public final class SourceFile {
      */
     public SourceRegion region(int start, int end) {
         int e = Math.max(start, end);
+        if (original != null) {
+            int s = Math.max(0, Math.min(start, text.length()));
+            return original.region(originalOffsets[s], originalOffsets[Math.max(s, Math.min(e, text.length()))]);
+        }
         return new SourceRegion(path, lineOf(start), columnOf(start), lineOf(e), columnOf(e));
     }
 

@@ -321,7 +321,20 @@ public final class SqlAnalyzer {
                 }
                 int close = match[i + 1];
                 if (close < 0 || close >= b) {
-                    continue;
+                    // lexical fallback for unbalanced parentheses ("pg_advisory_lock((1);"): in a statement that
+                    // ends with ";" the arguments run to its end, and the statement's note says it was analysed
+                    // lexically; a fragment without ";" ("SELECT pg_advisory_lock(" + key + ...) is no call
+                    if (b >= toks.size() || !toks.get(b).isPunct(";")) {
+                        continue;
+                    }
+                    // the arguments end after the last parenthesis closed inside the call, if any
+                    close = b;
+                    for (int j = b - 1; j > i + 1; j--) {
+                        if (toks.get(j).isPunct(")") && match[j] > i + 1 && match[j] < j) {
+                            close = j + 1;
+                            break;
+                        }
+                    }
                 }
                 int qualStart = t.start();
                 if (i > a && toks.get(i - 1).isPunct(".")) {
