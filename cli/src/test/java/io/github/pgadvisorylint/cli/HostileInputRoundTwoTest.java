@@ -373,6 +373,21 @@ class HostileInputRoundTwoTest {
         assertThat(s.results()).contains("lock-in-limit-query src/Le.java:3:" + col, "lock-in-limit-query src/Be.java:3:" + col);
     }
 
+    @Test
+    void aUtf16MapperWithAByteOrderMarkIsAnalysed() throws Exception {
+        // the mapper check used to test the raw bytes for "advisory", which UTF-16 spreads over NULs
+        String xml = "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n"
+                + "<mapper namespace=\"p.QueueMapper\">\n"
+                + "  <select id=\"next\">\n"
+                + "    SELECT id FROM jobs WHERE pg_try_advisory_lock(id) ORDER BY id LIMIT 1\n"
+                + "  </select>\n"
+                + "</mapper>\n";
+        write("src/main/resources/p/QueueMapper.xml", xml.getBytes(StandardCharsets.UTF_16)); // UTF_16 writes a BOM
+        Scan s = scan();
+        assertThat(s.results()).contains("lock-in-limit-query src/main/resources/p/QueueMapper.xml:4:"
+                + column(xml, 4, "pg_try_advisory_lock"));
+    }
+
     // case 9 --------------------------------------------------------------------------------------
 
     @Test

@@ -127,7 +127,8 @@ class FactsCacheTest {
         AnalysisResult warm = cached(ANALYZER, project, cacheFile);
         assertThat(observable(warm)).isEqualTo(observable(ANALYZER.analyze(project, List.of(project))));
         assertThat(lastStats.javaReused()).isFalse();
-        assertThat(lastStats.parses()).isEqualTo(1);
+        // the edited file alone, once in each of the four helper rounds it takes part in (a cold run parses 25 times)
+        assertThat(lastStats.parses()).isEqualTo(4);
         assertThat(lastStats.extractionsReused()).isPositive();
     }
 
@@ -306,7 +307,7 @@ class FactsCacheTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"{}", "null", "[]", "\"\"", "{\"files\": null}", "{\"format\": 1}", "[[[[[[", "\u0000\u0001"})
+    @ValueSource(strings = {"{}", "null", "[]", "\"\"", "{\"files\": null}", "{\"format\": 2}", "[[[[[[", "\u0000\u0001"})
     void aFileThatIsNoCacheIsReportedInPlainWords(String content) throws IOException {
         Path cacheFile = tmp.resolve("cache.json");
         Files.writeString(cacheFile, content);

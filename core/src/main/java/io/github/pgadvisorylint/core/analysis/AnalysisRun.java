@@ -189,7 +189,8 @@ final class AnalysisRun {
         settings.rules().forEach(r -> known.add(r.descriptor().id()));
         Set<String> active = new java.util.TreeSet<>();
         rules.forEach(r -> active.add(r.descriptor().id()));
-        FindingCollector collector = new FindingCollector(model, known, settings.severities());
+        FindingCollector collector = new FindingCollector(model, known, settings.severities(),
+                java.time.Duration.ofNanos(budgetNanos));
         List<Rule> late = new ArrayList<>();
         for (Rule rule : rules) {
             if (rule.phase() == Rule.Phase.AFTER_FINDINGS) {
@@ -377,7 +378,7 @@ final class AnalysisRun {
         if (previous != null) {
             previous.files().forEach((path, e) -> {
                 if (e.extractedWith() != null) {
-                    before.put(path, new JavaProject.Previous(e.sha256(), e.extractedWith(), e.facts(), e.called()));
+                    before.put(path, new JavaProject.Previous(e.sha256(), e.extractedWith(), e.facts(), e.called(), e.earlier()));
                 }
             });
         }
@@ -498,14 +499,25 @@ final class AnalysisRun {
                 continue;
             }
             if (hash != null) {
-                java.util.Map.Entry<String, java.util.SortedSet<String>> with = javaPart == null ? null : javaPart.extracted().get(i);
-                if (with == null && javaReused) {
-                    FactsCache.Entry kept = previous.files().get(path);
-                    with = kept == null || kept.extractedWith() == null ? null : java.util.Map.entry(kept.extractedWith(), kept.called());
+                List<FactsCache.Extraction> history = javaPart == null ? null : javaPart.extracted().get(i);
+                FactsCache.Entry kept = previous == null ? null : previous.files().get(path);
+                String with = null;
+                java.util.SortedSet<String> called = null;
+                List<FactsCache.Extraction> earlier = null;
+                if (history != null && !history.isEmpty()) {
+                    FactsCache.Extraction last = history.get(history.size() - 1);
+                    with = last.with();
+                    called = last.called();
+                    earlier = history.size() > 1 ? List.copyOf(history.subList(0, history.size() - 1)) : null;
+                } else if (javaReused && kept != null) {
+                    with = kept.extractedWith();
+                    called = kept.called();
+                    earlier = kept.earlier();
                 }
+                boolean extracted = with != null && out.get(i) != null;
                 entries.put(path, new FactsCache.Entry(hash, participants.contains(path), out.get(i),
                         pooled.getOrDefault(path, List.of()), timeouts.getOrDefault(path, List.of()),
-                        with == null || out.get(i) == null ? null : with.getKey(), with == null || out.get(i) == null ? null : with.getValue()));
+                        extracted ? with : null, extracted ? called : null, extracted ? earlier : null));
             }
         }
         java.util.SortedSet<String> callNames = new java.util.TreeSet<>();

@@ -122,7 +122,6 @@ public final class Analyzer {
         Throwable[] failure = new Throwable[1];
         Thread worker = new Thread(null, () -> {
             try {
-                FindingCollector.RULE_TIME_BUDGET.set(fileTimeBudget); // each rule's run gets the budget too
                 result[0] = run.run();
             } catch (Throwable t) {
                 failure[0] = t;

@@ -290,6 +290,8 @@ public final class FactsCache {
             for (Entry v : files.values()) {
                 if (v == null || v.sha256() == null || v.pooling() == null || v.timeouts() == null
                         || (v.extractedWith() != null && (v.called() == null || v.facts() == null))
+                        || (v.earlier() != null && v.earlier().stream().anyMatch(x -> x == null || x.with() == null
+                        || x.called() == null || x.helpers() == null))
                         || v.pooling().contains(null) || v.timeouts().contains(null)
                         // FileFacts copies its lists with List.copyOf, which already rejects null elements
                         || (v.facts() != null && v.facts().path() == null)) {
@@ -313,13 +315,26 @@ public final class FactsCache {
      *                      besides its own text (the constant index and the helper registry of that
      *                      round, see {@link JavaProject}); null otherwise
      * @param called   for a Java file extracted whole: the names it calls; null otherwise
+     * @param earlier  for a Java file extracted in several helper rounds: what each extraction before
+     *                 the last gave that the rounds read (its helpers and calls); null otherwise
      */
     record Entry(String sha256, boolean java, FileFacts facts, List<PoolingEvidence> pooling,
-                 List<TimeoutEvidence> timeouts, String extractedWith, SortedSet<String> called) {
+                 List<TimeoutEvidence> timeouts, String extractedWith, SortedSet<String> called,
+                 List<Extraction> earlier) {
 
         /** An entry of a file that was not extracted whole by the Java part. */
         Entry(String sha256, boolean java, FileFacts facts, List<PoolingEvidence> pooling, List<TimeoutEvidence> timeouts) {
-            this(sha256, java, facts, pooling, timeouts, null, null);
+            this(sha256, java, facts, pooling, timeouts, null, null, null);
         }
+    }
+
+    /**
+     * What one extraction of a Java file in an earlier helper round gave to the rounds.
+     *
+     * @param with    the digest of the constant index and helper registry it read
+     * @param called  the names the file calls
+     * @param helpers the lock helpers it declares, as that round saw them
+     */
+    record Extraction(String with, SortedSet<String> called, List<io.github.pgadvisorylint.core.java.HelperSummary> helpers) {
     }
 }

@@ -47,12 +47,6 @@ final class FindingCollector {
     record Outcome(List<Finding> active, List<Finding> suppressed) {
     }
 
-    /**
-     * How long one rule may run, for the analyses of the thread that sets it ({@link Analyzer} sets its
-     * file time budget on the analysis thread it starts); {@link AnalysisRun#DEFAULT_FILE_TIME_BUDGET}
-     * when unset.
-     */
-    static final ThreadLocal<Duration> RULE_TIME_BUDGET = new ThreadLocal<>();
 
     private final LockModel model;
     private final long ruleBudgetNanos;
@@ -65,11 +59,12 @@ final class FindingCollector {
      * @param model             the lock model the rules read
      * @param knownRuleIds      every installed rule id, also of rules that do not run
      * @param severityOverrides rule id to the severity every finding of that rule gets
+     * @param ruleBudget        how long one rule may run before it is abandoned
      */
-    FindingCollector(LockModel model, Set<String> knownRuleIds, Map<String, Severity> severityOverrides) {
+    FindingCollector(LockModel model, Set<String> knownRuleIds, Map<String, Severity> severityOverrides,
+                     Duration ruleBudget) {
         this.model = model;
-        Duration budget = RULE_TIME_BUDGET.get();
-        this.ruleBudgetNanos = (budget == null ? AnalysisRun.DEFAULT_FILE_TIME_BUDGET : budget).toNanos();
+        this.ruleBudgetNanos = ruleBudget.toNanos();
         this.knownRuleIds = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(knownRuleIds));
         this.severityOverrides = Map.copyOf(severityOverrides);
     }

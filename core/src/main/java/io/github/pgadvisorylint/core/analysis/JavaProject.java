@@ -76,11 +76,11 @@ final class JavaProject {
      * @param hashes           SHA-256 of the files read here (outlined for their types, or callers), by relative path
      * @param counts           what was parsed: outlines, whole-file parses, of which repeated for helper rounds
      * @param lossy            slots of the helper callers read as ISO-8859-1 (not valid UTF-8)
-     * @param extracted        for each slot extracted whole: the digest of what its extraction read and the names it calls
+     * @param extracted        for each slot extracted whole: every extraction in order, the last one giving its facts
      */
     record Result(SortedMap<Integer, FileFacts> facts, HelperRegistry registry, SortedSet<String> participants,
                   SortedSet<String> watchedTypeNames, Map<String, String> hashes, Counts counts, Set<Integer> lossy,
-                  Map<Integer, Map.Entry<String, SortedSet<String>>> extracted) {
+                  Map<Integer, List<FactsCache.Extraction>> extracted) {
     }
 
     /**
@@ -119,7 +119,8 @@ final class JavaProject {
      * @param facts  its facts
      * @param called the names it calls
      */
-    record Previous(String sha256, String with, FileFacts facts, Set<String> called) {
+    record Previous(String sha256, String with, FileFacts facts, Set<String> called,
+                    List<FactsCache.Extraction> earlier) {
     }
 
     private final FileTasks tasks;
@@ -154,7 +155,12 @@ final class JavaProject {
     /** Path and outline digest of each contribution, in the order the index took them. */
     private final StringBuilder indexOrder = new StringBuilder();
     private String indexDigest;
-    private final Map<Integer, Map.Entry<String, SortedSet<String>>> extractedWith = new TreeMap<>();
+    private final Map<Integer, List<FactsCache.Extraction>> extractedWith = new TreeMap<>();
+    /**
+     * Slots whose last extraction came from a cached earlier round: only its helpers and calls are
+     * known, so it is extracted for real when no later round will extract it again.
+     */
+    private final Set<Integer> placeholders = new TreeSet<>();
     private int outlineCount;
     private int parseCount;
     private int repeatedCount;
@@ -351,8 +357,8 @@ final class JavaProject {
         if (p.unit() == null) {
             return new Outlined(null, null, p.failed(), null, null);
         }
-        return new Outlined(ConstantIndex.collect(p.unit(), file), JavaOutline.referencedTypeNames(file.text()), null,
-                null, outlineDigest(file));
+        return new Outlined(ConstantIndex.collect(p.unit(), p.file()), JavaOutline.referencedTypeNames(p.file().text()), null,
+                null, outlineDigest(p.file()));
     }
     /**
      * Analyses the mapper XML files, each with its mapper interface (parsed whole when a Java file of
@@ -443,7 +449,24 @@ final class JavaProject {
             }
             HelperRegistry next = new HelperRegistry(summaries, index);
             phaseDone.accept("helpers-round-" + round);
-            if (next.signature().equals(registry.signature())) {
+            boolean done = next.signature().equals(registry.signature());
+            // a cached earlier round stands in for an extraction only while a later round extracts again
+            Set<String> nextNames = next.callNames();
+            boolean more = !done && round + 1 < MAX_HELPER_ROUNDS;
+            List<Integer> realize = new ArrayList<>();
+            for (int slot : placeholders) {
+                Set<String> calls = called.get(slot);
+                boolean again = more ? !Collections.disjoint(calls, nextNames) || !Collections.disjoint(calls, names)
+                        : !done && !Collections.disjoint(calls, nextNames);
+                if (!again) {
+                    realize.add(slot);
+                }
+            }
+            if (!realize.isEmpty()) {
+                previous = withoutEarlier(realize);
+                extract(realize, current, lastFacts, lastNames, called, names);
+            }
+            if (done) {
                 converged = true;
                 break;
             }
@@ -461,6 +484,11 @@ final class JavaProject {
                 }
             }
             extract(todo, registry, lastFacts, lastNames, called, names);
+            if (!placeholders.isEmpty()) {
+                List<Integer> realize = new ArrayList<>(placeholders);
+                previous = withoutEarlier(realize);
+                extract(realize, registry, lastFacts, lastNames, called, names);
+            }
         }
         for (int slot : members.keySet()) {
             if (lastFacts.containsKey(slot) && !tasks.isSkipped(files.get(slot).relativePath())) {
@@ -468,6 +496,19 @@ final class JavaProject {
             }
         }
         return registry;
+    }
+
+    /** @return the previous analysis without the earlier rounds of these slots (their extraction must be real) */
+    private Map<String, Previous> withoutEarlier(List<Integer> slots) {
+        Map<String, Previous> out = new HashMap<>(previous);
+        for (int slot : slots) {
+            String path = files.get(slot).relativePath();
+            Previous p = out.get(path);
+            if (p != null) {
+                out.put(path, new Previous(p.sha256(), p.with(), p.facts(), p.called(), null));
+            }
+        }
+        return out;
     }
 
     /** Parses and extracts files with a registry, one task each (the tree is dropped when the task ends). */
@@ -478,10 +519,20 @@ final class JavaProject {
         for (int slot : todo) {
             String path = files.get(slot).relativePath();
             Previous before = previous.get(path);
-            if (before != null && before.with().equals(with) && before.sha256().equals(fileHashes.get(path))) {
+            boolean same = before != null && before.sha256().equals(fileHashes.get(path));
+            FactsCache.Extraction earlier = !same || before.earlier() == null ? null
+                    : before.earlier().stream().filter(x -> x.with().equals(with)).findFirst().orElse(null);
+            if (same && before.with().equals(with)) {
                 // the same text read with the same index and registry: the same facts, without a parse
                 reusedCount++;
                 record(slot, new Extracted(before.facts(), before.called(), with), names, lastFacts, lastNames, called);
+            } else if (earlier != null) {
+                // as in an earlier round of the cached analysis: its helpers and calls, facts to come
+                reusedCount++;
+                FileFacts helpersOnly = new FileFacts(path, List.of(), List.of(), List.of(), List.of(), earlier.helpers(),
+                        List.of(), Map.of(), Map.of(), List.of(), Map.of());
+                record(slot, new Extracted(helpersOnly, earlier.called(), with), names, lastFacts, lastNames, called);
+                placeholders.add(slot);
             } else {
                 parse.add(slot);
             }
@@ -512,7 +563,12 @@ final class JavaProject {
         lastFacts.put(slot, e.facts());
         lastNames.put(slot, names);
         called.put(slot, e.called());
-        extractedWith.put(slot, Map.entry(e.with(), new TreeSet<>(e.called())));
+        placeholders.remove(slot);
+        List<FactsCache.Extraction> history = extractedWith.computeIfAbsent(slot, k -> new ArrayList<>());
+        if (!history.isEmpty() && history.get(history.size() - 1).with().equals(e.with())) {
+            history.remove(history.size() - 1); // a placeholder made real: the same extraction
+        }
+        history.add(new FactsCache.Extraction(e.with(), new TreeSet<>(e.called()), e.facts().helpers()));
     }
 
     /**

@@ -98,8 +98,8 @@ final class SourceReader {
 
     private Staged classify(DiscoveredFile f, byte[] bytes, boolean force) {
         boolean utf16 = SourceDecoder.isUtf16(bytes);
-        if (f.kind() == FileKind.CONFIG && f.relativePath().endsWith(".xml") && !utf16
-                && Prefilter.mentionsAdvisory(bytes)) {
+        if (f.kind() == FileKind.CONFIG && f.relativePath().endsWith(".xml")
+                && (utf16 ? Prefilter.mentionsAdvisory(SourceDecoder.decode(bytes).text()) : Prefilter.mentionsAdvisory(bytes))) {
             SourceFile xml = new SourceFile(f.relativePath(), SourceDecoder.decode(bytes).text());
             if (MyBatisMapperFrontEnd.mayBeMapper(xml.text())) {
                 Optional<String> namespace = MyBatisMapperFrontEnd.mapperNamespace(xml);

@@ -216,19 +216,23 @@ public final class JavaFrontEnd {
      * has the range of the same node in the whole file. What another file may need of this one (its
      * constants and types, see {@link ConstantIndex}) is in the outline.
      *
-     * @param file the decoded file
+     * @param written the decoded file as written (unicode escapes are decoded here, as in {@link #parse})
      * @return the outline's syntax tree, or the located parse problem; never throws for bad input
      */
-    public Parsed parseOutline(SourceFile file) {
+    public Parsed parseOutline(SourceFile written) {
+        SourceFile file = UnicodeEscapes.decode(written);
+        if (GenericNesting.pastLimit(file.text()) >= 0) {
+            return parse(written); // says where and why it is skipped
+        }
         JavaOutline.Outline outline = JavaOutline.of(file.text());
         ParseResult<CompilationUnit> result;
         try {
             result = new JavaParser(parserConfiguration()).parse(outline.text());
         } catch (StackOverflowError e) {
-            return parse(file); // the whole file says where and why
+            return parse(written); // the whole file says where and why
         }
         if (!result.isSuccessful() || result.getResult().isEmpty()) {
-            return parse(file); // the whole file's parse problem has the right position
+            return parse(written); // the whole file's parse problem has the right position
         }
         CompilationUnit unit = result.getResult().get();
         int[] lineStarts = lineStarts(outline.text());
