@@ -67,7 +67,7 @@ public final class Main implements Runnable {
         try {
             code = cli.execute(args);
         } catch (OutOfMemoryError e) {
-            // not a bug: the syntax trees of every lock-using file are alive at once (README, Performance)
+            // not a bug: the facts and method graphs of every lock-using file are kept (README, Performance)
             System.err.println(outOfMemory(Runtime.getRuntime().maxMemory()));
             code = EXIT_INTERNAL;
         } catch (Throwable t) {
@@ -88,9 +88,10 @@ public final class Main implements Runnable {
      * @return what to tell the user when the analysis ran out of memory: the limit and how to raise it
      */
     static String outOfMemory(long maxHeapBytes) {
-        return ToolInfo.NAME + ": out of memory: the Java heap limit is " + (maxHeapBytes >> 20) + " MB. Every file"
-                + " that takes advisory locks is held as a syntax tree at once (about 4 KB per line); raise the limit,"
-                + " e.g. JAVA_OPTS=-Xmx" + Math.max(1, 2 * ((maxHeapBytes >> 30) + 1)) + "g, or scan fewer files at a time.";
+        return ToolInfo.NAME + ": out of memory: the Java heap limit is " + (maxHeapBytes >> 20) + " MB. The facts,"
+                + " method graphs and declarations of every file that takes advisory locks are kept until the rules run"
+                + " (about 0.5 KB per line of such files); raise the limit, e.g. JAVA_OPTS=-Xmx"
+                + Math.max(1, 2 * ((maxHeapBytes >> 30) + 1)) + "g, or scan fewer files at a time.";
     }
 
     /**
