@@ -9,6 +9,7 @@ import io.github.pgadvisorylint.core.baseline.BaselineException;
 import io.github.pgadvisorylint.core.config.ConfigException;
 import io.github.pgadvisorylint.core.config.LintConfig;
 import io.github.pgadvisorylint.core.config.LintConfigLoader;
+import io.github.pgadvisorylint.core.discovery.FileDiscovery;
 import io.github.pgadvisorylint.core.report.ReportFormat;
 import io.github.pgadvisorylint.core.report.ReportOptions;
 import io.github.pgadvisorylint.core.report.Reporter;
@@ -349,7 +350,7 @@ final class ScanCommand implements Callable<Integer> {
             Path abs = cwd.resolve(shown).normalize();
             // reports name the baseline relative to the scan root, or by its file name when outside it:
             // never an absolute path, so the same tree gives the same report everywhere
-            result = baseline.apply(analysed, abs.startsWith(root) ? root.relativize(abs).toString().replace('\\', '/')
+            result = baseline.apply(analysed, abs.startsWith(root) ? FileDiscovery.relative(root, abs)
                     : abs.getFileName().toString());
         }
         final AnalysisResult report = result;

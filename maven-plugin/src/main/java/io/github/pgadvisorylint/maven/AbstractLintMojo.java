@@ -11,6 +11,7 @@ import io.github.pgadvisorylint.core.baseline.BaselineException;
 import io.github.pgadvisorylint.core.config.ConfigException;
 import io.github.pgadvisorylint.core.config.LintConfig;
 import io.github.pgadvisorylint.core.config.LintConfigLoader;
+import io.github.pgadvisorylint.core.discovery.FileDiscovery;
 import io.github.pgadvisorylint.core.report.ReportFormat;
 import io.github.pgadvisorylint.core.report.ReportOptions;
 import io.github.pgadvisorylint.core.report.Reporter;
@@ -247,7 +248,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         if (accepted != null) {
             Path abs = baseline.toPath().toAbsolutePath().normalize();
             Path root = scope.root().toAbsolutePath().normalize();
-            result = accepted.apply(analysed, abs.startsWith(root) ? root.relativize(abs).toString().replace('\\', '/')
+            result = accepted.apply(analysed, abs.startsWith(root) ? FileDiscovery.relative(root, abs)
                     : abs.getFileName().toString());
         }
 

@@ -256,13 +256,14 @@ public final class SarifReporter implements Reporter {
     }
 
     /**
-     * @param path a root-relative path, {@code /}- or {@code \}-separated
+     * @param path a root-relative path, {@code /}-separated as the model writes it (a {@code \} is part
+     *             of a file name, never a separator, and is encoded as {@code %5C})
      * @return a relative URI reference (RFC 3986 §4.2): {@code /} separators, and every UTF-8 octet
      *     other than ALPHA, DIGIT, {@code - . _ ~} and {@code /} percent-encoded with upper-case hex
      *     (§2.1, §2.3), e.g. {@code src/my dir/Zoë.java} gives {@code src/my%20dir/Zo%C3%AB.java}
      */
     public static String relativeUri(String path) {
-        byte[] bytes = path.replace('\\', '/').getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = path.getBytes(StandardCharsets.UTF_8);
         StringBuilder sb = new StringBuilder(bytes.length + 16);
         for (byte b : bytes) {
             int c = b & 0xff;
