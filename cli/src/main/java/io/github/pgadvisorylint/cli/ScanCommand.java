@@ -360,7 +360,8 @@ final class ScanCommand implements Callable<Integer> {
             if (t.file() != null) {
                 Reporter reporter = t.format().reporter(new ReportOptions(showSuppressed, false, written));
                 try {
-                    AtomicFiles.write(cwd.resolve(t.file()), out -> reporter.write(report, out));
+                    AtomicFiles.Outcome done = AtomicFiles.write(cwd.resolve(t.file()), out -> reporter.write(report, out));
+                    ModelCommand.warnIfLinkReplaced(spec, done, t.file());
                 } catch (IOException | RuntimeException e) {
                     throw new InputException("cannot write " + t.file() + ": " + describe(e), e);
                 }

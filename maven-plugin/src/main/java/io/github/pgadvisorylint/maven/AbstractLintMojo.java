@@ -382,7 +382,10 @@ public abstract class AbstractLintMojo extends AbstractMojo {
             Path file = dir.resolve(reportFileName(format));
             Reporter reporter = format.reporter(new ReportOptions(showSuppressed, false, List.of()));
             try {
-                AtomicFiles.write(file, out -> reporter.write(result, out));
+                if (AtomicFiles.write(file, out -> reporter.write(result, out)) == AtomicFiles.Outcome.REPLACED_LINK) {
+                    getLog().warn(ToolInfo.NAME + ": " + display(file) + " was a symbolic link leading out of " + display(dir)
+                            + "; the link was replaced by the report, nothing outside was written");
+                }
             } catch (IOException | RuntimeException e) {
                 throw new MojoExecutionException(ToolInfo.NAME + ": cannot write " + file + ": " + e, e);
             }
