@@ -71,6 +71,7 @@ public final class SarifReporter implements Reporter {
     public static final String FINGERPRINT_KEY = "pgAdvisoryLint/v1";
 
     private final boolean showSuppressed;
+    private final String configFile;
 
     /** A reporter that leaves suppressed findings out. */
     public SarifReporter() {
@@ -79,7 +80,18 @@ public final class SarifReporter implements Reporter {
 
     /** @param showSuppressed true to include suppressed findings with their {@code suppressions} */
     public SarifReporter(boolean showSuppressed) {
+        this(showSuppressed, null);
+    }
+
+    /**
+     * @param showSuppressed true to include suppressed findings with their {@code suppressions}
+     * @param configFile     the configuration file used, relative to the scan root, or null for none:
+     *                       written as {@code invocations[0].properties.configurationFile} (a property
+     *                       bag, SARIF 2.1.0 §3.8), so a reader sees which settings produced the log
+     */
+    public SarifReporter(boolean showSuppressed, String configFile) {
         this.showSuppressed = showSuppressed;
+        this.configFile = configFile;
     }
 
     @Override
@@ -130,6 +142,9 @@ public final class SarifReporter implements Reporter {
 
         ObjectNode invocation = run.putArray("invocations").addObject();
         invocation.put("executionSuccessful", !result.hasErrors());
+        if (configFile != null) {
+            invocation.putObject("properties").put("configurationFile", configFile);
+        }
         ArrayNode notes = invocation.putArray("toolExecutionNotifications");
         for (Notification n : ReportSupport.sortedNotifications(result.notifications())) {
             ObjectNode note = notes.addObject();
