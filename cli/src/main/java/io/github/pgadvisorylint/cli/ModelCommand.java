@@ -3,6 +3,8 @@ package io.github.pgadvisorylint.cli;
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Notification;
 import io.github.pgadvisorylint.core.report.AtomicFiles;
+import io.github.pgadvisorylint.core.report.TerminalText;
+import io.github.pgadvisorylint.core.report.ToolInfo;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -97,10 +99,27 @@ final class ModelCommand {
      * @param content the document
      * @throws InputException when the file or standard output cannot be written
      */
+    /**
+     * Says on standard error that an output file given as a symbolic link leading out of its
+     * directory was replaced by the report rather than written through ({@link AtomicFiles.Outcome#REPLACED_LINK}).
+     *
+     * @param spec    the command, for its error stream
+     * @param outcome what {@link AtomicFiles#write} did
+     * @param file    the output file as the user gave it
+     */
+    static void warnIfLinkReplaced(CommandSpec spec, AtomicFiles.Outcome outcome, String file) {
+        if (outcome == AtomicFiles.Outcome.REPLACED_LINK) {
+            PrintWriter err = spec.commandLine().getErr();
+            err.println(ToolInfo.NAME + ": warning: " + TerminalText.escape(file) + " was a symbolic link leading out of"
+                    + " its directory; the link was replaced by the report, nothing outside was written");
+            err.flush();
+        }
+    }
+
     static void write(CommandSpec spec, Path cwd, String file, AtomicFiles.Content content) {
         if (file != null) {
             try {
-                AtomicFiles.write(cwd.resolve(file), content);
+                warnIfLinkReplaced(spec, AtomicFiles.write(cwd.resolve(file), content), file);
             } catch (IOException | RuntimeException e) {
                 throw new InputException("cannot write " + file + ": " + ScanTargets.describe(e), e);
             }

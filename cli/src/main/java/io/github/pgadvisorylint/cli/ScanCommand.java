@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.cli;
 
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
+import io.github.pgadvisorylint.core.analysis.Analyzer;
 import io.github.pgadvisorylint.core.analysis.FactsCache;
 import io.github.pgadvisorylint.core.report.AtomicFiles;
 import io.github.pgadvisorylint.core.report.ToolInfo;
@@ -9,6 +10,7 @@ import io.github.pgadvisorylint.core.baseline.BaselineException;
 import io.github.pgadvisorylint.core.config.ConfigException;
 import io.github.pgadvisorylint.core.config.LintConfig;
 import io.github.pgadvisorylint.core.config.LintConfigLoader;
+import io.github.pgadvisorylint.core.discovery.FileDiscovery;
 import io.github.pgadvisorylint.core.report.ReportFormat;
 import io.github.pgadvisorylint.core.report.ReportOptions;
 import io.github.pgadvisorylint.core.report.Reporter;
@@ -147,7 +149,8 @@ final class ScanCommand implements Callable<Integer> {
     private FailOn failOn;
 
     @Option(names = "--threads", paramLabel = "N",
-            description = "Parsing threads (default: one per processor). Findings never depend on it.")
+            description = "Parsing threads (default: one per processor; at most " + Analyzer.MAX_THREADS_PER_PROCESSOR
+                    + " per processor, more is capped with a note). Findings never depend on it.")
     private Integer threads;
 
     @Option(names = "--pooling", paramLabel = "MODE", converter = PoolingConverter.class,
@@ -157,7 +160,8 @@ final class ScanCommand implements Callable<Integer> {
 
     @Option(names = "--config", paramLabel = "FILE",
             description = "Configuration file (default: the first " + LintConfigLoader.FILE_NAME + " found in the scan"
-                    + " root or a directory above it, up to the repository root). Command-line options win over it.")
+                    + " root or a directory above it, up to the repository root; outside a repository only in the scan"
+                    + " root). The file used is named in the summary. Command-line options win over it.")
     private String configFile;
 
     @Option(names = "--baseline", paramLabel = "FILE",
@@ -227,6 +231,13 @@ final class ScanCommand implements Callable<Integer> {
         int threadCount = threads == null ? Math.max(1, Runtime.getRuntime().availableProcessors()) : threads;
         if (threadCount < 1) {
             throw new ParameterException(spec.commandLine(), "--threads must be at least 1, not " + threadCount);
+        }
+        if (threadCount > Analyzer.maxThreads()) {
+            spec.commandLine().getErr().println(ToolInfo.NAME + ": note: --threads " + threadCount + " is more than this"
+                    + " machine can use; using " + Analyzer.maxThreads() + " (" + Analyzer.MAX_THREADS_PER_PROCESSOR
+                    + " per processor)");
+            spec.commandLine().getErr().flush();
+            threadCount = Analyzer.maxThreads();
         }
         List<Target> targets = planReports();
         Path cwd = env.workingDirectory();
@@ -332,6 +343,11 @@ final class ScanCommand implements Callable<Integer> {
         }
 
         List<String> written = new ArrayList<>();
+        // the configuration that shaped this scan is named in the output, never applied unseen
+        String configUsed = config.file() == null ? null : FileDiscovery.relative(root, config.file());
+        if (configUsed != null) {
+            written.add("Configuration: " + configUsed);
+        }
         AnalysisResult result = analysed;
         if (writeBaseline != null) {
             Baseline updated = baseline == null ? Baseline.of(analysed.findings())
@@ -350,7 +366,7 @@ final class ScanCommand implements Callable<Integer> {
             Path abs = cwd.resolve(shown).normalize();
             // reports name the baseline relative to the scan root, or by its file name when outside it:
             // never an absolute path, so the same tree gives the same report everywhere
-            result = baseline.apply(analysed, abs.startsWith(root) ? root.relativize(abs).toString().replace('\\', '/')
+            result = baseline.apply(analysed, abs.startsWith(root) ? FileDiscovery.relative(root, abs)
                     : abs.getFileName().toString());
         }
         final AnalysisResult report = result;
@@ -358,9 +374,10 @@ final class ScanCommand implements Callable<Integer> {
                 && (env.terminal().getenv("NO_COLOR") == null || env.terminal().getenv("NO_COLOR").isEmpty()));
         for (Target t : targets) {
             if (t.file() != null) {
-                Reporter reporter = t.format().reporter(new ReportOptions(showSuppressed, false, written));
+                Reporter reporter = t.format().reporter(new ReportOptions(showSuppressed, false, written, configUsed));
                 try {
-                    AtomicFiles.write(cwd.resolve(t.file()), out -> reporter.write(report, out));
+                    AtomicFiles.Outcome done = AtomicFiles.write(cwd.resolve(t.file()), out -> reporter.write(report, out));
+                    ModelCommand.warnIfLinkReplaced(spec, done, t.file());
                 } catch (IOException | RuntimeException e) {
                     throw new InputException("cannot write " + t.file() + ": " + describe(e), e);
                 }
@@ -371,7 +388,7 @@ final class ScanCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (toStdout != null) {
             try {
-                toStdout.format().reporter(new ReportOptions(showSuppressed, colour, written)).write(result, out);
+                toStdout.format().reporter(new ReportOptions(showSuppressed, colour, written, configUsed)).write(result, out);
             } catch (IOException e) {
                 throw new InputException("cannot write to standard output: " + describe(e), e);
             }

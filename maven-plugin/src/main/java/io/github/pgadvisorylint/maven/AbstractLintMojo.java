@@ -11,6 +11,7 @@ import io.github.pgadvisorylint.core.baseline.BaselineException;
 import io.github.pgadvisorylint.core.config.ConfigException;
 import io.github.pgadvisorylint.core.config.LintConfig;
 import io.github.pgadvisorylint.core.config.LintConfigLoader;
+import io.github.pgadvisorylint.core.discovery.FileDiscovery;
 import io.github.pgadvisorylint.core.report.ReportFormat;
 import io.github.pgadvisorylint.core.report.ReportOptions;
 import io.github.pgadvisorylint.core.report.Reporter;
@@ -122,7 +123,9 @@ public abstract class AbstractLintMojo extends AbstractMojo {
     /**
      * The configuration file. Unset: the first {@code .pg-advisory-lint.yml} in the project's base
      * directory or a directory above it, up to the repository root (the first directory holding
-     * {@code .git}). Parameters given in the POM or on the command line win over it.
+     * {@code .git}, {@code .hg} or {@code .svn}); outside a repository, up to the directory the build
+     * started in. The file used is logged and named in the reports. Parameters given in the POM or on
+     * the command line win over it.
      */
     @Parameter(property = "pgAdvisoryLint.configFile")
     File configFile;
@@ -154,6 +157,13 @@ public abstract class AbstractLintMojo extends AbstractMojo {
      */
     @Parameter(property = "pgAdvisoryLint.showSuppressed", defaultValue = "false")
     boolean showSuppressed;
+
+    /**
+     * Parsing threads. Unset: one per available processor. At most 4 per processor: a larger value is
+     * capped with a warning. Findings never depend on it.
+     */
+    @Parameter(property = "pgAdvisoryLint.threads")
+    Integer threads;
 
     /** The configuration read by {@link #execute()}, before {@link #scope()} is asked. */
     private LintConfig config = LintConfig.none();
@@ -247,11 +257,16 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         if (accepted != null) {
             Path abs = baseline.toPath().toAbsolutePath().normalize();
             Path root = scope.root().toAbsolutePath().normalize();
-            result = accepted.apply(analysed, abs.startsWith(root) ? root.relativize(abs).toString().replace('\\', '/')
+            result = accepted.apply(analysed, abs.startsWith(root) ? FileDiscovery.relative(root, abs)
                     : abs.getFileName().toString());
         }
 
-        Map<ReportFormat, Path> written = writeReports(result, reportFormats);
+        String configUsed = config.file() == null ? null
+                : FileDiscovery.relative(scope.root().toAbsolutePath().normalize(), config.file());
+        if (configUsed != null) {
+            notes.add(0, "Configuration: " + configUsed);
+        }
+        Map<ReportFormat, Path> written = writeReports(result, reportFormats, configUsed);
         LogReport.print(result, getLog(), printFindings);
         written.forEach((format, file) -> notes.add(format.displayName() + " written to " + display(file)));
         getLog().info(ToolInfo.NAME + ": " + new TextReporter(notes).summary(result));
@@ -291,7 +306,8 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         } else {
             Path start = project != null && project.getBasedir() != null ? project.getBasedir().toPath()
                     : Path.of(System.getProperty("user.dir"));
-            file = LintConfigLoader.find(start).orElse(null);
+            String top = session == null ? null : session.getExecutionRootDirectory();
+            file = LintConfigLoader.find(start, top == null ? null : Path.of(top)).orElse(null);
         }
         if (file == null) {
             return LintConfig.none();
@@ -300,7 +316,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         rules.forEach(r -> known.add(r.descriptor().id()));
         try {
             LintConfig c = LintConfigLoader.load(file, known);
-            getLog().debug(ToolInfo.NAME + ": configuration " + file);
+            getLog().info(ToolInfo.NAME + ": configuration " + display(file));
             return c;
         } catch (ConfigException e) {
             throw new MojoExecutionException(ToolInfo.NAME + ": " + e.getMessage(), e);
@@ -342,7 +358,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         }
         AnalysisResult r;
         try {
-            r = Analyzer.builder().rules(rules).pooling(poolingSetting).cache(cache)
+            r = Analyzer.builder().rules(rules).threads(threadCount()).pooling(poolingSetting).cache(cache)
                     .disabledRules(config.disabledRules())
                     .enabledRules(config.enabledRules())
                     .severityOverrides(config.severityOverrides())
@@ -373,15 +389,39 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         return r.withNotifications(sorted(all));
     }
 
-    private Map<ReportFormat, Path> writeReports(AnalysisResult result, List<ReportFormat> reportFormats)
+    /**
+     * @return {@link #threads}, capped to {@link Analyzer#maxThreads()} with a warning, or one per processor
+     * @throws MojoExecutionException for a value below 1
+     */
+    int threadCount() throws MojoExecutionException {
+        if (threads == null) {
+            return Math.max(1, Runtime.getRuntime().availableProcessors());
+        }
+        if (threads < 1) {
+            throw new MojoExecutionException(ToolInfo.NAME + ": threads must be at least 1, not " + threads);
+        }
+        if (threads > Analyzer.maxThreads()) {
+            getLog().warn(ToolInfo.NAME + ": threads " + threads + " is more than this machine can use; using "
+                    + Analyzer.maxThreads() + " (" + Analyzer.MAX_THREADS_PER_PROCESSOR + " per processor)");
+            return Analyzer.maxThreads();
+        }
+        return threads;
+    }
+
+    private Map<ReportFormat, Path> writeReports(AnalysisResult result, List<ReportFormat> reportFormats,
+                                                 String configUsed)
             throws MojoExecutionException {
         Map<ReportFormat, Path> written = new LinkedHashMap<>();
         Path dir = outputDirectory.toPath().toAbsolutePath().normalize();
         for (ReportFormat format : reportFormats) {
             Path file = dir.resolve(reportFileName(format));
-            Reporter reporter = format.reporter(new ReportOptions(showSuppressed, false, List.of()));
+            Reporter reporter = format.reporter(new ReportOptions(showSuppressed, false,
+                    configUsed == null ? List.of() : List.of("Configuration: " + configUsed), configUsed));
             try {
-                AtomicFiles.write(file, out -> reporter.write(result, out));
+                if (AtomicFiles.write(file, out -> reporter.write(result, out)) == AtomicFiles.Outcome.REPLACED_LINK) {
+                    getLog().warn(ToolInfo.NAME + ": " + display(file) + " was a symbolic link leading out of " + display(dir)
+                            + "; the link was replaced by the report, nothing outside was written");
+                }
             } catch (IOException | RuntimeException e) {
                 throw new MojoExecutionException(ToolInfo.NAME + ": cannot write " + file + ": " + e, e);
             }

@@ -3,6 +3,7 @@ package io.github.pgadvisorylint.maven;
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Notification;
 import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.report.TerminalText;
 import io.github.pgadvisorylint.core.rule.Finding;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Severity;
@@ -34,15 +35,15 @@ final class LogReport {
     static void print(AnalysisResult result, Log log, boolean printFindings) {
         if (printFindings) {
             for (Finding f : result.findings()) {
-                String line = position(f.region()) + " [" + f.ruleId() + "] " + f.message();
+                String line = position(f.region()) + " [" + f.ruleId() + "] " + TerminalText.escape(f.message());
                 emit(log, f.severity(), line);
                 for (RelatedLocation r : f.related()) {
-                    emit(log, f.severity(), "    " + position(r.region()) + " related " + r.message());
+                    emit(log, f.severity(), "    " + position(r.region()) + " related " + TerminalText.escape(r.message()));
                 }
             }
         }
         for (Notification n : result.notifications()) {
-            String line = position(n.region()) + " [tool:" + n.kind() + "] " + n.message();
+            String line = position(n.region()) + " [tool:" + n.kind() + "] " + TerminalText.escape(n.message());
             if (n.level() == Severity.NOTE) {
                 log.debug(line);
             } else {
@@ -60,6 +61,6 @@ final class LogReport {
     }
 
     private static String position(SourceRegion r) {
-        return r.path() + ":" + r.startLine() + ":" + r.startColumn();
+        return TerminalText.escape(r.path()) + ":" + r.startLine() + ":" + r.startColumn();
     }
 }

@@ -113,8 +113,12 @@ public final class SourceSelection {
             walked.addAll(roots);
             FileDiscovery.Result found = FileDiscovery.discover(m.basedir(), List.copyOf(roots));
             notes.addAll(found.notifications());
+            Path base = m.basedir().toAbsolutePath().normalize();
             for (DiscoveredFile f : found.files()) {
-                if (accepts(Path.of(f.relativePath()))) {
+                // relative as a Path, never rebuilt from the text: a name the locale cannot encode
+                // (Jöb.java under LC_ALL=C) would make Path.of throw
+                Path abs = f.path().toAbsolutePath().normalize();
+                if (accepts(abs.startsWith(base) ? base.relativize(abs) : abs)) {
                     files.put(f.path().toAbsolutePath().normalize(), Boolean.TRUE);
                 }
             }

@@ -3,6 +3,7 @@ package io.github.pgadvisorylint.maven;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.pgadvisorylint.core.analysis.Analyzer;
 import io.github.pgadvisorylint.core.report.ReportFormat;
 import java.io.File;
 import java.io.IOException;
@@ -254,5 +255,55 @@ class CheckMojoTest {
         assertThat(Files.readString(dir.resolve("target/pg-advisory-lint-checkstyle.xml"))).contains("<checkstyle");
         assertThat(Files.readString(dir.resolve("target/pg-advisory-lint.md"))).startsWith("## pg-advisory-lint");
         assertThat(Files.readString(dir.resolve("target/pg-advisory-lint-github.txt"))).startsWith("::error file=");
+    }
+
+    @Test
+    void aReportPathCommittedAsALinkNeverWritesOutsideTheProject(@TempDir Path outside) throws Exception {
+        // issue 19: a repository that commits target/pg-advisory-lint.sarif as a symbolic link must not
+        // make the build overwrite (or, dangling, create) a file elsewhere
+        write("src/main/resources/db/claim.sql", LIMIT_QUERY);
+        Path victim = Files.writeString(outside.resolve("victim.txt"), "precious\n");
+        Files.createDirectories(dir.resolve("target"));
+        Files.createSymbolicLink(dir.resolve("target/pg-advisory-lint.sarif"), victim);
+        Files.createSymbolicLink(dir.resolve("target/pg-advisory-lint.txt"), outside.resolve("planted.txt"));
+        CheckMojo m = mojo();
+        m.formats = List.of("sarif,text");
+        m.failOnSeverity = "none";
+        m.execute();
+        assertThat(Files.readString(victim)).isEqualTo("precious\n");
+        assertThat(outside.resolve("planted.txt")).doesNotExist();
+        assertThat(Files.isSymbolicLink(dir.resolve("target/pg-advisory-lint.sarif"))).isFalse();
+        assertThat(Files.readString(dir.resolve("target/pg-advisory-lint.sarif"))).contains("lock-in-limit-query");
+        assertThat(log.lines).anyMatch(l -> l.startsWith("[WARNING] pg-advisory-lint: ")
+                && l.contains("pg-advisory-lint.sarif was a symbolic link leading out of"));
+    }
+
+    @Test
+    void aThreadCountBeyondTheMachineIsCappedWithAWarning() throws Exception {
+        write("src/main/resources/db/claim.sql", LIMIT_QUERY);
+        CheckMojo m = mojo();
+        m.failOnSeverity = "none";
+        m.threads = 150_000;
+        assertThat(m.threadCount()).isEqualTo(Analyzer.maxThreads());
+        m.execute();
+        assertThat(log.lines).anyMatch(l -> l.equals("[WARNING] pg-advisory-lint: threads 150000 is more than this"
+                + " machine can use; using " + Analyzer.maxThreads()
+                + " (4 per processor)"));
+        m.threads = 0;
+        assertThatThrownBy(m::threadCount).isInstanceOf(MojoExecutionException.class)
+                .hasMessageContaining("threads must be at least 1");
+    }
+
+    @Test
+    void theConfigurationUsedIsLoggedAndNamedInTheReports() throws Exception {
+        write("src/main/resources/db/claim.sql", LIMIT_QUERY);
+        write(".pg-advisory-lint.yml", "rules:\n  lock-in-limit-query: note\n");
+        CheckMojo m = mojo();
+        m.formats = List.of("sarif,text");
+        m.execute();
+        assertThat(log.lines).contains("[INFO] pg-advisory-lint: configuration " + dir.resolve(".pg-advisory-lint.yml"));
+        assertThat(Files.readString(dir.resolve("target/pg-advisory-lint.sarif")))
+                .contains("\"configurationFile\": \".pg-advisory-lint.yml\"");
+        assertThat(Files.readString(dir.resolve("target/pg-advisory-lint.txt"))).contains("Configuration: .pg-advisory-lint.yml");
     }
 }

@@ -1,10 +1,13 @@
 package io.github.pgadvisorylint.core.analysis;
 
 import io.github.pgadvisorylint.core.model.LockModel;
+import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.rule.Finding;
 import io.github.pgadvisorylint.core.rule.RuleDescriptor;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -27,11 +30,16 @@ public record AnalysisResult(Path root, List<RuleDescriptor> rules, List<Finding
                              List<Notification> notifications, LockModel model, int filesScanned,
                              int filesAnalyzed, long elapsedMillis, List<Finding> suppressed) {
 
-    /** Copies the lists. */
+    /**
+     * Copies the lists. Notifications never carry the machine's absolute path of the scan root: an
+     * absolute location below the root becomes relative to it, and the root's absolute path inside a
+     * message (an I/O error naming the file) is cut to the root-relative path, so reports are the same
+     * in every checkout.
+     */
     public AnalysisResult {
         rules = List.copyOf(rules);
         findings = List.copyOf(findings);
-        notifications = List.copyOf(notifications);
+        notifications = relativeTo(root, notifications);
         suppressed = List.copyOf(suppressed);
     }
 
@@ -70,6 +78,39 @@ public record AnalysisResult(Path root, List<RuleDescriptor> rules, List<Finding
     public AnalysisResult withNotifications(List<Notification> all) {
         return new AnalysisResult(root, rules, findings, all, model, filesScanned, filesAnalyzed, elapsedMillis,
                 suppressed);
+    }
+
+    private static List<Notification> relativeTo(Path root, List<Notification> notifications) {
+        if (root == null || !root.isAbsolute()) {
+            return List.copyOf(notifications);
+        }
+        String base = root.normalize().toString();
+        String prefix = base.endsWith(root.getFileSystem().getSeparator()) ? base
+                : base + root.getFileSystem().getSeparator();
+        List<Notification> out = new ArrayList<>(notifications.size());
+        boolean changed = false;
+        for (Notification n : notifications) {
+            String message = n.message().replace(prefix, "");
+            if (message.contains(base)) {
+                message = message.replace(base, ".");
+            }
+            SourceRegion r = n.region();
+            // only the platform's own separator becomes '/': a '\\' in a Linux file name stays
+            String path = r.path().startsWith(prefix)
+                    ? r.path().substring(prefix.length()).replace(root.getFileSystem().getSeparator(), "/")
+                    : r.path().equals(base) ? "." : r.path();
+            if (message.equals(n.message()) && path.equals(r.path())) {
+                out.add(n);
+            } else {
+                changed = true;
+                out.add(new Notification(n.level(), n.kind(), message,
+                        new SourceRegion(path, r.startLine(), r.startColumn(), r.endLine(), r.endColumn())));
+            }
+        }
+        if (changed) {
+            out.sort(Comparator.naturalOrder());
+        }
+        return List.copyOf(out);
     }
 
     /**

@@ -66,6 +66,18 @@ public final class Analyzer {
         this.progress = b.progress;
     }
 
+    /** How many parsing threads per available processor an analysis may use at most. */
+    public static final int MAX_THREADS_PER_PROCESSOR = 4;
+
+    /**
+     * @return the most parsing threads an analysis uses on this machine: {@value #MAX_THREADS_PER_PROCESSOR}
+     *     per available processor. More only adds memory and contention (the work is CPU-bound), and a
+     *     request for thousands would exhaust the process ids before the first file is read.
+     */
+    public static int maxThreads() {
+        return MAX_THREADS_PER_PROCESSOR * Math.max(1, Runtime.getRuntime().availableProcessors());
+    }
+
     /** @return a builder with no rules and one thread per available processor */
     public static Builder builder() {
         return new Builder();
@@ -172,14 +184,15 @@ public final class Analyzer {
         }
 
         /**
-         * @param threads parsing threads, at least 1; findings never depend on it
+         * @param threads parsing threads, at least 1; more than {@link #maxThreads()} uses that many
+         *                (callers that want to say so compare first); findings never depend on it
          * @return this builder
          */
         public Builder threads(int threads) {
             if (threads < 1) {
                 throw new IllegalArgumentException("threads must be at least 1");
             }
-            this.threads = threads;
+            this.threads = Math.min(threads, maxThreads());
             return this;
         }
 

@@ -1,8 +1,10 @@
 package io.github.pgadvisorylint.core.config;
 
+import io.github.pgadvisorylint.core.discovery.FileDiscovery;
 import io.github.pgadvisorylint.core.rule.RuleDescriptor;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -87,11 +89,43 @@ public record LintConfig(Path file, Set<String> disabledRules, Map<String, Sever
 
     /**
      * @param relative a relative path
-     * @return true when it lies below a test source directory ({@code src/test/} and the like)
+     * @return true when it lies below a test source directory ({@code src/test/} and the like),
+     *     judged on its name elements (a {@code \\} inside a file name is never a separator)
      */
     public static boolean isTestSource(Path relative) {
-        String p = "/" + relative.toString().replace('\\', '/');
-        return TEST_SOURCE_DIRECTORIES.stream().anyMatch(d -> p.contains("/" + d));
+        List<String> names = new ArrayList<>();
+        for (Path name : relative) {
+            names.add(FileDiscovery.displayName(name));
+        }
+        return isTestSource(names);
+    }
+
+    /**
+     * Locale-independent form of {@link #isTestSource(Path)} for the model's paths, which are text:
+     * never turned back into a {@link Path}, which fails for names the locale cannot encode.
+     *
+     * @param relativePath a relative path as the model reports it, {@code /}-separated
+     * @return true when it lies below a test source directory ({@code src/test/} and the like)
+     */
+    public static boolean isTestSource(String relativePath) {
+        return isTestSource(List.of(relativePath.split("/", -1)));
+    }
+
+    private static boolean isTestSource(List<String> names) {
+        for (String dir : TEST_SOURCE_DIRECTORIES) {
+            String[] parts = dir.split("/");
+            // the last name is the file itself: a test directory has to hold it
+            for (int i = 0; i + parts.length < names.size(); i++) {
+                boolean match = true;
+                for (int j = 0; j < parts.length && match; j++) {
+                    match = names.get(i + j).equals(parts[j]);
+                }
+                if (match) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**

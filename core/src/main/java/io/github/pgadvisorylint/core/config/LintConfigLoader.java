@@ -82,28 +82,68 @@ public final class LintConfigLoader {
         this.knownRuleIds = new TreeSet<>(knownRuleIds);
     }
 
+    /** Folders whose presence marks a repository root: the search for the configuration stops there. */
+    public static final List<String> REPOSITORY_MARKERS = List.of(".git", ".hg", ".svn");
+
     /**
-     * Looks for {@value #FILE_NAME} in {@code start} and its ancestors, up to and including the first
-     * directory that holds {@code .git} (the repository root) or the file system root.
+     * Looks for {@value #FILE_NAME} in {@code start} and the directories above it, up to and
+     * including the repository root: the nearest directory holding {@code .git}, {@code .hg} or
+     * {@code .svn}. Outside any repository only {@code start} itself is searched, so a file left in a
+     * parent folder ({@code /tmp}, a home directory) never applies to a scan unseen.
      *
      * @param start the scan root (a directory; for a file, its directory)
      * @return the file found, absolute, or empty
      */
     public static Optional<Path> find(Path start) {
-        Path dir = start.toAbsolutePath().normalize();
-        if (!Files.isDirectory(dir)) {
-            dir = dir.getParent();
+        return find(start, null);
+    }
+
+    /**
+     * As {@link #find(Path)}, but outside any repository the search goes on up to {@code top} when
+     * {@code start} lies below it (the Maven plugin passes the directory the build started in, so a
+     * module finds the file of its reactor root).
+     *
+     * @param start the scan root (a directory; for a file, its directory)
+     * @param top   the highest directory searched outside a repository, or null for {@code start} only
+     * @return the file found, absolute, or empty
+     */
+    public static Optional<Path> find(Path start, Path top) {
+        Path first = start.toAbsolutePath().normalize();
+        if (!Files.isDirectory(first)) {
+            first = first.getParent();
         }
-        for (; dir != null; dir = dir.getParent()) {
+        if (first == null) {
+            return Optional.empty();
+        }
+        Path last = first;
+        Path repository = null;
+        for (Path dir = first; dir != null; dir = dir.getParent()) {
+            if (isRepositoryRoot(dir)) {
+                repository = dir;
+                break;
+            }
+        }
+        if (repository != null) {
+            last = repository;
+        } else if (top != null && first.startsWith(top.toAbsolutePath().normalize())) {
+            last = top.toAbsolutePath().normalize();
+        }
+        for (Path dir = first; dir != null && dir.startsWith(last); dir = dir.getParent()) {
             Path candidate = dir.resolve(FILE_NAME);
             if (Files.isRegularFile(candidate)) {
                 return Optional.of(candidate);
             }
-            if (Files.exists(dir.resolve(".git"))) {
-                return Optional.empty();
-            }
         }
         return Optional.empty();
+    }
+
+    private static boolean isRepositoryRoot(Path dir) {
+        for (String marker : REPOSITORY_MARKERS) {
+            if (Files.exists(dir.resolve(marker))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.github.pgadvisorylint.core.model;
 
 import io.github.pgadvisorylint.core.config.LintConfig;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -140,7 +139,7 @@ public final class LockModel {
         Set<String> tests = new HashSet<>();
         for (LockSite s : this.sites) {
             r.put(s.id(), SiteRole.of(s, bodies.contains(s.region())));
-            if (LintConfig.isTestSource(Path.of(s.path()))) {
+            if (LintConfig.isTestSource(s.path())) {
                 tests.add(s.id());
             }
         }
@@ -177,7 +176,7 @@ public final class LockModel {
      */
     public boolean inTestSources(LockSite site) {
         return roles.containsKey(site.id()) ? testSources.contains(site.id())
-                : LintConfig.isTestSource(Path.of(site.path()));
+                : LintConfig.isTestSource(site.path());
     }
 
     /** @return the regions of the lock helpers' own SQL sites given to this model, sorted */

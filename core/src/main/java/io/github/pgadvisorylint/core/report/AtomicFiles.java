@@ -5,6 +5,7 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -26,34 +27,88 @@ public final class AtomicFiles {
         void writeTo(Writer out) throws IOException;
     }
 
+    /** What {@link #write} did. */
+    public enum Outcome {
+        /** The target was created or replaced atomically. */
+        REPLACED,
+        /**
+         * The target is a symbolic link to a file inside the output directory: that file was replaced
+         * atomically and the link kept.
+         */
+        REPLACED_LINK_TARGET,
+        /**
+         * The target was a symbolic link to somewhere outside the output directory (or dangling
+         * there): the link itself was replaced by the report and nothing outside was touched.
+         */
+        REPLACED_LINK,
+        /** The target is a pipe or a character device ({@code /dev/stdout}): written through, not replaced. */
+        STREAMED
+    }
+
     private AtomicFiles() {
     }
 
     /**
-     * Writes UTF-8 text to a hidden temporary file in the target's directory (created when missing),
-     * then renames it over the target ({@code ATOMIC_MOVE}; a plain replacing move where the file
-     * system cannot rename atomically). The temporary file is deleted when anything fails. A target
-     * that exists but is not a regular file (a symbolic link, a named pipe, a device such as
-     * {@code /dev/stdout}) is written through, never replaced. The
-     * temporary file is created with the default permissions (umask), not {@code 0600}.
+     * Writes UTF-8 text so that a reader, or a kill midway, sees either the old content or the
+     * complete new content: the text goes to a hidden temporary file in the directory of the file
+     * finally written, which is then renamed over it ({@code ATOMIC_MOVE}; a plain replacing move
+     * where the file system cannot rename atomically). The temporary file is deleted when anything
+     * fails. The output directory is the target's own directory, created when missing.
+     * <ul>
+     *   <li>A symbolic link (or chain of links) whose end lies in the output directory: the file it
+     *       ends at is replaced atomically; the link stays.</li>
+     *   <li>A symbolic link whose end lies outside the output directory, or would (a dangling link):
+     *       never followed; the link itself is replaced by the report, so a link committed into a
+     *       repository cannot make a scan overwrite or create a file elsewhere.</li>
+     *   <li>A pipe or a character device ({@code /dev/stdout}, {@code /dev/null}), directly or through
+     *       links: written through, never replaced.</li>
+     *   <li>Anything else that is not a regular file (a directory, a block device): an error.</li>
+     * </ul>
+     * The temporary file is created with the default permissions (umask), not {@code 0600}.
      *
      * @param target  the file to create or replace
      * @param content what to write
-     * @throws IOException when the directory, the temporary file or the rename fails
+     * @return what was done
+     * @throws IOException when the directory, the temporary file or the rename fails, or the target
+     *                     is neither a file, a link nor a stream
      */
-    public static void write(Path target, Content content) throws IOException {
-        if (Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)
-                && !Files.isRegularFile(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-            // a symbolic link, a named pipe or a device (/dev/stdout): write through it, never replace it
-            try (Writer w = Files.newBufferedWriter(target, StandardCharsets.UTF_8, StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-                content.writeTo(w);
-            }
-            return;
-        }
+    public static Outcome write(Path target, Content content) throws IOException {
         Path absolute = target.toAbsolutePath().normalize();
         Path dir = absolute.getParent();
+        if (Files.isSymbolicLink(absolute)) {
+            if (Files.exists(absolute) && isStream(absolute)) {
+                stream(absolute, content);
+                return Outcome.STREAMED;
+            }
+            Path end = linkEnd(absolute);
+            if (end != null && inside(end, dir) && (!Files.exists(end) || Files.isRegularFile(end))) {
+                replace(end, content);
+                return Outcome.REPLACED_LINK_TARGET;
+            }
+            replace(absolute, content); // renaming over a link replaces the link, never its target
+            return Outcome.REPLACED_LINK;
+        }
+        if (Files.exists(absolute, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(absolute, LinkOption.NOFOLLOW_LINKS)) {
+            if (isStream(absolute)) {
+                stream(absolute, content);
+                return Outcome.STREAMED;
+            }
+            throw new IOException("not a regular file, a pipe or a character device; not replaced");
+        }
         Files.createDirectories(dir);
+        replace(absolute, content);
+        return Outcome.REPLACED;
+    }
+
+    private static void stream(Path target, Content content) throws IOException {
+        try (Writer w = Files.newBufferedWriter(target, StandardCharsets.UTF_8, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            content.writeTo(w);
+        }
+    }
+
+    private static void replace(Path absolute, Content content) throws IOException {
+        Path dir = absolute.getParent();
         Path tmp = dir.resolve("." + absolute.getFileName() + "." + UUID.randomUUID() + ".tmp");
         boolean done = false;
         try {
@@ -71,6 +126,54 @@ public final class AtomicFiles {
             if (!done) {
                 Files.deleteIfExists(tmp);
             }
+        }
+    }
+
+    /**
+     * @return where a chain of symbolic links ends (absolute, normalized; it may not exist), or null
+     *     for a chain longer than 40 links or one that cannot be read
+     */
+    private static Path linkEnd(Path link) {
+        Path p = link;
+        for (int hops = 0; hops < 40; hops++) {
+            if (!Files.isSymbolicLink(p)) {
+                try {
+                    // the directories on the way may be links too: judge where the file really is
+                    Path parent = p.getParent().toRealPath();
+                    return parent.resolve(p.getFileName());
+                } catch (IOException e) {
+                    return p;
+                }
+            }
+            try {
+                p = p.getParent().resolve(Files.readSymbolicLink(p)).toAbsolutePath().normalize();
+            } catch (IOException e) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    private static boolean inside(Path file, Path dir) {
+        Path realDir;
+        try {
+            realDir = dir.toRealPath();
+        } catch (IOException e) {
+            realDir = dir;
+        }
+        return file.startsWith(realDir) || file.startsWith(dir);
+    }
+
+    /** @return true for a pipe or a character device (followed through links) */
+    private static boolean isStream(Path p) {
+        try {
+            Object mode = Files.getAttribute(p, "unix:mode");
+            int type = ((Integer) mode) & 0170000;
+            return type == 0010000 || type == 0020000; // S_IFIFO, S_IFCHR
+        } catch (UnsupportedOperationException | IllegalArgumentException e) {
+            return Files.isRegularFile(p) || Files.isDirectory(p) ? false : Files.exists(p);
+        } catch (IOException e) {
+            return false;
         }
     }
 }

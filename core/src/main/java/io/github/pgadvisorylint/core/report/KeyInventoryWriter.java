@@ -14,6 +14,7 @@ import java.io.Writer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * Writes a {@link KeyInventory} as text, JSON, CSV (RFC 4180) or Markdown. Output is deterministic:
@@ -65,18 +66,18 @@ public final class KeyInventoryWriter {
 
     private static void text(KeyInventory inv, Writer out) throws IOException {
         for (Entry e : inv.entries()) {
-            out.write("key (" + e.value() + ")  " + e.spaceName() + (e.known() ? "" : ", not known statically") + "\n");
+            out.write("key (" + TerminalText.escape(e.value()) + ")  " + e.spaceName() + (e.known() ? "" : ", not known statically") + "\n");
             out.write("  pg_locks:  " + pgLocksText(e.pgLocks()) + "\n");
             String label = e.origins().size() == 1 ? "  origin:    " : "  origins:   ";
             for (String o : e.origins()) {
-                out.write(label + o + "\n");
+                out.write(label + TerminalText.escape(o) + "\n");
                 label = "             ";
             }
             out.write("  functions: " + String.join(", ", e.functions()) + " (" + String.join(", ", e.levels()) + "; "
                     + String.join(", ", e.modes()) + ")\n");
             out.write("  sites:\n");
             for (LockSite s : e.sites()) {
-                out.write("    " + s.region() + "  " + s.display() + method(s, "  in ") + "\n");
+                out.write("    " + TerminalText.escape(s.region() + "  " + s.display() + method(s, "  in ")) + "\n");
             }
             out.write("\n");
         }
@@ -195,6 +196,12 @@ public final class KeyInventoryWriter {
     /**
      * RFC 4180: a field holding a comma, a double quote, CR or LF is enclosed in double quotes, and
      * each double quote inside it doubled. Leading and trailing spaces are kept as they are.
+     * <p>
+     * CSV injection (OWASP "CSV Injection"): a spreadsheet runs a cell that starts with {@code =},
+     * {@code +}, {@code -}, {@code @}, a tab or a carriage return as a formula, and the inventory
+     * quotes code and file names a repository controls. Such a field gets a leading single quote
+     * (which spreadsheets show as text and do not run) and is always enclosed in double quotes. A
+     * plain number such as {@code -42} (a negative key) is left as it is: it cannot be a formula.
      *
      * @param field a value, null for empty
      * @return the field as it goes into the file
@@ -203,10 +210,24 @@ public final class KeyInventoryWriter {
         if (field == null) {
             return "";
         }
+        if (startsLikeFormula(field) && !PLAIN_NUMBER.matcher(field).matches()) {
+            return "\"'" + field.replace("\"", "\"\"") + '"';
+        }
         if (field.indexOf(',') < 0 && field.indexOf('"') < 0 && field.indexOf('\r') < 0 && field.indexOf('\n') < 0) {
             return field;
         }
         return '"' + field.replace("\"", "\"\"") + '"';
+    }
+
+    /** A decimal integer or fraction, optionally negative: a spreadsheet reads it as a number. */
+    private static final Pattern PLAIN_NUMBER = Pattern.compile("[-+]?[0-9]+(\\.[0-9]+)?");
+
+    private static boolean startsLikeFormula(String field) {
+        if (field.isEmpty()) {
+            return false;
+        }
+        char c = field.charAt(0);
+        return c == '=' || c == '+' || c == '-' || c == '@' || c == '\t' || c == '\r';
     }
 
     private static void markdown(KeyInventory inv, Writer out) throws IOException {

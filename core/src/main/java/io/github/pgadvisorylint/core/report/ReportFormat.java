@@ -43,7 +43,7 @@ public enum ReportFormat {
     public Reporter reporter(ReportOptions options) {
         return switch (this) {
             case TEXT -> new TextReporter(options.summaryNotes(), options.color());
-            case SARIF -> new SarifReporter(options.showSuppressed());
+            case SARIF -> new SarifReporter(options.showSuppressed(), options.configFile());
             case JSON -> new JsonReporter(options.showSuppressed());
             case GITHUB -> new GithubReporter();
             case CHECKSTYLE -> new CheckstyleReporter();

@@ -71,6 +71,7 @@ public final class SarifReporter implements Reporter {
     public static final String FINGERPRINT_KEY = "pgAdvisoryLint/v1";
 
     private final boolean showSuppressed;
+    private final String configFile;
 
     /** A reporter that leaves suppressed findings out. */
     public SarifReporter() {
@@ -79,7 +80,18 @@ public final class SarifReporter implements Reporter {
 
     /** @param showSuppressed true to include suppressed findings with their {@code suppressions} */
     public SarifReporter(boolean showSuppressed) {
+        this(showSuppressed, null);
+    }
+
+    /**
+     * @param showSuppressed true to include suppressed findings with their {@code suppressions}
+     * @param configFile     the configuration file used, relative to the scan root, or null for none:
+     *                       written as {@code invocations[0].properties.configurationFile} (a property
+     *                       bag, SARIF 2.1.0 §3.8), so a reader sees which settings produced the log
+     */
+    public SarifReporter(boolean showSuppressed, String configFile) {
         this.showSuppressed = showSuppressed;
+        this.configFile = configFile;
     }
 
     @Override
@@ -130,6 +142,9 @@ public final class SarifReporter implements Reporter {
 
         ObjectNode invocation = run.putArray("invocations").addObject();
         invocation.put("executionSuccessful", !result.hasErrors());
+        if (configFile != null) {
+            invocation.putObject("properties").put("configurationFile", configFile);
+        }
         ArrayNode notes = invocation.putArray("toolExecutionNotifications");
         for (Notification n : ReportSupport.sortedNotifications(result.notifications())) {
             ObjectNode note = notes.addObject();
@@ -256,13 +271,14 @@ public final class SarifReporter implements Reporter {
     }
 
     /**
-     * @param path a root-relative path, {@code /}- or {@code \}-separated
+     * @param path a root-relative path, {@code /}-separated as the model writes it (a {@code \} is part
+     *             of a file name, never a separator, and is encoded as {@code %5C})
      * @return a relative URI reference (RFC 3986 §4.2): {@code /} separators, and every UTF-8 octet
      *     other than ALPHA, DIGIT, {@code - . _ ~} and {@code /} percent-encoded with upper-case hex
      *     (§2.1, §2.3), e.g. {@code src/my dir/Zoë.java} gives {@code src/my%20dir/Zo%C3%AB.java}
      */
     public static String relativeUri(String path) {
-        byte[] bytes = path.replace('\\', '/').getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = path.getBytes(StandardCharsets.UTF_8);
         StringBuilder sb = new StringBuilder(bytes.length + 16);
         for (byte b : bytes) {
             int c = b & 0xff;

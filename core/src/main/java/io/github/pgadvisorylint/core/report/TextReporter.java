@@ -26,7 +26,9 @@ import java.util.Locale;
  * 1-based UTF-16 code units, as in the model. With colour on (only for a terminal: the CLI checks
  * {@code System.console()}, {@code NO_COLOR} and {@code --color}), the severity word is bold red,
  * yellow or cyan and the rule id dim (ANSI SGR escapes); without it the output is plain text.
- * Suppressed findings are never listed; the summary counts them.
+ * Suppressed findings are never listed; the summary counts them. Paths, messages and notes pass
+ * through {@link TerminalText#escape}: a file name holding an escape sequence or a newline is shown,
+ * never obeyed, and cannot forge a line.
  */
 public final class TextReporter implements Reporter {
 
@@ -61,14 +63,14 @@ public final class TextReporter implements Reporter {
     public void write(AnalysisResult result, Writer out) throws IOException {
         for (Finding f : ReportSupport.sortedFindings(result.findings())) {
             out.write(position(f.region()) + ": " + paint(f.severity()) + " " + dim("[" + f.ruleId() + "]") + " "
-                    + f.message() + "\n");
+                    + TerminalText.escape(f.message()) + "\n");
             for (RelatedLocation r : f.related()) {
-                out.write("    " + position(r.region()) + ": related " + r.message() + "\n");
+                out.write("    " + position(r.region()) + ": related " + TerminalText.escape(r.message()) + "\n");
             }
         }
         for (Notification n : ReportSupport.sortedNotifications(result.notifications())) {
             out.write(position(n.region()) + ": " + paint(n.level()) + " " + dim("[tool:" + n.kind() + "]") + " "
-                    + n.message() + "\n");
+                    + TerminalText.escape(n.message()) + "\n");
         }
         out.write(summary(result) + "\n");
     }
@@ -93,7 +95,7 @@ public final class TextReporter implements Reporter {
                     .append(" (files or statements not fully analysed)");
         }
         for (String note : summaryNotes) {
-            sb.append(". ").append(note);
+            sb.append(". ").append(TerminalText.escape(note));
         }
         return sb.toString();
     }
@@ -115,7 +117,7 @@ public final class TextReporter implements Reporter {
     }
 
     private static String position(SourceRegion r) {
-        return r.path() + ":" + r.startLine() + ":" + r.startColumn();
+        return TerminalText.escape(r.path()) + ":" + r.startLine() + ":" + r.startColumn();
     }
 
     private static String plural(long n, String noun) {

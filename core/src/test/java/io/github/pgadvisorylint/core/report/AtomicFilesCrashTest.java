@@ -70,4 +70,26 @@ class AtomicFilesCrashTest {
             assertThat(Files.readString(t)).isEqualTo("{\"half\": \"a new rep");
         });
     }
+
+    @Test
+    @Timeout(60)
+    void killingTheWriterMidwayThroughALinkLeavesTheOldReportIntact(@TempDir Path dir) throws Exception {
+        // issue 19: the output is a symbolic link to the report kept next to it; before, the write went
+        // through the link in place, so a kill left the report truncated and the old one gone
+        Path report = dir.resolve("report-2024.sarif");
+        Files.writeString(report, "{\"old\": \"complete\"}\n");
+        Path link = Files.createSymbolicLink(dir.resolve("latest.sarif"), Path.of("report-2024.sarif"));
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Victim.class.getName(),
+                link.toString()).redirectErrorStream(true).start();
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            assertThat(out.readLine()).isEqualTo("HALF");
+            p.destroyForcibly();
+            assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        } finally {
+            p.destroyForcibly();
+        }
+        assertThat(Files.readString(link)).isEqualTo("{\"old\": \"complete\"}\n");
+        assertThat(Files.isSymbolicLink(link)).isTrue();
+    }
 }

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,5 +43,38 @@ class AtomicFilesTest {
         })).hasMessage("disk full");
         assertThat(Files.readString(target)).isEqualTo("old");
         assertThat(names()).containsExactly("report.sarif");
+    }
+
+    @Test
+    void aLinkLeadingOutOfTheDirectoryIsReplacedAndItsTargetLeftAlone(@TempDir Path outside) throws IOException {
+        Path victim = Files.writeString(outside.resolve("victim"), "keep");
+        Path link = Files.createSymbolicLink(dir.resolve("report.sarif"), victim);
+        assertThat(AtomicFiles.write(link, w -> w.write("new"))).isEqualTo(AtomicFiles.Outcome.REPLACED_LINK);
+        assertThat(Files.readString(victim)).isEqualTo("keep");
+        assertThat(Files.isSymbolicLink(link)).isFalse();
+        assertThat(Files.readString(link)).isEqualTo("new");
+        // a dangling link would have created a file outside: it is replaced just the same
+        Path dangling = Files.createSymbolicLink(dir.resolve("report.json"), outside.resolve("new-file"));
+        assertThat(AtomicFiles.write(dangling, w -> w.write("json"))).isEqualTo(AtomicFiles.Outcome.REPLACED_LINK);
+        assertThat(outside.resolve("new-file")).doesNotExist();
+        assertThat(Files.readString(dangling)).isEqualTo("json");
+    }
+
+    @Test
+    void aLinkInsideTheDirectoryKeepsPointingAtTheReplacedFile() throws IOException {
+        Path real = Files.writeString(dir.resolve("2024.txt"), "old");
+        Path link = Files.createSymbolicLink(dir.resolve("latest.txt"), Path.of("2024.txt"));
+        assertThat(AtomicFiles.write(link, w -> w.write("new"))).isEqualTo(AtomicFiles.Outcome.REPLACED_LINK_TARGET);
+        assertThat(Files.isSymbolicLink(link)).isTrue();
+        assertThat(Files.readString(real)).isEqualTo("new");
+        assertThat(names()).containsExactly("2024.txt", "latest.txt");
+    }
+
+    @Test
+    void aCharacterDeviceIsWrittenThrough() throws IOException {
+        Path devNull = Path.of("/dev/null");
+        Assumptions.assumeTrue(Files.exists(devNull), "no /dev/null on this system");
+        assertThat(AtomicFiles.write(devNull, w -> w.write("gone"))).isEqualTo(AtomicFiles.Outcome.STREAMED);
+        assertThat(Files.exists(devNull)).isTrue();
     }
 }
