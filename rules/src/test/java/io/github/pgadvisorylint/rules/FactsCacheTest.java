@@ -307,7 +307,7 @@ class FactsCacheTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"{}", "null", "[]", "\"\"", "{\"files\": null}", "{\"format\": 2}", "[[[[[[", "\u0000\u0001"})
+    @ValueSource(strings = {"{}", "null", "[]", "\"\"", "{\"files\": null}", "{\"format\": 3}", "[[[[[[", "\u0000\u0001"})
     void aFileThatIsNoCacheIsReportedInPlainWords(String content) throws IOException {
         Path cacheFile = tmp.resolve("cache.json");
         Files.writeString(cacheFile, content);

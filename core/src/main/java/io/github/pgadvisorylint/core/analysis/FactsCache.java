@@ -47,7 +47,7 @@ import java.util.SortedSet;
 public final class FactsCache {
 
     /** Version of the file's layout; a cache with another is ignored. */
-    static final int FORMAT = 2;
+    static final int FORMAT = 3;
 
     /**
      * Cache files larger than this are ignored rather than read (bytes): a cache of 20,000 lock-using
@@ -122,6 +122,10 @@ public final class FactsCache {
                     return new Loaded(null, "cannot use cache file " + file
                             + " (not a pg-advisory-lint cache: fields are missing or null); analysing afresh");
                 }
+                if (!s.integrity().equals(seal(s))) {
+                    return new Loaded(null, "cannot use cache file " + file
+                            + " (its contents do not match the checksum it was written with: edited or damaged); analysing afresh");
+                }
                 return new Loaded(s, null);
             }
         } catch (NoSuchFileException e) {
@@ -187,7 +191,23 @@ public final class FactsCache {
             throw new IOException(file + " exists and is not a pg-advisory-lint cache; not replaced (delete it or"
                     + " choose another cache file)");
         }
-        AtomicFiles.write(file, w -> Json.MAPPER.writeValue(w, next));
+        Snapshot sealed = next.withIntegrity(seal(next));
+        AtomicFiles.write(file, w -> Json.MAPPER.writeValue(w, sealed));
+    }
+
+    /**
+     * The checksum a snapshot is written with: the SHA-256 of its JSON without the checksum. Reading
+     * compares it with the snapshot read back, so an entry edited by hand (facts emptied, another file's
+     * facts, a changed {@code extractedWith}, {@code called} or {@code earlier}) makes the whole file
+     * unusable with a problem instead of changing the result. It guards against mistakes and damage,
+     * not against someone who recomputes it.
+     */
+    private static String seal(Snapshot s) {
+        try {
+            return SourceReader.sha256(Json.MAPPER.writeValueAsBytes(s.withIntegrity(null)));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /**
@@ -277,14 +297,27 @@ public final class FactsCache {
      *                         name could supply constants
      * @param helperCallNames  names of the lock helpers: a file calling one takes part in the analysis
      * @param files            relative path to entry, for every file read
+     * @param integrity        the checksum of the rest, set when the file is written; null before
      */
     record Snapshot(int format, String fingerprint, boolean javaReusable, SortedSet<String> watchedTypeNames,
-                    SortedSet<String> helperCallNames, SortedMap<String, Entry> files) {
+                    SortedSet<String> helperCallNames, SortedMap<String, Entry> files, String integrity) {
+
+        /** A snapshot as an analysis leaves it, before it is written. */
+        Snapshot(int format, String fingerprint, boolean javaReusable, SortedSet<String> watchedTypeNames,
+                 SortedSet<String> helperCallNames, SortedMap<String, Entry> files) {
+            this(format, fingerprint, javaReusable, watchedTypeNames, helperCallNames, files, null);
+        }
+
+        /** @return the same snapshot with this checksum */
+        Snapshot withIntegrity(String checksum) {
+            return new Snapshot(format, fingerprint, javaReusable, watchedTypeNames, helperCallNames, files, checksum);
+        }
 
         /** @return whether every field the analysis reads is present (a hand-edited file may lack some) */
         boolean wellFormed() {
             // (sorted sets and maps cannot hold null elements or keys: reading such a file already failed)
-            if (fingerprint == null || watchedTypeNames == null || helperCallNames == null || files == null) {
+            if (fingerprint == null || watchedTypeNames == null || helperCallNames == null || files == null
+                    || integrity == null) {
                 return false;
             }
             for (Entry v : files.values()) {

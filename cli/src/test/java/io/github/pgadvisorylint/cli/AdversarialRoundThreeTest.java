@@ -1,0 +1,172 @@
+package io.github.pgadvisorylint.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The third adversarial pass (issue 19's second one): each case through the real CLI with the real
+ * rules, compared with a cold scan.
+ */
+@Timeout(180)
+class AdversarialRoundThreeTest {
+
+    @TempDir
+    Path dir;
+
+    /** A lock helper two calls down, two callers, and a key constant in its own file. */
+    private void helperProject() throws IOException {
+        Path src = Files.createDirectories(dir.resolve("project/src/p"));
+        Files.writeString(src.resolve("Base.java"), """
+                package p;
+
+                import java.sql.Connection;
+                import java.sql.PreparedStatement;
+                import java.sql.SQLException;
+
+                public class Base {
+                    private Connection connection;
+
+                    public void take(long key) throws SQLException {
+                        try (PreparedStatement ps = connection.prepareStatement("SELECT pg_advisory_lock(?)")) {
+                            ps.setLong(1, key);
+                            ps.execute();
+                        }
+                    }
+
+                    public void give(long key) throws SQLException {
+                        try (PreparedStatement ps = connection.prepareStatement("SELECT pg_advisory_unlock(?)")) {
+                            ps.setLong(1, key);
+                            ps.executeQuery().next();
+                        }
+                    }
+                }
+                """);
+        Files.writeString(src.resolve("Middle.java"), """
+                package p;
+
+                import java.sql.SQLException;
+
+                public class Middle {
+                    private Base base;
+
+                    public void enter(long key) throws SQLException {
+                        base.take(key);
+                    }
+                }
+                """);
+        Files.writeString(src.resolve("Keys.java"), """
+                package p;
+
+                public final class Keys {
+                    public static final long NIGHTLY = 4242L;
+                }
+                """);
+        for (String user : new String[] {"Nightly", "Weekly"}) {
+            Files.writeString(src.resolve(user + ".java"), """
+                    package p;
+
+                    import java.sql.SQLException;
+
+                    public class %s {
+                        private Middle middle;
+                        private Base base;
+
+                        public void run(Runnable work) throws SQLException {
+                            middle.enter(Keys.NIGHTLY);
+                            work.run();
+                            base.give(Keys.NIGHTLY);
+                        }
+                    }
+                    """.formatted(user));
+        }
+    }
+
+    private static String json(CliHarness.Run run) {
+        return run.out().replaceAll("\"elapsedMillis\" *: *\\d+", "\"elapsedMillis\": 0");
+    }
+
+    private static void editJson(Path file, Consumer<JsonNode> edit) throws IOException {
+        ObjectMapper mapper = new ObjectMapper();
+        JsonNode tree = mapper.readTree(file.toFile());
+        edit.accept(tree);
+        mapper.writeValue(file.toFile(), tree);
+    }
+
+    /**
+     * A cache entry edited by hand used to be taken at its word: emptied sites of an unchanged file gave
+     * a report without its findings, and emptied helpers in the earlier rounds of a helper file (read
+     * when another file changed) lost every caller's finding, both with exit code 0 and no warning. Now
+     * the cache is sealed by a checksum: any such edit makes it unusable, with a warning, and the report
+     * is the cold one.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"sites", "called", "extractedWith", "earlier-helpers"})
+    void aHandEditedCacheEntryNeverChangesTheReport(String field) throws IOException {
+        helperProject();
+        String cold = json(CliHarness.real(dir, "scan", "-f", "json", "project"));
+        assertThat(cold).contains("\"path\": \"src/p/Nightly.java\"").contains("\"path\": \"src/p/Weekly.java\"");
+        CliHarness.Run first = CliHarness.real(dir, "scan", "-f", "json", "--cache", "cache.json", "project");
+        assertThat(json(first)).isEqualTo(cold);
+
+        editJson(dir.resolve("cache.json"), tree -> {
+            ObjectNode nightly = (ObjectNode) tree.at("/files/src~1p~1Nightly.java");
+            ObjectNode middle = (ObjectNode) tree.at("/files/src~1p~1Middle.java");
+            switch (field) {
+                case "sites" -> {
+                    ((ObjectNode) nightly.get("facts")).putArray("sites");
+                    ((ObjectNode) nightly.get("facts")).putArray("lifecycles");
+                }
+                case "called" -> nightly.putArray("called");
+                case "extractedWith" -> nightly.put("extractedWith", "0".repeat(64));
+                default -> {
+                    assertThat(middle.get("earlier").isArray()).as("Middle takes part in several helper rounds").isTrue();
+                    middle.get("earlier").forEach(round -> ((ObjectNode) round).putArray("helpers"));
+                    ((ObjectNode) middle.get("facts")).putArray("helpers");
+                }
+            }
+        });
+        // an edit elsewhere, so that the Java part is redone file by file and reads the entries
+        Path keys = dir.resolve("project/src/p/Keys.java");
+        Files.writeString(keys, Files.readString(keys) + "// reviewed\n");
+        String coldAgain = json(CliHarness.real(dir, "scan", "-f", "json", "project"));
+
+        CliHarness.Run warm = CliHarness.real(dir, "scan", "-f", "json", "--cache", "cache.json", "project");
+        assertThat(warm.err()).contains("warning: cannot use cache file").contains("do not match the checksum");
+        assertThat(json(warm)).isEqualTo(coldAgain);
+        // rewritten sealed: the next run uses it again, silently
+        CliHarness.Run again = CliHarness.real(dir, "scan", "-f", "json", "--cache", "cache.json", "project");
+        assertThat(again.err()).doesNotContain("cannot use cache file");
+        assertThat(json(again)).isEqualTo(coldAgain);
+    }
+
+    /** The unchanged tree reuses the Java facts as a whole: an emptied entry was invisible there too. */
+    @ParameterizedTest
+    @ValueSource(strings = {"sites", "helpers"})
+    void aHandEditedCacheOfAnUnchangedTreeIsNotUsed(String list) throws IOException {
+        helperProject();
+        String cold = json(CliHarness.real(dir, "scan", "-f", "json", "project"));
+        CliHarness.real(dir, "scan", "-f", "json", "--cache", "cache.json", "project");
+        editJson(dir.resolve("cache.json"), tree -> tree.get("files").forEach(entry -> {
+            if (entry.get("facts").isObject()) {
+                ArrayNode emptied = ((ObjectNode) entry.get("facts")).putArray(list);
+                assertThat(emptied).isEmpty();
+            }
+        }));
+        CliHarness.Run warm = CliHarness.real(dir, "scan", "-f", "json", "--cache", "cache.json", "project");
+        assertThat(warm.err()).contains("warning: cannot use cache file");
+        assertThat(json(warm)).isEqualTo(cold);
+        assertThat(warm.exitCode()).isEqualTo(1);
+    }
+}
