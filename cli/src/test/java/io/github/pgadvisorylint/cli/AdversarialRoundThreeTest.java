@@ -9,7 +9,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -168,5 +171,110 @@ class AdversarialRoundThreeTest {
         assertThat(warm.err()).contains("warning: cannot use cache file");
         assertThat(json(warm)).isEqualTo(cold);
         assertThat(warm.exitCode()).isEqualTo(1);
+    }
+
+    private void write(String path, String text) throws IOException {
+        Path file = dir.resolve(path);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, text);
+    }
+
+    /**
+     * Two modules each with a {@code Keys.java}: only the first file of a simple name was outlined, so
+     * {@code b}'s {@code Keys.JOB} (2002) read as {@code a}'s (1001), and the duplicate of 2002 written as
+     * a literal in {@code b} went unreported. Now every file of the name is outlined and the index picks
+     * the one of the referring file's package.
+     */
+    @Test
+    void everyFileOfAReferencedTypeNameIsReadForConstants() throws IOException {
+        write("project/a/src/a/Keys.java", "package a;\n\npublic final class Keys {\n    public static final long JOB = 1001L;\n}\n");
+        write("project/b/src/b/Keys.java", "package b;\n\npublic final class Keys {\n    public static final long JOB = 2002L;\n}\n");
+        // silent for duplicate-lock-key: a's key 1001 is taken once
+        write("project/a/src/a/Other.java", """
+                package a;
+
+                public class Other {
+                    void run(java.sql.Statement st) throws Exception {
+                        st.execute("SELECT pg_advisory_xact_lock(" + Keys.JOB + ")");
+                    }
+                }
+                """);
+        // fires: b's key 2002 through b.Keys, and again as a literal
+        write("project/b/src/b/Use.java", """
+                package b;
+
+                public class Use {
+                    void run(java.sql.Statement st) throws Exception {
+                        st.execute("SELECT pg_advisory_xact_lock(" + Keys.JOB + ")");
+                    }
+                }
+                """);
+        write("project/b/src/b/Lit.java", """
+                package b;
+
+                public class Lit {
+                    void run(java.sql.Statement st) throws Exception {
+                        st.execute("SELECT pg_advisory_xact_lock(2002)");
+                    }
+                }
+                """);
+        CliHarness.Run scan = CliHarness.real(dir, "scan", "-f", "json", "project");
+        JsonNode report = new ObjectMapper().readTree(scan.out());
+        List<String> duplicates = new ArrayList<>();
+        for (JsonNode f : report.get("findings")) {
+            if (f.get("ruleId").asText().equals("duplicate-lock-key")) {
+                duplicates.add(f.get("path").asText() + " " + f.get("message").asText().replaceAll(" \\(.*", ""));
+            }
+        }
+        assertThat(duplicates).containsExactly(
+                "b/src/b/Lit.java pg_advisory_xact_lock(2002) takes the key 2002 from literal 2002",
+                "b/src/b/Use.java pg_advisory_xact_lock(Keys.JOB) takes the key 2002 from b.Keys.JOB");
+        CliHarness.Run keys = CliHarness.real(dir, "keys", "project");
+        assertThat(keys.out()).contains("origin:    a.Keys.JOB").contains("b.Keys.JOB");
+        assertThat(keys.out().substring(0, keys.out().indexOf("key (2002)"))).doesNotContain("b/src/b/Use.java");
+    }
+
+    /**
+     * A mapper XML names its interface by qualified name; with two interfaces of that simple name, the
+     * first in path order was read for the parameter names. Here the decoy puts the key second, so
+     * the caller's first argument (the key) looked like the note and its lock site was lost.
+     */
+    @Test
+    void aMapperReadsTheInterfaceOfItsNamespace() throws IOException {
+        write("project/a-decoy/src/com/acme/old/JobMapper.java", """
+                package com.acme.old;
+
+                public interface JobMapper {
+                    void take(String note, @org.apache.ibatis.annotations.Param("key") long key);
+                }
+                """);
+        write("project/b-app/src/com/acme/jobs/JobMapper.java", """
+                package com.acme.jobs;
+
+                public interface JobMapper {
+                    void take(@org.apache.ibatis.annotations.Param("key") long key, String note);
+                }
+                """);
+        write("project/b-app/src/mappers/JobMapper.xml", """
+                <?xml version="1.0" encoding="UTF-8"?>
+                <mapper namespace="com.acme.jobs.JobMapper">
+                  <select id="take">SELECT pg_advisory_lock(#{key})</select>
+                </mapper>
+                """);
+        // fires: the session lock taken through the mapper is never released
+        write("project/b-app/src/com/acme/jobs/Nightly.java", """
+                package com.acme.jobs;
+
+                public class Nightly {
+                    private JobMapper mapper;
+
+                    void run() {
+                        mapper.take(7007L, "nightly");
+                    }
+                }
+                """);
+        CliHarness.Run scan = CliHarness.real(dir, "scan", "-f", "json", "project");
+        assertThat(scan.out()).contains("\"path\": \"b-app/src/com/acme/jobs/Nightly.java\"");
+        assertThat(CliHarness.real(dir, "keys", "project").out()).contains("key (7007)");
     }
 }

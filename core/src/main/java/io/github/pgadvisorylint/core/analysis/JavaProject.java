@@ -14,6 +14,7 @@ import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.mybatis.MyBatisMapperFrontEnd;
 import io.github.pgadvisorylint.core.rule.Severity;
 import io.github.pgadvisorylint.core.source.SourceFile;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -131,7 +132,12 @@ final class JavaProject {
     private final Set<String> configuredHelperNames;
     private final Consumer<String> phaseDone;
     private final Set<Integer> ruledOut;
-    private final Map<String, DiscoveredFile> javaByTypeName = new HashMap<>();
+    /**
+     * The Java files by the simple type name they are expected to declare (their file name), in slot
+     * order: several modules or packages may each have a {@code Keys.java}, and every one of them is
+     * outlined when a file refers to {@code Keys} (the index tells them apart by package and imports).
+     */
+    private final Map<String, List<DiscoveredFile>> javaByTypeName = new HashMap<>();
     private final Map<String, Integer> slotByPath = new HashMap<>();
 
     private final ConstantIndex index = new ConstantIndex();
@@ -189,7 +195,7 @@ final class JavaProject {
             DiscoveredFile f = files.get(i);
             slotByPath.put(f.relativePath(), i);
             if (f.kind() == FileKind.JAVA) {
-                javaByTypeName.putIfAbsent(typeName(f), f);
+                javaByTypeName.computeIfAbsent(typeName(f), k -> new ArrayList<>()).add(f);
             }
         }
     }
@@ -282,9 +288,10 @@ final class JavaProject {
                 }
                 watched.addAll(o.referenced());
                 for (String type : o.referenced()) {
-                    DiscoveredFile f = javaByTypeName.get(type);
-                    if (f != null && !tasks.isSkipped(f.relativePath()) && outlined.add(f.relativePath())) {
-                        wanted.add(f);
+                    for (DiscoveredFile f : javaByTypeName.getOrDefault(type, List.of())) {
+                        if (!tasks.isSkipped(f.relativePath()) && outlined.add(f.relativePath())) {
+                            wanted.add(f);
+                        }
                     }
                 }
             }
@@ -362,7 +369,7 @@ final class JavaProject {
     }
     /**
      * Analyses the mapper XML files, each with its mapper interface (parsed whole when a Java file of
-     * that simple name is in the scan; not indexed).
+     * that simple name is in the scan, see {@link #mapperInterface}; not indexed).
      *
      * @return the helper summaries of their statements
      */
@@ -372,8 +379,7 @@ final class JavaProject {
             Staged.Mapper m = mappers.get(i);
             String hash = null;
             try {
-                String simple = m.namespace().substring(m.namespace().lastIndexOf('.') + 1);
-                DiscoveredFile javaFile = javaByTypeName.get(simple);
+                DiscoveredFile javaFile = mapperInterface(m.namespace());
                 CompilationUnit unit = null;
                 if (javaFile != null) {
                     SourceReader.Read r = reader.read(javaFile, null);
@@ -394,7 +400,7 @@ final class JavaProject {
             participants.add(m.file().path());
             String simple = m.namespace().substring(m.namespace().lastIndexOf('.') + 1);
             watched.add(simple);
-            DiscoveredFile javaFile = javaByTypeName.get(simple);
+            DiscoveredFile javaFile = mapperInterface(m.namespace());
             Mapped d = done.get(k);
             if (javaFile != null) {
                 participants.add(javaFile.relativePath());
@@ -639,6 +645,29 @@ final class JavaProject {
             }
         }
         return out;
+    }
+
+    /**
+     * @param namespace a mapper's namespace, the qualified name of its interface
+     * @return the Java file of that interface: among the files of its simple name, the first whose
+     *     folders end with the namespace's package, else the first; null when there is none
+     */
+    private DiscoveredFile mapperInterface(String namespace) {
+        String[] parts = namespace.split("\\.", -1);
+        List<DiscoveredFile> named = javaByTypeName.getOrDefault(parts[parts.length - 1], List.of());
+        for (DiscoveredFile f : named) {
+            Path folder = f.path().getParent();
+            int k = parts.length - 2;
+            while (k >= 0 && folder != null && folder.getFileName() != null
+                    && folder.getFileName().toString().equals(parts[k])) {
+                folder = folder.getParent();
+                k--;
+            }
+            if (k < 0) {
+                return f;
+            }
+        }
+        return named.isEmpty() ? null : named.get(0);
     }
 
     /** @return a Java file's name without {@code .java}: the simple name of the type it is expected to declare */
