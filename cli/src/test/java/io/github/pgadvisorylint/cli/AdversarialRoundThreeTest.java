@@ -277,4 +277,98 @@ class AdversarialRoundThreeTest {
         assertThat(scan.out()).contains("\"path\": \"b-app/src/com/acme/jobs/Nightly.java\"");
         assertThat(CliHarness.real(dir, "keys", "project").out()).contains("key (7007)");
     }
+
+    /**
+     * A file that never mentions advisory locks joins the analysis when it calls a helper; the cheap
+     * text test before parsing wanted the name right before its parenthesis, so a generic helper type's
+     * {@code new Held<>(...)}, {@code new Held<String>(...)} or a line break before the parenthesis lost
+     * the caller's finding. The same project also goes through the cache, edited between runs: the
+     * sealed cache is accepted again (its checksum is over the text, not over objects read back).
+     */
+    @Test
+    void aCallerOfAGenericHelperTypeIsFoundWithoutTheWordAdvisory() throws IOException {
+        write("project/src/p/Held.java", """
+                package p;
+
+                import java.sql.Connection;
+                import java.sql.PreparedStatement;
+                import java.sql.SQLException;
+
+                public class Held<T> implements AutoCloseable {
+                    private final Connection connection;
+                    private final long key;
+
+                    public Held(Connection connection, long key) throws SQLException {
+                        this.connection = connection;
+                        this.key = key;
+                        try (PreparedStatement ps = connection.prepareStatement("SELECT pg_advisory_lock(?)")) {
+                            ps.setLong(1, key);
+                            ps.execute();
+                        }
+                    }
+
+                    @Override
+                    public void close() throws SQLException {
+                        try (PreparedStatement ps = connection.prepareStatement("SELECT pg_advisory_unlock(?)")) {
+                            ps.setLong(1, key);
+                            ps.executeQuery().next();
+                        }
+                    }
+                }
+                """);
+        String[][] callers = {
+            {"Diamond", "new Held<>(c, 5150L)"},
+            {"Explicit", "new Held<String>(c, 5151L)"},
+            {"Broken", "new Held\n                (c, 5152L)"},
+            {"Commented", "new Held</* the payload */ String>(c, 5153L)"},
+        };
+        for (String[] caller : callers) {
+            // fires: the handle is never closed
+            write("project/src/p/" + caller[0] + ".java", """
+                    package p;
+
+                    import java.sql.Connection;
+
+                    public class %s {
+                        public void leak(Connection c) throws Exception {
+                            Held<String> h = %s;
+                            c.createStatement().execute("UPDATE t SET x = 1");
+                        }
+                    }
+                    """.formatted(caller[0], caller[1]));
+        }
+        // silent: names the type, never creates one
+        write("project/src/p/Holder.java", """
+                package p;
+
+                public class Holder {
+                    private Held<String> held;
+                    private int size;
+
+                    boolean small(int limit) {
+                        return size < limit && held != null;
+                    }
+                }
+                """);
+        CliHarness.Run cold = CliHarness.real(dir, "scan", "-f", "json", "project");
+        JsonNode report = new ObjectMapper().readTree(cold.out());
+        List<String> leaks = new ArrayList<>();
+        for (JsonNode f : report.get("findings")) {
+            if (f.get("ruleId").asText().equals("lock-without-finally-unlock")) {
+                leaks.add(f.get("path").asText());
+            }
+        }
+        assertThat(leaks).containsExactly("src/p/Broken.java", "src/p/Commented.java", "src/p/Diamond.java", "src/p/Explicit.java");
+
+        CliHarness.Run first = CliHarness.real(dir, "scan", "-f", "json", "--cache", "cache.json", "project");
+        assertThat(json(first)).isEqualTo(json(cold));
+        Path edited = dir.resolve("project/src/p/Explicit.java");
+        Files.writeString(edited, Files.readString(edited) + "// touched\n");
+        String coldAgain = json(CliHarness.real(dir, "scan", "-f", "json", "project"));
+        for (int run = 0; run < 2; run++) {
+            CliHarness.Run warm = CliHarness.real(dir, "scan", "-f", "json", "--cache", "cache.json", "project");
+            assertThat(warm.err()).doesNotContain("cannot use cache file");
+            assertThat(json(warm)).isEqualTo(coldAgain);
+        }
+    }
 }

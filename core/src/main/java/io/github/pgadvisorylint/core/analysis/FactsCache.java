@@ -7,15 +7,21 @@ import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.pgadvisorylint.core.config.PoolingEvidence;
 import io.github.pgadvisorylint.core.model.TimeoutEvidence;
 import io.github.pgadvisorylint.core.report.AtomicFiles;
 import io.github.pgadvisorylint.core.report.ToolInfo;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.security.DigestOutputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -122,7 +128,9 @@ public final class FactsCache {
                     return new Loaded(null, "cannot use cache file " + file
                             + " (not a pg-advisory-lint cache: fields are missing or null); analysing afresh");
                 }
-                if (!s.integrity().equals(seal(s))) {
+                // the checksum covers the file as written, with its own value null (see seal)
+                ((ObjectNode) tree).putNull("integrity");
+                if (!s.integrity().equals(seal(tree))) {
                     return new Loaded(null, "cannot use cache file " + file
                             + " (its contents do not match the checksum it was written with: edited or damaged); analysing afresh");
                 }
@@ -191,23 +199,32 @@ public final class FactsCache {
             throw new IOException(file + " exists and is not a pg-advisory-lint cache; not replaced (delete it or"
                     + " choose another cache file)");
         }
-        Snapshot sealed = next.withIntegrity(seal(next));
+        Snapshot sealed = next.withIntegrity(seal(next.withIntegrity(null)));
         AtomicFiles.write(file, w -> Json.MAPPER.writeValue(w, sealed));
     }
 
     /**
-     * The checksum a snapshot is written with: the SHA-256 of its JSON without the checksum. Reading
-     * compares it with the snapshot read back, so an entry edited by hand (facts emptied, another file's
-     * facts, a changed {@code extractedWith}, {@code called} or {@code earlier}) makes the whole file
-     * unusable with a problem instead of changing the result. It guards against mistakes and damage,
-     * not against someone who recomputes it.
+     * The checksum a snapshot is written with: the SHA-256 of its JSON with the checksum itself null.
+     * Reading computes it again over the JSON tree read, with the checksum set to null in place (the
+     * same text: the mapping writes a value and the tree read from it alike), so an entry edited by
+     * hand (facts emptied, another file's facts, a changed {@code extractedWith}, {@code called} or
+     * {@code earlier}) makes the whole file unusable with a problem instead of changing the result. It
+     * is computed over the text, never over objects read back (a set read back may iterate in another
+     * order). It guards against mistakes and damage, not against someone who recomputes it.
+     *
+     * @param value a snapshot whose checksum is null, or the tree of one
      */
-    private static String seal(Snapshot s) {
+    private static String seal(Object value) throws IOException {
+        MessageDigest digest;
         try {
-            return SourceReader.sha256(Json.MAPPER.writeValueAsBytes(s.withIntegrity(null)));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new java.io.UncheckedIOException(e);
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }
+        try (DigestOutputStream out = new DigestOutputStream(OutputStream.nullOutputStream(), digest)) {
+            Json.MAPPER.writeValue(out, value);
+        }
+        return HexFormat.of().formatHex(digest.digest());
     }
 
     /**

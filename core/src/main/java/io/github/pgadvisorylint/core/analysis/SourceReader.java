@@ -132,23 +132,72 @@ final class SourceReader {
         return new String(bytes, StandardCharsets.ISO_8859_1);
     }
 
-    /** Whether a text holds {@code name(} for one of the names, the name starting a word (a cheap test before parsing). */
+    /**
+     * Whether a text may call one of the names (a cheap test before parsing): the name starting a word,
+     * then, past white space, comments and type arguments ({@code new Held<>(}, {@code new Held<String>(}),
+     * an opening parenthesis. Errs towards yes: a file it passes is parsed and asked again.
+     */
     static boolean callsAny(String text, Set<String> names) {
         for (String name : names) {
             int at = text.indexOf(name);
             while (at >= 0) {
-                int end = at + name.length();
-                while (end < text.length() && text.charAt(end) == ' ') {
-                    end++;
-                }
                 boolean wordStart = at == 0 || !Character.isJavaIdentifierPart(text.charAt(at - 1));
-                if (wordStart && end < text.length() && text.charAt(end) == '(') {
-                    return true;
+                if (wordStart) {
+                    int end = skipGaps(text, at + name.length());
+                    if (end < text.length() && text.charAt(end) == '<') {
+                        end = skipGaps(text, afterTypeArguments(text, end));
+                    }
+                    if (end < text.length() && text.charAt(end) == '(') {
+                        return true;
+                    }
                 }
                 at = text.indexOf(name, at + 1);
             }
         }
         return false;
+    }
+
+    /** @return the first offset at or after {@code i} that is not white space or inside a comment */
+    private static int skipGaps(String text, int i) {
+        int n = text.length();
+        while (i < n) {
+            char c = text.charAt(i);
+            if (Character.isWhitespace(c)) {
+                i++;
+            } else if (c == '/' && i + 1 < n && text.charAt(i + 1) == '/') {
+                int eol = text.indexOf('\n', i);
+                i = eol < 0 ? n : eol + 1;
+            } else if (c == '/' && i + 1 < n && text.charAt(i + 1) == '*') {
+                int close = text.indexOf("*/", i + 2);
+                i = close < 0 ? n : close + 2;
+            } else {
+                break;
+            }
+        }
+        return i;
+    }
+
+    /**
+     * @param open the offset of a {@code <}
+     * @return the offset after the matching {@code >} when only what type arguments are made of lies
+     *     between (names, dots, commas, wildcards, arrays, bounds, annotations, white space, comments), else
+     *     {@code open} (not type arguments: a comparison)
+     */
+    private static int afterTypeArguments(String text, int open) {
+        int depth = 0;
+        for (int i = open; i < text.length() && i - open < 4096; i++) {
+            char c = text.charAt(i);
+            if (c == '<') {
+                depth++;
+            } else if (c == '>') {
+                if (--depth == 0) {
+                    return i + 1;
+                }
+            } else if (!Character.isJavaIdentifierPart(c) && !Character.isWhitespace(c) && ".,?[]&@/*".indexOf(c) < 0) {
+                return open;
+            }
+        }
+        return open;
     }
 
     /** Whether a text holds one of the names as a whole word. */
