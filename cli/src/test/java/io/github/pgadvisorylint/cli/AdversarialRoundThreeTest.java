@@ -371,4 +371,36 @@ class AdversarialRoundThreeTest {
             assertThat(json(warm)).isEqualTo(coldAgain);
         }
     }
+
+    /**
+     * A key constant read from another file's outline, with a unicode escape earlier on its line: the
+     * outline gave its nodes positions in the file as written, and the index mapped them once more,
+     * so the origin's column was off by the escape's extra characters (five per escape).
+     */
+    @Test
+    void aConstantAfterAUnicodeEscapeKeepsItsColumn() throws IOException {
+        write("project/src/p/Keys.java", """
+                package p;
+
+                public final class Keys {
+                    /* caf\\u00e9 */ public static final long NIGHTLY = 5L;
+                    \\u0070ublic static final long WEEKLY = 6L;
+                }
+                """);
+        write("project/src/p/Use.java", """
+                package p;
+
+                public class Use {
+                    void run(java.sql.Statement st) throws Exception {
+                        st.execute("SELECT pg_advisory_xact_lock(" + Keys.NIGHTLY + ")");
+                        st.execute("SELECT pg_advisory_xact_lock(" + Keys.WEEKLY + ")");
+                    }
+                }
+                """);
+        assertThat(Files.readString(dir.resolve("project/src/p/Keys.java"))).contains("caf\\u00e9 */");
+        CliHarness.Run keys = CliHarness.real(dir, "keys", "project");
+        assertThat(keys.out())
+                .contains("origin:    p.Keys.NIGHTLY (src/p/Keys.java:4:46)")
+                .contains("origin:    p.Keys.WEEKLY (src/p/Keys.java:5:35)");
+    }
 }

@@ -236,15 +236,15 @@ public final class JavaFrontEnd {
         }
         CompilationUnit unit = result.getResult().get();
         int[] lineStarts = lineStarts(outline.text());
+        // positions in the decoded text, as the whole parse gives them (file.region maps them to the file as written)
+        int[] fileLineStarts = lineStarts(file.text());
         unit.walk(n -> {
             com.github.javaparser.Range range = n.getRange().orElse(null);
             n.setTokenRange(null);
             if (range != null) {
                 int begin = outline.fileOffset(offset(lineStarts, range.begin));
                 int end = outline.fileOffset(offset(lineStarts, range.end));
-                n.setRange(new com.github.javaparser.Range(
-                        new com.github.javaparser.Position(file.lineOf(begin), file.columnOf(begin)),
-                        new com.github.javaparser.Position(file.lineOf(end), file.columnOf(end))));
+                n.setRange(new com.github.javaparser.Range(position(fileLineStarts, begin), position(fileLineStarts, end)));
             } else {
                 n.setRange(null);
             }
@@ -266,6 +266,13 @@ public final class JavaFrontEnd {
             }
         }
         return starts.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** @return JavaParser's position (1-based line and column) of an offset, given the text's line starts */
+    private static com.github.javaparser.Position position(int[] lineStarts, int offset) {
+        int i = java.util.Arrays.binarySearch(lineStarts, offset);
+        int line = i >= 0 ? i + 1 : -i - 1;
+        return new com.github.javaparser.Position(line, offset - lineStarts[line - 1] + 1);
     }
 
     private static int offset(int[] lineStarts, com.github.javaparser.Position p) {
