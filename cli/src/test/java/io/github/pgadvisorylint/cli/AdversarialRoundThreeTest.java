@@ -403,4 +403,27 @@ class AdversarialRoundThreeTest {
                 .contains("origin:    p.Keys.NIGHTLY (src/p/Keys.java:4:46)")
                 .contains("origin:    p.Keys.WEEKLY (src/p/Keys.java:5:35)");
     }
+
+    /**
+     * One class with two thousand methods that each take a session lock: for every acquisition the
+     * lifecycle and timeout analyses walked the whole class again, so the file spent its whole time
+     * budget (more than 10 s) and was skipped with every finding. Each walk is now done once per class.
+     * The count of findings is the check; the time is a guard, not a benchmark.
+     */
+    @Test
+    void aClassWithThousandsOfLockMethodsIsAnalysedWhole() throws IOException {
+        StringBuilder text = new StringBuilder("package p;\n\nimport java.sql.Connection;\n\npublic class Locks {\n"
+                + "    private Connection c;\n");
+        int methods = 2000;
+        for (int i = 0; i < methods; i++) {
+            // fires: a session lock with no unlock anywhere
+            text.append("    public void lockJob").append(i).append("(long key) throws Exception { c.createStatement()"
+                    + ".execute(\"SELECT pg_advisory_lock(\" + key + \")\"); }\n");
+        }
+        write("project/src/p/Locks.java", text.append("}\n").toString());
+        CliHarness.Run scan = CliHarness.real(dir, "scan", "-f", "json", "project");
+        JsonNode report = new ObjectMapper().readTree(scan.out());
+        assertThat(report.get("notifications")).isEmpty();
+        assertThat(report.get("findings")).hasSize(methods);
+    }
 }

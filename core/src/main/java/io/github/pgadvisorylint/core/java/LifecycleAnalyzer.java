@@ -28,7 +28,9 @@ import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
 import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -438,11 +440,11 @@ final class LifecycleAnalyzer {
      * in its own method or, for a helper of the same type, at every call of the helper (RULES.md F13:
      * closing a non-pooled connection ends the backend session and its locks).
      */
-    private static boolean onClosedDriverManagerConnection(Node aNode) {
+    private boolean onClosedDriverManagerConnection(Node aNode) {
         return onClosedDriverManagerConnection(aNode, 0);
     }
 
-    private static boolean onClosedDriverManagerConnection(Node aNode, int depth) {
+    private boolean onClosedDriverManagerConnection(Node aNode, int depth) {
         if (closedByOwnTry(aNode)) {
             return true;
         }
@@ -451,13 +453,29 @@ final class LifecycleAnalyzer {
         if (helper == null || type == null || depth >= 3) {
             return false;
         }
-        List<MethodCallExpr> calls = type.findAll(MethodCallExpr.class).stream()
-                .filter(c -> c.getNameAsString().equals(helper.getNameAsString())
-                        && c.getArguments().size() == helper.getParameters().size()
+        List<MethodCallExpr> calls = callsByName(type).getOrDefault(helper.getNameAsString(), List.of()).stream()
+                .filter(c -> c.getArguments().size() == helper.getParameters().size()
                         && c.getScope().map(x -> x.isThisExpr() || x.toString().equals(type.getNameAsString())).orElse(true))
                 .toList();
         return !calls.isEmpty() && calls.stream().allMatch(c -> onClosedDriverManagerConnection(c, depth + 1));
     }
+
+    /**
+     * The method calls in a type, by method name, collected once per type: a type with thousands of
+     * acquisitions asks for them once per acquisition (walking the type each time was quadratic).
+     */
+    private Map<String, List<MethodCallExpr>> callsByName(TypeDeclaration<?> type) {
+        return callsInType.computeIfAbsent(type, t -> {
+            Map<String, List<MethodCallExpr>> byName = new HashMap<>();
+            for (MethodCallExpr c : t.findAll(MethodCallExpr.class)) {
+                byName.computeIfAbsent(c.getNameAsString(), k -> new ArrayList<>()).add(c);
+            }
+            return byName;
+        });
+    }
+
+    /** See {@link #callsByName}; by identity (two equal subtrees are two types). */
+    private final Map<TypeDeclaration<?>, Map<String, List<MethodCallExpr>>> callsInType = new IdentityHashMap<>();
 
     private static boolean closedByOwnTry(Node aNode) {
         Node cur = aNode.getParentNode().orElse(null);

@@ -55,6 +55,7 @@ import io.github.pgadvisorylint.core.sql.SqlTimeouts;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -885,6 +886,18 @@ final class SiteUsageAnalyzer {
 
     // ------------------------------------------------------------------ timeouts
 
+    /**
+     * The {@code setQueryTimeout} calls of a type, collected once per type: a type with thousands of
+     * lock calls asks for them once per call (walking the type each time was quadratic).
+     */
+    private List<MethodCallExpr> queryTimeoutCalls(TypeDeclaration<?> type) {
+        return queryTimeoutCallsByType.computeIfAbsent(type, t -> t.findAll(MethodCallExpr.class,
+                m -> m.getNameAsString().equals("setQueryTimeout")));
+    }
+
+    /** See {@link #queryTimeoutCalls}; by identity. */
+    private final Map<TypeDeclaration<?>, List<MethodCallExpr>> queryTimeoutCallsByType = new IdentityHashMap<>();
+
     private TimeoutEvidence javaTimeout(MethodCallExpr exec) {
         Node scope = JavaScopes.callableOf(exec);
         // @Transactional(timeout = n) on the method or class
@@ -916,8 +929,7 @@ final class SiteUsageAnalyzer {
         int execStart = exec.getBegin().map(p -> p.line * 10_000 + p.column).orElse(0);
         List<MethodCallExpr> candidates = new ArrayList<>(scope.findAll(MethodCallExpr.class));
         // a template configured elsewhere in the class (constructor, @PostConstruct)
-        exec.findAncestor(TypeDeclaration.class).ifPresent(t -> candidates.addAll(((Node) t).findAll(MethodCallExpr.class,
-                m -> m.getNameAsString().equals("setQueryTimeout"))));
+        exec.findAncestor(TypeDeclaration.class).ifPresent(t -> candidates.addAll(queryTimeoutCalls((TypeDeclaration<?>) t)));
         for (MethodCallExpr m : candidates) {
             String n = m.getNameAsString();
             boolean timeoutCall = n.equals("setQueryTimeout") || n.equals("queryTimeout") || n.equals("setTimeout")
