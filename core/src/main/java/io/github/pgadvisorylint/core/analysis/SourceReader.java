@@ -138,21 +138,38 @@ final class SourceReader {
      * an opening parenthesis. Errs towards yes: a file it passes is parsed and asked again.
      */
     static boolean callsAny(String text, Set<String> names) {
+        if (names.isEmpty()) {
+            return false;
+        }
+        int shortest = Integer.MAX_VALUE;
+        int longest = 0;
         for (String name : names) {
-            int at = text.indexOf(name);
-            while (at >= 0) {
-                boolean wordStart = at == 0 || !Character.isJavaIdentifierPart(text.charAt(at - 1));
-                if (wordStart) {
-                    int end = skipGaps(text, at + name.length());
-                    if (end < text.length() && text.charAt(end) == '<') {
-                        end = skipGaps(text, afterTypeArguments(text, end));
-                    }
-                    if (end < text.length() && text.charAt(end) == '(') {
-                        return true;
-                    }
-                }
-                at = text.indexOf(name, at + 1);
+            shortest = Math.min(shortest, name.length());
+            longest = Math.max(longest, name.length());
+        }
+        // one pass over the words, each looked up: linear in the text whatever the number of names
+        int n = text.length();
+        int i = 0;
+        while (i < n) {
+            if (!Character.isJavaIdentifierPart(text.charAt(i))) {
+                i++;
+                continue;
             }
+            int end = i + 1;
+            while (end < n && Character.isJavaIdentifierPart(text.charAt(end))) {
+                end++;
+            }
+            int length = end - i;
+            if (length >= shortest && length <= longest && names.contains(text.substring(i, end))) {
+                int after = skipGaps(text, end);
+                if (after < n && text.charAt(after) == '<') {
+                    after = skipGaps(text, afterTypeArguments(text, after));
+                }
+                if (after < n && text.charAt(after) == '(') {
+                    return true;
+                }
+            }
+            i = end;
         }
         return false;
     }
