@@ -25,17 +25,26 @@ import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.WeakHashMap;
 import org.apache.maven.execution.MavenSession;
 import org.apache.maven.model.Resource;
 import org.apache.maven.plugin.AbstractMojo;
+import org.apache.maven.plugin.MojoExecution;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugin.descriptor.MojoDescriptor;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.project.MavenProject;
+import org.codehaus.plexus.configuration.PlexusConfiguration;
 
 /**
  * What {@code check} and {@code aggregate} share: the parameters, the analysis with the rules on the
@@ -57,6 +66,20 @@ public abstract class AbstractLintMojo extends AbstractMojo {
      */
     @Parameter(property = "pgAdvisoryLint.failOnSeverity", defaultValue = "warning")
     String failOnSeverity;
+
+    /**
+     * Whether findings at or above {@code failOnSeverity} fail the build, as PMD and Checkstyle name
+     * it: {@code false} reports them without failing, like {@code failOnSeverity=none}.
+     */
+    @Parameter(property = "pgAdvisoryLint.failOnViolation", defaultValue = "true")
+    boolean failOnViolation = true;
+
+    /**
+     * How many findings at or above {@code failOnSeverity} the build tolerates, as PMD names it: the
+     * build fails only when there are more. Suppressed and baselined findings are not counted.
+     */
+    @Parameter(property = "pgAdvisoryLint.maxAllowedViolations", defaultValue = "0")
+    int maxAllowedViolations;
 
     /**
      * Also analyses the test source roots and test resource directories. Unset: the configuration
@@ -176,6 +199,16 @@ public abstract class AbstractLintMojo extends AbstractMojo {
     @Parameter(defaultValue = "${session}", readonly = true, required = true)
     MavenSession session;
 
+    /** This goal's execution: its plugin descriptor lists every goal's user properties. */
+    @Parameter(defaultValue = "${mojoExecution}", readonly = true)
+    MojoExecution mojoExecution;
+
+    /** The requests (one per build) whose unknown properties were already warned about. */
+    private static final Map<Object, Boolean> WARNED = Collections.synchronizedMap(new WeakHashMap<>());
+
+    /** How the plugin's user properties start; {@code pg-advisory-lint.} is the guess to catch. */
+    static final List<String> PROPERTY_PREFIXES = List.of("pgadvisorylint.", "pg-advisory-lint.");
+
     /** What one goal scans. */
     record Scope(Path root, List<SourceSelection.Module> modules) {
     }
@@ -196,11 +229,13 @@ public abstract class AbstractLintMojo extends AbstractMojo {
      *
      * @throws MojoExecutionException for a configuration error (a bad parameter value), an
      *                                unwritable report or an internal failure of the analysis
-     * @throws MojoFailureException   when some finding is at or above {@code failOnSeverity}; the
+     * @throws MojoFailureException   when more than {@code maxAllowedViolations} findings are at or
+     *                                above {@code failOnSeverity} (and {@code failOnViolation}); the
      *                                message names the counts and the SARIF file
      */
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
+        warnUnknownProperties();
         if (skip) {
             getLog().info(ToolInfo.NAME + ": skipped (pgAdvisoryLint.skip)");
             return;
@@ -209,6 +244,13 @@ public abstract class AbstractLintMojo extends AbstractMojo {
             return;
         }
         Severity threshold = threshold(failOnSeverity);
+        if (!failOnViolation) {
+            threshold = null;
+        }
+        if (maxAllowedViolations < 0) {
+            throw new MojoExecutionException(ToolInfo.NAME + ": maxAllowedViolations must be 0 or more, not "
+                    + maxAllowedViolations);
+        }
         List<Rule> rules = loadRules();
         config = loadConfig(rules);
         io.github.pgadvisorylint.core.config.PoolingSetting poolingSetting;
@@ -239,6 +281,11 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         }
         getLog().debug(ToolInfo.NAME + ": scanning " + chosen.roots() + " (" + chosen.files().size()
                 + " files) relative to " + scope.root());
+        if (chosen.files().isEmpty() && chosen.notifications().isEmpty() && !updateBaseline) {
+            getLog().info(ToolInfo.NAME + ": nothing to scan in " + display(scope.root())
+                    + " (no Java, SQL or configuration file under its source roots); no report written");
+            return;
+        }
 
         AnalysisResult analysed = analyze(scope.root(), chosen, poolingSetting, rules);
         List<String> notes = new ArrayList<>();
@@ -272,8 +319,90 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         getLog().info(ToolInfo.NAME + ": " + new TextReporter(notes).summary(result));
 
         if (threshold != null && result.hasFindingsAtOrAbove(threshold)) {
-            throw new MojoFailureException(failureMessage(result, threshold, written.get(ReportFormat.SARIF)));
+            long failing = failing(result, threshold);
+            if (failing > maxAllowedViolations) {
+                throw new MojoFailureException(failureMessage(result, threshold, written.get(ReportFormat.SARIF)));
+            }
+            getLog().info(ToolInfo.NAME + ": " + plural(failing, "finding") + " at or above failOnSeverity="
+                    + threshold.sarifLevel() + ", not more than maxAllowedViolations=" + maxAllowedViolations
+                    + "; the build goes on");
         }
+    }
+
+    /** Warns, once per build, about each {@code pgAdvisoryLint.*}-like property no goal of this plugin reads. */
+    private void warnUnknownProperties() {
+        if (mojoExecution == null || mojoExecution.getMojoDescriptor() == null) {
+            return;
+        }
+        Object build = session != null && session.getRequest() != null ? session.getRequest() : null;
+        if (build != null && WARNED.putIfAbsent(build, Boolean.TRUE) != null) {
+            return;
+        }
+        Properties given = new Properties();
+        if (session != null) {
+            given.putAll(session.getSystemProperties());
+            given.putAll(session.getUserProperties());
+        } else {
+            given.putAll(System.getProperties());
+        }
+        for (String warning : unknownProperties(knownProperties(mojoExecution.getMojoDescriptor()), given)) {
+            getLog().warn(ToolInfo.NAME + ": " + warning);
+        }
+    }
+
+    /**
+     * @param goal a goal of this plugin
+     * @return the user properties of every goal of its plugin (the {@code ${...}} expressions of their
+     *     parameters' configuration), sorted
+     */
+    static SortedSet<String> knownProperties(MojoDescriptor goal) {
+        List<MojoDescriptor> goals = goal.getPluginDescriptor() != null && goal.getPluginDescriptor().getMojos() != null
+                ? goal.getPluginDescriptor().getMojos() : List.of(goal);
+        SortedSet<String> known = new TreeSet<>();
+        for (MojoDescriptor g : goals) {
+            PlexusConfiguration conf = g.getMojoConfiguration();
+            for (PlexusConfiguration parameter : conf == null ? new PlexusConfiguration[0] : conf.getChildren()) {
+                String expression = parameter.getValue(null);
+                if (expression != null && expression.startsWith("${") && expression.endsWith("}")) {
+                    String name = expression.substring(2, expression.length() - 1);
+                    if (hasPluginPrefix(name)) {
+                        known.add(name);
+                    }
+                }
+            }
+        }
+        return known;
+    }
+
+    /**
+     * @param known the plugin's user properties
+     * @param given the build's user and system properties
+     * @return one warning per given property that looks like the plugin's ({@code pgAdvisoryLint.*},
+     *     {@code pg-advisory-lint.*}, any case) but is none of them, with the known one it resembles
+     *     (same name after the prefix, any case) or the list of known ones, sorted by property
+     */
+    static List<String> unknownProperties(SortedSet<String> known, Properties given) {
+        List<String> warnings = new ArrayList<>();
+        for (String name : new TreeSet<>(given.stringPropertyNames())) {
+            if (!hasPluginPrefix(name) || known.contains(name)) {
+                continue;
+            }
+            String rest = name.substring(name.indexOf('.') + 1);
+            String guess = known.stream().filter(k -> k.substring(k.indexOf('.') + 1).equalsIgnoreCase(rest))
+                    .findFirst().orElse(null);
+            warnings.add("unknown property " + name + " is ignored; "
+                    + (guess != null ? "did you mean " + guess + "?" : "the known ones are " + String.join(", ", known)));
+        }
+        return warnings;
+    }
+
+    private static boolean hasPluginPrefix(String name) {
+        String lower = name.toLowerCase(Locale.ROOT);
+        return PROPERTY_PREFIXES.stream().anyMatch(lower::startsWith);
+    }
+
+    private static long failing(AnalysisResult result, Severity threshold) {
+        return result.findings().stream().filter(f -> f.severity().compareTo(threshold) >= 0).count();
     }
 
     /** @return the effective {@code includeTests}: the parameter, else the configuration file's, else false */
@@ -453,9 +582,10 @@ public abstract class AbstractLintMojo extends AbstractMojo {
      *     1 warning, 0 notes). SARIF report: target/pg-advisory-lint.sarif}
      */
     String failureMessage(AnalysisResult result, Severity threshold, Path sarif) {
-        long failing = result.findings().stream().filter(f -> f.severity().compareTo(threshold) >= 0).count();
+        long failing = failing(result, threshold);
         return ToolInfo.NAME + " found " + failing + (failing == 1 ? " finding" : " findings")
-                + " at or above failOnSeverity=" + threshold.sarifLevel() + " ("
+                + " at or above failOnSeverity=" + threshold.sarifLevel()
+                + (maxAllowedViolations > 0 ? ", more than maxAllowedViolations=" + maxAllowedViolations : "") + " ("
                 + plural(result.count(Severity.ERROR), "error") + ", "
                 + plural(result.count(Severity.WARNING), "warning") + ", "
                 + plural(result.count(Severity.NOTE), "note") + "). "

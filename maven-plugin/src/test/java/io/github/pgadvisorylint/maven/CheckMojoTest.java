@@ -7,15 +7,21 @@ import io.github.pgadvisorylint.core.analysis.Analyzer;
 import io.github.pgadvisorylint.core.report.ReportFormat;
 import java.io.File;
 import java.io.IOException;
+import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
+import java.util.SortedSet;
 import org.apache.maven.model.Build;
 import org.apache.maven.model.Model;
 import org.apache.maven.model.Resource;
+import org.apache.maven.plugin.MojoExecution;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugin.descriptor.PluginDescriptor;
+import org.apache.maven.plugin.descriptor.PluginDescriptorBuilder;
 import org.apache.maven.plugin.logging.SystemStreamLog;
 import org.apache.maven.project.MavenProject;
 import org.junit.jupiter.api.Test;
@@ -134,12 +140,122 @@ class CheckMojoTest {
     @Test
     void testRootsOnlyWithIncludeTests() throws Exception {
         write("src/test/resources/fixture.sql", LIMIT_QUERY);
+        write("src/main/resources/db/V1__plain.sql", "SELECT 1;\n");
         CheckMojo m = mojo();
         m.execute();
-        assertThat(log.lines).anyMatch(l -> l.startsWith("[INFO] pg-advisory-lint: 0 errors, 0 warnings, 0 notes in 0 files"));
+        assertThat(log.lines).anyMatch(l -> l.startsWith("[INFO] pg-advisory-lint: 0 errors, 0 warnings, 0 notes in 1 file"));
         assertThat(Files.readString(dir.resolve("target/pg-advisory-lint.sarif"))).contains("\"results\": []");
         m.includeTests = true;
         assertThatThrownBy(m::execute).isInstanceOf(MojoFailureException.class);
+    }
+
+    @Test
+    void aModuleWithNothingToScanGetsNoReport() throws Exception {
+        // a packaging-pom parent, or a module whose only sources are tests: nothing under the main roots
+        write("src/test/resources/fixture.sql", LIMIT_QUERY);
+        CheckMojo m = mojo();
+        m.formats = List.of("sarif", "json");
+        m.execute();
+        assertThat(log.lines.stream().filter(l -> !l.startsWith("[DEBUG]"))).containsExactly("[INFO] pg-advisory-lint: nothing to scan in " + m.display(dir)
+                + " (no Java, SQL or configuration file under its source roots); no report written");
+        assertThat(dir.resolve("target")).doesNotExist();
+        // with its tests included it has something to scan again, so the report comes back
+        m.includeTests = true;
+        m.failOnSeverity = "none";
+        m.execute();
+        assertThat(dir.resolve("target/pg-advisory-lint.sarif")).exists();
+    }
+
+    @Test
+    void failOnViolationFalseReportsWithoutFailing() throws Exception {
+        write("src/main/resources/db/claim.sql", LIMIT_QUERY);
+        CheckMojo m = mojo();
+        m.failOnViolation = false;
+        m.execute();
+        assertThat(log.lines).anyMatch(l -> l.startsWith("[ERROR] src/main/resources/db/claim.sql:1:50 [lock-in-limit-query]"));
+        assertThat(dir.resolve("target/pg-advisory-lint.sarif")).exists();
+        CheckMojo failing = mojo();
+        assertThat(failing.failOnViolation).as("the default fails, as in PMD and Checkstyle").isTrue();
+        assertThatThrownBy(failing::execute).isInstanceOf(MojoFailureException.class);
+        CheckMojo badSeverity = mojo();
+        badSeverity.failOnViolation = false;
+        badSeverity.failOnSeverity = "fatal";
+        assertThatThrownBy(badSeverity::execute).as("still checked when nothing can fail")
+                .isInstanceOf(MojoExecutionException.class);
+    }
+
+    @Test
+    void maxAllowedViolationsFailsOnlyAboveIt() throws Exception {
+        write("src/main/resources/db/V1__claim.sql", LIMIT_QUERY);
+        write("src/main/resources/db/V2__claim.sql", LIMIT_QUERY);
+        CheckMojo tolerant = mojo();
+        tolerant.maxAllowedViolations = 2;
+        tolerant.execute();
+        assertThat(log.lines).contains("[INFO] pg-advisory-lint: 2 findings at or above failOnSeverity=warning,"
+                + " not more than maxAllowedViolations=2; the build goes on");
+        CheckMojo strict = mojo();
+        strict.maxAllowedViolations = 1;
+        assertThatThrownBy(strict::execute).isInstanceOf(MojoFailureException.class)
+                .hasMessageStartingWith("pg-advisory-lint found 2 findings at or above failOnSeverity=warning,"
+                        + " more than maxAllowedViolations=1 (2 errors, 0 warnings, 0 notes).");
+        CheckMojo errorsOnly = mojo();
+        errorsOnly.failOnSeverity = "error";
+        errorsOnly.maxAllowedViolations = 2;
+        errorsOnly.execute();
+        CheckMojo negative = mojo();
+        negative.maxAllowedViolations = -1;
+        assertThatThrownBy(negative::execute).isInstanceOf(MojoExecutionException.class)
+                .hasMessage("pg-advisory-lint: maxAllowedViolations must be 0 or more, not -1");
+    }
+
+    /** @return the check goal's execution, described by the descriptor maven-plugin-plugin generated */
+    private static MojoExecution checkExecution() throws Exception {
+        try (Reader in = Files.newBufferedReader(Path.of("target/classes/META-INF/maven/plugin.xml"))) {
+            PluginDescriptor plugin = new PluginDescriptorBuilder().build(in);
+            return new MojoExecution(plugin.getMojo("check"));
+        }
+    }
+
+    @Test
+    void knownPropertiesAreEveryGoalsUserProperties() throws Exception {
+        SortedSet<String> known = AbstractLintMojo.knownProperties(checkExecution().getMojoDescriptor());
+        assertThat(known).contains("pgAdvisoryLint.skip", "pgAdvisoryLint.failOnViolation",
+                "pgAdvisoryLint.maxAllowedViolations", "pgAdvisoryLint.failOnSeverity", "pgAdvisoryLint.threads");
+        assertThat(known).hasSize(19).allMatch(p -> p.startsWith("pgAdvisoryLint."));
+    }
+
+    @Test
+    void unknownPluginPropertiesAreNamedWithTheirLikelyMeaning() throws Exception {
+        SortedSet<String> known = AbstractLintMojo.knownProperties(checkExecution().getMojoDescriptor());
+        Properties given = new Properties();
+        given.setProperty("pg-advisory-lint.skip", "true");
+        given.setProperty("pgAdvisoryLint.failOnViolation", "false");
+        given.setProperty("pgadvisorylint.FAILONSEVERITY", "error");
+        given.setProperty("pgAdvisoryLint.maxViolations", "3");
+        given.setProperty("pmd.skip", "true");
+        given.setProperty("pgAdvisoryLintSkip", "true");
+        assertThat(AbstractLintMojo.unknownProperties(known, given)).containsExactly(
+                "unknown property pg-advisory-lint.skip is ignored; did you mean pgAdvisoryLint.skip?",
+                "unknown property pgAdvisoryLint.maxViolations is ignored; the known ones are " + String.join(", ", known),
+                "unknown property pgadvisorylint.FAILONSEVERITY is ignored; did you mean pgAdvisoryLint.failOnSeverity?");
+    }
+
+    @Test
+    void executeWarnsAboutAnUnknownPropertyAndRunsOn() throws Exception {
+        write("src/main/resources/db/claim.sql", LIMIT_QUERY);
+        CheckMojo m = mojo();
+        m.mojoExecution = checkExecution();
+        m.failOnSeverity = "none";
+        String property = "pg-advisory-lint.failOnSeverity";
+        System.setProperty(property, "error");
+        try {
+            m.execute();
+        } finally {
+            System.clearProperty(property);
+        }
+        assertThat(log.lines.get(0)).isEqualTo("[WARNING] pg-advisory-lint: unknown property " + property
+                + " is ignored; did you mean pgAdvisoryLint.failOnSeverity?");
+        assertThat(log.lines).anyMatch(l -> l.startsWith("[INFO] pg-advisory-lint: 1 error,"));
     }
 
     @Test

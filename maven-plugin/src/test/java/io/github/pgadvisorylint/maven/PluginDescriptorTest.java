@@ -71,8 +71,17 @@ class PluginDescriptorTest {
         assertThat(text(plugin, "artifactId")).isEqualTo("pg-advisory-lint-maven-plugin");
         assertThat(text(plugin, "goalPrefix")).isEqualTo("pg-advisory-lint");
         assertThat(text(plugin, "requiredJavaVersion")).isEqualTo("17");
-        NodeList goals = descriptor.getElementsByTagName("goal");
-        assertThat(goals.getLength()).isEqualTo(2);
+        NodeList goals = descriptor.getElementsByTagName("mojo");
+        assertThat(goals.getLength()).as("check, aggregate and help").isEqualTo(3);
+    }
+
+    @Test
+    void helpDescribesTheGoalsWithoutAProject() {
+        Element help = mojo("help");
+        assertThat(text(help, "requiresProject")).isEqualTo("false");
+        assertThat(text(help, "implementation")).isEqualTo("io.github.pgadvisorylint.maven.HelpMojo");
+        assertThat(Path.of("target/classes/META-INF/maven/io.github.pgadvisorylint/pg-advisory-lint-maven-plugin/plugin-help.xml"))
+                .as("what HelpMojo prints").exists();
     }
 
     @Test
@@ -99,8 +108,8 @@ class PluginDescriptorTest {
         Map<String, String[]> conf = configuration(mojo(goal));
         assertThat(conf.keySet()).containsExactlyInAnyOrder("skip", "failOnSeverity", "includeTests", "includes",
                 "excludes", "formats", "outputDirectory", "printFindings", "pooling", "configFile", "baseline",
-                "updateBaseline", "baselineRecordAll", "showSuppressed", "cacheFile", "useCache", "threads", "project",
-                "session");
+                "updateBaseline", "baselineRecordAll", "showSuppressed", "cacheFile", "useCache", "threads",
+                "failOnViolation", "maxAllowedViolations", "project", "session", "mojoExecution");
         // includeTests and pooling have no default: unset means "the configuration file's value, else false/auto"
         Map<String, String> defaults = Map.ofEntries(Map.entry("skip", "false"), Map.entry("failOnSeverity", "warning"),
                 Map.entry("includeTests", ""), Map.entry("includes", ""), Map.entry("excludes", ""),
@@ -108,6 +117,7 @@ class PluginDescriptorTest {
                 Map.entry("printFindings", "true"), Map.entry("pooling", ""), Map.entry("configFile", ""),
                 Map.entry("baseline", ""), Map.entry("updateBaseline", "false"), Map.entry("baselineRecordAll", "false"),
                 Map.entry("showSuppressed", "false"), Map.entry("useCache", "true"), Map.entry("threads", ""),
+                Map.entry("failOnViolation", "true"), Map.entry("maxAllowedViolations", "0"),
                 Map.entry("cacheFile", "${project.build.directory}/pg-advisory-lint/cache.json"));
         defaults.forEach((name, def) -> {
             assertThat(conf.get(name)[0]).as(name + " user property").isEqualTo("${pgAdvisoryLint." + name + "}");
@@ -115,13 +125,14 @@ class PluginDescriptorTest {
         });
         assertThat(conf.get("project")[1]).isEqualTo("${project}");
         assertThat(conf.get("session")[1]).isEqualTo("${session}");
+        assertThat(conf.get("mojoExecution")[1]).isEqualTo("${mojoExecution}");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"check", "aggregate"})
     void everyParameterIsDocumented(String goal) {
         NodeList params = mojo(goal).getElementsByTagName("parameter");
-        assertThat(params.getLength()).isEqualTo(19);
+        assertThat(params.getLength()).isEqualTo(22);
         for (int i = 0; i < params.getLength(); i++) {
             Element p = (Element) params.item(i);
             assertThat(text(p, "description")).as(text(p, "name")).isNotBlank();

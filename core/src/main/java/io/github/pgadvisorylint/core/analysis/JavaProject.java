@@ -48,6 +48,9 @@ import java.util.function.Consumer;
  *       extracted. At most {@value #MAX_HELPER_ROUNDS} rounds.</li>
  *   <li><b>Mapper XML files</b> are analysed with their mapper interface; their statements are helpers.</li>
  * </ol>
+ *
+ * <p>One instance runs one analysis ({@link #analyze} once), on the analysis thread; its tasks return
+ * values and write none of its fields.
  */
 final class JavaProject {
 
@@ -138,7 +141,6 @@ final class JavaProject {
      * outlined when a file refers to {@code Keys} (the index tells them apart by package and imports).
      */
     private final Map<String, List<DiscoveredFile>> javaByTypeName = new HashMap<>();
-    private final Map<String, Integer> slotByPath = new HashMap<>();
 
     private final ConstantIndex index = new ConstantIndex();
     /** The text of every file that is extracted, by slot. */
@@ -193,7 +195,6 @@ final class JavaProject {
         this.phaseDone = phaseDone;
         for (int i = 0; i < files.size(); i++) {
             DiscoveredFile f = files.get(i);
-            slotByPath.put(f.relativePath(), i);
             if (f.kind() == FileKind.JAVA) {
                 javaByTypeName.computeIfAbsent(typeName(f), k -> new ArrayList<>()).add(f);
             }

@@ -312,6 +312,15 @@ public final class ApiCatalog {
     }
 
     private List<MethodMatcher> candidates(String name) {
+        // asked for every call of every lock-using file: the answer per name is fixed, so it is kept
+        return candidatesByName.computeIfAbsent(name, this::findCandidates);
+    }
+
+    /** The entries whose name or pattern matches a method name, by name (filled as names are asked for). */
+    private final java.util.concurrent.ConcurrentMap<String, List<MethodMatcher>> candidatesByName =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    private List<MethodMatcher> findCandidates(String name) {
         List<MethodMatcher> exact = byName.getOrDefault(name, List.of());
         List<MethodMatcher> out = null;
         for (MethodMatcher p : patterns) {
@@ -322,7 +331,7 @@ public final class ApiCatalog {
                 out.add(p);
             }
         }
-        return out == null ? exact : out;
+        return out == null ? exact : List.copyOf(out);
     }
 
     // ------------------------------------------------------------------ the data

@@ -8,6 +8,7 @@ import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.model.TransactionState;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
@@ -88,7 +89,9 @@ public final class LockStateAnalysis {
                 }
             }
         }
-        Set<MethodFlow> dirty = new LinkedHashSet<>(relevant);
+        // identity sets: a graph's record hash walks every node
+        Set<MethodFlow> dirty = Collections.newSetFromMap(new IdentityHashMap<>());
+        dirty.addAll(relevant);
         // each method's latest run; once no callee's summary changes after it, its findings are final
         Map<MethodFlow, Run> last = new IdentityHashMap<>();
         for (int round = 0; round < MAX_ROUNDS && !dirty.isEmpty(); round++) {
@@ -141,7 +144,7 @@ public final class LockStateAnalysis {
     private List<MethodFlow> relevant() {
         Set<String> names = new TreeSet<>();
         List<MethodFlow> out = new ArrayList<>();
-        Set<MethodFlow> chosen = new HashSet<>();
+        Set<MethodFlow> chosen = Collections.newSetFromMap(new IdentityHashMap<>());
         for (MethodFlow f : flows) {
             boolean own = f.nodes().stream().anyMatch(n -> n.event().kind() == FlowEvent.Kind.LOCK
                     || (n.event().kind() == FlowEvent.Kind.CALL && !n.event().sites().isEmpty())

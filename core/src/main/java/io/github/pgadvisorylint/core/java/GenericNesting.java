@@ -33,25 +33,12 @@ final class GenericNesting {
         int i = 0;
         while (i < n) {
             char c = text.charAt(i);
-            if (c == '/' && i + 1 < n && text.charAt(i + 1) == '/') {
-                while (i < n && text.charAt(i) != '\n' && text.charAt(i) != '\r') {
-                    i++;
-                }
-                continue;
-            }
-            if (c == '/' && i + 1 < n && text.charAt(i + 1) == '*') {
-                int end = text.indexOf("*/", i + 2);
-                i = end < 0 ? n : end + 2;
-                continue;
-            }
-            if (c == '"' && text.startsWith("\"\"\"", i)) {
-                i = skipTextBlock(text, i + 3);
-                depth = 0;
-                previous = '"';
+            if (c == '/' && i + 1 < n && (text.charAt(i + 1) == '/' || text.charAt(i + 1) == '*')) {
+                i = JavaOutline.skipComment(text, i);
                 continue;
             }
             if (c == '"' || c == '\'') {
-                i = skipQuoted(text, i + 1, c);
+                i = JavaOutline.skipLiteral(text, i); // strings, characters and text blocks
                 depth = 0;
                 previous = c;
                 continue;
@@ -90,35 +77,5 @@ final class GenericNesting {
             i++;
         }
         return -1;
-    }
-
-    private static int skipQuoted(String text, int from, char quote) {
-        int i = from;
-        while (i < text.length()) {
-            char c = text.charAt(i);
-            if (c == '\\') {
-                i += 2;
-            } else if (c == quote || c == '\n' || c == '\r') {
-                return i + 1;
-            } else {
-                i++;
-            }
-        }
-        return text.length();
-    }
-
-    private static int skipTextBlock(String text, int from) {
-        int i = from;
-        while (i < text.length()) {
-            char c = text.charAt(i);
-            if (c == '\\') {
-                i += 2;
-            } else if (text.startsWith("\"\"\"", i)) {
-                return i + 3;
-            } else {
-                i++;
-            }
-        }
-        return text.length();
     }
 }

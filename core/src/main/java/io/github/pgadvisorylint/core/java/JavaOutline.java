@@ -486,10 +486,15 @@ public final class JavaOutline {
         }
 
         private boolean mentionsKeepWord(int from, int to) {
-            String body = s.substring(from, to).toLowerCase(Locale.ROOT);
-            for (String w : KEEP_WORDS) {
-                if (body.contains(w)) {
-                    return true;
+            for (int k = from; k < to; k++) {
+                char c = (char) (s.charAt(k) | 0x20);
+                if (c != 'h' && c != 'c' && c != 'a') {
+                    continue; // the first letters of the keep words
+                }
+                for (String w : KEEP_WORDS) {
+                    if (k + w.length() <= to && s.regionMatches(true, k, w, 0, w.length())) {
+                        return true;
+                    }
                 }
             }
             return false;
