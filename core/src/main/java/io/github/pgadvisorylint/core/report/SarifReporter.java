@@ -22,7 +22,8 @@ import java.util.Map;
  * Writes SARIF 2.1.0 (OASIS standard, {@code https://docs.oasis-open.org/sarif/sarif/v2.1.0/}) for
  * GitHub code scanning and IDE viewers. One {@code run} (section 3.14) holding:
  * <ul>
- *   <li>{@code tool.driver} (3.19): name, version, informationUri and one {@code reportingDescriptor}
+ *   <li>{@code automationDetails.id} (3.17): {@code pg-advisory-lint/}, the run's category.</li>
+ *   <li>{@code tool.driver} (3.19): name, fullName, version, informationUri and one {@code reportingDescriptor}
  *       (3.49) per rule that ran, sorted by id: {@code id}, {@code name} (PascalCase),
  *       {@code shortDescription}, {@code fullDescription}, {@code help} (text = the full
  *       description, markdown = the rule's documentation page), {@code defaultConfiguration.level}
@@ -126,12 +127,15 @@ public final class SarifReporter implements Reporter {
         log.put("$schema", SCHEMA_URI);
         log.put("version", SARIF_VERSION);
         ObjectNode run = log.putArray("runs").addObject();
+        // 3.17: the category GitHub code scanning files the run under (one per tool, so a later run replaces it)
+        run.putObject("automationDetails").put("id", ToolInfo.NAME + "/");
 
         List<RuleDescriptor> rules = new ArrayList<>(result.rules());
         rules.sort(Comparator.comparing(RuleDescriptor::id));
         Map<String, Integer> ruleIndex = new HashMap<>();
         ObjectNode driver = run.putObject("tool").putObject("driver");
         driver.put("name", ToolInfo.NAME);
+        driver.put("fullName", ToolInfo.NAME + " " + ToolInfo.version());
         driver.put("version", ToolInfo.version());
         driver.put("informationUri", ToolInfo.INFORMATION_URI);
         ArrayNode rulesNode = driver.putArray("rules");
@@ -188,6 +192,8 @@ public final class SarifReporter implements Reporter {
         rule.put("name", d.name());
         rule.putObject("shortDescription").put("text", d.shortDescription());
         rule.putObject("fullDescription").put("text", d.fullDescription());
+        // 3.49.12: the rule's page, as the repository keeps it
+        rule.put("helpUri", ToolInfo.INFORMATION_URI + "/blob/main/rules/src/main/resources/docs/" + d.id() + ".md");
         ObjectNode help = rule.putObject("help");
         help.put("text", d.fullDescription());
         help.put("markdown", d.helpMarkdown());

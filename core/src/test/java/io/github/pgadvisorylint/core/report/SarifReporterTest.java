@@ -49,6 +49,8 @@ class SarifReporterTest {
         assertThat(driver.get("name").asText()).isEqualTo("pg-advisory-lint");
         assertThat(driver.get("version").asText()).isNotBlank().doesNotContain("${").isEqualTo(ToolInfo.version());
         assertThat(driver.get("informationUri").asText()).startsWith("https://");
+        assertThat(driver.get("fullName").asText()).isEqualTo("pg-advisory-lint " + ToolInfo.version());
+        assertThat(run.at("/automationDetails/id").asText()).isEqualTo("pg-advisory-lint/");
         assertThat(driver.get("rules")).hasSize(2);
         JsonNode rule = driver.at("/rules/1");
         assertThat(rule.get("id").asText()).isEqualTo("session-lock-under-transaction-pooling");
@@ -57,6 +59,8 @@ class SarifReporterTest {
         assertThat(rule.at("/fullDescription/text").asText()).startsWith("Full description");
         assertThat(rule.at("/help/text").asText()).startsWith("Full description");
         assertThat(rule.at("/help/markdown").asText()).startsWith("# session-lock-under-transaction-pooling\n");
+        assertThat(rule.get("helpUri").asText()).isEqualTo(ToolInfo.INFORMATION_URI
+                + "/blob/main/rules/src/main/resources/docs/session-lock-under-transaction-pooling.md");
         assertThat(rule.at("/defaultConfiguration/level").asText()).isEqualTo("error");
         assertThat(rule.at("/properties/tags/0").asText()).isEqualTo("correctness");
         assertThat(run.get("columnKind").asText()).isEqualTo("utf16CodeUnits");
