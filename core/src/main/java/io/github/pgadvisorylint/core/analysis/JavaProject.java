@@ -345,8 +345,7 @@ final class JavaProject {
      * @return the digest of a file's outline: its text and where each character comes from (a
      *     declaration that moves moves its constants' regions)
      */
-    private static String outlineDigest(SourceFile file) {
-        JavaOutline.Outline o = JavaOutline.of(file.text());
+    private static String outlineDigest(SourceFile file, JavaOutline.Outline o) {
         StringBuilder sb = new StringBuilder(o.text()).append('\u0000');
         int lastLine = -1;
         for (int k = 0; k < o.fileOffsets().length; k++) {
@@ -361,12 +360,13 @@ final class JavaProject {
 
     /** @return the outline of a file, or its parse problem */
     private Outlined outline(SourceFile file) {
-        JavaFrontEnd.Parsed p = frontEnd.parseOutline(file);
+        JavaFrontEnd.OutlineParse o = frontEnd.outline(file);
+        JavaFrontEnd.Parsed p = o.parsed();
         if (p.unit() == null) {
             return new Outlined(null, null, p.failed(), null, null);
         }
         return new Outlined(ConstantIndex.collect(p.unit(), p.file()), JavaOutline.referencedTypeNames(p.file().text()), null,
-                null, outlineDigest(p.file()));
+                null, outlineDigest(p.file(), o.outline()));
     }
     /**
      * Analyses the mapper XML files, each with its mapper interface (parsed whole when a Java file of

@@ -6,6 +6,7 @@ import io.github.pgadvisorylint.core.config.TimeoutEvidenceScanner;
 import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
 import io.github.pgadvisorylint.core.discovery.FileKind;
 import io.github.pgadvisorylint.core.discovery.Prefilter;
+import io.github.pgadvisorylint.core.java.JavaOutline;
 import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.mybatis.MyBatisMapperFrontEnd;
 import io.github.pgadvisorylint.core.rule.Severity;
@@ -161,9 +162,9 @@ final class SourceReader {
             }
             int length = end - i;
             if (length >= shortest && length <= longest && names.contains(text.substring(i, end))) {
-                int after = skipGaps(text, end);
+                int after = JavaOutline.skipSpace(text, end);
                 if (after < n && text.charAt(after) == '<') {
-                    after = skipGaps(text, afterTypeArguments(text, after));
+                    after = JavaOutline.skipSpace(text, afterTypeArguments(text, after));
                 }
                 if (after < n && text.charAt(after) == '(') {
                     return true;
@@ -172,26 +173,6 @@ final class SourceReader {
             i = end;
         }
         return false;
-    }
-
-    /** @return the first offset at or after {@code i} that is not white space or inside a comment */
-    private static int skipGaps(String text, int i) {
-        int n = text.length();
-        while (i < n) {
-            char c = text.charAt(i);
-            if (Character.isWhitespace(c)) {
-                i++;
-            } else if (c == '/' && i + 1 < n && text.charAt(i + 1) == '/') {
-                int eol = text.indexOf('\n', i);
-                i = eol < 0 ? n : eol + 1;
-            } else if (c == '/' && i + 1 < n && text.charAt(i + 1) == '*') {
-                int close = text.indexOf("*/", i + 2);
-                i = close < 0 ? n : close + 2;
-            } else {
-                break;
-            }
-        }
-        return i;
     }
 
     /**

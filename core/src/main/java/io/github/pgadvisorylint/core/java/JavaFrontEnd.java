@@ -220,64 +220,61 @@ public final class JavaFrontEnd {
      * @return the outline's syntax tree, or the located parse problem; never throws for bad input
      */
     public Parsed parseOutline(SourceFile written) {
+        return outline(written).parsed();
+    }
+
+    /**
+     * An outline's parse and the outline it parsed.
+     *
+     * @param parsed  as {@link #parseOutline} gives it
+     * @param outline the outline of the decoded text, or null when none was made (the file nests type
+     *                arguments too deeply to be read)
+     */
+    public record OutlineParse(Parsed parsed, JavaOutline.Outline outline) {
+    }
+
+    /**
+     * {@link #parseOutline}, also giving the outline, for a caller that needs its text (a digest of
+     * it) without making it again.
+     *
+     * @param written the decoded file as written
+     * @return the parse and the outline; never throws for bad input
+     */
+    public OutlineParse outline(SourceFile written) {
         SourceFile file = UnicodeEscapes.decode(written);
         if (GenericNesting.pastLimit(file.text()) >= 0) {
-            return parse(written); // says where and why it is skipped
+            return new OutlineParse(parse(written), null); // says where and why it is skipped
         }
         JavaOutline.Outline outline = JavaOutline.of(file.text());
         ParseResult<CompilationUnit> result;
         try {
             result = new JavaParser(parserConfiguration()).parse(outline.text());
         } catch (StackOverflowError e) {
-            return parse(written); // the whole file says where and why
+            return new OutlineParse(parse(written), outline); // the whole file says where and why
         }
         if (!result.isSuccessful() || result.getResult().isEmpty()) {
-            return parse(written); // the whole file's parse problem has the right position
+            // the whole file's parse problem has the right position
+            return new OutlineParse(parse(written), outline);
         }
         CompilationUnit unit = result.getResult().get();
-        int[] lineStarts = lineStarts(outline.text());
-        // positions in the decoded text, as the whole parse gives them (file.region maps them to the file as written)
-        int[] fileLineStarts = lineStarts(file.text());
+        // the outline's lines and columns, and the decoded text's (the whole parse gives positions in the
+        // decoded text; file.region maps them to the file as written)
+        SourceFile outlineText = new SourceFile(file.path(), outline.text());
+        SourceFile decoded = new SourceFile(file.path(), file.text());
         unit.walk(n -> {
             com.github.javaparser.Range range = n.getRange().orElse(null);
             n.setTokenRange(null);
             if (range != null) {
-                int begin = outline.fileOffset(offset(lineStarts, range.begin));
-                int end = outline.fileOffset(offset(lineStarts, range.end));
-                n.setRange(new com.github.javaparser.Range(position(fileLineStarts, begin), position(fileLineStarts, end)));
+                int begin = outline.fileOffset(outlineText.offsetOf(range.begin.line, range.begin.column));
+                int end = outline.fileOffset(outlineText.offsetOf(range.end.line, range.end.column));
+                n.setRange(new com.github.javaparser.Range(
+                        new com.github.javaparser.Position(decoded.lineOf(begin), decoded.columnOf(begin)),
+                        new com.github.javaparser.Position(decoded.lineOf(end), decoded.columnOf(end))));
             } else {
                 n.setRange(null);
             }
         });
-        return new Parsed(file, unit, null);
-    }
-
-    /** @return the offset of each line's first character, with JavaParser's line breaks ({@code \n}, {@code \r\n}, {@code \r}) */
-    private static int[] lineStarts(String text) {
-        List<Integer> starts = new java.util.ArrayList<>();
-        starts.add(0);
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c == '\r' && i + 1 < text.length() && text.charAt(i + 1) == '\n') {
-                continue;
-            }
-            if (c == '\n' || c == '\r') {
-                starts.add(i + 1);
-            }
-        }
-        return starts.stream().mapToInt(Integer::intValue).toArray();
-    }
-
-    /** @return JavaParser's position (1-based line and column) of an offset, given the text's line starts */
-    private static com.github.javaparser.Position position(int[] lineStarts, int offset) {
-        int i = java.util.Arrays.binarySearch(lineStarts, offset);
-        int line = i >= 0 ? i + 1 : -i - 1;
-        return new com.github.javaparser.Position(line, offset - lineStarts[line - 1] + 1);
-    }
-
-    private static int offset(int[] lineStarts, com.github.javaparser.Position p) {
-        int line = Math.max(1, Math.min(p.line, lineStarts.length));
-        return lineStarts[line - 1] + Math.max(0, p.column - 1);
+        return new OutlineParse(new Parsed(file, unit, null), outline);
     }
 
     /**

@@ -142,8 +142,12 @@ public final class JavaOutline {
         return out;
     }
 
-    /** @return the first offset at or after {@code i} that is not white space or a comment */
-    private static int skipSpace(String text, int i) {
+    /**
+     * @param text a Java source
+     * @param i    an offset in it
+     * @return the first offset at or after {@code i} that is not white space or inside a comment
+     */
+    public static int skipSpace(String text, int i) {
         int n = text.length();
         while (i < n) {
             char c = text.charAt(i);
