@@ -1,7 +1,7 @@
 package io.github.pgadvisorylint.core.analysis;
 
-import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.Objects;
 
 /**

@@ -1,8 +1,8 @@
 package io.github.pgadvisorylint.core.discovery;
 
 import io.github.pgadvisorylint.core.analysis.Notification;
-import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;

@@ -140,8 +140,8 @@ final class HelperSites {
     static List<HelperSummary> summarize(List<LockSite> sites, Map<LockSite, Node> nodes, List<LockLifecycle> lifecycles,
                                          Map<LockSite, LockSite> inners, Map<LockSite, Map<String, Boolean>> flags) {
         Map<CallableDeclaration<?>, List<HelperSummary.Op>> ops = new LinkedHashMap<>();
-        java.util.Set<io.github.pgadvisorylint.core.model.SourceRegion> pairedReleases = new java.util.HashSet<>();
-        Map<HelperSummary.Op, io.github.pgadvisorylint.core.model.SourceRegion> opRegions = new java.util.IdentityHashMap<>();
+        java.util.Set<io.github.pgadvisorylint.core.source.SourceRegion> pairedReleases = new java.util.HashSet<>();
+        Map<HelperSummary.Op, io.github.pgadvisorylint.core.source.SourceRegion> opRegions = new java.util.IdentityHashMap<>();
         for (LockSite site : sites) {
             Node n = nodes.get(site);
             if (n == null || site.api() == ExecutionApi.DECLARATION || LifecycleAnalyzer.preparedForLater(n)) {

@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.core.model;
 
 import io.github.pgadvisorylint.core.config.LintConfig;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;

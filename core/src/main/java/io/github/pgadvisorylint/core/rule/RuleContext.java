@@ -2,7 +2,7 @@ package io.github.pgadvisorylint.core.rule;
 
 import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.LockSite;
-import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.List;
 
 /** What a rule sees while it runs: the lock model, and where to put its findings. */

@@ -19,7 +19,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import io.github.pgadvisorylint.core.model.ConnectionScope;
 import io.github.pgadvisorylint.core.model.ExecutionContext;
-import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import io.github.pgadvisorylint.core.model.TransactionState;
 
 /**
