@@ -1,11 +1,11 @@
 package io.github.pgadvisorylint.cli;
 
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
-import io.github.pgadvisorylint.core.analysis.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.report.AtomicFiles;
 import io.github.pgadvisorylint.core.report.TerminalText;
 import io.github.pgadvisorylint.core.report.ToolInfo;
-import io.github.pgadvisorylint.core.rule.Severity;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

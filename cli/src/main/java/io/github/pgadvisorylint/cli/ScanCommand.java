@@ -16,7 +16,7 @@ import io.github.pgadvisorylint.core.report.ReportOptions;
 import io.github.pgadvisorylint.core.report.Reporter;
 import io.github.pgadvisorylint.core.report.TextReporter;
 import io.github.pgadvisorylint.core.rule.Rule;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.FileSystemException;

@@ -4,6 +4,7 @@ import io.github.pgadvisorylint.core.config.EvidenceStrength;
 import io.github.pgadvisorylint.core.config.PoolingEvidence;
 import io.github.pgadvisorylint.core.config.PoolingMode;
 import io.github.pgadvisorylint.core.config.PoolingSetting;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.LockSite;
@@ -11,7 +12,6 @@ import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
-import io.github.pgadvisorylint.core.rule.Severity;
 import java.util.ArrayList;
 import java.util.List;
 

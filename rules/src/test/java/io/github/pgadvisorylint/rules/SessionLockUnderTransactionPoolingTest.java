@@ -7,7 +7,7 @@ import io.github.pgadvisorylint.core.analysis.Analyzer;
 import io.github.pgadvisorylint.core.config.PoolingSetting;
 import io.github.pgadvisorylint.core.rule.Finding;
 import io.github.pgadvisorylint.core.rule.RuleRegistry;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.fixtures.FixtureHarness;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.github.pgadvisorylint.core.config;
 
-import io.github.pgadvisorylint.core.analysis.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
 import java.util.List;
 
 /**

@@ -1,8 +1,8 @@
 package io.github.pgadvisorylint.core.config;
 
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.discovery.FileDiscovery;
 import io.github.pgadvisorylint.core.rule.RuleDescriptor;
-import io.github.pgadvisorylint.core.rule.Severity;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

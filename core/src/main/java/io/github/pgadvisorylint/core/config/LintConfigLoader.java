@@ -1,7 +1,7 @@
 package io.github.pgadvisorylint.core.config;
 
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.rule.Names;
-import io.github.pgadvisorylint.core.rule.Severity;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;

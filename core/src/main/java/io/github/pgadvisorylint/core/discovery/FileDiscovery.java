@@ -1,7 +1,7 @@
 package io.github.pgadvisorylint.core.discovery;
 
-import io.github.pgadvisorylint.core.analysis.Notification;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.io.IOException;
 import java.net.URI;

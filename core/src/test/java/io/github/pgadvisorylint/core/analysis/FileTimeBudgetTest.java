@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.pgadvisorylint.core.config.PoolingSetting;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.LockSite;
-import io.github.pgadvisorylint.core.rule.Severity;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,6 +2,7 @@ package io.github.pgadvisorylint.core.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgadvisorylint.core.diagnostic.Notification;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.report.AtomicFiles;
 import java.nio.file.Files;

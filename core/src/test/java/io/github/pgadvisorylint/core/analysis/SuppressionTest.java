@@ -2,8 +2,8 @@ package io.github.pgadvisorylint.core.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.rule.Finding;
-import io.github.pgadvisorylint.core.rule.Severity;
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.List;
 import java.util.Set;

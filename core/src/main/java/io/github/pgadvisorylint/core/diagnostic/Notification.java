@@ -1,6 +1,5 @@
-package io.github.pgadvisorylint.core.analysis;
+package io.github.pgadvisorylint.core.diagnostic;
 
-import io.github.pgadvisorylint.core.rule.Severity;
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.Objects;
 
