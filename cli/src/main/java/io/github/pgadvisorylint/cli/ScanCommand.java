@@ -156,7 +156,7 @@ final class ScanCommand implements Callable<Integer> {
     @Option(names = "--pooling", paramLabel = "MODE", converter = PoolingConverter.class,
             description = "How connections reach PostgreSQL: auto (read the project's configuration), transaction,"
                     + " statement, session or none (default: the configuration file's pooling, else auto).")
-    private io.github.pgadvisorylint.core.config.PoolingSetting pooling;
+    private io.github.pgadvisorylint.core.model.PoolingSetting pooling;
 
     @Option(names = "--config", paramLabel = "FILE",
             description = "Configuration file (default: the first " + LintConfigLoader.FILE_NAME + " found in the scan"
@@ -200,11 +200,11 @@ final class ScanCommand implements Callable<Integer> {
     private ColorMode color;
 
     /** Parses {@code --pooling} values with the allowed ones in the error message. */
-    static final class PoolingConverter implements picocli.CommandLine.ITypeConverter<io.github.pgadvisorylint.core.config.PoolingSetting> {
+    static final class PoolingConverter implements picocli.CommandLine.ITypeConverter<io.github.pgadvisorylint.core.model.PoolingSetting> {
         @Override
-        public io.github.pgadvisorylint.core.config.PoolingSetting convert(String value) {
+        public io.github.pgadvisorylint.core.model.PoolingSetting convert(String value) {
             try {
-                return io.github.pgadvisorylint.core.config.PoolingSetting.parse(value);
+                return io.github.pgadvisorylint.core.model.PoolingSetting.parse(value);
             } catch (IllegalArgumentException e) {
                 throw new picocli.CommandLine.TypeConversionException(e.getMessage());
             }

@@ -253,10 +253,10 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         }
         List<Rule> rules = loadRules();
         config = loadConfig(rules);
-        io.github.pgadvisorylint.core.config.PoolingSetting poolingSetting;
+        io.github.pgadvisorylint.core.model.PoolingSetting poolingSetting;
         try {
             poolingSetting = config.effectivePooling(pooling == null || pooling.isBlank() ? null
-                    : io.github.pgadvisorylint.core.config.PoolingSetting.parse(pooling));
+                    : io.github.pgadvisorylint.core.model.PoolingSetting.parse(pooling));
         } catch (IllegalArgumentException e) {
             throw new MojoExecutionException(ToolInfo.NAME + ": pooling: " + e.getMessage());
         }
@@ -471,7 +471,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
     }
 
     private AnalysisResult analyze(Path root, SourceSelection.Result chosen,
-                                   io.github.pgadvisorylint.core.config.PoolingSetting poolingSetting, List<Rule> rules)
+                                   io.github.pgadvisorylint.core.model.PoolingSetting poolingSetting, List<Rule> rules)
             throws MojoExecutionException {
         if (chosen.files().isEmpty()) {
             List<RuleDescriptor> descriptors = rules.stream().map(Rule::descriptor)

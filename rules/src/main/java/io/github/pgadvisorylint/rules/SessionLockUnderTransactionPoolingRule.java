@@ -1,13 +1,13 @@
 package io.github.pgadvisorylint.rules;
 
-import io.github.pgadvisorylint.core.config.EvidenceStrength;
-import io.github.pgadvisorylint.core.config.PoolingEvidence;
-import io.github.pgadvisorylint.core.config.PoolingMode;
-import io.github.pgadvisorylint.core.config.PoolingSetting;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.model.EvidenceStrength;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.PoolingEvidence;
+import io.github.pgadvisorylint.core.model.PoolingMode;
+import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;

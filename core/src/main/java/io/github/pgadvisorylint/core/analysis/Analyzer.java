@@ -19,7 +19,7 @@ public final class Analyzer {
 
     private final List<Rule> rules;
     private final int threads;
-    private final io.github.pgadvisorylint.core.config.PoolingSetting pooling;
+    private final io.github.pgadvisorylint.core.model.PoolingSetting pooling;
     private final Set<String> disabled;
     private final Map<String, Severity> severities;
     private final Predicate<Path> fileFilter;
@@ -160,7 +160,7 @@ public final class Analyzer {
     public static final class Builder {
         private List<Rule> rules = List.of();
         private int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
-        private io.github.pgadvisorylint.core.config.PoolingSetting pooling = io.github.pgadvisorylint.core.config.PoolingSetting.AUTO;
+        private io.github.pgadvisorylint.core.model.PoolingSetting pooling = io.github.pgadvisorylint.core.model.PoolingSetting.AUTO;
         private Set<String> disabled = Set.of();
         private Set<String> enabled = Set.of();
         private Map<String, Severity> severities = Map.of();
@@ -201,7 +201,7 @@ public final class Analyzer {
          *                project's configuration
          * @return this builder
          */
-        public Builder pooling(io.github.pgadvisorylint.core.config.PoolingSetting pooling) {
+        public Builder pooling(io.github.pgadvisorylint.core.model.PoolingSetting pooling) {
             this.pooling = java.util.Objects.requireNonNull(pooling, "pooling");
             return this;
         }

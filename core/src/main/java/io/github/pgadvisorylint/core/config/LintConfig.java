@@ -2,6 +2,8 @@ package io.github.pgadvisorylint.core.config;
 
 import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.discovery.FileDiscovery;
+import io.github.pgadvisorylint.core.model.PoolingSetting;
+import io.github.pgadvisorylint.core.model.TestSources;
 import io.github.pgadvisorylint.core.rule.RuleDescriptor;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,10 +36,6 @@ public record LintConfig(Path file, Set<String> disabledRules, Map<String, Sever
                          List<String> includes, List<String> excludes, PoolingSetting pooling, Boolean includeTests,
                          Set<String> lockHelpers, Set<String> pooledApiTypes, Set<String> enabledRules) {
 
-    /** Path segments that mark test sources when {@code includeTests} is false. */
-    public static final List<String> TEST_SOURCE_DIRECTORIES =
-            List.of("src/test/", "src/it/", "src/integrationTest/", "src/testFixtures/");
-
     /** Copies the collections. */
     public LintConfig {
         disabledRules = Set.copyOf(disabledRules);
@@ -69,7 +67,7 @@ public record LintConfig(Path file, Set<String> disabledRules, Map<String, Sever
      * scan root.
      *
      * @param scanRoot           the scan root, absolute
-     * @param excludeTestSources true to drop files under {@link #TEST_SOURCE_DIRECTORIES} as well
+     * @param excludeTestSources true to drop files under {@link TestSources#DIRECTORIES} as well
      * @return a filter over absolute normalized paths
      */
     public Predicate<Path> fileFilter(Path scanRoot, boolean excludeTestSources) {
@@ -97,35 +95,7 @@ public record LintConfig(Path file, Set<String> disabledRules, Map<String, Sever
         for (Path name : relative) {
             names.add(FileDiscovery.displayName(name));
         }
-        return isTestSource(names);
-    }
-
-    /**
-     * Locale-independent form of {@link #isTestSource(Path)} for the model's paths, which are text:
-     * never turned back into a {@link Path}, which fails for names the locale cannot encode.
-     *
-     * @param relativePath a relative path as the model reports it, {@code /}-separated
-     * @return true when it lies below a test source directory ({@code src/test/} and the like)
-     */
-    public static boolean isTestSource(String relativePath) {
-        return isTestSource(List.of(relativePath.split("/", -1)));
-    }
-
-    private static boolean isTestSource(List<String> names) {
-        for (String dir : TEST_SOURCE_DIRECTORIES) {
-            String[] parts = dir.split("/");
-            // the last name is the file itself: a test directory has to hold it
-            for (int i = 0; i + parts.length < names.size(); i++) {
-                boolean match = true;
-                for (int j = 0; j < parts.length && match; j++) {
-                    match = names.get(i + j).equals(parts[j]);
-                }
-                if (match) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return TestSources.contains(names);
     }
 
     /**

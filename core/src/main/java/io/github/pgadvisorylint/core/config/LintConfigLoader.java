@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.core.config;
 
 import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.rule.Names;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;

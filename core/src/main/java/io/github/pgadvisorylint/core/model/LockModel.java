@@ -1,6 +1,5 @@
 package io.github.pgadvisorylint.core.model;
 
-import io.github.pgadvisorylint.core.config.LintConfig;
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -26,8 +25,8 @@ public final class LockModel {
 
     private final List<LockSite> sites;
     private final Map<String, LockLifecycle> lifecycles;
-    private final List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence;
-    private final io.github.pgadvisorylint.core.config.PoolingSetting pooling;
+    private final List<io.github.pgadvisorylint.core.model.PoolingEvidence> poolingEvidence;
+    private final io.github.pgadvisorylint.core.model.PoolingSetting pooling;
     private final List<LockOrderEdge> orderEdges;
     private final LockOrderGraph orderGraph;
     private final Map<String, LoopOrder> loops;
@@ -49,7 +48,7 @@ public final class LockModel {
      * @param lifecycles one lifecycle per acquisition; keyed by {@link LockSite#id()}
      */
     public LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles) {
-        this(sites, lifecycles, List.of(), io.github.pgadvisorylint.core.config.PoolingSetting.AUTO);
+        this(sites, lifecycles, List.of(), io.github.pgadvisorylint.core.model.PoolingSetting.AUTO);
     }
 
     /**
@@ -59,8 +58,8 @@ public final class LockModel {
      * @param pooling         the user's pooling setting
      */
     public LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles,
-                     List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence,
-                     io.github.pgadvisorylint.core.config.PoolingSetting pooling) {
+                     List<io.github.pgadvisorylint.core.model.PoolingEvidence> poolingEvidence,
+                     io.github.pgadvisorylint.core.model.PoolingSetting pooling) {
         this(sites, lifecycles, poolingEvidence, pooling, List.of(), Map.of());
     }
 
@@ -74,8 +73,8 @@ public final class LockModel {
      * @param loops           the loop around each acquisition in one, keyed by {@link LockSite#id()}
      */
     public LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles,
-                     List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence,
-                     io.github.pgadvisorylint.core.config.PoolingSetting pooling,
+                     List<io.github.pgadvisorylint.core.model.PoolingEvidence> poolingEvidence,
+                     io.github.pgadvisorylint.core.model.PoolingSetting pooling,
                      List<LockOrderEdge> orderEdges, Map<String, LoopOrder> loops) {
         this(sites, lifecycles, poolingEvidence, pooling, orderEdges, loops, List.of());
     }
@@ -93,8 +92,8 @@ public final class LockModel {
      *                        a helper call names as its {@link LockSite#declarationRegion()}
      */
     public LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles,
-                     List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence,
-                     io.github.pgadvisorylint.core.config.PoolingSetting pooling,
+                     List<io.github.pgadvisorylint.core.model.PoolingEvidence> poolingEvidence,
+                     io.github.pgadvisorylint.core.model.PoolingSetting pooling,
                      List<LockOrderEdge> orderEdges, Map<String, LoopOrder> loops,
                      Collection<SourceRegion> helperBodies) {
         this(sites, lifecycles, poolingEvidence, pooling, orderEdges, null, loops, helperBodies);
@@ -102,8 +101,8 @@ public final class LockModel {
 
     /** The constructor behind the others; {@code graph} is the graph of {@code orderEdges} (already sorted), or null. */
     private LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles,
-                      List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence,
-                      io.github.pgadvisorylint.core.config.PoolingSetting pooling,
+                      List<io.github.pgadvisorylint.core.model.PoolingEvidence> poolingEvidence,
+                      io.github.pgadvisorylint.core.model.PoolingSetting pooling,
                       List<LockOrderEdge> orderEdges, LockOrderGraph graph, Map<String, LoopOrder> loops,
                       Collection<SourceRegion> helperBodies) {
         if (graph == null) {
@@ -117,7 +116,7 @@ public final class LockModel {
             this.orderGraph = graph;
         }
         this.loops = new TreeMap<>(loops);
-        List<io.github.pgadvisorylint.core.config.PoolingEvidence> evidence = new ArrayList<>(poolingEvidence);
+        List<io.github.pgadvisorylint.core.model.PoolingEvidence> evidence = new ArrayList<>(poolingEvidence);
         evidence.sort(Comparator.naturalOrder());
         this.poolingEvidence = List.copyOf(evidence);
         this.pooling = java.util.Objects.requireNonNull(pooling, "pooling");
@@ -140,7 +139,7 @@ public final class LockModel {
         Set<String> tests = new HashSet<>();
         for (LockSite s : this.sites) {
             r.put(s.id(), SiteRole.of(s, bodies.contains(s.region())));
-            if (LintConfig.isTestSource(s.path())) {
+            if (TestSources.contains(s.path())) {
                 tests.add(s.id());
             }
         }
@@ -172,12 +171,12 @@ public final class LockModel {
 
     /**
      * @param site a lock site of this model
-     * @return true when it lies in test sources ({@link LintConfig#TEST_SOURCE_DIRECTORIES}): code that
+     * @return true when it lies in test sources ({@link TestSources#DIRECTORIES}): code that
      *     drives locks step by step or spells out keys next to a mock
      */
     public boolean inTestSources(LockSite site) {
         return roles.containsKey(site.id()) ? testSources.contains(site.id())
-                : LintConfig.isTestSource(site.path());
+                : TestSources.contains(site.path());
     }
 
     /** @return the regions of the lock helpers' own SQL sites given to this model, sorted */
@@ -207,12 +206,12 @@ public final class LockModel {
     }
 
     /** @return configuration evidence of a connection pooler's mode, sorted by region */
-    public List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence() {
+    public List<io.github.pgadvisorylint.core.model.PoolingEvidence> poolingEvidence() {
         return poolingEvidence;
     }
 
     /** @return the user's pooling setting; {@code AUTO} means the evidence decides */
-    public io.github.pgadvisorylint.core.config.PoolingSetting pooling() {
+    public io.github.pgadvisorylint.core.model.PoolingSetting pooling() {
         return pooling;
     }
 

@@ -3,10 +3,10 @@ package io.github.pgadvisorylint.core.analysis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.pgadvisorylint.core.config.PoolingSetting;
 import io.github.pgadvisorylint.core.diagnostic.Notification;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.PoolingSetting;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

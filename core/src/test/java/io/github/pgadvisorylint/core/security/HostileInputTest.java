@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.net.httpserver.HttpServer;
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Analyzer;
-import io.github.pgadvisorylint.core.config.PoolingEvidence;
+import io.github.pgadvisorylint.core.model.PoolingEvidence;
 import io.github.pgadvisorylint.core.analysis.FileFacts;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.mybatis.MyBatisMapperFrontEnd;
