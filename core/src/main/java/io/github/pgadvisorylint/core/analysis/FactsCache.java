@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.github.pgadvisorylint.core.facts.FileFacts;
 import io.github.pgadvisorylint.core.model.PoolingEvidence;
 import io.github.pgadvisorylint.core.model.TimeoutEvidence;
 import io.github.pgadvisorylint.core.report.AtomicFiles;
@@ -385,6 +386,6 @@ public final class FactsCache {
      * @param called  the names the file calls
      * @param helpers the lock helpers it declares, as that round saw them
      */
-    record Extraction(String with, SortedSet<String> called, List<io.github.pgadvisorylint.core.java.HelperSummary> helpers) {
+    record Extraction(String with, SortedSet<String> called, List<io.github.pgadvisorylint.core.facts.HelperSummary> helpers) {
     }
 }

@@ -2,6 +2,7 @@ package io.github.pgadvisorylint.core.java;
 
 import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
+import io.github.pgadvisorylint.core.facts.HelperSummary;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;

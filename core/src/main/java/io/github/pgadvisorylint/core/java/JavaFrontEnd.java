@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.core.java;
 
+import io.github.pgadvisorylint.core.facts.HelperSummary;
 import io.github.pgadvisorylint.core.flow.FlowLowering;
 import io.github.pgadvisorylint.core.flow.MethodFlow;
 import java.util.IdentityHashMap;
@@ -26,9 +27,9 @@ import com.github.javaparser.ast.expr.NormalAnnotationExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
 import com.github.javaparser.ast.expr.SingleMemberAnnotationExpr;
 import com.github.javaparser.ast.stmt.Statement;
-import io.github.pgadvisorylint.core.analysis.FileFacts;
+import io.github.pgadvisorylint.core.facts.FileFacts;
 import io.github.pgadvisorylint.core.diagnostic.Notification;
-import io.github.pgadvisorylint.core.analysis.Suppression;
+import io.github.pgadvisorylint.core.facts.Suppression;
 import io.github.pgadvisorylint.core.api.ApiCatalog;
 import io.github.pgadvisorylint.core.api.ApiFamily;
 import io.github.pgadvisorylint.core.api.Role;

@@ -1,8 +1,8 @@
 package io.github.pgadvisorylint.core.sql;
 
-import io.github.pgadvisorylint.core.analysis.FileFacts;
+import io.github.pgadvisorylint.core.facts.FileFacts;
 import io.github.pgadvisorylint.core.diagnostic.Notification;
-import io.github.pgadvisorylint.core.analysis.Suppression;
+import io.github.pgadvisorylint.core.facts.Suppression;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.Language;
 import io.github.pgadvisorylint.core.model.LockLevel;

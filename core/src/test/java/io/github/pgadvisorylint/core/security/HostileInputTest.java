@@ -6,7 +6,7 @@ import com.sun.net.httpserver.HttpServer;
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Analyzer;
 import io.github.pgadvisorylint.core.model.PoolingEvidence;
-import io.github.pgadvisorylint.core.analysis.FileFacts;
+import io.github.pgadvisorylint.core.facts.FileFacts;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.mybatis.MyBatisMapperFrontEnd;
 import io.github.pgadvisorylint.core.source.SourceFile;

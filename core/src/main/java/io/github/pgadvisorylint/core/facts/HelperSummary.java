@@ -1,4 +1,4 @@
-package io.github.pgadvisorylint.core.java;
+package io.github.pgadvisorylint.core.facts;
 
 import io.github.pgadvisorylint.core.model.AdvisoryFunction;
 import io.github.pgadvisorylint.core.model.ExecutionContext;

@@ -1,4 +1,4 @@
-package io.github.pgadvisorylint.core.analysis;
+package io.github.pgadvisorylint.core.facts;
 
 import io.github.pgadvisorylint.core.diagnostic.Notification;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
@@ -25,7 +25,7 @@ import java.util.List;
  */
 public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
                         List<Notification> notifications, List<Suppression> suppressions,
-                        List<io.github.pgadvisorylint.core.java.HelperSummary> helpers,
+                        List<io.github.pgadvisorylint.core.facts.HelperSummary> helpers,
                         List<io.github.pgadvisorylint.core.model.LockOrderEdge> orderEdges,
                         java.util.Map<String, io.github.pgadvisorylint.core.model.LoopOrder> loops,
                         java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages,
@@ -49,7 +49,7 @@ public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> l
     /** Facts of a Java file without hazard facts. */
     public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
                      List<Notification> notifications, List<Suppression> suppressions,
-                     List<io.github.pgadvisorylint.core.java.HelperSummary> helpers,
+                     List<io.github.pgadvisorylint.core.facts.HelperSummary> helpers,
                      List<io.github.pgadvisorylint.core.model.LockOrderEdge> orderEdges,
                      java.util.Map<String, io.github.pgadvisorylint.core.model.LoopOrder> loops,
                      java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages,
@@ -61,7 +61,7 @@ public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> l
     /** Facts of a Java file without method graphs nor hazard facts. */
     public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
                      List<Notification> notifications, List<Suppression> suppressions,
-                     List<io.github.pgadvisorylint.core.java.HelperSummary> helpers,
+                     List<io.github.pgadvisorylint.core.facts.HelperSummary> helpers,
                      List<io.github.pgadvisorylint.core.model.LockOrderEdge> orderEdges,
                      java.util.Map<String, io.github.pgadvisorylint.core.model.LoopOrder> loops,
                      java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages) {
@@ -72,14 +72,14 @@ public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> l
     /** Facts of a file with helpers but no lock-order or usage facts. */
     public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
                      List<Notification> notifications, List<Suppression> suppressions,
-                     List<io.github.pgadvisorylint.core.java.HelperSummary> helpers) {
+                     List<io.github.pgadvisorylint.core.facts.HelperSummary> helpers) {
         this(path, sites, lifecycles, notifications, suppressions, helpers, List.of(), java.util.Map.of(), java.util.Map.of());
     }
 
     /** Facts of a SQL file: sites, lifecycles and usages. */
     public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
                      List<Notification> notifications, List<Suppression> suppressions,
-                     List<io.github.pgadvisorylint.core.java.HelperSummary> helpers,
+                     List<io.github.pgadvisorylint.core.facts.HelperSummary> helpers,
                      java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages) {
         this(path, sites, lifecycles, notifications, suppressions, helpers, List.of(), java.util.Map.of(), usages);
     }

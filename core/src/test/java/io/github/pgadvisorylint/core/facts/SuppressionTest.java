@@ -1,4 +1,4 @@
-package io.github.pgadvisorylint.core.analysis;
+package io.github.pgadvisorylint.core.facts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
