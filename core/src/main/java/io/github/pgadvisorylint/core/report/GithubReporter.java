@@ -6,6 +6,7 @@ import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.rule.Finding;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.source.SourceRegion;
+import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.io.IOException;
 import java.io.Writer;
 

@@ -4,6 +4,7 @@ import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.diagnostic.Notification;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.rule.Finding;
+import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.List;

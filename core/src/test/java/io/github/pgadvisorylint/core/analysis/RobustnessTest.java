@@ -3,8 +3,8 @@ package io.github.pgadvisorylint.core.analysis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.io.AtomicFiles;
 import io.github.pgadvisorylint.core.model.LockSite;
-import io.github.pgadvisorylint.core.report.AtomicFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;

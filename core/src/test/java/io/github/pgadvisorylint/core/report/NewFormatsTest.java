@@ -8,6 +8,7 @@ import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.rule.Finding;
 import io.github.pgadvisorylint.core.source.SourceRegion;
+import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.util.ArrayList;
