@@ -3,7 +3,9 @@ package io.github.pgadvisorylint.cli;
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Analyzer;
 import io.github.pgadvisorylint.core.analysis.FactsCache;
+import io.github.pgadvisorylint.core.analysis.ProgressListener;
 import io.github.pgadvisorylint.core.io.AtomicFiles;
+import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.tool.ToolInfo;
 import io.github.pgadvisorylint.core.baseline.Baseline;
 import io.github.pgadvisorylint.core.baseline.BaselineException;
@@ -26,8 +28,11 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
@@ -36,6 +41,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
+import picocli.CommandLine;
 
 /**
  * {@code scan [PATH...]}: analyses files and directories and writes the reports. The scan root is
@@ -156,7 +162,7 @@ final class ScanCommand implements Callable<Integer> {
     @Option(names = "--pooling", paramLabel = "MODE", converter = PoolingConverter.class,
             description = "How connections reach PostgreSQL: auto (read the project's configuration), transaction,"
                     + " statement, session or none (default: the configuration file's pooling, else auto).")
-    private io.github.pgadvisorylint.core.model.PoolingSetting pooling;
+    private PoolingSetting pooling;
 
     @Option(names = "--config", paramLabel = "FILE",
             description = "Configuration file (default: the first " + LintConfigLoader.FILE_NAME + " found in the scan"
@@ -200,13 +206,13 @@ final class ScanCommand implements Callable<Integer> {
     private ColorMode color;
 
     /** Parses {@code --pooling} values with the allowed ones in the error message. */
-    static final class PoolingConverter implements picocli.CommandLine.ITypeConverter<io.github.pgadvisorylint.core.model.PoolingSetting> {
+    static final class PoolingConverter implements CommandLine.ITypeConverter<PoolingSetting> {
         @Override
-        public io.github.pgadvisorylint.core.model.PoolingSetting convert(String value) {
+        public PoolingSetting convert(String value) {
             try {
-                return io.github.pgadvisorylint.core.model.PoolingSetting.parse(value);
+                return PoolingSetting.parse(value);
             } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+                throw new CommandLine.TypeConversionException(e.getMessage());
             }
         }
     }
@@ -271,9 +277,9 @@ final class ScanCommand implements Callable<Integer> {
                         + " input or output)");
             }
             Path cachePath = cwd.resolve(cacheFile).normalize();
-            java.util.List<String> others = new ArrayList<>();
-            targets.stream().map(Target::file).filter(java.util.Objects::nonNull).forEach(others::add);
-            java.util.stream.Stream.of(baselineFile, writeBaselineFile, configFile).filter(java.util.Objects::nonNull)
+            List<String> others = new ArrayList<>();
+            targets.stream().map(Target::file).filter(Objects::nonNull).forEach(others::add);
+            Stream.of(baselineFile, writeBaselineFile, configFile).filter(Objects::nonNull)
                     .forEach(others::add);
             for (String other : others) {
                 if (cwd.resolve(other).normalize().equals(cachePath)) {
@@ -302,7 +308,7 @@ final class ScanCommand implements Callable<Integer> {
                 b.extraPooledApiTypes(config.pooledApiTypes());
                 b.cache(facts);
                 if (line != null || timings) {
-                    b.progress(new io.github.pgadvisorylint.core.analysis.ProgressListener() {
+                    b.progress(new ProgressListener() {
                         @Override
                         public void progress(int done, int total) {
                             if (line != null) {
@@ -451,7 +457,7 @@ final class ScanCommand implements Callable<Integer> {
 
     /** The configuration: {@code --config}, else the file found above the scan root, else none. */
     private LintConfig loadConfig(Path cwd, Path root, List<Rule> rules) {
-        Set<String> known = new java.util.TreeSet<>();
+        Set<String> known = new TreeSet<>();
         rules.forEach(r -> known.add(r.descriptor().id()));
         Path file;
         if (configFile != null) {

@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -103,7 +104,7 @@ class RealPipelineTest {
         Files.writeString(dir.resolve("src/Job.java"), "class Job { String sql = \"select pg_advisory_xact_lock(1)\"; }\n");
         Path fifo = dir.resolve("cache.fifo");
         Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
-        org.junit.jupiter.api.Assumptions.assumeTrue(mkfifo.waitFor() == 0, "mkfifo is available");
+        Assumptions.assumeTrue(mkfifo.waitFor() == 0, "mkfifo is available");
         CliHarness.Run run = CliHarness.real(dir, "scan", "--cache", "cache.fifo", "src");
         assertThat(run.exitCode()).isEqualTo(Main.EXIT_USAGE);
         assertThat(run.err()).contains("--cache cache.fifo: not a regular file");

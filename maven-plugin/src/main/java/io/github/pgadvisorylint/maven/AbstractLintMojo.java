@@ -12,6 +12,7 @@ import io.github.pgadvisorylint.core.config.ConfigException;
 import io.github.pgadvisorylint.core.config.LintConfig;
 import io.github.pgadvisorylint.core.config.LintConfigLoader;
 import io.github.pgadvisorylint.core.discovery.FileDiscovery;
+import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.report.ReportFormat;
 import io.github.pgadvisorylint.core.report.ReportOptions;
 import io.github.pgadvisorylint.core.report.Reporter;
@@ -23,6 +24,7 @@ import io.github.pgadvisorylint.core.rule.RuleRegistry;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
 import java.io.File;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -32,6 +34,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.ServiceConfigurationError;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.WeakHashMap;
@@ -253,10 +257,10 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         }
         List<Rule> rules = loadRules();
         config = loadConfig(rules);
-        io.github.pgadvisorylint.core.model.PoolingSetting poolingSetting;
+        PoolingSetting poolingSetting;
         try {
             poolingSetting = config.effectivePooling(pooling == null || pooling.isBlank() ? null
-                    : io.github.pgadvisorylint.core.model.PoolingSetting.parse(pooling));
+                    : PoolingSetting.parse(pooling));
         } catch (IllegalArgumentException e) {
             throw new MojoExecutionException(ToolInfo.NAME + ": pooling: " + e.getMessage());
         }
@@ -415,7 +419,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         try {
             // The plugin's own class realm holds the rules module; the thread context loader may not.
             rules = RuleRegistry.load(AbstractLintMojo.class.getClassLoader());
-        } catch (RuntimeException | java.util.ServiceConfigurationError e) {
+        } catch (RuntimeException | ServiceConfigurationError e) {
             throw new MojoExecutionException(ToolInfo.NAME + ": cannot load the rules: " + e, e);
         }
         if (rules.isEmpty()) {
@@ -429,7 +433,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         Path file;
         if (configFile != null) {
             file = configFile.toPath().toAbsolutePath().normalize();
-            if (!java.nio.file.Files.isRegularFile(file)) {
+            if (!Files.isRegularFile(file)) {
                 throw new MojoExecutionException(ToolInfo.NAME + ": no such configuration file: " + configFile);
             }
         } else {
@@ -441,7 +445,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         if (file == null) {
             return LintConfig.none();
         }
-        java.util.Set<String> known = new java.util.TreeSet<>();
+        Set<String> known = new TreeSet<>();
         rules.forEach(r -> known.add(r.descriptor().id()));
         try {
             LintConfig c = LintConfigLoader.load(file, known);
@@ -456,7 +460,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         if (baseline == null) {
             return null;
         }
-        if (!java.nio.file.Files.isRegularFile(baseline.toPath())) {
+        if (!Files.isRegularFile(baseline.toPath())) {
             if (updateBaseline) {
                 return null;
             }
@@ -471,7 +475,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
     }
 
     private AnalysisResult analyze(Path root, SourceSelection.Result chosen,
-                                   io.github.pgadvisorylint.core.model.PoolingSetting poolingSetting, List<Rule> rules)
+                                   PoolingSetting poolingSetting, List<Rule> rules)
             throws MojoExecutionException {
         if (chosen.files().isEmpty()) {
             List<RuleDescriptor> descriptors = rules.stream().map(Rule::descriptor)

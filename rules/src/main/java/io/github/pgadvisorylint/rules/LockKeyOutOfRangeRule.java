@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * {@code lock-key-out-of-range}: a key value PostgreSQL cannot take (outside {@code int} in the
@@ -102,7 +103,7 @@ public final class LockKeyOutOfRangeRule extends AbstractRule {
                 }
                 String sum = KeyFacts.hashDisplay(mine.hash());
                 String elsewhere = group.stream().map(o -> partOf.get(o).value()).filter(v -> !v.equals(mine.value()))
-                        .distinct().map(String::valueOf).collect(java.util.stream.Collectors.joining(" or "));
+                        .distinct().map(String::valueOf).collect(Collectors.joining(" or "));
                 context.report(Severity.ERROR, site, site.display() + ": " + sum + " is an unsigned 32-bit value; here"
                         + " it reaches PostgreSQL as " + mine.value() + " (" + mine.expression() + "), but as " + elsewhere
                         + " at " + (related.size() == 1 ? "another site" : related.size() + " other sites")

@@ -14,6 +14,7 @@ import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * {@code session-lock-under-transaction-pooling}: a session-level lock or unlock in a project whose
@@ -74,7 +75,7 @@ public final class SessionLockUnderTransactionPoolingRule extends AbstractRule {
                 .limit(MAX_RELATED).toList();
         List<RelatedLocation> related = new ArrayList<>();
         for (PoolingEvidence e : shown) {
-            related.add(new RelatedLocation(e.region(), e.description() + " (" + e.strength().name().toLowerCase(java.util.Locale.ROOT) + ")"));
+            related.add(new RelatedLocation(e.region(), e.description() + " (" + e.strength().name().toLowerCase(Locale.ROOT) + ")"));
         }
         String where = shown.isEmpty() ? "" : " (" + shown.get(0).region().path() + ":" + shown.get(0).region().startLine() + ")";
         for (LockSite site : model.sites()) {

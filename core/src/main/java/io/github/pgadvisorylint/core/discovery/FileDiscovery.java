@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
+import java.nio.file.FileSystemLoopException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -251,7 +253,7 @@ public final class FileDiscovery {
         /** @return the exception's type and the part of its message that is not the absolute path */
         private String describe(IOException e) {
             String type = e.getClass().getSimpleName();
-            if (e instanceof java.nio.file.FileSystemException fse) {
+            if (e instanceof FileSystemException fse) {
                 return fse.getReason() == null ? type : type + ": " + fse.getReason();
             }
             return e.getMessage() == null ? type : type + ": " + e.getMessage();
@@ -259,8 +261,8 @@ public final class FileDiscovery {
     }
 
     private static boolean isLoop(IOException e) {
-        return e instanceof java.nio.file.FileSystemLoopException
-                || (e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null
+        return e instanceof FileSystemLoopException
+                || (e instanceof FileSystemException fse && fse.getReason() != null
                         && fse.getReason().contains("symbolic links"));
     }
 

@@ -11,9 +11,11 @@ import com.github.javaparser.ast.body.VariableDeclarator;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The constants of every Java file parsed in one analysis, so a key or SQL text written as
@@ -38,7 +40,7 @@ public final class ConstantIndex {
     private final Map<String, List<Constant>> byTypeAndName = new HashMap<>();
     private final Map<String, List<TypeDeclaration<?>>> typesBySimpleName = new HashMap<>();
     private final Map<TypeDeclaration<?>, SourceFile> typeFiles = new HashMap<>();
-    private final java.util.Set<String> files = new java.util.HashSet<>();
+    private final Set<String> files = new HashSet<>();
 
     /** An empty index. */
     public ConstantIndex() {

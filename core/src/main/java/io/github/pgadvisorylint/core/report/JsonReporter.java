@@ -11,6 +11,8 @@ import io.github.pgadvisorylint.core.source.SourceRegion;
 import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.io.IOException;
 import java.io.Writer;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Writes the tool's own JSON document, simpler than SARIF, for scripts. Schema, version 1 (keys in
@@ -90,7 +92,7 @@ public final class JsonReporter implements Reporter {
         summary.put("files", result.filesScanned());
         summary.put("suppressed", result.suppressed().size());
         ArrayNode findings = root.putArray("findings");
-        java.util.List<Finding> shown = new java.util.ArrayList<>(result.findings());
+        List<Finding> shown = new ArrayList<>(result.findings());
         if (showSuppressed) {
             shown.addAll(result.suppressed());
         }
