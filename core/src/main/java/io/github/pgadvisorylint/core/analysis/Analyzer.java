@@ -15,7 +15,14 @@ import java.util.function.Predicate;
 
 /**
  * The facade the CLI, the Maven plugin and the tests call: discovery, prefilter, front ends, lock
- * model, rules, sorted findings. Thread-safe; one instance may run many analyses.
+ * model, rules, sorted findings.
+ *
+ * <p>Holds settings only, fixed when built; one instance may run many analyses, one after another.
+ * Concurrent calls are safe only when no two of them use the same {@link FactsCache}: the cache is
+ * not thread-safe, and {@link #analyze(Path, List)} reads and updates the builder's cache in every
+ * call. Give each concurrent call its own cache, or none, with {@link #analyze(Path, List, FactsCache)}.
+ * The rules, the file filter and the progress listener given to the builder are shared by every
+ * analysis.
  */
 public final class Analyzer {
 

@@ -17,7 +17,12 @@ import java.util.TreeSet;
 
 /**
  * The one intermediate representation every rule reads: every lock site of the scanned files and
- * the lifecycle of every acquisition, sorted by location. Immutable.
+ * the lifecycle of every acquisition, sorted by location. Not changed once a caller holds it: its
+ * lists and maps are unmodifiable copies, and {@link #withUsage}, {@link #withHazards} and
+ * {@link #withPaths} return a new model. Those methods set the usage, timeout, hazard and path facts on
+ * the new model after its constructor ran, so these fields are not {@code final}: hand a model to
+ * another thread through a safe publication (an executor, a thread start or join), as the analysis
+ * does for its rules.
  *
  * <p>Per site, the model says what rules would otherwise re-derive: its {@link SiteRole} (executed,
  * declared only, a lock helper's body, a helper call, an annotation), whether it lies in test sources,
