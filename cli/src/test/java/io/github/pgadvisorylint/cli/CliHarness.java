@@ -92,7 +92,8 @@ final class CliHarness {
      * @return exit code and what was printed
      */
     static Run plumbing(Path cwd, String... args) {
-        CommandLine cli = Main.commandLine(new Environment(CliHarness::testRules, Environment.standard().engine(), cwd));
+        Environment env = new Environment(CliHarness::testRules, Environment.standard().engine(), cwd);
+        CommandLine cli = Main.commandLine(env);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         cli.setOut(new PrintWriter(out, true));

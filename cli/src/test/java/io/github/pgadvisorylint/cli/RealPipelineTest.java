@@ -129,14 +129,16 @@ class RealPipelineTest {
         Path source = dir.resolve("src/Job.java");
         String code = "class Job { String sql = \"select pg_advisory_xact_lock(1)\"; }\n";
         Files.writeString(source, code);
-        CliHarness.Run mistaken = CliHarness.plumbing(dir, "scan", "--format", "sarif", "-o", "r.sarif", "--cache", "src/Job.java", "src");
+        CliHarness.Run mistaken = CliHarness.plumbing(dir, "scan", "--format", "sarif", "-o", "r.sarif",
+                "--cache", "src/Job.java", "src");
         assertThat(Files.readString(source)).isEqualTo(code);
         assertThat(mistaken.exitCode()).isEqualTo(Main.EXIT_OK);
         assertThat(mistaken.err()).contains("warning: cannot write cache src/Job.java")
                 .contains("is not a pg-advisory-lint cache; not replaced");
         assertThat(dir.resolve("r.sarif")).isRegularFile();
 
-        CliHarness.Run same = CliHarness.plumbing(dir, "scan", "--format", "sarif", "-o", "r.sarif", "--cache", "r.sarif", "src");
+        CliHarness.Run same = CliHarness.plumbing(dir, "scan", "--format", "sarif", "-o", "r.sarif",
+                "--cache", "r.sarif", "src");
         assertThat(same.exitCode()).isEqualTo(Main.EXIT_USAGE);
         assertThat(same.err()).contains("--cache r.sarif is also given as r.sarif");
         assertThat(CliHarness.plumbing(dir, "scan", "--cache", "-", "src").exitCode()).isEqualTo(Main.EXIT_USAGE);

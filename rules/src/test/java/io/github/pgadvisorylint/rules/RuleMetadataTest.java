@@ -52,7 +52,8 @@ class RuleMetadataTest {
     static final int MIN_CASES = 10;
     static final int MIN_FRAGMENTS = 2;
 
-    private static final Pattern SEVERITY_LINE = Pattern.compile("(?m)^\\*\\*Default severity:\\*\\* (error|warning|note)\\b");
+    private static final Pattern SEVERITY_LINE =
+            Pattern.compile("(?m)^\\*\\*Default severity:\\*\\* (error|warning|note)\\b");
     private static final Pattern TABLE_ROW = Pattern.compile("^\\| `([a-z0-9-]+)` \\| ([^|]+) \\|");
 
     @TestFactory
@@ -78,11 +79,11 @@ class RuleMetadataTest {
         }
     }
 
-    private static void className(Rule rule) {
+    static void className(Rule rule) {
         assertThat(rule.getClass().getSimpleName()).isEqualTo(rule.descriptor().name() + "Rule");
     }
 
-    private static void page(RuleDescriptor d) {
+    static void page(RuleDescriptor d) {
         String page = d.helpMarkdown();
         assertThat(page).as("title of docs/%s.md", d.id()).startsWith("# " + d.id() + "\n");
         Matcher severity = SEVERITY_LINE.matcher(page);
