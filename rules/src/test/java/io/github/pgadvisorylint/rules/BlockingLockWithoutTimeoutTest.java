@@ -12,10 +12,10 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Fixture tests of blocking-lock-without-timeout: test-fixtures/src/main/resources/fixtures/
- * blocking-lock-without-timeout*; the -configured and -url folders set lock_timeout for every
- * connection in configuration, so the rule is silent there. The rule is off by default; the harness
- * switches on the rules under test.
+ * blocking-lock-without-timeout beyond its fixture markers (which {@link RuleFixturesTest} checks, in
+ * fixtures/blocking-lock-without-timeout/ and its projects/configured and projects/url, whose
+ * configuration sets lock_timeout for every connection): the rule is off by default and runs only when
+ * switched on.
  */
 class BlockingLockWithoutTimeoutTest {
 
