@@ -193,7 +193,7 @@ public final class SarifReporter implements Reporter {
         rule.putObject("shortDescription").put("text", d.shortDescription());
         rule.putObject("fullDescription").put("text", d.fullDescription());
         // 3.49.12: the rule's page, as the repository keeps it
-        rule.put("helpUri", ToolInfo.INFORMATION_URI + "/blob/main/rules/src/main/resources/docs/" + d.id() + ".md");
+        rule.put("helpUri", ToolInfo.ruleHelpUri(d.id()));
         ObjectNode help = rule.putObject("help");
         help.put("text", d.fullDescription());
         help.put("markdown", d.helpMarkdown());
