@@ -27,7 +27,8 @@ import java.util.Map;
  *       (3.49) per rule that ran, sorted by id: {@code id}, {@code name} (PascalCase),
  *       {@code shortDescription}, {@code fullDescription}, {@code help} (text = the full
  *       description, markdown = the rule's documentation page), {@code defaultConfiguration.level}
- *       (3.50.3) and {@code properties.tags} (3.8.4).</li>
+ *       (3.50.3), {@code properties.precision} (GitHub's {@code very-high} to {@code low}) and
+ *       {@code properties.tags} (3.8.4), never {@code security}.</li>
  *   <li>{@code originalUriBaseIds} (3.14.14) with {@code %SRCROOT%} carrying only a
  *       {@code description}, <b>no {@code uri}</b>: an absolute {@code file:} URI of the scan root
  *       would make the same tree give different bytes in different checkouts, and GitHub resolves
@@ -198,7 +199,21 @@ public final class SarifReporter implements Reporter {
         help.put("text", d.fullDescription());
         help.put("markdown", d.helpMarkdown());
         rule.putObject("defaultConfiguration").put("level", d.defaultSeverity().sarifLevel());
-        ArrayNode tags = rule.putObject("properties").putArray("tags");
+        // the rule's property bag (3.8), as GitHub code scanning reads it: precision ranks the alerts; tags never
+        // hold "security" and there is no security-severity, so GitHub files the alerts as code quality
+        // (non-security) alerts, under the SARIF level.
+        //
+        // SonarQube's SARIF import (sonar.sarifReportPaths) reads no field that sets the issue type: its
+        // documentation ("Importing external issues > SARIF reports", docs.sonarsource.com, SonarQube Server
+        // 10.3 to 2026.2 and SonarQube Cloud) says every imported issue gets the CONVENTIONAL attribute
+        // and the SECURITY software quality (a Vulnerability in the Standard Experience); only the impact
+        // is read, from tool.driver.rules[].defaultConfiguration.level (error HIGH, warning MEDIUM, note
+        // LOW), overridden by results[].level in the Standard Experience. Tags, precision and
+        // problem.severity are ignored. Only its generic issue format (sonar.externalIssuesReportPaths,
+        // rules[].impacts with softwareQuality RELIABILITY, or the older type BUG) files them as bugs.
+        ObjectNode properties = rule.putObject("properties");
+        properties.put("precision", d.precision().sarifValue());
+        ArrayNode tags = properties.putArray("tags");
         d.tags().forEach(tags::add);
         return rule;
     }
