@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Notification;
+import io.github.pgadvisorylint.core.discovery.OtherLanguage;
 import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.rule.Finding;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
@@ -35,7 +36,9 @@ import java.util.Map;
  *       relative URIs against the repository root without it.</li>
  *   <li>{@code invocations[0]} (3.20): {@code executionSuccessful} is false when any notification is
  *       an {@code ERROR}; every notification becomes a {@code toolExecutionNotification} (3.20.21,
- *       3.58) with {@code descriptor.id} = its kind.</li>
+ *       3.58) with {@code descriptor.id} = its kind; then one note per language the tool does not read
+ *       (Kotlin, Scala, Groovy files under the roots), {@code descriptor.id} {@code unanalysed-language},
+ *       with {@code properties.language} and {@code properties.count}.</li>
  *   <li>{@code results} (3.27), sorted by path, line, column, rule id: {@code ruleId},
  *       {@code ruleIndex} (only when the rule is among those that ran), {@code level} (3.27.10),
  *       {@code message.text} (plain text; literal square brackets escaped with a backslash and each
@@ -69,6 +72,11 @@ public final class SarifReporter implements Reporter {
     public static final String SARIF_VERSION = "2.1.0";
     /** The {@code uriBaseId} every artifact location is relative to (section 3.4.4). */
     public static final String SRCROOT = "%SRCROOT%";
+    /**
+     * The {@code descriptor.id} of the {@code toolExecutionNotification} that counts files in a language the
+     * tool does not read; its {@code properties} hold {@code language} and {@code count}.
+     */
+    public static final String UNANALYSED_LANGUAGE = "unanalysed-language";
     /** The {@code partialFingerprints} key holding {@link Finding#fingerprint()} (section 3.27.17). */
     public static final String FINGERPRINT_KEY = "pgAdvisoryLint/v1";
 
@@ -158,6 +166,14 @@ public final class SarifReporter implements Reporter {
             note.put("level", n.level().sarifLevel());
             note.putObject("descriptor").put("id", n.kind());
         }
+        // one note per language the tool does not read, after the file notifications, in OtherLanguage order
+        result.unanalysed().forEach((language, count) -> {
+            ObjectNode note = notes.addObject();
+            note.putObject("message").put("text", OtherLanguage.sentence(Map.of(language, count)) + ".");
+            note.put("level", "note");
+            note.putObject("descriptor").put("id", UNANALYSED_LANGUAGE);
+            note.putObject("properties").put("language", language.displayName()).put("count", count);
+        });
 
         run.putObject("originalUriBaseIds").putObject(SRCROOT).putObject("description")
                 .put("text", "The directory pg-advisory-lint scanned; every artifact URI is relative to it.");
