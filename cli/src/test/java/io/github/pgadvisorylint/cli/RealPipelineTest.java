@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.pgadvisorylint.fixtures.SarifSchema;
 import io.github.pgadvisorylint.core.rule.Rule;
 import io.github.pgadvisorylint.core.rule.RuleDescriptor;
 import io.github.pgadvisorylint.core.rule.RuleRegistry;
+import io.github.pgadvisorylint.fixtures.SarifSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
