@@ -24,7 +24,7 @@ final class LiteralDecoder {
         for (int i = start + 1; i < end && i < src.length(); i++) {
             raw.append(src.charAt(i), i);
         }
-        return unescape(raw, false);
+        return unescape(raw);
     }
 
     /**
@@ -91,7 +91,7 @@ final class LiteralDecoder {
                 raw.append('\n', l[1]);
             }
         }
-        return unescape(raw, true);
+        return unescape(raw);
     }
 
     private static int leadingWhitespace(String src, int s, int e) {
@@ -106,7 +106,7 @@ final class LiteralDecoder {
         return c == ' ' || c == '\t' || c == '\f';
     }
 
-    private static JavaText unescape(JavaText raw, boolean textBlock) {
+    private static JavaText unescape(JavaText raw) {
         String r = raw.text();
         JavaText out = new JavaText();
         for (int i = 0; i < r.length(); i++) {
