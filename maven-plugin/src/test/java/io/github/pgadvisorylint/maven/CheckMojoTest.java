@@ -226,7 +226,7 @@ class CheckMojoTest {
         SortedSet<String> known = AbstractLintMojo.knownProperties(checkExecution().getMojoDescriptor());
         assertThat(known).contains("pgAdvisoryLint.skip", "pgAdvisoryLint.failOnViolation",
                 "pgAdvisoryLint.maxAllowedViolations", "pgAdvisoryLint.failOnSeverity", "pgAdvisoryLint.threads");
-        assertThat(known).hasSize(19).allMatch(p -> p.startsWith("pgAdvisoryLint."));
+        assertThat(known).hasSize(20).allMatch(p -> p.startsWith("pgAdvisoryLint."));
     }
 
     @Test

@@ -133,7 +133,7 @@ class PluginDescriptorTest {
     @ValueSource(strings = {"check", "aggregate"})
     void everyParameterIsDocumented(String goal) {
         NodeList params = mojo(goal).getElementsByTagName("parameter");
-        assertThat(params.getLength()).isEqualTo(22);
+        assertThat(params.getLength()).isEqualTo(23);
         for (int i = 0; i < params.getLength(); i++) {
             Element p = (Element) params.item(i);
             assertThat(text(p, "description")).as(text(p, "name")).isNotBlank();

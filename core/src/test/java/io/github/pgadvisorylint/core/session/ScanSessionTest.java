@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.report.ReportFormat;
-import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.Finding;
 import io.github.pgadvisorylint.core.rule.Rule;
 import io.github.pgadvisorylint.core.rule.RuleContext;
+import io.github.pgadvisorylint.core.rule.RuleDescriptor;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -24,10 +24,14 @@ import org.junit.jupiter.api.io.TempDir;
 class ScanSessionTest {
 
     /** Reports every advisory-lock call, so each file with one gives exactly one finding. */
-    public static final class EverySiteRule extends AbstractRule {
-        /** The rule. */
-        public EverySiteRule() {
-            super("every-site", Severity.WARNING, "Every lock site.", "Reports every advisory-lock call.", List.of("test"));
+    static final class EverySiteRule implements Rule {
+        private static final RuleDescriptor DESCRIPTOR = new RuleDescriptor("every-site", "EverySite",
+                Severity.WARNING, "Every lock site.", "Reports every advisory-lock call.", "# every-site\n",
+                List.of("test"));
+
+        @Override
+        public RuleDescriptor descriptor() {
+            return DESCRIPTOR;
         }
 
         @Override
@@ -228,8 +232,8 @@ class ScanSessionTest {
                 ScanMessage.Kind.CACHE, ScanMessage.Kind.SUMMARY);
         assertThat(outcome.messages().get(0).text()).isEqualTo("configuration .pg-advisory-lint.yml");
         assertThat(outcome.messages().get(1).text()).isEqualTo("cache cache/facts.json: 0 files reused, 1 analysed");
-        assertThat(outcome.messages().get(2).text()).startsWith("0 errors, 1 warning, 0 notes in 1 file")
-                .endsWith("Configuration: .pg-advisory-lint.yml. Text report written to r.txt");
+        assertThat(outcome.messages().get(2).text()).startsWith("0 errors, 1 warning, 0 notes in 2 files")
+                .endsWith("Configuration: .pg-advisory-lint.yml. Text written to r.txt");
         assertThat(outcome.configUsed()).isEqualTo(".pg-advisory-lint.yml");
     }
 
