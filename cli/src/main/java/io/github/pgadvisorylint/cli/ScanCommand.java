@@ -298,7 +298,8 @@ final class ScanCommand implements Callable<Integer> {
         }
         // files are named in messages as the user gave them, else relative to the working directory
         Map<Path, String> given = new HashMap<>();
-        Stream.concat(targets.stream().map(Target::file), Stream.of(baselineFile, writeBaselineFile, configFile, cacheFile))
+        Stream.concat(targets.stream().map(Target::file),
+                        Stream.of(baselineFile, writeBaselineFile, configFile, cacheFile))
                 .filter(Objects::nonNull).forEach(f -> given.putIfAbsent(cwd.resolve(f).normalize(), f));
         Function<Path, String> display = f -> given.getOrDefault(f.toAbsolutePath().normalize(), display(cwd, f));
         List<ScanRequest.ReportTarget> reports = targets.stream().filter(t -> t.file() != null)

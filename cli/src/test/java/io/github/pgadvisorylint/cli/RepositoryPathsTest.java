@@ -59,10 +59,12 @@ class RepositoryPathsTest {
         // a baseline written with the module as base: nothing matches, and the scan says so
         assertThat(CliHarness.real(repo, "scan", "server/db", "--path-base", "server/db", "--write-baseline", "m.json")
                 .exitCode()).isZero();
-        CliHarness.Run mismatched = CliHarness.real(repo, "scan", "server/db", "--baseline", "m.json", "--format", "json");
+        CliHarness.Run mismatched =
+                CliHarness.real(repo, "scan", "server/db", "--baseline", "m.json", "--format", "json");
         assertThat(mismatched.exitCode()).isEqualTo(1);
-        assertThat(mismatched.err()).contains("pg-advisory-lint: warning: baseline m.json has 1 entry but none matches a"
-                + " finding of this scan: it was probably written from another directory or with another path base");
+        assertThat(mismatched.err()).contains("pg-advisory-lint: warning: baseline m.json has 1 entry but none"
+                + " matches a finding of this scan: it was probably written from another directory or with another"
+                + " path base");
     }
 
     @Test

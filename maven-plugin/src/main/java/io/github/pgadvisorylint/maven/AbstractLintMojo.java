@@ -292,7 +292,8 @@ public abstract class AbstractLintMojo extends AbstractMojo {
             getLog().debug(ToolInfo.NAME + ": not scanning generated sources in " + skipped);
         }
         getLog().debug(ToolInfo.NAME + ": scanning " + chosen.roots() + " (" + chosen.files().size()
-                + " files) of " + scope.root() + ", paths relative to " + base.directory() + " (" + base.origin() + ")");
+                + " files) of " + scope.root() + ", paths relative to " + base.directory()
+                + " (" + base.origin() + ")");
 
         Path dir = outputDirectory.toPath().toAbsolutePath().normalize();
         List<Path> testRoots = new ArrayList<>();
@@ -309,10 +310,11 @@ public abstract class AbstractLintMojo extends AbstractMojo {
                 .testRoots(testRoots)
                 .cacheFile(useCache && cacheFile != null ? cacheFile.toPath().toAbsolutePath().normalize() : null)
                 .baselineFile(baseline == null ? null : baseline.toPath().toAbsolutePath().normalize())
-                .writeBaseline(updateBaseline ? baseline.toPath().toAbsolutePath().normalize() : null, baselineRecordAll)
+                .writeBaseline(updateBaseline ? baseline.toPath().toAbsolutePath().normalize() : null,
+                        baselineRecordAll)
                 .showSuppressed(showSuppressed)
-                .reports(reportFormats.stream().map(f -> new ScanRequest.ReportTarget(f, dir.resolve(reportFileName(f))))
-                        .toList())
+                .reports(reportFormats.stream()
+                        .map(f -> new ScanRequest.ReportTarget(f, dir.resolve(reportFileName(f)))).toList())
                 .failPolicy(new FailPolicy(threshold, maxAllowedViolations))
                 .skipWhenEmpty(true)
                 .display(this::display)

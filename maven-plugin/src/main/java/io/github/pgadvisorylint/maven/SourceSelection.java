@@ -137,7 +137,8 @@ public final class SourceSelection {
                 continue;
             }
             walked.addAll(roots);
-            FileDiscovery.Result found = FileDiscovery.discover(pathBase != null ? pathBase : m.basedir(), List.copyOf(roots));
+            FileDiscovery.Result found =
+                    FileDiscovery.discover(pathBase != null ? pathBase : m.basedir(), List.copyOf(roots));
             notes.addAll(found.notifications());
             Path base = m.basedir().toAbsolutePath().normalize();
             for (DiscoveredFile f : found.files()) {

@@ -448,7 +448,8 @@ class CheckMojoTest {
         CheckMojo outside = mojo(dir.resolve("billing"));
         outside.pathBase = dir.resolve("billing/src").toFile();
         assertThatThrownBy(outside::execute).isInstanceOf(MojoExecutionException.class)
-                .hasMessageContaining("pathBase: path base").hasMessageContaining("does not contain the scanned directory");
+                .hasMessageContaining("pathBase: path base")
+                .hasMessageContaining("does not contain the scanned directory");
     }
 
     @Test

@@ -88,7 +88,8 @@ public final class ScanSession {
         List<ScanMessage> messages = new ArrayList<>();
         LintConfig config = loadConfig(request);
         if (config.file() != null) {
-            messages.add(info(ScanMessage.Kind.CONFIGURATION, "configuration " + request.display().apply(config.file())));
+            messages.add(info(ScanMessage.Kind.CONFIGURATION,
+                    "configuration " + request.display().apply(config.file())));
         }
         PathBase.Choice base = PathBase.choose(request.pathBase(), request.scanRoot(), request.pathBaseFallback());
         Path root = base.directory();
@@ -158,7 +159,8 @@ public final class ScanSession {
 
         List<ScanOutcome.WrittenReport> written = new ArrayList<>();
         for (ScanRequest.ReportTarget t : request.reports()) {
-            Reporter reporter = t.format().reporter(new ReportOptions(request.showSuppressed(), false, notes, configUsed));
+            Reporter reporter = t.format().reporter(
+                    new ReportOptions(request.showSuppressed(), false, notes, configUsed));
             AnalysisResult report = result;
             AtomicFiles.Outcome done;
             try {
@@ -188,7 +190,8 @@ public final class ScanSession {
         if (request.targets().isEmpty()) {
             List<RuleDescriptor> descriptors = request.rules().stream().map(Rule::descriptor).filter(config::runs)
                     .sorted(Comparator.comparing(RuleDescriptor::id)).toList();
-            r = new AnalysisResult(root, descriptors, List.of(), List.of(), new LockModel(List.of(), List.of()), 0, 0, 0);
+            r = new AnalysisResult(root, descriptors, List.of(), List.of(), new LockModel(List.of(), List.of()),
+                    0, 0, 0);
         } else {
             r = engine.analyze(root, request.targets(), request.threads(), request.rules(), b -> {
                 b.pooling(config.effectivePooling(request.pooling()));

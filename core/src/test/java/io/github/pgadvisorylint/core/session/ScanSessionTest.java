@@ -139,7 +139,8 @@ class ScanSessionTest {
         new ScanSession().run(request(repo.resolve("server/db")).pathBase(repo.resolve("server/db"))
                 .writeBaseline(baseline, false).build());
         ScanOutcome outcome = new ScanSession().run(request(repo.resolve("server/db")).baselineFile(baseline)
-                .display(p -> repo.relativize(p).toString()).failPolicy(FailPolicy.atOrAbove(Severity.WARNING)).build());
+                .display(p -> repo.relativize(p).toString()).failPolicy(FailPolicy.atOrAbove(Severity.WARNING))
+                .build());
         assertThat(outcome.result().findings()).hasSize(2);
         assertThat(outcome.failed()).isTrue();
         assertThat(outcome.messages(ScanMessage.Kind.BASELINE)).singleElement().satisfies(m -> {
@@ -204,7 +205,8 @@ class ScanSessionTest {
                 .satisfies(o -> assertThat(o.failing()).isEqualTo(2)).satisfies(o -> assertThat(o.failed()).isTrue());
         assertThat(new ScanSession().run(r.failPolicy(new FailPolicy(Severity.WARNING, 2)).build()))
                 .satisfies(o -> assertThat(o.failing()).isEqualTo(2)).satisfies(o -> assertThat(o.failed()).isFalse());
-        assertThat(new ScanSession().run(r.failPolicy(FailPolicy.atOrAbove(Severity.ERROR)).build()).failed()).isFalse();
+        assertThat(new ScanSession().run(r.failPolicy(FailPolicy.atOrAbove(Severity.ERROR)).build()).failed())
+                .isFalse();
         assertThat(new ScanSession().run(r.failPolicy(FailPolicy.NEVER).build()).failing()).isZero();
         assertThatThrownBy(() -> new FailPolicy(Severity.ERROR, -1)).isInstanceOf(IllegalArgumentException.class);
     }
