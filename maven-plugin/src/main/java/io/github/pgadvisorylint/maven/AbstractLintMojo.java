@@ -259,6 +259,57 @@ public abstract class AbstractLintMojo extends AbstractMojo {
             throw new MojoExecutionException(ToolInfo.NAME + ": maxAllowedViolations must be 0 or more, not "
                     + maxAllowedViolations);
         }
+        ScanOutcome outcome = scan(reportFormats(formats), new FailPolicy(threshold, maxAllowedViolations));
+        if (outcome == null) {
+            return;
+        }
+        AnalysisResult result = outcome.result();
+        LogReport.print(result, getLog(), printFindings);
+        outcome.messages(ScanMessage.Kind.SUMMARY).forEach(this::log);
+
+        if (outcome.failed()) {
+            throw new MojoFailureException(failureMessage(result, threshold, outcome.report(ReportFormat.SARIF)));
+        }
+        if (outcome.failing() > 0) {
+            getLog().info(ToolInfo.NAME + ": " + plural(outcome.failing(), "finding") + " at or above failOnSeverity="
+                    + threshold.sarifLevel() + ", not more than maxAllowedViolations=" + maxAllowedViolations
+                    + "; the build goes on");
+        }
+    }
+
+    /**
+     * What one scan gave.
+     *
+     * @param result     the findings after in-source suppressions and the baseline
+     * @param configUsed the configuration file used, relative to the path base, or null for none
+     * @param notes      lines for the summary: the configuration file, the baseline written
+     */
+    record Scan(AnalysisResult result, String configUsed, List<String> notes) {
+    }
+
+    /**
+     * The scan every goal shares ({@code check}, {@code aggregate}, and {@code report} through a
+     * {@link CheckMojo} it configures), without report files and without a failure decision.
+     *
+     * @return the scan, or null when there is nothing to scan (logged)
+     * @throws MojoExecutionException for a configuration error or an internal failure of the analysis
+     */
+    Scan scan() throws MojoExecutionException {
+        ScanOutcome outcome = scan(List.of(), FailPolicy.NEVER);
+        return outcome == null ? null : new Scan(outcome.result(), outcome.configUsed(), outcome.summaryNotes());
+    }
+
+    /**
+     * Maps the parameters onto a {@link ScanRequest}, runs the {@link ScanSession} (rules, configuration,
+     * files of {@link #scope()}, path base, cache, baseline, report files into {@code outputDirectory})
+     * and logs its messages but the summary.
+     *
+     * @param reportFormats the report files to write
+     * @param policy        when the scan fails
+     * @return the outcome, or null when there is nothing to scan (logged)
+     * @throws MojoExecutionException for a configuration error, an unwritable file or an internal failure
+     */
+    ScanOutcome scan(List<ReportFormat> reportFormats, FailPolicy policy) throws MojoExecutionException {
         List<Rule> rules = loadRules();
         PoolingSetting poolingSetting;
         try {
@@ -272,7 +323,6 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         if (updateBaseline && baseline == null) {
             throw new MojoExecutionException(ToolInfo.NAME + ": updateBaseline needs the baseline parameter (the file to write)");
         }
-        List<ReportFormat> reportFormats = reportFormats(formats);
         SourceSelection selection;
         try {
             selection = new SourceSelection(nonNull(includes), nonNull(excludes));
@@ -295,7 +345,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
                 + " files) of " + scope.root() + ", paths relative to " + base.directory()
                 + " (" + base.origin() + ")");
 
-        Path dir = outputDirectory.toPath().toAbsolutePath().normalize();
+        Path dir = outputDirectory == null ? null : outputDirectory.toPath().toAbsolutePath().normalize();
         List<Path> testRoots = new ArrayList<>();
         scope.modules().forEach(m -> testRoots.addAll(m.testRoots()));
         ScanRequest request = ScanRequest.builder(scope.root(), rules)
@@ -315,7 +365,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
                 .showSuppressed(showSuppressed)
                 .reports(reportFormats.stream()
                         .map(f -> new ScanRequest.ReportTarget(f, dir.resolve(reportFileName(f)))).toList())
-                .failPolicy(new FailPolicy(threshold, maxAllowedViolations))
+                .failPolicy(policy)
                 .skipWhenEmpty(true)
                 .display(this::display)
                 .build();
@@ -339,20 +389,9 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         if (!outcome.scanned()) {
             getLog().info(ToolInfo.NAME + ": nothing to scan in " + display(scope.root())
                     + " (no Java, SQL or configuration file under its source roots); no report written");
-            return;
+            return null;
         }
-        AnalysisResult result = outcome.result();
-        LogReport.print(result, getLog(), printFindings);
-        outcome.messages(ScanMessage.Kind.SUMMARY).forEach(this::log);
-
-        if (outcome.failed()) {
-            throw new MojoFailureException(failureMessage(result, threshold, outcome.report(ReportFormat.SARIF)));
-        }
-        if (outcome.failing() > 0) {
-            getLog().info(ToolInfo.NAME + ": " + plural(outcome.failing(), "finding") + " at or above failOnSeverity="
-                    + threshold.sarifLevel() + ", not more than maxAllowedViolations=" + maxAllowedViolations
-                    + "; the build goes on");
-        }
+        return outcome;
     }
 
     private void log(ScanMessage m) {
