@@ -104,7 +104,7 @@ class RealPipelineTest {
         CliHarness.Run plain = CliHarness.real(dir, "scan", "--format", "sarif", ".");
         CliHarness.Run timed = CliHarness.real(dir, "scan", "--format", "sarif", "--timings", ".");
         assertThat(timed.out()).isEqualTo(plain.out());
-        assertThat(timed.err().lines().filter(l -> l.startsWith("timing: ")).map(l -> l.split("\\s+")[1]))
+        assertThat(timed.err().lines().filter(l -> l.startsWith("timing: ")).map(l -> l.split("\\s+", -1)[1]))
                 .containsExactly("discover", "read", "outlines", "helpers-round-0", "parsed", "extract", "paths", "rules");
         // one outline and one whole parse: the file is parsed once for its facts
         assertThat(timed.err()).contains("timing: parsed 1 outlines, 1 whole files (0 again for helper rounds), 0 extractions from the cache");

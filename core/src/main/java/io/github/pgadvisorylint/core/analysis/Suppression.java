@@ -143,7 +143,7 @@ public record Suppression(String path, int startLine, int endLine, Set<String> r
             return Set.of();
         }
         Set<String> ids = new TreeSet<>();
-        for (String s : list.split("[,\\s]+")) {
+        for (String s : list.split("[,\\s]+", -1)) {
             if (!s.isBlank()) {
                 ids.add(s.trim());
             }

@@ -346,7 +346,7 @@ public final class JavaFrontEnd {
     public static java.util.SortedSet<String> referencedTypeNames(CompilationUnit unit) {
         java.util.SortedSet<String> out = new java.util.TreeSet<>();
         for (var imp : unit.getImports()) {
-            String[] parts = imp.getNameAsString().split("\\.");
+            String[] parts = imp.getNameAsString().split("\\.", -1);
             for (String p : parts) {
                 if (!p.isEmpty() && Character.isUpperCase(p.charAt(0))) {
                     out.add(p);
@@ -942,8 +942,8 @@ public final class JavaFrontEnd {
             }
             if (name.equals("then")) {
                 Expression scope = m.getScope().orElse(null);
-                return m.getArguments().size() == 1 && (scope == null || scope instanceof com.github.javaparser.ast.expr.NameExpr n
-                        && Character.isUpperCase(n.getNameAsString().charAt(0)));
+                return m.getArguments().size() == 1 && (scope == null || (scope instanceof com.github.javaparser.ast.expr.NameExpr n
+                        && Character.isUpperCase(n.getNameAsString().charAt(0))));
             }
             return true;
         }
@@ -1145,7 +1145,7 @@ public final class JavaFrontEnd {
                 if (bound == null && part.kind() == KeyPart.Kind.PARAMETER) {
                     String t = arg.text().trim();
                     String name = t.startsWith(":") ? t.substring(1)
-                            : t.startsWith("#{") || t.startsWith("${") ? t.substring(2, Math.max(2, t.length() - 1)).split(",")[0].trim()
+                            : t.startsWith("#{") || t.startsWith("${") ? t.substring(2, Math.max(2, t.length() - 1)).split(",", -1)[0].trim()
                             : null;
                     int position = (t.startsWith("$") || t.startsWith("?")) && t.length() > 1 && Character.isDigit(t.charAt(1))
                             ? parsePosition(t.substring(1)) : name == null ? questionMarksBefore(c.text.text(), arg.start()) + 1 : 0;
@@ -1240,8 +1240,8 @@ public final class JavaFrontEnd {
             if (cur instanceof InitializerDeclaration i) {
                 return i.isStatic() ? "<clinit>" : "<init>";
             }
-            if (cur instanceof FieldDeclaration || cur instanceof VariableDeclarator && cur.getParentNode()
-                    .filter(p -> p instanceof FieldDeclaration).isPresent()) {
+            if (cur instanceof FieldDeclaration || (cur instanceof VariableDeclarator && cur.getParentNode()
+                    .filter(p -> p instanceof FieldDeclaration).isPresent())) {
                 return "<field>";
             }
             cur = cur.getParentNode().orElse(null);

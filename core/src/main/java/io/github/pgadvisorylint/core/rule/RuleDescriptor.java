@@ -91,7 +91,7 @@ public record RuleDescriptor(String id, String name, Severity defaultSeverity, S
      */
     public static String pascalCase(String id) {
         StringBuilder sb = new StringBuilder();
-        for (String part : id.split("-")) {
+        for (String part : id.split("-", -1)) {
             if (!part.isEmpty()) {
                 sb.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
             }
