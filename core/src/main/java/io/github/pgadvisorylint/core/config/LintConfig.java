@@ -1,12 +1,10 @@
 package io.github.pgadvisorylint.core.config;
 
 import io.github.pgadvisorylint.core.diagnostic.Severity;
-import io.github.pgadvisorylint.core.discovery.FileDiscovery;
+import io.github.pgadvisorylint.core.discovery.TestSources;
 import io.github.pgadvisorylint.core.model.PoolingSetting;
-import io.github.pgadvisorylint.core.model.TestSources;
 import io.github.pgadvisorylint.core.rule.RuleDescriptor;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -35,6 +33,9 @@ import java.util.function.Predicate;
 public record LintConfig(Path file, Set<String> disabledRules, Map<String, Severity> severityOverrides,
                          List<String> includes, List<String> excludes, PoolingSetting pooling, Boolean includeTests,
                          Set<String> lockHelpers, Set<String> pooledApiTypes, Set<String> enabledRules) {
+
+    /** Path segments that mark test sources when {@code includeTests} is false ({@link TestSources#DIRECTORIES}). */
+    public static final List<String> TEST_SOURCE_DIRECTORIES = TestSources.DIRECTORIES;
 
     /** Copies the collections. */
     public LintConfig {
@@ -67,10 +68,22 @@ public record LintConfig(Path file, Set<String> disabledRules, Map<String, Sever
      * scan root.
      *
      * @param scanRoot           the scan root, absolute
-     * @param excludeTestSources true to drop files under {@link TestSources#DIRECTORIES} as well
+     * @param excludeTestSources true to drop files under {@link #TEST_SOURCE_DIRECTORIES} as well
      * @return a filter over absolute normalized paths
      */
     public Predicate<Path> fileFilter(Path scanRoot, boolean excludeTestSources) {
+        return fileFilter(scanRoot, excludeTestSources ? new TestSources(scanRoot, List.of()) : null);
+    }
+
+    /**
+     * Which files to analyse, as {@link #fileFilter(Path, boolean)}, with the test sources a front end
+     * knows about.
+     *
+     * @param scanRoot    the scan root, absolute
+     * @param testSources the test sources to drop, or null to keep them
+     * @return a filter over absolute normalized paths
+     */
+    public Predicate<Path> fileFilter(Path scanRoot, TestSources testSources) {
         Globs in = Globs.compile(includes);
         Globs out = Globs.compile(excludes);
         Path root = scanRoot.toAbsolutePath().normalize();
@@ -78,7 +91,7 @@ public record LintConfig(Path file, Set<String> disabledRules, Map<String, Sever
         return path -> {
             Path abs = path.toAbsolutePath().normalize();
             Path rel = abs.startsWith(base) ? base.relativize(abs) : abs.startsWith(root) ? root.relativize(abs) : abs;
-            if (excludeTestSources && isTestSource(abs.startsWith(root) ? root.relativize(abs) : rel)) {
+            if (testSources != null && testSources.contains(abs)) {
                 return false;
             }
             return (in.isEmpty() || in.matches(rel)) && !out.matches(rel);
@@ -87,15 +100,18 @@ public record LintConfig(Path file, Set<String> disabledRules, Map<String, Sever
 
     /**
      * @param relative a relative path
-     * @return true when it lies below a test source directory ({@code src/test/} and the like),
-     *     judged on its name elements (a {@code \\} inside a file name is never a separator)
+     * @return true when it lies below a test source directory ({@link TestSources#isTestSource(Path)})
      */
     public static boolean isTestSource(Path relative) {
-        List<String> names = new ArrayList<>();
-        for (Path name : relative) {
-            names.add(FileDiscovery.displayName(name));
-        }
-        return TestSources.contains(names);
+        return TestSources.isTestSource(relative);
+    }
+
+    /**
+     * @param relativePath a relative path as the model reports it, {@code /}-separated
+     * @return true when it lies below a test source directory ({@link TestSources#isTestSource(String)})
+     */
+    public static boolean isTestSource(String relativePath) {
+        return TestSources.isTestSource(relativePath);
     }
 
     /**

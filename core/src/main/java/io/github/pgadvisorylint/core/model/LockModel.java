@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.core.model;
 
+import io.github.pgadvisorylint.core.discovery.TestSources;
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -147,7 +148,7 @@ public final class LockModel {
         Set<String> tests = new HashSet<>();
         for (LockSite s : this.sites) {
             r.put(s.id(), SiteRole.of(s, bodies.contains(s.region())));
-            if (TestSources.contains(s.path())) {
+            if (TestSources.isTestSource(s.path())) {
                 tests.add(s.id());
             }
         }
@@ -184,7 +185,7 @@ public final class LockModel {
      */
     public boolean inTestSources(LockSite site) {
         return roles.containsKey(site.id()) ? testSources.contains(site.id())
-                : TestSources.contains(site.path());
+                : TestSources.isTestSource(site.path());
     }
 
     /** @return the regions of the lock helpers' own SQL sites given to this model, sorted */
