@@ -116,7 +116,7 @@ final class LocksCommand implements Callable<Integer> {
             report[0] = new LocksReport(snapshot, null);
             ModelCommand.write(spec, env.workingDirectory(), file, out -> report[0].write(format, out));
         } else {
-            ModelCommand.run(spec, env, paths, threads, output, result -> {
+            ModelCommand.run(spec, env, paths, threads, output, null, result -> {
                 report[0] = new LocksReport(snapshot, KeyInventory.of(result.model()));
                 return out -> report[0].write(format, out);
             });

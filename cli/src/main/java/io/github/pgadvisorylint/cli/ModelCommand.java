@@ -5,6 +5,8 @@ import io.github.pgadvisorylint.core.diagnostic.Notification;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.io.AtomicFiles;
 import io.github.pgadvisorylint.core.report.TerminalText;
+import io.github.pgadvisorylint.core.session.PathBase;
+import io.github.pgadvisorylint.core.session.ScanException;
 import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -36,6 +38,11 @@ final class ModelCommand {
         @CommandLine.Option(names = "--threads", paramLabel = "N",
                 description = "Parsing threads (default: one per processor). The output never depends on it.")
         Integer threads;
+
+        @CommandLine.Option(names = "--path-base", paramLabel = "DIR",
+                description = {"Directory every reported path is relative to, as in scan. Default: the git root"
+                        + " above the scan root (the nearest directory holding .git), else the scan root."})
+        String pathBase;
     }
 
     private ModelCommand() {
@@ -50,7 +57,7 @@ final class ModelCommand {
      */
     static int run(CommandSpec spec, Environment env, Options options,
                    Function<AnalysisResult, AtomicFiles.Content> document) {
-        return run(spec, env, options.paths, options.threads, options.output, document);
+        return run(spec, env, options.paths, options.threads, options.output, options.pathBase, document);
     }
 
     /**
@@ -59,13 +66,14 @@ final class ModelCommand {
      * @param paths    the PATH arguments
      * @param threads  the {@code --threads} value, or null for one per processor
      * @param output   the {@code --output} value, null or {@code -} for standard output
+     * @param pathBase the {@code --path-base} value, or null for the git root above the scan root
      * @param document turns the analysis into the document's writer
      * @return {@link Main#EXIT_OK}
      * @throws ParameterException for a bad option value
      * @throws InputException     for a missing path or an unwritable output
      */
     static int run(CommandSpec spec, Environment env, List<String> paths, Integer threads, String output,
-                   Function<AnalysisResult, AtomicFiles.Content> document) {
+                   String pathBase, Function<AnalysisResult, AtomicFiles.Content> document) {
         int threadCount = threads == null ? Math.max(1, Runtime.getRuntime().availableProcessors()) : threads;
         if (threadCount < 1) {
             throw new ParameterException(spec.commandLine(), "--threads must be at least 1, not " + threadCount);
@@ -79,7 +87,9 @@ final class ModelCommand {
         if (file != null) {
             ScanTargets.checkWritableLocation(cwd.resolve(file).normalize(), file);
         }
-        AnalysisResult result = env.engine().analyze(scan.root(), scan.targets(), threadCount, List.of());
+        // paths relative to the same base as scan's reports (the git root by default), so they can be compared
+        Path base = choosePathBase(pathBase == null ? null : cwd.resolve(pathBase).normalize(), scan.root());
+        AnalysisResult result = env.engine().analyze(base, scan.targets(), threadCount, List.of());
         PrintWriter err = spec.commandLine().getErr();
         for (Notification n : result.notifications()) {
             if (n.level() == Severity.ERROR) {
@@ -133,6 +143,14 @@ final class ModelCommand {
                 throw new InputException("cannot write to standard output: " + ScanTargets.describe(e), e);
             }
             out.flush();
+        }
+    }
+
+    private static Path choosePathBase(Path explicit, Path scanRoot) {
+        try {
+            return PathBase.choose(explicit, scanRoot, null).directory();
+        } catch (ScanException e) {
+            throw new InputException(e.getMessage(), e);
         }
     }
 }

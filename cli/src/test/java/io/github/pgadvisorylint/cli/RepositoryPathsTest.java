@@ -48,6 +48,20 @@ class RepositoryPathsTest {
     }
 
     @Test
+    void keysAndGraphNameFilesFromTheSameBaseAsScan() throws IOException {
+        Files.createDirectories(repo.resolve(".git"));
+        write("server/db/V1.sql", LIMIT_QUERY);
+        CliHarness.Run keys = CliHarness.real(repo, "keys", "server/db", "--format", "csv");
+        assertThat(keys.exitCode()).as(keys.err()).isZero();
+        assertThat(keys.out()).contains("server/db/V1.sql");
+        CliHarness.Run chosen = CliHarness.real(repo, "keys", "server/db", "--path-base", "server/db", "--format", "csv");
+        assertThat(chosen.out()).contains("V1.sql").doesNotContain("server/db/V1.sql");
+        CliHarness.Run outside = CliHarness.real(repo, "graph", "server", "--path-base", "server/db");
+        assertThat(outside.exitCode()).isEqualTo(2);
+        assertThat(outside.err()).contains("does not contain the scanned directory");
+    }
+
+    @Test
     void aBaselineFromTheRootFitsASubdirectoryAndOneThatMatchesNothingSaysSo() throws IOException {
         Files.createDirectories(repo.resolve(".git"));
         write("server/db/V1.sql", LIMIT_QUERY);
