@@ -14,9 +14,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine;
 
 /**
  * What {@code keys} and {@code graph} share: analyse the paths without running rules, report files
@@ -27,26 +27,35 @@ final class ModelCommand {
 
     /** The options {@code keys} and {@code graph} share: what to read, where to write, how many threads. */
     static final class Options {
-        @CommandLine.Parameters(paramLabel = "PATH", arity = "0..*",
+        @CommandLine.Parameters(
+                paramLabel = "PATH",
+                arity = "0..*",
                 description = "Files or directories to read (default: the current directory).")
         List<String> paths = new ArrayList<>();
 
-        @CommandLine.Option(names = {"-o", "--output"}, paramLabel = "FILE",
+        @CommandLine.Option(
+                names = {"-o", "--output"},
+                paramLabel = "FILE",
                 description = "Write to FILE (replaced atomically) instead of standard output; '-' is standard output.")
         String output;
 
-        @CommandLine.Option(names = "--threads", paramLabel = "N",
+        @CommandLine.Option(
+                names = "--threads",
+                paramLabel = "N",
                 description = "Parsing threads (default: one per processor). The output never depends on it.")
         Integer threads;
 
-        @CommandLine.Option(names = "--path-base", paramLabel = "DIR",
-                description = {"Directory every reported path is relative to, as in scan. Default: the git root"
-                        + " above the scan root (the nearest directory holding .git), else the scan root."})
+        @CommandLine.Option(
+                names = "--path-base",
+                paramLabel = "DIR",
+                description = {
+                    "Directory every reported path is relative to, as in scan. Default: the git root"
+                            + " above the scan root (the nearest directory holding .git), else the scan root."
+                })
         String pathBase;
     }
 
-    private ModelCommand() {
-    }
+    private ModelCommand() {}
 
     /**
      * @param spec     the command
@@ -55,8 +64,11 @@ final class ModelCommand {
      * @param document turns the analysis into the document's writer
      * @return {@link Main#EXIT_OK}
      */
-    static int run(CommandSpec spec, Environment env, Options options,
-                   Function<AnalysisResult, AtomicFiles.Content> document) {
+    static int run(
+            CommandSpec spec,
+            Environment env,
+            Options options,
+            Function<AnalysisResult, AtomicFiles.Content> document) {
         return run(spec, env, options.paths, options.threads, options.output, options.pathBase, document);
     }
 
@@ -72,8 +84,14 @@ final class ModelCommand {
      * @throws ParameterException for a bad option value
      * @throws InputException     for a missing path or an unwritable output
      */
-    static int run(CommandSpec spec, Environment env, List<String> paths, Integer threads, String output,
-                   String pathBase, Function<AnalysisResult, AtomicFiles.Content> document) {
+    static int run(
+            CommandSpec spec,
+            Environment env,
+            List<String> paths,
+            Integer threads,
+            String output,
+            String pathBase,
+            Function<AnalysisResult, AtomicFiles.Content> document) {
         int threadCount = threads == null ? Math.max(1, Runtime.getRuntime().availableProcessors()) : threads;
         if (threadCount < 1) {
             throw new ParameterException(spec.commandLine(), "--threads must be at least 1, not " + threadCount);
@@ -88,7 +106,8 @@ final class ModelCommand {
             ScanTargets.checkWritableLocation(cwd.resolve(file).normalize(), file);
         }
         // paths relative to the same base as scan's reports (the git root by default), so they can be compared
-        Path base = choosePathBase(pathBase == null ? null : cwd.resolve(pathBase).normalize(), scan.root());
+        Path base =
+                choosePathBase(pathBase == null ? null : cwd.resolve(pathBase).normalize(), scan.root());
         AnalysisResult result = env.engine().analyze(base, scan.targets(), threadCount, List.of());
         PrintWriter err = spec.commandLine().getErr();
         for (Notification n : result.notifications()) {
@@ -122,8 +141,9 @@ final class ModelCommand {
     static void warnIfLinkReplaced(CommandSpec spec, AtomicFiles.Outcome outcome, String file) {
         if (outcome == AtomicFiles.Outcome.REPLACED_LINK) {
             PrintWriter err = spec.commandLine().getErr();
-            err.println(ToolInfo.NAME + ": warning: " + TerminalText.escape(file) + " was a symbolic link leading out of"
-                    + " its directory; the link was replaced by the report, nothing outside was written");
+            err.println(
+                    ToolInfo.NAME + ": warning: " + TerminalText.escape(file) + " was a symbolic link leading out of"
+                            + " its directory; the link was replaced by the report, nothing outside was written");
             err.flush();
         }
     }
