@@ -110,6 +110,13 @@ final class LocksCommand implements Callable<Integer> {
             description = "Parsing threads (default: one per processor). The output never depends on it.")
     private Integer threads;
 
+    @Option(
+            names = "--path-base",
+            paramLabel = "DIR",
+            description = "Directory the code sites' paths are relative to, as in scan. Default: the git root"
+                    + " above the scan root (the nearest directory holding .git), else the scan root.")
+    private String pathBase;
+
     /** @param env the analysis, the working directory and the environment variables ({@code PGPASSWORD}) */
     LocksCommand(Environment env) {
         this.env = env;
@@ -140,7 +147,7 @@ final class LocksCommand implements Callable<Integer> {
             report[0] = new LocksReport(snapshot, null);
             ModelCommand.write(spec, env.workingDirectory(), file, out -> report[0].write(format, out));
         } else {
-            ModelCommand.run(spec, env, paths, threads, output, null, result -> {
+            ModelCommand.run(spec, env, paths, threads, output, pathBase, result -> {
                 report[0] = new LocksReport(snapshot, KeyInventory.of(result.model()));
                 return out -> report[0].write(format, out);
             });

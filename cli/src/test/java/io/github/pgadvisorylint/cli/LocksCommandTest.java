@@ -153,7 +153,15 @@ class LocksCommandTest {
         int payout = pids[1];
         int second = pids[2];
         Path example = FixtureHarness.exampleProject();
-        CliHarness.Run r = run(example, Map.of(), "locks", "--url", superuserUrl(), example.toString());
+        CliHarness.Run r = run(
+                example,
+                Map.of(),
+                "locks",
+                "--url",
+                superuserUrl(),
+                example.toString(),
+                "--path-base",
+                example.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.err()).isEmpty();
         String out = r.out();
@@ -194,8 +202,17 @@ class LocksCommandTest {
         assertThat(out.indexOf("key 2001")).isLessThan(out.indexOf("key 2002"));
         assertThat(out.indexOf("key 424242")).isLessThan(out.indexOf("key 12, 77")); // bigint keys before int pairs
 
-        CliHarness.Run json =
-                run(example, Map.of(), "locks", "--url", superuserUrl(), "--format", "json", example.toString());
+        CliHarness.Run json = run(
+                example,
+                Map.of(),
+                "locks",
+                "--url",
+                superuserUrl(),
+                "--format",
+                "json",
+                example.toString(),
+                "--path-base",
+                example.toString());
         assertThat(json.exitCode()).as(json.err()).isZero();
         JsonNode root = new ObjectMapper().readTree(json.out());
         assertThat(root.get("code_matched").asBoolean()).isTrue();
@@ -220,8 +237,17 @@ class LocksCommandTest {
                 .isFalse();
         assertThat(root.get("wait_chains").toString()).isEqualTo("[[" + second + "," + payout + "," + close + "]]");
 
-        CliHarness.Run md =
-                run(example, Map.of(), "locks", "--url", superuserUrl(), "--format", "markdown", example.toString());
+        CliHarness.Run md = run(
+                example,
+                Map.of(),
+                "locks",
+                "--url",
+                superuserUrl(),
+                "--format",
+                "markdown",
+                example.toString(),
+                "--path-base",
+                example.toString());
         assertThat(md.exitCode()).as(md.err()).isZero();
         assertThat(md.out())
                 .contains("| Key | Key space | pg_locks (classid, objid, objsubid) | Held by | Awaited by | Code |")
