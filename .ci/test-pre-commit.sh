@@ -68,7 +68,7 @@ repos:
     hooks:
       - id: pg-advisory-lint
 EOF
-(cd "$project" && pre-commit install -q >/dev/null && git add .pre-commit-config.yaml \
+(cd "$project" && pre-commit install >/dev/null && git add .pre-commit-config.yaml \
   && git commit -q -m config --no-verify)
 commit() { # $1: message; commits what is staged, the hook's output in $work/commit.log; sets code
   set +e
