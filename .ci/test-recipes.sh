@@ -8,6 +8,7 @@
 #   - SonarQube and every SARIF consumer: the SARIF validated by Microsoft's SARIF Multitool (npm), SARIF and
 #     GitHub rule sets, no error or warning; a broken SARIF must give an error (the validator works);
 #   - GitLab: docs/gitlab-code-quality.jq on the JSON report, checked for what GitLab's Code Quality reads;
+#   - SonarQube: docs/sonarqube-generic-issues.jq on the JSON report, checked for SonarQube's generic issue format;
 #   - reviewdog: the Checkstyle XML checked against what reviewdog's Checkstyle parser decodes.
 # Needs java, python3, jq, curl and npm (.ci/run installs them). About a minute once the downloads are cached.
 set -euo pipefail
@@ -126,6 +127,31 @@ for issue in issues:
 fingerprints = [i["fingerprint"] for i in issues]
 assert all(isinstance(f, str) and f for f in fingerprints) and len(set(fingerprints)) == len(fingerprints), fingerprints
 print(f"test-recipes: GitLab Code Quality: {len(issues)} issues, unique fingerprints")
+PY
+
+# --- SonarQube generic issue import: the README's jq program.
+jq -f docs/sonarqube-generic-issues.jq "$work/report.json" >"$work/sonar-issues.json"
+python3 - "$work/sonar-issues.json" "$work/report.json" "$root" <<'PY' || fail "the SonarQube generic issue report is not what SonarQube reads"
+import json, os, sys
+doc, report, root = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+expected = [f for f in report["findings"] if f["suppression"] is None]
+rules = {r["id"]: r for r in doc["rules"]}
+assert set(rules) == {f["ruleId"] for f in expected}, (set(rules), expected)
+for r in doc["rules"]:
+    for field in ("id", "name", "description", "engineId", "cleanCodeAttribute"):
+        assert isinstance(r[field], str) and r[field], (field, r)
+    assert r["cleanCodeAttribute"] == "LOGICAL" and r["engineId"] == "pg-advisory-lint", r
+    assert r["impacts"] and all(i["softwareQuality"] == "RELIABILITY" and i["severity"] in ("HIGH", "MEDIUM", "LOW")
+                                for i in r["impacts"]), r
+    page = r["description"].rsplit("/blob/main/", 1)[1]
+    assert os.path.isfile(os.path.join(root, page)), f"no rule page {page}"
+assert len(doc["issues"]) == len(expected), (len(doc["issues"]), len(expected))
+for issue in doc["issues"]:
+    assert issue["ruleId"] in rules, issue
+    loc = issue["primaryLocation"]
+    assert loc["message"] and loc["filePath"] and not loc["filePath"].startswith("/"), issue
+    assert 1 <= loc["textRange"]["startLine"] <= loc["textRange"]["endLine"], issue
+print(f"test-recipes: SonarQube generic issues: {len(doc['rules'])} rules (RELIABILITY), {len(doc['issues'])} issues")
 PY
 
 # --- reviewdog: what its Checkstyle parser decodes (Go encoding/xml into ints and strings).
