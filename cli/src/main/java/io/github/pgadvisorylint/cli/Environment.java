@@ -39,6 +39,7 @@ record Environment(Supplier<List<Rule>> rules, Engine engine, Path workingDirect
         /** The real process: {@link System#console()} and {@link System#getenv(String)}. */
         Terminal SYSTEM = new Terminal() {
             @Override
+            @SuppressWarnings("SystemConsoleNull") // JDK 17 to 21: null when a stream is not a terminal
             public boolean interactive() {
                 return System.console() != null;
             }

@@ -240,7 +240,7 @@ final class LocksReport {
     }
 
     private static String ago(Duration d) {
-        long s = Math.max(0, d.getSeconds());
+        long s = Math.max(0, d.toSeconds());
         if (s < 60) {
             return s + " s";
         }

@@ -50,6 +50,7 @@ public final class Main implements Runnable {
 
     @Option(names = "--debug", scope = ScopeType.INHERIT,
             description = "On an internal error, print the stack trace.")
+    @SuppressWarnings("UnusedVariable") // declares the option; the handler reads it from the parse result
     private boolean debug;
 
     /** Only {@link #commandLine(Environment)} creates the command. */

@@ -3,6 +3,7 @@ package io.github.pgadvisorylint.cli;
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Notification;
 import io.github.pgadvisorylint.core.model.LockModel;
+import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.rule.Finding;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
@@ -78,6 +79,51 @@ final class CliHarness {
         cli.setErr(new PrintWriter(err, true));
         int code = cli.execute(args);
         return new Run(code, out.toString(), err.toString());
+    }
+
+    /**
+     * Runs the command line with the real analyzer but only test rules, for tests of the command line's
+     * plumbing (options, files, caches, exit codes): {@link TestOnlyRule}, which never reports, and
+     * {@link #ACQUISITION_RULE}, a warning at every acquisition. Adding a rule to the catalog changes
+     * nothing here.
+     *
+     * @param cwd  the working directory
+     * @param args the command line
+     * @return exit code and what was printed
+     */
+    static Run plumbing(Path cwd, String... args) {
+        Environment env = new Environment(CliHarness::testRules, Environment.standard().engine(), cwd);
+        CommandLine cli = Main.commandLine(env);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        int code = cli.execute(args);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    /** The id of the test rule that reports a warning at every lock acquisition. */
+    static final String ACQUISITION_RULE = "test-acquisition";
+
+    /** @return the rules {@link #plumbing} runs: {@link TestOnlyRule} and the acquisition rule */
+    static List<Rule> testRules() {
+        RuleDescriptor d = new RuleDescriptor(ACQUISITION_RULE, RuleDescriptor.pascalCase(ACQUISITION_RULE),
+                Severity.WARNING, "Every lock acquisition.", "A test rule: a warning at each acquisition.",
+                "# " + ACQUISITION_RULE + "\n", List.of("test"));
+        Rule acquisitions = new Rule() {
+            @Override
+            public RuleDescriptor descriptor() {
+                return d;
+            }
+
+            @Override
+            public void check(RuleContext context) {
+                for (LockSite site : context.model().acquisitions()) {
+                    context.report(Severity.WARNING, site, site.display() + " is an acquisition.", List.of());
+                }
+            }
+        };
+        return List.of(new TestOnlyRule(), acquisitions);
     }
 
     static Rule rule(String id, Severity severity, String shortDescription) {

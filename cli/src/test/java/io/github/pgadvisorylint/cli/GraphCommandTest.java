@@ -56,7 +56,7 @@ class GraphCommandTest {
      */
     @Test
     void aRingThroughThreeClassesIsRedAndTheOpenChainIsNot() {
-        Path fixture = FixtureHarness.fixture("unordered-multi-key-lock-helpers");
+        Path fixture = FixtureHarness.fixture("unordered-multi-key-lock/projects/helpers");
         String dot = run(fixture, "graph", fixture.toString());
         assertThat(dot).contains("kB_5101_ -> kB_5102_ [label=\"Ledger#closeDay\", color=red")
                 .contains("kB_5102_ -> kB_5103_ [label=\"Payouts#sendPayouts\", color=red")

@@ -346,6 +346,7 @@ class HostileInputRoundTwoTest {
     // case 7 --------------------------------------------------------------------------------------
 
     @Test
+    @SuppressWarnings("UnicodeEscape") // the escapes are what this test reads
     void unicodeEscapesAreDecodedAndFindingsPointIntoTheFileAsWritten() throws Exception {
         // \u0022 opens and closes the literal, \u0020 is a space before it: javac reads both; the column
         // of the lock call is counted in the file as written (each escape is six chars there, one after)

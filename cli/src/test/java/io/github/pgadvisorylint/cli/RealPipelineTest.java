@@ -5,15 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.pgadvisorylint.fixtures.SarifSchema;
-import java.io.PrintWriter;
-import java.io.StringWriter;
+import io.github.pgadvisorylint.core.rule.Rule;
+import io.github.pgadvisorylint.core.rule.RuleDescriptor;
+import io.github.pgadvisorylint.core.rule.RuleRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
-/** The real rules (from the classpath) and the real analyzer, end to end. */
+/**
+ * The real analyzer end to end through the command line. Tests of the command line's own behaviour
+ * (files, caches, exit codes) run test rules only ({@link CliHarness#plumbing}), so a new rule in the
+ * catalog cannot change their outcome; the catalog itself is checked against the registry.
+ */
 class RealPipelineTest {
 
     @TempDir
@@ -22,26 +27,35 @@ class RealPipelineTest {
     @Test
     void scansATreeAndWritesValidSarif() throws Exception {
         Files.createDirectories(dir.resolve("src/main/java/com/acme"));
-        Files.writeString(dir.resolve("src/main/java/com/acme/Job.java"),
-                "class Job { String sql = \"select pg_advisory_lock(42)\"; }\n");
+        Files.writeString(dir.resolve("src/main/java/com/acme/Job.java"), "class Job {\n"
+                + "  void run(java.sql.Connection c) throws Exception {\n"
+                + "    c.createStatement().execute(\"select pg_advisory_lock(42)\");\n  }\n}\n");
         Files.writeString(dir.resolve("init.sql"), "select pg_advisory_unlock(42);\n");
-        Environment standard = Environment.standard();
-        Environment env = new Environment(standard.rules(), standard.engine(), dir);
-        CommandLine cli = Main.commandLine(env);
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
+        CliHarness.Run run = CliHarness.plumbing(dir, "scan", "--format", "sarif", "--output", "out/report.sarif",
+                "--format", "text", ".");
 
-        int code = cli.execute("scan", "--format", "sarif", "--output", "out/report.sarif", "--format", "text", ".");
-
-        assertThat(code).as(err.toString()).isZero();
+        assertThat(run.exitCode()).as(run.err()).isEqualTo(Main.EXIT_FINDINGS);
         String sarif = Files.readString(dir.resolve("out/report.sarif"));
         SarifSchema.assertValid(sarif);
         JsonNode log = new ObjectMapper().readTree(sarif);
-        assertThat(log.at("/runs/0/tool/driver/rules").findValuesAsText("id")).contains("test-only-rule");
-        assertThat(log.at("/runs/0/results")).isEmpty();
-        assertThat(out.toString()).contains("SARIF written to out/report.sarif");
+        assertThat(log.at("/runs/0/tool/driver/rules").findValuesAsText("id"))
+                .containsExactly(CliHarness.ACQUISITION_RULE, "test-only-rule");
+        assertThat(log.at("/runs/0/results").findValuesAsText("ruleId")).containsExactly(CliHarness.ACQUISITION_RULE);
+        assertThat(run.out()).contains("SARIF written to out/report.sarif");
+    }
+
+    /** Every installed rule (the registry decides which) describes itself in valid SARIF. */
+    @Test
+    void everyInstalledRuleIsDescribedInValidSarif() throws Exception {
+        Files.writeString(dir.resolve("init.sql"), "select 1;\n");
+        CliHarness.Run run = CliHarness.real(dir, "scan", "--format", "sarif", "--output", "report.sarif", ".");
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        String sarif = Files.readString(dir.resolve("report.sarif"));
+        SarifSchema.assertValid(sarif);
+        List<String> enabled = RuleRegistry.load().stream().map(Rule::descriptor)
+                .filter(RuleDescriptor::enabledByDefault).map(RuleDescriptor::id).toList();
+        assertThat(new ObjectMapper().readTree(sarif).at("/runs/0/tool/driver/rules").findValuesAsText("id"))
+                .containsExactlyElementsOf(enabled);
     }
 
     @Test
@@ -61,9 +75,9 @@ class RealPipelineTest {
                 """);
         // the cache inside the scanned tree is never read as an input
         String[] args = {"scan", "--format", "sarif", "--cache", "project/.cache/facts.json", "project"};
-        CliHarness.Run cold = CliHarness.real(dir, "scan", "--format", "sarif", "project");
-        CliHarness.Run first = CliHarness.real(dir, args);
-        CliHarness.Run warm = CliHarness.real(dir, args);
+        CliHarness.Run cold = CliHarness.plumbing(dir, "scan", "--format", "sarif", "project");
+        CliHarness.Run first = CliHarness.plumbing(dir, args);
+        CliHarness.Run warm = CliHarness.plumbing(dir, args);
         assertThat(cold.exitCode()).as(cold.err()).isEqualTo(Main.EXIT_FINDINGS);
         assertThat(first.out()).isEqualTo(cold.out());
         assertThat(warm.out()).isEqualTo(cold.out());
@@ -73,7 +87,7 @@ class RealPipelineTest {
         // cut short, as a full disk would leave it
         Path facts = project.resolve(".cache/facts.json");
         Files.writeString(facts, Files.readString(facts).substring(0, 40));
-        CliHarness.Run corrupt = CliHarness.real(dir, args);
+        CliHarness.Run corrupt = CliHarness.plumbing(dir, args);
         assertThat(corrupt.out()).isEqualTo(cold.out());
         assertThat(corrupt.err()).contains("pg-advisory-lint: warning: cannot use cache file").contains("facts.json")
                 .contains("not valid JSON at line 1");
@@ -90,7 +104,7 @@ class RealPipelineTest {
         CliHarness.Run plain = CliHarness.real(dir, "scan", "--format", "sarif", ".");
         CliHarness.Run timed = CliHarness.real(dir, "scan", "--format", "sarif", "--timings", ".");
         assertThat(timed.out()).isEqualTo(plain.out());
-        assertThat(timed.err().lines().filter(l -> l.startsWith("timing: ")).map(l -> l.split("\\s+")[1]))
+        assertThat(timed.err().lines().filter(l -> l.startsWith("timing: ")).map(l -> l.split("\\s+", -1)[1]))
                 .containsExactly("discover", "read", "outlines", "helpers-round-0", "parsed", "extract", "paths", "rules");
         // one outline and one whole parse: the file is parsed once for its facts
         assertThat(timed.err()).contains("timing: parsed 1 outlines, 1 whole files (0 again for helper rounds), 0 extractions from the cache");
@@ -115,17 +129,19 @@ class RealPipelineTest {
         Path source = dir.resolve("src/Job.java");
         String code = "class Job { String sql = \"select pg_advisory_xact_lock(1)\"; }\n";
         Files.writeString(source, code);
-        CliHarness.Run mistaken = CliHarness.real(dir, "scan", "--format", "sarif", "-o", "r.sarif", "--cache", "src/Job.java", "src");
+        CliHarness.Run mistaken = CliHarness.plumbing(dir, "scan", "--format", "sarif", "-o", "r.sarif",
+                "--cache", "src/Job.java", "src");
         assertThat(Files.readString(source)).isEqualTo(code);
         assertThat(mistaken.exitCode()).isEqualTo(Main.EXIT_OK);
         assertThat(mistaken.err()).contains("warning: cannot write cache src/Job.java")
                 .contains("is not a pg-advisory-lint cache; not replaced");
         assertThat(dir.resolve("r.sarif")).isRegularFile();
 
-        CliHarness.Run same = CliHarness.real(dir, "scan", "--format", "sarif", "-o", "r.sarif", "--cache", "r.sarif", "src");
+        CliHarness.Run same = CliHarness.plumbing(dir, "scan", "--format", "sarif", "-o", "r.sarif",
+                "--cache", "r.sarif", "src");
         assertThat(same.exitCode()).isEqualTo(Main.EXIT_USAGE);
         assertThat(same.err()).contains("--cache r.sarif is also given as r.sarif");
-        assertThat(CliHarness.real(dir, "scan", "--cache", "-", "src").exitCode()).isEqualTo(Main.EXIT_USAGE);
-        assertThat(CliHarness.real(dir, "scan", "--cache", "", "src").exitCode()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(CliHarness.plumbing(dir, "scan", "--cache", "-", "src").exitCode()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(CliHarness.plumbing(dir, "scan", "--cache", "", "src").exitCode()).isEqualTo(Main.EXIT_USAGE);
     }
 }

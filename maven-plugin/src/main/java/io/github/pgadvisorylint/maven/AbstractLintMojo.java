@@ -251,6 +251,51 @@ public abstract class AbstractLintMojo extends AbstractMojo {
             throw new MojoExecutionException(ToolInfo.NAME + ": maxAllowedViolations must be 0 or more, not "
                     + maxAllowedViolations);
         }
+        List<ReportFormat> reportFormats = reportFormats(formats);
+        Scan scan = scan();
+        if (scan == null) {
+            return;
+        }
+        AnalysisResult result = scan.result();
+        String configUsed = scan.configUsed();
+        List<String> notes = new ArrayList<>(scan.notes());
+
+        Map<ReportFormat, Path> written = writeReports(result, reportFormats, configUsed);
+        LogReport.print(result, getLog(), printFindings);
+        written.forEach((format, file) -> notes.add(format.displayName() + " written to " + display(file)));
+        getLog().info(ToolInfo.NAME + ": " + new TextReporter(notes).summary(result));
+
+        if (threshold != null && result.hasFindingsAtOrAbove(threshold)) {
+            long failing = failing(result, threshold);
+            if (failing > maxAllowedViolations) {
+                throw new MojoFailureException(failureMessage(result, threshold, written.get(ReportFormat.SARIF)));
+            }
+            getLog().info(ToolInfo.NAME + ": " + plural(failing, "finding") + " at or above failOnSeverity="
+                    + threshold.sarifLevel() + ", not more than maxAllowedViolations=" + maxAllowedViolations
+                    + "; the build goes on");
+        }
+    }
+
+    /**
+     * What one scan gave.
+     *
+     * @param result     the findings after in-source suppressions and the baseline
+     * @param configUsed the configuration file used, relative to the scan root, or null for none
+     * @param notes      lines for the summary: the configuration file, the baseline written
+     */
+    record Scan(AnalysisResult result, String configUsed, List<String> notes) {
+    }
+
+    /**
+     * The scan every goal shares ({@code check}, {@code aggregate}, and {@code report} through a
+     * {@link CheckMojo} it configures): reads the rules and the configuration file, selects the files of
+     * {@link #scope()}, analyses them, writes the baseline when {@code updateBaseline} and applies it.
+     * Writes no report and decides nothing about the build.
+     *
+     * @return the scan, or null when there is nothing to scan (logged)
+     * @throws MojoExecutionException for a configuration error or an internal failure of the analysis
+     */
+    Scan scan() throws MojoExecutionException {
         List<Rule> rules = loadRules();
         config = loadConfig(rules);
         io.github.pgadvisorylint.core.config.PoolingSetting poolingSetting;
@@ -267,7 +312,6 @@ public abstract class AbstractLintMojo extends AbstractMojo {
             throw new MojoExecutionException(ToolInfo.NAME + ": updateBaseline needs the baseline parameter (the file to write)");
         }
         Baseline accepted = readBaseline();
-        List<ReportFormat> reportFormats = reportFormats(formats);
         SourceSelection selection;
         try {
             selection = new SourceSelection(nonNull(includes), nonNull(excludes));
@@ -284,7 +328,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         if (chosen.files().isEmpty() && chosen.notifications().isEmpty() && !updateBaseline) {
             getLog().info(ToolInfo.NAME + ": nothing to scan in " + display(scope.root())
                     + " (no Java, SQL or configuration file under its source roots); no report written");
-            return;
+            return null;
         }
 
         AnalysisResult analysed = analyze(scope.root(), chosen, poolingSetting, rules);
@@ -313,20 +357,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         if (configUsed != null) {
             notes.add(0, "Configuration: " + configUsed);
         }
-        Map<ReportFormat, Path> written = writeReports(result, reportFormats, configUsed);
-        LogReport.print(result, getLog(), printFindings);
-        written.forEach((format, file) -> notes.add(format.displayName() + " written to " + display(file)));
-        getLog().info(ToolInfo.NAME + ": " + new TextReporter(notes).summary(result));
-
-        if (threshold != null && result.hasFindingsAtOrAbove(threshold)) {
-            long failing = failing(result, threshold);
-            if (failing > maxAllowedViolations) {
-                throw new MojoFailureException(failureMessage(result, threshold, written.get(ReportFormat.SARIF)));
-            }
-            getLog().info(ToolInfo.NAME + ": " + plural(failing, "finding") + " at or above failOnSeverity="
-                    + threshold.sarifLevel() + ", not more than maxAllowedViolations=" + maxAllowedViolations
-                    + "; the build goes on");
-        }
+        return new Scan(result, configUsed, notes);
     }
 
     /** Warns, once per build, about each {@code pgAdvisoryLint.*}-like property no goal of this plugin reads. */

@@ -72,7 +72,22 @@ class PluginDescriptorTest {
         assertThat(text(plugin, "goalPrefix")).isEqualTo("pg-advisory-lint");
         assertThat(text(plugin, "requiredJavaVersion")).isEqualTo("17");
         NodeList goals = descriptor.getElementsByTagName("mojo");
-        assertThat(goals.getLength()).as("check, aggregate and help").isEqualTo(3);
+        assertThat(goals.getLength()).as("check, aggregate, report and help").isEqualTo(4);
+    }
+
+    @Test
+    void reportIsASiteReportThatSharesTheScanParameters() {
+        Element report = mojo("report");
+        assertThat(text(report, "implementation")).isEqualTo(ReportMojo.class.getName());
+        assertThat(text(report, "threadSafe")).isEqualTo("true");
+        Map<String, String[]> conf = configuration(report);
+        for (String shared : new String[] {"skip", "includeTests", "includes", "excludes", "pooling", "configFile",
+                "baseline", "threads"}) {
+            // the same user property as check's, so -DpgAdvisoryLint.includeTests=true reaches both
+            assertThat(conf.get(shared)).as(shared).isNotNull();
+            assertThat(conf.get(shared)[0]).isEqualTo(configuration(mojo("check")).get(shared)[0]);
+        }
+        assertThat(conf).doesNotContainKeys("failOnSeverity", "failOnViolation", "maxAllowedViolations", "formats");
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.model.SiteUsage;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.util.ArrayList;
@@ -30,7 +31,8 @@ public final class BlockingLockWithoutTimeoutRule extends AbstractRule {
 
     /** Creates the rule with its metadata and documentation page. */
     public BlockingLockWithoutTimeoutRule() {
-        super("blocking-lock-without-timeout", Severity.NOTE,
+        // precision: a timeout may come from the role, the database or the pool, which the code does not show
+        super("blocking-lock-without-timeout", Severity.NOTE, Precision.LOW,
                 "Blocking advisory lock with no lock_timeout or statement_timeout in force.",
                 "pg_advisory_lock and pg_advisory_xact_lock wait as long as another session holds the key. With no "
                         + "lock_timeout or statement_timeout in force, a holder that hangs (a stuck job, a forgotten "

@@ -12,6 +12,7 @@ import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.util.ArrayList;
@@ -55,7 +56,8 @@ public final class DuplicateLockKeyRule extends AbstractRule {
 
     /** Creates the rule with its metadata and documentation page. */
     public DuplicateLockKeyRule() {
-        super("duplicate-lock-key", Severity.WARNING,
+        // precision: key values computed statically from literals, constants and hashes
+        super("duplicate-lock-key", Severity.WARNING, Precision.HIGH,
                 "Two independently written advisory-lock keys have the same value.",
                 "Advisory-lock keys share one number space per database. When two acquisitions in different "
                         + "files use the same key value from separately written literals or constants, or two "

@@ -5,6 +5,7 @@ import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.SiteHazards.SwallowedFailure;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.util.List;
@@ -21,7 +22,8 @@ public final class LockFailureIgnoredRule extends AbstractRule {
 
     /** Creates the rule with its metadata and documentation page. */
     public LockFailureIgnoredRule() {
-        super("lock-failure-ignored", Severity.WARNING,
+        // precision: reads what the handler does and what runs after it
+        super("lock-failure-ignored", Severity.WARNING, Precision.MEDIUM,
                 "Advisory lock failure caught and logged, then the guarded work runs anyway.",
                 "When taking an advisory lock fails (lock_timeout, deadlock detected, a statement timeout, a broken "
                         + "connection, or a try-lock's false turned into an exception) and the handler only logs it or "

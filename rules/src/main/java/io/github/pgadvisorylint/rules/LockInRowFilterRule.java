@@ -4,6 +4,7 @@ import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.SqlContext;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.util.ArrayList;
@@ -21,7 +22,8 @@ public final class LockInRowFilterRule extends AbstractRule {
 
     /** Creates the rule with its metadata and documentation page. */
     public LockInRowFilterRule() {
-        super("lock-in-row-filter", Severity.WARNING,
+        // precision: a fact of one query's syntax: the planner orders predicates
+        super("lock-in-row-filter", Severity.WARNING, Precision.HIGH,
                 "Advisory lock in a WHERE, JOIN or HAVING predicate can lock rows the query does not return.",
                 "PostgreSQL evaluates the predicates of a WHERE, JOIN ... ON or HAVING clause in the order its planner "
                         + "chooses by estimated cost, not in the order written. A lock function there may run for rows "

@@ -7,6 +7,7 @@ import io.github.pgadvisorylint.core.model.KeySpace;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.math.BigInteger;
@@ -31,7 +32,8 @@ public final class LockKeyOutOfRangeRule extends AbstractRule {
 
     /** Creates the rule with its metadata and documentation page. */
     public LockKeyOutOfRangeRule() {
-        super("lock-key-out-of-range", Severity.ERROR,
+        // precision: a literal outside int4/int8 or a checksum's sign, from the text alone
+        super("lock-key-out-of-range", Severity.ERROR, Precision.VERY_HIGH,
                 "Advisory-lock key value PostgreSQL cannot take, or a checksum whose sign changes between sites.",
                 "The two-int form takes two int4 arguments and the one-key form one int8: a literal outside "
                         + "that range makes every call fail. An unsigned 32-bit checksum (CRC32, Adler32) passed as a "

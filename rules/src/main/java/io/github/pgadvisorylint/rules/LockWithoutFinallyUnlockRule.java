@@ -9,6 +9,7 @@ import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.util.List;
@@ -22,7 +23,8 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
 
     /** Creates the rule with its metadata and documentation page. */
     public LockWithoutFinallyUnlockRule() {
-        super("lock-without-finally-unlock", Severity.ERROR,
+        // precision: lock-state dataflow across methods, helpers and pooled connections
+        super("lock-without-finally-unlock", Severity.ERROR, Precision.MEDIUM,
                 "Session-level advisory lock whose unlock is not guaranteed by finally.",
                 "A session-level advisory lock (pg_advisory_lock, pg_try_advisory_lock and their _shared forms) is "
                         + "held until it is unlocked or the session ends; a ROLLBACK does not release it. When the "

@@ -10,6 +10,7 @@ import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.util.ArrayList;
@@ -27,7 +28,8 @@ public final class SessionLockUnderTransactionPoolingRule extends AbstractRule {
 
     /** Creates the rule with its metadata and documentation page. */
     public SessionLockUnderTransactionPoolingRule() {
-        super("session-lock-under-transaction-pooling", Severity.ERROR,
+        // precision: pooling evidence may be inferred (a port, a host name), not declared
+        super("session-lock-under-transaction-pooling", Severity.ERROR, Precision.MEDIUM,
                 "Session-level advisory lock behind a pooler in transaction or statement mode.",
                 "With PgBouncer (or another pooler) in transaction or statement mode, a client holds a server "
                         + "connection only for one transaction or statement. A session-level advisory lock stays on "

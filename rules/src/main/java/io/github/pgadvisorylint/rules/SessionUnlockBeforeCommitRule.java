@@ -5,6 +5,7 @@ import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.SiteHazards.UncommittedRelease;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.util.List;
@@ -21,7 +22,8 @@ public final class SessionUnlockBeforeCommitRule extends AbstractRule {
 
     /** Creates the rule with its metadata and documentation page. */
     public SessionUnlockBeforeCommitRule() {
-        super("session-unlock-before-commit", Severity.ERROR,
+        // precision: transaction boundaries inferred across methods and frameworks
+        super("session-unlock-before-commit", Severity.ERROR, Precision.MEDIUM,
                 "Session-level advisory lock released before its transaction commits.",
                 "pg_advisory_unlock takes effect immediately, even inside an open transaction. When the unlock runs "
                         + "in a @Transactional method, a TransactionTemplate callback or before commit() on a "

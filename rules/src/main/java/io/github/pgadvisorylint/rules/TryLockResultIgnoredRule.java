@@ -7,6 +7,7 @@ import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.model.SiteUsage;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.util.ArrayList;
@@ -26,7 +27,8 @@ public final class TryLockResultIgnoredRule extends AbstractRule {
 
     /** Creates the rule with its metadata and documentation page. */
     public TryLockResultIgnoredRule() {
-        super("try-lock-result-ignored", Severity.ERROR,
+        // precision: how the call's result is read, in the method that runs it
+        super("try-lock-result-ignored", Severity.ERROR, Precision.HIGH,
                 "The boolean of pg_try_advisory_lock does not decide whether the guarded work runs.",
                 "pg_try_advisory_lock and its variants return false at once when another session holds the key. "
                         + "When the code never reads that value, reads Statement.execute's flag instead (true for any "

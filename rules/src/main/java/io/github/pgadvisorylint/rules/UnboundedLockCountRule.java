@@ -8,6 +8,7 @@ import io.github.pgadvisorylint.core.model.SqlClause;
 import io.github.pgadvisorylint.core.model.SqlContext;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.util.ArrayList;
@@ -27,7 +28,8 @@ public final class UnboundedLockCountRule extends AbstractRule {
 
     /** Creates the rule with its metadata and documentation page. */
     public UnboundedLockCountRule() {
-        super("unbounded-lock-count", Severity.WARNING,
+        // precision: whether the rows or the collection can be large is not in the code
+        super("unbounded-lock-count", Severity.WARNING, Precision.MEDIUM,
                 "Advisory locks taken per row or per collection element with no bound on their number.",
                 "Every advisory lock held takes a slot in PostgreSQL's shared lock table, sized by "
                         + "max_locks_per_transaction x (max_connections + max_prepared_transactions); about 12,900 on "

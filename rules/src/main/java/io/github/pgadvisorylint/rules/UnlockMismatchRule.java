@@ -11,6 +11,7 @@ import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.util.ArrayList;
@@ -40,7 +41,8 @@ public final class UnlockMismatchRule extends AbstractRule {
 
     /** Creates the rule with its metadata and documentation page. */
     public UnlockMismatchRule() {
-        super("unlock-mismatch", Severity.ERROR,
+        // precision: lock-state dataflow pairing each unlock with the locks held on its path
+        super("unlock-mismatch", Severity.ERROR, Precision.MEDIUM,
                 "An advisory unlock that does not match the lock it is meant to release.",
                 "pg_advisory_unlock releases one hold of one session-level lock of exactly that key, key space and "
                         + "mode. Unlocking another key, the other key space, the other mode or a transaction-level lock "

@@ -15,6 +15,7 @@ import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.model.SqlClause;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.util.ArrayList;
@@ -43,7 +44,8 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
 
     /** Creates the rule with its metadata and documentation page. */
     public UnorderedMultiKeyLockRule() {
-        super("unordered-multi-key-lock", Severity.WARNING,
+        // precision: order inferred from loops, sorts and the lock-order graph across helpers
+        super("unordered-multi-key-lock", Severity.WARNING, Precision.MEDIUM,
                 "Several blocking advisory locks taken in no consistent order can deadlock.",
                 "When one code path holds key A and waits for key B while another holds B and waits for A, "
                         + "PostgreSQL detects the deadlock after deadlock_timeout and aborts one of them. Taking "

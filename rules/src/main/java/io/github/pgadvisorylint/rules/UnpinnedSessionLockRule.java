@@ -6,6 +6,7 @@ import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.TransactionState;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.util.ArrayList;
@@ -21,7 +22,8 @@ public final class UnpinnedSessionLockRule extends AbstractRule {
 
     /** Creates the rule with its metadata and documentation page. */
     public UnpinnedSessionLockRule() {
-        super("unpinned-session-lock", Severity.ERROR,
+        // precision: the transaction and connection context inferred from frameworks
+        super("unpinned-session-lock", Severity.ERROR, Precision.MEDIUM,
                 "Session-level advisory lock taken through a connection pool's per-call connection.",
                 "JdbcTemplate, NamedParameterJdbcTemplate, Spring Data and an EntityManager outside a transaction "
                         + "borrow a pooled connection for each statement and return it afterwards. A session-level "

@@ -2,6 +2,7 @@ package io.github.pgadvisorylint.rules;
 
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.Names;
+import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.rule.Severity;
 import io.github.pgadvisorylint.core.rule.SuppressionUse;
@@ -23,7 +24,8 @@ public final class UnusedSuppressionRule extends AbstractRule {
 
     /** Creates the rule with its metadata and documentation page. */
     public UnusedSuppressionRule() {
-        super(ID, Severity.NOTE,
+        // precision: compares the suppressions with this run's findings, no judgement
+        super(ID, Severity.NOTE, Precision.VERY_HIGH,
                 "A pg-advisory-lint suppression that names an unknown rule or silences nothing.",
                 "An ignore comment or @SuppressWarnings value that names no rule of pg-advisory-lint (a typo, or a "
                         + "rule that was renamed) silences nothing, so the finding it was written for still fires or "

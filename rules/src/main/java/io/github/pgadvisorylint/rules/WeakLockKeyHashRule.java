@@ -5,6 +5,7 @@ import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.KeySpace;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
+import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.util.List;
@@ -24,7 +25,8 @@ public final class WeakLockKeyHashRule extends AbstractRule {
 
     /** Creates the rule with its metadata and documentation page. */
     public WeakLockKeyHashRule() {
-        super("weak-lock-key-hash", Severity.WARNING,
+        // precision: the hash function named in the key expression
+        super("weak-lock-key-hash", Severity.WARNING, Precision.HIGH,
                 "Advisory-lock key derived from a 32-bit or identity-based hash.",
                 "A 32-bit hash used as the one-bigint key fills only 2^32 of the 2^64 keys: after tens of "
                         + "thousands of distinct inputs two of them probably share a key (birthday bound), and "

@@ -7,6 +7,7 @@ import io.github.pgadvisorylint.core.model.TransactionBoundary;
 import io.github.pgadvisorylint.core.model.TransactionState;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.util.List;
@@ -20,7 +21,8 @@ public final class XactLockOutsideTransactionRule extends AbstractRule {
 
     /** Creates the rule with its metadata and documentation page. */
     public XactLockOutsideTransactionRule() {
-        super("xact-lock-outside-transaction", Severity.ERROR,
+        // precision: autocommit and transaction context inferred across methods and frameworks
+        super("xact-lock-outside-transaction", Severity.ERROR, Precision.MEDIUM,
                 "Transaction-level advisory lock taken outside a transaction protects nothing.",
                 "pg_advisory_xact_lock and pg_try_advisory_xact_lock are held until the end of the current "
                         + "transaction. In autocommit every statement is its own transaction, so the lock is released "

@@ -3,7 +3,6 @@ package io.github.pgadvisorylint.rules;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
-import io.github.pgadvisorylint.core.analysis.Analyzer;
 import io.github.pgadvisorylint.core.rule.Rule;
 import io.github.pgadvisorylint.core.rule.RuleRegistry;
 import io.github.pgadvisorylint.fixtures.FixtureHarness;
@@ -13,10 +12,10 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Fixture tests of blocking-lock-without-timeout: test-fixtures/src/main/resources/fixtures/
- * blocking-lock-without-timeout*; the -configured and -url folders set lock_timeout for every
- * connection in configuration, so the rule is silent there. The rule is off by default; the harness
- * switches on the rules under test.
+ * blocking-lock-without-timeout beyond its fixture markers (which {@link RuleFixturesTest} checks, in
+ * fixtures/blocking-lock-without-timeout/ and its projects/configured and projects/url, whose
+ * configuration sets lock_timeout for every connection): the rule is off by default and runs only when
+ * switched on.
  */
 class BlockingLockWithoutTimeoutTest {
 
@@ -29,29 +28,15 @@ class BlockingLockWithoutTimeoutTest {
         List<Rule> rules = RuleRegistry.load(getClass().getClassLoader());
         assertThat(rules.stream().filter(r -> r.descriptor().id().equals(RULE)).findFirst().orElseThrow()
                 .descriptor().enabledByDefault()).isFalse();
-        AnalysisResult plain = Analyzer.builder().rules(rules).build().analyze(folder, List.of(folder));
+        AnalysisResult plain = FixtureHarness.analyzerBuilder(folder).rules(rules).build()
+                .analyze(folder, List.of(folder));
         assertThat(plain.findings()).noneMatch(f -> f.ruleId().equals(RULE));
         assertThat(plain.rules()).noneMatch(d -> d.id().equals(RULE));
-        AnalysisResult on = Analyzer.builder().rules(rules).enabledRules(Set.of(RULE)).build()
+        AnalysisResult on = FixtureHarness.analyzerBuilder(folder).rules(rules).enabledRules(Set.of(RULE)).build()
                 .analyze(folder, List.of(folder));
         assertThat(on.findings()).anyMatch(f -> f.ruleId().equals(RULE));
-        AnalysisResult onThenOff = Analyzer.builder().rules(rules).enabledRules(Set.of(RULE))
+        AnalysisResult onThenOff = FixtureHarness.analyzerBuilder(folder).rules(rules).enabledRules(Set.of(RULE))
                 .disabledRules(Set.of(RULE)).build().analyze(folder, List.of(folder));
         assertThat(onThenOff.findings()).noneMatch(f -> f.ruleId().equals(RULE));
-    }
-
-    @Test
-    void fixtures() {
-        FixtureHarness.verify(FixtureHarness.fixture(RULE), RULE);
-    }
-
-    @Test
-    void dataSourceOptionsSetTheTimeout() {
-        FixtureHarness.verify(FixtureHarness.fixture(RULE + "-configured"), RULE, "try-lock-result-ignored");
-    }
-
-    @Test
-    void jdbcUrlOptionsSetTheTimeout() {
-        FixtureHarness.verify(FixtureHarness.fixture(RULE + "-url"), RULE, "try-lock-result-ignored");
     }
 }

@@ -54,7 +54,7 @@ class FactsCacheTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"lock-helpers", "api-surfaces", "session-lock-under-transaction-pooling",
-        "unordered-multi-key-lock", "blocking-lock-without-timeout-configured", "duplicate-lock-key",
+        "unordered-multi-key-lock", "blocking-lock-without-timeout/projects/configured", "duplicate-lock-key",
         "lock-in-limit-query", "try-lock-result-ignored", "unlock-mismatch", "session-unlock-before-commit",
         "lock-failure-ignored"})
     void warmRunOnUnchangedFilesEqualsAColdRunAndParsesNothing(String fixture) throws IOException {
@@ -244,7 +244,7 @@ class FactsCacheTest {
 
     @Test
     void aChangedPoolingFileIsReadAgainWhileTheJavaFactsAreKept() throws IOException {
-        Path project = copy(FixtureHarness.fixture("session-lock-under-transaction-pooling").resolve("declared-ini"));
+        Path project = copy(FixtureHarness.fixture("session-lock-under-transaction-pooling/projects/declared-ini"));
         Path cacheFile = tmp.resolve("cache.json");
         AnalysisResult before = cached(ANALYZER, project, cacheFile);
         assertThat(before.findings()).anyMatch(f -> f.ruleId().equals("session-lock-under-transaction-pooling"));

@@ -17,11 +17,6 @@ class LockFailureIgnoredTest {
 
     private static final String RULE = "lock-failure-ignored";
 
-    @Test
-    void swallowedFailuresBeforeTheWork() {
-        FixtureHarness.verify(FixtureHarness.fixture(RULE), RULE);
-    }
-
     /** Reported at the acquisition; the catch clause and the work that runs anyway are the related locations. */
     @Test
     void relatedLocationsAreTheCatchAndTheWork() {

@@ -11,8 +11,6 @@ import io.github.pgadvisorylint.core.rule.Severity;
 import io.github.pgadvisorylint.fixtures.FixtureHarness;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
 /** Each fixture folder is its own project: the pooling evidence is project-wide. */
@@ -20,16 +18,8 @@ class SessionLockUnderTransactionPoolingTest {
 
     private static final String RULE = "session-lock-under-transaction-pooling";
 
-    @ParameterizedTest
-    @ValueSource(strings = {"declared-ini", "declared-ini-database", "declared-compose", "declared-compose-list",
-            "declared-k8s", "declared-env", "inferred-host", "inferred-port", "inferred-prepare-threshold",
-            "inferred-supabase-port", "multi-module", "no-evidence", "session-mode"})
-    void project(String folder) {
-        FixtureHarness.verify(FixtureHarness.fixture(RULE).resolve(folder), RULE);
-    }
-
     private static List<Finding> scan(String folder, PoolingSetting pooling) {
-        Path root = FixtureHarness.fixture(RULE).resolve(folder);
+        Path root = FixtureHarness.fixture(RULE + "/projects/" + folder);
         AnalysisResult r = Analyzer.builder().rules(RuleRegistry.load()).pooling(pooling).build().analyze(root, List.of(root));
         return r.findings().stream().filter(f -> f.ruleId().equals(RULE)).toList();
     }

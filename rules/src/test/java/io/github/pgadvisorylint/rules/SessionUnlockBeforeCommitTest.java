@@ -18,11 +18,6 @@ class SessionUnlockBeforeCommitTest {
 
     private static final String RULE = "session-unlock-before-commit";
 
-    @Test
-    void unlocksInsideOpenTransactions() {
-        FixtureHarness.verify(FixtureHarness.fixture(RULE), RULE);
-    }
-
     /** Reported at the unlock; the lock and the start of the transaction are the related locations. */
     @Test
     void relatedLocationsAreTheLockAndTheTransactionBoundary() {

@@ -164,6 +164,55 @@ class SuppressionFormsTest {
         });
     }
 
+    /** A method whose prepared statement takes the claim from a text block, its lock three lines below the comment. */
+    private static String textBlockClaim(String comment) {
+        return "class Q {\n"
+                + "    Connection c;\n"
+                + "    void claim() throws SQLException {\n"
+                + "        " + comment + "\n"
+                + "        c.prepareStatement(\"\"\"\n"
+                + "                SELECT id FROM jobs\n"
+                + "                 WHERE pg_try_advisory_lock(id)\n"
+                + "                 LIMIT 1\n"
+                + "                \"\"\");\n"
+                + "    }\n"
+                + "}\n";
+    }
+
+    @Test
+    void commentAboveAStatementCoversTheLinesOfItsTextBlock() throws Exception {
+        AnalysisResult bare = java(textBlockClaim(""));
+        assertThat(rules(bare.findings())).containsExactly(RULE);
+        assertThat(bare.findings().get(0).region().startLine()).isEqualTo(11);
+
+        AnalysisResult r = java(textBlockClaim("// pg-advisory-lint:ignore " + RULE + " -- one pending job at most"));
+        // silenced, and the comment is not reported as left over from code that was fixed or moved
+        assertThat(r.findings()).isEmpty();
+        assertThat(r.suppressed()).singleElement().satisfies(f -> {
+            assertThat(f.region().startLine()).isEqualTo(11);
+            assertThat(f.suppression().location().startLine()).isEqualTo(8);
+            assertThat(f.suppression().justification()).isEqualTo("one pending job at most");
+        });
+    }
+
+    @Test
+    void commentAboveACompoundStatementStopsAtItsBody() throws Exception {
+        String text = "class Q {\n"
+                + "    Connection c;\n"
+                + "    void claim(boolean on) throws SQLException {\n"
+                + "        // pg-advisory-lint:ignore " + RULE + "\n"
+                + "        if (on) {\n"
+                + "            c.prepareStatement(\"\"\"\n"
+                + "                    SELECT id FROM jobs WHERE pg_try_advisory_lock(id) LIMIT 1\n"
+                + "                    \"\"\");\n"
+                + "        }\n"
+                + "    }\n"
+                + "}\n";
+        AnalysisResult r = java(text);
+        assertThat(rules(r.findings())).containsExactly("unused-suppression", RULE);
+        assertThat(r.findings().get(1).region().startLine()).isEqualTo(11);
+    }
+
     @Test
     void unusedAnnotationIsANote() throws Exception {
         AnalysisResult r = java("class Q {\n    @SuppressWarnings(\"pg-advisory-lint\")\n    void idle() {}\n}\n");

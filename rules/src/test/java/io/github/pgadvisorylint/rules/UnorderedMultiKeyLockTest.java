@@ -12,21 +12,10 @@ class UnorderedMultiKeyLockTest {
 
     private static final String RULE = "unordered-multi-key-lock";
 
-    @Test
-    void fixtures() {
-        FixtureHarness.verify(FixtureHarness.fixture(RULE), RULE);
-    }
-
-    /** A ring through three classes' lock helpers, an open chain, and transfers through a helper. */
-    @Test
-    void throughHelpers() {
-        FixtureHarness.verify(FixtureHarness.fixture(RULE + "-helpers"), RULE);
-    }
-
     /** The one error of the ring points at every other acquisition of the ring, and names the cycle. */
     @Test
     void theRingErrorCarriesEveryOtherEdgeAsRelatedLocations() {
-        List<Finding> errors = FixtureHarness.analyze(FixtureHarness.fixture(RULE + "-helpers")).findings().stream()
+        List<Finding> errors = FixtureHarness.analyze(FixtureHarness.fixture(RULE + "/projects/helpers")).findings().stream()
                 .filter(f -> f.ruleId().equals(RULE) && f.severity() == Severity.ERROR).toList();
         assertThat(errors).hasSize(1);
         Finding ring = errors.get(0);

@@ -364,7 +364,7 @@ class PostgresFactsTest {
                 String returns = rs.getString(3);
                 signatures.add(name + "(" + rs.getString(4) + ")");
                 assertThat(rs.getString(2)).as("%s volatility", name).isEqualTo("v");
-                String expected = name.startsWith("pg_try_") || name.contains("unlock") && !name.endsWith("_all") ? "boolean" : "void";
+                String expected = name.startsWith("pg_try_") || (name.contains("unlock") && !name.endsWith("_all")) ? "boolean" : "void";
                 assertThat(returns).as("%s returns", name).isEqualTo(expected);
             }
             TreeSet<String> tool = new TreeSet<>();

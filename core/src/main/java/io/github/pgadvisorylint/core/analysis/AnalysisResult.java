@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.core.analysis;
 
+import io.github.pgadvisorylint.core.discovery.OtherLanguage;
 import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.rule.Finding;
@@ -7,8 +8,11 @@ import io.github.pgadvisorylint.core.rule.RuleDescriptor;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Everything one analysis produced, in deterministic order.
@@ -25,10 +29,14 @@ import java.util.List;
  * @param suppressed     findings left out of {@code findings} by an in-source suppression or a
  *                       baseline entry, each with its {@link Finding#suppression()}, sorted like
  *                       {@code findings}; they never count for exit codes or summaries
+ * @param unanalysed     files under the scanned roots in a language the tool does not read (Kotlin,
+ *                       Scala, Groovy), counted per language; only languages with a file, in
+ *                       {@link OtherLanguage} order; the reports say how many were not analysed
  */
 public record AnalysisResult(Path root, List<RuleDescriptor> rules, List<Finding> findings,
                              List<Notification> notifications, LockModel model, int filesScanned,
-                             int filesAnalyzed, long elapsedMillis, List<Finding> suppressed) {
+                             int filesAnalyzed, long elapsedMillis, List<Finding> suppressed,
+                             Map<OtherLanguage, Integer> unanalysed) {
 
     /**
      * Copies the lists. Notifications never carry the machine's absolute path of the scan root: an
@@ -41,6 +49,33 @@ public record AnalysisResult(Path root, List<RuleDescriptor> rules, List<Finding
         findings = List.copyOf(findings);
         notifications = relativeTo(root, notifications);
         suppressed = List.copyOf(suppressed);
+        EnumMap<OtherLanguage, Integer> counts = new EnumMap<>(OtherLanguage.class);
+        unanalysed.forEach((language, n) -> {
+            if (n != null && n > 0) {
+                counts.put(language, n);
+            }
+        });
+        unanalysed = Collections.unmodifiableMap(counts);
+    }
+
+    /**
+     * A result with no file in another language; fields as in the canonical constructor.
+     *
+     * @param root          the scan root
+     * @param rules         descriptors of the rules that ran
+     * @param findings      active findings
+     * @param notifications tool notifications
+     * @param model         the lock model
+     * @param filesScanned  files discovered
+     * @param filesAnalyzed files parsed
+     * @param elapsedMillis wall time in milliseconds
+     * @param suppressed    suppressed findings
+     */
+    public AnalysisResult(Path root, List<RuleDescriptor> rules, List<Finding> findings,
+                          List<Notification> notifications, LockModel model, int filesScanned,
+                          int filesAnalyzed, long elapsedMillis, List<Finding> suppressed) {
+        this(root, rules, findings, notifications, model, filesScanned, filesAnalyzed, elapsedMillis, suppressed,
+                Map.of());
     }
 
     /**
@@ -68,7 +103,7 @@ public record AnalysisResult(Path root, List<RuleDescriptor> rules, List<Finding
      */
     public AnalysisResult withFindings(List<Finding> active, List<Finding> suppressedFindings) {
         return new AnalysisResult(root, rules, active, notifications, model, filesScanned, filesAnalyzed,
-                elapsedMillis, suppressedFindings);
+                elapsedMillis, suppressedFindings, unanalysed);
     }
 
     /**
@@ -77,7 +112,7 @@ public record AnalysisResult(Path root, List<RuleDescriptor> rules, List<Finding
      */
     public AnalysisResult withNotifications(List<Notification> all) {
         return new AnalysisResult(root, rules, findings, all, model, filesScanned, filesAnalyzed, elapsedMillis,
-                suppressed);
+                suppressed, unanalysed);
     }
 
     private static List<Notification> relativeTo(Path root, List<Notification> notifications) {

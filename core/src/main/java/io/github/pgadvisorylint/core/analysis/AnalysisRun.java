@@ -10,6 +10,7 @@ import io.github.pgadvisorylint.core.config.TimeoutEvidenceScanner;
 import io.github.pgadvisorylint.core.model.TimeoutEvidence;
 import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
 import io.github.pgadvisorylint.core.discovery.FileDiscovery;
+import io.github.pgadvisorylint.core.discovery.OtherLanguage;
 import io.github.pgadvisorylint.core.discovery.FileKind;
 import io.github.pgadvisorylint.core.discovery.Prefilter;
 import io.github.pgadvisorylint.core.java.ConstantIndex;
@@ -33,7 +34,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -147,6 +150,13 @@ final class AnalysisRun {
                 .filter(f -> !isCacheFile(f.path())) // the cache is never an input, even inside the tree
                 .toList(),
                 found.notifications());
+        // files in languages the tool does not read, counted as the configuration's excludes leave them
+        Map<OtherLanguage, Integer> unanalysed = new EnumMap<>(OtherLanguage.class);
+        for (Path other : found.otherLanguage()) {
+            if (settings.fileFilter().test(other)) {
+                unanalysed.merge(OtherLanguage.of(FileDiscovery.displayName(other.getFileName())), 1, Integer::sum);
+            }
+        }
         total = 2 * discovered.files().size();
         List<Notification> notifications = new ArrayList<>(discovered.notifications());
         phaseDone("discover");
@@ -206,7 +216,7 @@ final class AnalysisRun {
                 .sorted(Comparator.comparing(RuleDescriptor::id)).toList();
         long elapsed = (System.nanoTime() - started) / 1_000_000;
         return new AnalysisResult(root, descriptors, outcome.active(), notifications, model,
-                discovered.files().size(), analyzed, elapsed, outcome.suppressed());
+                discovered.files().size(), analyzed, elapsed, outcome.suppressed(), unanalysed);
     }
 
     /** Whether a discovered file is the cache file, also when either path goes through a symbolic link. */

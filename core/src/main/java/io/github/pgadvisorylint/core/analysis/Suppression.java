@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * An in-source suppression: {@code @SuppressWarnings("pg-advisory-lint:rule-id")} (or
  * {@code "pg-advisory-lint"} for every rule) on a declaration, or a comment
  * {@code pg-advisory-lint:ignore rule-id[, rule-id] -- reason} (after {@code //}, {@code --} or
- * {@code #}) that covers its own line and the next one.
+ * {@code #}) that covers its own line and the next one; in Java, when a statement starts on one of
+ * them, every line of that statement up to its first nested block (so the lines of its text blocks).
  *
  * @param path      file path relative to the scan root
  * @param startLine first line covered, 1-based
@@ -65,6 +66,14 @@ public record Suppression(String path, int startLine, int endLine, Set<String> r
     public Suppression(String path, int startLine, int endLine, Set<String> ruleIds, String reason) {
         this(path, startLine, endLine, ruleIds, reason, SuppressionUse.Form.COMMENT, SourceRegion.line(path, startLine),
                 false);
+    }
+
+    /**
+     * @param line the new last line covered; Java comments reach the end of the statement that follows
+     * @return this suppression covering {@code [startLine, line]}, everything else kept
+     */
+    public Suppression withEndLine(int line) {
+        return new Suppression(path, startLine, line, ruleIds, reason, form, location, coversRelated);
     }
 
     /**
@@ -134,7 +143,7 @@ public record Suppression(String path, int startLine, int endLine, Set<String> r
             return Set.of();
         }
         Set<String> ids = new TreeSet<>();
-        for (String s : list.split("[,\\s]+")) {
+        for (String s : list.split("[,\\s]+", -1)) {
             if (!s.isBlank()) {
                 ids.add(s.trim());
             }

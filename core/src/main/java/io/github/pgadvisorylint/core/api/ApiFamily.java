@@ -41,6 +41,7 @@ public enum ApiFamily {
     /** Test libraries: JUnit, AssertJ, Mockito, Hamcrest. */
     TESTING("org.junit.", "org.assertj.", "org.mockito.", "org.hamcrest.");
 
+    @SuppressWarnings("ImmutableEnumChecker") // List.of: unmodifiable
     private final List<String> importPrefixes;
 
     ApiFamily(String... importPrefixes) {

@@ -113,7 +113,8 @@ public record LintConfig(Path file, Set<String> disabledRules, Map<String, Sever
 
     private static boolean isTestSource(List<String> names) {
         for (String dir : TEST_SOURCE_DIRECTORIES) {
-            String[] parts = dir.split("/");
+            // each entry ends with "/": its names are the parts before it
+            String[] parts = dir.substring(0, dir.length() - 1).split("/", -1);
             // the last name is the file itself: a test directory has to hold it
             for (int i = 0; i + parts.length < names.size(); i++) {
                 boolean match = true;

@@ -209,7 +209,7 @@ final class MappedText {
         }
     }
 
-    /** @return the index of the {@code }} closing the {@code {} at {@code open}, or -1 */
+    /** @return the index of the <code>}</code> closing the <code>{</code> at {@code open}, or -1 */
     int matchingBrace(int open, int to) {
         int nest = 0;
         for (int k = open; k < to; k++) {

@@ -24,16 +24,12 @@ public enum PoolingMode {
         if (value == null) {
             return Optional.empty();
         }
-        switch (value.strip().toLowerCase(Locale.ROOT)) {
-            case "session":
-                return Optional.of(SESSION);
-            case "transaction":
-                return Optional.of(TRANSACTION);
-            case "statement":
-                return Optional.of(STATEMENT);
-            default:
-                return Optional.empty();
-        }
+        return switch (value.strip().toLowerCase(Locale.ROOT)) {
+            case "session" -> Optional.of(SESSION);
+            case "transaction" -> Optional.of(TRANSACTION);
+            case "statement" -> Optional.of(STATEMENT);
+            default -> Optional.empty();
+        };
     }
 
     /** @return the lower-case name used in PgBouncer configuration, e.g. {@code transaction} */

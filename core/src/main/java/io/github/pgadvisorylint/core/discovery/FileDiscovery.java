@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -58,8 +59,27 @@ public final class FileDiscovery {
      *
      * @param files         files sorted by relative path, each listed once
      * @param notifications problems met (unreadable folders, loops, links leaving the root, missing targets)
+     * @param otherLanguage files in a language the tool does not read ({@link OtherLanguage}), absolute
+     *                      and normalized, sorted; counted in the reports, never analysed
      */
-    public record Result(List<DiscoveredFile> files, List<Notification> notifications) {
+    public record Result(List<DiscoveredFile> files, List<Notification> notifications, List<Path> otherLanguage) {
+
+        /** Copies the lists. */
+        public Result {
+            files = List.copyOf(files);
+            notifications = List.copyOf(notifications);
+            otherLanguage = List.copyOf(otherLanguage);
+        }
+
+        /**
+         * A result without files in other languages.
+         *
+         * @param files         files sorted by relative path
+         * @param notifications problems met
+         */
+        public Result(List<DiscoveredFile> files, List<Notification> notifications) {
+            this(files, notifications, List.of());
+        }
     }
 
     private FileDiscovery() {
@@ -104,7 +124,7 @@ public final class FileDiscovery {
         }
         List<Notification> notes = new ArrayList<>(walk.notes);
         notes.sort(Comparator.naturalOrder());
-        return new Result(List.copyOf(walk.byRelative.values()), List.copyOf(notes));
+        return new Result(List.copyOf(walk.byRelative.values()), List.copyOf(notes), List.copyOf(walk.others));
     }
 
     /** One discovery: the files found so far, by relative path and by absolute path. */
@@ -114,6 +134,7 @@ public final class FileDiscovery {
         private final TreeMap<String, DiscoveredFile> byRelative = new TreeMap<>();
         private final Set<Path> seen = new HashSet<>();
         private final List<Notification> notes = new ArrayList<>();
+        private final TreeSet<Path> others = new TreeSet<>();
 
         Walk(Path absRoot, Path realRoot) {
             this.absRoot = absRoot;
@@ -140,6 +161,7 @@ public final class FileDiscovery {
             if (!attrs.isDirectory()) {
                 if (attrs.isRegularFile()) {
                     addFile(start, attrs);
+                    addOther(start);
                 }
                 return;
             }
@@ -217,8 +239,17 @@ public final class FileDiscovery {
                     return null;
                 }
                 addFile(p, attrs);
+            } else if (attrs.isRegularFile() && (!link || staysInside(p, realRoot))) {
+                addOther(p);
             }
             return null;
+        }
+
+        /** Counts a file in a language the tool does not read (Kotlin, Scala, Groovy); ignores any other. */
+        private void addOther(Path file) {
+            if (OtherLanguage.of(displayName(file.getFileName())) != null) {
+                others.add(file.toAbsolutePath().normalize());
+            }
         }
 
         private void addFile(Path file, BasicFileAttributes attrs) {

@@ -232,7 +232,6 @@ public final class FlowLowering {
     private final class Builder {
         final String type;
         final String method;
-        final Node owner;
         final List<Draft> nodes = new ArrayList<>();
         final Set<String> locals = new HashSet<>();
         final Map<String, String> types = new HashMap<>();
@@ -251,7 +250,6 @@ public final class FlowLowering {
         Builder(String type, String method, Node owner) {
             this.type = type;
             this.method = method;
-            this.owner = owner;
             add(FlowEvent.NOTHING, null); // entry
             add(FlowEvent.NOTHING, null); // exit
             add(FlowEvent.NOTHING, null); // exceptional exit
@@ -550,7 +548,7 @@ public final class FlowLowering {
                 }
                 List<End> cur = ends;
                 for (int i = f.closes.size() - 1; i >= 0; i--) {
-                    String[] typed = f.closes.get(i).split(" ");
+                    String[] typed = f.closes.get(i).split(" ", -1);
                     cur = typed.length == 1 ? step(FlowEvent.on(FlowEvent.Kind.CLOSE, typed[0]), null, cur, false)
                             : step(new FlowEvent(FlowEvent.Kind.CALL, null, typed[1], null,
                             List.of(typed[0] + ".close/0", "*.close/0"), null, false), null, cur, false);
@@ -961,6 +959,7 @@ public final class FlowLowering {
             return dot < 0 ? path : path.substring(0, dot);
         }
 
+        @SuppressWarnings("ArgumentSelectionDefectChecker") // a negation swaps the two branch lists on purpose
         Cond condition(Expression e, List<End> ends) {
             if (ends.isEmpty()) {
                 return new Cond(List.of(), List.of());

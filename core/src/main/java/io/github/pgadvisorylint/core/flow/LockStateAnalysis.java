@@ -359,7 +359,7 @@ public final class LockStateAnalysis {
             LockSite site = sites.get(acquisition);
             // the site's own transaction context (core.java.SpringTransactions: proxies, self-calls, propagation)
             // decides where it has one; a lock a callee takes runs in this method's transaction
-            boolean inTransaction = ownSite && site != null && site.execution().transaction() != TransactionState.UNKNOWN
+            boolean inTransaction = (ownSite && site != null && site.execution().transaction() != TransactionState.UNKNOWN)
                     ? site.execution().transaction() == TransactionState.IN_TRANSACTION
                     : flow.modifiers().contains("transactional");
             if (inTransaction) {
@@ -749,7 +749,7 @@ public final class LockStateAnalysis {
             if (!matching.isEmpty()) {
                 for (String k : matching) {
                     if ("MANUAL".equals(s.tx().get(conn(k))) && s.worked().contains(id(k))) {
-                        recordBeforeCommit(release, sites.get(id(k)), node, release.viaHelper() ? node.region() : release.region());
+                        recordBeforeCommit(release, sites.get(id(k)), release.viaHelper() ? node.region() : release.region());
                     }
                     int left = s.held().get(k) - 1;
                     if (left <= 0) {
@@ -789,7 +789,7 @@ public final class LockStateAnalysis {
             return List.of(m.done());
         }
 
-        private void recordBeforeCommit(LockSite release, LockSite acquisition, FlowNode node, SourceRegion at) {
+        private void recordBeforeCommit(LockSite release, LockSite acquisition, SourceRegion at) {
             if (at == null || acquisition == null || flow.modifiers().contains("readOnly")) {
                 return;
             }
@@ -825,7 +825,7 @@ public final class LockStateAnalysis {
             return base == null ? null : root(base);
         }
 
-        private void recordAt(PathFinding.Kind kind, LockSite release, FlowNode node, SourceRegion at, String note) {
+        private void recordAt(PathFinding.Kind kind, LockSite release, SourceRegion at, String note) {
             if (at == null) {
                 at = release.region();
             }
@@ -912,7 +912,7 @@ public final class LockStateAnalysis {
                         continue;
                     }
                     if (target.startsWith("@") && s.closed().containsKey(target)) {
-                        recordAt(PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION, callRelease(e, rel), node, node.region(),
+                        recordAt(PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION, callRelease(e, rel), node.region(),
                                 "it runs on a connection this method already closed or returned to its pool, so it "
                                         + "cannot release the lock of the session that held it");
                         continue;
@@ -928,7 +928,7 @@ public final class LockStateAnalysis {
                                 continue;
                             }
                             if ("MANUAL".equals(s.tx().get(conn(k))) && s.worked().contains(id(k))) {
-                                recordBeforeCommit(callRelease(e, rel), sites.get(id(k)), node, node.region());
+                                recordBeforeCommit(callRelease(e, rel), sites.get(id(k)), node.region());
                             }
                             int left = m.held.get(k) - 1;
                             if (left <= 0) {
@@ -942,7 +942,7 @@ public final class LockStateAnalysis {
                     if (!matched && !summary.guarded() && rel.function().operation() == LockOperation.RELEASE) {
                         for (String f : s.failed()) {
                             if (sameLock(sites.get(f), rel)) {
-                                recordAt(PathFinding.Kind.RELEASE_WITHOUT_HOLD, callRelease(e, rel), node, node.region(),
+                                recordAt(PathFinding.Kind.RELEASE_WITHOUT_HOLD, callRelease(e, rel), node.region(),
                                         "it also runs when " + sites.get(f).display() + " returned false or threw, and "
                                                 + "then releases a hold this code never took (another hold of the same "
                                                 + "key on this session, if any, is released instead)");
@@ -951,7 +951,7 @@ public final class LockStateAnalysis {
                     }
                 }
                 for (String f : c.fields()) {
-                    String[] parts = f.split("=");
+                    String[] parts = f.split("=", -1);
                     String field = map(s, e, parts[0]);
                     String value = map(s, e, parts[1]);
                     if (field != null && value != null) {

@@ -70,19 +70,19 @@ final class ApiSurfaces {
             return ExecutionApi.JOOQ;
         }
         if (name.equals("createStatement") && call.getArguments().size() == 1
-                && !(call.getArgument(0).isIntegerLiteralExpr()) && (imports(call, "io.r2dbc.") || "Connection".equals(type)
-                && !imports(call, "java.sql."))) {
+                && !(call.getArgument(0).isIntegerLiteralExpr()) && (imports(call, "io.r2dbc.") || ("Connection".equals(type)
+                && !imports(call, "java.sql.")))) {
             return ExecutionApi.R2DBC;
         }
-        if (name.equals("sql") && ("DatabaseClient".equals(type) || type == null && imports(call, "org.springframework.r2dbc."))) {
+        if (name.equals("sql") && ("DatabaseClient".equals(type) || (type == null && imports(call, "org.springframework.r2dbc.")))) {
             return ExecutionApi.R2DBC;
         }
-        if (name.equals("preparedQuery") || name.equals("query") && (type != null && (VERTX_POOLS.contains(type)
-                || VERTX_CONNECTIONS.contains(type)) || type == null && imports(call, "io.vertx.sqlclient.", "io.vertx.pgclient.",
-                "io.vertx.reactivex.sqlclient.", "io.vertx.rxjava3.sqlclient.", "io.vertx.mutiny.sqlclient."))) {
+        if (name.equals("preparedQuery") || (name.equals("query") && ((type != null && (VERTX_POOLS.contains(type)
+                || VERTX_CONNECTIONS.contains(type))) || (type == null && imports(call, "io.vertx.sqlclient.", "io.vertx.pgclient.",
+                "io.vertx.reactivex.sqlclient.", "io.vertx.rxjava3.sqlclient.", "io.vertx.mutiny.sqlclient."))))) {
             return name.equals("preparedQuery") && !imports(call, "io.vertx.") && type == null ? null : ExecutionApi.VERTX_SQL;
         }
-        boolean jdbiHandle = "Handle".equals(type) || type == null && imports(call, "org.jdbi.");
+        boolean jdbiHandle = "Handle".equals(type) || (type == null && imports(call, "org.jdbi."));
         if (jdbiHandle && Set.of("createQuery", "createUpdate", "createCall", "select", "execute").contains(name)
                 && imports(call, "org.jdbi.")) {
             return ExecutionApi.JDBI;
@@ -131,7 +131,7 @@ final class ApiSurfaces {
         Optional<Expression> scope = call.getScope();
         if (scope.isPresent()) {
             String s = scope.get().toString();
-            return (s.equals("DSL") || s.equals("org.jooq.impl.DSL")) && imports(call, "org.jooq.") || s.equals("org.jooq.impl.DSL");
+            return ((s.equals("DSL") || s.equals("org.jooq.impl.DSL")) && imports(call, "org.jooq.")) || s.equals("org.jooq.impl.DSL");
         }
         return imports(call, "org.jooq.impl.DSL");
     }
@@ -235,7 +235,7 @@ final class ApiSurfaces {
         for (var i : cu.get().getImports()) {
             String q = i.getNameAsString();
             for (String p : prefixes) {
-                if (q.startsWith(p) || (q + ".").startsWith(p) || p.endsWith(".") && q.equals(p.substring(0, p.length() - 1))) {
+                if (q.startsWith(p) || (q + ".").startsWith(p) || (p.endsWith(".") && q.equals(p.substring(0, p.length() - 1)))) {
                     return true;
                 }
             }

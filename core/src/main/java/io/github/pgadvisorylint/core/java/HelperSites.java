@@ -99,7 +99,6 @@ final class HelperSites {
     }
 
     /**
-     * @param call     the call
      * @param name     the method name ({@code <init>} for a constructor)
      * @param receiver the receiver types from {@link #receiverTypes}
      * @return true when a name-only match would be too risky
@@ -230,9 +229,10 @@ final class HelperSites {
     /** Where a key part of a helper's site comes from: one of its parameters, or fixed. */
     private static HelperSummary.KeySource source(KeyPart p, List<String> params) {
         String expr = p.expression().trim();
-        Matcher cast;
-        while ((cast = CAST.matcher(expr)).find() && cast.end() < expr.length()) {
+        Matcher cast = CAST.matcher(expr);
+        while (cast.find() && cast.end() < expr.length()) {
             expr = expr.substring(cast.end()).trim();
+            cast = CAST.matcher(expr);
         }
         while (expr.startsWith("(") && expr.endsWith(")")) {
             expr = expr.substring(1, expr.length() - 1).trim();

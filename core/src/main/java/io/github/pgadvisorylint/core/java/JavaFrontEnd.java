@@ -25,7 +25,9 @@ import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.NormalAnnotationExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
 import com.github.javaparser.ast.expr.SingleMemberAnnotationExpr;
+import com.github.javaparser.ast.stmt.BlockStmt;
 import com.github.javaparser.ast.stmt.Statement;
+import com.github.javaparser.ast.stmt.SwitchEntry;
 import io.github.pgadvisorylint.core.analysis.FileFacts;
 import io.github.pgadvisorylint.core.analysis.Notification;
 import io.github.pgadvisorylint.core.analysis.Suppression;
@@ -344,7 +346,7 @@ public final class JavaFrontEnd {
     public static java.util.SortedSet<String> referencedTypeNames(CompilationUnit unit) {
         java.util.SortedSet<String> out = new java.util.TreeSet<>();
         for (var imp : unit.getImports()) {
-            String[] parts = imp.getNameAsString().split("\\.");
+            String[] parts = imp.getNameAsString().split("\\.", -1);
             for (String p : parts) {
                 if (!p.isEmpty() && Character.isUpperCase(p.charAt(0))) {
                     out.add(p);
@@ -638,7 +640,15 @@ public final class JavaFrontEnd {
         }
 
         private List<Suppression> suppressions() {
-            List<Suppression> out = new ArrayList<>(Suppression.fromComments(file.path(), file.text().lines().toList()));
+            List<Suppression> out = new ArrayList<>();
+            List<Suppression> comments = Suppression.fromComments(file.path(), file.text().lines().toList());
+            Map<Integer, Integer> statementEnds = comments.isEmpty() ? Map.of() : statementEnds();
+            for (Suppression s : comments) {
+                // the statement after the comment (or starting before it on its line) is covered to its end
+                int end = Math.max(statementEnds.getOrDefault(s.startLine(), 0),
+                        statementEnds.getOrDefault(s.startLine() + 1, 0));
+                out.add(end > s.endLine() ? s.withEndLine(end) : s);
+            }
             for (AnnotationExpr a : unit.findAll(AnnotationExpr.class)) {
                 if (!a.getNameAsString().equals("SuppressWarnings") && !a.getNameAsString().equals("java.lang.SuppressWarnings")) {
                     continue;
@@ -659,6 +669,38 @@ public final class JavaFrontEnd {
                 }
             }
             return out;
+        }
+
+        /**
+         * Where an ignore comment's reach ends for the statement starting on a line: a statement (or a
+         * field declaration) covers every line of its own, so the lines of a text block or of a
+         * concatenation it spans too, up to the line where its first nested block (a lambda's or an
+         * anonymous class's body, the body of an {@code if}, a loop or a {@code try}) or switch entry
+         * starts: a comment above a compound statement reaches its header, not the code inside.
+         *
+         * @return first line of a statement to the last line a comment before it covers (the largest
+         *     when several statements start on one line)
+         */
+        private Map<Integer, Integer> statementEnds() {
+            Map<Integer, Integer> ends = new HashMap<>();
+            List<Node> statements = new ArrayList<>();
+            unit.findAll(Statement.class, st -> !st.isBlockStmt()).forEach(statements::add);
+            statements.addAll(unit.findAll(FieldDeclaration.class));
+            for (Node n : statements) {
+                if (n.getBegin().isEmpty() || n.getEnd().isEmpty()) {
+                    continue;
+                }
+                int end = n.getEnd().get().line;
+                List<Node> bodies = new ArrayList<>(n.findAll(BlockStmt.class));
+                bodies.addAll(n.findAll(SwitchEntry.class));
+                for (Node body : bodies) {
+                    if (body != n && body.getBegin().isPresent()) {
+                        end = Math.min(end, body.getBegin().get().line);
+                    }
+                }
+                ends.merge(n.getBegin().get().line, end, Math::max);
+            }
+            return ends;
         }
 
         private void collectCall(MethodCallExpr call) {
@@ -900,8 +942,8 @@ public final class JavaFrontEnd {
             }
             if (name.equals("then")) {
                 Expression scope = m.getScope().orElse(null);
-                return m.getArguments().size() == 1 && (scope == null || scope instanceof com.github.javaparser.ast.expr.NameExpr n
-                        && Character.isUpperCase(n.getNameAsString().charAt(0)));
+                return m.getArguments().size() == 1 && (scope == null || (scope instanceof com.github.javaparser.ast.expr.NameExpr n
+                        && Character.isUpperCase(n.getNameAsString().charAt(0))));
             }
             return true;
         }
@@ -1103,7 +1145,7 @@ public final class JavaFrontEnd {
                 if (bound == null && part.kind() == KeyPart.Kind.PARAMETER) {
                     String t = arg.text().trim();
                     String name = t.startsWith(":") ? t.substring(1)
-                            : t.startsWith("#{") || t.startsWith("${") ? t.substring(2, Math.max(2, t.length() - 1)).split(",")[0].trim()
+                            : t.startsWith("#{") || t.startsWith("${") ? t.substring(2, Math.max(2, t.length() - 1)).split(",", -1)[0].trim()
                             : null;
                     int position = (t.startsWith("$") || t.startsWith("?")) && t.length() > 1 && Character.isDigit(t.charAt(1))
                             ? parsePosition(t.substring(1)) : name == null ? questionMarksBefore(c.text.text(), arg.start()) + 1 : 0;
@@ -1198,8 +1240,8 @@ public final class JavaFrontEnd {
             if (cur instanceof InitializerDeclaration i) {
                 return i.isStatic() ? "<clinit>" : "<init>";
             }
-            if (cur instanceof FieldDeclaration || cur instanceof VariableDeclarator && cur.getParentNode()
-                    .filter(p -> p instanceof FieldDeclaration).isPresent()) {
+            if (cur instanceof FieldDeclaration || (cur instanceof VariableDeclarator && cur.getParentNode()
+                    .filter(p -> p instanceof FieldDeclaration).isPresent())) {
                 return "<field>";
             }
             cur = cur.getParentNode().orElse(null);

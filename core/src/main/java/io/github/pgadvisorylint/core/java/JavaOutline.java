@@ -43,6 +43,7 @@ public final class JavaOutline {
      * @param text        the outline: valid Java when the file is
      * @param fileOffsets for each character of {@code text}, its offset in the file
      */
+    @SuppressWarnings("ArrayRecordComponent") // never compared or hashed; an int per char of the outline
     public record Outline(String text, int[] fileOffsets) {
 
         /**
@@ -220,9 +221,9 @@ public final class JavaOutline {
         private final StringBuilder out;
         private int[] offsets;
         private final List<Frame> frames = new ArrayList<>();
-        /** The significant tokens since the last {@code ;}, {@code {} or {@code }} at the current level. */
+        /** The significant tokens since the last {@code ;}, <code>{</code> or <code>}</code> at the current level. */
         private final List<Token> recent = new ArrayList<>();
-        /** Where in the outline the current member began (after the last {@code ;}, {@code {} or {@code }}). */
+        /** Where in the outline the current member began (after the last {@code ;}, <code>{</code> or <code>}</code>). */
         private int memberStart;
 
         Scan(String s) {
@@ -337,7 +338,7 @@ public final class JavaOutline {
             return new Outline(out.toString(), java.util.Arrays.copyOf(offsets, out.length()));
         }
 
-        /** Handles a {@code {} at offset {@code i}; returns where the scan goes on. */
+        /** Handles a <code>{</code> at offset {@code i}; returns where the scan goes on. */
         private int open(int i) {
             boolean memberLevel = frames.isEmpty() || frames.get(frames.size() - 1) == Frame.TYPE;
             String kind = memberLevel ? classify() : "verbatim";
@@ -366,7 +367,7 @@ public final class JavaOutline {
             return close + 1;
         }
 
-        /** What the {@code {} just met at member level opens: "type", "body" or "verbatim". */
+        /** What the <code>{</code> just met at member level opens: "type", "body" or "verbatim". */
         private String classify() {
             if (recent.isEmpty()) {
                 return "body"; // an instance initializer
@@ -464,7 +465,7 @@ public final class JavaOutline {
             return !t.isEmpty() && Character.isJavaIdentifierStart(t.charAt(0));
         }
 
-        /** The offset of the {@code }} that closes the {@code {} at {@code open}, or -1. */
+        /** The offset of the <code>}</code> that closes the <code>{</code> at {@code open}, or -1. */
         private int matching(int open) {
             int depth = 0;
             int n = s.length();

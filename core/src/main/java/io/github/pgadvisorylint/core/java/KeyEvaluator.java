@@ -133,7 +133,7 @@ final class KeyEvaluator {
             }
             String t = c.getType().asString();
             return switch (t) {
-                case "int", "Integer" -> v.withValue((int) v.value, true);
+                case "int", "Integer" -> v.withValue((long) (int) v.value, true);
                 case "long", "Long" -> v.withValue(v.value, false);
                 case "short", "Short" -> v.withValue((short) v.value, true);
                 case "byte", "Byte" -> v.withValue((byte) v.value, true);
@@ -188,13 +188,13 @@ final class KeyEvaluator {
             return name(n, file, depth, visiting);
         }
         if (e instanceof FieldAccessExpr f) {
-            Optional<ConstantIndex.Constant> c = qualified(f, file);
+            Optional<ConstantIndex.Constant> c = qualified(f);
             if (c.isPresent()) {
                 return constant(c.get(), depth, visiting);
             }
             // ENUM_CONSTANT.field
             Optional<ConstantIndex.Constant> en = f.getScope() instanceof NameExpr || f.getScope() instanceof FieldAccessExpr
-                    ? enumConstant(f.getScope(), file) : Optional.empty();
+                    ? enumConstant(f.getScope()) : Optional.empty();
             if (en.isPresent()) {
                 return enumField(en.get(), f.getNameAsString(), depth, visiting);
             }
@@ -234,7 +234,7 @@ final class KeyEvaluator {
             return v == null ? null : v.withValue(v.value, m.getScope().get().toString().equals("Integer"));
         }
         if (m.getArguments().isEmpty() && m.getScope().isPresent()) {
-            Optional<ConstantIndex.Constant> en = enumConstant(m.getScope().get(), file);
+            Optional<ConstantIndex.Constant> en = enumConstant(m.getScope().get());
             if (en.isPresent()) {
                 return enumGetter(en.get(), name, depth, visiting);
             }
@@ -324,7 +324,7 @@ final class KeyEvaluator {
                     return new KeyHash(KeyHash.Function.IDENTITY_HASHCODE, null);
                 }
                 Expression s = m.getScope().get();
-                if (enumConstant(s, file).isPresent()) {
+                if (enumConstant(s).isPresent()) {
                     return new KeyHash(KeyHash.Function.IDENTITY_HASHCODE, null);
                 }
                 String type = staticType(s);
@@ -557,8 +557,8 @@ final class KeyEvaluator {
         }
         if (e instanceof MethodCallExpr m) {
             String scope = m.getScope().map(Node::toString).orElse("");
-            return STRING_RETURNING.contains(m.getNameAsString()) && m.getScope().isPresent()
-                    && (scope.equals("String") || isStringExpression(m.getScope().get()))
+            return (STRING_RETURNING.contains(m.getNameAsString()) && m.getScope().isPresent()
+                    && (scope.equals("String") || isStringExpression(m.getScope().get())))
                     || (scope.equals("String") && (m.getNameAsString().equals("valueOf") || m.getNameAsString().equals("join")
                     || m.getNameAsString().equals("format")));
         }
@@ -622,7 +622,7 @@ final class KeyEvaluator {
         if (JavaScopes.isParameter(name, n)) {
             return null;
         }
-        Optional<ConstantIndex.Constant> c = unqualified(name, n, file);
+        Optional<ConstantIndex.Constant> c = unqualified(name, n);
         return c.flatMap(x -> Optional.ofNullable(constant(x, depth, visiting))).orElse(null);
     }
 
@@ -635,7 +635,7 @@ final class KeyEvaluator {
             if (inner == null) {
                 return null;
             }
-            boolean asInt = !v.getType().asString().equals("long") && !v.getType().asString().equals("Long")
+            boolean asInt = (!v.getType().asString().equals("long") && !v.getType().asString().equals("Long"))
                     ? inner.isInt || v.getType().asString().equals("int") : false;
             if (inner.originName != null && isAlias(v.getInitializer().get())) {
                 // LOCK = LockKeys.INVOICE: one key under two names; the origin stays the first declaration
@@ -755,15 +755,15 @@ final class KeyEvaluator {
     }
 
     private static boolean assigns(ConstructorDeclaration ctor, String field) {
-        return ctor.findAll(AssignExpr.class).stream().anyMatch(a -> a.getTarget() instanceof FieldAccessExpr fa
-                && fa.getScope() instanceof ThisExpr && fa.getNameAsString().equals(field)
-                || a.getTarget() instanceof NameExpr n && n.getNameAsString().equals(field));
+        return ctor.findAll(AssignExpr.class).stream().anyMatch(a -> (a.getTarget() instanceof FieldAccessExpr fa
+                && fa.getScope() instanceof ThisExpr && fa.getNameAsString().equals(field))
+                || (a.getTarget() instanceof NameExpr n && n.getNameAsString().equals(field)));
     }
 
-    private Optional<ConstantIndex.Constant> enumConstant(Expression scope, SourceFile file) {
-        Optional<ConstantIndex.Constant> c = scope instanceof FieldAccessExpr f ? qualified(f, file)
+    private Optional<ConstantIndex.Constant> enumConstant(Expression scope) {
+        Optional<ConstantIndex.Constant> c = scope instanceof FieldAccessExpr f ? qualified(f)
                 : scope instanceof NameExpr n && !JavaScopes.isParameter(n.getNameAsString(), n) && JavaScopes.local(n.getNameAsString(), n).isEmpty()
-                ? unqualified(n.getNameAsString(), n, file) : Optional.empty();
+                ? unqualified(n.getNameAsString(), n) : Optional.empty();
         return c.filter(x -> x.declaration() instanceof EnumConstantDeclaration);
     }
 
@@ -777,8 +777,8 @@ final class KeyEvaluator {
         if (t != null && t.text().indexOf('?') < 0) {
             return t.text();
         }
-        Optional<ConstantIndex.Constant> c = e instanceof FieldAccessExpr f ? qualified(f, file)
-                : e instanceof NameExpr n ? unqualified(n.getNameAsString(), n, file) : Optional.empty();
+        Optional<ConstantIndex.Constant> c = e instanceof FieldAccessExpr f ? qualified(f)
+                : e instanceof NameExpr n ? unqualified(n.getNameAsString(), n) : Optional.empty();
         if (c.isPresent() && c.get().declaration() instanceof VariableDeclarator v && v.getInitializer().isPresent()) {
             CompilationUnit other = v.findCompilationUnit().orElse(null);
             if (other != null) {
@@ -790,7 +790,7 @@ final class KeyEvaluator {
     }
 
     /** {@code Type.NAME}, {@code pkg.Type.NAME}, {@code Outer.Inner.NAME}. */
-    private Optional<ConstantIndex.Constant> qualified(FieldAccessExpr f, SourceFile file) {
+    private Optional<ConstantIndex.Constant> qualified(FieldAccessExpr f) {
         Expression scope = f.getScope();
         String typeName = scope instanceof NameExpr n ? n.getNameAsString()
                 : scope instanceof FieldAccessExpr sf ? sf.getNameAsString() : null;
@@ -805,7 +805,7 @@ final class KeyEvaluator {
     }
 
     /** A bare name: a field of an enclosing type, an inherited interface constant, or a static import. */
-    private Optional<ConstantIndex.Constant> unqualified(String name, Node use, SourceFile file) {
+    private Optional<ConstantIndex.Constant> unqualified(String name, Node use) {
         Node cur = use;
         while (cur != null) {
             if (cur instanceof TypeDeclaration<?> t) {

@@ -232,8 +232,8 @@ final class LifecycleAnalyzer {
         }
         boolean escapes = scope.findAll(NameExpr.class).stream().anyMatch(n -> n.getNameAsString().equals(name)
                 && (n.getParentNode().orElse(null) instanceof ReturnStmt
-                || n.getParentNode().orElse(null) instanceof MethodCallExpr m && m.getArguments().contains(n)
-                || n.getParentNode().orElse(null) instanceof com.github.javaparser.ast.expr.AssignExpr as2 && as2.getValue() == n));
+                || (n.getParentNode().orElse(null) instanceof MethodCallExpr m && m.getArguments().contains(n))
+                || (n.getParentNode().orElse(null) instanceof com.github.javaparser.ast.expr.AssignExpr as2 && as2.getValue() == n)));
         MethodCallExpr closeCall = null;
         for (MethodCallExpr m : scope.findAll(MethodCallExpr.class)) {
             if (m.getNameAsString().equals("close") && m.getArguments().isEmpty()

@@ -21,7 +21,7 @@ final class LiteralDecoder {
         for (int i = start + 1; i < end && i < src.length(); i++) {
             raw.append(src.charAt(i), i);
         }
-        return unescape(raw, false);
+        return unescape(raw);
     }
 
     /**
@@ -88,7 +88,7 @@ final class LiteralDecoder {
                 raw.append('\n', l[1]);
             }
         }
-        return unescape(raw, true);
+        return unescape(raw);
     }
 
     private static int leadingWhitespace(String src, int s, int e) {
@@ -103,7 +103,7 @@ final class LiteralDecoder {
         return c == ' ' || c == '\t' || c == '\f';
     }
 
-    private static JavaText unescape(JavaText raw, boolean textBlock) {
+    private static JavaText unescape(JavaText raw) {
         String r = raw.text();
         JavaText out = new JavaText();
         for (int i = 0; i < r.length(); i++) {

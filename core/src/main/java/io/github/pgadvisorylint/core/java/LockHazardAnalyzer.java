@@ -208,7 +208,7 @@ final class LockHazardAnalyzer {
                 if (offset(m) < at && (begin == null || offset(m) > offset(begin))) {
                     begin = m;
                 }
-            } else if (autoCommit || m.getNameAsString().equals("commit") && m.getArguments().isEmpty()) {
+            } else if (autoCommit || (m.getNameAsString().equals("commit") && m.getArguments().isEmpty())) {
                 commits.add(m); // setAutoCommit(true) commits the open transaction too (JDBC)
             }
         }
@@ -252,7 +252,7 @@ final class LockHazardAnalyzer {
         while (scope instanceof MethodCallExpr inner && inner.getScope().isPresent()) {
             scope = inner.getScope().get(); // conn.createStatement().execute(..), conn.prepareStatement(..).execute()
         }
-        if (scope instanceof NameExpr || scope instanceof FieldAccessExpr f && f.getScope().isThisExpr()) {
+        if (scope instanceof NameExpr || (scope instanceof FieldAccessExpr f && f.getScope().isThisExpr())) {
             String name = plain(scope);
             out.add(name);
             JavaScopes.local(name, call).flatMap(VariableDeclarator::getInitializer).ifPresent(init -> {
@@ -267,7 +267,7 @@ final class LockHazardAnalyzer {
     }
 
     private static void addName(Set<String> out, Expression e) {
-        if (e instanceof NameExpr || e instanceof FieldAccessExpr f && f.getScope().isThisExpr()) {
+        if (e instanceof NameExpr || (e instanceof FieldAccessExpr f && f.getScope().isThisExpr())) {
             out.add(plain(e));
         }
     }
@@ -275,7 +275,7 @@ final class LockHazardAnalyzer {
     /** A transaction callback or a transactional method around the release. */
     private UncommittedRelease enclosingTransaction(Node release, Node acquisition) {
         for (Node cur = release.getParentNode().orElse(null); cur != null; cur = cur.getParentNode().orElse(null)) {
-            if (cur instanceof LambdaExpr || cur instanceof ObjectCreationExpr o && o.getAnonymousClassBody().isPresent()) {
+            if (cur instanceof LambdaExpr || (cur instanceof ObjectCreationExpr o && o.getAnonymousClassBody().isPresent())) {
                 if (runsInPlace(cur)) {
                     continue; // forEach, Hibernate doWork: the body runs now, in this transaction
                 }
@@ -314,7 +314,7 @@ final class LockHazardAnalyzer {
         String scope = call.getScope().map(Node::toString).orElse("").toLowerCase(Locale.ROOT);
         boolean template = (name.equals("execute") || name.equals("executeWithoutResult"))
                 && (scope.contains("transaction") || scope.contains("tx")
-                || function instanceof ObjectCreationExpr o && o.getType().getNameAsString().startsWith("TransactionCallback"));
+                || (function instanceof ObjectCreationExpr o && o.getType().getNameAsString().startsWith("TransactionCallback")));
         return template || TX_CALLBACKS.contains(name) ? call : null;
     }
 
@@ -442,7 +442,7 @@ final class LockHazardAnalyzer {
     /** True when a lambda or class body lies between the node and its statement. */
     private static boolean crossesFunction(Node node, Statement stmt) {
         for (Node cur = node.getParentNode().orElse(null); cur != null && cur != stmt; cur = cur.getParentNode().orElse(null)) {
-            if (cur instanceof LambdaExpr || cur instanceof ObjectCreationExpr o && o.getAnonymousClassBody().isPresent()) {
+            if (cur instanceof LambdaExpr || (cur instanceof ObjectCreationExpr o && o.getAnonymousClassBody().isPresent())) {
                 return true;
             }
         }
@@ -505,7 +505,7 @@ final class LockHazardAnalyzer {
             return true;
         }
         if (e instanceof MethodCallExpr m) {
-            return logging(m) || siteNodes.contains(m) || readsAllowed && READS_RESULT.matcher(m.getNameAsString()).matches();
+            return logging(m) || siteNodes.contains(m) || (readsAllowed && READS_RESULT.matcher(m.getNameAsString()).matches());
         }
         return false;
     }
@@ -516,9 +516,9 @@ final class LockHazardAnalyzer {
             return true;
         }
         if (v instanceof MethodCallExpr m) {
-            return siteNodes.contains(m) || readsAllowed && READS_RESULT.matcher(m.getNameAsString()).matches()
+            return siteNodes.contains(m) || (readsAllowed && READS_RESULT.matcher(m.getNameAsString()).matches()
                     && m.getScope().map(sc -> !(sc instanceof MethodCallExpr inner) || siteNodes.contains(inner)
-                    || READS_RESULT.matcher(inner.getNameAsString()).matches()).orElse(false);
+                    || READS_RESULT.matcher(inner.getNameAsString()).matches()).orElse(false));
         }
         if (v instanceof UnaryExpr u) {
             return plainValue(u.getExpression(), readsAllowed);

@@ -247,7 +247,7 @@ final class SiteUsageAnalyzer {
                 return name.equals("queryForList") ? list(exec, oneRow) : resultSet(exec, oneRow);
             }
             case "query" -> {
-                boolean ambiguous = exec.getArguments().stream().anyMatch(a -> a instanceof LambdaExpr l && l.getParameters().size() == 1
+                boolean ambiguous = exec.getArguments().stream().anyMatch(a -> (a instanceof LambdaExpr l && l.getParameters().size() == 1)
                         || a.isMethodReferenceExpr());
                 if (api != ExecutionApi.SPRING_JDBC_TEMPLATE) {
                     return chained(exec, oneRow);
@@ -531,7 +531,7 @@ final class SiteUsageAnalyzer {
         if (parent instanceof ReturnStmt) {
             return new FlowNote(Flow.RETURNED, "");
         }
-        if (parent instanceof LambdaExpr || parent instanceof ExpressionStmt && parent.getParentNode().orElse(null) instanceof LambdaExpr) {
+        if (parent instanceof LambdaExpr || (parent instanceof ExpressionStmt && parent.getParentNode().orElse(null) instanceof LambdaExpr)) {
             return new FlowNote(Flow.RETURNED, "");
         }
         if (dropped(parent)) {
@@ -724,7 +724,7 @@ final class SiteUsageAnalyzer {
                 continue;
             }
             body.findAll(VariableDeclarator.class).forEach(v -> vars.add(v.getNameAsString()));
-            boolean keyVaries = keyVaries(site, vars, body, cur);
+            boolean keyVaries = keyVaries(site, vars, cur);
             boolean released = releasedInLoop(site, body, sites);
             boolean exits = site.function().operation() == LockOperation.TRY_ACQUIRE && exitsLoop(body);
             return new LoopContext(description, region(header), bounded, keyVaries, released, exits);
@@ -732,7 +732,7 @@ final class SiteUsageAnalyzer {
         return null;
     }
 
-    private boolean keyVaries(LockSite site, Set<String> vars, Node body, Node loop) {
+    private boolean keyVaries(LockSite site, Set<String> vars, Node loop) {
         for (KeyPart p : site.key().parts()) {
             if (p.isKnown()) {
                 continue;
@@ -828,8 +828,8 @@ final class SiteUsageAnalyzer {
             case GREATER, GREATER_EQUALS -> b.getLeft() instanceof NameExpr ? b.getRight() : b.getLeft();
             default -> null;
         };
-        return bound instanceof IntegerLiteralExpr || bound instanceof NameExpr n && n.getNameAsString().matches("[A-Z][A-Z0-9_]*")
-                || bound instanceof FieldAccessExpr f && f.getNameAsString().matches("[A-Z][A-Z0-9_]*");
+        return bound instanceof IntegerLiteralExpr || (bound instanceof NameExpr n && n.getNameAsString().matches("[A-Z][A-Z0-9_]*"))
+                || (bound instanceof FieldAccessExpr f && f.getNameAsString().matches("[A-Z][A-Z0-9_]*"));
     }
 
     /** Collections whose size the code fixes: literals, {@code List.of(..)}, {@code values()}, {@code limit(n)}, {@code subList}. */
@@ -849,12 +849,12 @@ final class SiteUsageAnalyzer {
         if (e instanceof MethodCallExpr m) {
             for (Expression cur = m; cur instanceof MethodCallExpr c; cur = c.getScope().orElse(null)) {
                 String n = c.getNameAsString();
-                if (n.equals("limit") || n.equals("subList") || n.equals("values") && c.getArguments().isEmpty()
-                        || (Set.of("of", "asList", "singletonList", "singleton", "allOf", "range", "rangeClosed").contains(n)
-                        && c.getArguments().stream().allMatch(a -> a.isLiteralExpr() || a.isNameExpr()
-                        && a.asNameExpr().getNameAsString().matches("[A-Z][A-Z0-9_]*|[a-z]\\w*") || a.isFieldAccessExpr()
-                        || a.isClassExpr()) && !n.equals("range") || (n.equals("range") || n.equals("rangeClosed"))
-                        && c.getArguments().stream().allMatch(Expression::isLiteralExpr))) {
+                if (n.equals("limit") || n.equals("subList") || (n.equals("values") && c.getArguments().isEmpty())
+                        || ((Set.of("of", "asList", "singletonList", "singleton", "allOf", "range", "rangeClosed").contains(n)
+                        && c.getArguments().stream().allMatch(a -> a.isLiteralExpr() || (a.isNameExpr()
+                        && a.asNameExpr().getNameAsString().matches("[A-Z][A-Z0-9_]*|[a-z]\\w*")) || a.isFieldAccessExpr()
+                        || a.isClassExpr()) && !n.equals("range")) || ((n.equals("range") || n.equals("rangeClosed"))
+                        && c.getArguments().stream().allMatch(Expression::isLiteralExpr)))) {
                     return true;
                 }
                 if (c.getScope().isEmpty()) {
@@ -945,7 +945,7 @@ final class SiteUsageAnalyzer {
             // elsewhere in the class, only a field counts (a template configured in the constructor)
             boolean field = !sameMethod && JavaScopes.local(target, exec).isEmpty() && !JavaScopes.isParameter(target, exec)
                     && exec.findAncestor(TypeDeclaration.class).map(t -> ((TypeDeclaration<?>) t).getFieldByName(target).isPresent()).orElse(false);
-            if (onChain || results.contains(target) && sameMethod || handles.contains(target) && (sameMethod && before || field)) {
+            if (onChain || (results.contains(target) && sameMethod) || (handles.contains(target) && ((sameMethod && before) || field))) {
                 return new TimeoutEvidence(TimeoutEvidence.Kind.QUERY_TIMEOUT, n + "(...) on " + (target.isEmpty() ? "the query" : target),
                         region(m));
             }
@@ -996,12 +996,12 @@ final class SiteUsageAnalyzer {
                     || cur instanceof com.github.javaparser.ast.body.InitializerDeclaration) {
                 return true;
             }
-            if (cur instanceof IfStmt s && s.getCondition() != child
-                    || cur instanceof ConditionalExpr c && c.getCondition() != child
+            if ((cur instanceof IfStmt s && s.getCondition() != child)
+                    || (cur instanceof ConditionalExpr c && c.getCondition() != child)
                     || cur instanceof SwitchEntry || cur instanceof CatchClause || cur instanceof LambdaExpr
                     || cur instanceof ForEachStmt || cur instanceof ForStmt || cur instanceof WhileStmt || cur instanceof DoStmt
-                    || cur instanceof BinaryExpr b && b.getRight() == child
-                    && (b.getOperator() == BinaryExpr.Operator.AND || b.getOperator() == BinaryExpr.Operator.OR)) {
+                    || (cur instanceof BinaryExpr b && b.getRight() == child
+                    && (b.getOperator() == BinaryExpr.Operator.AND || b.getOperator() == BinaryExpr.Operator.OR))) {
                 return false;
             }
         }

@@ -417,8 +417,8 @@ final class SpringTransactions {
             if (!isWithin(lock, stmts.get(0))) {
                 return false;
             }
-            return stmts.size() == 1 || stmts.get(1) instanceof ReturnStmt r
-                    && r.getExpression().map(e -> e instanceof NameExpr || e instanceof BooleanLiteralExpr).orElse(true);
+            return stmts.size() == 1 || (stmts.get(1) instanceof ReturnStmt r
+                    && r.getExpression().map(e -> e instanceof NameExpr || e instanceof BooleanLiteralExpr).orElse(true));
         }
         return false;
     }

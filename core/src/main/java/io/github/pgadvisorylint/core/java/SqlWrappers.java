@@ -119,9 +119,9 @@ final class SqlWrappers {
         Wrapper w = found.get(0);
         Expression scope = call.getScope().orElse(null);
         String owner = w.method().findAncestor(TypeDeclaration.class).map(TypeDeclaration::getNameAsString).orElse("");
-        boolean local = scope == null || scope instanceof ThisExpr || scope instanceof NameExpr n && n.getNameAsString().equals(owner);
+        boolean local = scope == null || scope instanceof ThisExpr || (scope instanceof NameExpr n && n.getNameAsString().equals(owner));
         int params = w.method().getParameters().size();
-        boolean arity = w.varargs() >= 0 && w.method().getParameter(w.varargs()).isVarArgs()
+        boolean arity = (w.varargs() >= 0 && w.method().getParameter(w.varargs()).isVarArgs())
                 ? call.getArguments().size() >= params - 1 : call.getArguments().size() == params;
         if (!local || !arity || call.findAncestor(MethodDeclaration.class).orElse(null) == w.method()) {
             return null;

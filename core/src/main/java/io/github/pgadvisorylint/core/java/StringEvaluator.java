@@ -330,7 +330,7 @@ final class StringEvaluator {
             return builderChain(scope, depth, visiting);
         }
         if (choices != null && (scope == null || scope instanceof ThisExpr
-                || scope instanceof NameExpr sn && typeNames.contains(sn.getNameAsString()))) {
+                || (scope instanceof NameExpr sn && typeNames.contains(sn.getNameAsString())))) {
             return inline(call, depth, visiting);
         }
         return null;
@@ -548,7 +548,7 @@ final class StringEvaluator {
             return v == null ? null : !v;
         }
         if (e instanceof FieldAccessExpr f && (f.getScope() instanceof ThisExpr
-                || f.getScope() instanceof NameExpr sn && typeNames.contains(sn.getNameAsString()))) {
+                || (f.getScope() instanceof NameExpr sn && typeNames.contains(sn.getNameAsString())))) {
             VariableDeclarator v = constants.get(f.getNameAsString());
             return v == null ? null : v.getInitializer().map(i -> constantBoolean(i, depth + 1)).orElse(null);
         }
@@ -567,7 +567,7 @@ final class StringEvaluator {
                     frame = here;
                 }
             }
-            return frame == null || !n.isDescendantOf(frame.method()) ? fromCallers(name, n, depth) : null;
+            return (frame == null || !n.isDescendantOf(frame.method())) ? fromCallers(name, n, depth) : null;
         }
         Optional<VariableDeclarator> local = JavaScopes.local(name, n);
         if (local.isPresent()) {

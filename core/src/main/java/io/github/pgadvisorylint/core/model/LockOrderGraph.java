@@ -155,7 +155,7 @@ public final class LockOrderGraph {
         List<LockOrderEdge> proven = new ArrayList<>();
         // the registered node of each site, computed once: a method holding k keys gives k² edges over
         // only 2k sites, so nothing per edge is kept but the edge itself
-        Map<LockSite, Node> nodeOfSite = new IdentityHashMap<>();
+        IdentityHashMap<LockSite, Node> nodeOfSite = new IdentityHashMap<>();
         for (LockOrderEdge e : sorted) {
             Node from = nodeOfSite.computeIfAbsent(e.from(), s -> register(nodes, nodeOf(s)));
             Node to = nodeOfSite.computeIfAbsent(e.to(), s -> register(nodes, nodeOf(s)));

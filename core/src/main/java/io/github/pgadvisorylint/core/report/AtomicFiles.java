@@ -171,7 +171,7 @@ public final class AtomicFiles {
             int type = ((Integer) mode) & 0170000;
             return type == 0010000 || type == 0020000; // S_IFIFO, S_IFCHR
         } catch (UnsupportedOperationException | IllegalArgumentException e) {
-            return Files.isRegularFile(p) || Files.isDirectory(p) ? false : Files.exists(p);
+            return (Files.isRegularFile(p) || Files.isDirectory(p)) ? false : Files.exists(p);
         } catch (IOException e) {
             return false;
         }

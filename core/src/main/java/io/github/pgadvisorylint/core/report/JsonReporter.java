@@ -88,6 +88,11 @@ public final class JsonReporter implements Reporter {
         summary.put("notes", result.count(Severity.NOTE));
         summary.put("files", result.filesScanned());
         summary.put("suppressed", result.suppressed().size());
+        if (!result.unanalysed().isEmpty()) {
+            // only when there are such files, so reports of Java and SQL trees keep their bytes
+            ObjectNode unanalysed = summary.putObject("unanalysed");
+            result.unanalysed().forEach((language, n) -> unanalysed.put(language.displayName(), n));
+        }
         ArrayNode findings = root.putArray("findings");
         java.util.List<Finding> shown = new java.util.ArrayList<>(result.findings());
         if (showSuppressed) {

@@ -249,7 +249,8 @@ public final class KeyInventoryWriter {
     /** Escapes text for a Markdown table cell: pipes, backslashes, HTML and emphasis characters, line breaks. */
     static String md(String s) {
         StringBuilder b = new StringBuilder();
-        for (char c : s.toCharArray()) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
             switch (c) {
                 case '|', '\\', '*', '_', '`', '[', ']', '<', '>', '#' -> b.append('\\').append(c);
                 case '\n', '\r' -> b.append(' ');

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Notification;
+import io.github.pgadvisorylint.core.discovery.OtherLanguage;
 import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.rule.Finding;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
@@ -27,14 +28,17 @@ import java.util.Map;
  *       (3.49) per rule that ran, sorted by id: {@code id}, {@code name} (PascalCase),
  *       {@code shortDescription}, {@code fullDescription}, {@code help} (text = the full
  *       description, markdown = the rule's documentation page), {@code defaultConfiguration.level}
- *       (3.50.3) and {@code properties.tags} (3.8.4).</li>
+ *       (3.50.3), {@code properties.precision} (GitHub's {@code very-high} to {@code low}) and
+ *       {@code properties.tags} (3.8.4), never {@code security}.</li>
  *   <li>{@code originalUriBaseIds} (3.14.14) with {@code %SRCROOT%} carrying only a
  *       {@code description}, <b>no {@code uri}</b>: an absolute {@code file:} URI of the scan root
  *       would make the same tree give different bytes in different checkouts, and GitHub resolves
  *       relative URIs against the repository root without it.</li>
  *   <li>{@code invocations[0]} (3.20): {@code executionSuccessful} is false when any notification is
  *       an {@code ERROR}; every notification becomes a {@code toolExecutionNotification} (3.20.21,
- *       3.58) with {@code descriptor.id} = its kind.</li>
+ *       3.58) with {@code descriptor.id} = its kind; then one note per language the tool does not read
+ *       (Kotlin, Scala, Groovy files under the roots), {@code descriptor.id} {@code unanalysed-language},
+ *       with {@code properties.language} and {@code properties.count}.</li>
  *   <li>{@code results} (3.27), sorted by path, line, column, rule id: {@code ruleId},
  *       {@code ruleIndex} (only when the rule is among those that ran), {@code level} (3.27.10),
  *       {@code message.text} (plain text; literal square brackets escaped with a backslash and each
@@ -68,6 +72,11 @@ public final class SarifReporter implements Reporter {
     public static final String SARIF_VERSION = "2.1.0";
     /** The {@code uriBaseId} every artifact location is relative to (section 3.4.4). */
     public static final String SRCROOT = "%SRCROOT%";
+    /**
+     * The {@code descriptor.id} of the {@code toolExecutionNotification} that counts files in a language the
+     * tool does not read; its {@code properties} hold {@code language} and {@code count}.
+     */
+    public static final String UNANALYSED_LANGUAGE = "unanalysed-language";
     /** The {@code partialFingerprints} key holding {@link Finding#fingerprint()} (section 3.27.17). */
     public static final String FINGERPRINT_KEY = "pgAdvisoryLint/v1";
 
@@ -157,6 +166,14 @@ public final class SarifReporter implements Reporter {
             note.put("level", n.level().sarifLevel());
             note.putObject("descriptor").put("id", n.kind());
         }
+        // one note per language the tool does not read, after the file notifications, in OtherLanguage order
+        result.unanalysed().forEach((language, count) -> {
+            ObjectNode note = notes.addObject();
+            note.putObject("message").put("text", OtherLanguage.sentence(Map.of(language, count)) + ".");
+            note.put("level", "note");
+            note.putObject("descriptor").put("id", UNANALYSED_LANGUAGE);
+            note.putObject("properties").put("language", language.displayName()).put("count", count);
+        });
 
         run.putObject("originalUriBaseIds").putObject(SRCROOT).putObject("description")
                 .put("text", "The directory pg-advisory-lint scanned; every artifact URI is relative to it.");
@@ -193,12 +210,26 @@ public final class SarifReporter implements Reporter {
         rule.putObject("shortDescription").put("text", d.shortDescription());
         rule.putObject("fullDescription").put("text", d.fullDescription());
         // 3.49.12: the rule's page, as the repository keeps it
-        rule.put("helpUri", ToolInfo.INFORMATION_URI + "/blob/main/rules/src/main/resources/docs/" + d.id() + ".md");
+        rule.put("helpUri", ToolInfo.ruleHelpUri(d.id()));
         ObjectNode help = rule.putObject("help");
         help.put("text", d.fullDescription());
         help.put("markdown", d.helpMarkdown());
         rule.putObject("defaultConfiguration").put("level", d.defaultSeverity().sarifLevel());
-        ArrayNode tags = rule.putObject("properties").putArray("tags");
+        // the rule's property bag (3.8), as GitHub code scanning reads it: precision ranks the alerts; tags never
+        // hold "security" and there is no security-severity, so GitHub files the alerts as code quality
+        // (non-security) alerts, under the SARIF level.
+        //
+        // SonarQube's SARIF import (sonar.sarifReportPaths) reads no field that sets the issue type: its
+        // documentation ("Importing external issues > SARIF reports", docs.sonarsource.com, SonarQube Server
+        // 10.3 to 2026.2 and SonarQube Cloud) says every imported issue gets the CONVENTIONAL attribute
+        // and the SECURITY software quality (a Vulnerability in the Standard Experience); only the impact
+        // is read, from tool.driver.rules[].defaultConfiguration.level (error HIGH, warning MEDIUM, note
+        // LOW), overridden by results[].level in the Standard Experience. Tags, precision and
+        // problem.severity are ignored. Only its generic issue format (sonar.externalIssuesReportPaths,
+        // rules[].impacts with softwareQuality RELIABILITY, or the older type BUG) files them as bugs.
+        ObjectNode properties = rule.putObject("properties");
+        properties.put("precision", d.precision().sarifValue());
+        ArrayNode tags = properties.putArray("tags");
         d.tags().forEach(tags::add);
         return rule;
     }

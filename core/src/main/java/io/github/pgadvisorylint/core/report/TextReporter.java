@@ -2,6 +2,7 @@ package io.github.pgadvisorylint.core.report;
 
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Notification;
+import io.github.pgadvisorylint.core.discovery.OtherLanguage;
 import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.rule.Finding;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
@@ -78,7 +79,9 @@ public final class TextReporter implements Reporter {
     /**
      * @param result an analysis result
      * @return the summary line without a line end, e.g.
-     *     {@code 1 error, 2 warnings, 0 notes in 1 file (0.9 s). SARIF written to out.sarif}
+     *     {@code 1 error, 2 warnings, 0 notes in 1 file (0.9 s). SARIF written to out.sarif}; with files in
+     *     a language the tool does not read, {@code ...; 3 Kotlin files were not analysed (the tool reads
+     *     Java and SQL)} before the notes
      */
     public String summary(AnalysisResult result) {
         StringBuilder sb = new StringBuilder()
@@ -93,6 +96,9 @@ public final class TextReporter implements Reporter {
         if (!result.notifications().isEmpty()) {
             sb.append("; ").append(plural(result.notifications().size(), "tool notification"))
                     .append(" (files or statements not fully analysed)");
+        }
+        if (!result.unanalysed().isEmpty()) {
+            sb.append("; ").append(OtherLanguage.sentence(result.unanalysed()));
         }
         for (String note : summaryNotes) {
             sb.append(". ").append(TerminalText.escape(note));

@@ -23,6 +23,15 @@ public final class ToolInfo {
     }
 
     /**
+     * @param ruleId a rule id, e.g. {@code lock-in-limit-query}
+     * @return the address of the rule's documentation page as the repository keeps it; SARIF
+     *     {@code helpUri} (section 3.49.12) and the link of the Maven site report
+     */
+    public static String ruleHelpUri(String ruleId) {
+        return INFORMATION_URI + "/blob/main/rules/src/main/resources/docs/" + ruleId + ".md";
+    }
+
+    /**
      * @return the version of the {@code core} artifact, e.g. {@code 0.1.0-SNAPSHOT}: from the
      *     Maven-filtered resource {@code tool.properties}, else the jar manifest's
      *     {@code Implementation-Version}, else {@code 0.0.0-unknown}; never null

@@ -42,8 +42,39 @@ public abstract class AbstractRule implements Rule {
      */
     protected AbstractRule(String id, Severity defaultSeverity, String shortDescription, String fullDescription,
                            List<String> tags, boolean enabledByDefault) {
+        this(id, defaultSeverity, Precision.MEDIUM, shortDescription, fullDescription, tags, enabledByDefault);
+    }
+
+    /**
+     * A rule that runs unless the configuration switches it off.
+     *
+     * @param id               kebab-case rule id
+     * @param defaultSeverity  severity of the most common finding
+     * @param precision        how often its findings are true, from what the rule rests on
+     * @param shortDescription one sentence
+     * @param fullDescription  one paragraph
+     * @param tags             SARIF tags, never {@code security}
+     * @throws IllegalStateException when the documentation page {@code /docs/<id>.md} is missing
+     */
+    protected AbstractRule(String id, Severity defaultSeverity, Precision precision, String shortDescription,
+                           String fullDescription, List<String> tags) {
+        this(id, defaultSeverity, precision, shortDescription, fullDescription, tags, true);
+    }
+
+    /**
+     * @param id               kebab-case rule id
+     * @param defaultSeverity  severity of the most common finding
+     * @param precision        how often its findings are true, from what the rule rests on
+     * @param shortDescription one sentence
+     * @param fullDescription  one paragraph
+     * @param tags             SARIF tags, never {@code security}
+     * @param enabledByDefault false for a rule that runs only when the configuration switches it on
+     * @throws IllegalStateException when the documentation page {@code /docs/<id>.md} is missing
+     */
+    protected AbstractRule(String id, Severity defaultSeverity, Precision precision, String shortDescription,
+                           String fullDescription, List<String> tags, boolean enabledByDefault) {
         this.descriptor = new RuleDescriptor(id, RuleDescriptor.pascalCase(id), defaultSeverity, shortDescription,
-                fullDescription, loadDoc(getClass(), id), tags, enabledByDefault);
+                fullDescription, loadDoc(getClass(), id), tags, enabledByDefault, precision);
     }
 
     private static String loadDoc(Class<?> owner, String id) {

@@ -12,14 +12,23 @@ import java.util.Objects;
  * @param shortDescription one sentence, plain text
  * @param fullDescription  a paragraph, plain text
  * @param helpMarkdown     the rule's documentation page (what, why, bad, good, how to suppress)
- * @param tags             SARIF {@code properties.tags}, e.g. {@code correctness}, {@code concurrency}
+ * @param tags             SARIF {@code properties.tags}, e.g. {@code correctness}, {@code concurrency};
+ *                         never {@code security} (see {@link #SECURITY_TAG})
  * @param enabledByDefault false for a rule that runs only when the configuration switches it on
  *                         ({@code rules: {id: on}} or a severity): an audit whose findings are a design
  *                         choice in most code, not a defect
+ * @param precision        how often its findings are true: SARIF {@code properties.precision}
  */
 public record RuleDescriptor(String id, String name, Severity defaultSeverity, String shortDescription,
                              String fullDescription, String helpMarkdown, List<String> tags,
-                             boolean enabledByDefault) {
+                             boolean enabledByDefault, Precision precision) {
+
+    /**
+     * The tag GitHub code scanning reads as "a security query": with it (and a
+     * {@code security-severity}) alerts are filed as security alerts. Advisory-lock misuse is a
+     * correctness and reliability defect, so no rule may carry it.
+     */
+    public static final String SECURITY_TAG = "security";
 
     /** Checks fields; throws {@link IllegalArgumentException} when the id is not kebab-case. */
     public RuleDescriptor {
@@ -33,12 +42,38 @@ public record RuleDescriptor(String id, String name, Severity defaultSeverity, S
         Objects.requireNonNull(fullDescription, "fullDescription");
         Objects.requireNonNull(helpMarkdown, "helpMarkdown");
         tags = List.copyOf(tags);
+        if (tags.stream().anyMatch(t -> t.equalsIgnoreCase(SECURITY_TAG))) {
+            throw new IllegalArgumentException("rule " + id + " must not be tagged " + SECURITY_TAG
+                    + ": code scanning would file its findings as security alerts");
+        }
+        Objects.requireNonNull(precision, "precision");
     }
 
-    /** A rule that runs unless the configuration switches it off; fields as in the canonical constructor. */
+    /**
+     * A rule of {@link Precision#MEDIUM} precision; fields as in the canonical constructor.
+     *
+     * @param id               kebab-case id
+     * @param name             PascalCase name
+     * @param defaultSeverity  default severity
+     * @param shortDescription one sentence
+     * @param fullDescription  a paragraph
+     * @param helpMarkdown     the documentation page
+     * @param tags             SARIF tags
+     * @param enabledByDefault false for a rule that runs only when switched on
+     */
+    public RuleDescriptor(String id, String name, Severity defaultSeverity, String shortDescription,
+                          String fullDescription, String helpMarkdown, List<String> tags, boolean enabledByDefault) {
+        this(id, name, defaultSeverity, shortDescription, fullDescription, helpMarkdown, tags, enabledByDefault,
+                Precision.MEDIUM);
+    }
+
+    /**
+     * A rule that runs unless the configuration switches it off, of {@link Precision#MEDIUM} precision;
+     * fields as in the canonical constructor.
+     */
     public RuleDescriptor(String id, String name, Severity defaultSeverity, String shortDescription,
                           String fullDescription, String helpMarkdown, List<String> tags) {
-        this(id, name, defaultSeverity, shortDescription, fullDescription, helpMarkdown, tags, true);
+        this(id, name, defaultSeverity, shortDescription, fullDescription, helpMarkdown, tags, true, Precision.MEDIUM);
     }
 
     /**
@@ -47,7 +82,7 @@ public record RuleDescriptor(String id, String name, Severity defaultSeverity, S
      */
     public RuleDescriptor withDefaultSeverity(Severity severity) {
         return new RuleDescriptor(id, name, severity, shortDescription, fullDescription, helpMarkdown, tags,
-                enabledByDefault);
+                enabledByDefault, precision);
     }
 
     /**
@@ -56,7 +91,7 @@ public record RuleDescriptor(String id, String name, Severity defaultSeverity, S
      */
     public static String pascalCase(String id) {
         StringBuilder sb = new StringBuilder();
-        for (String part : id.split("-")) {
+        for (String part : id.split("-", -1)) {
             if (!part.isEmpty()) {
                 sb.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
             }

@@ -109,7 +109,7 @@ public final class SourceDecoder {
      *     {@link #decode}); a byte search for ASCII words fails on such content
      */
     public static boolean isUtf16(byte[] bytes) {
-        return bytes.length >= 2 && (((bytes[0] & 0xFF) == 0xFE && (bytes[1] & 0xFF) == 0xFF)
-                || ((bytes[0] & 0xFF) == 0xFF && (bytes[1] & 0xFF) == 0xFE)) || utf16WithoutBom(bytes) != 0;
+        return (bytes.length >= 2 && (((bytes[0] & 0xFF) == 0xFE && (bytes[1] & 0xFF) == 0xFF)
+                || ((bytes[0] & 0xFF) == 0xFF && (bytes[1] & 0xFF) == 0xFE))) || utf16WithoutBom(bytes) != 0;
     }
 }

@@ -115,7 +115,7 @@ final class LexicalContexts {
             if (toks.get(i).isPunct("(")) {
                 SqlToken nx = toks.get(i + 1);
                 queryStart[i - s] = nx.is("SELECT") || nx.is("WITH") || nx.is("VALUES")
-                        || nx.isPunct("(") && queryStart[i + 1 - s];
+                        || (nx.isPunct("(") && queryStart[i + 1 - s]);
             }
         }
         Map<Integer, Placement> out = new HashMap<>();
@@ -137,14 +137,14 @@ final class LexicalContexts {
                     if (level) {
                         child.scope.cteTop = b.inWith;
                         child.armCandidate = b.tokensSeen == 0 || isSetOpTail(b);
-                        fromItem(b, toks, i, callTokens);
+                        fromItem(b, toks, i);
                         b.noteToken(t);
                     }
                     all.add(child);
                     stack.add(child);
                 } else {
                     if (level) {
-                        fromItem(b, toks, i, callTokens);
+                        fromItem(b, toks, i);
                         if (b.clause == SqlClause.ORDER_BY) {
                             b.orderSimple = false;
                         }
@@ -172,7 +172,7 @@ final class LexicalContexts {
             if (!level) {
                 continue;
             }
-            blockToken(b, toks, i, e, callTokens);
+            blockToken(b, toks, i, e);
             b.noteToken(t);
         }
         for (Block b : all) {
@@ -201,7 +201,7 @@ final class LexicalContexts {
     }
 
     /** A FROM item starts at token {@code i}: decide whether it reads rows. */
-    private static void fromItem(Block b, List<SqlToken> toks, int i, Set<Integer> callTokens) {
+    private static void fromItem(Block b, List<SqlToken> toks, int i) {
         if (!b.expectItem) {
             return;
         }
@@ -225,7 +225,7 @@ final class LexicalContexts {
         }
     }
 
-    private static void blockToken(Block b, List<SqlToken> toks, int i, int e, Set<Integer> callTokens) {
+    private static void blockToken(Block b, List<SqlToken> toks, int i, int e) {
         SqlToken t = toks.get(i);
         SqlToken next = i + 1 < e ? toks.get(i + 1) : null;
         if (t.isPunct(",")) {
@@ -241,7 +241,7 @@ final class LexicalContexts {
             return;
         }
         if (b.clause == SqlClause.FROM && b.expectItem) {
-            fromItem(b, toks, i, callTokens);
+            fromItem(b, toks, i);
             return;
         }
         if (b.clause == SqlClause.ORDER_BY && !isClauseWord(t)) {

@@ -131,7 +131,7 @@ final class ParserContexts {
         if (s.getFetch() != null) {
             return "FETCH";
         }
-        if (s.getOffset() != null || l != null && l.getOffset() != null) {
+        if (s.getOffset() != null || (l != null && l.getOffset() != null)) {
             return "OFFSET";
         }
         return null;

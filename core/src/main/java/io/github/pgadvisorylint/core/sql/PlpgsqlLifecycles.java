@@ -219,8 +219,8 @@ final class PlpgsqlLifecycles {
                 }
                 if (t.is("OTHERS")) {
                     others = true;
-                } else if (t.is("RETURN") || t.is("RAISE") && !(i + 1 < toks.size()
-                        && REPORT_LEVELS.contains(toks.get(i + 1).text().toUpperCase(Locale.ROOT)))) {
+                } else if (t.is("RETURN") || (t.is("RAISE") && !(i + 1 < toks.size()
+                        && REPORT_LEVELS.contains(toks.get(i + 1).text().toUpperCase(Locale.ROOT))))) {
                     return false;
                 }
             }
@@ -231,7 +231,7 @@ final class PlpgsqlLifecycles {
         private String failing(Step step) {
             int i = step.from();
             while (i < step.to() && (toks.get(i).isPunct("<") || toks.get(i).isPunct(">")
-                    || i > step.from() && toks.get(i - 1).isPunct("<") && toks.get(i).type() == SqlToken.Type.IDENT)) {
+                    || (i > step.from() && toks.get(i - 1).isPunct("<") && toks.get(i).type() == SqlToken.Type.IDENT))) {
                 i++; // a <<label>>
             }
             if (i < step.to() && toks.get(i).is("END")) {
@@ -328,8 +328,8 @@ final class PlpgsqlLifecycles {
                         } else if (depth == 0 && t.is("END") && caseDepth > 0) {
                             caseDepth--;
                         } else if (depth == 0 && (t.is("LOOP") || t.is("BEGIN") || t.is("DECLARE")
-                                || t.is("EXCEPTION") && !(i > 0 && toks.get(i - 1).is("RAISE"))
-                                || caseDepth == 0 && (t.is("THEN") || t.is("ELSE")))) {
+                                || (t.is("EXCEPTION") && !(i > 0 && toks.get(i - 1).is("RAISE")))
+                                || (caseDepth == 0 && (t.is("THEN") || t.is("ELSE"))))) {
                             cut = true;
                         }
                     }
@@ -355,7 +355,7 @@ final class PlpgsqlLifecycles {
         for (int i = 0; i < lock.arguments().size(); i++) {
             SqlArgument a = lock.arguments().get(i);
             SqlArgument b = release.arguments().get(i);
-            boolean same = a.value() != null && b.value() != null ? a.value().equals(b.value())
+            boolean same = (a.value() != null && b.value() != null) ? a.value().equals(b.value())
                     : normalized(a.text()).equals(normalized(b.text()));
             if (!same) {
                 return false;

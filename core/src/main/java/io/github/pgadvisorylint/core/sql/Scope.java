@@ -81,7 +81,7 @@ final class Scope {
             String ordinal = Integer.toString(item + 1);
             String alias = item < aliases.size() ? aliases.get(item) : null;
             for (Scope s = this; s != null; s = s.sameLevelAsParent ? s.parent : null) {
-                if (s.orderKeys.contains(ordinal) || alias != null && s.orderKeys.contains(alias)) {
+                if (s.orderKeys.contains(ordinal) || (alias != null && s.orderKeys.contains(alias))) {
                     feeds = true;
                 }
             }

@@ -247,7 +247,7 @@ public final class SqlAnalyzer {
                         } else if (depth == 0 && t.is("END") && caseDepth > 0) {
                             caseDepth--;
                         } else if (depth == 0 && (t.is("LOOP") || t.is("BEGIN") || t.is("DECLARE")
-                                || caseDepth == 0 && (t.is("THEN") || t.is("ELSE")))) {
+                                || (caseDepth == 0 && (t.is("THEN") || t.is("ELSE"))))) {
                             cut = true;
                         }
                     }
@@ -316,7 +316,7 @@ public final class SqlAnalyzer {
                     continue;
                 }
                 Optional<AdvisoryFunction> f = AdvisoryFunction.byName(name);
-                if (f.isEmpty() || t.type() == SqlToken.Type.QUOTED_IDENT && !name.equals(f.get().sqlName())) {
+                if (f.isEmpty() || (t.type() == SqlToken.Type.QUOTED_IDENT && !name.equals(f.get().sqlName()))) {
                     continue;
                 }
                 int close = match[i + 1];
@@ -339,7 +339,7 @@ public final class SqlAnalyzer {
                 int qualStart = t.start();
                 if (i > a && toks.get(i - 1).isPunct(".")) {
                     if (i - 2 < a || !"pg_catalog".equals(toks.get(i - 2).identName())
-                            || i - 3 >= a && toks.get(i - 3).isPunct(".")) {
+                            || (i - 3 >= a && toks.get(i - 3).isPunct("."))) {
                         continue;
                     }
                     qualStart = toks.get(i - 2).start();
@@ -391,7 +391,6 @@ public final class SqlAnalyzer {
             boolean cast = false;
             for (int guard = 0; guard < 10_000 && hi - lo > 1; guard++) {
                 SqlToken first = toks.get(lo);
-                SqlToken last = toks.get(hi - 1);
                 if (first.isPunct("(") && match[lo] == hi - 1) {
                     lo++;
                     hi--;
@@ -538,9 +537,7 @@ public final class SqlAnalyzer {
                     int o = stack.pop();
                     match[o] = i;
                     match[i] = o;
-                } else if (stack.isEmpty()) {
-                    continue;
-                } else {
+                } else if (!stack.isEmpty()) {
                     // mismatched closer: drop openers until one matches, or ignore the closer
                     boolean any = false;
                     for (int o : stack) {
@@ -609,13 +606,13 @@ public final class SqlAnalyzer {
      */
     static List<int[]> bodies(List<SqlToken> toks, int a, int b, StatementKind kind) {
         List<int[]> out = new ArrayList<>();
-        if (kind != StatementKind.DO_BLOCK && kind != StatementKind.CREATE_FUNCTION || !bodyLanguageOk(toks, a, b)) {
+        if ((kind != StatementKind.DO_BLOCK && kind != StatementKind.CREATE_FUNCTION) || !bodyLanguageOk(toks, a, b)) {
             return out;
         }
         for (int i = a; i < b; i++) {
             SqlToken t = toks.get(i);
             if (t.type() == SqlToken.Type.DOLLAR_STRING
-                    && (kind == StatementKind.DO_BLOCK || i > a && toks.get(i - 1).is("AS"))) {
+                    && (kind == StatementKind.DO_BLOCK || (i > a && toks.get(i - 1).is("AS")))) {
                 int tag = t.dollarTagLength();
                 int from = t.start() + tag;
                 int to = t.text().length() >= 2 * tag && t.text().endsWith(t.text().substring(0, tag))

@@ -77,11 +77,11 @@ final class SqlLexer {
                     i = j;
                     type = SqlToken.Type.IDENT;
                 }
-            } else if (c >= '0' && c <= '9' || c == '.' && i + 1 < n && isDigit(text.charAt(i + 1))) {
+            } else if ((c >= '0' && c <= '9') || (c == '.' && i + 1 < n && isDigit(text.charAt(i + 1)))) {
                 int j = i + 1;
                 while (j < n) {
                     char d = text.charAt(j);
-                    if (isIdentPart(d) && d != '$' || d == '.' && !(j + 1 < n && text.charAt(j + 1) == '.')) {
+                    if ((isIdentPart(d) && d != '$') || (d == '.' && !(j + 1 < n && text.charAt(j + 1) == '.'))) {
                         j++;
                     } else if ((d == '+' || d == '-') && (text.charAt(j - 1) == 'e' || text.charAt(j - 1) == 'E')
                             && j + 1 < n && isDigit(text.charAt(j + 1)) && isDecimalSoFar(text, i, j - 1)) {
@@ -169,7 +169,7 @@ final class SqlLexer {
     }
 
     static boolean isIdentStart(char c) {
-        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= 0x80 && !Character.isWhitespace(c);
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (c >= 0x80 && !Character.isWhitespace(c));
     }
 
     static boolean isIdentPart(char c) {

@@ -102,7 +102,7 @@ class JavaOutlineTest {
     void referencedTypeNamesCoverWhatTheSyntaxTreeNames() throws IOException {
         // the token scan decides which files are outlined for their constants: it must name every type
         // the tree would (a superset is fine)
-        Path fixtures = Path.of("..", "test-fixtures", "src", "main", "resources", "fixtures");
+        Path fixtures = Path.of("..", "rules", "src", "test", "resources", "fixtures");
         List<Path> files;
         try (Stream<Path> walk = Files.walk(fixtures)) {
             files = walk.filter(p -> p.toString().endsWith(".java")).sorted().toList();

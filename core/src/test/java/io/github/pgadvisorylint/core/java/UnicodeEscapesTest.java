@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 class UnicodeEscapesTest {
 
     @Test
+    @SuppressWarnings("UnicodeEscape") // the escapes are what this test reads
     void escapesAreDecodedAndRegionsPointIntoTheWrittenText() {
         String written = "class A {\n  String s = \\u0022ab\\uuu0063\\u0022;\n}\n";
         SourceFile decoded = UnicodeEscapes.decode(new SourceFile("A.java", written));

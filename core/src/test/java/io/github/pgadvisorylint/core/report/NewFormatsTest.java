@@ -12,6 +12,7 @@ import java.io.StringReader;
 import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -182,7 +183,7 @@ class NewFormatsTest {
     void everyFormatHasAReporter() {
         for (ReportFormat f : ReportFormat.values()) {
             assertThat(f.reporter(ReportOptions.defaults())).isNotNull();
-            assertThat(ReportFormat.parse(f.id().toUpperCase())).isEqualTo(f);
+            assertThat(ReportFormat.parse(f.id().toUpperCase(Locale.ROOT))).isEqualTo(f);
         }
     }
 }

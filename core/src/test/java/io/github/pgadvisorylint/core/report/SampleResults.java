@@ -7,6 +7,7 @@ import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.rule.Finding;
 import io.github.pgadvisorylint.core.rule.FindingSuppression;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
+import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleDescriptor;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.nio.file.Path;
@@ -24,7 +25,8 @@ final class SampleResults {
     static RuleDescriptor rule(String id, Severity severity) {
         return new RuleDescriptor(id, RuleDescriptor.pascalCase(id), severity, "Short " + id + ".",
                 "Full description of " + id + ".", "# " + id + "\n\nWhat, why, bad, good.\n",
-                List.of("correctness", "concurrency"));
+                List.of("correctness", "concurrency"), true,
+                severity == Severity.ERROR ? Precision.HIGH : Precision.MEDIUM);
     }
 
     /** Three findings (one with two related locations, one with brackets), one notification, in scrambled order. */

@@ -1,11 +1,14 @@
 package io.github.pgadvisorylint.core.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
+import io.github.pgadvisorylint.core.rule.RuleDescriptor;
+import io.github.pgadvisorylint.core.rule.Severity;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -63,10 +66,28 @@ class SarifReporterTest {
                 + "/blob/main/rules/src/main/resources/docs/session-lock-under-transaction-pooling.md");
         assertThat(rule.at("/defaultConfiguration/level").asText()).isEqualTo("error");
         assertThat(rule.at("/properties/tags/0").asText()).isEqualTo("correctness");
+        assertThat(rule.at("/properties/precision").asText()).isEqualTo("high");
+        assertThat(driver.at("/rules/0/properties/precision").asText()).isEqualTo("medium");
         assertThat(run.get("columnKind").asText()).isEqualTo("utf16CodeUnits");
         JsonNode srcroot = run.at("/originalUriBaseIds/%SRCROOT%");
         assertThat(srcroot.has("uri")).as("no absolute root URI, for byte-identical output").isFalse();
         assertThat(srcroot.at("/description/text").asText()).isNotBlank();
+    }
+
+    @Test
+    void rulesAreNeverSecurityQueries() throws Exception {
+        JsonNode rules = mapper.readTree(render(SampleResults.sample())).at("/runs/0/tool/driver/rules");
+        for (JsonNode rule : rules) {
+            // GitHub files a result as a security alert only with a "security" tag and a security-severity
+            assertThat(rule.at("/properties").has("security-severity")).isFalse();
+            List<String> tags = new ArrayList<>();
+            rule.at("/properties/tags").forEach(t -> tags.add(t.asText()));
+            assertThat(tags).isNotEmpty().doesNotContain("security");
+            assertThat(rule.at("/properties/precision").asText()).isIn("very-high", "high", "medium", "low");
+        }
+        assertThatThrownBy(() -> new RuleDescriptor("a-rule", "ARule", Severity.NOTE, "s", "f", "m",
+                List.of("correctness", "Security"))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("security alerts");
     }
 
     @Test

@@ -12,6 +12,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
+import java.util.Locale;
 
 /** Behaviour of {@link SqlAnalyzer}: what is a call, where it is, its arguments, statements, bodies. */
 class SqlAnalyzerTest {
@@ -27,11 +28,11 @@ class SqlAnalyzerTest {
     void everyFunctionIsFoundBareAndQualified(AdvisoryFunction f) {
         String args = f == AdvisoryFunction.PG_ADVISORY_UNLOCK_ALL ? "()" : "(42)";
         for (String sql : List.of("SELECT " + f.sqlName() + args, "SELECT pg_catalog." + f.sqlName() + args,
-                "select " + f.sqlName().toUpperCase() + args, "SELECT PG_CATALOG." + f.sqlName() + " " + args)) {
+                "select " + f.sqlName().toUpperCase(Locale.ROOT) + args, "SELECT PG_CATALOG." + f.sqlName() + " " + args)) {
             List<SqlLockCall> c = calls(sql);
             assertThat(c).as(sql).hasSize(1);
             assertThat(c.get(0).function()).isEqualTo(f);
-            int at = sql.toLowerCase().lastIndexOf(f.sqlName());
+            int at = sql.toLowerCase(Locale.ROOT).lastIndexOf(f.sqlName());
             assertThat(c.get(0).nameStart()).isEqualTo(at);
             assertThat(c.get(0).nameEnd()).isEqualTo(at + f.sqlName().length());
         }
