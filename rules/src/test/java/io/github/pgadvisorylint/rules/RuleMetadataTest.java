@@ -91,7 +91,7 @@ class RuleMetadataTest {
         assertThat(severity.group(1)).as("default severity in docs/%s.md", d.id())
                 .isEqualTo(d.defaultSeverity().sarifLevel());
         List<String> headings = new ArrayList<>();
-        for (String line : page.split("\n")) {
+        for (String line : page.split("\n", -1)) {
             String title = line.startsWith("## ") ? line.substring(3).strip() : "";
             title = SECTION_ALIASES.getOrDefault(title, title);
             if (SECTIONS.contains(title)) {

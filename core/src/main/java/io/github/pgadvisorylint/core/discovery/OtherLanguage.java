@@ -24,6 +24,7 @@ public enum OtherLanguage {
     public static final String READS = "the tool reads Java and SQL";
 
     private final String displayName;
+    @SuppressWarnings("ImmutableEnumChecker") // List.of: unmodifiable
     private final List<String> extensions;
 
     OtherLanguage(String displayName, List<String> extensions) {
