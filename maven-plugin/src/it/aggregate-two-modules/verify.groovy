@@ -8,13 +8,18 @@ assert parts.length == 4: 'three builds'
 def (build1, build2, build3) = [parts[1], parts[2], parts[3]]
 assert build1.contains('BUILD FAILURE') && build2.contains('BUILD SUCCESS') && build3.contains('BUILD FAILURE')
 
-// Build 1, goal check per module: billing alone has no unlock for key 7, so it fails there.
-def billingFile = 'src/main/java/com/example/billing/InvoiceBatch.java'
+// Build 1, goal check per module: billing alone has no unlock for key 7, so it fails there. Paths are
+// relative to the repository root (prebuild.groovy marks it with .git), not to the module: GitHub code
+// scanning places them, and SARIF says so with %SRCROOT%.
+def billingFile = 'billing/src/main/java/com/example/billing/InvoiceBatch.java'
 assert build1.contains("[ERROR] ${billingFile}:14:32 [lock-without-finally-unlock] pg_advisory_lock(7) takes a session-level lock, but no pg_advisory_unlock for key (7)")
 assert build1.contains('on project billing: pg-advisory-lint found 1 finding at or above failOnSeverity=warning (1 error, 0 warnings, 0 notes). SARIF report: billing/target/pg-advisory-lint.sarif')
 def checkResults = slurper.parse(new File(basedir, 'billing/target/pg-advisory-lint.sarif')).runs[0].results
 assert checkResults*.ruleId == ['lock-without-finally-unlock']
 assert checkResults[0].locations[0].physicalLocation.artifactLocation.uri == billingFile
+assert checkResults[0].locations[0].physicalLocation.artifactLocation.uriBaseId == '%SRCROOT%'
+def checkRun = slurper.parse(new File(basedir, 'billing/target/pg-advisory-lint.sarif')).runs[0]
+assert checkRun.originalUriBaseIds.containsKey('%SRCROOT%')
 // lock-support: only a note, the unlock helper drops the unlock's boolean
 assert slurper.parse(new File(basedir, 'lock-support/target/pg-advisory-lint.sarif')).runs[0].results*.ruleId == ['try-lock-result-ignored']
 

@@ -88,7 +88,7 @@ record Environment(Supplier<List<Rule>> rules, Engine engine, Path workingDirect
         AnalysisResult analyze(Path root, List<Path> targets, int threads, List<Rule> rules);
 
         /**
-         * @param root      the scan root
+         * @param root      the path base for {@code scan} (reported paths are relative to it), else the scan root
          * @param targets   files or directories inside the root
          * @param threads   parsing threads, at least 1
          * @param rules     every installed rule

@@ -2,32 +2,35 @@ package io.github.pgadvisorylint.cli;
 
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Analyzer;
-import io.github.pgadvisorylint.core.analysis.FactsCache;
-import io.github.pgadvisorylint.core.report.AtomicFiles;
-import io.github.pgadvisorylint.core.report.ToolInfo;
-import io.github.pgadvisorylint.core.baseline.Baseline;
-import io.github.pgadvisorylint.core.baseline.BaselineException;
-import io.github.pgadvisorylint.core.config.ConfigException;
-import io.github.pgadvisorylint.core.config.LintConfig;
+import io.github.pgadvisorylint.core.analysis.ProgressListener;
 import io.github.pgadvisorylint.core.config.LintConfigLoader;
-import io.github.pgadvisorylint.core.discovery.FileDiscovery;
+import io.github.pgadvisorylint.core.config.PoolingSetting;
+import io.github.pgadvisorylint.core.report.AtomicFiles;
 import io.github.pgadvisorylint.core.report.ReportFormat;
 import io.github.pgadvisorylint.core.report.ReportOptions;
-import io.github.pgadvisorylint.core.report.Reporter;
-import io.github.pgadvisorylint.core.report.TextReporter;
+import io.github.pgadvisorylint.core.report.ToolInfo;
 import io.github.pgadvisorylint.core.rule.Rule;
 import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.session.FailPolicy;
+import io.github.pgadvisorylint.core.session.ScanException;
+import io.github.pgadvisorylint.core.session.ScanMessage;
+import io.github.pgadvisorylint.core.session.ScanOutcome;
+import io.github.pgadvisorylint.core.session.ScanRequest;
+import io.github.pgadvisorylint.core.session.ScanSession;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Model.CommandSpec;
@@ -38,13 +41,15 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * {@code scan [PATH...]}: analyses files and directories and writes the reports. The scan root is
- * the one directory given, or else the working directory; every reported path is relative to it.
+ * {@code scan [PATH...]}: analyses files and directories and writes the reports through the core
+ * {@link ScanSession}; this class only maps the options onto a {@link ScanRequest} and renders the
+ * outcome. The scan root is the one directory given, or else the working directory; reported paths are
+ * relative to the path base ({@code --path-base}, else the git root above the scan root, else the scan root).
  */
 @Command(name = "scan", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
         description = {"Scans Java, SQL and configuration files for advisory-lock misuse.",
             "The scan root is PATH when exactly one directory is given, else the current directory;"
-                    + " reported paths are relative to it."},
+                    + " reported paths are relative to the git root above it (see --path-base)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:no finding at or above --fail-on",
@@ -156,13 +161,25 @@ final class ScanCommand implements Callable<Integer> {
     @Option(names = "--pooling", paramLabel = "MODE", converter = PoolingConverter.class,
             description = "How connections reach PostgreSQL: auto (read the project's configuration), transaction,"
                     + " statement, session or none (default: the configuration file's pooling, else auto).")
-    private io.github.pgadvisorylint.core.config.PoolingSetting pooling;
+    private PoolingSetting pooling;
 
     @Option(names = "--config", paramLabel = "FILE",
             description = "Configuration file (default: the first " + LintConfigLoader.FILE_NAME + " found in the scan"
                     + " root or a directory above it, up to the repository root; outside a repository only in the scan"
                     + " root). The file used is named in the summary. Command-line options win over it.")
     private String configFile;
+
+    @Option(names = "--path-base", paramLabel = "DIR",
+            description = {"Directory every reported path (and baseline entry) is relative to: SARIF's %SRCROOT%."
+                    + " Default: the git root above the scan root (the nearest directory holding .git), else the"
+                    + " scan root. It must contain the scan root."})
+    private String pathBase;
+
+    @Option(names = "--include-tests", negatable = true,
+            description = {"Also analyse test sources: files under src/test/, src/it/, src/integrationTest/ or"
+                    + " src/testFixtures/ (default: the configuration file's includeTests, else not, as the Maven"
+                    + " plugin)."})
+    private Boolean includeTests;
 
     @Option(names = "--baseline", paramLabel = "FILE",
             description = "Report only findings that are not in this baseline file.")
@@ -200,13 +217,13 @@ final class ScanCommand implements Callable<Integer> {
     private ColorMode color;
 
     /** Parses {@code --pooling} values with the allowed ones in the error message. */
-    static final class PoolingConverter implements picocli.CommandLine.ITypeConverter<io.github.pgadvisorylint.core.config.PoolingSetting> {
+    static final class PoolingConverter implements ITypeConverter<PoolingSetting> {
         @Override
-        public io.github.pgadvisorylint.core.config.PoolingSetting convert(String value) {
+        public PoolingSetting convert(String value) {
             try {
-                return io.github.pgadvisorylint.core.config.PoolingSetting.parse(value);
+                return PoolingSetting.parse(value);
             } catch (IllegalArgumentException e) {
-                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+                throw new TypeConversionException(e.getMessage());
             }
         }
     }
@@ -254,27 +271,20 @@ final class ScanCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--baseline-record-all needs --write-baseline FILE");
         }
         List<Rule> rules = env.rules().get();
-        LintConfig config = loadConfig(cwd, root, rules);
-        Baseline baseline = baselineFile == null ? null : readBaseline(cwd, baselineFile);
         Path writeBaseline = writeBaselineFile == null ? null : cwd.resolve(writeBaselineFile).normalize();
         if (writeBaseline != null) {
             ScanTargets.checkWritableLocation(writeBaseline, writeBaselineFile);
-            if (baseline == null && Files.isRegularFile(writeBaseline)) {
-                baseline = readBaseline(cwd, writeBaselineFile);
-            }
         }
-
-        FactsCache cache = null;
+        Path cachePath = null;
         if (cacheFile != null) {
             if (cacheFile.isBlank() || cacheFile.equals("-")) {
                 throw new ParameterException(spec.commandLine(), "--cache needs a file name (the cache is never standard"
                         + " input or output)");
             }
-            Path cachePath = cwd.resolve(cacheFile).normalize();
-            java.util.List<String> others = new ArrayList<>();
-            targets.stream().map(Target::file).filter(java.util.Objects::nonNull).forEach(others::add);
-            java.util.stream.Stream.of(baselineFile, writeBaselineFile, configFile).filter(java.util.Objects::nonNull)
-                    .forEach(others::add);
+            cachePath = cwd.resolve(cacheFile).normalize();
+            List<String> others = new ArrayList<>();
+            targets.stream().map(Target::file).filter(Objects::nonNull).forEach(others::add);
+            Stream.of(baselineFile, writeBaselineFile, configFile).filter(Objects::nonNull).forEach(others::add);
             for (String other : others) {
                 if (cwd.resolve(other).normalize().equals(cachePath)) {
                     throw new ParameterException(spec.commandLine(), "--cache " + cacheFile + " is also given as "
@@ -285,110 +295,60 @@ final class ScanCommand implements Callable<Integer> {
             if (Files.exists(cachePath) && !Files.isRegularFile(cachePath)) {
                 throw new InputException("--cache " + cacheFile + ": not a regular file (a cache is a JSON file the scan replaces)");
             }
-            cache = FactsCache.load(cachePath); // read in the background while the analysis starts
         }
-        final FactsCache facts = cache;
+        // files are named in messages as the user gave them, else relative to the working directory
+        Map<Path, String> given = new HashMap<>();
+        Stream.concat(targets.stream().map(Target::file),
+                        Stream.of(baselineFile, writeBaselineFile, configFile, cacheFile))
+                .filter(Objects::nonNull).forEach(f -> given.putIfAbsent(cwd.resolve(f).normalize(), f));
+        Function<Path, String> display = f -> given.getOrDefault(f.toAbsolutePath().normalize(), display(cwd, f));
+        List<ScanRequest.ReportTarget> reports = targets.stream().filter(t -> t.file() != null)
+                .map(t -> new ScanRequest.ReportTarget(t.format(), cwd.resolve(t.file()).normalize())).toList();
+
         boolean progress = env.terminal().interactive() && env.terminal().getenv("CI") == null;
         ProgressLine line = progress ? new ProgressLine(spec.commandLine().getErr(), () -> System.nanoTime() / 1_000_000) : null;
-        AnalysisResult analysed;
+        ScanRequest request = ScanRequest.builder(root, rules)
+                .targets(List.copyOf(scanned))
+                .threads(threadCount)
+                .pathBase(pathBase == null ? null : cwd.resolve(pathBase).normalize())
+                .configFile(configFile == null ? null : cwd.resolve(configFile).normalize())
+                .pooling(pooling)
+                .includeTests(includeTests)
+                .cacheFile(cachePath)
+                .baselineFile(baselineFile == null ? null : cwd.resolve(baselineFile).normalize())
+                .writeBaseline(writeBaseline, baselineRecordAll)
+                .showSuppressed(showSuppressed)
+                .reports(reports)
+                .failPolicy(FailPolicy.atOrAbove(failOn.threshold()))
+                .display(display)
+                .progress(line != null || timings ? progress(line) : ProgressListener.NONE)
+                .build();
+        ScanOutcome outcome;
         try {
-            analysed = env.engine().analyze(root, List.copyOf(scanned), threadCount, rules, b -> {
-                b.pooling(config.effectivePooling(pooling));
-                b.disabledRules(config.disabledRules());
-                b.enabledRules(config.enabledRules());
-                b.severityOverrides(config.severityOverrides());
-                b.fileFilter(config.fileFilter(root, Boolean.FALSE.equals(config.includeTests())));
-                b.extraLockHelpers(config.lockHelpers());
-                b.extraPooledApiTypes(config.pooledApiTypes());
-                b.cache(facts);
-                if (line != null || timings) {
-                    b.progress(new io.github.pgadvisorylint.core.analysis.ProgressListener() {
-                        @Override
-                        public void progress(int done, int total) {
-                            if (line != null) {
-                                line.progress(done, total);
-                            }
-                        }
-
-                        @Override
-                        public void phaseDone(String phase, long elapsedMillis) {
-                            if (timings) {
-                                if (line != null) {
-                                    line.clear();
-                                }
-                                spec.commandLine().getErr().printf("timing: %-16s %7d ms%n", phase, elapsedMillis);
-                                spec.commandLine().getErr().flush();
-                            }
-                        }
-
-                        @Override
-                        public void parsed(int outlines, int parses, int repeated, int reused) {
-                            if (timings) {
-                                if (line != null) {
-                                    line.clear();
-                                }
-                                spec.commandLine().getErr().printf(
-                                        "timing: parsed %d outlines, %d whole files (%d again for helper rounds), %d extractions from the cache%n",
-                                        outlines, parses, repeated, reused);
-                                spec.commandLine().getErr().flush();
-                            }
-                        }
-                    });
-                }
-            });
+            outcome = new ScanSession(env.engine()::analyze).run(request);
+        } catch (ScanException e) {
+            throw new InputException(e.file() == null ? e.getMessage()
+                    : e.getMessage().replace(e.file().toString(), display.apply(e.file())), e);
         } finally {
             if (line != null) {
                 line.clear();
             }
         }
 
-        List<String> written = new ArrayList<>();
-        // the configuration that shaped this scan is named in the output, never applied unseen
-        String configUsed = config.file() == null ? null : FileDiscovery.relative(root, config.file());
-        if (configUsed != null) {
-            written.add("Configuration: " + configUsed);
-        }
-        AnalysisResult result = analysed;
-        if (writeBaseline != null) {
-            Baseline updated = baseline == null ? Baseline.of(analysed.findings())
-                    : baseline.update(analysed.findings(), baselineRecordAll);
-            try {
-                updated.write(writeBaseline);
-            } catch (IOException | RuntimeException e) {
-                throw new InputException("cannot write " + writeBaselineFile + ": " + describe(e), e);
+        AnalysisResult result = outcome.result();
+        for (ScanOutcome.WrittenReport w : outcome.reports()) {
+            if (w.replacedLink()) {
+                ModelCommand.warnIfLinkReplaced(spec, AtomicFiles.Outcome.REPLACED_LINK, display.apply(w.file()));
             }
-            written.add("Baseline written to " + writeBaselineFile + " (" + updated.entries().size()
-                    + (updated.entries().size() == 1 ? " entry)" : " entries)"));
-            baseline = updated;
         }
-        if (baseline != null) {
-            String shown = writeBaseline != null ? writeBaselineFile : baselineFile;
-            Path abs = cwd.resolve(shown).normalize();
-            // reports name the baseline relative to the scan root, or by its file name when outside it:
-            // never an absolute path, so the same tree gives the same report everywhere
-            result = baseline.apply(analysed, abs.startsWith(root) ? FileDiscovery.relative(root, abs)
-                    : abs.getFileName().toString());
-        }
-        final AnalysisResult report = result;
         boolean colour = color == ColorMode.ALWAYS || (color == ColorMode.AUTO && env.terminal().interactive()
                 && (env.terminal().getenv("NO_COLOR") == null || env.terminal().getenv("NO_COLOR").isEmpty()));
-        for (Target t : targets) {
-            if (t.file() != null) {
-                Reporter reporter = t.format().reporter(new ReportOptions(showSuppressed, false, written, configUsed));
-                try {
-                    AtomicFiles.Outcome done = AtomicFiles.write(cwd.resolve(t.file()), out -> reporter.write(report, out));
-                    ModelCommand.warnIfLinkReplaced(spec, done, t.file());
-                } catch (IOException | RuntimeException e) {
-                    throw new InputException("cannot write " + t.file() + ": " + describe(e), e);
-                }
-                written.add(t.format().displayName() + " written to " + t.file());
-            }
-        }
         Target toStdout = targets.stream().filter(t -> t.file() == null).findFirst().orElse(null);
         PrintWriter out = spec.commandLine().getOut();
         if (toStdout != null) {
             try {
-                toStdout.format().reporter(new ReportOptions(showSuppressed, colour, written, configUsed)).write(result, out);
+                toStdout.format().reporter(new ReportOptions(showSuppressed, colour, outcome.summaryNotes(),
+                        outcome.configUsed())).write(result, out);
             } catch (IOException e) {
                 throw new InputException("cannot write to standard output: " + describe(e), e);
             }
@@ -397,28 +357,57 @@ final class ScanCommand implements Callable<Integer> {
                 throw new InputException("cannot write to standard output (closed pipe or full device)");
             }
         }
-        if (toStdout == null || toStdout.format() != ReportFormat.TEXT) {
-            // Machine-readable output stays clean: the summary goes to standard error.
-            PrintWriter err = spec.commandLine().getErr();
-            err.println(new TextReporter(written).summary(result));
-            err.flush();
-        }
-        if (facts != null) {
-            // after the reports: a cache that cannot be written costs the next scan time, never this report
-            PrintWriter err = spec.commandLine().getErr();
-            facts.problem().ifPresent(p -> err.println(ToolInfo.NAME + ": warning: " + p));
-            try {
-                facts.save();
-                err.println(ToolInfo.NAME + ": cache " + cacheFile + ": " + facts.stats().filesReused() + " files reused, "
-                        + facts.stats().filesAnalysed() + " analysed");
-            } catch (IOException | RuntimeException e) {
-                err.println(ToolInfo.NAME + ": warning: cannot write cache " + cacheFile + ": " + describe(e)
-                        + "; the next scan will not be incremental");
+        PrintWriter err = spec.commandLine().getErr();
+        for (ScanMessage m : outcome.messages()) {
+            boolean shown = switch (m.kind()) {
+                // Machine-readable output stays clean: the summary goes to standard error.
+                case SUMMARY -> toStdout == null || toStdout.format() != ReportFormat.TEXT;
+                case BASELINE, CACHE -> true;
+                // the configuration is named in the summary; replaced links are reported above
+                case CONFIGURATION, REPORT -> false;
+            };
+            if (shown) {
+                err.println(m.kind() == ScanMessage.Kind.SUMMARY ? m.text() : ToolInfo.NAME + ": "
+                        + (m.level() == ScanMessage.Level.WARNING ? "warning: " : "") + m.text());
             }
-            err.flush();
         }
-        Severity threshold = failOn.threshold();
-        return threshold != null && result.hasFindingsAtOrAbove(threshold) ? Main.EXIT_FINDINGS : Main.EXIT_OK;
+        err.flush();
+        return outcome.failed() ? Main.EXIT_FINDINGS : Main.EXIT_OK;
+    }
+
+    /** @return the progress line and the {@code --timings} figures as one listener */
+    private ProgressListener progress(ProgressLine line) {
+        return new ProgressListener() {
+            @Override
+            public void progress(int done, int total) {
+                if (line != null) {
+                    line.progress(done, total);
+                }
+            }
+
+            @Override
+            public void phaseDone(String phase, long elapsedMillis) {
+                if (timings) {
+                    if (line != null) {
+                        line.clear();
+                    }
+                    spec.commandLine().getErr().printf("timing: %-16s %7d ms%n", phase, elapsedMillis);
+                    spec.commandLine().getErr().flush();
+                }
+            }
+
+            @Override
+            public void parsed(int outlines, int parses, int repeated, int reused) {
+                if (timings) {
+                    if (line != null) {
+                        line.clear();
+                    }
+                    spec.commandLine().getErr().printf("timing: parsed %d outlines, %d whole files (%d again for helper"
+                            + " rounds), %d extractions from the cache%n", outlines, parses, repeated, reused);
+                    spec.commandLine().getErr().flush();
+                }
+            }
+        };
     }
 
     private List<Target> planReports() {
@@ -447,41 +436,6 @@ final class ScanCommand implements Callable<Integer> {
                     + toStdout + " formats have no --output file");
         }
         return plan;
-    }
-
-    /** The configuration: {@code --config}, else the file found above the scan root, else none. */
-    private LintConfig loadConfig(Path cwd, Path root, List<Rule> rules) {
-        Set<String> known = new java.util.TreeSet<>();
-        rules.forEach(r -> known.add(r.descriptor().id()));
-        Path file;
-        if (configFile != null) {
-            file = cwd.resolve(configFile).normalize();
-            if (!Files.isRegularFile(file)) {
-                throw new InputException("no such configuration file: " + configFile);
-            }
-        } else {
-            file = LintConfigLoader.find(root).orElse(null);
-        }
-        if (file == null) {
-            return LintConfig.none();
-        }
-        try {
-            return LintConfigLoader.load(file, known);
-        } catch (ConfigException e) {
-            throw new InputException(e.getMessage().replace(file.toString(), display(cwd, file)), e);
-        }
-    }
-
-    private static Baseline readBaseline(Path cwd, String asGiven) {
-        Path file = cwd.resolve(asGiven).normalize();
-        if (!Files.isRegularFile(file)) {
-            throw new InputException("no such baseline file: " + asGiven);
-        }
-        try {
-            return Baseline.read(file);
-        } catch (BaselineException e) {
-            throw new InputException(e.getMessage().replace(file.toString(), asGiven), e);
-        }
     }
 
     /** @return the path relative to the working directory when inside it, else absolute */

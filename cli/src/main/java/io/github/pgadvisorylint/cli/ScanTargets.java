@@ -1,12 +1,11 @@
 package io.github.pgadvisorylint.cli;
 
+import io.github.pgadvisorylint.core.session.ScanSession;
 import java.io.IOException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The files and directories a command analyses, resolved against the working directory, and the scan
@@ -71,11 +70,6 @@ record ScanTargets(Path root, List<Path> targets) {
 
     /** @return e.g. {@code access denied}, {@code not a directory}: the exception's kind and reason, no temp-file path */
     static String describe(Exception e) {
-        String kind = e.getClass().getSimpleName().replace("Exception", "").replaceAll("([a-z])([A-Z])", "$1 $2")
-                .toLowerCase(Locale.ROOT);
-        if (e instanceof FileSystemException fse) {
-            return fse.getReason() == null ? kind : fse.getReason().toLowerCase(Locale.ROOT);
-        }
-        return e.getMessage() == null ? kind : kind + " (" + e.getMessage() + ")";
+        return ScanSession.describe(e);
     }
 }

@@ -205,14 +205,15 @@ class HostilePathsTest {
         CliHarness.Run r = run("scan", "project");
         assertThat(r.out()).contains("[lock-without-finally-unlock]").doesNotContain("Configuration:");
 
-        // once the parent is the repository root, the file applies and every output names it
+        // once the parent is the repository root, the file applies and every output names it, relative to
+        // the repository root: the path base (issue 17), as the findings' paths are
         Files.createDirectories(root.resolve(".git"));
         Path sarif = elsewhere.resolve("out.sarif");
         r = run("scan", "project", "--format", "text", "--format", "sarif", "--output", "-", "--output", sarif.toString());
-        assertThat(r.out()).doesNotContain("[lock-without-finally-unlock]")
-                .contains("Configuration: ../.pg-advisory-lint.yml");
+        assertThat(r.out()).doesNotContain("[lock-without-finally-unlock]").contains("project/src/Job.java:5:24:")
+                .contains("Configuration: .pg-advisory-lint.yml");
         assertThat(json(sarif).at("/runs/0/invocations/0/properties/configurationFile").asText())
-                .isEqualTo("../.pg-advisory-lint.yml");
+                .isEqualTo(".pg-advisory-lint.yml");
     }
 
     @Test

@@ -2,36 +2,29 @@ package io.github.pgadvisorylint.maven;
 
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Analyzer;
-import io.github.pgadvisorylint.core.analysis.FactsCache;
-import io.github.pgadvisorylint.core.analysis.Notification;
-import io.github.pgadvisorylint.core.model.LockModel;
-import io.github.pgadvisorylint.core.report.AtomicFiles;
-import io.github.pgadvisorylint.core.baseline.Baseline;
-import io.github.pgadvisorylint.core.baseline.BaselineException;
-import io.github.pgadvisorylint.core.config.ConfigException;
 import io.github.pgadvisorylint.core.config.LintConfig;
-import io.github.pgadvisorylint.core.config.LintConfigLoader;
-import io.github.pgadvisorylint.core.discovery.FileDiscovery;
+import io.github.pgadvisorylint.core.config.PoolingSetting;
 import io.github.pgadvisorylint.core.report.ReportFormat;
-import io.github.pgadvisorylint.core.report.ReportOptions;
-import io.github.pgadvisorylint.core.report.Reporter;
-import io.github.pgadvisorylint.core.report.TextReporter;
 import io.github.pgadvisorylint.core.report.ToolInfo;
 import io.github.pgadvisorylint.core.rule.Rule;
-import io.github.pgadvisorylint.core.rule.RuleDescriptor;
 import io.github.pgadvisorylint.core.rule.RuleRegistry;
 import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.session.FailPolicy;
+import io.github.pgadvisorylint.core.session.PathBase;
+import io.github.pgadvisorylint.core.session.ScanException;
+import io.github.pgadvisorylint.core.session.ScanMessage;
+import io.github.pgadvisorylint.core.session.ScanOutcome;
+import io.github.pgadvisorylint.core.session.ScanRequest;
+import io.github.pgadvisorylint.core.session.ScanSession;
 import java.io.File;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.ServiceConfigurationError;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.WeakHashMap;
@@ -47,9 +40,11 @@ import org.apache.maven.project.MavenProject;
 import org.codehaus.plexus.configuration.PlexusConfiguration;
 
 /**
- * What {@code check} and {@code aggregate} share: the parameters, the analysis with the rules on the
- * plugin's own class path, the report files, the log output and the failure decision. Subclasses say
- * which modules are scanned and which directory is the scan root.
+ * What {@code check} and {@code aggregate} share: the parameters, mapped onto a core
+ * {@link ScanRequest} (the rules on the plugin's own class path, the modules' source roots), the
+ * rendering of the {@link ScanSession}'s outcome through the Maven log, and the build failure. The
+ * session does the rest, as for the CLI. Subclasses say which modules are scanned and which directory
+ * is the scan root.
  */
 public abstract class AbstractLintMojo extends AbstractMojo {
 
@@ -82,8 +77,10 @@ public abstract class AbstractLintMojo extends AbstractMojo {
     int maxAllowedViolations;
 
     /**
-     * Also analyses the test source roots and test resource directories. Unset: the configuration
-     * file's {@code includeTests}, else {@code false}.
+     * Also analyses test sources: the test source roots and test resource directories, and files under
+     * {@code src/test/} and the like ({@link io.github.pgadvisorylint.core.discovery.TestSources}, the same
+     * definition as the CLI's {@code --include-tests}). Unset: the configuration file's
+     * {@code includeTests}, else {@code false}.
      */
     @Parameter(property = "pgAdvisoryLint.includeTests")
     Boolean includeTests;
@@ -154,9 +151,19 @@ public abstract class AbstractLintMojo extends AbstractMojo {
     File configFile;
 
     /**
+     * The directory every reported path is relative to (SARIF {@code %SRCROOT%}, baseline entries,
+     * fingerprints); it must contain the scanned directory. Unset: the git root above the module (the
+     * nearest directory holding {@code .git}), else the reactor's root directory, else the scanned
+     * directory, so a module's findings carry repository-relative paths GitHub code scanning can place.
+     */
+    @Parameter(property = "pgAdvisoryLint.pathBase")
+    File pathBase;
+
+    /**
      * A baseline file (the CLI's {@code --baseline}): findings it holds are not reported and do not
-     * fail the build. Entries are keyed by fingerprint; paths are relative to the scan root, so use
-     * the file with the goal that wrote it.
+     * fail the build. Entries are keyed by fingerprint; paths are relative to the path base (by default
+     * the repository root), so the CLI and the goals of every module share one baseline. A baseline
+     * none of whose entries matches is reported with a warning.
      */
     @Parameter(property = "pgAdvisoryLint.baseline")
     File baseline;
@@ -188,7 +195,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
     @Parameter(property = "pgAdvisoryLint.threads")
     Integer threads;
 
-    /** The configuration read by {@link #execute()}, before {@link #scope()} is asked. */
+    /** The configuration the last {@link #execute()} used ({@link LintConfig#none()} before). */
     private LintConfig config = LintConfig.none();
 
     /** The project the goal runs on. */
@@ -214,7 +221,8 @@ public abstract class AbstractLintMojo extends AbstractMojo {
     }
 
     /**
-     * @return the scan root (reported paths are relative to it) and the modules to scan
+     * @return the scan root (the configuration's globs and test directories are judged below it) and the
+     *     modules to scan
      * @throws MojoExecutionException when the scope cannot be determined
      */
     abstract Scope scope() throws MojoExecutionException;
@@ -251,26 +259,19 @@ public abstract class AbstractLintMojo extends AbstractMojo {
             throw new MojoExecutionException(ToolInfo.NAME + ": maxAllowedViolations must be 0 or more, not "
                     + maxAllowedViolations);
         }
-        List<ReportFormat> reportFormats = reportFormats(formats);
-        Scan scan = scan();
-        if (scan == null) {
+        ScanOutcome outcome = scan(reportFormats(formats), new FailPolicy(threshold, maxAllowedViolations));
+        if (outcome == null) {
             return;
         }
-        AnalysisResult result = scan.result();
-        String configUsed = scan.configUsed();
-        List<String> notes = new ArrayList<>(scan.notes());
-
-        Map<ReportFormat, Path> written = writeReports(result, reportFormats, configUsed);
+        AnalysisResult result = outcome.result();
         LogReport.print(result, getLog(), printFindings);
-        written.forEach((format, file) -> notes.add(format.displayName() + " written to " + display(file)));
-        getLog().info(ToolInfo.NAME + ": " + new TextReporter(notes).summary(result));
+        outcome.messages(ScanMessage.Kind.SUMMARY).forEach(this::log);
 
-        if (threshold != null && result.hasFindingsAtOrAbove(threshold)) {
-            long failing = failing(result, threshold);
-            if (failing > maxAllowedViolations) {
-                throw new MojoFailureException(failureMessage(result, threshold, written.get(ReportFormat.SARIF)));
-            }
-            getLog().info(ToolInfo.NAME + ": " + plural(failing, "finding") + " at or above failOnSeverity="
+        if (outcome.failed()) {
+            throw new MojoFailureException(failureMessage(result, threshold, outcome.report(ReportFormat.SARIF)));
+        }
+        if (outcome.failing() > 0) {
+            getLog().info(ToolInfo.NAME + ": " + plural(outcome.failing(), "finding") + " at or above failOnSeverity="
                     + threshold.sarifLevel() + ", not more than maxAllowedViolations=" + maxAllowedViolations
                     + "; the build goes on");
         }
@@ -280,7 +281,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
      * What one scan gave.
      *
      * @param result     the findings after in-source suppressions and the baseline
-     * @param configUsed the configuration file used, relative to the scan root, or null for none
+     * @param configUsed the configuration file used, relative to the path base, or null for none
      * @param notes      lines for the summary: the configuration file, the baseline written
      */
     record Scan(AnalysisResult result, String configUsed, List<String> notes) {
@@ -288,20 +289,31 @@ public abstract class AbstractLintMojo extends AbstractMojo {
 
     /**
      * The scan every goal shares ({@code check}, {@code aggregate}, and {@code report} through a
-     * {@link CheckMojo} it configures): reads the rules and the configuration file, selects the files of
-     * {@link #scope()}, analyses them, writes the baseline when {@code updateBaseline} and applies it.
-     * Writes no report and decides nothing about the build.
+     * {@link CheckMojo} it configures), without report files and without a failure decision.
      *
      * @return the scan, or null when there is nothing to scan (logged)
      * @throws MojoExecutionException for a configuration error or an internal failure of the analysis
      */
     Scan scan() throws MojoExecutionException {
+        ScanOutcome outcome = scan(List.of(), FailPolicy.NEVER);
+        return outcome == null ? null : new Scan(outcome.result(), outcome.configUsed(), outcome.summaryNotes());
+    }
+
+    /**
+     * Maps the parameters onto a {@link ScanRequest}, runs the {@link ScanSession} (rules, configuration,
+     * files of {@link #scope()}, path base, cache, baseline, report files into {@code outputDirectory})
+     * and logs its messages but the summary.
+     *
+     * @param reportFormats the report files to write
+     * @param policy        when the scan fails
+     * @return the outcome, or null when there is nothing to scan (logged)
+     * @throws MojoExecutionException for a configuration error, an unwritable file or an internal failure
+     */
+    ScanOutcome scan(List<ReportFormat> reportFormats, FailPolicy policy) throws MojoExecutionException {
         List<Rule> rules = loadRules();
-        config = loadConfig(rules);
-        io.github.pgadvisorylint.core.config.PoolingSetting poolingSetting;
+        PoolingSetting poolingSetting;
         try {
-            poolingSetting = config.effectivePooling(pooling == null || pooling.isBlank() ? null
-                    : io.github.pgadvisorylint.core.config.PoolingSetting.parse(pooling));
+            poolingSetting = pooling == null || pooling.isBlank() ? null : PoolingSetting.parse(pooling);
         } catch (IllegalArgumentException e) {
             throw new MojoExecutionException(ToolInfo.NAME + ": pooling: " + e.getMessage());
         }
@@ -311,53 +323,102 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         if (updateBaseline && baseline == null) {
             throw new MojoExecutionException(ToolInfo.NAME + ": updateBaseline needs the baseline parameter (the file to write)");
         }
-        Baseline accepted = readBaseline();
         SourceSelection selection;
         try {
             selection = new SourceSelection(nonNull(includes), nonNull(excludes));
         } catch (IllegalArgumentException e) {
             throw new MojoExecutionException(ToolInfo.NAME + ": " + e.getMessage(), e);
         }
+        int threadCount = threadCount();
         Scope scope = scope();
-        SourceSelection.Result chosen = selection.select(scope.modules());
+        PathBase.Choice base;
+        try {
+            base = PathBase.choose(pathBase == null ? null : pathBase.toPath(), scope.root(), reactorRoot());
+        } catch (ScanException e) {
+            throw new MojoExecutionException(ToolInfo.NAME + ": pathBase: " + e.getMessage(), e);
+        }
+        SourceSelection.Result chosen = selection.select(scope.modules(), base.directory());
         for (Path skipped : chosen.skippedRoots()) {
             getLog().debug(ToolInfo.NAME + ": not scanning generated sources in " + skipped);
         }
         getLog().debug(ToolInfo.NAME + ": scanning " + chosen.roots() + " (" + chosen.files().size()
-                + " files) relative to " + scope.root());
-        if (chosen.files().isEmpty() && chosen.notifications().isEmpty() && !updateBaseline) {
+                + " files) of " + scope.root() + ", paths relative to " + base.directory()
+                + " (" + base.origin() + ")");
+
+        Path dir = outputDirectory == null ? null : outputDirectory.toPath().toAbsolutePath().normalize();
+        List<Path> testRoots = new ArrayList<>();
+        scope.modules().forEach(m -> testRoots.addAll(m.testRoots()));
+        ScanRequest request = ScanRequest.builder(scope.root(), rules)
+                .targets(chosen.files())
+                .extraNotifications(chosen.notifications())
+                .threads(threadCount)
+                .pathBase(base.directory())
+                .configFile(configFile == null ? null : configFile.toPath())
+                .configSearch(configSearchStart(), executionRoot())
+                .pooling(poolingSetting)
+                .includeTests(includeTests)
+                .testRoots(testRoots)
+                .cacheFile(useCache && cacheFile != null ? cacheFile.toPath().toAbsolutePath().normalize() : null)
+                .baselineFile(baseline == null ? null : baseline.toPath().toAbsolutePath().normalize())
+                .writeBaseline(updateBaseline ? baseline.toPath().toAbsolutePath().normalize() : null,
+                        baselineRecordAll)
+                .showSuppressed(showSuppressed)
+                .reports(reportFormats.stream()
+                        .map(f -> new ScanRequest.ReportTarget(f, dir.resolve(reportFileName(f)))).toList())
+                .failPolicy(policy)
+                .skipWhenEmpty(true)
+                .display(this::display)
+                .build();
+        ScanOutcome outcome;
+        try {
+            outcome = new ScanSession().run(request);
+        } catch (ScanException e) {
+            String hint = e.problem() == ScanException.Problem.NO_BASELINE_FILE ? " (create it with"
+                    + " -DpgAdvisoryLint.updateBaseline=true or the CLI's --write-baseline)" : "";
+            throw new MojoExecutionException(ToolInfo.NAME + ": " + e.getMessage() + hint, e);
+        } catch (RuntimeException e) {
+            throw new MojoExecutionException(ToolInfo.NAME + ": internal error: " + e + ". This is a bug; please"
+                    + " report it at " + ToolInfo.INFORMATION_URI + "/issues", e);
+        }
+        config = outcome.config();
+        for (ScanMessage m : outcome.messages()) {
+            if (m.kind() != ScanMessage.Kind.SUMMARY) {
+                log(m);
+            }
+        }
+        if (!outcome.scanned()) {
             getLog().info(ToolInfo.NAME + ": nothing to scan in " + display(scope.root())
                     + " (no Java, SQL or configuration file under its source roots); no report written");
             return null;
         }
+        return outcome;
+    }
 
-        AnalysisResult analysed = analyze(scope.root(), chosen, poolingSetting, rules);
-        List<String> notes = new ArrayList<>();
-        AnalysisResult result = analysed;
-        if (updateBaseline) {
-            accepted = accepted == null ? Baseline.of(analysed.findings())
-                    : accepted.update(analysed.findings(), baselineRecordAll);
-            try {
-                accepted.write(baseline.toPath());
-            } catch (IOException | RuntimeException e) {
-                throw new MojoExecutionException(ToolInfo.NAME + ": cannot write the baseline " + baseline + ": " + e, e);
-            }
-            notes.add("Baseline written to " + display(baseline.toPath()) + " (" + accepted.entries().size()
-                    + (accepted.entries().size() == 1 ? " entry)" : " entries)"));
+    private void log(ScanMessage m) {
+        if (m.level() == ScanMessage.Level.WARNING) {
+            getLog().warn(ToolInfo.NAME + ": " + m.text());
+        } else {
+            getLog().info(ToolInfo.NAME + ": " + m.text());
         }
-        if (accepted != null) {
-            Path abs = baseline.toPath().toAbsolutePath().normalize();
-            Path root = scope.root().toAbsolutePath().normalize();
-            result = accepted.apply(analysed, abs.startsWith(root) ? FileDiscovery.relative(root, abs)
-                    : abs.getFileName().toString());
-        }
+    }
 
-        String configUsed = config.file() == null ? null
-                : FileDiscovery.relative(scope.root().toAbsolutePath().normalize(), config.file());
-        if (configUsed != null) {
-            notes.add(0, "Configuration: " + configUsed);
+    /** @return the Maven reactor's root directory (the top-level project's), or null outside a build */
+    Path reactorRoot() {
+        MavenProject top = session == null ? null : session.getTopLevelProject();
+        if (top != null && top.getBasedir() != null) {
+            return top.getBasedir().toPath().toAbsolutePath().normalize();
         }
-        return new Scan(result, configUsed, notes);
+        return null;
+    }
+
+    private Path configSearchStart() {
+        return project != null && project.getBasedir() != null ? project.getBasedir().toPath()
+                : Path.of(System.getProperty("user.dir"));
+    }
+
+    private Path executionRoot() {
+        String top = session == null ? null : session.getExecutionRootDirectory();
+        return top == null ? null : Path.of(top);
     }
 
     /** Warns, once per build, about each {@code pgAdvisoryLint.*}-like property no goal of this plugin reads. */
@@ -432,10 +493,6 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         return PROPERTY_PREFIXES.stream().anyMatch(lower::startsWith);
     }
 
-    private static long failing(AnalysisResult result, Severity threshold) {
-        return result.findings().stream().filter(f -> f.severity().compareTo(threshold) >= 0).count();
-    }
-
     /** @return the effective {@code includeTests}: the parameter, else the configuration file's, else false */
     boolean includeTests() {
         return includeTests != null ? includeTests : Boolean.TRUE.equals(config.includeTests());
@@ -446,107 +503,13 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         try {
             // The plugin's own class realm holds the rules module; the thread context loader may not.
             rules = RuleRegistry.load(AbstractLintMojo.class.getClassLoader());
-        } catch (RuntimeException | java.util.ServiceConfigurationError e) {
+        } catch (RuntimeException | ServiceConfigurationError e) {
             throw new MojoExecutionException(ToolInfo.NAME + ": cannot load the rules: " + e, e);
         }
         if (rules.isEmpty()) {
             throw new MojoExecutionException(ToolInfo.NAME + ": no rules found on the plugin's class path");
         }
         return rules;
-    }
-
-    /** {@code configFile}, else the file found above the project's base directory, else none. */
-    private LintConfig loadConfig(List<Rule> rules) throws MojoExecutionException {
-        Path file;
-        if (configFile != null) {
-            file = configFile.toPath().toAbsolutePath().normalize();
-            if (!java.nio.file.Files.isRegularFile(file)) {
-                throw new MojoExecutionException(ToolInfo.NAME + ": no such configuration file: " + configFile);
-            }
-        } else {
-            Path start = project != null && project.getBasedir() != null ? project.getBasedir().toPath()
-                    : Path.of(System.getProperty("user.dir"));
-            String top = session == null ? null : session.getExecutionRootDirectory();
-            file = LintConfigLoader.find(start, top == null ? null : Path.of(top)).orElse(null);
-        }
-        if (file == null) {
-            return LintConfig.none();
-        }
-        java.util.Set<String> known = new java.util.TreeSet<>();
-        rules.forEach(r -> known.add(r.descriptor().id()));
-        try {
-            LintConfig c = LintConfigLoader.load(file, known);
-            getLog().info(ToolInfo.NAME + ": configuration " + display(file));
-            return c;
-        } catch (ConfigException e) {
-            throw new MojoExecutionException(ToolInfo.NAME + ": " + e.getMessage(), e);
-        }
-    }
-
-    private Baseline readBaseline() throws MojoExecutionException {
-        if (baseline == null) {
-            return null;
-        }
-        if (!java.nio.file.Files.isRegularFile(baseline.toPath())) {
-            if (updateBaseline) {
-                return null;
-            }
-            throw new MojoExecutionException(ToolInfo.NAME + ": no such baseline file: " + baseline
-                    + " (create it with -DpgAdvisoryLint.updateBaseline=true or the CLI's --write-baseline)");
-        }
-        try {
-            return Baseline.read(baseline.toPath());
-        } catch (BaselineException e) {
-            throw new MojoExecutionException(ToolInfo.NAME + ": " + e.getMessage(), e);
-        }
-    }
-
-    private AnalysisResult analyze(Path root, SourceSelection.Result chosen,
-                                   io.github.pgadvisorylint.core.config.PoolingSetting poolingSetting, List<Rule> rules)
-            throws MojoExecutionException {
-        if (chosen.files().isEmpty()) {
-            List<RuleDescriptor> descriptors = rules.stream().map(Rule::descriptor)
-                    .filter(config::runs)
-                    .sorted(Comparator.comparing(RuleDescriptor::id)).toList();
-            return new AnalysisResult(root, descriptors, List.of(), sorted(chosen.notifications()),
-                    new LockModel(List.of(), List.of()), 0, 0, 0);
-        }
-        FactsCache cache = null;
-        if (useCache && cacheFile != null) {
-            cache = FactsCache.load(cacheFile.toPath().toAbsolutePath().normalize());
-            cache.problem().ifPresent(p -> getLog().warn(ToolInfo.NAME + ": " + p));
-        }
-        AnalysisResult r;
-        try {
-            r = Analyzer.builder().rules(rules).threads(threadCount()).pooling(poolingSetting).cache(cache)
-                    .disabledRules(config.disabledRules())
-                    .enabledRules(config.enabledRules())
-                    .severityOverrides(config.severityOverrides())
-                    .fileFilter(config.fileFilter(root, false))
-                    .extraLockHelpers(config.lockHelpers())
-                    .extraPooledApiTypes(config.pooledApiTypes())
-                    .build().analyze(root, chosen.files());
-        } catch (RuntimeException e) {
-            throw new MojoExecutionException(ToolInfo.NAME + ": internal error: " + e + ". This is a bug; please"
-                    + " report it at " + ToolInfo.INFORMATION_URI + "/issues", e);
-        }
-        if (cache != null) {
-            try {
-                cache.save();
-                FactsCache.Stats stats = cache.stats();
-                getLog().info(ToolInfo.NAME + ": cache " + display(cache.file()) + ": " + stats.filesReused()
-                        + " files reused, " + stats.filesAnalysed() + " analysed");
-            } catch (IOException | RuntimeException e) {
-                // the findings stand; only the next build is slower
-                getLog().warn(ToolInfo.NAME + ": cannot write the cache " + cache.file() + ": " + e);
-            }
-        }
-        if (chosen.notifications().isEmpty()) {
-            return r;
-        }
-        List<Notification> all = new ArrayList<>(r.notifications());
-        all.addAll(chosen.notifications());
-        return r.withNotifications(sorted(all));
     }
 
     /**
@@ -566,28 +529,6 @@ public abstract class AbstractLintMojo extends AbstractMojo {
             return Analyzer.maxThreads();
         }
         return threads;
-    }
-
-    private Map<ReportFormat, Path> writeReports(AnalysisResult result, List<ReportFormat> reportFormats,
-                                                 String configUsed)
-            throws MojoExecutionException {
-        Map<ReportFormat, Path> written = new LinkedHashMap<>();
-        Path dir = outputDirectory.toPath().toAbsolutePath().normalize();
-        for (ReportFormat format : reportFormats) {
-            Path file = dir.resolve(reportFileName(format));
-            Reporter reporter = format.reporter(new ReportOptions(showSuppressed, false,
-                    configUsed == null ? List.of() : List.of("Configuration: " + configUsed), configUsed));
-            try {
-                if (AtomicFiles.write(file, out -> reporter.write(result, out)) == AtomicFiles.Outcome.REPLACED_LINK) {
-                    getLog().warn(ToolInfo.NAME + ": " + display(file) + " was a symbolic link leading out of " + display(dir)
-                            + "; the link was replaced by the report, nothing outside was written");
-                }
-            } catch (IOException | RuntimeException e) {
-                throw new MojoExecutionException(ToolInfo.NAME + ": cannot write " + file + ": " + e, e);
-            }
-            written.put(format, file);
-        }
-        return written;
     }
 
     /**
@@ -613,7 +554,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
      *     1 warning, 0 notes). SARIF report: target/pg-advisory-lint.sarif}
      */
     String failureMessage(AnalysisResult result, Severity threshold, Path sarif) {
-        long failing = failing(result, threshold);
+        long failing = new FailPolicy(threshold, maxAllowedViolations).failing(result);
         return ToolInfo.NAME + " found " + failing + (failing == 1 ? " finding" : " findings")
                 + " at or above failOnSeverity=" + threshold.sarifLevel()
                 + (maxAllowedViolations > 0 ? ", more than maxAllowedViolations=" + maxAllowedViolations : "") + " ("
@@ -633,24 +574,25 @@ public abstract class AbstractLintMojo extends AbstractMojo {
     }
 
     /**
-     * @param p       a Maven project
-     * @param include whether test roots and test resources are included
-     * @return the project's compile source roots and resource directories (then the test ones), as a module
+     * @param p a Maven project
+     * @return the project's compile source roots and resource directories, then its test compile source
+     *     roots and test resource directories (the module's test roots), as a module; whether the test
+     *     sources are analysed is the session's decision ({@code includeTests})
      */
-    static SourceSelection.Module module(MavenProject p, boolean include) {
+    static SourceSelection.Module module(MavenProject p) {
         List<Path> roots = new ArrayList<>();
         p.getCompileSourceRoots().forEach(r -> roots.add(Path.of(r)));
         for (Resource r : p.getResources()) {
             roots.add(Path.of(r.getDirectory()));
         }
-        if (include) {
-            p.getTestCompileSourceRoots().forEach(r -> roots.add(Path.of(r)));
-            for (Resource r : p.getTestResources()) {
-                roots.add(Path.of(r.getDirectory()));
-            }
+        List<Path> tests = new ArrayList<>();
+        p.getTestCompileSourceRoots().forEach(r -> tests.add(Path.of(r)));
+        for (Resource r : p.getTestResources()) {
+            tests.add(Path.of(r.getDirectory()));
         }
+        roots.addAll(tests);
         Path basedir = p.getBasedir().toPath();
-        return new SourceSelection.Module(basedir, Path.of(p.getBuild().getDirectory()), roots);
+        return new SourceSelection.Module(basedir, Path.of(p.getBuild().getDirectory()), roots, tests);
     }
 
     /**
@@ -701,12 +643,6 @@ public abstract class AbstractLintMojo extends AbstractMojo {
             }
         }
         return List.copyOf(out);
-    }
-
-    private static List<Notification> sorted(List<Notification> notes) {
-        List<Notification> copy = new ArrayList<>(notes);
-        copy.sort(Comparator.naturalOrder());
-        return copy;
     }
 
     private static List<String> nonNull(List<String> list) {

@@ -12,10 +12,11 @@ import org.apache.maven.project.MavenProject;
 /**
  * Goal {@code aggregate}: analyses the sources of every project in the reactor together, so facts
  * from one module (an unlock helper, a lock key) count for another, and writes one report for the
- * whole build into the top-level project's {@code outputDirectory}. Paths are relative to the
- * top-level project's base directory (or to the deepest directory containing every module, when a
- * module lies outside it). Bound to {@code verify} by default; it reads only sources, so it may run
- * before the modules are built.
+ * whole build into the top-level project's {@code outputDirectory}. The scan root is the top-level
+ * project's base directory (or the deepest directory containing every module, when a module lies
+ * outside it); paths are relative to the path base ({@code pathBase}, else the git root, else the
+ * scan root). Bound to {@code verify} by default; it reads only sources, so it may run before the
+ * modules are built.
  *
  * <p>When bound in a parent POM it is inherited by every module; it then runs only in the
  * top-level project of the reactor ({@link org.apache.maven.execution.MavenSession#getTopLevelProject()})
@@ -48,7 +49,7 @@ public class AggregateMojo extends AbstractLintMojo {
         List<SourceSelection.Module> modules = new ArrayList<>();
         List<Path> basedirs = new ArrayList<>();
         for (MavenProject p : projects) {
-            modules.add(module(p, includeTests()));
+            modules.add(module(p));
             basedirs.add(p.getBasedir().toPath());
         }
         Path root = project.getBasedir().toPath().toAbsolutePath().normalize();

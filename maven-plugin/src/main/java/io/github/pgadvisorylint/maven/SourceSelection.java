@@ -34,11 +34,13 @@ public final class SourceSelection {
      * @param basedir        the module's base directory; globs are relative to it
      * @param buildDirectory the module's build directory ({@code target}); roots inside it hold
      *                       generated files and are skipped
-     * @param roots          compile source roots and resource directories (and test ones when asked),
-     *                       absolute or relative to {@code basedir}, in project order; missing ones
-     *                       are ignored
+     * @param roots          compile source roots and resource directories, then the test ones,
+     *                         absolute or relative to {@code basedir}, in project order; missing ones
+     *                         are ignored
+     * @param testRoots        the roots among them that hold test sources (test compile source roots and
+     *                         test resource directories), absolute or relative to {@code basedir}
      */
-    public record Module(Path basedir, Path buildDirectory, List<Path> roots) {
+    public record Module(Path basedir, Path buildDirectory, List<Path> roots, List<Path> testRoots) {
 
         /** Makes the paths absolute and normalized and copies the roots. */
         public Module {
@@ -46,6 +48,18 @@ public final class SourceSelection {
             Path base = basedir;
             buildDirectory = base.resolve(buildDirectory).normalize();
             roots = roots.stream().map(r -> base.resolve(r).normalize()).toList();
+            testRoots = testRoots.stream().map(r -> base.resolve(r).normalize()).toList();
+        }
+
+        /**
+         * A module without test roots.
+         *
+         * @param basedir        the module's base directory
+         * @param buildDirectory the module's build directory
+         * @param roots          its source roots and resource directories
+         */
+        public Module(Path basedir, Path buildDirectory, List<Path> roots) {
+            this(basedir, buildDirectory, roots, List.of());
         }
     }
 
@@ -91,6 +105,18 @@ public final class SourceSelection {
      * @return the chosen files and what the walk met; never throws for I/O problems
      */
     public Result select(List<Module> modules) {
+        return select(modules, null);
+    }
+
+    /**
+     * As {@link #select(List)}, with the notifications' paths relative to a path base.
+     *
+     * @param modules  the modules, in reactor order
+     * @param pathBase the directory the notifications' paths are relative to (it holds every module), or
+     *                 null for each module's base directory
+     * @return the chosen files and what the walk met; never throws for I/O problems
+     */
+    public Result select(List<Module> modules, Path pathBase) {
         TreeMap<Path, Boolean> files = new TreeMap<>();
         List<Path> walked = new ArrayList<>();
         List<Path> skipped = new ArrayList<>();
@@ -111,7 +137,8 @@ public final class SourceSelection {
                 continue;
             }
             walked.addAll(roots);
-            FileDiscovery.Result found = FileDiscovery.discover(m.basedir(), List.copyOf(roots));
+            FileDiscovery.Result found =
+                    FileDiscovery.discover(pathBase != null ? pathBase : m.basedir(), List.copyOf(roots));
             notes.addAll(found.notifications());
             Path base = m.basedir().toAbsolutePath().normalize();
             for (DiscoveredFile f : found.files()) {

@@ -61,6 +61,11 @@ class CheckMojoTest {
     private final RecordingLog log = new RecordingLog();
 
     private CheckMojo mojo() {
+        return mojo(dir);
+    }
+
+    /** @param dir the module's base directory */
+    private CheckMojo mojo(Path dir) {
         Model model = new Model();
         model.setGroupId("com.example");
         model.setArtifactId("demo");
@@ -221,7 +226,7 @@ class CheckMojoTest {
         SortedSet<String> known = AbstractLintMojo.knownProperties(checkExecution().getMojoDescriptor());
         assertThat(known).contains("pgAdvisoryLint.skip", "pgAdvisoryLint.failOnViolation",
                 "pgAdvisoryLint.maxAllowedViolations", "pgAdvisoryLint.failOnSeverity", "pgAdvisoryLint.threads");
-        assertThat(known).hasSize(19).allMatch(p -> p.startsWith("pgAdvisoryLint."));
+        assertThat(known).hasSize(20).allMatch(p -> p.startsWith("pgAdvisoryLint."));
     }
 
     @Test
@@ -421,5 +426,47 @@ class CheckMojoTest {
         assertThat(Files.readString(dir.resolve("target/pg-advisory-lint.sarif")))
                 .contains("\"configurationFile\": \".pg-advisory-lint.yml\"");
         assertThat(Files.readString(dir.resolve("target/pg-advisory-lint.txt"))).contains("Configuration: .pg-advisory-lint.yml");
+    }
+
+    @Test
+    void aModuleReportsPathsFromTheGitRootUnlessPathBaseSaysOtherwise() throws Exception {
+        write(".git/HEAD", "ref: refs/heads/main\n");
+        write("billing/src/main/resources/db/claim.sql", LIMIT_QUERY);
+        CheckMojo m = mojo(dir.resolve("billing"));
+        m.failOnSeverity = "none";
+        m.execute();
+        String sarif = Files.readString(dir.resolve("billing/target/pg-advisory-lint.sarif"));
+        assertThat(sarif).contains("\"uri\": \"billing/src/main/resources/db/claim.sql\",\n")
+                .contains("\"uriBaseId\": \"%SRCROOT%\"");
+        assertThat(log.lines).anyMatch(l -> l.startsWith("[ERROR] billing/src/main/resources/db/claim.sql:1:50"));
+        CheckMojo chosen = mojo(dir.resolve("billing"));
+        chosen.failOnSeverity = "none";
+        chosen.pathBase = dir.resolve("billing").toFile();
+        chosen.execute();
+        assertThat(Files.readString(dir.resolve("billing/target/pg-advisory-lint.sarif")))
+                .contains("\"uri\": \"src/main/resources/db/claim.sql\",\n");
+        CheckMojo outside = mojo(dir.resolve("billing"));
+        outside.pathBase = dir.resolve("billing/src").toFile();
+        assertThatThrownBy(outside::execute).isInstanceOf(MojoExecutionException.class)
+                .hasMessageContaining("pathBase: path base")
+                .hasMessageContaining("does not contain the scanned directory");
+    }
+
+    @Test
+    void aBaselineThatMatchesNothingIsAWarningInTheLog() throws Exception {
+        write(".git/HEAD", "ref: refs/heads/main\n");
+        write("billing/src/main/resources/db/claim.sql", LIMIT_QUERY);
+        Path baseline = dir.resolve("baseline.json");
+        CheckMojo writer = mojo(dir.resolve("billing"));
+        // written with the module as base, as before issue 17: its paths lack the billing/ prefix
+        writer.pathBase = dir.resolve("billing").toFile();
+        writer.baseline = baseline.toFile();
+        writer.updateBaseline = true;
+        writer.execute();
+        CheckMojo m = mojo(dir.resolve("billing"));
+        m.baseline = baseline.toFile();
+        assertThatThrownBy(m::execute).isInstanceOf(MojoFailureException.class);
+        assertThat(log.lines).anyMatch(l -> l.startsWith("[WARNING] pg-advisory-lint: baseline ")
+                && l.contains("baseline.json has 1 entry but none matches a finding of this scan"));
     }
 }

@@ -124,15 +124,16 @@ class PluginDescriptorTest {
         assertThat(conf.keySet()).containsExactlyInAnyOrder("skip", "failOnSeverity", "includeTests", "includes",
                 "excludes", "formats", "outputDirectory", "printFindings", "pooling", "configFile", "baseline",
                 "updateBaseline", "baselineRecordAll", "showSuppressed", "cacheFile", "useCache", "threads",
-                "failOnViolation", "maxAllowedViolations", "project", "session", "mojoExecution");
-        // includeTests and pooling have no default: unset means "the configuration file's value, else false/auto"
+                "failOnViolation", "maxAllowedViolations", "pathBase", "project", "session", "mojoExecution");
+        // includeTests and pooling have no default: unset means "the configuration file's value, else false/auto";
+        // pathBase neither: unset means the git root, else the reactor root
         Map<String, String> defaults = Map.ofEntries(Map.entry("skip", "false"), Map.entry("failOnSeverity", "warning"),
                 Map.entry("includeTests", ""), Map.entry("includes", ""), Map.entry("excludes", ""),
                 Map.entry("formats", "sarif"), Map.entry("outputDirectory", "${project.build.directory}"),
                 Map.entry("printFindings", "true"), Map.entry("pooling", ""), Map.entry("configFile", ""),
                 Map.entry("baseline", ""), Map.entry("updateBaseline", "false"), Map.entry("baselineRecordAll", "false"),
                 Map.entry("showSuppressed", "false"), Map.entry("useCache", "true"), Map.entry("threads", ""),
-                Map.entry("failOnViolation", "true"), Map.entry("maxAllowedViolations", "0"),
+                Map.entry("failOnViolation", "true"), Map.entry("maxAllowedViolations", "0"), Map.entry("pathBase", ""),
                 Map.entry("cacheFile", "${project.build.directory}/pg-advisory-lint/cache.json"));
         defaults.forEach((name, def) -> {
             assertThat(conf.get(name)[0]).as(name + " user property").isEqualTo("${pgAdvisoryLint." + name + "}");
@@ -147,7 +148,7 @@ class PluginDescriptorTest {
     @ValueSource(strings = {"check", "aggregate"})
     void everyParameterIsDocumented(String goal) {
         NodeList params = mojo(goal).getElementsByTagName("parameter");
-        assertThat(params.getLength()).isEqualTo(22);
+        assertThat(params.getLength()).isEqualTo(23);
         for (int i = 0; i < params.getLength(); i++) {
             Element p = (Element) params.item(i);
             assertThat(text(p, "description")).as(text(p, "name")).isNotBlank();

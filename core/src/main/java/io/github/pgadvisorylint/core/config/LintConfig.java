@@ -1,10 +1,9 @@
 package io.github.pgadvisorylint.core.config;
 
-import io.github.pgadvisorylint.core.discovery.FileDiscovery;
+import io.github.pgadvisorylint.core.discovery.TestSources;
 import io.github.pgadvisorylint.core.rule.RuleDescriptor;
 import io.github.pgadvisorylint.core.rule.Severity;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -34,9 +33,8 @@ public record LintConfig(Path file, Set<String> disabledRules, Map<String, Sever
                          List<String> includes, List<String> excludes, PoolingSetting pooling, Boolean includeTests,
                          Set<String> lockHelpers, Set<String> pooledApiTypes, Set<String> enabledRules) {
 
-    /** Path segments that mark test sources when {@code includeTests} is false. */
-    public static final List<String> TEST_SOURCE_DIRECTORIES =
-            List.of("src/test/", "src/it/", "src/integrationTest/", "src/testFixtures/");
+    /** Path segments that mark test sources when {@code includeTests} is false ({@link TestSources#DIRECTORIES}). */
+    public static final List<String> TEST_SOURCE_DIRECTORIES = TestSources.DIRECTORIES;
 
     /** Copies the collections. */
     public LintConfig {
@@ -73,6 +71,18 @@ public record LintConfig(Path file, Set<String> disabledRules, Map<String, Sever
      * @return a filter over absolute normalized paths
      */
     public Predicate<Path> fileFilter(Path scanRoot, boolean excludeTestSources) {
+        return fileFilter(scanRoot, excludeTestSources ? new TestSources(scanRoot, List.of()) : null);
+    }
+
+    /**
+     * Which files to analyse, as {@link #fileFilter(Path, boolean)}, with the test sources a front end
+     * knows about.
+     *
+     * @param scanRoot    the scan root, absolute
+     * @param testSources the test sources to drop, or null to keep them
+     * @return a filter over absolute normalized paths
+     */
+    public Predicate<Path> fileFilter(Path scanRoot, TestSources testSources) {
         Globs in = Globs.compile(includes);
         Globs out = Globs.compile(excludes);
         Path root = scanRoot.toAbsolutePath().normalize();
@@ -80,7 +90,7 @@ public record LintConfig(Path file, Set<String> disabledRules, Map<String, Sever
         return path -> {
             Path abs = path.toAbsolutePath().normalize();
             Path rel = abs.startsWith(base) ? base.relativize(abs) : abs.startsWith(root) ? root.relativize(abs) : abs;
-            if (excludeTestSources && isTestSource(abs.startsWith(root) ? root.relativize(abs) : rel)) {
+            if (testSources != null && testSources.contains(abs)) {
                 return false;
             }
             return (in.isEmpty() || in.matches(rel)) && !out.matches(rel);
@@ -89,44 +99,18 @@ public record LintConfig(Path file, Set<String> disabledRules, Map<String, Sever
 
     /**
      * @param relative a relative path
-     * @return true when it lies below a test source directory ({@code src/test/} and the like),
-     *     judged on its name elements (a {@code \\} inside a file name is never a separator)
+     * @return true when it lies below a test source directory ({@link TestSources#isTestSource(Path)})
      */
     public static boolean isTestSource(Path relative) {
-        List<String> names = new ArrayList<>();
-        for (Path name : relative) {
-            names.add(FileDiscovery.displayName(name));
-        }
-        return isTestSource(names);
+        return TestSources.isTestSource(relative);
     }
 
     /**
-     * Locale-independent form of {@link #isTestSource(Path)} for the model's paths, which are text:
-     * never turned back into a {@link Path}, which fails for names the locale cannot encode.
-     *
      * @param relativePath a relative path as the model reports it, {@code /}-separated
-     * @return true when it lies below a test source directory ({@code src/test/} and the like)
+     * @return true when it lies below a test source directory ({@link TestSources#isTestSource(String)})
      */
     public static boolean isTestSource(String relativePath) {
-        return isTestSource(List.of(relativePath.split("/", -1)));
-    }
-
-    private static boolean isTestSource(List<String> names) {
-        for (String dir : TEST_SOURCE_DIRECTORIES) {
-            // each entry ends with "/": its names are the parts before it
-            String[] parts = dir.substring(0, dir.length() - 1).split("/", -1);
-            // the last name is the file itself: a test directory has to hold it
-            for (int i = 0; i + parts.length < names.size(); i++) {
-                boolean match = true;
-                for (int j = 0; j < parts.length && match; j++) {
-                    match = names.get(i + j).equals(parts[j]);
-                }
-                if (match) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        return TestSources.isTestSource(relativePath);
     }
 
     /**

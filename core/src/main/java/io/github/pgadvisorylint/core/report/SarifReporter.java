@@ -31,7 +31,8 @@ import java.util.Map;
  *       (3.50.3), {@code properties.precision} (GitHub's {@code very-high} to {@code low}) and
  *       {@code properties.tags} (3.8.4), never {@code security}.</li>
  *   <li>{@code originalUriBaseIds} (3.14.14) with {@code %SRCROOT%} carrying only a
- *       {@code description}, <b>no {@code uri}</b>: an absolute {@code file:} URI of the scan root
+ *       {@code description}, <b>no {@code uri}</b>: the path base (by default the git root, see
+ *       {@code core.session.PathBase}) that every artifact URI is relative to; an absolute {@code file:} URI
  *       would make the same tree give different bytes in different checkouts, and GitHub resolves
  *       relative URIs against the repository root without it.</li>
  *   <li>{@code invocations[0]} (3.20): {@code executionSuccessful} is false when any notification is
@@ -176,7 +177,8 @@ public final class SarifReporter implements Reporter {
         });
 
         run.putObject("originalUriBaseIds").putObject(SRCROOT).putObject("description")
-                .put("text", "The directory pg-advisory-lint scanned; every artifact URI is relative to it.");
+                .put("text", "The path base: the repository root unless chosen otherwise; every artifact URI is"
+                        + " relative to it.");
 
         ArrayNode results = run.putArray("results");
         List<Finding> shown = new ArrayList<>(result.findings());
