@@ -7,6 +7,7 @@ import io.github.pgadvisorylint.core.rule.RuleRegistry;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -97,7 +98,7 @@ record Environment(Supplier<List<Rule>> rules, Engine engine, Path workingDirect
          * @return the result; engines that do not build an {@link Analyzer} ignore {@code configure}
          */
         default AnalysisResult analyze(Path root, List<Path> targets, int threads, List<Rule> rules,
-                                       java.util.function.Consumer<Analyzer.Builder> configure) {
+                                       Consumer<Analyzer.Builder> configure) {
             return analyze(root, targets, threads, rules);
         }
     }
@@ -111,7 +112,7 @@ record Environment(Supplier<List<Rule>> rules, Engine engine, Path workingDirect
 
         @Override
         public AnalysisResult analyze(Path root, List<Path> targets, int threads, List<Rule> rules,
-                                      java.util.function.Consumer<Analyzer.Builder> configure) {
+                                      Consumer<Analyzer.Builder> configure) {
             Analyzer.Builder b = Analyzer.builder().rules(rules).threads(threads);
             configure.accept(b);
             return b.build().analyze(root, targets);

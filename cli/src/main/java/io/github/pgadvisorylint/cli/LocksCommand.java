@@ -1,7 +1,7 @@
 package io.github.pgadvisorylint.cli;
 
 import io.github.pgadvisorylint.core.keys.KeyInventory;
-import io.github.pgadvisorylint.core.report.ToolInfo;
+import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;

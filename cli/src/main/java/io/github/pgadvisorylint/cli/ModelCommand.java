@@ -1,18 +1,20 @@
 package io.github.pgadvisorylint.cli;
 
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
-import io.github.pgadvisorylint.core.analysis.Notification;
-import io.github.pgadvisorylint.core.report.AtomicFiles;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.io.AtomicFiles;
 import io.github.pgadvisorylint.core.report.TerminalText;
-import io.github.pgadvisorylint.core.report.ToolInfo;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine;
 
 /**
  * What {@code keys} and {@code graph} share: analyse the paths without running rules, report files
@@ -23,15 +25,15 @@ final class ModelCommand {
 
     /** The options {@code keys} and {@code graph} share: what to read, where to write, how many threads. */
     static final class Options {
-        @picocli.CommandLine.Parameters(paramLabel = "PATH", arity = "0..*",
+        @CommandLine.Parameters(paramLabel = "PATH", arity = "0..*",
                 description = "Files or directories to read (default: the current directory).")
-        List<String> paths = new java.util.ArrayList<>();
+        List<String> paths = new ArrayList<>();
 
-        @picocli.CommandLine.Option(names = {"-o", "--output"}, paramLabel = "FILE",
+        @CommandLine.Option(names = {"-o", "--output"}, paramLabel = "FILE",
                 description = "Write to FILE (replaced atomically) instead of standard output; '-' is standard output.")
         String output;
 
-        @picocli.CommandLine.Option(names = "--threads", paramLabel = "N",
+        @CommandLine.Option(names = "--threads", paramLabel = "N",
                 description = "Parsing threads (default: one per processor). The output never depends on it.")
         Integer threads;
     }

@@ -1,6 +1,6 @@
 package io.github.pgadvisorylint.cli;
 
-import io.github.pgadvisorylint.core.report.ToolInfo;
+import io.github.pgadvisorylint.core.tool.ToolInfo;
 import picocli.CommandLine.IVersionProvider;
 
 /** {@code --version}: the tool's version and the Java runtime it runs on. */

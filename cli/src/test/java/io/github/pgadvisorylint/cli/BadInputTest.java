@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.pgadvisorylint.core.report.SarifReporter;
 import io.github.pgadvisorylint.fixtures.SarifSchema;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
@@ -16,6 +17,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Random;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -133,12 +136,12 @@ class BadInputTest {
     /** A notification is in both outputs, located at the line given. */
     private static void notified(Scan s, String kind, String path, int line, String level) {
         assertThat(s.notifications()).contains(kind + " " + relative(path) + ":" + line);
-        assertThat(s.out()).containsPattern("(?m)^" + java.util.regex.Pattern.quote(path + ":" + line + ":")
-                + "\\d+: " + level + " \\[tool:" + java.util.regex.Pattern.quote(kind) + "\\] ");
+        assertThat(s.out()).containsPattern("(?m)^" + Pattern.quote(path + ":" + line + ":")
+                + "\\d+: " + level + " \\[tool:" + Pattern.quote(kind) + "\\] ");
     }
 
     private static String relative(String path) {
-        return io.github.pgadvisorylint.core.report.SarifReporter.relativeUri(path);
+        return SarifReporter.relativeUri(path);
     }
 
     @Test
@@ -192,7 +195,7 @@ class BadInputTest {
     @Test
     void aBinaryFileNamedJavaIsSkippedWithAWarning() throws Exception {
         byte[] garbage = new byte[4096];
-        new java.util.Random(10).nextBytes(garbage);
+        new Random(10).nextBytes(garbage);
         write("src/Blob.java", concat("pg_advisory_lock".getBytes(StandardCharsets.US_ASCII), new byte[] {0, 0}, garbage));
         Scan s = scan();
         intactFindingReported(s);

@@ -2,7 +2,7 @@ package io.github.pgadvisorylint.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.pgadvisorylint.core.report.ToolInfo;
+import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -71,10 +71,10 @@ class CommandsTest {
         assertThat(harness().run("explain", "--help").out()).contains("RULE-ID");
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void outOfMemoryNamesTheLimitAndHowToRaiseIt() {
-        org.assertj.core.api.Assertions.assertThat(Main.outOfMemory(256L << 20))
+        assertThat(Main.outOfMemory(256L << 20))
                 .contains("heap limit is 256 MB").contains("JAVA_OPTS=-Xmx2g").doesNotContain("bug");
-        org.assertj.core.api.Assertions.assertThat(Main.outOfMemory(6L << 30)).contains("JAVA_OPTS=-Xmx14g");
+        assertThat(Main.outOfMemory(6L << 30)).contains("JAVA_OPTS=-Xmx14g");
     }
 }

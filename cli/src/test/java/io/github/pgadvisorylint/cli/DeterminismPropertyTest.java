@@ -21,6 +21,7 @@ import java.util.Random;
 import java.util.stream.Stream;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -139,7 +140,7 @@ class DeterminismPropertyTest {
         }
     }
 
-    @net.jqwik.api.Example
+    @Example
     void theWholePoolHasFindingsSoTheComparisonsAreNotVacuous() throws Exception {
         Path root = tree(NAMES);
         try {

@@ -3,6 +3,7 @@ package io.github.pgadvisorylint.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.pgadvisorylint.fixtures.FixtureHarness;
+import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -88,7 +89,7 @@ class GraphCommandTest {
         boolean haveDot;
         try {
             haveDot = new ProcessBuilder("dot", "-V").redirectErrorStream(true).start().waitFor(30, TimeUnit.SECONDS);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             haveDot = false;
         }
         if (!haveDot) {

@@ -6,10 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Analyzer;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.rule.Rule;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.rule.RuleDescriptor;
-import io.github.pgadvisorylint.core.rule.Severity;
 import io.github.pgadvisorylint.fixtures.SarifSchema;
 import java.io.PrintWriter;
 import java.io.RandomAccessFile;
@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -228,7 +229,7 @@ class HostileInputRoundTwoTest {
 
             @Override
             public AnalysisResult analyze(Path r, List<Path> targets, int threads, List<Rule> rs,
-                                          java.util.function.Consumer<Analyzer.Builder> configure) {
+                                          Consumer<Analyzer.Builder> configure) {
                 Analyzer.Builder b = Analyzer.builder().rules(rs).threads(threads);
                 configure.accept(b);
                 return b.fileTimeBudget(Duration.ofSeconds(3)).build().analyze(r, targets);

@@ -2,7 +2,7 @@ package io.github.pgadvisorylint.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.pgadvisorylint.core.report.ToolInfo;
+import io.github.pgadvisorylint.core.tool.ToolInfo;
 import io.github.pgadvisorylint.fixtures.FixtureHarness;
 import java.io.IOException;
 import java.io.InputStream;

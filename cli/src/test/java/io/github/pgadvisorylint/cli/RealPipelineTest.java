@@ -4,13 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.pgadvisorylint.fixtures.SarifSchema;
 import io.github.pgadvisorylint.core.rule.Rule;
 import io.github.pgadvisorylint.core.rule.RuleDescriptor;
 import io.github.pgadvisorylint.core.rule.RuleRegistry;
+import io.github.pgadvisorylint.fixtures.SarifSchema;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -117,7 +118,7 @@ class RealPipelineTest {
         Files.writeString(dir.resolve("src/Job.java"), "class Job { String sql = \"select pg_advisory_xact_lock(1)\"; }\n");
         Path fifo = dir.resolve("cache.fifo");
         Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).start();
-        org.junit.jupiter.api.Assumptions.assumeTrue(mkfifo.waitFor() == 0, "mkfifo is available");
+        Assumptions.assumeTrue(mkfifo.waitFor() == 0, "mkfifo is available");
         CliHarness.Run run = CliHarness.real(dir, "scan", "--cache", "cache.fifo", "src");
         assertThat(run.exitCode()).isEqualTo(Main.EXIT_USAGE);
         assertThat(run.err()).contains("--cache cache.fifo: not a regular file");

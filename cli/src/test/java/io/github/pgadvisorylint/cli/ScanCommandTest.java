@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.pgadvisorylint.core.analysis.Notification;
-import io.github.pgadvisorylint.core.model.SourceRegion;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.rule.Finding;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import io.github.pgadvisorylint.fixtures.SarifSchema;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -33,7 +34,7 @@ class ScanCommandTest {
         Files.writeString(cwd.resolve("db/V1__init.sql"), "select 1;\n");
     }
 
-    private CliHarness with(io.github.pgadvisorylint.core.rule.Finding... findings) {
+    private CliHarness with(Finding... findings) {
         return new CliHarness(cwd, CliHarness.rules(), CliHarness.result(findings));
     }
 

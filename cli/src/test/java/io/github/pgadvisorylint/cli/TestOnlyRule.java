@@ -1,8 +1,8 @@
 package io.github.pgadvisorylint.cli;
 
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RuleContext;
-import io.github.pgadvisorylint.core.rule.Severity;
 import java.util.List;
 
 /**

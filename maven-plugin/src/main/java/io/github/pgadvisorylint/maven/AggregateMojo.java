@@ -1,6 +1,6 @@
 package io.github.pgadvisorylint.maven;
 
-import io.github.pgadvisorylint.core.report.ToolInfo;
+import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.github.pgadvisorylint.maven;
 
-import io.github.pgadvisorylint.core.analysis.Notification;
 import io.github.pgadvisorylint.core.config.Globs;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
 import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
 import io.github.pgadvisorylint.core.discovery.FileDiscovery;
 import java.nio.file.FileSystem;

@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.rules;
 
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.keys.KeyFacts;
 import io.github.pgadvisorylint.core.model.KeyHash;
 import io.github.pgadvisorylint.core.model.KeyPart;
@@ -9,12 +10,11 @@ import io.github.pgadvisorylint.core.model.LockMode;
 import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.SiteRole;
-import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleContext;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;

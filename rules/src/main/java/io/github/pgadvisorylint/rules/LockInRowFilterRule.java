@@ -1,12 +1,12 @@
 package io.github.pgadvisorylint.rules;
 
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.SqlContext;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleContext;
-import io.github.pgadvisorylint.core.rule.Severity;
 import java.util.ArrayList;
 import java.util.List;
 

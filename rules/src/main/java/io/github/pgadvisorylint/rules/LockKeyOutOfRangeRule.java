@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.rules;
 
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.keys.KeyFacts;
 import io.github.pgadvisorylint.core.model.KeyHash;
 import io.github.pgadvisorylint.core.model.KeyPart;
@@ -9,13 +10,13 @@ import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleContext;
-import io.github.pgadvisorylint.core.rule.Severity;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * {@code lock-key-out-of-range}: a key value PostgreSQL cannot take (outside {@code int} in the
@@ -104,7 +105,7 @@ public final class LockKeyOutOfRangeRule extends AbstractRule {
                 }
                 String sum = KeyFacts.hashDisplay(mine.hash());
                 String elsewhere = group.stream().map(o -> partOf.get(o).value()).filter(v -> !v.equals(mine.value()))
-                        .distinct().map(String::valueOf).collect(java.util.stream.Collectors.joining(" or "));
+                        .distinct().map(String::valueOf).collect(Collectors.joining(" or "));
                 context.report(Severity.ERROR, site, site.display() + ": " + sum + " is an unsigned 32-bit value; here"
                         + " it reaches PostgreSQL as " + mine.value() + " (" + mine.expression() + "), but as " + elsewhere
                         + " at " + (related.size() == 1 ? "another site" : related.size() + " other sites")

@@ -1,20 +1,21 @@
 package io.github.pgadvisorylint.rules;
 
-import io.github.pgadvisorylint.core.config.EvidenceStrength;
-import io.github.pgadvisorylint.core.config.PoolingEvidence;
-import io.github.pgadvisorylint.core.config.PoolingMode;
-import io.github.pgadvisorylint.core.config.PoolingSetting;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.model.EvidenceStrength;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.PoolingEvidence;
+import io.github.pgadvisorylint.core.model.PoolingMode;
+import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleContext;
-import io.github.pgadvisorylint.core.rule.Severity;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * {@code session-lock-under-transaction-pooling}: a session-level lock or unlock in a project whose
@@ -76,7 +77,7 @@ public final class SessionLockUnderTransactionPoolingRule extends AbstractRule {
                 .limit(MAX_RELATED).toList();
         List<RelatedLocation> related = new ArrayList<>();
         for (PoolingEvidence e : shown) {
-            related.add(new RelatedLocation(e.region(), e.description() + " (" + e.strength().name().toLowerCase(java.util.Locale.ROOT) + ")"));
+            related.add(new RelatedLocation(e.region(), e.description() + " (" + e.strength().name().toLowerCase(Locale.ROOT) + ")"));
         }
         String where = shown.isEmpty() ? "" : " (" + shown.get(0).region().path() + ":" + shown.get(0).region().startLine() + ")";
         for (LockSite site : model.sites()) {

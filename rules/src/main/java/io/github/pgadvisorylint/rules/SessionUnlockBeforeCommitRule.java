@@ -7,7 +7,7 @@ import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleContext;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import java.util.List;
 
 /**

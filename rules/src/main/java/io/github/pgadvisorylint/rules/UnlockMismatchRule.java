@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.rules;
 
+import io.github.pgadvisorylint.core.model.LockMode;
 import io.github.pgadvisorylint.core.model.PathFinding;
 import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.KeySpace;
@@ -13,7 +14,7 @@ import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleContext;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -123,7 +124,7 @@ public final class UnlockMismatchRule extends AbstractRule {
             report(context, r, otherMode, r.display() + " releases a " + mode(r) + " lock, but " + where + " took key "
                     + r.key().display() + " in " + mode(a) + " mode with " + a.function().sqlName() + ": the unlock returns "
                     + "false with a WARNING and the " + mode(a) + " lock stays held. Use "
-                    + (a.function().mode() == io.github.pgadvisorylint.core.model.LockMode.SHARED
+                    + (a.function().mode() == LockMode.SHARED
                     ? "pg_advisory_unlock_shared" : "pg_advisory_unlock") + ".", "the " + mode(a) + " lock");
             return true;
         }
@@ -245,7 +246,7 @@ public final class UnlockMismatchRule extends AbstractRule {
     }
 
     private static String mode(LockSite s) {
-        return s.function().mode() == io.github.pgadvisorylint.core.model.LockMode.SHARED ? "shared" : "exclusive";
+        return s.function().mode() == LockMode.SHARED ? "shared" : "exclusive";
     }
 
     private static String space(LockKey k) {

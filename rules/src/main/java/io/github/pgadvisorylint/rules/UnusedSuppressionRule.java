@@ -1,10 +1,10 @@
 package io.github.pgadvisorylint.rules;
 
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.Names;
 import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RuleContext;
-import io.github.pgadvisorylint.core.rule.Severity;
 import io.github.pgadvisorylint.core.rule.SuppressionUse;
 import java.util.List;
 import java.util.Set;

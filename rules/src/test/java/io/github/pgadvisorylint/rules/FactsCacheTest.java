@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -8,7 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Analyzer;
 import io.github.pgadvisorylint.core.analysis.FactsCache;
-import io.github.pgadvisorylint.core.config.PoolingSetting;
+import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.rule.RuleRegistry;
 import io.github.pgadvisorylint.fixtures.FixtureHarness;
 import java.io.IOException;
@@ -17,6 +18,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -267,7 +270,7 @@ class FactsCacheTest {
         cached(sessionPooling, project, cacheFile);
         assertThat(lastStats.filesReused()).isZero();
         Analyzer fewerRules = Analyzer.builder().rules(ANALYZER.rules()).pooling(PoolingSetting.SESSION)
-                .disabledRules(java.util.Set.of("duplicate-lock-key")).build();
+                .disabledRules(Set.of("duplicate-lock-key")).build();
         AnalysisResult warm = cached(fewerRules, project, cacheFile);
         assertThat(lastStats.javaReused()).isTrue();
         assertThat(observable(warm)).isEqualTo(observable(fewerRules.analyze(project, List.of(project))));
@@ -325,7 +328,7 @@ class FactsCacheTest {
         FactsCache cache = FactsCache.load(dirAsCache);
         assertThat(cache.problem()).hasValueSatisfying(p -> assertThat(p).contains("not a regular file"));
         ANALYZER.analyze(project, List.of(project), cache);
-        org.assertj.core.api.Assertions.assertThatThrownBy(cache::save).isInstanceOf(IOException.class)
+        assertThatThrownBy(cache::save).isInstanceOf(IOException.class)
                 .hasMessageContaining("not a regular file");
         assertThat(dirAsCache).isEmptyDirectory();
     }
@@ -377,7 +380,7 @@ class FactsCacheTest {
     }
 
     /** A hand edit of a cache file: reads its JSON, applies the edit, writes it back. */
-    private static void editCache(Path cacheFile, java.util.function.Consumer<JsonNode> edit) throws IOException {
+    private static void editCache(Path cacheFile, Consumer<JsonNode> edit) throws IOException {
         ObjectMapper json = new ObjectMapper();
         JsonNode tree = json.readTree(cacheFile.toFile());
         edit.accept(tree);

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Analyzer;
 import io.github.pgadvisorylint.core.rule.Rule;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.fixtures.Expectation;
 import io.github.pgadvisorylint.fixtures.Expectations;
 import io.github.pgadvisorylint.fixtures.FixtureDiff;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Analyzer;
-import io.github.pgadvisorylint.core.config.PoolingSetting;
+import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.rule.Finding;
 import io.github.pgadvisorylint.core.rule.RuleRegistry;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.fixtures.FixtureHarness;
 import java.nio.file.Path;
 import java.util.List;

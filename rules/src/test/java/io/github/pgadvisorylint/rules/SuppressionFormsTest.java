@@ -4,14 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Analyzer;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.rule.Finding;
 import io.github.pgadvisorylint.core.rule.FindingSuppression;
 import io.github.pgadvisorylint.core.rule.RuleRegistry;
-import io.github.pgadvisorylint.core.rule.Severity;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,7 +34,7 @@ class SuppressionFormsTest {
         Files.createDirectories(file.getParent());
         Files.writeString(file, text);
         // only the rules under test run: the claim below would also be a lock without unlock
-        Set<String> off = new java.util.TreeSet<>(disabled);
+        Set<String> off = new TreeSet<>(disabled);
         RuleRegistry.load().stream().map(r -> r.descriptor().id())
                 .filter(id -> !Set.of(RULE, "unused-suppression", "duplicate-lock-key").contains(id)).forEach(off::add);
         return Analyzer.builder().rules(RuleRegistry.load()).threads(1).disabledRules(off).build()

@@ -2,8 +2,8 @@ package io.github.pgadvisorylint.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.rule.Finding;
-import io.github.pgadvisorylint.core.rule.Severity;
 import io.github.pgadvisorylint.fixtures.FixtureHarness;
 import java.util.List;
 import org.junit.jupiter.api.Test;

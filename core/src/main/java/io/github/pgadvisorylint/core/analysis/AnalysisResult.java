@@ -1,11 +1,12 @@
 package io.github.pgadvisorylint.core.analysis;
 
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.discovery.OtherLanguage;
 import io.github.pgadvisorylint.core.model.LockModel;
-import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.rule.Finding;
 import io.github.pgadvisorylint.core.rule.RuleDescriptor;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;

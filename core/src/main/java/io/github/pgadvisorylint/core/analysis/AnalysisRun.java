@@ -1,12 +1,19 @@
 package io.github.pgadvisorylint.core.analysis;
 
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.facts.FileFacts;
+import io.github.pgadvisorylint.core.facts.Suppression;
 import io.github.pgadvisorylint.core.flow.LockPaths;
 import io.github.pgadvisorylint.core.flow.MethodFlow;
 import io.github.pgadvisorylint.core.config.ConfigScan;
-import io.github.pgadvisorylint.core.config.PoolingEvidence;
+import io.github.pgadvisorylint.core.model.LockOrderEdge;
+import io.github.pgadvisorylint.core.model.LoopOrder;
+import io.github.pgadvisorylint.core.model.PoolingEvidence;
 import io.github.pgadvisorylint.core.config.PoolingEvidenceScanner;
-import io.github.pgadvisorylint.core.config.PoolingSetting;
+import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.config.TimeoutEvidenceScanner;
+import io.github.pgadvisorylint.core.model.SiteHazards;
+import io.github.pgadvisorylint.core.model.SiteUsage;
 import io.github.pgadvisorylint.core.model.TimeoutEvidence;
 import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
 import io.github.pgadvisorylint.core.discovery.FileDiscovery;
@@ -15,34 +22,44 @@ import io.github.pgadvisorylint.core.discovery.FileKind;
 import io.github.pgadvisorylint.core.discovery.Prefilter;
 import io.github.pgadvisorylint.core.java.ConstantIndex;
 import io.github.pgadvisorylint.core.java.HelperRegistry;
-import io.github.pgadvisorylint.core.java.HelperSummary;
+import io.github.pgadvisorylint.core.facts.HelperSummary;
 import io.github.pgadvisorylint.core.java.JavaFrontEnd;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.mybatis.MyBatisMapperFrontEnd;
 import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.LockSite;
-import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import io.github.pgadvisorylint.core.rule.Rule;
 import io.github.pgadvisorylint.core.rule.RuleDescriptor;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.source.SourceDecoder;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import io.github.pgadvisorylint.core.sql.SqlAnalyzer;
 import io.github.pgadvisorylint.core.sql.SqlFileFrontEnd;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.SortedSet;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /** One analysis: discovery, prefilter, front ends in parallel, lock model, rules, sorted findings. */
 final class AnalysisRun {
@@ -54,7 +71,7 @@ final class AnalysisRun {
     static final long WORKER_STACK_BYTES = 256L * 1024 * 1024;
 
     /** The default time one file may take in one phase (read, parse, extract) before it is abandoned. */
-    static final java.time.Duration DEFAULT_FILE_TIME_BUDGET = java.time.Duration.ofSeconds(10);
+    static final Duration DEFAULT_FILE_TIME_BUDGET = Duration.ofSeconds(10);
 
     private final List<Rule> rules;
     private final int threads;
@@ -79,11 +96,11 @@ final class AnalysisRun {
      * Test seam: runs at the start of every per-file task on the worker thread, with the file's
      * relative path (lets a test stand in for a front end that never returns). A no-op in production.
      */
-    java.util.function.Consumer<String> beforeFileTask = path -> { };
+    Consumer<String> beforeFileTask = path -> { };
 
     private final Settings settings;
     private long startedNanos;
-    private final java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger done = new AtomicInteger();
     private volatile int total;
 
     /**
@@ -100,13 +117,13 @@ final class AnalysisRun {
      * @param progress            progress sink
      * @param cache               the incremental-analysis cache to read and update, or null for none
      */
-    record Settings(List<Rule> rules, Set<String> disabled, java.util.Map<String, Severity> severities, int threads,
-                    PoolingSetting pooling, java.util.function.Predicate<Path> fileFilter, Set<String> extraLockHelpers,
+    record Settings(List<Rule> rules, Set<String> disabled, Map<String, Severity> severities, int threads,
+                    PoolingSetting pooling, Predicate<Path> fileFilter, Set<String> extraLockHelpers,
                     Set<String> extraPooledApiTypes, ProgressListener progress, FactsCache cache) {
 
         /** Settings without a cache. */
-        Settings(List<Rule> rules, Set<String> disabled, java.util.Map<String, Severity> severities, int threads,
-                 PoolingSetting pooling, java.util.function.Predicate<Path> fileFilter, Set<String> extraLockHelpers,
+        Settings(List<Rule> rules, Set<String> disabled, Map<String, Severity> severities, int threads,
+                 PoolingSetting pooling, Predicate<Path> fileFilter, Set<String> extraLockHelpers,
                  Set<String> extraPooledApiTypes, ProgressListener progress) {
             this(rules, disabled, severities, threads, pooling, fileFilter, extraLockHelpers, extraPooledApiTypes,
                     progress, null);
@@ -114,8 +131,8 @@ final class AnalysisRun {
 
         /** @return the settings that change what the front ends extract, in a stable textual form */
         String factKey() {
-            return "pooling=" + pooling + ";lockHelpers=" + new java.util.TreeSet<>(extraLockHelpers)
-                    + ";pooledApiTypes=" + new java.util.TreeSet<>(extraPooledApiTypes);
+            return "pooling=" + pooling + ";lockHelpers=" + new TreeSet<>(extraLockHelpers)
+                    + ";pooledApiTypes=" + new TreeSet<>(extraPooledApiTypes);
         }
     }
 
@@ -126,7 +143,7 @@ final class AnalysisRun {
     /**
      * @param fileTimeBudget how long one file may take in one phase before it is abandoned
      */
-    AnalysisRun(Settings settings, Path root, List<Path> targets, java.time.Duration fileTimeBudget) {
+    AnalysisRun(Settings settings, Path root, List<Path> targets, Duration fileTimeBudget) {
         this.budgetNanos = fileTimeBudget.toNanos();
         this.settings = settings;
         this.rules = settings.rules().stream().filter(r -> !settings.disabled().contains(r.descriptor().id())).toList();
@@ -164,10 +181,10 @@ final class AnalysisRun {
         List<LockSite> sites = new ArrayList<>();
         List<LockLifecycle> lifecycles = new ArrayList<>();
         List<Suppression> suppressions = new ArrayList<>();
-        List<io.github.pgadvisorylint.core.model.LockOrderEdge> orderEdges = new ArrayList<>();
-        java.util.Map<String, io.github.pgadvisorylint.core.model.LoopOrder> loops = new java.util.HashMap<>();
-        java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages = new java.util.HashMap<>();
-        java.util.Map<String, io.github.pgadvisorylint.core.model.SiteHazards> hazards = new java.util.HashMap<>();
+        List<LockOrderEdge> orderEdges = new ArrayList<>();
+        Map<String, LoopOrder> loops = new HashMap<>();
+        Map<String, SiteUsage> usages = new HashMap<>();
+        Map<String, SiteHazards> hazards = new HashMap<>();
         List<MethodFlow> flows = new ArrayList<>();
         // the lock helpers' own SQL sites: their callers are sites of their own (SiteRole.HELPER_BODY)
         Set<SourceRegion> helperBodies = new TreeSet<>();
@@ -195,12 +212,12 @@ final class AnalysisRun {
                 .withUsage(usages, timeoutEvidence);
         model = LockPaths.apply(model, flows).withHazards(hazards);
         phaseDone("paths");
-        Set<String> known = new java.util.TreeSet<>();
+        Set<String> known = new TreeSet<>();
         settings.rules().forEach(r -> known.add(r.descriptor().id()));
-        Set<String> active = new java.util.TreeSet<>();
+        Set<String> active = new TreeSet<>();
         rules.forEach(r -> active.add(r.descriptor().id()));
         FindingCollector collector = new FindingCollector(model, known, settings.severities(),
-                java.time.Duration.ofNanos(budgetNanos));
+                Duration.ofNanos(budgetNanos));
         List<Rule> late = new ArrayList<>();
         for (Rule rule : rules) {
             if (rule.phase() == Rule.Phase.AFTER_FINDINGS) {
@@ -243,9 +260,9 @@ final class AnalysisRun {
     }
 
     /** @return the evidence of the files not abandoned, in path order */
-    private static <E> List<E> counted(java.util.Map<String, List<E>> byFile, java.util.Map<String, Notification> skipped) {
+    private static <E> List<E> counted(Map<String, List<E>> byFile, Map<String, Notification> skipped) {
         List<E> out = new ArrayList<>();
-        new java.util.TreeMap<>(byFile).forEach((path, found) -> {
+        new TreeMap<>(byFile).forEach((path, found) -> {
             if (!skipped.containsKey(path)) {
                 out.addAll(found);
             }
@@ -281,8 +298,8 @@ final class AnalysisRun {
                 }
             });
             phaseDone("read");
-            java.util.Map<String, String> hashes = new java.util.HashMap<>();
-            Set<String> callsPreviousHelpers = new java.util.HashSet<>();
+            Map<String, String> hashes = new HashMap<>();
+            Set<String> callsPreviousHelpers = new HashSet<>();
             List<Staged> staged = new ArrayList<>();
             for (int i = 0; i < files.size(); i++) {
                 SourceReader.Read r = reads.get(i);
@@ -297,13 +314,13 @@ final class AnalysisRun {
             boolean javaReused = previous != null && previous.javaReusable()
                     && javaUnchanged(previous, files, staged, hashes, callsPreviousHelpers);
             boolean[] reused = new boolean[files.size()];
-            java.util.Map<String, List<PoolingEvidence>> pooled = new java.util.TreeMap<>();
-            java.util.Map<String, List<TimeoutEvidence>> timeouts = new java.util.TreeMap<>();
+            Map<String, List<PoolingEvidence>> pooled = new TreeMap<>();
+            Map<String, List<TimeoutEvidence>> timeouts = new TreeMap<>();
             Set<String> participants = new TreeSet<>();
             if (previous != null) {
                 reuseUnchanged(previous, files, staged, hashes, reused, javaReused, pooled, timeouts, participants);
             }
-            Set<Integer> callPrevious = new java.util.HashSet<>();
+            Set<Integer> callPrevious = new HashSet<>();
             for (int i = 0; i < files.size(); i++) {
                 if (reads.get(i) != null && reads.get(i).bytesCalled()) {
                     callPrevious.add(i);
@@ -337,7 +354,7 @@ final class AnalysisRun {
                     timeouts.put(files.get(i).relativePath(), f.timeouts());
                 }
             }
-            java.util.Map<String, Notification> skipped = tasks.skipped();
+            Map<String, Notification> skipped = tasks.skipped();
             poolingEvidence = counted(pooled, skipped);
             timeoutEvidence = counted(timeouts, skipped);
             if (cache != null) {
@@ -365,10 +382,10 @@ final class AnalysisRun {
     /** The Java part: the Java candidates, the mapper XML files, and what joins them. */
     private JavaProject.Result analyzeJava(FileTasks tasks, List<DiscoveredFile> files, List<Staged> staged,
                                            SourceReader reader, FactsCache.Snapshot previous,
-                                           java.util.Map<String, String> hashes, Set<Integer> callPrevious) {
-        java.util.SortedMap<Integer, Staged.Text> candidates = new java.util.TreeMap<>();
-        java.util.SortedMap<Integer, Staged.Mapper> mappers = new java.util.TreeMap<>();
-        Set<Integer> ruledOut = new java.util.HashSet<>();
+                                           Map<String, String> hashes, Set<Integer> callPrevious) {
+        SortedMap<Integer, Staged.Text> candidates = new TreeMap<>();
+        SortedMap<Integer, Staged.Mapper> mappers = new TreeMap<>();
+        Set<Integer> ruledOut = new HashSet<>();
         for (int i = 0; i < staged.size(); i++) {
             Staged s = staged.get(i);
             boolean java = files.get(i).kind() == FileKind.JAVA;
@@ -384,7 +401,7 @@ final class AnalysisRun {
         settings.extraLockHelpers().forEach(h -> configured.add(h.substring(h.lastIndexOf('.') + 1)));
         JavaProject project = new JavaProject(tasks, javaFrontEnd, mapperFrontEnd, files,
                 (f, wanted) -> reader.read(f, true, wanted, Set.of()), ruledOut, configured, this::phaseDone);
-        java.util.Map<String, JavaProject.Previous> before = new java.util.HashMap<>();
+        Map<String, JavaProject.Previous> before = new HashMap<>();
         if (previous != null) {
             previous.files().forEach((path, e) -> {
                 if (e.extractedWith() != null) {
@@ -411,8 +428,8 @@ final class AnalysisRun {
      * helper, a file named like a type the analysed files refer to) and no mapper XML file changed.
      */
     private boolean javaUnchanged(FactsCache.Snapshot previous, List<DiscoveredFile> files, List<Staged> read,
-                                  java.util.Map<String, String> hashes, Set<String> callsPreviousHelpers) {
-        java.util.Map<String, Integer> slots = new java.util.HashMap<>();
+                                  Map<String, String> hashes, Set<String> callsPreviousHelpers) {
+        Map<String, Integer> slots = new HashMap<>();
         for (int i = 0; i < files.size(); i++) {
             slots.put(files.get(i).relativePath(), i);
         }
@@ -450,9 +467,9 @@ final class AnalysisRun {
      * {@code javaReused}.
      */
     private void reuseUnchanged(FactsCache.Snapshot previous, List<DiscoveredFile> files, List<Staged> staged,
-                                java.util.Map<String, String> hashes, boolean[] reused, boolean javaReused,
-                                java.util.Map<String, List<PoolingEvidence>> pooled,
-                                java.util.Map<String, List<TimeoutEvidence>> timeouts,
+                                Map<String, String> hashes, boolean[] reused, boolean javaReused,
+                                Map<String, List<PoolingEvidence>> pooled,
+                                Map<String, List<TimeoutEvidence>> timeouts,
                                 Set<String> participants) {
         for (int i = 0; i < files.size(); i++) {
             String path = files.get(i).relativePath();
@@ -482,12 +499,12 @@ final class AnalysisRun {
     /** What this analysis leaves for the next: every file read, with its hash and facts. */
     private FactsCache.Snapshot snapshot(String fingerprint, FactsCache.Snapshot previous, boolean javaReused,
                                          List<DiscoveredFile> files, List<FileFacts> out, JavaProject.Result javaPart,
-                                         java.util.Map<String, String> hashes, Set<String> participants,
+                                         Map<String, String> hashes, Set<String> participants,
                                          Set<String> watchedTypeNames,
-                                         java.util.Map<String, List<PoolingEvidence>> pooled,
-                                         java.util.Map<String, List<TimeoutEvidence>> timeouts,
-                                         java.util.Map<String, Notification> skipped) {
-        java.util.SortedMap<String, FactsCache.Entry> entries = new java.util.TreeMap<>();
+                                         Map<String, List<PoolingEvidence>> pooled,
+                                         Map<String, List<TimeoutEvidence>> timeouts,
+                                         Map<String, Notification> skipped) {
+        SortedMap<String, FactsCache.Entry> entries = new TreeMap<>();
         for (DiscoveredFile f : files) {
             // files named like a referenced type: the next run must tell whether they changed
             if (f.kind() == FileKind.JAVA && !hashes.containsKey(f.relativePath())
@@ -512,7 +529,7 @@ final class AnalysisRun {
                 List<FactsCache.Extraction> history = javaPart == null ? null : javaPart.extracted().get(i);
                 FactsCache.Entry kept = previous == null ? null : previous.files().get(path);
                 String with = null;
-                java.util.SortedSet<String> called = null;
+                SortedSet<String> called = null;
                 List<FactsCache.Extraction> earlier = null;
                 if (history != null && !history.isEmpty()) {
                     FactsCache.Extraction last = history.get(history.size() - 1);
@@ -530,7 +547,7 @@ final class AnalysisRun {
                         extracted ? with : null, extracted ? called : null, extracted ? earlier : null));
             }
         }
-        java.util.SortedSet<String> callNames = new java.util.TreeSet<>();
+        SortedSet<String> callNames = new TreeSet<>();
         if (javaReused) {
             callNames.addAll(previous.helperCallNames());
         } else {
@@ -538,7 +555,7 @@ final class AnalysisRun {
             settings.extraLockHelpers().forEach(h -> callNames.add(h.substring(h.lastIndexOf('.') + 1)));
         }
         return new FactsCache.Snapshot(FactsCache.FORMAT, fingerprint, !overBudget,
-                new java.util.TreeSet<>(watchedTypeNames), callNames, entries);
+                new TreeSet<>(watchedTypeNames), callNames, entries);
     }
 
     private static FactsCache.Stats stats(boolean[] reused, List<FileFacts> out, boolean javaReused,
@@ -591,7 +608,7 @@ final class AnalysisRun {
             } else if (staged instanceof Staged.Config config) {
                 List<TimeoutEvidence> timeouts = timeoutScanner.scan(config.file());
                 ConfigScan scan = pooling == PoolingSetting.AUTO && PoolingEvidenceScanner.mayHoldEvidence(
-                        config.file().text().getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                        config.file().text().getBytes(StandardCharsets.UTF_8))
                         ? poolingScanner.scan(config.file()) : ConfigScan.empty();
                 return new Finished(new FileFacts(config.file().path(), List.of(), List.of(), scan.notifications(), List.of()),
                         true, scan.evidence(), timeouts);

@@ -1,9 +1,11 @@
 package io.github.pgadvisorylint.core.analysis;
 
+import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.rule.Rule;
 import io.github.pgadvisorylint.core.rule.RuleDescriptor;
-import io.github.pgadvisorylint.core.rule.Severity;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -13,20 +15,27 @@ import java.util.function.Predicate;
 
 /**
  * The facade the CLI, the Maven plugin and the tests call: discovery, prefilter, front ends, lock
- * model, rules, sorted findings. Thread-safe; one instance may run many analyses.
+ * model, rules, sorted findings.
+ *
+ * <p>Holds settings only, fixed when built; one instance may run many analyses, one after another.
+ * Concurrent calls are safe only when no two of them use the same {@link FactsCache}: the cache is
+ * not thread-safe, and {@link #analyze(Path, List)} reads and updates the builder's cache in every
+ * call. Give each concurrent call its own cache, or none, with {@link #analyze(Path, List, FactsCache)}.
+ * The rules, the file filter and the progress listener given to the builder are shared by every
+ * analysis.
  */
 public final class Analyzer {
 
     private final List<Rule> rules;
     private final int threads;
-    private final io.github.pgadvisorylint.core.config.PoolingSetting pooling;
+    private final PoolingSetting pooling;
     private final Set<String> disabled;
     private final Map<String, Severity> severities;
     private final Predicate<Path> fileFilter;
     private final Set<String> extraLockHelpers;
     private final Set<String> extraPooledApiTypes;
     private final ProgressListener progress;
-    private final java.time.Duration fileTimeBudget;
+    private final Duration fileTimeBudget;
     private final FactsCache cache;
 
     private Analyzer(Builder b) {
@@ -160,7 +169,7 @@ public final class Analyzer {
     public static final class Builder {
         private List<Rule> rules = List.of();
         private int threads = Math.max(1, Runtime.getRuntime().availableProcessors());
-        private io.github.pgadvisorylint.core.config.PoolingSetting pooling = io.github.pgadvisorylint.core.config.PoolingSetting.AUTO;
+        private PoolingSetting pooling = PoolingSetting.AUTO;
         private Set<String> disabled = Set.of();
         private Set<String> enabled = Set.of();
         private Map<String, Severity> severities = Map.of();
@@ -168,7 +177,7 @@ public final class Analyzer {
         private Set<String> extraLockHelpers = Set.of();
         private Set<String> extraPooledApiTypes = Set.of();
         private ProgressListener progress = ProgressListener.NONE;
-        private java.time.Duration fileTimeBudget = AnalysisRun.DEFAULT_FILE_TIME_BUDGET;
+        private Duration fileTimeBudget = AnalysisRun.DEFAULT_FILE_TIME_BUDGET;
         private FactsCache cache;
 
         private Builder() {
@@ -201,8 +210,8 @@ public final class Analyzer {
          *                project's configuration
          * @return this builder
          */
-        public Builder pooling(io.github.pgadvisorylint.core.config.PoolingSetting pooling) {
-            this.pooling = java.util.Objects.requireNonNull(pooling, "pooling");
+        public Builder pooling(PoolingSetting pooling) {
+            this.pooling = Objects.requireNonNull(pooling, "pooling");
             return this;
         }
 
@@ -288,7 +297,7 @@ public final class Analyzer {
          * @param budget positive; default 10 seconds
          * @return this builder
          */
-        public Builder fileTimeBudget(java.time.Duration budget) {
+        public Builder fileTimeBudget(Duration budget) {
             if (budget.isNegative() || budget.isZero()) {
                 throw new IllegalArgumentException("fileTimeBudget must be positive, not " + budget);
             }

@@ -2,19 +2,30 @@ package io.github.pgadvisorylint.core.analysis;
 
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.github.pgadvisorylint.core.config.PoolingEvidence;
+import io.github.pgadvisorylint.core.facts.FileFacts;
+import io.github.pgadvisorylint.core.facts.HelperSummary;
+import io.github.pgadvisorylint.core.io.AtomicFiles;
+import io.github.pgadvisorylint.core.model.PoolingEvidence;
 import io.github.pgadvisorylint.core.model.TimeoutEvidence;
-import io.github.pgadvisorylint.core.report.AtomicFiles;
-import io.github.pgadvisorylint.core.report.ToolInfo;
+import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -27,6 +38,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.SortedSet;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * The incremental-analysis cache ({@code scan --cache FILE}; the Maven plugin's
@@ -77,13 +89,13 @@ public final class FactsCache {
     }
 
     private final Path file;
-    private final java.util.concurrent.CompletableFuture<Loaded> loading;
+    private final CompletableFuture<Loaded> loading;
     private Snapshot next;
     private Stats stats = new Stats(0, 0, false);
 
     private FactsCache(Path file) {
         this.file = file;
-        this.loading = new java.util.concurrent.CompletableFuture<>();
+        this.loading = new CompletableFuture<>();
         Thread reader = new Thread(() -> {
             try {
                 loading.complete(read(file));
@@ -118,8 +130,8 @@ public final class FactsCache {
                 return new Loaded(null, "cache file " + file + " is larger than " + MAX_BYTES + " bytes; ignored");
             }
             try (InputStream in = Files.newInputStream(file)) {
-                com.fasterxml.jackson.databind.JsonNode tree = Json.MAPPER.readTree(in);
-                com.fasterxml.jackson.databind.JsonNode format = tree == null ? null : tree.get("format");
+                JsonNode tree = Json.MAPPER.readTree(in);
+                JsonNode format = tree == null ? null : tree.get("format");
                 if (format != null && format.isInt() && format.intValue() > 0 && format.intValue() != FORMAT) {
                     return new Loaded(null, null); // another layout, written by another version: silently replaced
                 }
@@ -146,21 +158,21 @@ public final class FactsCache {
     /** @return why reading failed, in the user's terms (no class names of the JSON mapping) */
     private static String describe(Throwable e) {
         String at = "";
-        if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j && j.getLocation() != null
+        if (e instanceof JsonProcessingException j && j.getLocation() != null
                 && j.getLocation().getLineNr() > 0) {
             at = " at line " + j.getLocation().getLineNr() + ", column " + j.getLocation().getColumnNr();
         }
-        if (e instanceof com.fasterxml.jackson.core.exc.StreamConstraintsException) {
+        if (e instanceof StreamConstraintsException) {
             return "too deeply nested or too large" + at;
         }
-        if (e instanceof com.fasterxml.jackson.core.JsonParseException
-                || e instanceof com.fasterxml.jackson.core.io.JsonEOFException) {
+        if (e instanceof JsonParseException
+                || e instanceof JsonEOFException) {
             return "not valid JSON" + at;
         }
-        if (e instanceof com.fasterxml.jackson.databind.JsonMappingException) {
+        if (e instanceof JsonMappingException) {
             return "not a pg-advisory-lint cache: unexpected content" + at;
         }
-        if (e instanceof java.nio.file.AccessDeniedException) {
+        if (e instanceof AccessDeniedException) {
             return "access denied";
         }
         return e instanceof IOException ? "cannot read it: " + e.getClass().getSimpleName() : e.toString();
@@ -241,7 +253,7 @@ public final class FactsCache {
         try (InputStream in = Files.newInputStream(file)) {
             n = in.readNBytes(head, 0, head.length);
         }
-        String start = new String(head, 0, n, java.nio.charset.StandardCharsets.UTF_8).replaceAll("\\s", "");
+        String start = new String(head, 0, n, StandardCharsets.UTF_8).replaceAll("\\s", "");
         return start.startsWith("{\"files\"") || "{\"files\"".startsWith(start);
     }
 
@@ -278,7 +290,7 @@ public final class FactsCache {
                     build = Files.size(jar) + "@" + Files.getLastModifiedTime(jar).toMillis();
                 }
             }
-        } catch (IOException | java.net.URISyntaxException | RuntimeException e) {
+        } catch (IOException | URISyntaxException | RuntimeException e) {
             build = "unknown";
         }
         return "format=" + FORMAT + ";tool=" + ToolInfo.version() + ";build=" + build + ";" + settings;
@@ -385,6 +397,6 @@ public final class FactsCache {
      * @param called  the names the file calls
      * @param helpers the lock helpers it declares, as that round saw them
      */
-    record Extraction(String with, SortedSet<String> called, List<io.github.pgadvisorylint.core.java.HelperSummary> helpers) {
+    record Extraction(String with, SortedSet<String> called, List<HelperSummary> helpers) {
     }
 }

@@ -1,8 +1,9 @@
 package io.github.pgadvisorylint.core.analysis;
 
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
-import io.github.pgadvisorylint.core.model.SourceRegion;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

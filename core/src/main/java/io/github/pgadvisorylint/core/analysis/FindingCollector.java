@@ -1,16 +1,19 @@
 package io.github.pgadvisorylint.core.analysis;
 
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.facts.Suppression;
 import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.LockSite;
-import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import io.github.pgadvisorylint.core.rule.Finding;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Rule;
 import io.github.pgadvisorylint.core.rule.RuleContext;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.rule.FindingSuppression;
 import io.github.pgadvisorylint.core.rule.SuppressionUse;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.SortedSet;
 import java.util.TreeSet;
@@ -65,7 +68,7 @@ final class FindingCollector {
                      Duration ruleBudget) {
         this.model = model;
         this.ruleBudgetNanos = ruleBudget.toNanos();
-        this.knownRuleIds = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(knownRuleIds));
+        this.knownRuleIds = Collections.unmodifiableSortedSet(new TreeSet<>(knownRuleIds));
         this.severityOverrides = Map.copyOf(severityOverrides);
     }
 
@@ -79,7 +82,7 @@ final class FindingCollector {
     void runRule(Rule rule, List<Notification> notifications) {
         String id = rule.descriptor().id();
         // the rule's own list: an abandoned rule that goes on reporting never reaches the findings
-        List<Raw> reported = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<Raw> reported = Collections.synchronizedList(new ArrayList<>());
         RuleContext context = new RuleContext() {
             @Override
             public LockModel model() {
@@ -188,7 +191,7 @@ final class FindingCollector {
                 collected.add(new SuppressionUse(s.location(), s.form(), s.ruleIds(), unknown, unused,
                         silenced.getOrDefault(s, 0)));
             }
-            collected.sort(java.util.Comparator.comparing(SuppressionUse::location));
+            collected.sort(Comparator.comparing(SuppressionUse::location));
             uses = List.copyOf(collected);
             raws = new LinkedHashSet<>();
             for (Rule r : late) {

@@ -3,17 +3,20 @@ package io.github.pgadvisorylint.core.analysis;
 import com.github.javaparser.ast.CompilationUnit;
 import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
 import io.github.pgadvisorylint.core.discovery.FileKind;
+import io.github.pgadvisorylint.core.facts.FileFacts;
+import io.github.pgadvisorylint.core.facts.HelperSummary;
 import io.github.pgadvisorylint.core.java.ConstantIndex;
 import io.github.pgadvisorylint.core.java.HelperRegistry;
-import io.github.pgadvisorylint.core.java.HelperSummary;
 import io.github.pgadvisorylint.core.java.JavaFrontEnd;
 import io.github.pgadvisorylint.core.java.JavaOutline;
-import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.mybatis.MyBatisMapperFrontEnd;
-import io.github.pgadvisorylint.core.rule.Severity;
 import io.github.pgadvisorylint.core.source.SourceFile;
+import io.github.pgadvisorylint.core.source.SourceRegion;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -28,6 +31,7 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The Java part of one analysis: the project's outline, its lock helpers, and the facts of every
@@ -67,7 +71,7 @@ final class JavaProject {
          * @param wanted decides on the text whether to go on; null for always
          * @return what reading gave (see {@link SourceReader#read})
          */
-        SourceReader.Read read(DiscoveredFile f, java.util.function.Predicate<String> wanted);
+        SourceReader.Read read(DiscoveredFile f, Predicate<String> wanted);
     }
 
     /**
@@ -334,11 +338,11 @@ final class JavaProject {
      */
     private String readsDigest(HelperRegistry registry) {
         if (indexDigest == null) {
-            indexDigest = SourceReader.sha256(indexOrder.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            indexDigest = SourceReader.sha256(indexOrder.toString().getBytes(StandardCharsets.UTF_8));
         }
         // the signature says what the helpers do; the summaries also say where (regions a caller's facts copy)
         return SourceReader.sha256((indexDigest + "\n" + registry.signature() + "\n" + registry.summaries())
-                .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                .getBytes(StandardCharsets.UTF_8));
     }
 
     /**
@@ -355,7 +359,7 @@ final class JavaProject {
                 lastLine = line;
             }
         }
-        return SourceReader.sha256(sb.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return SourceReader.sha256(sb.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     /** @return the outline of a file, or its parse problem */

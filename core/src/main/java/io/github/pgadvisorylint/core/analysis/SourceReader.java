@@ -1,17 +1,19 @@
 package io.github.pgadvisorylint.core.analysis;
 
 import io.github.pgadvisorylint.core.config.PoolingEvidenceScanner;
-import io.github.pgadvisorylint.core.config.PoolingSetting;
 import io.github.pgadvisorylint.core.config.TimeoutEvidenceScanner;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
 import io.github.pgadvisorylint.core.discovery.FileKind;
 import io.github.pgadvisorylint.core.discovery.Prefilter;
+import io.github.pgadvisorylint.core.facts.FileFacts;
 import io.github.pgadvisorylint.core.java.JavaOutline;
-import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.mybatis.MyBatisMapperFrontEnd;
-import io.github.pgadvisorylint.core.rule.Severity;
 import io.github.pgadvisorylint.core.source.SourceDecoder;
 import io.github.pgadvisorylint.core.source.SourceFile;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.core.analysis;
 
+import io.github.pgadvisorylint.core.facts.FileFacts;
 import io.github.pgadvisorylint.core.source.SourceFile;
 
 /**

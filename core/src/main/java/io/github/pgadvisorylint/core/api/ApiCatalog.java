@@ -36,6 +36,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.regex.Pattern;
 
 /**
@@ -317,8 +319,8 @@ public final class ApiCatalog {
     }
 
     /** The entries whose name or pattern matches a method name, by name (filled as names are asked for). */
-    private final java.util.concurrent.ConcurrentMap<String, List<MethodMatcher>> candidatesByName =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentMap<String, List<MethodMatcher>> candidatesByName =
+            new ConcurrentHashMap<>();
 
     private List<MethodMatcher> findCandidates(String name) {
         List<MethodMatcher> exact = byName.getOrDefault(name, List.of());

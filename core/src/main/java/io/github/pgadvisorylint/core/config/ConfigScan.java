@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.core.config;
 
-import io.github.pgadvisorylint.core.analysis.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.model.PoolingEvidence;
 import java.util.List;
 
 /**

@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.core.config;
 
+import io.github.pgadvisorylint.core.model.PoolingMode;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;

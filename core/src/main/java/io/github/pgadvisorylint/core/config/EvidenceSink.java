@@ -1,7 +1,10 @@
 package io.github.pgadvisorylint.core.config;
 
-import io.github.pgadvisorylint.core.analysis.Notification;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.model.EvidenceStrength;
+import io.github.pgadvisorylint.core.model.PoolingEvidence;
+import io.github.pgadvisorylint.core.model.PoolingMode;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,9 @@
 package io.github.pgadvisorylint.core.config;
 
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.discovery.TestSources;
+import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.rule.RuleDescriptor;
-import io.github.pgadvisorylint.core.rule.Severity;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,10 @@
 package io.github.pgadvisorylint.core.config;
 
+import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.rule.Names;
-import io.github.pgadvisorylint.core.rule.Severity;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -178,7 +180,7 @@ public final class LintConfigLoader {
             if (Files.size(file) > MAX_BYTES) {
                 throw new ConfigException(file, 0, 0, "file is larger than " + MAX_BYTES + " bytes", null);
             }
-            text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(file))).toString();
+            text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(Files.readAllBytes(file))).toString();
         } catch (CharacterCodingException e) {
             throw new ConfigException(file, 0, 0, "file is not valid UTF-8", e);
         } catch (IOException e) {

@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.core.config;
 
+import io.github.pgadvisorylint.core.model.PoolingMode;
 import io.github.pgadvisorylint.core.source.SourceDecoder;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import java.nio.charset.StandardCharsets;

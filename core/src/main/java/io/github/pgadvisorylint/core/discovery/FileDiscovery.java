@@ -1,8 +1,8 @@
 package io.github.pgadvisorylint.core.discovery;
 
-import io.github.pgadvisorylint.core.analysis.Notification;
-import io.github.pgadvisorylint.core.model.SourceRegion;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
+import java.nio.file.FileSystemLoopException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
@@ -282,7 +284,7 @@ public final class FileDiscovery {
         /** @return the exception's type and the part of its message that is not the absolute path */
         private String describe(IOException e) {
             String type = e.getClass().getSimpleName();
-            if (e instanceof java.nio.file.FileSystemException fse) {
+            if (e instanceof FileSystemException fse) {
                 return fse.getReason() == null ? type : type + ": " + fse.getReason();
             }
             return e.getMessage() == null ? type : type + ": " + e.getMessage();
@@ -290,8 +292,8 @@ public final class FileDiscovery {
     }
 
     private static boolean isLoop(IOException e) {
-        return e instanceof java.nio.file.FileSystemLoopException
-                || (e instanceof java.nio.file.FileSystemException fse && fse.getReason() != null
+        return e instanceof FileSystemLoopException
+                || (e instanceof FileSystemException fse && fse.getReason() != null
                         && fse.getReason().contains("symbolic links"));
     }
 

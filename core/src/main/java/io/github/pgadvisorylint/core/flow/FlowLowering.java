@@ -50,7 +50,7 @@ import io.github.pgadvisorylint.core.api.ApiCatalog;
 import io.github.pgadvisorylint.core.api.ApiFamily;
 import io.github.pgadvisorylint.core.api.ConnectionSource;
 import io.github.pgadvisorylint.core.api.Role;
-import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;

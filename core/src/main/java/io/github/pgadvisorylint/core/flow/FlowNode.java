@@ -1,6 +1,6 @@
 package io.github.pgadvisorylint.core.flow;
 
-import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.List;
 import java.util.Objects;
 

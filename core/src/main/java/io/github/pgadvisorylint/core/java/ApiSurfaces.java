@@ -2,15 +2,20 @@ package io.github.pgadvisorylint.core.java;
 
 import com.github.javaparser.ast.CompilationUnit;
 import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.FieldDeclaration;
+import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
+import com.github.javaparser.ast.expr.ArrayCreationExpr;
 import com.github.javaparser.ast.expr.ClassExpr;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.FieldAccessExpr;
+import com.github.javaparser.ast.expr.LambdaExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.stmt.Statement;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -41,7 +46,7 @@ final class ApiSurfaces {
             "preparedQuery", "query", "createQuery", "createUpdate", "createCall", "select", "execute", "prepareStatement"));
 
     private static Set<String> union(Set<String> a, Set<String> b) {
-        Set<String> out = new java.util.HashSet<>(a);
+        Set<String> out = new HashSet<>(a);
         out.addAll(b);
         return Set.copyOf(out);
     }
@@ -152,7 +157,7 @@ final class ApiSurfaces {
             if (isJooqType(a)) {
                 continue;
             }
-            if (a instanceof com.github.javaparser.ast.expr.ArrayCreationExpr arr && arr.getInitializer().isPresent()) {
+            if (a instanceof ArrayCreationExpr arr && arr.getInitializer().isPresent()) {
                 arr.getInitializer().get().getValues().forEach(v -> out.add(unwrapJooqValue(v)));
             } else {
                 out.add(unwrapJooqValue(a));
@@ -209,12 +214,12 @@ final class ApiSurfaces {
         if (local.isPresent()) {
             return local.get().getInitializer().orElse(null);
         }
-        com.github.javaparser.ast.body.TypeDeclaration<?> type = use.findAncestor(
-                com.github.javaparser.ast.body.TypeDeclaration.class).orElse(null);
+        TypeDeclaration<?> type = use.findAncestor(
+                TypeDeclaration.class).orElse(null);
         if (type != null) {
             for (VariableDeclarator v : type.findAll(VariableDeclarator.class)) {
                 if (v.getNameAsString().equals(name) && v.getParentNode().orElse(null)
-                        instanceof com.github.javaparser.ast.body.FieldDeclaration) {
+                        instanceof FieldDeclaration) {
                     return v.getInitializer().orElse(null);
                 }
             }
@@ -253,7 +258,7 @@ final class ApiSurfaces {
     static MethodCallExpr jooqExecutor(Node n) {
         MethodCallExpr found = null;
         for (Node cur = n.getParentNode().orElse(null); cur != null && !(cur instanceof Statement)
-                && !(cur instanceof com.github.javaparser.ast.expr.LambdaExpr); cur = cur.getParentNode().orElse(null)) {
+                && !(cur instanceof LambdaExpr); cur = cur.getParentNode().orElse(null)) {
             if (cur instanceof MethodCallExpr m) {
                 Expression root = m;
                 while (root instanceof MethodCallExpr rm && rm.getScope().isPresent()

@@ -11,16 +11,24 @@ import com.github.javaparser.ast.body.VariableDeclarator;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The constants of every Java file parsed in one analysis, so a key or SQL text written as
  * {@code LockKeys.INVOICE_JOB} in one file resolves to the declaration in another: {@code final}
  * fields and interface fields with initializers, and enum constants. Keyed by the declaring type's
- * simple name and its qualified name. Built before extraction; read-only afterwards (thread-safe
- * reads).
+ * simple name and its qualified name.
+ *
+ * <p>Not read-only: it grows on the analysis thread, first with the outlines of the candidates and of
+ * the files they refer to, then before each helper round with the outlines of the files that join as
+ * helper callers (see {@code JavaProject}), so an extraction sees the index as it stood when its round
+ * started. Every method is {@code synchronized}: parsing threads may read while it grows (an extraction
+ * abandoned over the time budget may still run) and never see a file half added. The lists
+ * {@link #types(String)} returns are the index's own: callers must not modify them.
  */
 public final class ConstantIndex {
 
@@ -38,7 +46,7 @@ public final class ConstantIndex {
     private final Map<String, List<Constant>> byTypeAndName = new HashMap<>();
     private final Map<String, List<TypeDeclaration<?>>> typesBySimpleName = new HashMap<>();
     private final Map<TypeDeclaration<?>, SourceFile> typeFiles = new HashMap<>();
-    private final java.util.Set<String> files = new java.util.HashSet<>();
+    private final Set<String> files = new HashSet<>();
 
     /** An empty index. */
     public ConstantIndex() {

@@ -7,6 +7,7 @@ import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.BooleanLiteralExpr;
 import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.FieldAccessExpr;
 import com.github.javaparser.ast.expr.LambdaExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
@@ -18,10 +19,11 @@ import io.github.pgadvisorylint.core.api.Role;
 import io.github.pgadvisorylint.core.model.ConnectionScope;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.ExecutionContext;
-import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.model.TransactionBoundary;
 import io.github.pgadvisorylint.core.model.TransactionState;
 import io.github.pgadvisorylint.core.source.SourceFile;
+import io.github.pgadvisorylint.core.source.SourceRegion;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -237,7 +239,7 @@ final class ExecutionContextAnalyzer {
         String type = null;
         if (scope instanceof NameExpr n) {
             type = JavaScopes.declaredType(n.getNameAsString(), exec);
-        } else if (scope instanceof com.github.javaparser.ast.expr.FieldAccessExpr f && f.getScope().isThisExpr()) {
+        } else if (scope instanceof FieldAccessExpr f && f.getScope().isThisExpr()) {
             type = JavaScopes.declaredType(f.getNameAsString(), exec);
         }
         if (type != null) {
@@ -260,7 +262,7 @@ final class ExecutionContextAnalyzer {
 
     private static boolean importsAny(Node n, String... prefixes) {
         return n.findCompilationUnit().map(cu -> cu.getImports().stream()
-                .anyMatch(i -> java.util.Arrays.stream(prefixes).anyMatch(p -> i.getNameAsString().startsWith(p)))).orElse(false);
+                .anyMatch(i -> Arrays.stream(prefixes).anyMatch(p -> i.getNameAsString().startsWith(p)))).orElse(false);
     }
 
 
@@ -355,7 +357,7 @@ final class ExecutionContextAnalyzer {
             scope = m.getScope().get();
         }
         String name = scope instanceof NameExpr n ? n.getNameAsString()
-                : scope instanceof com.github.javaparser.ast.expr.FieldAccessExpr f && f.getScope().isThisExpr() ? f.getNameAsString() : null;
+                : scope instanceof FieldAccessExpr f && f.getScope().isThisExpr() ? f.getNameAsString() : null;
         Expression init = scope;
         if (name != null) {
             String declared = JavaScopes.declaredType(name, exec);
@@ -374,7 +376,7 @@ final class ExecutionContextAnalyzer {
         if (init instanceof MethodCallExpr using && using.getNameAsString().equals("using") && using.getArguments().isNonEmpty()) {
             Expression source = using.getArgument(0);
             String type = source instanceof NameExpr n ? JavaScopes.declaredType(n.getNameAsString(), using)
-                    : source instanceof com.github.javaparser.ast.expr.FieldAccessExpr f && f.getScope().isThisExpr()
+                    : source instanceof FieldAccessExpr f && f.getScope().isThisExpr()
                     ? JavaScopes.declaredType(f.getNameAsString(), using) : null;
             String simple = type == null ? "" : JavaScopes.simpleTypeName(type);
             if (simple.equals("Connection")) {

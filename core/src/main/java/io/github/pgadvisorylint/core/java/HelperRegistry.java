@@ -2,6 +2,7 @@ package io.github.pgadvisorylint.core.java;
 
 import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
+import io.github.pgadvisorylint.core.facts.HelperSummary;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
@@ -11,6 +12,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 /**
  * Every lock helper of one analysis, and how a call finds its helper: by the receiver's declared type
@@ -121,8 +124,8 @@ public final class HelperRegistry {
         return implementationCounts.computeIfAbsent(type, this::countImplementations);
     }
 
-    private final java.util.concurrent.ConcurrentMap<String, Integer> implementationCounts =
-            new java.util.concurrent.ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Integer> implementationCounts =
+            new ConcurrentHashMap<>();
 
     private int countImplementations(String type) {
         int n = 0;

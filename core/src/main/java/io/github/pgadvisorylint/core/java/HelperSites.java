@@ -12,6 +12,7 @@ import com.github.javaparser.ast.expr.FieldAccessExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
+import io.github.pgadvisorylint.core.facts.HelperSummary;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
@@ -19,11 +20,17 @@ import io.github.pgadvisorylint.core.model.LockOperation;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
 import io.github.pgadvisorylint.core.model.SqlClause;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -49,7 +56,7 @@ final class HelperSites {
     private static final Pattern POSITIONAL = Pattern.compile("^[?$](\\d+)$");
 
     /** Lifecycles in which the helper itself pairs the acquisition with a release. */
-    private static final Set<ReleaseGuarantee> PAIRED_INSIDE = java.util.EnumSet.of(ReleaseGuarantee.FINALLY,
+    private static final Set<ReleaseGuarantee> PAIRED_INSIDE = EnumSet.of(ReleaseGuarantee.FINALLY,
             ReleaseGuarantee.BY_HELPER, ReleaseGuarantee.TRY_WITH_RESOURCES, ReleaseGuarantee.NOT_IN_FINALLY,
             ReleaseGuarantee.TRY_STARTS_LATE);
 
@@ -139,8 +146,8 @@ final class HelperSites {
     static List<HelperSummary> summarize(List<LockSite> sites, Map<LockSite, Node> nodes, List<LockLifecycle> lifecycles,
                                          Map<LockSite, LockSite> inners, Map<LockSite, Map<String, Boolean>> flags) {
         Map<CallableDeclaration<?>, List<HelperSummary.Op>> ops = new LinkedHashMap<>();
-        java.util.Set<io.github.pgadvisorylint.core.model.SourceRegion> pairedReleases = new java.util.HashSet<>();
-        Map<HelperSummary.Op, io.github.pgadvisorylint.core.model.SourceRegion> opRegions = new java.util.IdentityHashMap<>();
+        Set<SourceRegion> pairedReleases = new HashSet<>();
+        Map<HelperSummary.Op, SourceRegion> opRegions = new IdentityHashMap<>();
         for (LockSite site : sites) {
             Node n = nodes.get(site);
             if (n == null || site.api() == ExecutionApi.DECLARATION || LifecycleAnalyzer.preparedForLater(n)) {
@@ -171,7 +178,7 @@ final class HelperSites {
             if (releasedInside && own.releaseRegion() != null) {
                 pairedReleases.add(own.releaseRegion());
             }
-            java.util.SortedMap<Integer, Boolean> when = new java.util.TreeMap<>();
+            SortedMap<Integer, Boolean> when = new TreeMap<>();
             flags.getOrDefault(site, Map.of()).forEach((name, value) -> {
                 if (params.contains(name)) {
                     when.put(params.indexOf(name), value);

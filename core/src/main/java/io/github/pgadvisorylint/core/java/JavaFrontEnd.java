@@ -1,7 +1,29 @@
 package io.github.pgadvisorylint.core.java;
 
+import com.github.javaparser.Position;
+import com.github.javaparser.Processor;
+import com.github.javaparser.Range;
+import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
+import com.github.javaparser.ast.expr.ArrayInitializerExpr;
+import com.github.javaparser.ast.expr.AssignExpr;
+import com.github.javaparser.ast.expr.CastExpr;
+import com.github.javaparser.ast.expr.EnclosedExpr;
+import com.github.javaparser.ast.expr.FieldAccessExpr;
+import com.github.javaparser.ast.expr.StringLiteralExpr;
+import com.github.javaparser.ast.validator.postprocessors.Java10PostProcessor;
+import io.github.pgadvisorylint.core.discovery.Prefilter;
+import io.github.pgadvisorylint.core.facts.HelperSummary;
 import io.github.pgadvisorylint.core.flow.FlowLowering;
 import io.github.pgadvisorylint.core.flow.MethodFlow;
+import io.github.pgadvisorylint.core.model.AdvisoryFunction;
+import io.github.pgadvisorylint.core.model.ExecutionContext;
+import io.github.pgadvisorylint.core.model.KeySpace;
+import io.github.pgadvisorylint.core.model.SiteUsage;
+import io.github.pgadvisorylint.core.model.SqlClause;
+import io.github.pgadvisorylint.core.rule.SuppressionUse;
+import io.github.pgadvisorylint.core.sql.SqlSiteUsage;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import com.github.javaparser.JavaParser;
 import com.github.javaparser.ParseResult;
@@ -28,9 +50,9 @@ import com.github.javaparser.ast.expr.SingleMemberAnnotationExpr;
 import com.github.javaparser.ast.stmt.BlockStmt;
 import com.github.javaparser.ast.stmt.Statement;
 import com.github.javaparser.ast.stmt.SwitchEntry;
-import io.github.pgadvisorylint.core.analysis.FileFacts;
-import io.github.pgadvisorylint.core.analysis.Notification;
-import io.github.pgadvisorylint.core.analysis.Suppression;
+import io.github.pgadvisorylint.core.facts.FileFacts;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.facts.Suppression;
 import io.github.pgadvisorylint.core.api.ApiCatalog;
 import io.github.pgadvisorylint.core.api.ApiFamily;
 import io.github.pgadvisorylint.core.api.Role;
@@ -40,9 +62,9 @@ import io.github.pgadvisorylint.core.model.Language;
 import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.LockKey;
 import io.github.pgadvisorylint.core.model.LockSite;
-import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import io.github.pgadvisorylint.core.model.SqlContext;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import io.github.pgadvisorylint.core.sql.SqlAnalysis;
 import io.github.pgadvisorylint.core.sql.SqlAnalyzer;
@@ -61,6 +83,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The Java front end: parses one file with JavaParser, finds the SQL it executes (string literals,
@@ -89,7 +116,7 @@ public final class JavaFrontEnd {
     private static final Set<String> PARAM_NAME_ANNOTATIONS = Set.of("Param", "Bind");
 
     /** A function name without SQL text around it: {@code pg_try_advisory_lock}, {@code pg_catalog.pg_advisory_lock}. */
-    private static final java.util.regex.Pattern FUNCTION_NAME = java.util.regex.Pattern.compile("\\s*[A-Za-z_][\\w.]*\\s*");
+    private static final Pattern FUNCTION_NAME = Pattern.compile("\\s*[A-Za-z_][\\w.]*\\s*");
 
     private final SqlAnalyzer sqlAnalyzer;
     private final Set<String> configuredHelpers;
@@ -115,7 +142,7 @@ public final class JavaFrontEnd {
     public JavaFrontEnd(SqlAnalyzer sqlAnalyzer, Set<String> lockHelpers, Set<String> pooledApiTypes) {
         this.sqlAnalyzer = sqlAnalyzer;
         this.configuredHelpers = Set.copyOf(lockHelpers);
-        Set<String> simple = new java.util.HashSet<>();
+        Set<String> simple = new HashSet<>();
         for (String t : pooledApiTypes) {
             simple.add(t.substring(t.lastIndexOf('.') + 1));
         }
@@ -142,16 +169,16 @@ public final class JavaFrontEnd {
                 .setStoreTokens(true)
                 .setAttributeComments(false)
                 .setTabSize(1);
-        List<java.util.function.Supplier<com.github.javaparser.Processor>> processors = config.getProcessors();
+        List<Supplier<Processor>> processors = config.getProcessors();
         int replaced = 0;
         for (int i = 0; i < processors.size(); i++) {
             if (processors.get(i).get().getClass().getName().equals(LANGUAGE_LEVEL_PROCESSOR)) {
-                processors.set(i, () -> new com.github.javaparser.Processor() {
+                processors.set(i, () -> new Processor() {
                     @Override
-                    public void postProcess(ParseResult<? extends com.github.javaparser.ast.Node> result,
+                    public void postProcess(ParseResult<? extends Node> result,
                                             ParserConfiguration configuration) {
                         // Java 10's post-processing is every later level's too (none adds any)
-                        new com.github.javaparser.ast.validator.postprocessors.Java10PostProcessor()
+                        new Java10PostProcessor()
                                 .postProcess(result, configuration);
                     }
                 });
@@ -264,14 +291,14 @@ public final class JavaFrontEnd {
         SourceFile outlineText = new SourceFile(file.path(), outline.text());
         SourceFile decoded = new SourceFile(file.path(), file.text());
         unit.walk(n -> {
-            com.github.javaparser.Range range = n.getRange().orElse(null);
+            Range range = n.getRange().orElse(null);
             n.setTokenRange(null);
             if (range != null) {
                 int begin = outline.fileOffset(outlineText.offsetOf(range.begin.line, range.begin.column));
                 int end = outline.fileOffset(outlineText.offsetOf(range.end.line, range.end.column));
-                n.setRange(new com.github.javaparser.Range(
-                        new com.github.javaparser.Position(decoded.lineOf(begin), decoded.columnOf(begin)),
-                        new com.github.javaparser.Position(decoded.lineOf(end), decoded.columnOf(end))));
+                n.setRange(new Range(
+                        new Position(decoded.lineOf(begin), decoded.columnOf(begin)),
+                        new Position(decoded.lineOf(end), decoded.columnOf(end))));
             } else {
                 n.setRange(null);
             }
@@ -287,7 +314,7 @@ public final class JavaFrontEnd {
      */
     private static void dropTokens(CompilationUnit unit) {
         unit.walk(n -> {
-            com.github.javaparser.Range range = n.getRange().orElse(null);
+            Range range = n.getRange().orElse(null);
             n.setTokenRange(null);
             n.setRange(range);
         });
@@ -343,8 +370,8 @@ public final class JavaFrontEnd {
      * @param unit a parsed file
      * @return the names, sorted
      */
-    public static java.util.SortedSet<String> referencedTypeNames(CompilationUnit unit) {
-        java.util.SortedSet<String> out = new java.util.TreeSet<>();
+    public static SortedSet<String> referencedTypeNames(CompilationUnit unit) {
+        SortedSet<String> out = new TreeSet<>();
         for (var imp : unit.getImports()) {
             String[] parts = imp.getNameAsString().split("\\.", -1);
             for (String p : parts) {
@@ -354,15 +381,15 @@ public final class JavaFrontEnd {
                 }
             }
         }
-        for (com.github.javaparser.ast.expr.FieldAccessExpr f : unit.findAll(com.github.javaparser.ast.expr.FieldAccessExpr.class)) {
+        for (FieldAccessExpr f : unit.findAll(FieldAccessExpr.class)) {
             // Type.NAME, and pkg.Type.NAME or Outer.Inner.NAME (the type written with its package or outer type)
-            String scope = f.getScope() instanceof com.github.javaparser.ast.expr.NameExpr n ? n.getNameAsString()
-                    : f.getScope() instanceof com.github.javaparser.ast.expr.FieldAccessExpr q ? q.getNameAsString() : "";
+            String scope = f.getScope() instanceof NameExpr n ? n.getNameAsString()
+                    : f.getScope() instanceof FieldAccessExpr q ? q.getNameAsString() : "";
             if (!scope.isEmpty() && Character.isUpperCase(scope.charAt(0))) {
                 out.add(scope);
             }
         }
-        for (com.github.javaparser.ast.body.ClassOrInterfaceDeclaration c : unit.findAll(com.github.javaparser.ast.body.ClassOrInterfaceDeclaration.class)) {
+        for (ClassOrInterfaceDeclaration c : unit.findAll(ClassOrInterfaceDeclaration.class)) {
             c.getExtendedTypes().forEach(t -> out.add(t.getNameAsString()));
             c.getImplementedTypes().forEach(t -> out.add(t.getNameAsString()));
         }
@@ -378,7 +405,7 @@ public final class JavaFrontEnd {
      * @return the names
      */
     public static Set<String> calledNames(CompilationUnit unit) {
-        Set<String> out = new java.util.HashSet<>();
+        Set<String> out = new HashSet<>();
         unit.walk(n -> {
             if (n instanceof MethodCallExpr m) {
                 out.add(m.getNameAsString());
@@ -390,8 +417,8 @@ public final class JavaFrontEnd {
     }
 
     /** The position in a JavaParser lexical error: {@code Lexical error at line 2, column 42.} */
-    private static final java.util.regex.Pattern LEXICAL_ERROR_AT =
-            java.util.regex.Pattern.compile("Lexical error at line (\\d{1,9}), column (\\d{1,9})");
+    private static final Pattern LEXICAL_ERROR_AT =
+            Pattern.compile("Lexical error at line (\\d{1,9}), column (\\d{1,9})");
 
     private static Notification parseProblem(SourceFile file, List<Problem> problems) {
         if (problems.isEmpty()) {
@@ -403,7 +430,7 @@ public final class JavaFrontEnd {
         int col = p.getLocation().flatMap(l -> l.getBegin().getRange()).map(r -> r.begin.column).orElse(1);
         String msg = p.getMessage().lines().findFirst().orElse("syntax error");
         // lexical errors (an unterminated string or comment) carry their position only in the message
-        java.util.regex.Matcher lexical = LEXICAL_ERROR_AT.matcher(msg);
+        Matcher lexical = LEXICAL_ERROR_AT.matcher(msg);
         if (p.getLocation().isEmpty() && lexical.find()) {
             line = Integer.parseInt(lexical.group(1));
             col = Math.max(1, Integer.parseInt(lexical.group(2)));
@@ -458,7 +485,7 @@ public final class JavaFrontEnd {
         private final Map<LockSite, HelperSummary> helperOf = new HashMap<>();
         private final Map<LockSite, HelperSummary.Op> helperOps = new HashMap<>();
         private final Map<LockSite, LockSite> inners = new HashMap<>();
-        private final Map<LockSite, io.github.pgadvisorylint.core.model.SiteUsage> sqlUsages = new HashMap<>();
+        private final Map<LockSite, SiteUsage> sqlUsages = new HashMap<>();
         private final SqlWrappers sqlWrappers;
         private final Map<LockSite, SqlWrappers.Wrapper> wrapped = new HashMap<>();
         private final Map<LockSite, Map<String, Boolean>> siteFlags = new HashMap<>();
@@ -504,7 +531,7 @@ public final class JavaFrontEnd {
         /** @return the file's method graphs, lowered with the lock sites at the calls that execute them */
         private List<MethodFlow> flows() {
             IdentityHashMap<Node, List<String>> byNode = new IdentityHashMap<>();
-            Set<Node> helperCalls = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+            Set<Node> helperCalls = Collections.newSetFromMap(new IdentityHashMap<>());
             for (LockSite site : sites) {
                 Node n = siteNodes.get(site);
                 if (n != null) {
@@ -597,22 +624,22 @@ public final class JavaFrontEnd {
             boolean release = lower.contains("unlock") || lower.contains("release");
             boolean xact = lower.contains("xact") || lower.contains("transaction");
             boolean attempt = lower.startsWith("try");
-            io.github.pgadvisorylint.core.model.AdvisoryFunction function = release
-                    ? io.github.pgadvisorylint.core.model.AdvisoryFunction.PG_ADVISORY_UNLOCK
-                    : xact ? (attempt ? io.github.pgadvisorylint.core.model.AdvisoryFunction.PG_TRY_ADVISORY_XACT_LOCK
-                    : io.github.pgadvisorylint.core.model.AdvisoryFunction.PG_ADVISORY_XACT_LOCK)
-                    : attempt ? io.github.pgadvisorylint.core.model.AdvisoryFunction.PG_TRY_ADVISORY_LOCK
-                    : io.github.pgadvisorylint.core.model.AdvisoryFunction.PG_ADVISORY_LOCK;
+            AdvisoryFunction function = release
+                    ? AdvisoryFunction.PG_ADVISORY_UNLOCK
+                    : xact ? (attempt ? AdvisoryFunction.PG_TRY_ADVISORY_XACT_LOCK
+                    : AdvisoryFunction.PG_ADVISORY_XACT_LOCK)
+                    : attempt ? AdvisoryFunction.PG_TRY_ADVISORY_LOCK
+                    : AdvisoryFunction.PG_ADVISORY_LOCK;
             KeyPart part = keys.evaluate(args.get(0), file);
-            LockKey key = new LockKey(io.github.pgadvisorylint.core.model.KeySpace.BIGINT, List.of(part));
+            LockKey key = new LockKey(KeySpace.BIGINT, List.of(part));
             String receiverText = m.getScope().map(Node::toString).map(JavaFrontEnd::abbreviate).orElse(null);
             JavaContext context = new JavaContext(call.findAncestor(TypeDeclaration.class)
                     .map(TypeDeclaration::getNameAsString).orElse(""), methodName(call),
                     receiverText == null ? name : receiverText + "." + name, receiverText, null);
-            SqlContext sql = new SqlContext(io.github.pgadvisorylint.core.model.SqlClause.CALL, null, false, false, 0,
+            SqlContext sql = new SqlContext(SqlClause.CALL, null, false, false, 0,
                     false, "configured lock helper " + name);
             LockSite site = new LockSite(file.path() + "#" + sites.size(), function, key, nodeRegion(m.getName()), null,
-                    Language.JAVA, ExecutionApi.LOCK_HELPER, sql, context, io.github.pgadvisorylint.core.model.ExecutionContext.UNKNOWN);
+                    Language.JAVA, ExecutionApi.LOCK_HELPER, sql, context, ExecutionContext.UNKNOWN);
             sites.add(site);
             siteNodes.put(site, call);
         }
@@ -657,14 +684,14 @@ public final class JavaFrontEnd {
                 if (target == null || target.getBegin().isEmpty() || target.getEnd().isEmpty()) {
                     continue;
                 }
-                for (com.github.javaparser.ast.expr.StringLiteralExpr value : a.findAll(com.github.javaparser.ast.expr.StringLiteralExpr.class)) {
-                    java.util.Set<String> ids = Suppression.parseAnnotationValue(value.asString());
+                for (StringLiteralExpr value : a.findAll(StringLiteralExpr.class)) {
+                    Set<String> ids = Suppression.parseAnnotationValue(value.asString());
                     if (ids != null) {
                         int start = value.getBegin().map(p -> file.offsetOf(p.line, p.column)).orElse(0);
                         int end = value.getEnd().map(p -> file.offsetOf(p.line, p.column) + 1).orElse(start);
                         out.add(new Suppression(file.path(), target.getBegin().get().line, target.getEnd().get().line, ids,
-                                "", io.github.pgadvisorylint.core.rule.SuppressionUse.Form.ANNOTATION, file.region(start, end),
-                                target instanceof com.github.javaparser.ast.body.FieldDeclaration));
+                                "", SuppressionUse.Form.ANNOTATION, file.region(start, end),
+                                target instanceof FieldDeclaration));
                     }
                 }
             }
@@ -865,15 +892,15 @@ public final class JavaFrontEnd {
          */
         private boolean preparedIntoField(JavaText text, MethodCallExpr call, ExecutionApi api) {
             Node parent = call.getParentNode().orElse(null);
-            while (parent instanceof com.github.javaparser.ast.expr.CastExpr || parent instanceof com.github.javaparser.ast.expr.EnclosedExpr) {
+            while (parent instanceof CastExpr || parent instanceof EnclosedExpr) {
                 parent = parent.getParentNode().orElse(null);
             }
             String field = null;
-            if (parent instanceof com.github.javaparser.ast.expr.AssignExpr as) {
+            if (parent instanceof AssignExpr as) {
                 Expression target = as.getTarget();
-                if (target instanceof com.github.javaparser.ast.expr.FieldAccessExpr f && f.getScope().isThisExpr()) {
+                if (target instanceof FieldAccessExpr f && f.getScope().isThisExpr()) {
                     field = f.getNameAsString();
-                } else if (target instanceof com.github.javaparser.ast.expr.NameExpr n
+                } else if (target instanceof NameExpr n
                         && JavaScopes.local(n.getNameAsString(), call).isEmpty() && !JavaScopes.isParameter(n.getNameAsString(), call)) {
                     field = n.getNameAsString();
                 }
@@ -942,7 +969,7 @@ public final class JavaFrontEnd {
             }
             if (name.equals("then")) {
                 Expression scope = m.getScope().orElse(null);
-                return m.getArguments().size() == 1 && (scope == null || (scope instanceof com.github.javaparser.ast.expr.NameExpr n
+                return m.getArguments().size() == 1 && (scope == null || (scope instanceof NameExpr n
                         && Character.isUpperCase(n.getNameAsString().charAt(0))));
             }
             return true;
@@ -1036,7 +1063,7 @@ public final class JavaFrontEnd {
 
         /** A String, or a String[] initializer whose elements MyBatis and JDBI join with spaces. */
         private JavaText joined(Expression value) {
-            if (!(value instanceof com.github.javaparser.ast.expr.ArrayInitializerExpr arr)) {
+            if (!(value instanceof ArrayInitializerExpr arr)) {
                 return strings.evaluate(value);
             }
             JavaText out = new JavaText();
@@ -1113,7 +1140,7 @@ public final class JavaFrontEnd {
                 if (!c.text.assumptions().isEmpty()) {
                     siteFlags.put(site, c.text.assumptions());
                 }
-                sqlUsages.put(site, io.github.pgadvisorylint.core.sql.SqlSiteUsage.of(c.text.text(), analysis, call, (from, to) -> {
+                sqlUsages.put(site, SqlSiteUsage.of(c.text.text(), analysis, call, (from, to) -> {
                     int a = c.text.offsetAt(from);
                     int b = c.text.offsetAt(to - 1);
                     return a >= 0 && b >= a ? file.region(a, b + 1) : null;
@@ -1190,7 +1217,7 @@ public final class JavaFrontEnd {
                     for (AnnotationExpr an : p.getAnnotations()) {
                         String simple = an.getNameAsString().substring(an.getNameAsString().lastIndexOf('.') + 1);
                         Expression v = PARAM_NAME_ANNOTATIONS.contains(simple) ? memberValue(an, "value") : null;
-                        if (v instanceof com.github.javaparser.ast.expr.StringLiteralExpr s && s.asString().equals(name)) {
+                        if (v instanceof StringLiteralExpr s && s.asString().equals(name)) {
                             return p.getNameAsString();
                         }
                     }
@@ -1282,6 +1309,6 @@ public final class JavaFrontEnd {
     }
 
     private static boolean mentionsAdvisory(String text) {
-        return io.github.pgadvisorylint.core.discovery.Prefilter.mentionsAdvisory(text);
+        return Prefilter.mentionsAdvisory(text);
     }
 }

@@ -1,8 +1,11 @@
 package io.github.pgadvisorylint.core.java;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.SortedSet;
+import java.util.TreeSet;
 
 /**
  * The outline of a Java source: the same text with the bodies of methods, constructors and
@@ -76,8 +79,8 @@ public final class JavaOutline {
      * @param text a Java source
      * @return the names, sorted
      */
-    public static java.util.SortedSet<String> referencedTypeNames(String text) {
-        java.util.SortedSet<String> out = new java.util.TreeSet<>();
+    public static SortedSet<String> referencedTypeNames(String text) {
+        SortedSet<String> out = new TreeSet<>();
         int n = text.length();
         int i = 0;
         boolean inImport = false;
@@ -235,7 +238,7 @@ public final class JavaOutline {
         /** Appends the file's character at {@code at}. */
         private void emit(int at) {
             if (out.length() == offsets.length) {
-                offsets = java.util.Arrays.copyOf(offsets, offsets.length * 2);
+                offsets = Arrays.copyOf(offsets, offsets.length * 2);
             }
             offsets[out.length()] = at;
             out.append(s.charAt(at));
@@ -252,7 +255,7 @@ public final class JavaOutline {
         private void space(int at) {
             if (out.length() > 0 && out.charAt(out.length() - 1) != ' ') {
                 if (out.length() == offsets.length) {
-                    offsets = java.util.Arrays.copyOf(offsets, offsets.length * 2);
+                    offsets = Arrays.copyOf(offsets, offsets.length * 2);
                 }
                 offsets[out.length()] = at;
                 out.append(' ');
@@ -335,7 +338,7 @@ public final class JavaOutline {
                     }
                 }
             }
-            return new Outline(out.toString(), java.util.Arrays.copyOf(offsets, out.length()));
+            return new Outline(out.toString(), Arrays.copyOf(offsets, out.length()));
         }
 
         /** Handles a <code>{</code> at offset {@code i}; returns where the scan goes on. */

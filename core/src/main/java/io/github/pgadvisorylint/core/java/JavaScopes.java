@@ -4,11 +4,13 @@ import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.CallableDeclaration;
 import com.github.javaparser.ast.body.FieldDeclaration;
 import com.github.javaparser.ast.body.InitializerDeclaration;
+import com.github.javaparser.ast.body.Parameter;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.AssignExpr;
 import com.github.javaparser.ast.expr.LambdaExpr;
 import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.expr.ObjectCreationExpr;
 import java.util.Optional;
 
 /** Name look-ups inside one method body, shared by the string and key evaluators. */
@@ -88,19 +90,19 @@ final class JavaScopes {
             if (!local.get().getType().isVarType()) {
                 return local.get().getType().asString();
             }
-            return local.get().getInitializer().filter(i -> i instanceof com.github.javaparser.ast.expr.ObjectCreationExpr)
-                    .map(i -> ((com.github.javaparser.ast.expr.ObjectCreationExpr) i).getType().asString()).orElse(null);
+            return local.get().getInitializer().filter(i -> i instanceof ObjectCreationExpr)
+                    .map(i -> ((ObjectCreationExpr) i).getType().asString()).orElse(null);
         }
         for (Node cur = use; cur != null; cur = cur.getParentNode().orElse(null)) {
             if (cur instanceof CallableDeclaration<?> c) {
-                for (com.github.javaparser.ast.body.Parameter p : c.getParameters()) {
+                for (Parameter p : c.getParameters()) {
                     if (p.getNameAsString().equals(name)) {
                         return p.getType().asString();
                     }
                 }
             }
             if (cur instanceof LambdaExpr l) {
-                for (com.github.javaparser.ast.body.Parameter p : l.getParameters()) {
+                for (Parameter p : l.getParameters()) {
                     if (p.getNameAsString().equals(name)) {
                         return p.getType().isUnknownType() ? null : p.getType().asString();
                     }

@@ -1,6 +1,12 @@
 package io.github.pgadvisorylint.core.java;
 
+import com.github.javaparser.ast.expr.Expression;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * A compile-time string built from Java literals, with the file offset each char came from, so a
@@ -16,7 +22,7 @@ final class JavaText {
     private int[] offsets = new int[32];
     private boolean viaConstant;
     private String constantName;
-    private final java.util.Map<Integer, com.github.javaparser.ast.expr.Expression> holes = new java.util.HashMap<>();
+    private final Map<Integer, Expression> holes = new HashMap<>();
 
     String text() {
         return text.toString();
@@ -63,7 +69,7 @@ final class JavaText {
      */
     void append(JavaText other, int from, int to) {
         for (int i = from; i < to && i < other.length(); i++) {
-            com.github.javaparser.ast.expr.Expression hole = other.holes.get(i);
+            Expression hole = other.holes.get(i);
             if (hole != null) {
                 holes.put(text.length(), hole);
             }
@@ -96,7 +102,7 @@ final class JavaText {
      *
      * @param operand the Java expression whose value is concatenated into the SQL
      */
-    void appendHole(com.github.javaparser.ast.expr.Expression operand) {
+    void appendHole(Expression operand) {
         holes.put(text.length(), operand);
         append('?', SYNTHETIC);
     }
@@ -105,7 +111,7 @@ final class JavaText {
      * @param index a char index in the text
      * @return the Java expression concatenated at that index, or null
      */
-    com.github.javaparser.ast.expr.Expression holeAt(int index) {
+    Expression holeAt(int index) {
         return holes.get(index);
     }
 
@@ -118,7 +124,7 @@ final class JavaText {
         return this;
     }
 
-    private java.util.SortedMap<String, Boolean> assumptions = new java.util.TreeMap<>();
+    private SortedMap<String, Boolean> assumptions = new TreeMap<>();
 
     /**
      * Records the values of the enclosing method's flag parameters this text (one alternative of
@@ -126,13 +132,13 @@ final class JavaText {
      *
      * @param values parameter name to the value assumed on this text's path
      */
-    void assume(java.util.Map<String, Boolean> values) {
-        assumptions = new java.util.TreeMap<>(values);
+    void assume(Map<String, Boolean> values) {
+        assumptions = new TreeMap<>(values);
     }
 
     /** @return the flag parameters of the enclosing method and the values this text assumes; empty when none */
-    java.util.SortedMap<String, Boolean> assumptions() {
-        return java.util.Collections.unmodifiableSortedMap(assumptions);
+    SortedMap<String, Boolean> assumptions() {
+        return Collections.unmodifiableSortedMap(assumptions);
     }
 
     /** @return the first named constant the text came through, or null when inline */

@@ -3,6 +3,7 @@ package io.github.pgadvisorylint.core.java;
 import com.github.javaparser.ast.CompilationUnit;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
 import com.github.javaparser.ast.body.ConstructorDeclaration;
 import com.github.javaparser.ast.body.EnumConstantDeclaration;
 import com.github.javaparser.ast.body.EnumDeclaration;
@@ -33,12 +34,14 @@ import com.github.javaparser.ast.stmt.ReturnStmt;
 import com.github.javaparser.ast.type.Type;
 import io.github.pgadvisorylint.core.model.KeyHash;
 import io.github.pgadvisorylint.core.model.KeyPart;
-import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.source.SourceFile;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.zip.Adler32;
@@ -81,7 +84,7 @@ final class KeyEvaluator {
 
     private final ConstantIndex index;
     /** One string evaluator per compilation unit: building one indexes the unit's constants. */
-    private final java.util.Map<CompilationUnit, StringEvaluator> stringEvaluators = new java.util.IdentityHashMap<>();
+    private final Map<CompilationUnit, StringEvaluator> stringEvaluators = new IdentityHashMap<>();
 
     KeyEvaluator(ConstantIndex index) {
         this.index = index;
@@ -813,7 +816,7 @@ final class KeyEvaluator {
                 if (own.isPresent()) {
                     return own;
                 }
-                if (t instanceof com.github.javaparser.ast.body.ClassOrInterfaceDeclaration c) {
+                if (t instanceof ClassOrInterfaceDeclaration c) {
                     List<String> supers = new ArrayList<>();
                     c.getExtendedTypes().forEach(x -> supers.add(x.getNameAsString()));
                     c.getImplementedTypes().forEach(x -> supers.add(x.getNameAsString()));

@@ -3,14 +3,22 @@ package io.github.pgadvisorylint.core.java;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.NodeList;
 import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.FieldDeclaration;
 import com.github.javaparser.ast.body.InitializerDeclaration;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
+import com.github.javaparser.ast.body.VariableDeclarator;
+import com.github.javaparser.ast.expr.AssignExpr;
+import com.github.javaparser.ast.expr.CastExpr;
+import com.github.javaparser.ast.expr.EnclosedExpr;
+import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.expr.VariableDeclarationExpr;
 import com.github.javaparser.ast.stmt.BlockStmt;
 import com.github.javaparser.ast.stmt.BreakStmt;
 import com.github.javaparser.ast.stmt.ContinueStmt;
+import com.github.javaparser.ast.stmt.ExpressionStmt;
 import com.github.javaparser.ast.stmt.IfStmt;
 import com.github.javaparser.ast.stmt.ReturnStmt;
 import com.github.javaparser.ast.stmt.Statement;
@@ -19,14 +27,15 @@ import com.github.javaparser.ast.stmt.ThrowStmt;
 import com.github.javaparser.ast.stmt.TryStmt;
 import io.github.pgadvisorylint.core.api.ApiCatalog;
 import io.github.pgadvisorylint.core.api.Role;
+import io.github.pgadvisorylint.core.facts.HelperSummary;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.model.LockOperation;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
-import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.source.SourceFile;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -196,25 +205,25 @@ final class LifecycleAnalyzer {
     private LockLifecycle handle(LockSite a, Node call, HelperSummary helper) {
         String what = "the " + helper.typeName() + " handle";
         Node parent = call.getParentNode().orElse(null);
-        while (parent instanceof com.github.javaparser.ast.expr.CastExpr || parent instanceof com.github.javaparser.ast.expr.EnclosedExpr) {
+        while (parent instanceof CastExpr || parent instanceof EnclosedExpr) {
             parent = parent.getParentNode().orElse(null);
         }
         String variable = null;
-        if (parent instanceof com.github.javaparser.ast.body.VariableDeclarator v) {
-            if (v.getParentNode().orElse(null) instanceof com.github.javaparser.ast.expr.VariableDeclarationExpr d
+        if (parent instanceof VariableDeclarator v) {
+            if (v.getParentNode().orElse(null) instanceof VariableDeclarationExpr d
                     && d.getParentNode().orElse(null) instanceof TryStmt t && t.getResources().contains(d)) {
                 return new LockLifecycle(a, ReleaseGuarantee.TRY_WITH_RESOURCES, null, what + " is a try-with-resources resource");
             }
-            if (v.getParentNode().orElse(null) instanceof com.github.javaparser.ast.body.FieldDeclaration) {
+            if (v.getParentNode().orElse(null) instanceof FieldDeclaration) {
                 return new LockLifecycle(a, ReleaseGuarantee.UNKNOWN, null, what + " is kept in a field");
             }
             variable = v.getNameAsString();
-        } else if (parent instanceof com.github.javaparser.ast.expr.AssignExpr as) {
+        } else if (parent instanceof AssignExpr as) {
             if (!(as.getTarget() instanceof NameExpr n)) {
                 return new LockLifecycle(a, ReleaseGuarantee.UNKNOWN, null, what + " is kept in a field");
             }
             variable = n.getNameAsString();
-        } else if (!(parent instanceof com.github.javaparser.ast.stmt.ExpressionStmt)) {
+        } else if (!(parent instanceof ExpressionStmt)) {
             return new LockLifecycle(a, ReleaseGuarantee.UNKNOWN, null, what + " is handed on");
         }
         if (variable == null) {
@@ -233,7 +242,7 @@ final class LifecycleAnalyzer {
         boolean escapes = scope.findAll(NameExpr.class).stream().anyMatch(n -> n.getNameAsString().equals(name)
                 && (n.getParentNode().orElse(null) instanceof ReturnStmt
                 || (n.getParentNode().orElse(null) instanceof MethodCallExpr m && m.getArguments().contains(n))
-                || (n.getParentNode().orElse(null) instanceof com.github.javaparser.ast.expr.AssignExpr as2 && as2.getValue() == n)));
+                || (n.getParentNode().orElse(null) instanceof AssignExpr as2 && as2.getValue() == n)));
         MethodCallExpr closeCall = null;
         for (MethodCallExpr m : scope.findAll(MethodCallExpr.class)) {
             if (m.getNameAsString().equals("close") && m.getArguments().isEmpty()
@@ -264,12 +273,12 @@ final class LifecycleAnalyzer {
             return false;
         }
         Node parent = m.getParentNode().orElse(null);
-        if (parent instanceof com.github.javaparser.ast.expr.AssignExpr as) {
-            com.github.javaparser.ast.expr.Expression target = as.getTarget();
+        if (parent instanceof AssignExpr as) {
+            Expression target = as.getTarget();
             return target.isFieldAccessExpr() || (target instanceof NameExpr n && JavaScopes.local(n.getNameAsString(), m).isEmpty());
         }
-        return parent instanceof com.github.javaparser.ast.body.VariableDeclarator v
-                && v.getParentNode().orElse(null) instanceof com.github.javaparser.ast.body.FieldDeclaration;
+        return parent instanceof VariableDeclarator v
+                && v.getParentNode().orElse(null) instanceof FieldDeclaration;
     }
 
     private static int rank(ReleaseGuarantee g) {
@@ -419,14 +428,14 @@ final class LifecycleAnalyzer {
      * set, calls a try-lock helper) or reads a local variable. A condition over parameters and fields
      * only ({@code if (dryRun) return;}) was decided before the lock and skips the unlock.
      */
-    private static boolean readsOutcome(com.github.javaparser.ast.expr.Expression condition) {
+    private static boolean readsOutcome(Expression condition) {
         if (!condition.findAll(MethodCallExpr.class).isEmpty()) {
             return true;
         }
         Node scope = JavaScopes.callableOf(condition);
         for (NameExpr n : condition.findAll(NameExpr.class)) {
             String name = n.getNameAsString();
-            boolean local = scope != null && scope.findAll(com.github.javaparser.ast.body.VariableDeclarator.class).stream()
+            boolean local = scope != null && scope.findAll(VariableDeclarator.class).stream()
                     .anyMatch(v -> v.getNameAsString().equals(name));
             if (local) {
                 return true;
@@ -481,7 +490,7 @@ final class LifecycleAnalyzer {
         Node cur = aNode.getParentNode().orElse(null);
         while (cur != null && !(cur instanceof CallableDeclaration<?>)) {
             if (cur instanceof TryStmt t) {
-                for (com.github.javaparser.ast.expr.Expression r : t.getResources()) {
+                for (Expression r : t.getResources()) {
                     for (MethodCallExpr m : r.findAll(MethodCallExpr.class)) {
                         if (m.getNameAsString().equals("getConnection")
                                 && m.getScope().map(x -> x.toString().equals("DriverManager")).orElse(false)) {

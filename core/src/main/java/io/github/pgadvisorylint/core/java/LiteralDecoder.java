@@ -1,5 +1,8 @@
 package io.github.pgadvisorylint.core.java;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Decodes the raw source of Java string literals and text blocks into their values, keeping the file
  * offset of every char (JLS 17 §3.10.5 string literals, §3.10.6 text blocks, §3.10.7 escapes,
@@ -40,7 +43,7 @@ final class LiteralDecoder {
         }
         i++;
         // split content [i, end) into lines: each line is [lineStart, lineEnd) without terminator
-        java.util.List<int[]> lines = new java.util.ArrayList<>();
+        List<int[]> lines = new ArrayList<>();
         int ls = i;
         for (int p = i; p < end; p++) {
             char c = src.charAt(p);

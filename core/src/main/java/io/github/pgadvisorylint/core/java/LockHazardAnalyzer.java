@@ -43,10 +43,12 @@ import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.SiteHazards;
 import io.github.pgadvisorylint.core.model.SiteHazards.SwallowedFailure;
 import io.github.pgadvisorylint.core.model.SiteHazards.UncommittedRelease;
-import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -114,7 +116,7 @@ final class LockHazardAnalyzer {
     LockHazardAnalyzer(SourceFile file, Map<LockSite, Node> nodes) {
         this.file = file;
         this.nodes = nodes;
-        this.siteNodes = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        this.siteNodes = Collections.newSetFromMap(new IdentityHashMap<>());
         this.siteNodes.addAll(nodes.values());
     }
 

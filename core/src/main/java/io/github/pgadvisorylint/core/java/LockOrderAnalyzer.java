@@ -1,7 +1,9 @@
 package io.github.pgadvisorylint.core.java;
 
 import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.CallableDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
+import com.github.javaparser.ast.expr.BinaryExpr;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.LambdaExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
@@ -128,7 +130,7 @@ final class LockOrderAnalyzer {
                     && call.getScope().isPresent()) {
                 return iterated(call.getScope().get(), n);
             }
-            if (cur instanceof com.github.javaparser.ast.body.CallableDeclaration<?>) {
+            if (cur instanceof CallableDeclaration<?>) {
                 return null;
             }
         }
@@ -180,7 +182,7 @@ final class LockOrderAnalyzer {
      * {@code Math.min}/{@code max}, {@code compareTo}/{@code compare}, or a sort.
      */
     private static boolean ordersItsKeys(Node method) {
-        boolean compares = method.findAll(com.github.javaparser.ast.expr.BinaryExpr.class).stream().anyMatch(b ->
+        boolean compares = method.findAll(BinaryExpr.class).stream().anyMatch(b ->
                 switch (b.getOperator()) {
                     case LESS, GREATER, LESS_EQUALS, GREATER_EQUALS -> true;
                     default -> false;

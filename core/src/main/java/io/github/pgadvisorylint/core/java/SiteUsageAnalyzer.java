@@ -2,6 +2,8 @@ package io.github.pgadvisorylint.core.java;
 
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
+import com.github.javaparser.ast.body.ConstructorDeclaration;
+import com.github.javaparser.ast.body.InitializerDeclaration;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
@@ -35,6 +37,7 @@ import com.github.javaparser.ast.stmt.TryStmt;
 import com.github.javaparser.ast.stmt.WhileStmt;
 import io.github.pgadvisorylint.core.api.ApiCatalog;
 import io.github.pgadvisorylint.core.api.Role;
+import io.github.pgadvisorylint.core.facts.HelperSummary;
 import io.github.pgadvisorylint.core.model.ConnectionScope;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.KeyPart;
@@ -46,17 +49,18 @@ import io.github.pgadvisorylint.core.model.LoopContext;
 import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
 import io.github.pgadvisorylint.core.model.ResultUse;
 import io.github.pgadvisorylint.core.model.SiteUsage;
-import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.model.SqlClause;
 import io.github.pgadvisorylint.core.model.TimeoutEvidence;
 import io.github.pgadvisorylint.core.model.TransactionState;
 import io.github.pgadvisorylint.core.source.SourceFile;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import io.github.pgadvisorylint.core.sql.SqlTimeouts;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -683,7 +687,7 @@ final class SiteUsageAnalyzer {
         Node child = node;
         for (Node cur = node.getParentNode().orElse(null); cur != null; child = cur, cur = cur.getParentNode().orElse(null)) {
             if (cur instanceof MethodDeclaration || cur instanceof TypeDeclaration<?>
-                    || cur instanceof com.github.javaparser.ast.body.ConstructorDeclaration) {
+                    || cur instanceof ConstructorDeclaration) {
                 return null;
             }
             Set<String> vars = new HashSet<>();
@@ -778,7 +782,7 @@ final class SiteUsageAnalyzer {
                 if (n.equals("commit") || n.equals("rollback") || n.equals("executeWithoutResult")
                         || n.equals("inTransaction") || n.equals("useTransaction") || n.equals("transaction")
                         || n.equals("transactionResult") || n.equals("runInTransaction") || n.equals("doInTransaction")
-                        || (n.equals("execute") && m.getScope().map(s -> s.toString().toLowerCase(java.util.Locale.ROOT))
+                        || (n.equals("execute") && m.getScope().map(s -> s.toString().toLowerCase(Locale.ROOT))
                         .filter(s -> s.contains("transaction") || s.contains("tx")).isPresent())) {
                     return true;
                 }
@@ -792,7 +796,7 @@ final class SiteUsageAnalyzer {
             }
         }
         for (MethodCallExpr m : body.findAll(MethodCallExpr.class)) {
-            String n = m.getNameAsString().toLowerCase(java.util.Locale.ROOT);
+            String n = m.getNameAsString().toLowerCase(Locale.ROOT);
             if (n.contains("unlock") || n.equals("release") || n.equals("releaselock")) {
                 return true;
             }
@@ -992,8 +996,8 @@ final class SiteUsageAnalyzer {
     private static boolean straightLine(Node node) {
         Node child = node;
         for (Node cur = node.getParentNode().orElse(null); cur != null; child = cur, cur = cur.getParentNode().orElse(null)) {
-            if (cur instanceof MethodDeclaration || cur instanceof com.github.javaparser.ast.body.ConstructorDeclaration
-                    || cur instanceof com.github.javaparser.ast.body.InitializerDeclaration) {
+            if (cur instanceof MethodDeclaration || cur instanceof ConstructorDeclaration
+                    || cur instanceof InitializerDeclaration) {
                 return true;
             }
             if ((cur instanceof IfStmt s && s.getCondition() != child)

@@ -1,7 +1,9 @@
 package io.github.pgadvisorylint.core.java;
 
+import com.github.javaparser.Position;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
 import com.github.javaparser.ast.body.FieldDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
@@ -39,6 +41,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Evaluates Java expressions that build SQL at compile time: literals, text blocks, {@code +}
@@ -98,7 +102,7 @@ final class StringEvaluator {
     }
 
     private static boolean isInterfaceField(FieldDeclaration field) {
-        return field.getParentNode().filter(p -> p instanceof com.github.javaparser.ast.body.ClassOrInterfaceDeclaration c
+        return field.getParentNode().filter(p -> p instanceof ClassOrInterfaceDeclaration c
                 && c.isInterface()).isPresent();
     }
 
@@ -645,7 +649,7 @@ final class StringEvaluator {
     private static final Set<String> BUILDERS = Set.of("StringBuilder", "StringBuffer", "java.lang.StringBuilder",
             "java.lang.StringBuffer");
 
-    private static final java.util.regex.Pattern FORMAT_SPEC = java.util.regex.Pattern.compile(
+    private static final Pattern FORMAT_SPEC = Pattern.compile(
             "%(\\d+\\$)?[-#+ 0,(]*\\d*(\\.\\d+)?([a-zA-Z%])");
 
     /**
@@ -655,7 +659,7 @@ final class StringEvaluator {
      */
     private JavaText format(JavaText fmt, List<Expression> args, int depth, Set<Node> visiting) {
         String f = fmt.text();
-        java.util.regex.Matcher m = FORMAT_SPEC.matcher(f);
+        Matcher m = FORMAT_SPEC.matcher(f);
         JavaText out = new JavaText();
         int last = 0;
         int next = 0;
@@ -891,8 +895,8 @@ final class StringEvaluator {
     }
 
     private JavaText literal(Expression lit, boolean textBlock) {
-        Optional<com.github.javaparser.Position> b = lit.getBegin();
-        Optional<com.github.javaparser.Position> en = lit.getEnd();
+        Optional<Position> b = lit.getBegin();
+        Optional<Position> en = lit.getEnd();
         String src = file.text();
         if (b.isPresent() && en.isPresent()) {
             int start = file.offsetOf(b.get().line, b.get().column);

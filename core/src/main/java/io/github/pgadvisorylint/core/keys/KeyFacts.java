@@ -6,6 +6,7 @@ import io.github.pgadvisorylint.core.model.KeySpace;
 import io.github.pgadvisorylint.core.model.LockKey;
 import java.math.BigInteger;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -96,7 +97,7 @@ public final class KeyFacts {
             case STRING_HASHCODE -> "\"" + in + "\".hashCode()";
             case CRC32 -> "CRC32(\"" + in + "\")";
             case ADLER32 -> "Adler32(\"" + in + "\")";
-            default -> hash.function().name().toLowerCase(java.util.Locale.ROOT) + "(" + in + ")";
+            default -> hash.function().name().toLowerCase(Locale.ROOT) + "(" + in + ")";
         };
     }
 

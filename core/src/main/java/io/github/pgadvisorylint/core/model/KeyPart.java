@@ -1,5 +1,7 @@
 package io.github.pgadvisorylint.core.model;
 
+import io.github.pgadvisorylint.core.source.SourceRegion;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -68,6 +70,6 @@ public record KeyPart(Kind kind, Long value, String expression, SourceRegion ori
      *     white space removed and lower-cased
      */
     public String canonical() {
-        return isKnown() ? Long.toString(value) : expression.replaceAll("\\s+", "").toLowerCase(java.util.Locale.ROOT);
+        return isKnown() ? Long.toString(value) : expression.replaceAll("\\s+", "").toLowerCase(Locale.ROOT);
     }
 }

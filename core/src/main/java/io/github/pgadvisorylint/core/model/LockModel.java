@@ -1,20 +1,29 @@
 package io.github.pgadvisorylint.core.model;
 
-import io.github.pgadvisorylint.core.config.LintConfig;
+import io.github.pgadvisorylint.core.discovery.TestSources;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
  * The one intermediate representation every rule reads: every lock site of the scanned files and
- * the lifecycle of every acquisition, sorted by location. Immutable.
+ * the lifecycle of every acquisition, sorted by location. Not changed once a caller holds it: its
+ * lists and maps are unmodifiable copies, and {@link #withUsage}, {@link #withHazards} and
+ * {@link #withPaths} return a new model. Those methods set the usage, timeout, hazard and path facts on
+ * the new model after its constructor ran, so these fields are not {@code final}: hand a model to
+ * another thread through a safe publication (an executor, a thread start or join), as the analysis
+ * does for its rules.
  *
  * <p>Per site, the model says what rules would otherwise re-derive: its {@link SiteRole} (executed,
  * declared only, a lock helper's body, a helper call, an annotation), whether it lies in test sources,
@@ -25,12 +34,12 @@ public final class LockModel {
 
     private final List<LockSite> sites;
     private final Map<String, LockLifecycle> lifecycles;
-    private final List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence;
-    private final io.github.pgadvisorylint.core.config.PoolingSetting pooling;
+    private final List<PoolingEvidence> poolingEvidence;
+    private final PoolingSetting pooling;
     private final List<LockOrderEdge> orderEdges;
     private final LockOrderGraph orderGraph;
     private final Map<String, LoopOrder> loops;
-    private final java.util.SortedSet<SourceRegion> helperBodies;
+    private final SortedSet<SourceRegion> helperBodies;
     private final Set<SourceRegion> bodies;
     private final Map<String, SiteRole> roles;
     private final Set<String> testSources;
@@ -48,7 +57,7 @@ public final class LockModel {
      * @param lifecycles one lifecycle per acquisition; keyed by {@link LockSite#id()}
      */
     public LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles) {
-        this(sites, lifecycles, List.of(), io.github.pgadvisorylint.core.config.PoolingSetting.AUTO);
+        this(sites, lifecycles, List.of(), PoolingSetting.AUTO);
     }
 
     /**
@@ -58,8 +67,8 @@ public final class LockModel {
      * @param pooling         the user's pooling setting
      */
     public LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles,
-                     List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence,
-                     io.github.pgadvisorylint.core.config.PoolingSetting pooling) {
+                     List<PoolingEvidence> poolingEvidence,
+                     PoolingSetting pooling) {
         this(sites, lifecycles, poolingEvidence, pooling, List.of(), Map.of());
     }
 
@@ -73,8 +82,8 @@ public final class LockModel {
      * @param loops           the loop around each acquisition in one, keyed by {@link LockSite#id()}
      */
     public LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles,
-                     List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence,
-                     io.github.pgadvisorylint.core.config.PoolingSetting pooling,
+                     List<PoolingEvidence> poolingEvidence,
+                     PoolingSetting pooling,
                      List<LockOrderEdge> orderEdges, Map<String, LoopOrder> loops) {
         this(sites, lifecycles, poolingEvidence, pooling, orderEdges, loops, List.of());
     }
@@ -92,8 +101,8 @@ public final class LockModel {
      *                        a helper call names as its {@link LockSite#declarationRegion()}
      */
     public LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles,
-                     List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence,
-                     io.github.pgadvisorylint.core.config.PoolingSetting pooling,
+                     List<PoolingEvidence> poolingEvidence,
+                     PoolingSetting pooling,
                      List<LockOrderEdge> orderEdges, Map<String, LoopOrder> loops,
                      Collection<SourceRegion> helperBodies) {
         this(sites, lifecycles, poolingEvidence, pooling, orderEdges, null, loops, helperBodies);
@@ -101,8 +110,8 @@ public final class LockModel {
 
     /** The constructor behind the others; {@code graph} is the graph of {@code orderEdges} (already sorted), or null. */
     private LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles,
-                      List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence,
-                      io.github.pgadvisorylint.core.config.PoolingSetting pooling,
+                      List<PoolingEvidence> poolingEvidence,
+                      PoolingSetting pooling,
                       List<LockOrderEdge> orderEdges, LockOrderGraph graph, Map<String, LoopOrder> loops,
                       Collection<SourceRegion> helperBodies) {
         if (graph == null) {
@@ -116,10 +125,10 @@ public final class LockModel {
             this.orderGraph = graph;
         }
         this.loops = new TreeMap<>(loops);
-        List<io.github.pgadvisorylint.core.config.PoolingEvidence> evidence = new ArrayList<>(poolingEvidence);
+        List<PoolingEvidence> evidence = new ArrayList<>(poolingEvidence);
         evidence.sort(Comparator.naturalOrder());
         this.poolingEvidence = List.copyOf(evidence);
-        this.pooling = java.util.Objects.requireNonNull(pooling, "pooling");
+        this.pooling = Objects.requireNonNull(pooling, "pooling");
         List<LockSite> sorted = new ArrayList<>(sites);
         sorted.sort(Comparator.comparing(LockSite::region).thenComparing(LockSite::id));
         this.sites = List.copyOf(sorted);
@@ -128,7 +137,7 @@ public final class LockModel {
             byId.put(l.acquisition().id(), l);
         }
         this.lifecycles = byId;
-        this.helperBodies = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(helperBodies));
+        this.helperBodies = Collections.unmodifiableSortedSet(new TreeSet<>(helperBodies));
         Set<SourceRegion> bodies = new HashSet<>(helperBodies);
         for (LockSite s : this.sites) {
             if (s.api() == ExecutionApi.LOCK_HELPER && s.declarationRegion() != null) {
@@ -139,7 +148,7 @@ public final class LockModel {
         Set<String> tests = new HashSet<>();
         for (LockSite s : this.sites) {
             r.put(s.id(), SiteRole.of(s, bodies.contains(s.region())));
-            if (LintConfig.isTestSource(s.path())) {
+            if (TestSources.isTestSource(s.path())) {
                 tests.add(s.id());
             }
         }
@@ -171,16 +180,16 @@ public final class LockModel {
 
     /**
      * @param site a lock site of this model
-     * @return true when it lies in test sources ({@link LintConfig#TEST_SOURCE_DIRECTORIES}): code that
+     * @return true when it lies in test sources ({@link TestSources#DIRECTORIES}): code that
      *     drives locks step by step or spells out keys next to a mock
      */
     public boolean inTestSources(LockSite site) {
         return roles.containsKey(site.id()) ? testSources.contains(site.id())
-                : LintConfig.isTestSource(site.path());
+                : TestSources.isTestSource(site.path());
     }
 
     /** @return the regions of the lock helpers' own SQL sites given to this model, sorted */
-    public java.util.SortedSet<SourceRegion> helperBodies() {
+    public SortedSet<SourceRegion> helperBodies() {
         return helperBodies;
     }
 
@@ -206,12 +215,12 @@ public final class LockModel {
     }
 
     /** @return configuration evidence of a connection pooler's mode, sorted by region */
-    public List<io.github.pgadvisorylint.core.config.PoolingEvidence> poolingEvidence() {
+    public List<PoolingEvidence> poolingEvidence() {
         return poolingEvidence;
     }
 
     /** @return the user's pooling setting; {@code AUTO} means the evidence decides */
-    public io.github.pgadvisorylint.core.config.PoolingSetting pooling() {
+    public PoolingSetting pooling() {
         return pooling;
     }
 

@@ -2,6 +2,7 @@ package io.github.pgadvisorylint.core.model;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
@@ -310,7 +311,7 @@ public final class LockOrderGraph {
             out.get(source[k]).add(k);
         }
         int[] reachedBy = new int[states]; // the edge that first reached a state; -1 for none, -2 for a start
-        java.util.Arrays.fill(reachedBy, -1);
+        Arrays.fill(reachedBy, -1);
         int[] previous = new int[states];
         Deque<Integer> todo = new ArrayDeque<>();
         for (int t : target[closing]) {

@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.core.model;
 
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.Objects;
 
 /**

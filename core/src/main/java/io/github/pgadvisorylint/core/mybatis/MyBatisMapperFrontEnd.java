@@ -3,13 +3,16 @@ package io.github.pgadvisorylint.core.mybatis;
 import com.github.javaparser.ast.CompilationUnit;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.Parameter;
+import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.expr.AnnotationExpr;
 import com.github.javaparser.ast.expr.SingleMemberAnnotationExpr;
 import com.github.javaparser.ast.expr.StringLiteralExpr;
-import io.github.pgadvisorylint.core.analysis.FileFacts;
-import io.github.pgadvisorylint.core.analysis.Notification;
-import io.github.pgadvisorylint.core.analysis.Suppression;
-import io.github.pgadvisorylint.core.java.HelperSummary;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.discovery.Prefilter;
+import io.github.pgadvisorylint.core.facts.FileFacts;
+import io.github.pgadvisorylint.core.facts.HelperSummary;
+import io.github.pgadvisorylint.core.facts.Suppression;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.ExecutionContext;
 import io.github.pgadvisorylint.core.model.JavaContext;
@@ -20,9 +23,8 @@ import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
-import io.github.pgadvisorylint.core.model.SourceRegion;
-import io.github.pgadvisorylint.core.rule.Severity;
 import io.github.pgadvisorylint.core.source.SourceFile;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import io.github.pgadvisorylint.core.sql.SqlAnalysis;
 import io.github.pgadvisorylint.core.sql.SqlAnalyzer;
 import io.github.pgadvisorylint.core.sql.SqlLockCall;
@@ -189,7 +191,7 @@ public final class MyBatisMapperFrontEnd {
         Map<Statement, List<LockSite>> byStatement = new LinkedHashMap<>();
         for (Statement st : statements) {
             Content content = content(text, st.contentStart);
-            if (!io.github.pgadvisorylint.core.discovery.Prefilter.mentionsAdvisory(content.text)) {
+            if (!Prefilter.mentionsAdvisory(content.text)) {
                 continue;
             }
             SqlAnalysis analysis = sqlAnalyzer.analyze(content.text);
@@ -240,7 +242,7 @@ public final class MyBatisMapperFrontEnd {
         List<String> bindNames = null;
         if (mapperInterface != null) {
             for (MethodDeclaration m : mapperInterface.findAll(MethodDeclaration.class)) {
-                if (m.getNameAsString().equals(id) && m.findAncestor(com.github.javaparser.ast.body.TypeDeclaration.class)
+                if (m.getNameAsString().equals(id) && m.findAncestor(TypeDeclaration.class)
                         .map(t -> t.getNameAsString().equals(typeName)).orElse(false)) {
                     names = m.getParameters().stream().map(Parameter::getNameAsString).toList();
                     bindNames = m.getParameters().stream().map(MyBatisMapperFrontEnd::paramAnnotation).toList();

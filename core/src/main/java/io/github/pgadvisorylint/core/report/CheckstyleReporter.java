@@ -1,11 +1,12 @@
 package io.github.pgadvisorylint.core.report;
 
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
-import io.github.pgadvisorylint.core.analysis.Notification;
-import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.rule.Finding;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.source.SourceRegion;
+import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.ArrayList;

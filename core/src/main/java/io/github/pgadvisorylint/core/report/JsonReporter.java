@@ -3,13 +3,16 @@ package io.github.pgadvisorylint.core.report;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
-import io.github.pgadvisorylint.core.analysis.Notification;
-import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.rule.Finding;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.source.SourceRegion;
+import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.io.IOException;
 import java.io.Writer;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Writes the tool's own JSON document, simpler than SARIF, for scripts. Schema, version 1 (keys in
@@ -94,7 +97,7 @@ public final class JsonReporter implements Reporter {
             result.unanalysed().forEach((language, n) -> unanalysed.put(language.displayName(), n));
         }
         ArrayNode findings = root.putArray("findings");
-        java.util.List<Finding> shown = new java.util.ArrayList<>(result.findings());
+        List<Finding> shown = new ArrayList<>(result.findings());
         if (showSuppressed) {
             shown.addAll(result.suppressed());
         }

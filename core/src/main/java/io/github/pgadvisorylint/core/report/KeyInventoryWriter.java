@@ -9,6 +9,7 @@ import io.github.pgadvisorylint.core.keys.KeyInventory.Entry;
 import io.github.pgadvisorylint.core.model.JavaContext;
 import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.ArrayList;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
-import io.github.pgadvisorylint.core.analysis.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
 import io.github.pgadvisorylint.core.rule.Finding;
 import java.io.IOException;
 import java.io.Writer;

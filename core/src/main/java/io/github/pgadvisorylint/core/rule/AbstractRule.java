@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.core.rule;
 
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.PathFinding;
 import java.io.IOException;

@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.core.rule;
 
-import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.List;
 import java.util.Objects;
 

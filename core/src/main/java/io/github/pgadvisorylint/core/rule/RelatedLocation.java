@@ -1,6 +1,6 @@
 package io.github.pgadvisorylint.core.rule;
 
-import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.Objects;
 
 /**

@@ -1,9 +1,12 @@
 package io.github.pgadvisorylint.core.rule;
 
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.LockSite;
-import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.source.SourceRegion;
+import java.util.Collections;
 import java.util.List;
+import java.util.SortedSet;
 
 /** What a rule sees while it runs: the lock model, and where to put its findings. */
 public interface RuleContext {
@@ -44,7 +47,7 @@ public interface RuleContext {
     }
 
     /** @return the ids of every rule installed (also those switched off by configuration), sorted */
-    default java.util.SortedSet<String> knownRuleIds() {
-        return java.util.Collections.emptySortedSet();
+    default SortedSet<String> knownRuleIds() {
+        return Collections.emptySortedSet();
     }
 }

@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.core.rule;
 
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import java.util.List;
 import java.util.Objects;
 

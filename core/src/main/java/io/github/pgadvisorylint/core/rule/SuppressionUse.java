@@ -1,8 +1,10 @@
 package io.github.pgadvisorylint.core.rule;
 
-import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.source.SourceRegion;
+import java.util.Collections;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What one in-source suppression did in an analysis, for rules of phase
@@ -33,9 +35,9 @@ public record SuppressionUse(SourceRegion location, Form form, Set<String> ruleI
     public SuppressionUse {
         Objects.requireNonNull(location, "location");
         Objects.requireNonNull(form, "form");
-        ruleIds = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(ruleIds));
-        unknownIds = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(unknownIds));
-        unusedIds = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(unusedIds));
+        ruleIds = Collections.unmodifiableSortedSet(new TreeSet<>(ruleIds));
+        unknownIds = Collections.unmodifiableSortedSet(new TreeSet<>(unknownIds));
+        unusedIds = Collections.unmodifiableSortedSet(new TreeSet<>(unusedIds));
     }
 
     /** @return true when it names no rule (silences every rule) */

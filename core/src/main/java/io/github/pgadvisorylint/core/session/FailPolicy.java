@@ -1,7 +1,7 @@
 package io.github.pgadvisorylint.core.session;
 
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 
 /**
  * When a scan fails: more than {@code maxAllowed} active findings at or above {@code threshold}.

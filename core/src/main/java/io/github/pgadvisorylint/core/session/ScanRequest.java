@@ -1,8 +1,8 @@
 package io.github.pgadvisorylint.core.session;
 
-import io.github.pgadvisorylint.core.analysis.Notification;
 import io.github.pgadvisorylint.core.analysis.ProgressListener;
-import io.github.pgadvisorylint.core.config.PoolingSetting;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.report.ReportFormat;
 import io.github.pgadvisorylint.core.rule.Rule;
 import java.nio.file.Path;

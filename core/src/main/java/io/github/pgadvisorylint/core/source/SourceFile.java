@@ -1,6 +1,5 @@
 package io.github.pgadvisorylint.core.source;
 
-import io.github.pgadvisorylint.core.model.SourceRegion;
 import java.util.Arrays;
 import java.util.Objects;
 

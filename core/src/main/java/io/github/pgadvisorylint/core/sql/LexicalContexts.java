@@ -6,6 +6,7 @@ import io.github.pgadvisorylint.core.model.SqlClause;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -259,7 +260,7 @@ final class LexicalContexts {
         if (t.type() != SqlToken.Type.IDENT) {
             return;
         }
-        String w = t.text().toUpperCase(java.util.Locale.ROOT);
+        String w = t.text().toUpperCase(Locale.ROOT);
         switch (w) {
             case "SELECT", "PERFORM" -> {
                 b.setClause(SqlClause.SELECT_LIST);
@@ -365,7 +366,7 @@ final class LexicalContexts {
     }
 
     private static boolean isReserved(SqlToken t) {
-        return switch (t.text().toUpperCase(java.util.Locale.ROOT)) {
+        return switch (t.text().toUpperCase(Locale.ROOT)) {
             case "LIMIT", "OFFSET", "FETCH", "FOR", "UNION", "INTERSECT", "EXCEPT", "INTO", "WINDOW", "RETURNING" -> true;
             default -> false;
         };

@@ -8,6 +8,7 @@ import io.github.pgadvisorylint.core.model.SqlContext;
 import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
@@ -525,7 +526,7 @@ public final class SqlAnalyzer {
     /** @return for every {@code (} / {@code [} the index of its partner (and back), -1 when unbalanced */
     static int[] matchBrackets(List<SqlToken> toks) {
         int[] match = new int[toks.size()];
-        java.util.Arrays.fill(match, -1);
+        Arrays.fill(match, -1);
         Deque<Integer> stack = new ArrayDeque<>();
         for (int i = 0; i < toks.size(); i++) {
             SqlToken t = toks.get(i);

@@ -1,15 +1,15 @@
 package io.github.pgadvisorylint.core.sql;
 
-import io.github.pgadvisorylint.core.analysis.FileFacts;
-import io.github.pgadvisorylint.core.analysis.Notification;
-import io.github.pgadvisorylint.core.analysis.Suppression;
+import io.github.pgadvisorylint.core.facts.FileFacts;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.facts.Suppression;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.Language;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import io.github.pgadvisorylint.core.model.SiteUsage;
 import java.util.ArrayList;
@@ -19,7 +19,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import io.github.pgadvisorylint.core.model.ConnectionScope;
 import io.github.pgadvisorylint.core.model.ExecutionContext;
-import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import io.github.pgadvisorylint.core.model.TransactionState;
 
 /**

@@ -3,9 +3,10 @@ package io.github.pgadvisorylint.core.sql;
 import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.KeySpace;
 import io.github.pgadvisorylint.core.model.LockKey;
-import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -45,7 +46,7 @@ public final class SqlSites {
 
     private static KeyPart hashed(SqlArgument a, BiFunction<Integer, Integer, SourceRegion> region) {
         String text = a.text();
-        if (text.length() > 500 || !text.toLowerCase(java.util.Locale.ROOT).contains("hashtext")) {
+        if (text.length() > 500 || !text.toLowerCase(Locale.ROOT).contains("hashtext")) {
             return null;
         }
         Matcher m = HASH_CALL.matcher(text.trim());

@@ -2,9 +2,10 @@ package io.github.pgadvisorylint.core.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.LockModel;
-import io.github.pgadvisorylint.core.model.SourceRegion;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -3,14 +3,19 @@ package io.github.pgadvisorylint.core.analysis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.pgadvisorylint.core.config.PoolingSetting;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.LockSite;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.model.PoolingSetting;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,8 +36,8 @@ class FileTimeBudgetTest {
 
     /** @return settings with no rules, the given threads and nothing configured */
     static AnalysisRun.Settings settings(int threads) {
-        return new AnalysisRun.Settings(List.of(), java.util.Set.of(), java.util.Map.of(), threads, PoolingSetting.AUTO,
-                p -> true, java.util.Set.of(), java.util.Set.of(), ProgressListener.NONE);
+        return new AnalysisRun.Settings(List.of(), Set.of(), Map.of(), threads, PoolingSetting.AUTO,
+                p -> true, Set.of(), Set.of(), ProgressListener.NONE);
     }
 
     /** A statement JSqlParser needs over a second for: IN subqueries nested 12 deep, just under the cutoff. */
@@ -88,7 +93,7 @@ class FileTimeBudgetTest {
             };
             AnalysisResult r = run.run();
             assertThat(r.notifications()).extracting(Notification::kind, n -> n.region().path())
-                    .containsExactly(org.assertj.core.groups.Tuple.tuple("file-time-budget", "Hang.java"));
+                    .containsExactly(Tuple.tuple("file-time-budget", "Hang.java"));
             assertThat(r.model().sites()).extracting(LockSite::display).hasSize(4);
         } finally {
             release.set(true);
@@ -100,7 +105,7 @@ class FileTimeBudgetTest {
     void aFileAbandonedWhileExtractingIsNotRetriedInLaterPhases() throws Exception {
         writeGoodFiles();
         Files.writeString(root.resolve("Twice.java"), "class Twice { String s = \"select pg_advisory_lock(7)\"; }\n");
-        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger calls = new AtomicInteger();
         AnalysisRun run = run(2, Duration.ofSeconds(1));
         AtomicBoolean release = new AtomicBoolean();
         run.beforeFileTask = path -> {

@@ -2,12 +2,16 @@ package io.github.pgadvisorylint.core.analysis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.io.AtomicFiles;
 import io.github.pgadvisorylint.core.model.LockSite;
-import io.github.pgadvisorylint.core.report.AtomicFiles;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.List;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,7 +77,7 @@ class RobustnessTest {
         Files.writeString(root.resolve("application.yml"), b);
         AnalysisResult r = analyze();
         assertThat(r.notifications()).extracting(Notification::kind, n -> n.region().path())
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("file-too-large", "application.yml"));
+                .containsExactly(Tuple.tuple("file-too-large", "application.yml"));
         assertThat(r.model().poolingEvidence()).isEmpty();
     }
 
@@ -87,8 +91,8 @@ class RobustnessTest {
         run.beforeFileTask = path -> {
             try {
                 Files.deleteIfExists(root.resolve("Gone.java"));
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         };
         AnalysisResult r = run.run();

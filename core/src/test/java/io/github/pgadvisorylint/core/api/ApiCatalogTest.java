@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
@@ -72,7 +74,7 @@ class ApiCatalogTest {
     @Test
     void eachNameHasOneSqlApiAmongTheFamiliesRecognisedByName() {
         Set<ApiFamily> byName = EnumSet.of(ApiFamily.JDBC, ApiFamily.SPRING_JDBC, ApiFamily.JPA);
-        java.util.Map<String, Set<ExecutionApi>> apis = new java.util.HashMap<>();
+        Map<String, Set<ExecutionApi>> apis = new HashMap<>();
         for (MethodMatcher m : API.matchers()) {
             if (m.api() != null && byName.contains(m.family())) {
                 apis.computeIfAbsent(m.name(), k -> new HashSet<>()).add(m.api());

@@ -3,8 +3,9 @@ package io.github.pgadvisorylint.core.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.rule.RuleDescriptor;
-import io.github.pgadvisorylint.core.rule.Severity;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,7 +7,8 @@ import static io.github.pgadvisorylint.core.config.PoolingTestSupport.scan;
 import static io.github.pgadvisorylint.core.config.PoolingTestSupport.silent;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.model.PoolingEvidence;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import org.junit.jupiter.api.Test;
 
 class PoolingPropertiesTest {

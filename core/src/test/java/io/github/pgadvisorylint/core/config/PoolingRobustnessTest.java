@@ -4,8 +4,10 @@ import static io.github.pgadvisorylint.core.config.PoolingTestSupport.at;
 import static io.github.pgadvisorylint.core.config.PoolingTestSupport.scan;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.pgadvisorylint.core.analysis.Notification;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.model.EvidenceStrength;
+import io.github.pgadvisorylint.core.model.PoolingEvidence;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

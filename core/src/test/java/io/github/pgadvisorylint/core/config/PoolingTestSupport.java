@@ -2,8 +2,11 @@ package io.github.pgadvisorylint.core.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.model.EvidenceStrength;
+import io.github.pgadvisorylint.core.model.PoolingEvidence;
+import io.github.pgadvisorylint.core.model.PoolingMode;
 import io.github.pgadvisorylint.core.source.SourceFile;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.List;
 
 /** Helpers for the pooling-evidence tests: scan a text, and the region of a needle in it. */

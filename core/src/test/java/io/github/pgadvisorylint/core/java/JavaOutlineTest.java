@@ -3,6 +3,7 @@ package io.github.pgadvisorylint.core.java;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.javaparser.ast.body.TypeDeclaration;
+import com.github.javaparser.ast.stmt.BlockStmt;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import io.github.pgadvisorylint.core.sql.SqlAnalyzer;
 import java.io.IOException;
@@ -29,7 +30,7 @@ class JavaOutlineTest {
         c.constants().forEach(e -> out.add(e.getKey() + " " + e.getValue().declaration().getRange().orElseThrow()
                 + " " + e.getValue().declaration()));
         for (TypeDeclaration<?> t : c.types()) {
-            if (t.findAncestor(com.github.javaparser.ast.stmt.BlockStmt.class).isEmpty()) {
+            if (t.findAncestor(BlockStmt.class).isEmpty()) {
                 out.add("type " + t.getNameAsString() + " " + t.getRange().orElseThrow());
             }
         }

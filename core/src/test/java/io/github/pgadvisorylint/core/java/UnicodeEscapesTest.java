@@ -2,8 +2,8 @@ package io.github.pgadvisorylint.core.java;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.source.SourceFile;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import org.junit.jupiter.api.Test;
 
 /** {@link UnicodeEscapes}: JLS §3.3 decoding, with regions mapped back to the file as written. */

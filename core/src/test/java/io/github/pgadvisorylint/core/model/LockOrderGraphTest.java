@@ -2,6 +2,7 @@ package io.github.pgadvisorylint.core.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -2,7 +2,7 @@ package io.github.pgadvisorylint.core.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.pgadvisorylint.core.config.PoolingSetting;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

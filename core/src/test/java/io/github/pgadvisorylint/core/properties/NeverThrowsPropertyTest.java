@@ -4,13 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Analyzer;
-import io.github.pgadvisorylint.core.analysis.FileFacts;
+import io.github.pgadvisorylint.core.facts.FileFacts;
 import io.github.pgadvisorylint.core.java.JavaFrontEnd;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import io.github.pgadvisorylint.core.sql.SqlAnalyzer;
 import io.github.pgadvisorylint.core.sql.SqlFileFrontEnd;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
@@ -20,6 +22,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 
 /**
  * Issue 10, item 3: generated Java and SQL, valid and mutated (truncated, characters inserted or
@@ -57,8 +60,8 @@ class NeverThrowsPropertyTest {
         Path root = Files.createTempDirectory("never-throws");
         try {
             // a lone surrogate cannot be encoded: getBytes writes '?' for it, as an editor would
-            Files.write(root.resolve("A.java"), a.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            Files.write(root.resolve("b.sql"), b.getBytes(java.nio.charset.StandardCharsets.UTF_16));
+            Files.write(root.resolve("A.java"), a.getBytes(StandardCharsets.UTF_8));
+            Files.write(root.resolve("b.sql"), b.getBytes(StandardCharsets.UTF_16));
             Files.write(root.resolve("C.java"), garbage);
             AnalysisResult r = Analyzer.builder().threads(2).build().analyze(root, List.of(root));
             assertThat(r.notifications()).noneMatch(n -> n.kind().equals("internal-error"));
@@ -75,8 +78,8 @@ class NeverThrowsPropertyTest {
     Arbitrary<byte[]> bytes() {
         Arbitrary<byte[]> random = Arbitraries.bytes().array(byte[].class).ofMaxSize(400);
         return random.map(r -> {
-            byte[] head = "class C { String s = \"pg_advisory_lock(".getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            byte[] all = java.util.Arrays.copyOf(head, head.length + r.length);
+            byte[] head = "class C { String s = \"pg_advisory_lock(".getBytes(StandardCharsets.UTF_8);
+            byte[] all = Arrays.copyOf(head, head.length + r.length);
             System.arraycopy(r, 0, all, head.length, r.length);
             return all;
         });
@@ -134,8 +137,8 @@ class NeverThrowsPropertyTest {
         });
         Arbitrary<Mutation> none = Arbitraries.just(s -> s);
         return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(1, none), net.jqwik.api.Tuple.of(2, truncate),
-                net.jqwik.api.Tuple.of(3, insert), net.jqwik.api.Tuple.of(2, delete));
+                Tuple.of(1, none), Tuple.of(2, truncate),
+                Tuple.of(3, insert), Tuple.of(2, delete));
     }
 
     private static Arbitrary<String> mutated(Arbitrary<String> valid) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
 

@@ -7,8 +7,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.rule.Finding;
 import io.github.pgadvisorylint.core.rule.RuleDescriptor;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -147,9 +149,9 @@ class SarifReporterTest {
     @Test
     void isByteIdenticalForTheSameResultWhateverTheInputOrder() throws Exception {
         AnalysisResult a = SampleResults.sample();
-        List<io.github.pgadvisorylint.core.rule.Finding> reversed = new ArrayList<>(a.findings());
+        List<Finding> reversed = new ArrayList<>(a.findings());
         Collections.reverse(reversed);
-        List<io.github.pgadvisorylint.core.rule.RuleDescriptor> rules = new ArrayList<>(a.rules());
+        List<RuleDescriptor> rules = new ArrayList<>(a.rules());
         Collections.reverse(rules);
         AnalysisResult b = new AnalysisResult(a.root().resolve("elsewhere"), rules, reversed, a.notifications(),
                 a.model(), a.filesScanned(), a.filesAnalyzed(), 123_456);

@@ -9,6 +9,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The SqlContext of one lock call, computed through JSqlParser and through the forced lexical path:
@@ -119,7 +120,7 @@ class SqlAnalyzerContextTest {
     }
 
     @ParameterizedTest
-    @org.junit.jupiter.params.provider.ValueSource(strings = {
+    @ValueSource(strings = {
         "DO $$ BEGIN PERFORM pg_advisory_lock(id) FROM jobs LIMIT 1; PERFORM pg_advisory_lock(1); END $$",
         "CREATE FUNCTION f() RETURNS bigint AS $f$ DECLARE v bigint; BEGIN SELECT id INTO v FROM t "
                 + "WHERE pg_try_advisory_lock(id) LIMIT 1; RETURN v; END $f$ LANGUAGE plpgsql",

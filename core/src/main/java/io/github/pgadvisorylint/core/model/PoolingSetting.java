@@ -1,4 +1,4 @@
-package io.github.pgadvisorylint.core.config;
+package io.github.pgadvisorylint.core.model;
 
 import java.util.Locale;
 

@@ -1,4 +1,4 @@
-package io.github.pgadvisorylint.core.report;
+package io.github.pgadvisorylint.core.io;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

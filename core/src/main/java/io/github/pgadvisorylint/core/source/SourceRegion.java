@@ -1,4 +1,4 @@
-package io.github.pgadvisorylint.core.model;
+package io.github.pgadvisorylint.core.source;
 
 import java.util.Comparator;
 import java.util.Objects;

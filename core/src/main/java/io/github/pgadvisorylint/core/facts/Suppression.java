@@ -1,8 +1,8 @@
-package io.github.pgadvisorylint.core.analysis;
+package io.github.pgadvisorylint.core.facts;
 
-import io.github.pgadvisorylint.core.model.SourceRegion;
 import io.github.pgadvisorylint.core.rule.Finding;
 import io.github.pgadvisorylint.core.rule.SuppressionUse;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

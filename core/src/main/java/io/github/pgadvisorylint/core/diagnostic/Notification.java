@@ -1,7 +1,6 @@
-package io.github.pgadvisorylint.core.analysis;
+package io.github.pgadvisorylint.core.diagnostic;
 
-import io.github.pgadvisorylint.core.model.SourceRegion;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.Objects;
 
 /**

@@ -1,6 +1,6 @@
-package io.github.pgadvisorylint.core.config;
+package io.github.pgadvisorylint.core.model;
 
-import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.Comparator;
 import java.util.Objects;
 

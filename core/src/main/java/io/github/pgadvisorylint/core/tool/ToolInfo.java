@@ -1,4 +1,4 @@
-package io.github.pgadvisorylint.core.report;
+package io.github.pgadvisorylint.core.tool;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,9 +1,15 @@
-package io.github.pgadvisorylint.core.analysis;
+package io.github.pgadvisorylint.core.facts;
 
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.flow.MethodFlow;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
+import io.github.pgadvisorylint.core.model.LockOrderEdge;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.LoopOrder;
 import io.github.pgadvisorylint.core.model.SiteHazards;
+import io.github.pgadvisorylint.core.model.SiteUsage;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a front end extracted from one file; the syntax tree is gone by the time this exists.
@@ -24,12 +30,12 @@ import java.util.List;
  */
 public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
                         List<Notification> notifications, List<Suppression> suppressions,
-                        List<io.github.pgadvisorylint.core.java.HelperSummary> helpers,
-                        List<io.github.pgadvisorylint.core.model.LockOrderEdge> orderEdges,
-                        java.util.Map<String, io.github.pgadvisorylint.core.model.LoopOrder> loops,
-                        java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages,
-                        List<io.github.pgadvisorylint.core.flow.MethodFlow> flows,
-                        java.util.Map<String, SiteHazards> hazards) {
+                        List<HelperSummary> helpers,
+                        List<LockOrderEdge> orderEdges,
+                        Map<String, LoopOrder> loops,
+                        Map<String, SiteUsage> usages,
+                        List<MethodFlow> flows,
+                        Map<String, SiteHazards> hazards) {
 
     /** Copies the lists; a missing hazards map (a cache written without one) is empty. */
     public FileFacts {
@@ -39,54 +45,54 @@ public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> l
         suppressions = List.copyOf(suppressions);
         helpers = List.copyOf(helpers);
         orderEdges = List.copyOf(orderEdges);
-        loops = java.util.Map.copyOf(loops);
-        usages = java.util.Map.copyOf(usages);
+        loops = Map.copyOf(loops);
+        usages = Map.copyOf(usages);
         flows = flows == null ? List.of() : List.copyOf(flows);
-        hazards = hazards == null ? java.util.Map.of() : java.util.Map.copyOf(hazards);
+        hazards = hazards == null ? Map.of() : Map.copyOf(hazards);
     }
 
     /** Facts of a Java file without hazard facts. */
     public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
                      List<Notification> notifications, List<Suppression> suppressions,
-                     List<io.github.pgadvisorylint.core.java.HelperSummary> helpers,
-                     List<io.github.pgadvisorylint.core.model.LockOrderEdge> orderEdges,
-                     java.util.Map<String, io.github.pgadvisorylint.core.model.LoopOrder> loops,
-                     java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages,
-                     List<io.github.pgadvisorylint.core.flow.MethodFlow> flows) {
+                     List<HelperSummary> helpers,
+                     List<LockOrderEdge> orderEdges,
+                     Map<String, LoopOrder> loops,
+                     Map<String, SiteUsage> usages,
+                     List<MethodFlow> flows) {
         this(path, sites, lifecycles, notifications, suppressions, helpers, orderEdges, loops, usages, flows,
-                java.util.Map.of());
+                Map.of());
     }
 
     /** Facts of a Java file without method graphs nor hazard facts. */
     public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
                      List<Notification> notifications, List<Suppression> suppressions,
-                     List<io.github.pgadvisorylint.core.java.HelperSummary> helpers,
-                     List<io.github.pgadvisorylint.core.model.LockOrderEdge> orderEdges,
-                     java.util.Map<String, io.github.pgadvisorylint.core.model.LoopOrder> loops,
-                     java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages) {
+                     List<HelperSummary> helpers,
+                     List<LockOrderEdge> orderEdges,
+                     Map<String, LoopOrder> loops,
+                     Map<String, SiteUsage> usages) {
         this(path, sites, lifecycles, notifications, suppressions, helpers, orderEdges, loops, usages, List.of(),
-                java.util.Map.of());
+                Map.of());
     }
 
     /** Facts of a file with helpers but no lock-order or usage facts. */
     public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
                      List<Notification> notifications, List<Suppression> suppressions,
-                     List<io.github.pgadvisorylint.core.java.HelperSummary> helpers) {
-        this(path, sites, lifecycles, notifications, suppressions, helpers, List.of(), java.util.Map.of(), java.util.Map.of());
+                     List<HelperSummary> helpers) {
+        this(path, sites, lifecycles, notifications, suppressions, helpers, List.of(), Map.of(), Map.of());
     }
 
     /** Facts of a SQL file: sites, lifecycles and usages. */
     public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
                      List<Notification> notifications, List<Suppression> suppressions,
-                     List<io.github.pgadvisorylint.core.java.HelperSummary> helpers,
-                     java.util.Map<String, io.github.pgadvisorylint.core.model.SiteUsage> usages) {
-        this(path, sites, lifecycles, notifications, suppressions, helpers, List.of(), java.util.Map.of(), usages);
+                     List<HelperSummary> helpers,
+                     Map<String, SiteUsage> usages) {
+        this(path, sites, lifecycles, notifications, suppressions, helpers, List.of(), Map.of(), usages);
     }
 
     /** Facts of a file that declares no lock helper. */
     public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
                      List<Notification> notifications, List<Suppression> suppressions) {
-        this(path, sites, lifecycles, notifications, suppressions, List.of(), List.of(), java.util.Map.of(), java.util.Map.of());
+        this(path, sites, lifecycles, notifications, suppressions, List.of(), List.of(), Map.of(), Map.of());
     }
 
     /**

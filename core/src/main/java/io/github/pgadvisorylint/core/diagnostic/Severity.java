@@ -1,4 +1,4 @@
-package io.github.pgadvisorylint.core.rule;
+package io.github.pgadvisorylint.core.diagnostic;
 
 import java.util.Locale;
 

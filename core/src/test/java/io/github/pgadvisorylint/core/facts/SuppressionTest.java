@@ -1,10 +1,10 @@
-package io.github.pgadvisorylint.core.analysis;
+package io.github.pgadvisorylint.core.facts;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.pgadvisorylint.core.model.SourceRegion;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.rule.Finding;
-import io.github.pgadvisorylint.core.rule.Severity;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.github.pgadvisorylint.core.report;
+package io.github.pgadvisorylint.core.io;
 
 import java.io.IOException;
 import java.io.Writer;

@@ -1,4 +1,4 @@
-package io.github.pgadvisorylint.core.java;
+package io.github.pgadvisorylint.core.facts;
 
 import io.github.pgadvisorylint.core.model.AdvisoryFunction;
 import io.github.pgadvisorylint.core.model.ExecutionContext;
@@ -6,6 +6,8 @@ import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.LockSite;
 import java.util.List;
 import java.util.Objects;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * What a lock helper does, seen from its callers: a method or constructor that takes or releases
@@ -55,12 +57,12 @@ public record HelperSummary(String typeName, String methodName, int arity, boole
      *                       empty when it always does. A call passing another constant skips the operation.
      */
     public record Op(AdvisoryFunction function, List<KeySource> parts, LockSite inner, boolean releasedInside,
-                     ExecutionContext execution, java.util.SortedMap<Integer, Boolean> when) {
+                     ExecutionContext execution, SortedMap<Integer, Boolean> when) {
         /** Copies the parts and the flags (none when null). */
         public Op {
             parts = List.copyOf(parts);
             Objects.requireNonNull(execution, "execution");
-            when = when == null ? new java.util.TreeMap<>() : new java.util.TreeMap<>(when);
+            when = when == null ? new TreeMap<>() : new TreeMap<>(when);
         }
 
         /** An operation the helper always sends, in the inner site's own context. */
@@ -76,7 +78,7 @@ public record HelperSummary(String typeName, String methodName, int arity, boole
 
         /** An operation sent under the given flags, in the inner site's own context. */
         public Op(AdvisoryFunction function, List<KeySource> parts, LockSite inner, boolean releasedInside,
-                  java.util.SortedMap<Integer, Boolean> when) {
+                  SortedMap<Integer, Boolean> when) {
             this(function, parts, inner, releasedInside, inner.execution(), when);
         }
     }
