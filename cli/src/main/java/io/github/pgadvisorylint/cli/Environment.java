@@ -97,8 +97,8 @@ record Environment(Supplier<List<Rule>> rules, Engine engine, Path workingDirect
          *                  lock helpers, pooled API types, progress) to the analyzer being built
          * @return the result; engines that do not build an {@link Analyzer} ignore {@code configure}
          */
-        default AnalysisResult analyze(Path root, List<Path> targets, int threads, List<Rule> rules,
-                                       Consumer<Analyzer.Builder> configure) {
+        default AnalysisResult analyze(
+                Path root, List<Path> targets, int threads, List<Rule> rules, Consumer<Analyzer.Builder> configure) {
             return analyze(root, targets, threads, rules);
         }
     }
@@ -107,12 +107,12 @@ record Environment(Supplier<List<Rule>> rules, Engine engine, Path workingDirect
     private static final class CoreEngine implements Engine {
         @Override
         public AnalysisResult analyze(Path root, List<Path> targets, int threads, List<Rule> rules) {
-            return analyze(root, targets, threads, rules, b -> { });
+            return analyze(root, targets, threads, rules, b -> {});
         }
 
         @Override
-        public AnalysisResult analyze(Path root, List<Path> targets, int threads, List<Rule> rules,
-                                      Consumer<Analyzer.Builder> configure) {
+        public AnalysisResult analyze(
+                Path root, List<Path> targets, int threads, List<Rule> rules, Consumer<Analyzer.Builder> configure) {
             Analyzer.Builder b = Analyzer.builder().rules(rules).threads(threads);
             configure.accept(b);
             return b.build().analyze(root, targets);

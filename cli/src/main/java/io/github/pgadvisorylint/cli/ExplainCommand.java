@@ -12,7 +12,10 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code explain RULE-ID}: prints the rule's documentation page (Markdown). */
-@Command(name = "explain", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "explain",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = "Prints a rule's documentation: what it finds, why it matters, bad and good examples,"
                 + " how to suppress it.")
 final class ExplainCommand implements Callable<Integer> {
@@ -37,10 +40,14 @@ final class ExplainCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<Rule> rules = env.rules().get();
-        Rule rule = RuleRegistry.find(rules, ruleId.trim()).orElseThrow(() -> new InputException(
-                "unknown rule '" + ruleId + "'. " + (rules.isEmpty() ? "No rules are installed."
-                        : "Known rules: " + rules.stream().map(r -> r.descriptor().id())
-                                .collect(Collectors.joining(", ")))));
+        Rule rule = RuleRegistry.find(rules, ruleId.trim())
+                .orElseThrow(() -> new InputException("unknown rule '" + ruleId + "'. "
+                        + (rules.isEmpty()
+                                ? "No rules are installed."
+                                : "Known rules: "
+                                        + rules.stream()
+                                                .map(r -> r.descriptor().id())
+                                                .collect(Collectors.joining(", ")))));
         PrintWriter out = spec.commandLine().getOut();
         String page = rule.descriptor().helpMarkdown();
         out.print(page.endsWith("\n") ? page : page + "\n");

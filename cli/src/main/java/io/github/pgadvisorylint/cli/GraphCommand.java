@@ -16,21 +16,29 @@ import picocli.CommandLine.TypeConversionException;
  * strongly connected components (the possible deadlocks that {@code unordered-multi-key-lock}
  * reports) in red. Runs no rule; exits 0 unless the command line or the input is wrong (2).
  */
-@Command(name = "graph", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Draws the lock-order graph: one node per key (constant, value, or expression when not"
-                + " known statically), an edge A -> B when B is taken while A is held, labelled with the methods"
-                + " that do it. Dashed: the second lock is a try-lock (it never waits). Red: the edge is on a cycle"
-                + " of waiting acquisitions (a strongly connected component of the graph), a possible deadlock:"
-                + " the cycles that unordered-multi-key-lock reports as errors.",
-            "The scan root is PATH when exactly one directory is given, else the current directory."},
+@Command(
+        name = "graph",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Draws the lock-order graph: one node per key (constant, value, or expression when not"
+                    + " known statically), an edge A -> B when B is taken while A is held, labelled with the methods"
+                    + " that do it. Dashed: the second lock is a try-lock (it never waits). Red: the edge is on a cycle"
+                    + " of waiting acquisitions (a strongly connected component of the graph), a possible deadlock:"
+                    + " the cycles that unordered-multi-key-lock reports as errors.",
+            "The scan root is PATH when exactly one directory is given, else the current directory."
+        },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:the graph was written",
             "2:usage or input error: bad option or value, no such path, unwritable output",
-            "3:internal error: a bug, please report it (--debug prints the stack trace)"},
-        footer = {"%nExamples:",
+            "3:internal error: a bug, please report it (--debug prints the stack trace)"
+        },
+        footer = {
+            "%nExamples:",
             "  pg-advisory-lint graph . | dot -Tsvg > lock-order.svg",
-            "  pg-advisory-lint graph --format mermaid --output lock-order.mmd src"})
+            "  pg-advisory-lint graph --format mermaid --output lock-order.mmd src"
+        })
 final class GraphCommand implements Callable<Integer> {
 
     /** Converts {@code dot|mermaid}, any case. */
@@ -53,7 +61,11 @@ final class GraphCommand implements Callable<Integer> {
     @Mixin
     private ModelCommand.Options options = new ModelCommand.Options();
 
-    @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", converter = FormatConverter.class, defaultValue = "dot",
+    @Option(
+            names = {"-f", "--format"},
+            paramLabel = "FORMAT",
+            converter = FormatConverter.class,
+            defaultValue = "dot",
             description = "Output format: dot or mermaid (default: ${DEFAULT-VALUE}).")
     private LockOrderDiagram.Format format;
 

@@ -17,20 +17,28 @@ import picocli.CommandLine.TypeConversionException;
  * {@code pg_locks} columns each one shows as, where its value was written, the functions using it and
  * every site. Runs no rule; exits 0 unless the command line or the input is wrong (2).
  */
-@Command(name = "keys", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Lists every advisory-lock key: key space, value, the pg_locks classid/objid/objsubid it"
-                + " shows as, its origin (constant or literal), the functions, levels and modes using it, and"
-                + " every site. Keys not known statically are listed with their expression.",
+@Command(
+        name = "keys",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Lists every advisory-lock key: key space, value, the pg_locks classid/objid/objsubid it"
+                    + " shows as, its origin (constant or literal), the functions, levels and modes using it, and"
+                    + " every site. Keys not known statically are listed with their expression.",
             "The scan root is PATH when exactly one directory is given, else the current directory;"
-                    + " paths are relative to it."},
+                    + " paths are relative to it."
+        },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:the inventory was written",
             "2:usage or input error: bad option or value, no such path, unwritable output",
-            "3:internal error: a bug, please report it (--debug prints the stack trace)"},
-        footer = {"%nExamples:",
+            "3:internal error: a bug, please report it (--debug prints the stack trace)"
+        },
+        footer = {
+            "%nExamples:",
             "  pg-advisory-lint keys .",
-            "  pg-advisory-lint keys --format csv --output keys.csv src"})
+            "  pg-advisory-lint keys --format csv --output keys.csv src"
+        })
 final class KeysCommand implements Callable<Integer> {
 
     /** Converts {@code text|json|csv|markdown}, any case. */
@@ -53,7 +61,11 @@ final class KeysCommand implements Callable<Integer> {
     @Mixin
     private ModelCommand.Options options = new ModelCommand.Options();
 
-    @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", converter = FormatConverter.class, defaultValue = "text",
+    @Option(
+            names = {"-f", "--format"},
+            paramLabel = "FORMAT",
+            converter = FormatConverter.class,
+            defaultValue = "text",
             description = "Output format: text, json, csv or markdown (default: ${DEFAULT-VALUE}).")
     private Format format;
 

@@ -13,7 +13,10 @@ import picocli.CommandLine.Spec;
  * {@code list-rules}: one line per installed rule, sorted by id, in aligned columns; a rule that runs only
  * when the configuration switches it on says "(off by default)".
  */
-@Command(name = "list-rules", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "list-rules",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = "Lists the installed rules: id, default severity, short description.")
 final class ListRulesCommand implements Callable<Integer> {
 
@@ -35,11 +38,16 @@ final class ListRulesCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("No rules are installed.");
             return Main.EXIT_OK;
         }
-        int idWidth = rules.stream().mapToInt(r -> r.descriptor().id().length()).max().orElse(0);
+        int idWidth =
+                rules.stream().mapToInt(r -> r.descriptor().id().length()).max().orElse(0);
         for (Rule rule : rules) {
             RuleDescriptor d = rule.descriptor();
-            out.println(String.format("%-" + idWidth + "s  %-7s  %s", d.id(), d.defaultSeverity().sarifLevel(),
-                    d.shortDescription() + (d.enabledByDefault() ? "" : " (off by default)")).stripTrailing());
+            out.println(String.format(
+                            "%-" + idWidth + "s  %-7s  %s",
+                            d.id(),
+                            d.defaultSeverity().sarifLevel(),
+                            d.shortDescription() + (d.enabledByDefault() ? "" : " (off by default)"))
+                    .stripTrailing());
         }
         out.flush();
         return Main.EXIT_OK;

@@ -40,8 +40,14 @@ final class LiveLocks {
      * @param visible     false when this role may not see the session's activity ({@code <insufficient privilege>})
      * @param blockedBy   the pids it waits for ({@code pg_blocking_pids}), empty when it waits for nothing
      */
-    record Session(int pid, String application, String user, String state, OffsetDateTime stateSince, boolean visible,
-                   List<Integer> blockedBy) {
+    record Session(
+            int pid,
+            String application,
+            String user,
+            String state,
+            OffsetDateTime stateSince,
+            boolean visible,
+            List<Integer> blockedBy) {
         Session {
             blockedBy = List.copyOf(blockedBy);
         }
@@ -58,9 +64,14 @@ final class LiveLocks {
      * @param granted      true when held, false when awaited
      * @param waitingSince when the wait began ({@code waitstart}, PostgreSQL 14+); null when held or unknown
      */
-    record Lock(int pid, long classid, long objid, int objsubid, boolean shared, boolean granted,
-                OffsetDateTime waitingSince) {
-    }
+    record Lock(
+            int pid,
+            long classid,
+            long objid,
+            int objsubid,
+            boolean shared,
+            boolean granted,
+            OffsetDateTime waitingSince) {}
 
     /**
      * What the server showed.
@@ -72,8 +83,13 @@ final class LiveLocks {
      * @param locks         the advisory locks, held first, then by pid and key
      * @param sessions      by pid, the sessions of {@link #locks}
      */
-    record Snapshot(String target, String serverVersion, String role, OffsetDateTime takenAt, List<Lock> locks,
-                    Map<Integer, Session> sessions) {
+    record Snapshot(
+            String target,
+            String serverVersion,
+            String role,
+            OffsetDateTime takenAt,
+            List<Lock> locks,
+            Map<Integer, Session> sessions) {
         Snapshot {
             locks = List.copyOf(locks);
             sessions = Map.copyOf(sessions);
@@ -110,8 +126,7 @@ final class LiveLocks {
                AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
              ORDER BY l.granted DESC, l.pid, l.objsubid, l.classid, l.objid, l.mode""";
 
-    private LiveLocks() {
-    }
+    private LiveLocks() {}
 
     /**
      * @param url        a {@code jdbc:postgresql:} URL
@@ -122,8 +137,9 @@ final class LiveLocks {
     static Snapshot read(String url, String pgpassword) {
         Properties parsed = Driver.parseURL(url, new Properties());
         if (parsed == null) {
-            throw new InputException("--url: not a PostgreSQL JDBC URL (jdbc:postgresql://HOST[:PORT]/DATABASE[?user=...]): "
-                    + redact(url));
+            throw new InputException(
+                    "--url: not a PostgreSQL JDBC URL (jdbc:postgresql://HOST[:PORT]/DATABASE[?user=...]): "
+                            + redact(url));
         }
         String target = parsed.getProperty("PGHOST", "localhost") + ":" + parsed.getProperty("PGPORT", "5432") + "/"
                 + parsed.getProperty("PGDBNAME", "");
@@ -160,8 +176,14 @@ final class LiveLocks {
                     while (rs.next()) {
                         int pid = rs.getInt(1);
                         boolean granted = rs.getBoolean(6);
-                        locks.add(new Lock(pid, rs.getLong(2), rs.getLong(3), rs.getInt(4), rs.getString(5).startsWith("Share"),
-                                granted, rs.getObject(7, OffsetDateTime.class)));
+                        locks.add(new Lock(
+                                pid,
+                                rs.getLong(2),
+                                rs.getLong(3),
+                                rs.getInt(4),
+                                rs.getString(5).startsWith("Share"),
+                                granted,
+                                rs.getObject(7, OffsetDateTime.class)));
                         String query = rs.getString(12);
                         List<Integer> blockedBy = ints(rs.getArray(13));
                         Session known = sessions.get(pid);
@@ -172,8 +194,16 @@ final class LiveLocks {
                             }
                         }
                         boolean visible = pid == 0 || !INSUFFICIENT_PRIVILEGE.equals(query);
-                        sessions.put(pid, new Session(pid, emptyToNull(rs.getString(8)), rs.getString(9), rs.getString(10),
-                                rs.getObject(11, OffsetDateTime.class), visible, blockers));
+                        sessions.put(
+                                pid,
+                                new Session(
+                                        pid,
+                                        emptyToNull(rs.getString(8)),
+                                        rs.getString(9),
+                                        rs.getString(10),
+                                        rs.getObject(11, OffsetDateTime.class),
+                                        visible,
+                                        blockers));
                     }
                 }
                 c.rollback();
@@ -205,19 +235,27 @@ final class LiveLocks {
     static Failure classify(SQLException e, String target, String secret) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
         String message = oneLine(e.getMessage(), secret);
-        if (state.equals("28P01") || state.equals("28000") || state.equals("3D000") || state.equals("08004")
+        if (state.equals("28P01")
+                || state.equals("28000")
+                || state.equals("3D000")
+                || state.equals("08004")
                 || state.equals("42501")) {
-            return new Failure("login refused by " + target + ": " + message
-                    + (message.contains("no password was provided")
-                    ? " (give one as ?password= in the URL, in PGPASSWORD or in ~/.pgpass)" : ""),
-                    LocksCommand.EXIT_LOGIN_REFUSED, e);
+            return new Failure(
+                    "login refused by " + target + ": " + message
+                            + (message.contains("no password was provided")
+                                    ? " (give one as ?password= in the URL, in PGPASSWORD or in ~/.pgpass)"
+                                    : ""),
+                    LocksCommand.EXIT_LOGIN_REFUSED,
+                    e);
         }
         if (state.startsWith("08") || state.equals("53300") || state.equals("57P03")) {
             return new Failure("cannot reach " + target + ": " + message, LocksCommand.EXIT_UNREACHABLE, e);
         }
         // a statement timeout, a server shutting down, a catalog the role may not read: the server's answer, not a bug
-        return new Failure("reading the locks of " + target + " failed: " + message + " (SQLSTATE " + state + ")",
-                LocksCommand.EXIT_UNREACHABLE, e);
+        return new Failure(
+                "reading the locks of " + target + " failed: " + message + " (SQLSTATE " + state + ")",
+                LocksCommand.EXIT_UNREACHABLE,
+                e);
     }
 
     private static String oneLine(String message, String secret) {

@@ -21,15 +21,20 @@ import picocli.CommandLine.TypeConversionException;
  * transaction), each key decoded into its key space and value (fact F6) and matched to the code sites of the key
  * inventory of PATH ({@link KeyInventory}, the {@code keys} command's). Without PATH the keys are not matched.
  */
-@Command(name = "locks", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Lists the advisory locks held and awaited now on the database of --url: each key's key space"
-                + " and value, the sessions holding and awaiting it (pid, application, state and since when, which pid"
-                + " blocks which), the wait chains, and the code sites of PATH that take the key (file:line and"
-                + " method), or 'unknown to the code'. Reads only, in a read-only transaction.",
+@Command(
+        name = "locks",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Lists the advisory locks held and awaited now on the database of --url: each key's key space"
+                    + " and value, the sessions holding and awaiting it (pid, application, state and since when, which pid"
+                    + " blocks which), the wait chains, and the code sites of PATH that take the key (file:line and"
+                    + " method), or 'unknown to the code'. Reads only, in a read-only transaction.",
             "Password: ?password= in the URL, else the PGPASSWORD environment variable, else ~/.pgpass (or the file"
                     + " PGPASSFILE names), read by the PostgreSQL JDBC driver. It is never printed.",
             "The scan root is PATH when exactly one directory is given, else the current directory; paths are"
-                    + " relative to it. Without PATH, no code is read and the keys are not matched."},
+                    + " relative to it. Without PATH, no code is read and the keys are not matched."
+        },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:the locks were written",
@@ -39,10 +44,13 @@ import picocli.CommandLine.TypeConversionException;
             "5:the server refused the login (wrong password, no password, unknown role or database, no CONNECT"
                     + " privilege, pg_hba.conf)",
             "6:the locks were written, but the role cannot see other roles' sessions (pg_stat_activity shows"
-                    + " <insufficient privilege>): their state and times are missing"},
-        footer = {"%nExamples:",
+                    + " <insufficient privilege>): their state and times are missing"
+        },
+        footer = {
+            "%nExamples:",
             "  pg-advisory-lint locks --url jdbc:postgresql://db.internal:5432/invoices?user=ops .",
-            "  PGPASSWORD=... pg-advisory-lint locks --url jdbc:postgresql://localhost/app?user=app --format json src"})
+            "  PGPASSWORD=... pg-advisory-lint locks --url jdbc:postgresql://localhost/app?user=app --format json src"
+        })
 final class LocksCommand implements Callable<Integer> {
 
     /** Exit code: the server could not be reached. */
@@ -69,25 +77,45 @@ final class LocksCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--url", required = true, paramLabel = "JDBC-URL",
+    @Option(
+            names = "--url",
+            required = true,
+            paramLabel = "JDBC-URL",
             description = "The database: jdbc:postgresql://HOST[:PORT]/DATABASE[?user=ROLE&...].")
     private String url;
 
-    @Parameters(paramLabel = "PATH", arity = "0..*",
+    @Parameters(
+            paramLabel = "PATH",
+            arity = "0..*",
             description = "Files or directories whose code the keys are matched to (default: none).")
     private List<String> paths = new ArrayList<>();
 
-    @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", converter = FormatConverter.class, defaultValue = "text",
+    @Option(
+            names = {"-f", "--format"},
+            paramLabel = "FORMAT",
+            converter = FormatConverter.class,
+            defaultValue = "text",
             description = "Output format: text, json or markdown (default: ${DEFAULT-VALUE}).")
     private LocksReport.Format format;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+    @Option(
+            names = {"-o", "--output"},
+            paramLabel = "FILE",
             description = "Write to FILE (replaced atomically) instead of standard output; '-' is standard output.")
     private String output;
 
-    @Option(names = "--threads", paramLabel = "N",
+    @Option(
+            names = "--threads",
+            paramLabel = "N",
             description = "Parsing threads (default: one per processor). The output never depends on it.")
     private Integer threads;
+
+    @Option(
+            names = "--path-base",
+            paramLabel = "DIR",
+            description = "Directory the code sites' paths are relative to, as in scan. Default: the git root"
+                    + " above the scan root (the nearest directory holding .git), else the scan root.")
+    private String pathBase;
 
     /** @param env the analysis, the working directory and the environment variables ({@code PGPASSWORD}) */
     LocksCommand(Environment env) {
@@ -97,15 +125,18 @@ final class LocksCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         if (!url.startsWith("jdbc:postgresql:")) {
-            throw new ParameterException(spec.commandLine(), "--url must be a PostgreSQL JDBC URL"
-                    + " (jdbc:postgresql://HOST[:PORT]/DATABASE), not " + LiveLocks.redact(url));
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--url must be a PostgreSQL JDBC URL" + " (jdbc:postgresql://HOST[:PORT]/DATABASE), not "
+                            + LiveLocks.redact(url));
         }
         String file = output == null || output.equals("-") ? null : output;
         if (file != null && file.isBlank()) {
             throw new ParameterException(spec.commandLine(), "--output needs a file name");
         }
         if (file != null) {
-            ScanTargets.checkWritableLocation(env.workingDirectory().resolve(file).normalize(), file);
+            ScanTargets.checkWritableLocation(
+                    env.workingDirectory().resolve(file).normalize(), file);
         }
         if (!paths.isEmpty()) {
             ScanTargets.resolve(env.workingDirectory(), paths); // a wrong PATH fails before the server is asked
@@ -116,7 +147,7 @@ final class LocksCommand implements Callable<Integer> {
             report[0] = new LocksReport(snapshot, null);
             ModelCommand.write(spec, env.workingDirectory(), file, out -> report[0].write(format, out));
         } else {
-            ModelCommand.run(spec, env, paths, threads, output, result -> {
+            ModelCommand.run(spec, env, paths, threads, output, pathBase, result -> {
                 report[0] = new LocksReport(snapshot, KeyInventory.of(result.model()));
                 return out -> report[0].write(format, out);
             });

@@ -32,7 +32,9 @@ final class LocksReport {
 
     /** The output formats. */
     enum Format {
-        TEXT, JSON, MARKDOWN;
+        TEXT,
+        JSON,
+        MARKDOWN;
 
         static Format parse(String word) {
             return Format.valueOf(word.trim().toUpperCase(Locale.ROOT));
@@ -45,9 +47,13 @@ final class LocksReport {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss'Z'");
 
     /** One key with its holders, waiters and code. */
-    private record KeyLocks(KeyFacts.DecodedKey key, KeyFacts.PgLocksRow row, List<LiveLocks.Lock> holders,
-                            List<LiveLocks.Lock> waiters, List<LockSite> sites, List<LockSite> possibleSites) {
-    }
+    private record KeyLocks(
+            KeyFacts.DecodedKey key,
+            KeyFacts.PgLocksRow row,
+            List<LiveLocks.Lock> holders,
+            List<LiveLocks.Lock> waiters,
+            List<LockSite> sites,
+            List<LockSite> possibleSites) {}
 
     private final LiveLocks.Snapshot snapshot;
     private final KeyInventory inventory;
@@ -63,7 +69,8 @@ final class LocksReport {
         this.inventory = inventory;
         Map<KeyFacts.PgLocksRow, List<LiveLocks.Lock>> byKey = new LinkedHashMap<>();
         for (LiveLocks.Lock l : snapshot.locks()) {
-            byKey.computeIfAbsent(new KeyFacts.PgLocksRow(l.classid(), l.objid(), l.objsubid()), k -> new ArrayList<>()).add(l);
+            byKey.computeIfAbsent(new KeyFacts.PgLocksRow(l.classid(), l.objid(), l.objsubid()), k -> new ArrayList<>())
+                    .add(l);
         }
         for (Map.Entry<KeyFacts.PgLocksRow, List<LiveLocks.Lock>> e : byKey.entrySet()) {
             KeyFacts.PgLocksRow row = e.getKey();
@@ -72,12 +79,19 @@ final class LocksReport {
             if (inventory != null) {
                 inventory.taking(row).forEach(entry -> sites.addAll(entry.sites()));
                 // a held or awaited lock was asked for by an acquisition: a run-time key's unlocks are no candidates
-                inventory.possiblyTaking(row).forEach(entry -> entry.sites().stream()
-                        .filter(s -> s.function().operation().isAcquisition()).forEach(possible::add));
+                inventory
+                        .possiblyTaking(row)
+                        .forEach(entry -> entry.sites().stream()
+                                .filter(s -> s.function().operation().isAcquisition())
+                                .forEach(possible::add));
             }
-            keys.add(new KeyLocks(KeyFacts.decode(row.classid(), row.objid(), row.objsubid()), row,
+            keys.add(new KeyLocks(
+                    KeyFacts.decode(row.classid(), row.objid(), row.objsubid()),
+                    row,
                     e.getValue().stream().filter(LiveLocks.Lock::granted).toList(),
-                    e.getValue().stream().filter(l -> !l.granted()).toList(), sites, possible));
+                    e.getValue().stream().filter(l -> !l.granted()).toList(),
+                    sites,
+                    possible));
         }
         keys.sort((a, b) -> {
             int c = Integer.compare(a.row().objsubid(), b.row().objsubid());
@@ -97,14 +111,19 @@ final class LocksReport {
         Set<Integer> waitedFor = new LinkedHashSet<>();
         snapshot.sessions().values().forEach(s -> waitedFor.addAll(s.blockedBy()));
         List<List<Integer>> chains = new ArrayList<>();
-        snapshot.sessions().values().stream().filter(s -> !s.blockedBy().isEmpty() && !waitedFor.contains(s.pid()))
-                .map(LiveLocks.Session::pid).sorted().forEach(start -> {
+        snapshot.sessions().values().stream()
+                .filter(s -> !s.blockedBy().isEmpty() && !waitedFor.contains(s.pid()))
+                .map(LiveLocks.Session::pid)
+                .sorted()
+                .forEach(start -> {
                     List<Integer> chain = new ArrayList<>();
                     Integer pid = start;
                     while (pid != null && !chain.contains(pid)) {
                         chain.add(pid);
                         LiveLocks.Session s = snapshot.sessions().get(pid);
-                        pid = s == null || s.blockedBy().isEmpty() ? null : s.blockedBy().get(0);
+                        pid = s == null || s.blockedBy().isEmpty()
+                                ? null
+                                : s.blockedBy().get(0);
                     }
                     if (pid != null) {
                         chain.add(pid);
@@ -130,16 +149,19 @@ final class LocksReport {
     private String header() {
         long held = snapshot.locks().stream().filter(LiveLocks.Lock::granted).count();
         return "Advisory locks on " + snapshot.target() + " (PostgreSQL " + snapshot.serverVersion() + ", as role "
-                + snapshot.role() + ") at " + TIME.format(snapshot.takenAt().withOffsetSameInstant(ZoneOffset.UTC)) + ": "
-                + held + " held, " + (snapshot.locks().size() - held) + " awaited, by " + snapshot.sessions().size()
+                + snapshot.role() + ") at " + TIME.format(snapshot.takenAt().withOffsetSameInstant(ZoneOffset.UTC))
+                + ": "
+                + held + " held, " + (snapshot.locks().size() - held) + " awaited, by "
+                + snapshot.sessions().size()
                 + (snapshot.sessions().size() == 1 ? " session" : " sessions");
     }
 
     private void text(Writer out) throws IOException {
         out.write(header() + "\n");
         for (KeyLocks k : keys) {
-            out.write("\nkey " + k.key().value() + "  " + k.key().spaceName() + "  (pg_locks classid=" + k.row().classid()
-                    + " objid=" + k.row().objid() + " objsubid=" + k.row().objsubid() + ")\n");
+            out.write("\nkey " + k.key().value() + "  " + k.key().spaceName() + "  (pg_locks classid="
+                    + k.row().classid() + " objid=" + k.row().objid() + " objsubid="
+                    + k.row().objsubid() + ")\n");
             for (LiveLocks.Lock l : k.holders()) {
                 out.write("  held by     " + session(l) + "\n");
             }
@@ -154,7 +176,8 @@ final class LocksReport {
                     out.write("    " + site(s) + "\n");
                 }
             } else {
-                out.write("  code:       " + UNKNOWN_TO_THE_CODE + (k.possibleSites().isEmpty() ? "" : "; may be a key computed at run time by:") + "\n");
+                out.write("  code:       " + UNKNOWN_TO_THE_CODE
+                        + (k.possibleSites().isEmpty() ? "" : "; may be a key computed at run time by:") + "\n");
                 for (LockSite s : k.possibleSites()) {
                     out.write("    " + site(s) + "\n");
                 }
@@ -180,7 +203,11 @@ final class LocksReport {
         if (chain.size() > 1 && chain.get(0).equals(chain.get(chain.size() - 1))) {
             b.append("  (a cycle: a deadlock not yet detected)");
         } else if (last != null && last.state() != null) {
-            b.append("  (").append(chain.get(chain.size() - 1)).append(" is ").append(last.state()).append(")");
+            b.append("  (")
+                    .append(chain.get(chain.size() - 1))
+                    .append(" is ")
+                    .append(last.state())
+                    .append(")");
         }
         return b.toString();
     }
@@ -188,7 +215,8 @@ final class LocksReport {
     /** @return the note printed when sessions hide their activity from the connected role */
     String hiddenNote() {
         long hidden = snapshot.hiddenSessions();
-        return "role " + snapshot.role() + " cannot see the activity of " + hidden + " of " + snapshot.sessions().size()
+        return "role " + snapshot.role() + " cannot see the activity of " + hidden + " of "
+                + snapshot.sessions().size()
                 + " sessions (pg_stat_activity shows " + LiveLocks.INSUFFICIENT_PRIVILEGE + "): their state and times"
                 + " are missing; connect as a superuser or a member of pg_read_all_stats";
     }
@@ -226,8 +254,11 @@ final class LocksReport {
 
     /** @return the pids waiting for {@code pid}, sorted */
     private List<Integer> blocks(int pid) {
-        return snapshot.sessions().values().stream().filter(s -> s.blockedBy().contains(pid)).map(LiveLocks.Session::pid)
-                .sorted().toList();
+        return snapshot.sessions().values().stream()
+                .filter(s -> s.blockedBy().contains(pid))
+                .map(LiveLocks.Session::pid)
+                .sorted()
+                .toList();
     }
 
     private static String pids(List<Integer> pids) {
@@ -265,7 +296,9 @@ final class LocksReport {
         root.put("target", snapshot.target());
         root.put("server_version", snapshot.serverVersion());
         root.put("role", snapshot.role());
-        root.put("taken_at", snapshot.takenAt().withOffsetSameInstant(ZoneOffset.UTC).toString());
+        root.put(
+                "taken_at",
+                snapshot.takenAt().withOffsetSameInstant(ZoneOffset.UTC).toString());
         root.put("code_matched", inventory != null);
         root.put("hidden_sessions", snapshot.hiddenSessions());
         ArrayNode keyArray = root.putArray("keys");
@@ -308,10 +341,19 @@ final class LocksReport {
         n.put("user", s == null ? null : s.user());
         n.put("visible", s == null || s.visible());
         n.put("state", s == null ? null : s.state());
-        n.put("state_since", s == null || s.stateSince() == null ? null
-                : s.stateSince().withOffsetSameInstant(ZoneOffset.UTC).toString());
+        n.put(
+                "state_since",
+                s == null || s.stateSince() == null
+                        ? null
+                        : s.stateSince().withOffsetSameInstant(ZoneOffset.UTC).toString());
         if (!l.granted()) {
-            n.put("waiting_since", l.waitingSince() == null ? null : l.waitingSince().withOffsetSameInstant(ZoneOffset.UTC).toString());
+            n.put(
+                    "waiting_since",
+                    l.waitingSince() == null
+                            ? null
+                            : l.waitingSince()
+                                    .withOffsetSameInstant(ZoneOffset.UTC)
+                                    .toString());
             ArrayNode by = n.putArray("blocked_by");
             if (s != null) {
                 s.blockedBy().forEach(by::add);
@@ -347,12 +389,20 @@ final class LocksReport {
                 k.sites().forEach(s -> code.add("`" + s.region() + "` " + cell(s.display()) + method(s, " in ")));
             } else {
                 code.add(UNKNOWN_TO_THE_CODE + (k.possibleSites().isEmpty() ? "" : "; may be:"));
-                k.possibleSites().forEach(s -> code.add("`" + s.region() + "` " + cell(s.display()) + method(s, " in ")));
+                k.possibleSites()
+                        .forEach(s -> code.add("`" + s.region() + "` " + cell(s.display()) + method(s, " in ")));
             }
-            out.write("| " + k.key().value() + " | " + k.key().spaceName() + " | " + k.row().classid() + ", " + k.row().objid()
-                    + ", " + k.row().objsubid() + " | " + String.join("<br>", k.holders().stream().map(this::session).toList())
-                    .replace("|", "\\|") + " | " + String.join("<br>", k.waiters().stream().map(this::session).toList())
-                    .replace("|", "\\|") + " | " + String.join("<br>", code) + " |\n");
+            out.write("| " + k.key().value() + " | " + k.key().spaceName() + " | "
+                    + k.row().classid() + ", " + k.row().objid()
+                    + ", " + k.row().objsubid() + " | "
+                    + String.join(
+                                    "<br>",
+                                    k.holders().stream().map(this::session).toList())
+                            .replace("|", "\\|") + " | "
+                    + String.join(
+                                    "<br>",
+                                    k.waiters().stream().map(this::session).toList())
+                            .replace("|", "\\|") + " | " + String.join("<br>", code) + " |\n");
         }
         if (!chains.isEmpty()) {
             out.write("\nWait chains (each pid waits for the next):\n\n");

@@ -21,7 +21,10 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * returns exit codes through picocli:
  * {@link #EXIT_OK 0}, {@link #EXIT_FINDINGS 1}, {@link #EXIT_USAGE 2}, {@link #EXIT_INTERNAL 3}.
  */
-@Command(name = "pg-advisory-lint", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
+@Command(
+        name = "pg-advisory-lint",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
         description = "Finds PostgreSQL advisory-lock misuse in Java code and SQL files.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -31,7 +34,8 @@ import picocli.CommandLine.UnmatchedArgumentException;
             "3:internal error: a bug, please report it (--debug prints the stack trace)",
             "4:locks only: the server cannot be reached",
             "5:locks only: the server refused the login",
-            "6:locks only: written, but other roles' sessions are hidden from the role"},
+            "6:locks only: written, but other roles' sessions are hidden from the role"
+        },
         footer = "%nRun 'pg-advisory-lint help COMMAND' for a command's options. Documentation: "
                 + ToolInfo.INFORMATION_URI)
 public final class Main implements Runnable {
@@ -48,14 +52,12 @@ public final class Main implements Runnable {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--debug", scope = ScopeType.INHERIT,
-            description = "On an internal error, print the stack trace.")
+    @Option(names = "--debug", scope = ScopeType.INHERIT, description = "On an internal error, print the stack trace.")
     @SuppressWarnings("UnusedVariable") // declares the option; the handler reads it from the parse result
     private boolean debug;
 
     /** Only {@link #commandLine(Environment)} creates the command. */
-    private Main() {
-    }
+    private Main() {}
 
     /**
      * Runs the command line and exits the JVM with its exit code. Standard output is UTF-8.
@@ -117,7 +119,8 @@ public final class Main implements Runnable {
     /** Without a subcommand there is nothing to do: a usage error. */
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "missing command: scan, keys, graph, locks, list-rules, explain or help");
+        throw new ParameterException(
+                spec.commandLine(), "missing command: scan, keys, graph, locks, list-rules, explain or help");
     }
 
     private static int handleParameterException(ParameterException ex, String[] args) {
@@ -145,8 +148,9 @@ public final class Main implements Runnable {
             return f.exitCode();
         }
         boolean debug = debugRequested(parseResult);
-        err.println(ToolInfo.NAME + ": internal error: " + TerminalText.escape(String.valueOf(ex)) + ". This is a bug; please report it at "
-                + ToolInfo.INFORMATION_URI + "/issues" + (debug ? "" : " (add --debug for the stack trace)"));
+        err.println(ToolInfo.NAME + ": internal error: " + TerminalText.escape(String.valueOf(ex))
+                + ". This is a bug; please report it at " + ToolInfo.INFORMATION_URI + "/issues"
+                + (debug ? "" : " (add --debug for the stack trace)"));
         if (debug) {
             ex.printStackTrace(err);
         }

@@ -46,27 +46,38 @@ import picocli.CommandLine.TypeConversionException;
  * outcome. The scan root is the one directory given, or else the working directory; reported paths are
  * relative to the path base ({@code --path-base}, else the git root above the scan root, else the scan root).
  */
-@Command(name = "scan", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
-        description = {"Scans Java, SQL and configuration files for advisory-lock misuse.",
+@Command(
+        name = "scan",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Scans Java, SQL and configuration files for advisory-lock misuse.",
             "The scan root is PATH when exactly one directory is given, else the current directory;"
-                    + " reported paths are relative to the git root above it (see --path-base)."},
+                    + " reported paths are relative to the git root above it (see --path-base)."
+        },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:no finding at or above --fail-on",
             "1:findings at or above --fail-on",
             "2:usage or input error: bad option or value, no such path, unwritable output",
-            "3:internal error: a bug, please report it (--debug prints the stack trace)"},
-        footer = {"%nExamples:",
+            "3:internal error: a bug, please report it (--debug prints the stack trace)"
+        },
+        footer = {
+            "%nExamples:",
             "  pg-advisory-lint scan .",
             "  pg-advisory-lint scan --format sarif --output out.sarif --format text src",
             "  pg-advisory-lint scan --format json --fail-on error",
             "  pg-advisory-lint scan --write-baseline pg-advisory-lint-baseline.json",
-            "  pg-advisory-lint scan --baseline pg-advisory-lint-baseline.json --format github"})
+            "  pg-advisory-lint scan --baseline pg-advisory-lint-baseline.json --format github"
+        })
 final class ScanCommand implements Callable<Integer> {
 
     /** The {@code --fail-on} levels. */
     enum FailOn {
-        ERROR(Severity.ERROR), WARNING(Severity.WARNING), NOTE(Severity.NOTE), NONE(null);
+        ERROR(Severity.ERROR),
+        WARNING(Severity.WARNING),
+        NOTE(Severity.NOTE),
+        NONE(null);
 
         private final Severity threshold;
 
@@ -133,85 +144,130 @@ final class ScanCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Parameters(paramLabel = "PATH", arity = "0..*",
+    @Parameters(
+            paramLabel = "PATH",
+            arity = "0..*",
             description = "Files or directories to scan (default: the current directory).")
     private List<String> paths = new ArrayList<>();
 
-    @Option(names = {"-f", "--format"}, paramLabel = "FORMAT", converter = FormatConverter.class,
+    @Option(
+            names = {"-f", "--format"},
+            paramLabel = "FORMAT",
+            converter = FormatConverter.class,
             description = "Report format: text, sarif, json, github (Actions workflow commands), checkstyle (XML)"
                     + " or markdown (default: text). Repeat for several reports.")
     private List<ReportFormat> formats = new ArrayList<>();
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE",
-            description = {"Where the report of the --format at the same position goes: the first --output"
-                    + " belongs to the first --format, and so on. A format without one (or with '-')"
-                    + " goes to standard output; at most one may. Files are replaced atomically."})
+    @Option(
+            names = {"-o", "--output"},
+            paramLabel = "FILE",
+            description = {
+                "Where the report of the --format at the same position goes: the first --output"
+                        + " belongs to the first --format, and so on. A format without one (or with '-')"
+                        + " goes to standard output; at most one may. Files are replaced atomically."
+            })
     private List<String> outputs = new ArrayList<>();
 
-    @Option(names = "--fail-on", paramLabel = "LEVEL", converter = FailOnConverter.class, defaultValue = "warning",
+    @Option(
+            names = "--fail-on",
+            paramLabel = "LEVEL",
+            converter = FailOnConverter.class,
+            defaultValue = "warning",
             description = "Exit with 1 when a finding is at or above LEVEL: error, warning, note or none"
                     + " (default: ${DEFAULT-VALUE}).")
     private FailOn failOn;
 
-    @Option(names = "--threads", paramLabel = "N",
+    @Option(
+            names = "--threads",
+            paramLabel = "N",
             description = "Parsing threads (default: one per processor; at most " + Analyzer.MAX_THREADS_PER_PROCESSOR
                     + " per processor, more is capped with a note). Findings never depend on it.")
     private Integer threads;
 
-    @Option(names = "--pooling", paramLabel = "MODE", converter = PoolingConverter.class,
+    @Option(
+            names = "--pooling",
+            paramLabel = "MODE",
+            converter = PoolingConverter.class,
             description = "How connections reach PostgreSQL: auto (read the project's configuration), transaction,"
                     + " statement, session or none (default: the configuration file's pooling, else auto).")
     private PoolingSetting pooling;
 
-    @Option(names = "--config", paramLabel = "FILE",
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
             description = "Configuration file (default: the first " + LintConfigLoader.FILE_NAME + " found in the scan"
                     + " root or a directory above it, up to the repository root; outside a repository only in the scan"
                     + " root). The file used is named in the summary. Command-line options win over it.")
     private String configFile;
 
-    @Option(names = "--path-base", paramLabel = "DIR",
-            description = {"Directory every reported path (and baseline entry) is relative to: SARIF's %SRCROOT%."
-                    + " Default: the git root above the scan root (the nearest directory holding .git), else the"
-                    + " scan root. It must contain the scan root."})
+    @Option(
+            names = "--path-base",
+            paramLabel = "DIR",
+            description = {
+                "Directory every reported path (and baseline entry) is relative to: SARIF's %SRCROOT%."
+                        + " Default: the git root above the scan root (the nearest directory holding .git), else the"
+                        + " scan root. It must contain the scan root."
+            })
     private String pathBase;
 
-    @Option(names = "--include-tests", negatable = true,
-            description = {"Also analyse test sources: files under src/test/, src/it/, src/integrationTest/ or"
-                    + " src/testFixtures/ (default: the configuration file's includeTests, else not, as the Maven"
-                    + " plugin)."})
+    @Option(
+            names = "--include-tests",
+            negatable = true,
+            description = {
+                "Also analyse test sources: files under src/test/, src/it/, src/integrationTest/ or"
+                        + " src/testFixtures/ (default: the configuration file's includeTests, else not, as the Maven"
+                        + " plugin)."
+            })
     private Boolean includeTests;
 
-    @Option(names = "--baseline", paramLabel = "FILE",
+    @Option(
+            names = "--baseline",
+            paramLabel = "FILE",
             description = "Report only findings that are not in this baseline file.")
     private String baselineFile;
 
-    @Option(names = "--write-baseline", paramLabel = "FILE",
-            description = {"Write a baseline: a new file records every current finding; an existing baseline"
-                    + " (--baseline, else FILE itself) only loses the entries that no longer occur."
-                    + " Findings it holds are not reported in this run."})
+    @Option(
+            names = "--write-baseline",
+            paramLabel = "FILE",
+            description = {
+                "Write a baseline: a new file records every current finding; an existing baseline"
+                        + " (--baseline, else FILE itself) only loses the entries that no longer occur."
+                        + " Findings it holds are not reported in this run."
+            })
     private String writeBaselineFile;
 
-    @Option(names = "--baseline-record-all",
+    @Option(
+            names = "--baseline-record-all",
             description = "With --write-baseline: also add current findings the baseline does not hold yet.")
     private boolean baselineRecordAll;
 
-    @Option(names = "--show-suppressed",
+    @Option(
+            names = "--show-suppressed",
             description = "Keep suppressed findings (in-source and baseline) in SARIF, with result.suppressions,"
                     + " and in JSON, with a suppression object.")
     private boolean showSuppressed;
 
-    @Option(names = "--cache", paramLabel = "FILE",
-            description = {"Incremental analysis: reuse the facts this file holds for unchanged files (by content"
-                    + " hash) and write this run's facts back to it. The report is the same as without it. Ignored,"
-                    + " with a warning, when unreadable; invalid after a tool upgrade or a change of pooling,"
-                    + " lockHelpers or pooledApiTypes."})
+    @Option(
+            names = "--cache",
+            paramLabel = "FILE",
+            description = {
+                "Incremental analysis: reuse the facts this file holds for unchanged files (by content"
+                        + " hash) and write this run's facts back to it. The report is the same as without it. Ignored,"
+                        + " with a warning, when unreadable; invalid after a tool upgrade or a change of pooling,"
+                        + " lockHelpers or pooledApiTypes."
+            })
     private String cacheFile;
 
-    @Option(names = "--timings",
+    @Option(
+            names = "--timings",
             description = "Print the wall time at the end of each analysis phase to standard error (for profiling).")
     private boolean timings;
 
-    @Option(names = "--color", paramLabel = "WHEN", converter = ColorConverter.class, defaultValue = "auto",
+    @Option(
+            names = "--color",
+            paramLabel = "WHEN",
+            converter = ColorConverter.class,
+            defaultValue = "auto",
             description = "Colour the text format on standard output: auto (on a terminal, unless NO_COLOR is set),"
                     + " always or never (default: ${DEFAULT-VALUE}).")
     private ColorMode color;
@@ -234,8 +290,7 @@ final class ScanCommand implements Callable<Integer> {
     }
 
     /** One report to write: a format and a file, or standard output when the file is null. */
-    private record Target(ReportFormat format, String file) {
-    }
+    private record Target(ReportFormat format, String file) {}
 
     /**
      * @return {@link Main#EXIT_FINDINGS} when a finding is at or above {@code --fail-on}, else
@@ -250,9 +305,12 @@ final class ScanCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--threads must be at least 1, not " + threadCount);
         }
         if (threadCount > Analyzer.maxThreads()) {
-            spec.commandLine().getErr().println(ToolInfo.NAME + ": note: --threads " + threadCount + " is more than this"
-                    + " machine can use; using " + Analyzer.maxThreads() + " (" + Analyzer.MAX_THREADS_PER_PROCESSOR
-                    + " per processor)");
+            spec.commandLine()
+                    .getErr()
+                    .println(ToolInfo.NAME + ": note: --threads " + threadCount + " is more than this"
+                            + " machine can use; using " + Analyzer.maxThreads() + " ("
+                            + Analyzer.MAX_THREADS_PER_PROCESSOR
+                            + " per processor)");
             spec.commandLine().getErr().flush();
             threadCount = Analyzer.maxThreads();
         }
@@ -271,42 +329,57 @@ final class ScanCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--baseline-record-all needs --write-baseline FILE");
         }
         List<Rule> rules = env.rules().get();
-        Path writeBaseline = writeBaselineFile == null ? null : cwd.resolve(writeBaselineFile).normalize();
+        Path writeBaseline = writeBaselineFile == null
+                ? null
+                : cwd.resolve(writeBaselineFile).normalize();
         if (writeBaseline != null) {
             ScanTargets.checkWritableLocation(writeBaseline, writeBaselineFile);
         }
         Path cachePath = null;
         if (cacheFile != null) {
             if (cacheFile.isBlank() || cacheFile.equals("-")) {
-                throw new ParameterException(spec.commandLine(), "--cache needs a file name (the cache is never standard"
-                        + " input or output)");
+                throw new ParameterException(
+                        spec.commandLine(),
+                        "--cache needs a file name (the cache is never standard" + " input or output)");
             }
             cachePath = cwd.resolve(cacheFile).normalize();
             List<String> others = new ArrayList<>();
             targets.stream().map(Target::file).filter(Objects::nonNull).forEach(others::add);
-            Stream.of(baselineFile, writeBaselineFile, configFile).filter(Objects::nonNull).forEach(others::add);
+            Stream.of(baselineFile, writeBaselineFile, configFile)
+                    .filter(Objects::nonNull)
+                    .forEach(others::add);
             for (String other : others) {
                 if (cwd.resolve(other).normalize().equals(cachePath)) {
-                    throw new ParameterException(spec.commandLine(), "--cache " + cacheFile + " is also given as "
-                            + other + " for another purpose; the cache needs a file of its own");
+                    throw new ParameterException(
+                            spec.commandLine(),
+                            "--cache " + cacheFile + " is also given as " + other
+                                    + " for another purpose; the cache needs a file of its own");
                 }
             }
             ScanTargets.checkWritableLocation(cachePath, cacheFile);
             if (Files.exists(cachePath) && !Files.isRegularFile(cachePath)) {
-                throw new InputException("--cache " + cacheFile + ": not a regular file (a cache is a JSON file the scan replaces)");
+                throw new InputException(
+                        "--cache " + cacheFile + ": not a regular file (a cache is a JSON file the scan replaces)");
             }
         }
         // files are named in messages as the user gave them, else relative to the working directory
         Map<Path, String> given = new HashMap<>();
-        Stream.concat(targets.stream().map(Target::file),
+        Stream.concat(
+                        targets.stream().map(Target::file),
                         Stream.of(baselineFile, writeBaselineFile, configFile, cacheFile))
-                .filter(Objects::nonNull).forEach(f -> given.putIfAbsent(cwd.resolve(f).normalize(), f));
-        Function<Path, String> display = f -> given.getOrDefault(f.toAbsolutePath().normalize(), display(cwd, f));
-        List<ScanRequest.ReportTarget> reports = targets.stream().filter(t -> t.file() != null)
-                .map(t -> new ScanRequest.ReportTarget(t.format(), cwd.resolve(t.file()).normalize())).toList();
+                .filter(Objects::nonNull)
+                .forEach(f -> given.putIfAbsent(cwd.resolve(f).normalize(), f));
+        Function<Path, String> display =
+                f -> given.getOrDefault(f.toAbsolutePath().normalize(), display(cwd, f));
+        List<ScanRequest.ReportTarget> reports = targets.stream()
+                .filter(t -> t.file() != null)
+                .map(t -> new ScanRequest.ReportTarget(
+                        t.format(), cwd.resolve(t.file()).normalize()))
+                .toList();
 
         boolean progress = env.terminal().interactive() && env.terminal().getenv("CI") == null;
-        ProgressLine line = progress ? new ProgressLine(spec.commandLine().getErr(), () -> System.nanoTime() / 1_000_000) : null;
+        ProgressLine line =
+                progress ? new ProgressLine(spec.commandLine().getErr(), () -> System.nanoTime() / 1_000_000) : null;
         ScanRequest request = ScanRequest.builder(root, rules)
                 .targets(List.copyOf(scanned))
                 .threads(threadCount)
@@ -315,7 +388,8 @@ final class ScanCommand implements Callable<Integer> {
                 .pooling(pooling)
                 .includeTests(includeTests)
                 .cacheFile(cachePath)
-                .baselineFile(baselineFile == null ? null : cwd.resolve(baselineFile).normalize())
+                .baselineFile(
+                        baselineFile == null ? null : cwd.resolve(baselineFile).normalize())
                 .writeBaseline(writeBaseline, baselineRecordAll)
                 .showSuppressed(showSuppressed)
                 .reports(reports)
@@ -327,8 +401,11 @@ final class ScanCommand implements Callable<Integer> {
         try {
             outcome = new ScanSession(env.engine()::analyze).run(request);
         } catch (ScanException e) {
-            throw new InputException(e.file() == null ? e.getMessage()
-                    : e.getMessage().replace(e.file().toString(), display.apply(e.file())), e);
+            throw new InputException(
+                    e.file() == null
+                            ? e.getMessage()
+                            : e.getMessage().replace(e.file().toString(), display.apply(e.file())),
+                    e);
         } finally {
             if (line != null) {
                 line.clear();
@@ -341,14 +418,20 @@ final class ScanCommand implements Callable<Integer> {
                 ModelCommand.warnIfLinkReplaced(spec, AtomicFiles.Outcome.REPLACED_LINK, display.apply(w.file()));
             }
         }
-        boolean colour = color == ColorMode.ALWAYS || (color == ColorMode.AUTO && env.terminal().interactive()
-                && (env.terminal().getenv("NO_COLOR") == null || env.terminal().getenv("NO_COLOR").isEmpty()));
-        Target toStdout = targets.stream().filter(t -> t.file() == null).findFirst().orElse(null);
+        boolean colour = color == ColorMode.ALWAYS
+                || (color == ColorMode.AUTO
+                        && env.terminal().interactive()
+                        && (env.terminal().getenv("NO_COLOR") == null
+                                || env.terminal().getenv("NO_COLOR").isEmpty()));
+        Target toStdout =
+                targets.stream().filter(t -> t.file() == null).findFirst().orElse(null);
         PrintWriter out = spec.commandLine().getOut();
         if (toStdout != null) {
             try {
-                toStdout.format().reporter(new ReportOptions(showSuppressed, colour, outcome.summaryNotes(),
-                        outcome.configUsed())).write(result, out);
+                toStdout.format()
+                        .reporter(
+                                new ReportOptions(showSuppressed, colour, outcome.summaryNotes(), outcome.configUsed()))
+                        .write(result, out);
             } catch (IOException e) {
                 throw new InputException("cannot write to standard output: " + describe(e), e);
             }
@@ -367,8 +450,11 @@ final class ScanCommand implements Callable<Integer> {
                 case CONFIGURATION, REPORT -> false;
             };
             if (shown) {
-                err.println(m.kind() == ScanMessage.Kind.SUMMARY ? m.text() : ToolInfo.NAME + ": "
-                        + (m.level() == ScanMessage.Level.WARNING ? "warning: " : "") + m.text());
+                err.println(
+                        m.kind() == ScanMessage.Kind.SUMMARY
+                                ? m.text()
+                                : ToolInfo.NAME + ": " + (m.level() == ScanMessage.Level.WARNING ? "warning: " : "")
+                                        + m.text());
             }
         }
         err.flush();
@@ -402,8 +488,12 @@ final class ScanCommand implements Callable<Integer> {
                     if (line != null) {
                         line.clear();
                     }
-                    spec.commandLine().getErr().printf("timing: parsed %d outlines, %d whole files (%d again for helper"
-                            + " rounds), %d extractions from the cache%n", outlines, parses, repeated, reused);
+                    spec.commandLine()
+                            .getErr()
+                            .printf(
+                                    "timing: parsed %d outlines, %d whole files (%d again for helper"
+                                            + " rounds), %d extractions from the cache%n",
+                                    outlines, parses, repeated, reused);
                     spec.commandLine().getErr().flush();
                 }
             }
@@ -413,9 +503,11 @@ final class ScanCommand implements Callable<Integer> {
     private List<Target> planReports() {
         List<ReportFormat> fmts = formats.isEmpty() ? List.of(ReportFormat.TEXT) : formats;
         if (outputs.size() > fmts.size()) {
-            throw new ParameterException(spec.commandLine(), "--output is given " + outputs.size()
-                    + " times but --format only " + fmts.size() + " time" + (fmts.size() == 1 ? "" : "s")
-                    + "; each --output belongs to the --format at the same position");
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--output is given " + outputs.size()
+                            + " times but --format only " + fmts.size() + " time" + (fmts.size() == 1 ? "" : "s")
+                            + "; each --output belongs to the --format at the same position");
         }
         List<Target> plan = new ArrayList<>();
         Set<Path> files = new HashSet<>();
@@ -432,8 +524,9 @@ final class ScanCommand implements Callable<Integer> {
             plan.add(new Target(fmts.get(i), file));
         }
         if (toStdout > 1) {
-            throw new ParameterException(spec.commandLine(), "only one report can go to standard output, but "
-                    + toStdout + " formats have no --output file");
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "only one report can go to standard output, but " + toStdout + " formats have no --output file");
         }
         return plan;
     }

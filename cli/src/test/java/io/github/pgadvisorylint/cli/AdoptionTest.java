@@ -25,8 +25,7 @@ class AdoptionTest {
     private Path job;
     private Environment.Terminal terminal = Environment.Terminal.NONE;
 
-    private record Run(int code, String out, String err) {
-    }
+    private record Run(int code, String out, String err) {}
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -41,15 +40,19 @@ class AdoptionTest {
 
     /** A class with one LIMIT claim (and optionally a second one), after some blank lines. */
     private void writeJob(String padding, boolean second) throws Exception {
-        Files.writeString(job, "package com.acme;\n\nimport java.sql.*;\n\nclass Claims {\n" + padding
-                + "    Connection c;\n"
-                + "    void claim() throws SQLException {\n"
-                + "        c.prepareStatement(\"SELECT id FROM jobs WHERE pg_try_advisory_xact_lock(id) LIMIT 1\");\n"
-                + "    }\n"
-                + (second ? "    void claimInvoice() throws SQLException {\n"
-                        + "        c.prepareStatement(\"SELECT id FROM invoices WHERE pg_try_advisory_xact_lock(id) LIMIT 1\");\n"
-                        + "    }\n" : "")
-                + "}\n");
+        Files.writeString(
+                job,
+                "package com.acme;\n\nimport java.sql.*;\n\nclass Claims {\n" + padding
+                        + "    Connection c;\n"
+                        + "    void claim() throws SQLException {\n"
+                        + "        c.prepareStatement(\"SELECT id FROM jobs WHERE pg_try_advisory_xact_lock(id) LIMIT 1\");\n"
+                        + "    }\n"
+                        + (second
+                                ? "    void claimInvoice() throws SQLException {\n"
+                                        + "        c.prepareStatement(\"SELECT id FROM invoices WHERE pg_try_advisory_xact_lock(id) LIMIT 1\");\n"
+                                        + "    }\n"
+                                : "")
+                        + "}\n");
     }
 
     private Run run(String... args) {
@@ -96,18 +99,24 @@ class AdoptionTest {
         Run added = run("scan", "repo", "--baseline", "baseline.json");
         assertThat(added.code()).isEqualTo(1);
         assertThat(added.out().lines().filter(l -> l.contains("[lock-in-limit-query]")))
-                .singleElement().asString().contains(":21:");
+                .singleElement()
+                .asString()
+                .contains(":21:");
 
         // the old one fixed: an update drops it and does not add the new one silently
-        Files.writeString(job, Files.readString(job).replace("FROM jobs WHERE pg_try_advisory_xact_lock(id) LIMIT 1",
-                "FROM jobs WHERE id = 1"));
+        Files.writeString(
+                job,
+                Files.readString(job)
+                        .replace("FROM jobs WHERE pg_try_advisory_xact_lock(id) LIMIT 1", "FROM jobs WHERE id = 1"));
         Run update = run("scan", "repo", "--baseline", "baseline.json", "--write-baseline", "baseline.json");
         assertThat(update.code()).as("the new finding is still reported").isEqualTo(1);
-        assertThat(JSON.readTree(dir.resolve("baseline.json").toFile()).get("findings")).isEmpty();
+        assertThat(JSON.readTree(dir.resolve("baseline.json").toFile()).get("findings"))
+                .isEmpty();
 
         Run all = run("scan", "repo", "--write-baseline", "baseline.json", "--baseline-record-all");
         assertThat(all.code()).isZero();
-        assertThat(JSON.readTree(dir.resolve("baseline.json").toFile()).get("findings")).hasSize(recorded);
+        assertThat(JSON.readTree(dir.resolve("baseline.json").toFile()).get("findings"))
+                .hasSize(recorded);
     }
 
     @Test
@@ -143,12 +152,16 @@ class AdoptionTest {
 
     @Test
     void commandLinePoolingWinsOverTheFile() throws Exception {
-        Files.writeString(job, "package com.acme;\nimport java.sql.*;\nclass Claims {\n    Connection c;\n"
-                + "    void run() throws SQLException {\n        c.createStatement().execute(\"SELECT pg_advisory_lock(7)\");\n"
-                + "        try { } finally { c.createStatement().execute(\"SELECT pg_advisory_unlock(7)\"); }\n    }\n}\n");
+        Files.writeString(
+                job,
+                "package com.acme;\nimport java.sql.*;\nclass Claims {\n    Connection c;\n"
+                        + "    void run() throws SQLException {\n        c.createStatement().execute(\"SELECT pg_advisory_lock(7)\");\n"
+                        + "        try { } finally { c.createStatement().execute(\"SELECT pg_advisory_unlock(7)\"); }\n    }\n}\n");
         Files.writeString(project.resolve(".pg-advisory-lint.yml"), "pooling: transaction\n");
-        assertThat(count(run("scan", "repo").out(), "session-lock-under-transaction-pooling")).isPositive();
-        assertThat(count(run("scan", "repo", "--pooling", "none").out(), "session-lock-under-transaction-pooling")).isZero();
+        assertThat(count(run("scan", "repo").out(), "session-lock-under-transaction-pooling"))
+                .isPositive();
+        assertThat(count(run("scan", "repo", "--pooling", "none").out(), "session-lock-under-transaction-pooling"))
+                .isZero();
     }
 
     @Test
@@ -156,13 +169,16 @@ class AdoptionTest {
         Files.writeString(project.resolve(".pg-advisory-lint.yml"), "pooling: transactional\n");
         Run bad = run("scan", "repo");
         assertThat(bad.code()).isEqualTo(2);
-        assertThat(bad.err().strip()).isEqualTo("pg-advisory-lint: repo/.pg-advisory-lint.yml:1:10: pooling:"
-                + " 'transactional' is not allowed (allowed: auto, transaction, statement, session, none)");
+        assertThat(bad.err().strip())
+                .isEqualTo("pg-advisory-lint: repo/.pg-advisory-lint.yml:1:10: pooling:"
+                        + " 'transactional' is not allowed (allowed: auto, transaction, statement, session, none)");
 
         Files.writeString(dir.resolve("other.yml"), "rules:\n  no-such-rule: off\n");
         Run unknown = run("scan", "repo", "--config", "other.yml");
         assertThat(unknown.code()).isEqualTo(2);
-        assertThat(unknown.err()).contains("other.yml:2:3: rules: unknown rule 'no-such-rule'").contains("(allowed: ");
+        assertThat(unknown.err())
+                .contains("other.yml:2:3: rules: unknown rule 'no-such-rule'")
+                .contains("(allowed: ");
 
         Run missing = run("scan", "repo", "--config", "nope.yml");
         assertThat(missing.code()).isEqualTo(2);
@@ -173,13 +189,18 @@ class AdoptionTest {
 
     @Test
     void showSuppressedKeepsSchemaValidSarifWithSuppressions() throws Exception {
-        Files.writeString(job, Files.readString(job).replace("LIMIT 1\");",
-                "LIMIT 1\"); // pg-advisory-lint:ignore lock-in-limit-query -- one row by primary key"));
+        Files.writeString(
+                job,
+                Files.readString(job)
+                        .replace(
+                                "LIMIT 1\");",
+                                "LIMIT 1\"); // pg-advisory-lint:ignore lock-in-limit-query -- one row by primary key"));
         Run plain = run("scan", "repo", "--format", "sarif", "--output", "plain.sarif");
         assertThat(plain.code()).as(plain.err()).isZero();
         String hidden = Files.readString(dir.resolve("plain.sarif"));
         SarifSchema.assertValid(hidden);
-        assertThat(JSON.readTree(hidden).at("/runs/0/results").findValuesAsText("ruleId")).doesNotContain("lock-in-limit-query");
+        assertThat(JSON.readTree(hidden).at("/runs/0/results").findValuesAsText("ruleId"))
+                .doesNotContain("lock-in-limit-query");
 
         run("scan", "repo", "--format", "sarif", "--output", "all.sarif", "--show-suppressed");
         String shown = Files.readString(dir.resolve("all.sarif"));
@@ -205,8 +226,17 @@ class AdoptionTest {
         assertThat(gh.out()).contains("::error file=src/main/java/com/acme/Claims.java,line=8,col=");
         assertThat(gh.err()).contains("1 error");
 
-        Run xml = run("scan", "repo", "--format", "checkstyle", "--output", "cs.xml", "--format", "markdown",
-                "--output", "summary.md");
+        Run xml = run(
+                "scan",
+                "repo",
+                "--format",
+                "checkstyle",
+                "--output",
+                "cs.xml",
+                "--format",
+                "markdown",
+                "--output",
+                "summary.md");
         assertThat(xml.code()).isEqualTo(1);
         assertThat(Files.readString(dir.resolve("cs.xml")))
                 .contains("<file name=\"src/main/java/com/acme/Claims.java\">")
@@ -245,7 +275,9 @@ class AdoptionTest {
         terminal = terminal(true, Map.of("NO_COLOR", "1"));
         assertThat(run("scan", "repo").out()).doesNotContain("\u001b[");
         terminal = terminal(true, Map.of("NO_COLOR", ""));
-        assertThat(run("scan", "repo").out()).as("an empty NO_COLOR does not count").contains("\u001b[");
+        assertThat(run("scan", "repo").out())
+                .as("an empty NO_COLOR does not count")
+                .contains("\u001b[");
     }
 
     @Test
@@ -263,8 +295,8 @@ class AdoptionTest {
         now[0] = 1700;
         line.progress(200, 200);
         line.clear();
-        assertThat(err.toString()).isEqualTo("\rpg-advisory-lint: 50% of 100 files\rpg-advisory-lint: 100% of 100 files"
-                + "\r\u001b[K");
+        assertThat(err.toString())
+                .isEqualTo("\rpg-advisory-lint: 50% of 100 files\rpg-advisory-lint: 100% of 100 files" + "\r\u001b[K");
         Run piped = run("scan", "repo");
         assertThat(piped.err()).doesNotContain("\r");
     }

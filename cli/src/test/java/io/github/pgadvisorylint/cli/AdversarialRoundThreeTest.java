@@ -134,7 +134,9 @@ class AdversarialRoundThreeTest {
                 case "called" -> nightly.putArray("called");
                 case "extractedWith" -> nightly.put("extractedWith", "0".repeat(64));
                 default -> {
-                    assertThat(middle.get("earlier").isArray()).as("Middle takes part in several helper rounds").isTrue();
+                    assertThat(middle.get("earlier").isArray())
+                            .as("Middle takes part in several helper rounds")
+                            .isTrue();
                     middle.get("earlier").forEach(round -> ((ObjectNode) round).putArray("helpers"));
                     ((ObjectNode) middle.get("facts")).putArray("helpers");
                 }
@@ -161,12 +163,14 @@ class AdversarialRoundThreeTest {
         helperProject();
         String cold = json(CliHarness.real(dir, "scan", "-f", "json", "project"));
         CliHarness.real(dir, "scan", "-f", "json", "--cache", "cache.json", "project");
-        editJson(dir.resolve("cache.json"), tree -> tree.get("files").forEach(entry -> {
-            if (entry.get("facts").isObject()) {
-                ArrayNode emptied = ((ObjectNode) entry.get("facts")).putArray(list);
-                assertThat(emptied).isEmpty();
-            }
-        }));
+        editJson(
+                dir.resolve("cache.json"),
+                tree -> tree.get("files").forEach(entry -> {
+                    if (entry.get("facts").isObject()) {
+                        ArrayNode emptied = ((ObjectNode) entry.get("facts")).putArray(list);
+                        assertThat(emptied).isEmpty();
+                    }
+                }));
         CliHarness.Run warm = CliHarness.real(dir, "scan", "-f", "json", "--cache", "cache.json", "project");
         assertThat(warm.err()).contains("warning: cannot use cache file");
         assertThat(json(warm)).isEqualTo(cold);
@@ -187,8 +191,12 @@ class AdversarialRoundThreeTest {
      */
     @Test
     void everyFileOfAReferencedTypeNameIsReadForConstants() throws IOException {
-        write("project/a/src/a/Keys.java", "package a;\n\npublic final class Keys {\n    public static final long JOB = 1001L;\n}\n");
-        write("project/b/src/b/Keys.java", "package b;\n\npublic final class Keys {\n    public static final long JOB = 2002L;\n}\n");
+        write(
+                "project/a/src/a/Keys.java",
+                "package a;\n\npublic final class Keys {\n    public static final long JOB = 1001L;\n}\n");
+        write(
+                "project/b/src/b/Keys.java",
+                "package b;\n\npublic final class Keys {\n    public static final long JOB = 2002L;\n}\n");
         // silent for duplicate-lock-key: a's key 1001 is taken once
         write("project/a/src/a/Other.java", """
                 package a;
@@ -223,12 +231,14 @@ class AdversarialRoundThreeTest {
         List<String> duplicates = new ArrayList<>();
         for (JsonNode f : report.get("findings")) {
             if (f.get("ruleId").asText().equals("duplicate-lock-key")) {
-                duplicates.add(f.get("path").asText() + " " + f.get("message").asText().replaceAll(" \\(.*", ""));
+                duplicates.add(
+                        f.get("path").asText() + " " + f.get("message").asText().replaceAll(" \\(.*", ""));
             }
         }
-        assertThat(duplicates).containsExactly(
-                "b/src/b/Lit.java pg_advisory_xact_lock(2002) takes the key 2002 from literal 2002",
-                "b/src/b/Use.java pg_advisory_xact_lock(Keys.JOB) takes the key 2002 from b.Keys.JOB");
+        assertThat(duplicates)
+                .containsExactly(
+                        "b/src/b/Lit.java pg_advisory_xact_lock(2002) takes the key 2002 from literal 2002",
+                        "b/src/b/Use.java pg_advisory_xact_lock(Keys.JOB) takes the key 2002 from b.Keys.JOB");
         CliHarness.Run keys = CliHarness.real(dir, "keys", "project");
         assertThat(keys.out()).contains("origin:    a.Keys.JOB").contains("b.Keys.JOB");
         assertThat(keys.out().substring(0, keys.out().indexOf("key (2002)"))).doesNotContain("b/src/b/Use.java");
@@ -358,7 +368,9 @@ class AdversarialRoundThreeTest {
                 leaks.add(f.get("path").asText());
             }
         }
-        assertThat(leaks).containsExactly("src/p/Broken.java", "src/p/Commented.java", "src/p/Diamond.java", "src/p/Explicit.java");
+        assertThat(leaks)
+                .containsExactly(
+                        "src/p/Broken.java", "src/p/Commented.java", "src/p/Diamond.java", "src/p/Explicit.java");
 
         CliHarness.Run first = CliHarness.real(dir, "scan", "-f", "json", "--cache", "cache.json", "project");
         assertThat(json(first)).isEqualTo(json(cold));
@@ -412,13 +424,15 @@ class AdversarialRoundThreeTest {
      */
     @Test
     void aClassWithThousandsOfLockMethodsIsAnalysedWhole() throws IOException {
-        StringBuilder text = new StringBuilder("package p;\n\nimport java.sql.Connection;\n\npublic class Locks {\n"
-                + "    private Connection c;\n");
+        StringBuilder text = new StringBuilder(
+                "package p;\n\nimport java.sql.Connection;\n\npublic class Locks {\n" + "    private Connection c;\n");
         int methods = 2000;
         for (int i = 0; i < methods; i++) {
             // fires: a session lock with no unlock anywhere
-            text.append("    public void lockJob").append(i).append("(long key) throws Exception { c.createStatement()"
-                    + ".execute(\"SELECT pg_advisory_lock(\" + key + \")\"); }\n");
+            text.append("    public void lockJob")
+                    .append(i)
+                    .append("(long key) throws Exception { c.createStatement()"
+                            + ".execute(\"SELECT pg_advisory_lock(\" + key + \")\"); }\n");
         }
         write("project/src/p/Locks.java", text.append("}\n").toString());
         CliHarness.Run scan = CliHarness.real(dir, "scan", "-f", "json", "project");

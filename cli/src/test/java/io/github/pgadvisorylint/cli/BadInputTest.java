@@ -56,7 +56,8 @@ class BadInputTest {
             List<String> out = new ArrayList<>();
             for (JsonNode n : sarif.at("/runs/0/invocations/0/toolExecutionNotifications")) {
                 JsonNode loc = n.at("/locations/0/physicalLocation");
-                out.add(n.at("/descriptor/id").asText() + " " + loc.at("/artifactLocation/uri").asText() + ":"
+                out.add(n.at("/descriptor/id").asText() + " "
+                        + loc.at("/artifactLocation/uri").asText() + ":"
                         + loc.at("/region/startLine").asInt());
             }
             return out;
@@ -67,8 +68,10 @@ class BadInputTest {
             List<String> out = new ArrayList<>();
             for (JsonNode r : sarif.at("/runs/0/results")) {
                 JsonNode loc = r.at("/locations/0/physicalLocation");
-                out.add(r.at("/ruleId").asText() + " " + loc.at("/artifactLocation/uri").asText() + ":"
-                        + loc.at("/region/startLine").asInt() + ":" + loc.at("/region/startColumn").asInt());
+                out.add(r.at("/ruleId").asText() + " "
+                        + loc.at("/artifactLocation/uri").asText() + ":"
+                        + loc.at("/region/startLine").asInt() + ":"
+                        + loc.at("/region/startColumn").asInt());
             }
             return out;
         }
@@ -83,15 +86,16 @@ class BadInputTest {
         cli.setErr(new PrintWriter(err, true));
         Path report = reports.resolve("report.sarif");
         Files.deleteIfExists(report);
-        List<String> args = new ArrayList<>(List.of("scan", "--format", "sarif", "--output", report.toString(),
-                "--format", "text"));
+        List<String> args = new ArrayList<>(
+                List.of("scan", "--format", "sarif", "--output", report.toString(), "--format", "text"));
         args.addAll(List.of(paths));
         int code = cli.execute(args.toArray(String[]::new));
         String sarif = Files.exists(report) ? Files.readString(report) : null;
         if (sarif != null) {
             SarifSchema.assertValid(sarif);
         }
-        return new Scan(code, out.toString(), err.toString(), sarif, sarif == null ? null : new ObjectMapper().readTree(sarif));
+        return new Scan(
+                code, out.toString(), err.toString(), sarif, sarif == null ? null : new ObjectMapper().readTree(sarif));
     }
 
     private Scan scan() throws Exception {
@@ -129,15 +133,19 @@ class BadInputTest {
     /** The intact file's finding is reported and decides the exit code (1), whatever else is broken. */
     private void intactFindingReported(Scan s) {
         assertThat(s.code()).as(s.err()).isEqualTo(1);
-        assertThat(s.results()).contains("lock-in-limit-query src/Queue.java:3:" + column(GOOD_JAVA, 3, "pg_try_advisory_lock"));
-        assertThat(s.out()).contains("src/Queue.java:3:" + column(GOOD_JAVA, 3, "pg_try_advisory_lock") + ": error [lock-in-limit-query]");
+        assertThat(s.results())
+                .contains("lock-in-limit-query src/Queue.java:3:" + column(GOOD_JAVA, 3, "pg_try_advisory_lock"));
+        assertThat(s.out())
+                .contains("src/Queue.java:3:" + column(GOOD_JAVA, 3, "pg_try_advisory_lock")
+                        + ": error [lock-in-limit-query]");
     }
 
     /** A notification is in both outputs, located at the line given. */
     private static void notified(Scan s, String kind, String path, int line, String level) {
         assertThat(s.notifications()).contains(kind + " " + relative(path) + ":" + line);
-        assertThat(s.out()).containsPattern("(?m)^" + Pattern.quote(path + ":" + line + ":")
-                + "\\d+: " + level + " \\[tool:" + Pattern.quote(kind) + "\\] ");
+        assertThat(s.out())
+                .containsPattern("(?m)^" + Pattern.quote(path + ":" + line + ":") + "\\d+: " + level + " \\[tool:"
+                        + Pattern.quote(kind) + "\\] ");
     }
 
     private static String relative(String path) {
@@ -158,7 +166,9 @@ class BadInputTest {
     void unparsableJavaIsALocatedWarningPerFile() throws Exception {
         write("src/Unterminated.java", "class U {\n  String s = \"select pg_advisory_lock(1);\n}\n");
         write("src/Comment.java", "class C {\n  /* pg_advisory_lock never closed\n  void f() {}\n");
-        write("src/HalfTyped.java", "class H {\n  void f(java.sql.Statement st) {\n    st.execute(\"select pg_advisory_lock(1)\"\n");
+        write(
+                "src/HalfTyped.java",
+                "class H {\n  void f(java.sql.Statement st) {\n    st.execute(\"select pg_advisory_lock(1)\"\n");
         write("src/Unsupported.java", "class T {\n  String s = STR.\"pg_advisory_lock(\\{key})\";\n  int #x = 1;\n}\n");
         Scan s = scan();
         intactFindingReported(s);
@@ -169,12 +179,17 @@ class BadInputTest {
         notified(s, "java-parse-error", "src/Comment.java", 4, "warning");
         notified(s, "java-parse-error", "src/HalfTyped.java", 3, "warning");
         notified(s, "java-parse-error", "src/Unsupported.java", 2, "warning");
-        assertThat(s.sarif().at("/runs/0/invocations/0/toolExecutionNotifications/0/level").asText()).isEqualTo("warning");
+        assertThat(s.sarif()
+                        .at("/runs/0/invocations/0/toolExecutionNotifications/0/level")
+                        .asText())
+                .isEqualTo("warning");
     }
 
     @Test
     void sqlJSqlParserRejectsIsAnalysedLexicallyWithANote() throws Exception {
-        write("db/V1__odd.sql", "-- PostgreSQL-only syntax\nSELECT id FROM jobs WHERE pg_try_advisory_lock(id) AND tags @@@ 'x' ORDER BY id LIMIT 1;\n");
+        write(
+                "db/V1__odd.sql",
+                "-- PostgreSQL-only syntax\nSELECT id FROM jobs WHERE pg_try_advisory_lock(id) AND tags @@@ 'x' ORDER BY id LIMIT 1;\n");
         Scan s = scan();
         assertThat(s.code()).isEqualTo(1);
         assertThat(s.results()).anyMatch(r -> r.startsWith("lock-in-limit-query db/V1__odd.sql:2:"));
@@ -196,7 +211,9 @@ class BadInputTest {
     void aBinaryFileNamedJavaIsSkippedWithAWarning() throws Exception {
         byte[] garbage = new byte[4096];
         new Random(10).nextBytes(garbage);
-        write("src/Blob.java", concat("pg_advisory_lock".getBytes(StandardCharsets.US_ASCII), new byte[] {0, 0}, garbage));
+        write(
+                "src/Blob.java",
+                concat("pg_advisory_lock".getBytes(StandardCharsets.US_ASCII), new byte[] {0, 0}, garbage));
         Scan s = scan();
         intactFindingReported(s);
         notified(s, "binary-file", "src/Blob.java", 1, "warning");
@@ -208,8 +225,12 @@ class BadInputTest {
         // 0xFF is never valid UTF-8; read as ISO-8859-1 it is one character, one column
         String before = GOOD_JAVA.substring(0, GOOD_JAVA.indexOf("pg_try"));
         String after = GOOD_JAVA.substring(GOOD_JAVA.indexOf("pg_try"));
-        write("src/Queue.java", concat(before.replace("WHERE", "WHERE/*").getBytes(StandardCharsets.US_ASCII),
-                new byte[] {(byte) 0xFF, '*', '/', ' '}, after.getBytes(StandardCharsets.US_ASCII)));
+        write(
+                "src/Queue.java",
+                concat(
+                        before.replace("WHERE", "WHERE/*").getBytes(StandardCharsets.US_ASCII),
+                        new byte[] {(byte) 0xFF, '*', '/', ' '},
+                        after.getBytes(StandardCharsets.US_ASCII)));
         Scan s = scan();
         assertThat(s.code()).isEqualTo(1);
         assertThat(s.results()).contains("lock-in-limit-query src/Queue.java:3:" + (53 + 6));
@@ -221,7 +242,8 @@ class BadInputTest {
         String text = GOOD_JAVA.replace("WHERE", "WHERE /* café */");
         write("src/Queue.java", text.getBytes(StandardCharsets.ISO_8859_1));
         Scan s = scan();
-        assertThat(s.results()).contains("lock-in-limit-query src/Queue.java:3:" + column(text, 3, "pg_try_advisory_lock"));
+        assertThat(s.results())
+                .contains("lock-in-limit-query src/Queue.java:3:" + column(text, 3, "pg_try_advisory_lock"));
         notified(s, "encoding", "src/Queue.java", 1, "note");
     }
 
@@ -229,27 +251,43 @@ class BadInputTest {
     void utf16WithByteOrderMarkAndUtf8WithBomAreDecoded() throws Exception {
         String text = GOOD_JAVA.replace("WHERE", "WHERE /* \uD83D\uDE00 ü */");
         int col = column(text, 3, "pg_try_advisory_lock");
-        write("src/Queue.java", concat(new byte[] {(byte) 0xFF, (byte) 0xFE}, text.getBytes(StandardCharsets.UTF_16LE)));
-        write("src/QueueBe.java", concat(new byte[] {(byte) 0xFE, (byte) 0xFF},
-                text.replace("Queue", "QueueBe").getBytes(StandardCharsets.UTF_16BE)));
-        write("src/QueueBom.java", concat(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF},
-                text.replace("Queue", "QueueBom").getBytes(StandardCharsets.UTF_8)));
+        write(
+                "src/Queue.java",
+                concat(new byte[] {(byte) 0xFF, (byte) 0xFE}, text.getBytes(StandardCharsets.UTF_16LE)));
+        write(
+                "src/QueueBe.java",
+                concat(
+                        new byte[] {(byte) 0xFE, (byte) 0xFF},
+                        text.replace("Queue", "QueueBe").getBytes(StandardCharsets.UTF_16BE)));
+        write(
+                "src/QueueBom.java",
+                concat(
+                        new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF},
+                        text.replace("Queue", "QueueBom").getBytes(StandardCharsets.UTF_8)));
         Scan s = scan();
         assertThat(s.code()).isEqualTo(1);
         // the emoji is two UTF-16 code units: SARIF columnKind utf16CodeUnits
-        assertThat(s.results()).filteredOn(r -> r.startsWith("lock-in-limit-query"))
-                .containsExactly("lock-in-limit-query src/Queue.java:3:" + col,
-                "lock-in-limit-query src/QueueBe.java:3:" + col, "lock-in-limit-query src/QueueBom.java:3:" + col);
+        assertThat(s.results())
+                .filteredOn(r -> r.startsWith("lock-in-limit-query"))
+                .containsExactly(
+                        "lock-in-limit-query src/Queue.java:3:" + col,
+                        "lock-in-limit-query src/QueueBe.java:3:" + col,
+                        "lock-in-limit-query src/QueueBom.java:3:" + col);
         assertThat(s.notifications()).isEmpty();
     }
 
     @Test
     void tenThousandDeepConcatenationAndParenthesesFinish() throws Exception {
         String terms = String.join(" + ", Collections.nCopies(10_000, "\"a\""));
-        write("src/Concat.java", "class Concat { Object f(java.sql.Statement st) throws Exception {\n"
-                + " return st.executeQuery(\"SELECT id FROM t WHERE pg_try_advisory_lock(id) LIMIT 1 \" + " + terms + "); } }\n");
-        write("src/Parens.java", "class Parens { String k = \"pg_advisory_lock\"; long v = " + "(".repeat(10_000) + "1"
-                + ")".repeat(10_000) + "; }\n");
+        write(
+                "src/Concat.java",
+                "class Concat { Object f(java.sql.Statement st) throws Exception {\n"
+                        + " return st.executeQuery(\"SELECT id FROM t WHERE pg_try_advisory_lock(id) LIMIT 1 \" + "
+                        + terms + "); } }\n");
+        write(
+                "src/Parens.java",
+                "class Parens { String k = \"pg_advisory_lock\"; long v = " + "(".repeat(10_000) + "1"
+                        + ")".repeat(10_000) + "; }\n");
         write("db/parens.sql", "SELECT pg_advisory_lock(" + "(".repeat(10_000) + "1" + ")".repeat(10_000) + ");\n");
         Scan s = scan();
         intactFindingReported(s);
@@ -263,8 +301,11 @@ class BadInputTest {
 
     @Test
     void hundredThousandTokenSqlFinishesQuickly() throws Exception {
-        write("db/wide.sql", "SELECT pg_advisory_xact_lock(1), " + "a + 1, ".repeat(25_000) + "1 FROM t;\n"
-                + "SELECT 1;\n".repeat(10_000) + "SELECT pg_try_advisory_lock(id) FROM jobs ORDER BY id LIMIT 1;\n");
+        write(
+                "db/wide.sql",
+                "SELECT pg_advisory_xact_lock(1), " + "a + 1, ".repeat(25_000) + "1 FROM t;\n"
+                        + "SELECT 1;\n".repeat(10_000)
+                        + "SELECT pg_try_advisory_lock(id) FROM jobs ORDER BY id LIMIT 1;\n");
         long start = System.nanoTime();
         Scan s = scan();
         assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(60_000);
@@ -275,7 +316,8 @@ class BadInputTest {
 
     @Test
     void unreadableFileAndFolderAreWarningsWhenNotRoot() throws Exception {
-        assumeFalse("root".equals(System.getProperty("user.name")),
+        assumeFalse(
+                "root".equals(System.getProperty("user.name")),
                 "running as root: permissions do not stop root from reading; RobustnessTest"
                         + ".aFileThatVanishesBetweenDiscoveryAndReadingIsAWarning simulates an unreadable file");
         write("src/Secret.java", "class Secret { String s = \"pg_advisory_lock(1)\"; }\n");
@@ -288,7 +330,8 @@ class BadInputTest {
             notified(s, "unreadable-file", "src/Secret.java", 1, "warning");
             notified(s, "unreadable-path", "locked", 1, "warning");
         } finally {
-            Files.setPosixFilePermissions(root.resolve("src/Secret.java"), PosixFilePermissions.fromString("rw-------"));
+            Files.setPosixFilePermissions(
+                    root.resolve("src/Secret.java"), PosixFilePermissions.fromString("rw-------"));
             Files.setPosixFilePermissions(root.resolve("locked"), PosixFilePermissions.fromString("rwx------"));
         }
     }
@@ -345,6 +388,7 @@ class BadInputTest {
         assertThat(s.code()).isZero();
         notified(s, "java-parse-error", "src/Broken.java", 1, "warning");
         assertThat(s.out()).contains("1 tool notification");
-        assertThat(s.sarif().at("/runs/0/invocations/0/executionSuccessful").asBoolean()).isTrue();
+        assertThat(s.sarif().at("/runs/0/invocations/0/executionSuccessful").asBoolean())
+                .isTrue();
     }
 }

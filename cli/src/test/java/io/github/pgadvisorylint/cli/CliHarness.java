@@ -22,12 +22,10 @@ import picocli.CommandLine;
 final class CliHarness {
 
     /** What one invocation printed and returned. */
-    record Run(int exitCode, String out, String err) {
-    }
+    record Run(int exitCode, String out, String err) {}
 
     /** The arguments the engine was called with. */
-    record Call(Path root, List<Path> targets, int threads) {
-    }
+    record Call(Path root, List<Path> targets, int threads) {}
 
     final Path cwd;
     final List<Call> calls = new ArrayList<>();
@@ -47,13 +45,16 @@ final class CliHarness {
     }
 
     Run run(String... args) {
-        Environment env = new Environment(() -> rules, (root, targets, threads, rs) -> {
-            calls.add(new Call(root, targets, threads));
-            if (failure != null) {
-                throw failure;
-            }
-            return result;
-        }, cwd);
+        Environment env = new Environment(
+                () -> rules,
+                (root, targets, threads, rs) -> {
+                    calls.add(new Call(root, targets, threads));
+                    if (failure != null) {
+                        throw failure;
+                    }
+                    return result;
+                },
+                cwd);
         CommandLine cli = Main.commandLine(env);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
@@ -92,7 +93,8 @@ final class CliHarness {
      * @return exit code and what was printed
      */
     static Run plumbing(Path cwd, String... args) {
-        Environment env = new Environment(CliHarness::testRules, Environment.standard().engine(), cwd);
+        Environment env =
+                new Environment(CliHarness::testRules, Environment.standard().engine(), cwd);
         CommandLine cli = Main.commandLine(env);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
@@ -107,9 +109,14 @@ final class CliHarness {
 
     /** @return the rules {@link #plumbing} runs: {@link TestOnlyRule} and the acquisition rule */
     static List<Rule> testRules() {
-        RuleDescriptor d = new RuleDescriptor(ACQUISITION_RULE, RuleDescriptor.pascalCase(ACQUISITION_RULE),
-                Severity.WARNING, "Every lock acquisition.", "A test rule: a warning at each acquisition.",
-                "# " + ACQUISITION_RULE + "\n", List.of("test"));
+        RuleDescriptor d = new RuleDescriptor(
+                ACQUISITION_RULE,
+                RuleDescriptor.pascalCase(ACQUISITION_RULE),
+                Severity.WARNING,
+                "Every lock acquisition.",
+                "A test rule: a warning at each acquisition.",
+                "# " + ACQUISITION_RULE + "\n",
+                List.of("test"));
         Rule acquisitions = new Rule() {
             @Override
             public RuleDescriptor descriptor() {
@@ -127,8 +134,14 @@ final class CliHarness {
     }
 
     static Rule rule(String id, Severity severity, String shortDescription) {
-        RuleDescriptor d = new RuleDescriptor(id, RuleDescriptor.pascalCase(id), severity, shortDescription,
-                "Full description of " + id + ".", "# " + id + "\n\nWhy it matters.\n", List.of("correctness"));
+        RuleDescriptor d = new RuleDescriptor(
+                id,
+                RuleDescriptor.pascalCase(id),
+                severity,
+                shortDescription,
+                "Full description of " + id + ".",
+                "# " + id + "\n\nWhy it matters.\n",
+                List.of("correctness"));
         return new Rule() {
             @Override
             public RuleDescriptor descriptor() {
@@ -136,29 +149,42 @@ final class CliHarness {
             }
 
             @Override
-            public void check(RuleContext context) {
-            }
+            public void check(RuleContext context) {}
         };
     }
 
     static List<Rule> rules() {
-        return List.of(rule("duplicate-lock-key", Severity.WARNING, "Two unrelated locks share a key."),
-                rule("session-lock-under-transaction-pooling", Severity.ERROR,
+        return List.of(
+                rule("duplicate-lock-key", Severity.WARNING, "Two unrelated locks share a key."),
+                rule(
+                        "session-lock-under-transaction-pooling",
+                        Severity.ERROR,
                         "Session lock behind a transaction-pooling PgBouncer."));
     }
 
     static Finding finding(Severity severity, String path, int line) {
-        return new Finding(severity == Severity.ERROR ? "session-lock-under-transaction-pooling" : "duplicate-lock-key",
-                severity, "A " + severity.sarifLevel() + " finding.", new SourceRegion(path, line, 5, line, 20),
+        return new Finding(
+                severity == Severity.ERROR ? "session-lock-under-transaction-pooling" : "duplicate-lock-key",
+                severity,
+                "A " + severity.sarifLevel() + " finding.",
+                new SourceRegion(path, line, 5, line, 20),
                 severity == Severity.ERROR
-                        ? List.of(new RelatedLocation(SourceRegion.line("pgbouncer.ini", 3), "pool_mode = transaction."))
+                        ? List.of(
+                                new RelatedLocation(SourceRegion.line("pgbouncer.ini", 3), "pool_mode = transaction."))
                         : List.of(),
                 "fp-" + severity.sarifLevel() + "-" + line);
     }
 
     static AnalysisResult result(List<Finding> findings, List<Notification> notifications) {
-        return new AnalysisResult(Path.of("."), rules().stream().map(Rule::descriptor).toList(), findings,
-                notifications, new LockModel(List.of(), List.of()), 7, 2, 1234);
+        return new AnalysisResult(
+                Path.of("."),
+                rules().stream().map(Rule::descriptor).toList(),
+                findings,
+                notifications,
+                new LockModel(List.of(), List.of()),
+                7,
+                2,
+                1234);
     }
 
     static AnalysisResult result(Finding... findings) {

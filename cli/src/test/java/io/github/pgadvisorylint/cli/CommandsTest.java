@@ -21,8 +21,8 @@ class CommandsTest {
     void listRulesPrintsAlignedColumns() {
         CliHarness.Run run = harness().run("list-rules");
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).isEqualTo(
-                "duplicate-lock-key                      warning  Two unrelated locks share a key.\n"
+        assertThat(run.out())
+                .isEqualTo("duplicate-lock-key                      warning  Two unrelated locks share a key.\n"
                         + "session-lock-under-transaction-pooling  error    Session lock behind a transaction-pooling"
                         + " PgBouncer.\n");
     }
@@ -46,8 +46,9 @@ class CommandsTest {
     void explainOfAnUnknownRuleListsTheKnownOnes() {
         CliHarness.Run run = harness().run("explain", "no-such-rule");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("pg-advisory-lint: unknown rule 'no-such-rule'. Known rules:"
-                + " duplicate-lock-key, session-lock-under-transaction-pooling\n");
+        assertThat(run.err())
+                .isEqualTo("pg-advisory-lint: unknown rule 'no-such-rule'. Known rules:"
+                        + " duplicate-lock-key, session-lock-under-transaction-pooling\n");
         assertThat(harness().run("explain").exitCode()).as("missing id").isEqualTo(2);
     }
 
@@ -59,14 +60,22 @@ class CommandsTest {
 
         CliHarness.Run help = harness().run("--help");
         assertThat(help.exitCode()).isZero();
-        assertThat(help.out()).contains("Usage: pg-advisory-lint").contains("scan").contains("list-rules")
-                .contains("explain").contains("Exit codes:").contains("0   no finding at or above --fail-on")
+        assertThat(help.out())
+                .contains("Usage: pg-advisory-lint")
+                .contains("scan")
+                .contains("list-rules")
+                .contains("explain")
+                .contains("Exit codes:")
+                .contains("0   no finding at or above --fail-on")
                 .contains("3   internal error");
 
         CliHarness.Run scanHelp = harness().run("scan", "--help");
         assertThat(scanHelp.exitCode()).isZero();
-        assertThat(scanHelp.out()).contains("Usage: pg-advisory-lint scan").contains("--fail-on=LEVEL")
-                .contains("--output=FILE").contains("Exit codes:");
+        assertThat(scanHelp.out())
+                .contains("Usage: pg-advisory-lint scan")
+                .contains("--fail-on=LEVEL")
+                .contains("--output=FILE")
+                .contains("Exit codes:");
         assertThat(harness().run("help", "scan").out()).isEqualTo(scanHelp.out());
         assertThat(harness().run("explain", "--help").out()).contains("RULE-ID");
     }
@@ -74,7 +83,9 @@ class CommandsTest {
     @Test
     void outOfMemoryNamesTheLimitAndHowToRaiseIt() {
         assertThat(Main.outOfMemory(256L << 20))
-                .contains("heap limit is 256 MB").contains("JAVA_OPTS=-Xmx2g").doesNotContain("bug");
+                .contains("heap limit is 256 MB")
+                .contains("JAVA_OPTS=-Xmx2g")
+                .doesNotContain("bug");
         assertThat(Main.outOfMemory(6L << 30)).contains("JAVA_OPTS=-Xmx14g");
     }
 }

@@ -39,47 +39,74 @@ class DeterminismPropertyTest {
 
     /** Files that interact across the tree; each property picks a subset. */
     private static final Map<String, String> POOL = Map.ofEntries(
-            Map.entry("src/main/java/a/LockKeys.java", "package a;\npublic final class LockKeys {\n"
-                    + "  public static final long REPORT = 9001;\n  public static final long BILLING = 9001;\n"
-                    + "  public static final int NS = 12;\n}\n"),
-            Map.entry("src/main/java/a/ReportJob.java", "package a;\nclass ReportJob {\n"
-                    + "  void run(java.sql.Connection c) throws Exception {\n"
-                    + "    var st = c.createStatement();\n"
-                    + "    st.execute(\"SELECT pg_advisory_lock(\" + LockKeys.REPORT + \")\");\n"
-                    + "    work();\n"
-                    + "    st.execute(\"SELECT pg_advisory_unlock(\" + LockKeys.REPORT + \")\");\n  }\n  void work() {}\n}\n"),
-            Map.entry("src/main/java/a/BillingJob.java", "package a;\nclass BillingJob {\n"
-                    + "  void run(java.sql.Statement st) throws Exception {\n"
-                    + "    st.executeQuery(\"SELECT pg_try_advisory_xact_lock(\" + LockKeys.BILLING + \")\");\n  }\n}\n"),
-            Map.entry("src/main/java/a/Locks.java", "package a;\nclass Locks {\n"
-                    + "  static void withLock(java.sql.Connection c, long key, Runnable r) throws Exception {\n"
-                    + "    var ps = c.prepareStatement(\"SELECT pg_advisory_lock(?)\");\n    ps.setLong(1, key);\n    ps.execute();\n"
-                    + "    try { r.run(); } finally {\n"
-                    + "      var u = c.prepareStatement(\"SELECT pg_advisory_unlock(?)\");\n      u.setLong(1, key);\n      u.execute();\n"
-                    + "    }\n  }\n}\n"),
-            Map.entry("src/main/java/b/Transfer.java", "package b;\nclass Transfer {\n"
-                    + "  void move(java.sql.Connection c, long from, long to) throws Exception {\n"
-                    + "    a.Locks.withLock(c, from, () -> {});\n    a.Locks.withLock(c, to, () -> {});\n"
-                    + "    var s = c.createStatement();\n    s.execute(\"SELECT pg_advisory_xact_lock(1); SELECT pg_advisory_xact_lock(2)\");\n  }\n"
-                    + "  void back(java.sql.Connection c) throws Exception {\n"
-                    + "    var s = c.createStatement();\n    s.execute(\"SELECT pg_advisory_xact_lock(2); SELECT pg_advisory_xact_lock(1)\");\n  }\n}\n"),
-            Map.entry("src/main/java/b/Queue.java", "package b;\nclass Queue {\n"
-                    + "  Object next(java.sql.Statement st) throws Exception {\n"
-                    + "    return st.executeQuery(\"SELECT id FROM jobs WHERE pg_try_advisory_lock(id) ORDER BY id LIMIT 1\");\n  }\n}\n"),
-            Map.entry("src/main/java/b/Broken.java", "package b;\nclass Broken {\n  String s = \"pg_advisory_lock(1)\n}\n"),
-            Map.entry("src/main/java/c/LockKeys.java", "package c;\npublic final class LockKeys {\n  public static final long REPORT = 7;\n}\n"),
-            Map.entry("src/main/resources/application.yml", "spring:\n  datasource:\n    url: jdbc:postgresql://pgbouncer:6432/app\n"),
-            Map.entry("src/main/resources/db/migration/V1__init.sql", "SELECT pg_advisory_lock(9001);\n"
-                    + "SELECT id FROM t WHERE pg_try_advisory_xact_lock(id) LIMIT 5;\n"),
-            Map.entry("src/main/resources/db/migration/V2__odd.sql", "SELECT pg_advisory_xact_lock(hashtext('x')) WHERE a @@@ b;\n"
-                    + "DO $$ BEGIN PERFORM pg_advisory_lock(42); END $$;\n"),
+            Map.entry(
+                    "src/main/java/a/LockKeys.java",
+                    "package a;\npublic final class LockKeys {\n"
+                            + "  public static final long REPORT = 9001;\n  public static final long BILLING = 9001;\n"
+                            + "  public static final int NS = 12;\n}\n"),
+            Map.entry(
+                    "src/main/java/a/ReportJob.java",
+                    "package a;\nclass ReportJob {\n"
+                            + "  void run(java.sql.Connection c) throws Exception {\n"
+                            + "    var st = c.createStatement();\n"
+                            + "    st.execute(\"SELECT pg_advisory_lock(\" + LockKeys.REPORT + \")\");\n"
+                            + "    work();\n"
+                            + "    st.execute(\"SELECT pg_advisory_unlock(\" + LockKeys.REPORT + \")\");\n  }\n  void work() {}\n}\n"),
+            Map.entry(
+                    "src/main/java/a/BillingJob.java",
+                    "package a;\nclass BillingJob {\n"
+                            + "  void run(java.sql.Statement st) throws Exception {\n"
+                            + "    st.executeQuery(\"SELECT pg_try_advisory_xact_lock(\" + LockKeys.BILLING + \")\");\n  }\n}\n"),
+            Map.entry(
+                    "src/main/java/a/Locks.java",
+                    "package a;\nclass Locks {\n"
+                            + "  static void withLock(java.sql.Connection c, long key, Runnable r) throws Exception {\n"
+                            + "    var ps = c.prepareStatement(\"SELECT pg_advisory_lock(?)\");\n    ps.setLong(1, key);\n    ps.execute();\n"
+                            + "    try { r.run(); } finally {\n"
+                            + "      var u = c.prepareStatement(\"SELECT pg_advisory_unlock(?)\");\n      u.setLong(1, key);\n      u.execute();\n"
+                            + "    }\n  }\n}\n"),
+            Map.entry(
+                    "src/main/java/b/Transfer.java",
+                    "package b;\nclass Transfer {\n"
+                            + "  void move(java.sql.Connection c, long from, long to) throws Exception {\n"
+                            + "    a.Locks.withLock(c, from, () -> {});\n    a.Locks.withLock(c, to, () -> {});\n"
+                            + "    var s = c.createStatement();\n    s.execute(\"SELECT pg_advisory_xact_lock(1); SELECT pg_advisory_xact_lock(2)\");\n  }\n"
+                            + "  void back(java.sql.Connection c) throws Exception {\n"
+                            + "    var s = c.createStatement();\n    s.execute(\"SELECT pg_advisory_xact_lock(2); SELECT pg_advisory_xact_lock(1)\");\n  }\n}\n"),
+            Map.entry(
+                    "src/main/java/b/Queue.java",
+                    "package b;\nclass Queue {\n"
+                            + "  Object next(java.sql.Statement st) throws Exception {\n"
+                            + "    return st.executeQuery(\"SELECT id FROM jobs WHERE pg_try_advisory_lock(id) ORDER BY id LIMIT 1\");\n  }\n}\n"),
+            Map.entry(
+                    "src/main/java/b/Broken.java",
+                    "package b;\nclass Broken {\n  String s = \"pg_advisory_lock(1)\n}\n"),
+            Map.entry(
+                    "src/main/java/c/LockKeys.java",
+                    "package c;\npublic final class LockKeys {\n  public static final long REPORT = 7;\n}\n"),
+            Map.entry(
+                    "src/main/resources/application.yml",
+                    "spring:\n  datasource:\n    url: jdbc:postgresql://pgbouncer:6432/app\n"),
+            Map.entry(
+                    "src/main/resources/db/migration/V1__init.sql",
+                    "SELECT pg_advisory_lock(9001);\n"
+                            + "SELECT id FROM t WHERE pg_try_advisory_xact_lock(id) LIMIT 5;\n"),
+            Map.entry(
+                    "src/main/resources/db/migration/V2__odd.sql",
+                    "SELECT pg_advisory_xact_lock(hashtext('x')) WHERE a @@@ b;\n"
+                            + "DO $$ BEGIN PERFORM pg_advisory_lock(42); END $$;\n"),
             Map.entry("pgbouncer.ini", "[pgbouncer]\npool_mode = transaction\n"));
 
     private static final List<String> NAMES = POOL.keySet().stream().sorted().toList();
 
     @Provide
     Arbitrary<List<Integer>> subsets() {
-        return Arbitraries.integers().between(0, NAMES.size() - 1).list().uniqueElements().ofMinSize(2).ofMaxSize(NAMES.size());
+        return Arbitraries.integers()
+                .between(0, NAMES.size() - 1)
+                .list()
+                .uniqueElements()
+                .ofMinSize(2)
+                .ofMaxSize(NAMES.size());
     }
 
     /** Writes the chosen files in the given order into a fresh directory. */
@@ -94,7 +121,8 @@ class DeterminismPropertyTest {
     }
 
     private static String sarif(Path root, int threads) throws Exception {
-        AnalysisResult r = Analyzer.builder().rules(RULES).threads(threads).build().analyze(root, List.of(root));
+        AnalysisResult r =
+                Analyzer.builder().rules(RULES).threads(threads).build().analyze(root, List.of(root));
         StringWriter w = new StringWriter();
         new SarifReporter().write(r, w);
         return w.toString();
@@ -145,7 +173,9 @@ class DeterminismPropertyTest {
         Path root = tree(NAMES);
         try {
             String s = sarif(root, 2);
-            assertThat(s).contains("\"ruleId\": \"lock-in-limit-query\"").contains("\"ruleId\": \"duplicate-lock-key\"")
+            assertThat(s)
+                    .contains("\"ruleId\": \"lock-in-limit-query\"")
+                    .contains("\"ruleId\": \"duplicate-lock-key\"")
                     .contains("java-parse-error");
         } finally {
             delete(root);

@@ -30,7 +30,8 @@ class EndToEndTest {
     void exampleScanReportsExactlyItsExpectationsInSchemaValidSarif() throws Exception {
         Path example = FixtureHarness.exampleProject();
         Path sarifFile = out.resolve("example.sarif");
-        CliHarness.Run r = run(example, "scan", example.toString(), "--format", "sarif", "--output", sarifFile.toString());
+        CliHarness.Run r =
+                run(example, "scan", example.toString(), "--format", "sarif", "--output", sarifFile.toString());
         assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
         String sarif = Files.readString(sarifFile);
         SarifSchema.assertValid(sarif);
@@ -39,7 +40,8 @@ class EndToEndTest {
         List<String> reported = new ArrayList<>();
         for (JsonNode result : results) {
             JsonNode loc = result.at("/locations/0/physicalLocation");
-            reported.add(loc.at("/artifactLocation/uri").asText() + ":" + loc.at("/region/startLine").asInt() + ":"
+            reported.add(loc.at("/artifactLocation/uri").asText() + ":"
+                    + loc.at("/region/startLine").asInt() + ":"
                     + result.get("ruleId").asText());
         }
         // the example lives in this repository: its paths start at the repository root, the path base
@@ -48,7 +50,9 @@ class EndToEndTest {
         String prefix = Files.exists(repository.resolve(".git")) ? "examples/invoice-service/" : "";
         List<String> expected = Expectations.parse(example).all().stream()
                 .filter(e -> e.kind() == Expectation.Kind.EXPECT)
-                .map(e -> prefix + e.path() + ":" + e.line() + ":" + e.ruleId()).sorted().toList();
+                .map(e -> prefix + e.path() + ":" + e.line() + ":" + e.ruleId())
+                .sorted()
+                .toList();
         assertThat(new TreeSet<>(reported)).containsExactlyElementsOf(new TreeSet<>(expected));
         assertThat(reported).hasSameSizeAs(expected);
     }
@@ -56,15 +60,31 @@ class EndToEndTest {
     @Test
     void twoScansGiveByteIdenticalSarif() throws Exception {
         Path example = FixtureHarness.exampleProject();
-        run(example, "scan", example.toString(), "--format", "sarif", "--output", out.resolve("a.sarif").toString());
-        run(example, "scan", example.toString(), "--format", "sarif", "--output", out.resolve("b.sarif").toString(),
-                "--threads", "1");
+        run(
+                example,
+                "scan",
+                example.toString(),
+                "--format",
+                "sarif",
+                "--output",
+                out.resolve("a.sarif").toString());
+        run(
+                example,
+                "scan",
+                example.toString(),
+                "--format",
+                "sarif",
+                "--output",
+                out.resolve("b.sarif").toString(),
+                "--threads",
+                "1");
         assertThat(Files.readAllBytes(out.resolve("a.sarif"))).isEqualTo(Files.readAllBytes(out.resolve("b.sarif")));
     }
 
     @Test
     void brokenJavaAndRejectedSqlAreLocatedNotificationsAndTheScanGoesOn(@TempDir Path repo) throws Exception {
-        Files.writeString(repo.resolve("Broken.java"),
+        Files.writeString(
+                repo.resolve("Broken.java"),
                 "class Broken {\n  void f() { jdbc.execute(\"select pg_advisory_lock(1)\"; \n");
         Files.writeString(repo.resolve("Queue.java"), """
                 class Queue {
@@ -74,8 +94,16 @@ class EndToEndTest {
                 }
                 """);
         Path sarifFile = out.resolve("broken.sarif");
-        CliHarness.Run r = run(repo, "scan", repo.toString(), "--format", "sarif", "--output", sarifFile.toString(),
-                "--format", "text");
+        CliHarness.Run r = run(
+                repo,
+                "scan",
+                repo.toString(),
+                "--format",
+                "sarif",
+                "--output",
+                sarifFile.toString(),
+                "--format",
+                "text");
         assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
         String sarif = Files.readString(sarifFile);
         SarifSchema.assertValid(sarif);
@@ -83,12 +111,16 @@ class EndToEndTest {
         assertThat(run.at("/results").findValuesAsText("ruleId")).containsExactly("lock-in-limit-query");
         List<String> notes = new ArrayList<>();
         for (JsonNode n : run.at("/invocations/0/toolExecutionNotifications")) {
-            notes.add(n.at("/descriptor/id").asText() + " " + n.at("/locations/0/physicalLocation/artifactLocation/uri").asText()
-                    + ":" + n.at("/locations/0/physicalLocation/region/startLine").asInt());
+            notes.add(n.at("/descriptor/id").asText() + " "
+                    + n.at("/locations/0/physicalLocation/artifactLocation/uri").asText() + ":"
+                    + n.at("/locations/0/physicalLocation/region/startLine").asInt());
         }
         assertThat(notes).containsExactly("java-parse-error Broken.java:2", "sql-parse-fallback Queue.java:3");
-        assertThat(r.out()).contains("Broken.java:2:").contains("[tool:java-parse-error]")
-                .contains("Queue.java:3:").contains("[tool:sql-parse-fallback]");
+        assertThat(r.out())
+                .contains("Broken.java:2:")
+                .contains("[tool:java-parse-error]")
+                .contains("Queue.java:3:")
+                .contains("[tool:sql-parse-fallback]");
     }
 
     @Test
@@ -107,7 +139,9 @@ class EndToEndTest {
         assertThat(forced.out()).contains("error [session-lock-under-transaction-pooling]");
         Files.writeString(repo.resolve("pgbouncer.ini"), "[pgbouncer]\npool_mode = transaction\n");
         assertThat(run(repo, "scan", repo.toString()).out()).contains("pgbouncer.ini:2:");
-        assertThat(run(repo, "scan", repo.toString(), "--pooling", "session").exitCode()).isZero();
-        assertThat(run(repo, "scan", repo.toString(), "--pooling", "sometimes").exitCode()).isEqualTo(2);
+        assertThat(run(repo, "scan", repo.toString(), "--pooling", "session").exitCode())
+                .isZero();
+        assertThat(run(repo, "scan", repo.toString(), "--pooling", "sometimes").exitCode())
+                .isEqualTo(2);
     }
 }

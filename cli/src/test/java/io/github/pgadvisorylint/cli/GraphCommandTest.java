@@ -38,14 +38,16 @@ class GraphCommandTest {
     void exampleGraphIsPinnedInBothFormats() throws Exception {
         Path example = FixtureHarness.exampleProject();
         assertThat(run(example, "graph", example.toString())).isEqualTo(resource("invoice-service.dot"));
-        assertThat(run(example, "graph", "--format", "mermaid", example.toString())).isEqualTo(resource("invoice-service.mmd"));
+        assertThat(run(example, "graph", "--format", "mermaid", example.toString()))
+                .isEqualTo(resource("invoice-service.mmd"));
     }
 
     @Test
     void inversionsAreRedAndTryLocksDashed() {
         Path fixture = FixtureHarness.fixture("unordered-multi-key-lock");
         String dot = run(fixture, "graph", fixture.toString());
-        assertThat(dot).contains("kB_700_ -> kB_800_ [label=\"FixedKeys#closeBooks\", color=red")
+        assertThat(dot)
+                .contains("kB_700_ -> kB_800_ [label=\"FixedKeys#closeBooks\", color=red")
                 .contains("kB_200_ -> kB_100_ [label=\"FixedKeys#tryThenSkip\", style=dashed]")
                 .contains("kB_100_ -> kB_200_ [label=\"FixedKeys#archive\\nFixedKeys#archiveAgain\"]");
         assertThat(run(fixture, "graph", "-f", "mermaid", fixture.toString())).contains("linkStyle ");
@@ -59,14 +61,17 @@ class GraphCommandTest {
     void aRingThroughThreeClassesIsRedAndTheOpenChainIsNot() {
         Path fixture = FixtureHarness.fixture("unordered-multi-key-lock/projects/helpers");
         String dot = run(fixture, "graph", fixture.toString());
-        assertThat(dot).contains("kB_5101_ -> kB_5102_ [label=\"Ledger#closeDay\", color=red")
+        assertThat(dot)
+                .contains("kB_5101_ -> kB_5102_ [label=\"Ledger#closeDay\", color=red")
                 .contains("kB_5102_ -> kB_5103_ [label=\"Payouts#sendPayouts\", color=red")
                 .contains("kB_5103_ -> kB_5101_ [label=\"Statements#issue\", color=red")
                 .contains("kB_5201_ -> kB_5202_ [label=\"Archive#archiveAll\"];")
                 .contains("kB_5202_ -> kB_5203_ [label=\"Exports#exportAll\"];")
                 .contains("kB_5203_ -> kB_5201_ [label=\"Reports#publishIfIdle\", style=dashed];");
         String mermaid = run(fixture, "graph", "-f", "mermaid", fixture.toString());
-        List<String> links = mermaid.lines().filter(l -> l.contains("-->") || l.contains("-.->")).toList();
+        List<String> links = mermaid.lines()
+                .filter(l -> l.contains("-->") || l.contains("-.->"))
+                .toList();
         List<String> red = new ArrayList<>();
         for (int i = 0; i < links.size(); i++) {
             if (links.get(i).contains(" kB_510")) {
@@ -88,21 +93,33 @@ class GraphCommandTest {
         Files.writeString(dotFile, run(example, "graph", example.toString()));
         boolean haveDot;
         try {
-            haveDot = new ProcessBuilder("dot", "-V").redirectErrorStream(true).start().waitFor(30, TimeUnit.SECONDS);
+            haveDot = new ProcessBuilder("dot", "-V")
+                    .redirectErrorStream(true)
+                    .start()
+                    .waitFor(30, TimeUnit.SECONDS);
         } catch (IOException e) {
             haveDot = false;
         }
         if (!haveDot) {
             if (System.getenv("CI") != null) {
-                Assertions.fail("Graphviz 'dot' is not installed, but CI must render the graph (.ci/run installs graphviz)");
+                Assertions.fail(
+                        "Graphviz 'dot' is not installed, but CI must render the graph (.ci/run installs graphviz)");
             }
             Assumptions.abort("Graphviz 'dot' is not installed: install the Debian package graphviz to run this test");
         }
-        Process p = new ProcessBuilder("dot", "-Tsvg", dotFile.toString(), "-o", out.resolve("lock-order.svg").toString())
-                .redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        "dot",
+                        "-Tsvg",
+                        dotFile.toString(),
+                        "-o",
+                        out.resolve("lock-order.svg").toString())
+                .redirectErrorStream(true)
+                .start();
         String messages = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(messages).isZero();
-        assertThat(Files.readString(out.resolve("lock-order.svg"))).contains("<svg").contains("LEDGER_CLOSE");
+        assertThat(Files.readString(out.resolve("lock-order.svg")))
+                .contains("<svg")
+                .contains("LEDGER_CLOSE");
     }
 }

@@ -56,8 +56,10 @@ class HostileInputRoundTwoTest {
             List<String> out = new ArrayList<>();
             for (JsonNode r : sarif.at("/runs/0/results")) {
                 JsonNode loc = r.at("/locations/0/physicalLocation");
-                out.add(r.at("/ruleId").asText() + " " + loc.at("/artifactLocation/uri").asText() + ":"
-                        + loc.at("/region/startLine").asInt() + ":" + loc.at("/region/startColumn").asInt());
+                out.add(r.at("/ruleId").asText() + " "
+                        + loc.at("/artifactLocation/uri").asText() + ":"
+                        + loc.at("/region/startLine").asInt() + ":"
+                        + loc.at("/region/startColumn").asInt());
             }
             return out;
         }
@@ -67,8 +69,10 @@ class HostileInputRoundTwoTest {
             List<String> out = new ArrayList<>();
             for (JsonNode n : sarif.at("/runs/0/invocations/0/toolExecutionNotifications")) {
                 JsonNode loc = n.at("/locations/0/physicalLocation");
-                out.add(n.at("/descriptor/id").asText() + " " + loc.at("/artifactLocation/uri").asText() + ":"
-                        + loc.at("/region/startLine").asInt() + ":" + loc.at("/region/startColumn").asInt());
+                out.add(n.at("/descriptor/id").asText() + " "
+                        + loc.at("/artifactLocation/uri").asText() + ":"
+                        + loc.at("/region/startLine").asInt() + ":"
+                        + loc.at("/region/startColumn").asInt());
             }
             return out;
         }
@@ -93,8 +97,8 @@ class HostileInputRoundTwoTest {
         cli.setErr(new PrintWriter(err, true));
         Path report = reports.resolve("report.sarif");
         Files.deleteIfExists(report);
-        List<String> args = new ArrayList<>(List.of("scan", "--format", "sarif", "--output", report.toString(),
-                "--format", "text"));
+        List<String> args = new ArrayList<>(
+                List.of("scan", "--format", "sarif", "--output", report.toString(), "--format", "text"));
         args.addAll(List.of(extra));
         args.add(".");
         int code = cli.execute(args.toArray(String[]::new));
@@ -133,7 +137,8 @@ class HostileInputRoundTwoTest {
     }
 
     private static void queueReported(Scan s) {
-        assertThat(s.results()).contains("lock-in-limit-query src/Queue.java:3:" + column(QUEUE, 3, "pg_try_advisory_lock"));
+        assertThat(s.results())
+                .contains("lock-in-limit-query src/Queue.java:3:" + column(QUEUE, 3, "pg_try_advisory_lock"));
     }
 
     // case 1 --------------------------------------------------------------------------------------
@@ -143,15 +148,17 @@ class HostileInputRoundTwoTest {
         write("src/gen/deep/er/Generated.java", QUEUE.replace("Queue", "Generated"));
         // fifteen stars ran the JDK's backtracking glob for minutes on every path; the stars collapse
         // to one "**", which still matches every path ending in x (none here), and src/gen/ is excluded
-        write(".pg-advisory-lint.yml", "excludes:\n  - \"***************x\"\n  - \"*****************************y\"\n"
-                + "  - \"src/gen/\"\n");
+        write(
+                ".pg-advisory-lint.yml",
+                "excludes:\n  - \"***************x\"\n  - \"*****************************y\"\n" + "  - \"src/gen/\"\n");
         write(".git/HEAD", "ref: refs/heads/main\n");
         long started = System.nanoTime();
         Scan s = scan();
         assertThat(s.code()).as(s.err()).isEqualTo(1);
         queueReported(s);
         assertThat(s.results()).noneMatch(r -> r.contains("Generated"));
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("a hang guard, not a benchmark")
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+                .as("a hang guard, not a benchmark")
                 .isLessThan(Duration.ofSeconds(60));
     }
 
@@ -189,9 +196,14 @@ class HostileInputRoundTwoTest {
         // the second run over the keys takes 119 while 0..118 are held: one component, closed at line 124
         // (key 118 taken while 119 is held: the first acquisition whose edge closes a cycle)
         List<JsonNode> inversions = s.resultsOf("unordered-multi-key-lock").stream()
-                .filter(r -> r.at("/level").asText().equals("error")).toList();
+                .filter(r -> r.at("/level").asText().equals("error"))
+                .toList();
         assertThat(inversions).hasSize(1);
-        assertThat(inversions.get(0).at("/locations/0/physicalLocation/region/startLine").asInt()).isEqualTo(124);
+        assertThat(inversions
+                        .get(0)
+                        .at("/locations/0/physicalLocation/region/startLine")
+                        .asInt())
+                .isEqualTo(124);
         assertThat(inversions.get(0).at("/relatedLocations").size()).isBetween(1, 20);
         assertThat(inversions.get(0).at("/message/text").asText()).contains("more, see `pg-advisory-lint graph`");
         assertThat(s.notifications()).noneMatch(n -> n.startsWith("rule-time-budget"));
@@ -201,8 +213,13 @@ class HostileInputRoundTwoTest {
     static final class SpinningRule implements Rule {
         @Override
         public RuleDescriptor descriptor() {
-            return new RuleDescriptor("spinning-rule", "SpinningRule", Severity.WARNING, "A rule that never ends in time.",
-                    "Used to check the rules phase's time budget.", "# spinning-rule\n\nNever ends in time.\n",
+            return new RuleDescriptor(
+                    "spinning-rule",
+                    "SpinningRule",
+                    Severity.WARNING,
+                    "A rule that never ends in time.",
+                    "Used to check the rules phase's time budget.",
+                    "# spinning-rule\n\nNever ends in time.\n",
                     List.of("test"));
         }
 
@@ -221,25 +238,33 @@ class HostileInputRoundTwoTest {
         Environment standard = Environment.standard();
         List<Rule> rules = new ArrayList<>(standard.rules().get());
         rules.add(new SpinningRule());
-        Environment env = new Environment(() -> rules, new Environment.Engine() {
-            @Override
-            public AnalysisResult analyze(Path r, List<Path> targets, int threads, List<Rule> rs) {
-                return analyze(r, targets, threads, rs, b -> { });
-            }
+        Environment env = new Environment(
+                () -> rules,
+                new Environment.Engine() {
+                    @Override
+                    public AnalysisResult analyze(Path r, List<Path> targets, int threads, List<Rule> rs) {
+                        return analyze(r, targets, threads, rs, b -> {});
+                    }
 
-            @Override
-            public AnalysisResult analyze(Path r, List<Path> targets, int threads, List<Rule> rs,
-                                          Consumer<Analyzer.Builder> configure) {
-                Analyzer.Builder b = Analyzer.builder().rules(rs).threads(threads);
-                configure.accept(b);
-                return b.fileTimeBudget(Duration.ofSeconds(3)).build().analyze(r, targets);
-            }
-        }, root);
+                    @Override
+                    public AnalysisResult analyze(
+                            Path r,
+                            List<Path> targets,
+                            int threads,
+                            List<Rule> rs,
+                            Consumer<Analyzer.Builder> configure) {
+                        Analyzer.Builder b = Analyzer.builder().rules(rs).threads(threads);
+                        configure.accept(b);
+                        return b.fileTimeBudget(Duration.ofSeconds(3)).build().analyze(r, targets);
+                    }
+                },
+                root);
         Scan s = scan(env);
         assertThat(s.code()).as(s.err()).isEqualTo(1);
         queueReported(s);
         assertThat(s.notifications()).contains("rule-time-budget .:1:0");
-        assertThat(s.out()).contains("[tool:rule-time-budget] rule spinning-rule took longer than the time budget of 3 s");
+        assertThat(s.out())
+                .contains("[tool:rule-time-budget] rule spinning-rule took longer than the time budget of 3 s");
         assertThat(s.results()).noneMatch(r -> r.startsWith("spinning-rule"));
     }
 
@@ -255,17 +280,26 @@ class HostileInputRoundTwoTest {
         assertThat(dup).hasSize(30);
         for (JsonNode r : dup) {
             assertThat(r.at("/relatedLocations").size()).isEqualTo(10);
-            assertThat(r.at("/message/text").asText()).contains("29 other acquisitions")
+            assertThat(r.at("/message/text").asText())
+                    .contains("29 other acquisitions")
                     .contains("The 10 nearest in path order are listed as related locations, and 19 more, see"
                             + " `pg-advisory-lint keys`.");
         }
         // the first file's nearest are the next ten in path order
-        JsonNode first = dup.stream().filter(r -> r.at("/locations/0/physicalLocation/artifactLocation/uri").asText()
-                .equals("db/V00__job.sql")).findFirst().orElseThrow();
-        assertThat(first.at("/relatedLocations/9/physicalLocation/artifactLocation/uri").asText()).isEqualTo("db/V10__job.sql");
+        JsonNode first = dup.stream()
+                .filter(r -> r.at("/locations/0/physicalLocation/artifactLocation/uri")
+                        .asText()
+                        .equals("db/V00__job.sql"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(first.at("/relatedLocations/9/physicalLocation/artifactLocation/uri")
+                        .asText())
+                .isEqualTo("db/V10__job.sql");
         CliHarness.Run keys = CliHarness.real(root, "keys", "--format", "csv", ".");
         assertThat(keys.exitCode()).as(keys.err()).isZero();
-        assertThat(keys.out().split("\r\n")).filteredOn(l -> l.contains("__job.sql")).hasSize(30);
+        assertThat(keys.out().split("\r\n"))
+                .filteredOn(l -> l.contains("__job.sql"))
+                .hasSize(30);
     }
 
     // case 4 --------------------------------------------------------------------------------------
@@ -284,20 +318,26 @@ class HostileInputRoundTwoTest {
         write(".git/HEAD", "ref: refs/heads/main\n");
         Scan s = scan();
         assertThat(s.code()).isEqualTo(Main.EXIT_USAGE);
-        assertThat(s.err()).contains(".pg-advisory-lint.yml:2:").contains("collections nested more than 100 levels deep")
+        assertThat(s.err())
+                .contains(".pg-advisory-lint.yml:2:")
+                .contains("collections nested more than 100 levels deep")
                 .doesNotContain("StackOverflowError");
     }
 
     @Test
     void applicationYamlNestedThousandsDeepIsALocatedWarningAndTheScanGoesOn() throws Exception {
         write("src/main/resources/application.yml", "# jdbc:postgresql through pgbouncer\n" + nested(1000));
-        write("src/main/resources/flow.yml", "url: jdbc:postgresql://db:6432/app\na: " + "[".repeat(5000) + "]".repeat(5000) + "\n");
+        write(
+                "src/main/resources/flow.yml",
+                "url: jdbc:postgresql://db:6432/app\na: " + "[".repeat(5000) + "]".repeat(5000) + "\n");
         Scan s = scan();
         assertThat(s.code()).as(s.err()).isEqualTo(1);
         queueReported(s);
         // the 101st level: line 102 of the block file (after the comment), the 101st "[" of the flow file
-        assertThat(s.notifications()).contains("config-parse-error src/main/resources/application.yml:102:201",
-                "config-parse-error src/main/resources/flow.yml:2:103");
+        assertThat(s.notifications())
+                .contains(
+                        "config-parse-error src/main/resources/application.yml:102:201",
+                        "config-parse-error src/main/resources/flow.yml:2:103");
     }
 
     // case 5 --------------------------------------------------------------------------------------
@@ -310,7 +350,9 @@ class HostileInputRoundTwoTest {
         }
         Scan s = scan("--baseline", baseline.toString());
         assertThat(s.code()).isEqualTo(Main.EXIT_USAGE);
-        assertThat(s.err()).contains("huge-baseline.json").contains("the baseline is 2500000000 bytes, over the limit of 67108864 bytes")
+        assertThat(s.err())
+                .contains("huge-baseline.json")
+                .contains("the baseline is 2500000000 bytes, over the limit of 67108864 bytes")
                 .doesNotContain("syntax tree");
     }
 
@@ -320,7 +362,10 @@ class HostileInputRoundTwoTest {
         Files.writeString(baseline, "{\"version\": 1, \"findings\": " + "[".repeat(5000) + "]".repeat(5000) + "}");
         Scan s = scan("--baseline", baseline.toString());
         assertThat(s.code()).isEqualTo(Main.EXIT_USAGE);
-        assertThat(s.err()).contains("deep-baseline.json").contains("not valid JSON").contains("nesting depth");
+        assertThat(s.err())
+                .contains("deep-baseline.json")
+                .contains("not valid JSON")
+                .contains("nesting depth");
     }
 
     // case 6 --------------------------------------------------------------------------------------
@@ -336,11 +381,13 @@ class HostileInputRoundTwoTest {
         Scan s = scan();
         queueReported(s);
         assertThat(s.notifications()).contains("sql-parse-fallback db/V1__claim.sql:2:0");
-        assertThat(s.out()).contains("db/V1__claim.sql:2:1: note [tool:sql-parse-fallback] JSqlParser could not parse"
-                + " this statement (unbalanced parentheses); analysed lexically");
+        assertThat(s.out())
+                .contains("db/V1__claim.sql:2:1: note [tool:sql-parse-fallback] JSqlParser could not parse"
+                        + " this statement (unbalanced parentheses); analysed lexically");
         CliHarness.Run keys = CliHarness.real(root, "keys", ".");
         assertThat(keys.exitCode()).as(keys.err()).isZero();
-        assertThat(keys.out()).contains("db/V1__claim.sql:2:" + column(sql, 2, "pg_advisory_lock") + "  pg_advisory_lock((1))")
+        assertThat(keys.out())
+                .contains("db/V1__claim.sql:2:" + column(sql, 2, "pg_advisory_lock") + "  pg_advisory_lock((1))")
                 .doesNotContain("V2__fragment.sql");
     }
 
@@ -360,8 +407,11 @@ class HostileInputRoundTwoTest {
         write("src/Esc.java", java);
         Scan s = scan();
         assertThat(s.notifications()).noneMatch(n -> n.contains("Esc.java"));
-        assertThat(s.results()).contains("lock-in-limit-query src/Esc.java:3:" + column(java, 3, "pg_try_advisory_lock"));
-        assertThat(column(java, 3, "pg_try_advisory_lock")).as("not the decoded column, 56").isEqualTo(66);
+        assertThat(s.results())
+                .contains("lock-in-limit-query src/Esc.java:3:" + column(java, 3, "pg_try_advisory_lock"));
+        assertThat(column(java, 3, "pg_try_advisory_lock"))
+                .as("not the decoded column, 56")
+                .isEqualTo(66);
     }
 
     // case 8 --------------------------------------------------------------------------------------
@@ -372,7 +422,8 @@ class HostileInputRoundTwoTest {
         write("src/Be.java", QUEUE.replace("Queue", "Be").getBytes(StandardCharsets.UTF_16BE));
         Scan s = scan();
         int col = column(QUEUE, 3, "pg_try_advisory_lock");
-        assertThat(s.results()).contains("lock-in-limit-query src/Le.java:3:" + col, "lock-in-limit-query src/Be.java:3:" + col);
+        assertThat(s.results())
+                .contains("lock-in-limit-query src/Le.java:3:" + col, "lock-in-limit-query src/Be.java:3:" + col);
     }
 
     @Test
@@ -386,8 +437,9 @@ class HostileInputRoundTwoTest {
                 + "</mapper>\n";
         write("src/main/resources/p/QueueMapper.xml", xml.getBytes(StandardCharsets.UTF_16)); // UTF_16 writes a BOM
         Scan s = scan();
-        assertThat(s.results()).contains("lock-in-limit-query src/main/resources/p/QueueMapper.xml:4:"
-                + column(xml, 4, "pg_try_advisory_lock"));
+        assertThat(s.results())
+                .contains("lock-in-limit-query src/main/resources/p/QueueMapper.xml:4:"
+                        + column(xml, 4, "pg_try_advisory_lock"));
     }
 
     // case 9 --------------------------------------------------------------------------------------
@@ -404,8 +456,9 @@ class HostileInputRoundTwoTest {
                 + "</mapper>\n";
         write("src/main/resources/p/JobMapper.xml", xml);
         Scan s = scan();
-        assertThat(s.results()).contains("lock-in-limit-query src/main/resources/p/JobMapper.xml:6:"
-                + column(xml, 6, "pg_try_advisory_lock"));
+        assertThat(s.results())
+                .contains("lock-in-limit-query src/main/resources/p/JobMapper.xml:6:"
+                        + column(xml, 6, "pg_try_advisory_lock"));
     }
 
     // case 10 -------------------------------------------------------------------------------------
@@ -422,8 +475,10 @@ class HostileInputRoundTwoTest {
                 + "}\n";
         write("src/Deep.java", java);
         // comparisons and shifts add no level: this file is analysed
-        write("src/Shallow.java", "class Shallow {\n  boolean f(int a, int b) {\n    return "
-                + "a < b && ".repeat(300) + "(a << 2) <= b;\n  }\n  // pg_advisory_lock\n}\n");
+        write(
+                "src/Shallow.java",
+                "class Shallow {\n  boolean f(int a, int b) {\n    return " + "a < b && ".repeat(300)
+                        + "(a << 2) <= b;\n  }\n  // pg_advisory_lock\n}\n");
         long started = System.nanoTime();
         Scan s = scan();
         queueReported(s);
@@ -431,8 +486,12 @@ class HostileInputRoundTwoTest {
         int col = 4 + 100 * "Map<String, ".length() + "Map".length() + 1;
         assertThat(s.notifications()).containsExactly("java-too-deep src/Deep.java:4:" + col);
         assertThat(s.out()).contains("type arguments nested more than 100 levels deep");
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("a hang guard, not a benchmark")
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+                .as("a hang guard, not a benchmark")
                 .isLessThan(Duration.ofSeconds(30));
-        assertThat(Pattern.compile("src/Shallow.java").matcher(String.join("\n", s.notifications())).find()).isFalse();
+        assertThat(Pattern.compile("src/Shallow.java")
+                        .matcher(String.join("\n", s.notifications()))
+                        .find())
+                .isFalse();
     }
 }

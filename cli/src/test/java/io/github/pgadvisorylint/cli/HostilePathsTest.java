@@ -62,13 +62,18 @@ class HostilePathsTest {
         // on Linux "back\slash.java" is one name in src/, not src/back/slash.java: it must not replace it
         write("src/back\\slash.java", "");
         Path sarif = elsewhere.resolve("out.sarif");
-        CliHarness.Run r = run("scan", ".", "--format", "text", "--format", "sarif", "--output", "-", "--output",
-                sarif.toString());
+        CliHarness.Run r = run(
+                "scan", ".", "--format", "text", "--format", "sarif", "--output", "-", "--output", sarif.toString());
         assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
-        assertThat(r.out()).contains("src/back/slash.java:3:").contains("[lock-without-finally-unlock]")
+        assertThat(r.out())
+                .contains("src/back/slash.java:3:")
+                .contains("[lock-without-finally-unlock]")
                 .contains("in 2 files");
         List<String> uris = new ArrayList<>();
-        json(sarif).at("/runs/0/results").forEach(n -> uris.add(n.at("/locations/0/physicalLocation/artifactLocation/uri").asText()));
+        json(sarif)
+                .at("/runs/0/results")
+                .forEach(n -> uris.add(n.at("/locations/0/physicalLocation/artifactLocation/uri")
+                        .asText()));
         // the backslash is part of a name, so it is percent-encoded, never turned into a separator
         assertThat(uris).contains("src/back/slash.java");
         assertThat(SarifReporter.relativeUri("src/back\\slash.java")).isEqualTo("src/back%5Cslash.java");
@@ -83,14 +88,27 @@ class HostilePathsTest {
         Path sarif = elsewhere.resolve("out.sarif");
         CliHarness.Run r;
         try (AutoCloseable unreadable = FileDiscovery.simulateUnreadableDirectory(root.resolve("a-first"))) {
-            r = run("scan", ".", "--format", "text", "--format", "sarif", "--output", "-", "--output", sarif.toString());
+            r = run(
+                    "scan",
+                    ".",
+                    "--format",
+                    "text",
+                    "--format",
+                    "sarif",
+                    "--output",
+                    "-",
+                    "--output",
+                    sarif.toString());
         }
         assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
-        assertThat(r.out()).contains("z-after/Job.java:3:").doesNotContain("Hidden.java:")
+        assertThat(r.out())
+                .contains("z-after/Job.java:3:")
+                .doesNotContain("Hidden.java:")
                 .containsPattern("(?m)^a-first:1:1: warning \\[tool:unreadable-path\\] cannot list this directory");
         JsonNode note = json(sarif).at("/runs/0/invocations/0/toolExecutionNotifications/0");
         assertThat(note.at("/descriptor/id").asText()).isEqualTo("unreadable-path");
-        assertThat(note.at("/locations/0/physicalLocation/artifactLocation/uri").asText()).isEqualTo("a-first");
+        assertThat(note.at("/locations/0/physicalLocation/artifactLocation/uri").asText())
+                .isEqualTo("a-first");
     }
 
     @Test
@@ -99,9 +117,19 @@ class HostilePathsTest {
         write("src/Plain.java", UNSAFE_JAVA.replace("Job", "Plain").replace("(7)", "(8)"));
         // the locale is read once when a JVM starts: run the CLI in a JVM of its own under LC_ALL=C
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "scan", ".", "--format", "json", "--color", "never")
-                .directory(root.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD);
+        ProcessBuilder pb = new ProcessBuilder(
+                        java,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Main.class.getName(),
+                        "scan",
+                        ".",
+                        "--format",
+                        "json",
+                        "--color",
+                        "never")
+                .directory(root.toFile())
+                .redirectError(ProcessBuilder.Redirect.DISCARD);
         pb.environment().keySet().removeIf(k -> k.startsWith("LC_") || k.equals("LANG"));
         pb.environment().put("LC_ALL", "C");
         Process p = pb.start();
@@ -110,10 +138,16 @@ class HostilePathsTest {
         JsonNode report = new ObjectMapper().readTree(new String(out, StandardCharsets.UTF_8));
         assertThat(p.exitValue()).as(report.toString()).isEqualTo(1);
         List<String> located = new ArrayList<>();
-        report.at("/findings").forEach(f -> located.add(f.at("/ruleId").asText() + " " + f.at("/path").asText()));
+        report.at("/findings")
+                .forEach(f -> located.add(
+                        f.at("/ruleId").asText() + " " + f.at("/path").asText()));
         // the name is decoded from its UTF-8 bytes whatever the locale, and no rule fails at .:1:1
-        assertThat(located).contains("lock-without-finally-unlock src/Jöb.java", "lock-without-finally-unlock src/Plain.java");
-        assertThat(report.toString()).doesNotContain("rule-failure").doesNotContain("\\uFFFD").doesNotContain("\uFFFD");
+        assertThat(located)
+                .contains("lock-without-finally-unlock src/Jöb.java", "lock-without-finally-unlock src/Plain.java");
+        assertThat(report.toString())
+                .doesNotContain("rule-failure")
+                .doesNotContain("\\uFFFD")
+                .doesNotContain("\uFFFD");
     }
 
     @Test
@@ -124,8 +158,17 @@ class HostilePathsTest {
         Files.createDirectories(root.resolve("reports"));
         Files.createSymbolicLink(root.resolve("reports/out.sarif"), victim);
         Files.createSymbolicLink(root.resolve("reports/dangling.json"), elsewhere.resolve("created-outside.json"));
-        CliHarness.Run r = run("scan", ".", "--format", "sarif", "--output", "reports/out.sarif",
-                "--format", "json", "--output", "reports/dangling.json");
+        CliHarness.Run r = run(
+                "scan",
+                ".",
+                "--format",
+                "sarif",
+                "--output",
+                "reports/out.sarif",
+                "--format",
+                "json",
+                "--output",
+                "reports/dangling.json");
         assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
         assertThat(Files.readString(victim)).isEqualTo("precious\n");
         assertThat(elsewhere.resolve("created-outside.json")).doesNotExist();
@@ -156,10 +199,16 @@ class HostilePathsTest {
         JsonNode notes = json(sarif).at("/runs/0/invocations/0/toolExecutionNotifications");
         assertThat(notes.size()).isGreaterThanOrEqualTo(3);
         for (JsonNode n : notes) {
-            assertThat(n.at("/locations/0/physicalLocation/artifactLocation/uriBaseId").asText()).isEqualTo("%SRCROOT%");
-            assertThat(n.at("/locations/0/physicalLocation/artifactLocation/uri").asText()).doesNotStartWith("/");
+            assertThat(n.at("/locations/0/physicalLocation/artifactLocation/uriBaseId")
+                            .asText())
+                    .isEqualTo("%SRCROOT%");
+            assertThat(n.at("/locations/0/physicalLocation/artifactLocation/uri")
+                            .asText())
+                    .doesNotStartWith("/");
         }
-        assertThat(text).doesNotContain(root.toString()).doesNotContain(root.toRealPath().toString());
+        assertThat(text)
+                .doesNotContain(root.toString())
+                .doesNotContain(root.toRealPath().toString());
     }
 
     @Test
@@ -168,9 +217,12 @@ class HostilePathsTest {
         write(name, UNSAFE_JAVA.replace("Job", "Evil"));
         CliHarness.Run r = run("scan", ".", "--color", "always");
         assertThat(r.exitCode()).isEqualTo(1);
-        assertThat(r.out()).contains("src/Evil\\u001B]0;owned\\u0007\\u001B[2J\\nfake.java:1:1: error [made-up] forged.java:3:");
+        assertThat(r.out())
+                .contains("src/Evil\\u001B]0;owned\\u0007\\u001B[2J\\nfake.java:1:1: error [made-up] forged.java:3:");
         // the only escapes left are the tool's own colours (ESC [ digits m); no line starts with the forged text
-        assertThat(r.out().replaceAll("\u001b\\[[0-9;]*m", "")).doesNotContain("\u001b").doesNotContain("\u0007");
+        assertThat(r.out().replaceAll("\u001b\\[[0-9;]*m", ""))
+                .doesNotContain("\u001b")
+                .doesNotContain("\u0007");
         assertThat(r.out()).doesNotContainPattern("(?m)^fake\\.java");
         CliHarness.Run missing = run("scan", "no\u001b[31mdir");
         assertThat(missing.exitCode()).isEqualTo(2);
@@ -179,8 +231,10 @@ class HostilePathsTest {
 
     @Test
     void csvCellsThatASpreadsheetWouldRunAsFormulasAreDefused() throws Exception {
-        write("=HYPERLINK(1)/Job.java", "class Job { void f(java.sql.Statement s) throws Exception {"
-                + " s.execute(\"SELECT pg_advisory_xact_lock(-42)\"); } }\n");
+        write(
+                "=HYPERLINK(1)/Job.java",
+                "class Job { void f(java.sql.Statement s) throws Exception {"
+                        + " s.execute(\"SELECT pg_advisory_xact_lock(-42)\"); } }\n");
         write("+sum/@cmd.sql", "SELECT pg_advisory_xact_lock(5);\n");
         Path csv = elsewhere.resolve("keys.csv");
         CliHarness.Run r = run("keys", ".", "--format", "csv", "--output", csv.toString());
@@ -209,10 +263,24 @@ class HostilePathsTest {
         // the repository root: the path base (issue 17), as the findings' paths are
         Files.createDirectories(root.resolve(".git"));
         Path sarif = elsewhere.resolve("out.sarif");
-        r = run("scan", "project", "--format", "text", "--format", "sarif", "--output", "-", "--output", sarif.toString());
-        assertThat(r.out()).doesNotContain("[lock-without-finally-unlock]").contains("project/src/Job.java:5:24:")
+        r = run(
+                "scan",
+                "project",
+                "--format",
+                "text",
+                "--format",
+                "sarif",
+                "--output",
+                "-",
+                "--output",
+                sarif.toString());
+        assertThat(r.out())
+                .doesNotContain("[lock-without-finally-unlock]")
+                .contains("project/src/Job.java:5:24:")
                 .contains("Configuration: .pg-advisory-lint.yml");
-        assertThat(json(sarif).at("/runs/0/invocations/0/properties/configurationFile").asText())
+        assertThat(json(sarif)
+                        .at("/runs/0/invocations/0/properties/configurationFile")
+                        .asText())
                 .isEqualTo(".pg-advisory-lint.yml");
     }
 
@@ -222,14 +290,17 @@ class HostilePathsTest {
         long start = System.nanoTime();
         CliHarness.Run r = run("scan", ".", "--threads", "150000");
         assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
-        assertThat(r.err()).contains("--threads 150000 is more than this machine can use; using "
-                + Analyzer.maxThreads() + " (4 per processor)");
+        assertThat(r.err())
+                .contains("--threads 150000 is more than this machine can use; using " + Analyzer.maxThreads()
+                        + " (4 per processor)");
         assertThat(r.out()).contains("[lock-without-finally-unlock]");
         assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start)).isLessThan(60);
 
         CliHarness harness = new CliHarness(root, CliHarness.rules(), CliHarness.result());
         harness.run("scan", ".", "--threads", "150000");
-        assertThat(harness.calls).singleElement().extracting(CliHarness.Call::threads).isEqualTo(Analyzer.maxThreads());
+        assertThat(harness.calls)
+                .singleElement()
+                .extracting(CliHarness.Call::threads)
+                .isEqualTo(Analyzer.maxThreads());
     }
-
 }

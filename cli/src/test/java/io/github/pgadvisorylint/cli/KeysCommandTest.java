@@ -30,8 +30,9 @@ class KeysCommandTest {
 
     @Test
     void exampleInventoryAsText() throws Exception {
+        // the example lies in this repository: the path base keeps its paths as in the expected file
         Path example = FixtureHarness.exampleProject();
-        CliHarness.Run r = run(example, "keys", example.toString());
+        CliHarness.Run r = run(example, "keys", example.toString(), "--path-base", example.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.err()).isEmpty();
         assertThat(r.out()).isEqualTo(resource("invoice-service.txt"));
@@ -40,7 +41,8 @@ class KeysCommandTest {
     @Test
     void exampleInventoryAsJson() throws Exception {
         Path example = FixtureHarness.exampleProject();
-        CliHarness.Run r = run(example, "keys", "--format", "json", example.toString());
+        CliHarness.Run r =
+                run(example, "keys", "--format", "json", example.toString(), "--path-base", example.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out().replace("\"version\": \"" + ToolInfo.version() + "\"", "\"version\": \"VERSION\""))
                 .isEqualTo(resource("invoice-service.json"));
@@ -54,19 +56,23 @@ class KeysCommandTest {
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).isEmpty();
         String text = Files.readString(csv);
-        assertThat(text).startsWith("key_space,key,known,classid,objid,objsubid,origin,").endsWith("\r\n");
+        assertThat(text)
+                .startsWith("key_space,key,known,classid,objid,objsubid,origin,")
+                .endsWith("\r\n");
         assertThat(text.split("\r\n")).hasSize(1 + 19); // header + one row per site
         assertThat(text).contains("\"namespace, id\"");
 
         CliHarness.Run md = run(example, "keys", "-f", "markdown", example.toString());
-        assertThat(md.out().lines().filter(l -> l.startsWith("| ")).count()).isEqualTo(1 + 11); // header + one row per key
+        assertThat(md.out().lines().filter(l -> l.startsWith("| ")).count())
+                .isEqualTo(1 + 11); // header + one row per key
     }
 
     @Test
     void twoRunsAreByteIdentical() {
         Path example = FixtureHarness.exampleProject();
         assertThat(run(example, "keys", "-f", "json", example.toString()).out())
-                .isEqualTo(run(example, "keys", "-f", "json", "--threads", "1", example.toString()).out());
+                .isEqualTo(run(example, "keys", "-f", "json", "--threads", "1", example.toString())
+                        .out());
     }
 
     @Test

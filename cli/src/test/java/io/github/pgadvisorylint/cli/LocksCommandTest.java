@@ -153,15 +153,26 @@ class LocksCommandTest {
         int payout = pids[1];
         int second = pids[2];
         Path example = FixtureHarness.exampleProject();
-        CliHarness.Run r = run(example, Map.of(), "locks", "--url", superuserUrl(), example.toString());
+        CliHarness.Run r = run(
+                example,
+                Map.of(),
+                "locks",
+                "--url",
+                superuserUrl(),
+                example.toString(),
+                "--path-base",
+                example.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.err()).isEmpty();
         String out = r.out();
-        assertThat(out).startsWith("Advisory locks on 127.0.0.1:" + server.port() + "/postgres (PostgreSQL "
-                + server.serverVersion() + ", as role postgres) at ").contains(": 4 held, 2 awaited, by 5 sessions\n");
+        assertThat(out)
+                .startsWith("Advisory locks on 127.0.0.1:" + server.port() + "/postgres (PostgreSQL "
+                        + server.serverVersion() + ", as role postgres) at ")
+                .contains(": 4 held, 2 awaited, by 5 sessions\n");
         assertThat(block(out, "key 2001  bigint  (pg_locks classid=0 objid=2001 objsubid=1)"))
-                .containsPattern("held by     pid " + close + " \\(settlement-close\\) exclusive, idle in transaction since "
-                        + "\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ \\(\\d+ s\\), blocks " + payout + "\n")
+                .containsPattern(
+                        "held by     pid " + close + " \\(settlement-close\\) exclusive, idle in transaction since "
+                                + "\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ \\(\\d+ s\\), blocks " + payout + "\n")
                 .containsPattern("awaited by  pid " + payout + " \\(settlement-payout\\) exclusive, active since .*"
                         + ", waiting since .*, blocked by " + close + "\n")
                 .contains("  code:\n"
@@ -173,22 +184,35 @@ class LocksCommandTest {
                 .contains("held by     pid " + payout + " (settlement-payout) exclusive")
                 .contains("blocks " + second + "\n")
                 .contains("awaited by  pid " + second + " (settlement-payout-2) exclusive")
-                .contains("SettlementJob.java:28:37  pg_advisory_xact_lock(LockKeys.PAYOUT_BATCH)  in SettlementJob.closeMonth");
+                .contains(
+                        "SettlementJob.java:28:37  pg_advisory_xact_lock(LockKeys.PAYOUT_BATCH)  in SettlementJob.closeMonth");
         assertThat(block(out, "key 12, 77  int, int  (pg_locks classid=12 objid=77 objsubid=2)"))
                 .contains("held by     pid " + pids[3] + " (pdf-archive) exclusive, idle since")
                 .contains("  code:       unknown to the code; may be a key computed at run time by:\n")
-                .contains("src/main/java/com/acme/invoice/pdf/PdfArchiveWorker.java:42:47  AdvisoryLock.acquire"
-                        + " (pg_advisory_lock(LockKeys.PDF_ARCHIVE_NAMESPACE, customerId))  in PdfArchiveWorker.archive");
+                .contains(
+                        "src/main/java/com/acme/invoice/pdf/PdfArchiveWorker.java:42:47  AdvisoryLock.acquire"
+                                + " (pg_advisory_lock(LockKeys.PDF_ARCHIVE_NAMESPACE, customerId))  in PdfArchiveWorker.archive");
         assertThat(block(out, "key 424242  bigint  (pg_locks classid=0 objid=424242 objsubid=1)"))
                 .contains("held by     pid " + pids[4] + " (psql-operator) exclusive")
                 .contains("  code:       unknown to the code")
                 .doesNotContain("SettlementJob");
-        assertThat(out).contains("\nwait chains (each pid waits for the next):\n  " + second + " -> " + payout + " -> " + close
-                + "  (" + close + " is idle in transaction)\n");
+        assertThat(out)
+                .contains("\nwait chains (each pid waits for the next):\n  " + second + " -> " + payout + " -> " + close
+                        + "  (" + close + " is idle in transaction)\n");
         assertThat(out.indexOf("key 2001")).isLessThan(out.indexOf("key 2002"));
         assertThat(out.indexOf("key 424242")).isLessThan(out.indexOf("key 12, 77")); // bigint keys before int pairs
 
-        CliHarness.Run json = run(example, Map.of(), "locks", "--url", superuserUrl(), "--format", "json", example.toString());
+        CliHarness.Run json = run(
+                example,
+                Map.of(),
+                "locks",
+                "--url",
+                superuserUrl(),
+                "--format",
+                "json",
+                example.toString(),
+                "--path-base",
+                example.toString());
         assertThat(json.exitCode()).as(json.err()).isZero();
         JsonNode root = new ObjectMapper().readTree(json.out());
         assertThat(root.get("code_matched").asBoolean()).isTrue();
@@ -197,29 +221,47 @@ class LocksCommandTest {
         assertThat(ledger.get("known_to_code").asBoolean()).isTrue();
         assertThat(ledger.get("held_by").get(0).get("pid").asInt()).isEqualTo(close);
         assertThat(ledger.get("held_by").get(0).get("blocks").get(0).asInt()).isEqualTo(payout);
-        assertThat(ledger.get("awaited_by").get(0).get("blocked_by").get(0).asInt()).isEqualTo(close);
-        assertThat(ledger.get("awaited_by").get(0).get("waiting_since").asText()).endsWith("Z");
-        assertThat(ledger.get("sites").get(0).get("path").asText()).isEqualTo("src/main/java/com/acme/invoice/settlement/SettlementJob.java");
+        assertThat(ledger.get("awaited_by").get(0).get("blocked_by").get(0).asInt())
+                .isEqualTo(close);
+        assertThat(ledger.get("awaited_by").get(0).get("waiting_since").asText())
+                .endsWith("Z");
+        assertThat(ledger.get("sites").get(0).get("path").asText())
+                .isEqualTo("src/main/java/com/acme/invoice/settlement/SettlementJob.java");
         assertThat(ledger.get("sites").get(0).get("line").asInt()).isEqualTo(27);
         assertThat(ledger.get("sites").get(0).get("method").asText()).isEqualTo("SettlementJob.closeMonth");
         JsonNode pair = keyNode(root, "int, int", "12, 77");
         assertThat(pair.get("known_to_code").asBoolean()).isFalse();
         assertThat(pair.get("pg_locks").get("objsubid").asInt()).isEqualTo(2);
         assertThat(pair.get("possible_sites").toString()).contains("PdfArchiveWorker.java");
-        assertThat(keyNode(root, "bigint", "424242").get("known_to_code").asBoolean()).isFalse();
+        assertThat(keyNode(root, "bigint", "424242").get("known_to_code").asBoolean())
+                .isFalse();
         assertThat(root.get("wait_chains").toString()).isEqualTo("[[" + second + "," + payout + "," + close + "]]");
 
-        CliHarness.Run md = run(example, Map.of(), "locks", "--url", superuserUrl(), "--format", "markdown", example.toString());
+        CliHarness.Run md = run(
+                example,
+                Map.of(),
+                "locks",
+                "--url",
+                superuserUrl(),
+                "--format",
+                "markdown",
+                example.toString(),
+                "--path-base",
+                example.toString());
         assertThat(md.exitCode()).as(md.err()).isZero();
-        assertThat(md.out()).contains("| Key | Key space | pg_locks (classid, objid, objsubid) | Held by | Awaited by | Code |")
+        assertThat(md.out())
+                .contains("| Key | Key space | pg_locks (classid, objid, objsubid) | Held by | Awaited by | Code |")
                 .contains("| 2001 | bigint | 0, 2001, 1 | pid " + close + " (settlement-close)")
-                .contains("`src/main/java/com/acme/invoice/settlement/SettlementJob.java:27:37` `pg_advisory_xact_lock(LockKeys.LEDGER_CLOSE)` in SettlementJob.closeMonth")
+                .contains(
+                        "`src/main/java/com/acme/invoice/settlement/SettlementJob.java:27:37` `pg_advisory_xact_lock(LockKeys.LEDGER_CLOSE)` in SettlementJob.closeMonth")
                 .contains("| 424242 | bigint | 0, 424242, 1 | pid " + pids[4])
                 .contains("- " + second + " -> " + payout + " -> " + close);
 
         CliHarness.Run bare = run(example, Map.of(), "locks", "--url", superuserUrl());
         assertThat(bare.exitCode()).as(bare.err()).isZero();
-        assertThat(bare.out()).contains("  code:       not matched (no PATH given)\n").doesNotContain("unknown to the code");
+        assertThat(bare.out())
+                .contains("  code:       not matched (no PATH given)\n")
+                .doesNotContain("unknown to the code");
     }
 
     private static String block(String out, String heading) {
@@ -231,7 +273,8 @@ class LocksCommandTest {
 
     private static JsonNode keyNode(JsonNode root, String space, String key) {
         for (JsonNode k : root.get("keys")) {
-            if (k.get("key_space").asText().equals(space) && k.get("key").asText().equals(key)) {
+            if (k.get("key_space").asText().equals(space)
+                    && k.get("key").asText().equals(key)) {
                 return k;
             }
         }
@@ -244,7 +287,9 @@ class LocksCommandTest {
         CliHarness.Run r = run(tmp, Map.of(), "locks", "--url", superuserUrl(), "--output", file.toString());
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).isEmpty();
-        assertThat(Files.readString(file)).contains(": 0 held, 0 awaited, by 0 sessions\n").doesNotContain("key ");
+        assertThat(Files.readString(file))
+                .contains(": 0 held, 0 awaited, by 0 sessions\n")
+                .doesNotContain("key ");
     }
 
     @Test
@@ -253,10 +298,13 @@ class LocksCommandTest {
         try (ServerSocket s = new ServerSocket(0)) {
             closedPort = s.getLocalPort();
         }
-        CliHarness.Run r = run(tmp, Map.of(), "locks", "--url", "jdbc:postgresql://127.0.0.1:" + closedPort + "/app?user=x");
+        CliHarness.Run r =
+                run(tmp, Map.of(), "locks", "--url", "jdbc:postgresql://127.0.0.1:" + closedPort + "/app?user=x");
         assertThat(r.exitCode()).isEqualTo(LocksCommand.EXIT_UNREACHABLE);
         assertThat(r.out()).isEmpty();
-        assertThat(r.err()).startsWith("pg-advisory-lint: cannot reach 127.0.0.1:" + closedPort + "/app: ").endsWith("\n");
+        assertThat(r.err())
+                .startsWith("pg-advisory-lint: cannot reach 127.0.0.1:" + closedPort + "/app: ")
+                .endsWith("\n");
         assertThat(r.err().strip()).doesNotContain("\n");
     }
 
@@ -265,8 +313,10 @@ class LocksCommandTest {
         String url = server.url("postgres") + "?user=" + ROLE;
         CliHarness.Run wrong = run(tmp, Map.of("PGPASSWORD", "not-" + SECRET), "locks", "--url", url);
         assertThat(wrong.exitCode()).isEqualTo(LocksCommand.EXIT_LOGIN_REFUSED);
-        assertThat(wrong.err()).startsWith("pg-advisory-lint: login refused by 127.0.0.1:" + server.port() + "/postgres: ")
-                .contains("password authentication failed for user \"" + ROLE + "\"").doesNotContain(SECRET);
+        assertThat(wrong.err())
+                .startsWith("pg-advisory-lint: login refused by 127.0.0.1:" + server.port() + "/postgres: ")
+                .contains("password authentication failed for user \"" + ROLE + "\"")
+                .doesNotContain(SECRET);
         assertThat(wrong.err().strip()).doesNotContain("\n");
 
         CliHarness.Run none = run(tmp, Map.of(), "locks", "--url", url);
@@ -283,7 +333,9 @@ class LocksCommandTest {
 
         CliHarness.Run notPostgres = run(tmp, Map.of(), "locks", "--url", "jdbc:mysql://h/db?password=" + SECRET);
         assertThat(notPostgres.exitCode()).isEqualTo(Main.EXIT_USAGE);
-        assertThat(notPostgres.err()).contains("--url must be a PostgreSQL JDBC URL").doesNotContain(SECRET);
+        assertThat(notPostgres.err())
+                .contains("--url must be a PostgreSQL JDBC URL")
+                .doesNotContain(SECRET);
     }
 
     @Test
@@ -296,12 +348,16 @@ class LocksCommandTest {
 
         CliHarness.Run viaEnv = run(example, Map.of("PGPASSWORD", SECRET), "locks", "--url", url, example.toString());
         assertThat(viaEnv.exitCode()).as(viaEnv.err()).isEqualTo(LocksCommand.EXIT_INCOMPLETE);
-        assertThat(viaEnv.err()).isEqualTo("pg-advisory-lint: role " + ROLE + " cannot see the activity of 1 of 1 sessions"
-                + " (pg_stat_activity shows <insufficient privilege>): their state and times are missing; connect as a"
-                + " superuser or a member of pg_read_all_stats\n");
+        assertThat(viaEnv.err())
+                .isEqualTo("pg-advisory-lint: role " + ROLE + " cannot see the activity of 1 of 1 sessions"
+                        + " (pg_stat_activity shows <insufficient privilege>): their state and times are missing; connect as a"
+                        + " superuser or a member of pg_read_all_stats\n");
         // pg_stat_activity still shows the application name of a hidden session, not its state
-        assertThat(viaEnv.out()).contains("held by     pid " + pid(holder) + " (nightly-invoices) exclusive, activity hidden from this role\n")
-                .contains("NightlyInvoiceJob.java:41:56  pg_try_advisory_xact_lock(LockKeys.NIGHTLY_INVOICE_RUN)  in NightlyInvoiceJob.sendInvoices")
+        assertThat(viaEnv.out())
+                .contains("held by     pid " + pid(holder)
+                        + " (nightly-invoices) exclusive, activity hidden from this role\n")
+                .contains(
+                        "NightlyInvoiceJob.java:41:56  pg_try_advisory_xact_lock(LockKeys.NIGHTLY_INVOICE_RUN)  in NightlyInvoiceJob.sendInvoices")
                 .contains("\nrole " + ROLE + " cannot see the activity of 1 of 1 sessions")
                 .doesNotContain(SECRET);
 
@@ -317,7 +373,9 @@ class LocksCommandTest {
                 CliHarness.Run granted = run(tmp, Map.of(), "locks", "--url", url);
                 assertThat(granted.exitCode()).as(granted.err()).isZero();
                 assertThat(granted.err()).isEmpty();
-                assertThat(granted.out()).contains("held by     pid " + pid(holder) + " (nightly-invoices) exclusive, idle in transaction since");
+                assertThat(granted.out())
+                        .contains("held by     pid " + pid(holder)
+                                + " (nightly-invoices) exclusive, idle in transaction since");
             } finally {
                 exec(admin, "REVOKE pg_read_all_stats FROM " + ROLE);
             }
@@ -333,16 +391,20 @@ class LocksCommandTest {
     @Test
     void failuresAreClassifiedByTheirSqlStateAndNeverEchoThePassword() {
         String target = "db:5432/app";
-        assertThat(LiveLocks.classify(new SQLException("permission denied for database app", "42501"), target, null).exitCode())
+        assertThat(LiveLocks.classify(new SQLException("permission denied for database app", "42501"), target, null)
+                        .exitCode())
                 .isEqualTo(LocksCommand.EXIT_LOGIN_REFUSED);
-        assertThat(LiveLocks.classify(new SQLException("too many clients already", "53300"), target, null).exitCode())
+        assertThat(LiveLocks.classify(new SQLException("too many clients already", "53300"), target, null)
+                        .exitCode())
                 .isEqualTo(LocksCommand.EXIT_UNREACHABLE);
-        LiveLocks.Failure timeout = LiveLocks.classify(new SQLException("canceling statement due to statement timeout", "57014"),
-                target, null);
+        LiveLocks.Failure timeout = LiveLocks.classify(
+                new SQLException("canceling statement due to statement timeout", "57014"), target, null);
         assertThat(timeout.exitCode()).isEqualTo(LocksCommand.EXIT_UNREACHABLE);
-        assertThat(timeout.getMessage()).isEqualTo("reading the locks of db:5432/app failed: canceling statement due to"
-                + " statement timeout (SQLSTATE 57014)");
-        LiveLocks.Failure echoed = LiveLocks.classify(new SQLException("bad\n  password " + SECRET, "28P01"), target, SECRET);
+        assertThat(timeout.getMessage())
+                .isEqualTo("reading the locks of db:5432/app failed: canceling statement due to"
+                        + " statement timeout (SQLSTATE 57014)");
+        LiveLocks.Failure echoed =
+                LiveLocks.classify(new SQLException("bad\n  password " + SECRET, "28P01"), target, SECRET);
         assertThat(echoed.getMessage()).isEqualTo("login refused by db:5432/app: bad password ***");
         assertThat(LiveLocks.redact("jdbc:postgresql://h/db?user=u&password=" + SECRET + "&ssl=true"))
                 .isEqualTo("jdbc:postgresql://h/db?user=u&password=***&ssl=true");

@@ -32,9 +32,13 @@ class OutputPathsTest {
         Map<String, String> out = new TreeMap<>();
         try (Stream<Path> s = Files.walk(dir)) {
             for (Path p : s.toList()) {
-                String what = Files.isDirectory(p) ? "dir"
-                        : HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p)));
-                out.put(dir.relativize(p).toString(), what + " " + Files.getLastModifiedTime(p).toMillis());
+                String what = Files.isDirectory(p)
+                        ? "dir"
+                        : HexFormat.of()
+                                .formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(p)));
+                out.put(
+                        dir.relativize(p).toString(),
+                        what + " " + Files.getLastModifiedTime(p).toMillis());
             }
         }
         return out;
@@ -59,8 +63,12 @@ class OutputPathsTest {
     private static void readOnly(Path dir, boolean on) throws Exception {
         try (Stream<Path> s = Files.walk(dir)) {
             for (Path p : s.toList()) {
-                Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(
-                        Files.isDirectory(p) ? (on ? "r-xr-xr-x" : "rwxr-xr-x") : (on ? "r--r--r--" : "rw-r--r--")));
+                Files.setPosixFilePermissions(
+                        p,
+                        PosixFilePermissions.fromString(
+                                Files.isDirectory(p)
+                                        ? (on ? "r-xr-xr-x" : "rwxr-xr-x")
+                                        : (on ? "r--r--r--" : "rw-r--r--")));
             }
         }
     }
@@ -80,8 +88,19 @@ class OutputPathsTest {
             CommandLine cli = Main.commandLine(new Environment(standard.rules(), standard.engine(), out));
             cli.setOut(new PrintWriter(new StringWriter()));
             cli.setErr(new PrintWriter(new StringWriter()));
-            int code = cli.execute("scan", "--format", "sarif", "--output", "r.sarif", "--format", "json", "--output",
-                    "sub/r.json", "--format", "text", tree.toString());
+            int code = cli.execute(
+                    "scan",
+                    "--format",
+                    "sarif",
+                    "--output",
+                    "r.sarif",
+                    "--format",
+                    "json",
+                    "--output",
+                    "sub/r.json",
+                    "--format",
+                    "text",
+                    tree.toString());
             assertThat(code).isEqualTo(1);
             assertThat(snapshot(tree)).isEqualTo(treeBefore);
             Map<String, String> outAfter = snapshot(out);

@@ -48,23 +48,42 @@ class RepositoryPathsTest {
     }
 
     @Test
+    void keysAndGraphNameFilesFromTheSameBaseAsScan() throws IOException {
+        Files.createDirectories(repo.resolve(".git"));
+        write("server/db/V1.sql", LIMIT_QUERY);
+        CliHarness.Run keys = CliHarness.real(repo, "keys", "server/db", "--format", "csv");
+        assertThat(keys.exitCode()).as(keys.err()).isZero();
+        assertThat(keys.out()).contains("server/db/V1.sql");
+        CliHarness.Run chosen =
+                CliHarness.real(repo, "keys", "server/db", "--path-base", "server/db", "--format", "csv");
+        assertThat(chosen.out()).contains("V1.sql").doesNotContain("server/db/V1.sql");
+        CliHarness.Run outside = CliHarness.real(repo, "graph", "server", "--path-base", "server/db");
+        assertThat(outside.exitCode()).isEqualTo(2);
+        assertThat(outside.err()).contains("does not contain the scanned directory");
+    }
+
+    @Test
     void aBaselineFromTheRootFitsASubdirectoryAndOneThatMatchesNothingSaysSo() throws IOException {
         Files.createDirectories(repo.resolve(".git"));
         write("server/db/V1.sql", LIMIT_QUERY);
-        assertThat(CliHarness.real(repo, "scan", ".", "--write-baseline", "b.json").exitCode()).isZero();
+        assertThat(CliHarness.real(repo, "scan", ".", "--write-baseline", "b.json")
+                        .exitCode())
+                .isZero();
         CliHarness.Run fromModule = CliHarness.real(repo, "scan", "server/db", "--baseline", "b.json");
         assertThat(fromModule.exitCode()).as(fromModule.err()).isZero();
         assertThat(fromModule.err()).doesNotContain("warning");
 
         // a baseline written with the module as base: nothing matches, and the scan says so
         assertThat(CliHarness.real(repo, "scan", "server/db", "--path-base", "server/db", "--write-baseline", "m.json")
-                .exitCode()).isZero();
+                        .exitCode())
+                .isZero();
         CliHarness.Run mismatched =
                 CliHarness.real(repo, "scan", "server/db", "--baseline", "m.json", "--format", "json");
         assertThat(mismatched.exitCode()).isEqualTo(1);
-        assertThat(mismatched.err()).contains("pg-advisory-lint: warning: baseline m.json has 1 entry but none"
-                + " matches a finding of this scan: it was probably written from another directory or with another"
-                + " path base");
+        assertThat(mismatched.err())
+                .contains("pg-advisory-lint: warning: baseline m.json has 1 entry but none"
+                        + " matches a finding of this scan: it was probably written from another directory or with another"
+                        + " path base");
     }
 
     @Test
@@ -72,12 +91,17 @@ class RepositoryPathsTest {
         write("src/main/resources/db/V1.sql", LIMIT_QUERY);
         write("src/test/resources/db/fixture.sql", LIMIT_QUERY);
         CliHarness.Run byDefault = CliHarness.real(repo, "scan", ".");
-        assertThat(byDefault.out()).contains("src/main/resources/db/V1.sql:1:").doesNotContain("fixture.sql")
+        assertThat(byDefault.out())
+                .contains("src/main/resources/db/V1.sql:1:")
+                .doesNotContain("fixture.sql")
                 .contains("in 1 file");
         CliHarness.Run included = CliHarness.real(repo, "scan", ".", "--include-tests");
-        assertThat(included.out()).contains("src/test/resources/db/fixture.sql:1:").contains("in 2 files");
+        assertThat(included.out())
+                .contains("src/test/resources/db/fixture.sql:1:")
+                .contains("in 2 files");
         write(".pg-advisory-lint.yml", "includeTests: true\n");
         assertThat(CliHarness.real(repo, "scan", ".").out()).contains("fixture.sql");
-        assertThat(CliHarness.real(repo, "scan", ".", "--no-include-tests").out()).doesNotContain("fixture.sql");
+        assertThat(CliHarness.real(repo, "scan", ".", "--no-include-tests").out())
+                .doesNotContain("fixture.sql");
     }
 }

@@ -46,10 +46,11 @@ class ScanCommandTest {
 
     @Test
     void exit0WhenNothingReachesFailOnAndTextGoesToStdout() {
-        CliHarness.Run run = with(CliHarness.finding(Severity.NOTE, "src/main/java/A.java", 3)).run("scan");
+        CliHarness.Run run = with(CliHarness.finding(Severity.NOTE, "src/main/java/A.java", 3))
+                .run("scan");
         assertThat(run.exitCode()).isZero();
-        assertThat(run.out()).isEqualTo(
-                "src/main/java/A.java:3:5: note [duplicate-lock-key] A note finding.\n"
+        assertThat(run.out())
+                .isEqualTo("src/main/java/A.java:3:5: note [duplicate-lock-key] A note finding.\n"
                         + "0 errors, 0 warnings, 1 note in 7 files (1.2 s)\n");
         assertThat(run.err()).isEmpty();
     }
@@ -60,9 +61,13 @@ class ScanCommandTest {
         assertThat(h.run("scan").exitCode()).as("default --fail-on warning").isEqualTo(1);
         assertThat(h.run("scan", "--fail-on", "error").exitCode()).isZero();
         assertThat(h.run("scan", "--fail-on", "NOTE").exitCode()).isEqualTo(1);
-        assertThat(with(CliHarness.finding(Severity.ERROR, "a.sql", 1)).run("scan", "--fail-on", "none").exitCode())
+        assertThat(with(CliHarness.finding(Severity.ERROR, "a.sql", 1))
+                        .run("scan", "--fail-on", "none")
+                        .exitCode())
                 .isZero();
-        assertThat(with(CliHarness.finding(Severity.NOTE, "a.sql", 1)).run("scan", "--fail-on", "note").exitCode())
+        assertThat(with(CliHarness.finding(Severity.NOTE, "a.sql", 1))
+                        .run("scan", "--fail-on", "note")
+                        .exitCode())
                 .isEqualTo(1);
     }
 
@@ -81,7 +86,9 @@ class ScanCommandTest {
         CliHarness h = with();
         CliHarness.Run failOn = h.run("scan", "--fail-on", "fatal");
         assertThat(failOn.exitCode()).isEqualTo(2);
-        assertThat(failOn.err()).contains("--fail-on").contains("'fatal' is not one of error, warning, note, none")
+        assertThat(failOn.err())
+                .contains("--fail-on")
+                .contains("'fatal' is not one of error, warning, note, none")
                 .contains("Try 'pg-advisory-lint scan --help'");
         assertThat(h.run("scan", "--format", "xml").err()).contains("'xml' is not one of text, sarif, json");
         assertThat(h.run("scan", "--format", "xml").exitCode()).isEqualTo(2);
@@ -102,7 +109,8 @@ class ScanCommandTest {
         CliHarness.Run extra = h.run("scan", "--output", "a.sarif", "--output", "b.json");
         assertThat(extra.exitCode()).isEqualTo(2);
         assertThat(extra.err()).contains("--output is given 2 times but --format only 1 time");
-        assertThat(h.run("scan", "-f", "sarif", "-o", "x.out", "-f", "json", "-o", "./x.out").err())
+        assertThat(h.run("scan", "-f", "sarif", "-o", "x.out", "-f", "json", "-o", "./x.out")
+                        .err())
                 .contains("two reports would be written to ./x.out");
         assertThat(h.calls).isEmpty();
     }
@@ -112,8 +120,9 @@ class ScanCommandTest {
         Files.writeString(cwd.resolve("plain-file"), "x");
         CliHarness.Run run = with().run("scan", "--format", "sarif", "--output", "plain-file/out.sarif");
         assertThat(run.exitCode()).isEqualTo(2);
-        assertThat(run.err()).isEqualTo("pg-advisory-lint: cannot write plain-file/out.sarif: "
-                + cwd.resolve("plain-file") + " is not a directory\n");
+        assertThat(run.err())
+                .isEqualTo("pg-advisory-lint: cannot write plain-file/out.sarif: " + cwd.resolve("plain-file")
+                        + " is not a directory\n");
         CliHarness.Run dir = with().run("scan", "--format", "sarif", "--output", "src");
         assertThat(dir.exitCode()).isEqualTo(2);
         assertThat(dir.err()).isEqualTo("pg-advisory-lint: cannot write src: it is a directory\n");
@@ -124,13 +133,18 @@ class ScanCommandTest {
         CliHarness h = with().failWith(new IllegalStateException("boom"));
         CliHarness.Run run = h.run("scan");
         assertThat(run.exitCode()).isEqualTo(3);
-        assertThat(run.err()).startsWith("pg-advisory-lint: internal error: java.lang.IllegalStateException: boom.")
-                .contains("please report it").contains("--debug").doesNotContain("\tat ");
+        assertThat(run.err())
+                .startsWith("pg-advisory-lint: internal error: java.lang.IllegalStateException: boom.")
+                .contains("please report it")
+                .contains("--debug")
+                .doesNotContain("\tat ");
         assertThat(run.err().lines()).hasSize(1);
         CliHarness.Run debug = h.run("scan", "--debug");
         assertThat(debug.exitCode()).isEqualTo(3);
         assertThat(debug.err()).contains("please report it").contains("\tat ");
-        assertThat(h.run("--debug", "scan").err()).as("--debug before the subcommand").contains("\tat ");
+        assertThat(h.run("--debug", "scan").err())
+                .as("--debug before the subcommand")
+                .contains("\tat ");
     }
 
     // --- formats and outputs ----------------------------------------------------------------------
@@ -166,31 +180,47 @@ class ScanCommandTest {
         assertThat(read(cwd.resolve("reports/out.txt")))
                 .startsWith("db/V1__init.sql:1:5: warning [duplicate-lock-key] A warning finding.\n")
                 .endsWith("(1.2 s)\n");
-        assertThat(text.err()).isEqualTo("0 errors, 1 warning, 0 notes in 7 files (1.2 s). Text written to reports/out.txt\n");
+        assertThat(text.err())
+                .isEqualTo("0 errors, 1 warning, 0 notes in 7 files (1.2 s). Text written to reports/out.txt\n");
 
         assertThat(h.run("scan", "-f", "sarif", "-o", "out.sarif").exitCode()).isEqualTo(1);
         SarifSchema.assertValid(read(cwd.resolve("out.sarif")));
 
         assertThat(h.run("scan", "-f", "json", "-o", "out.json").exitCode()).isEqualTo(1);
-        assertThat(mapper.readTree(read(cwd.resolve("out.json"))).at("/findings/0/ruleId").asText())
+        assertThat(mapper.readTree(read(cwd.resolve("out.json")))
+                        .at("/findings/0/ruleId")
+                        .asText())
                 .isEqualTo("duplicate-lock-key");
     }
 
     @Test
     void twoFormatsAtOnceTextSummaryNamesTheFiles() throws IOException {
         CliHarness h = with(CliHarness.finding(Severity.ERROR, "src/main/java/A.java", 9));
-        CliHarness.Run run = h.run("scan", "--format", "sarif", "--output", "target/pg-advisory-lint.sarif",
-                "--format", "json", "--output", "out.json", "--format", "text");
+        CliHarness.Run run = h.run(
+                "scan",
+                "--format",
+                "sarif",
+                "--output",
+                "target/pg-advisory-lint.sarif",
+                "--format",
+                "json",
+                "--output",
+                "out.json",
+                "--format",
+                "text");
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.out()).isEqualTo(String.join("\n",
-                "src/main/java/A.java:9:5: error [session-lock-under-transaction-pooling] A error finding.",
-                "    pgbouncer.ini:3:1: related pool_mode = transaction.",
-                "1 error, 0 warnings, 0 notes in 7 files (1.2 s). SARIF written to target/pg-advisory-lint.sarif."
-                        + " JSON written to out.json",
-                ""));
+        assertThat(run.out())
+                .isEqualTo(String.join(
+                        "\n",
+                        "src/main/java/A.java:9:5: error [session-lock-under-transaction-pooling] A error finding.",
+                        "    pgbouncer.ini:3:1: related pool_mode = transaction.",
+                        "1 error, 0 warnings, 0 notes in 7 files (1.2 s). SARIF written to target/pg-advisory-lint.sarif."
+                                + " JSON written to out.json",
+                        ""));
         assertThat(run.err()).isEmpty();
         SarifSchema.assertValid(read(cwd.resolve("target/pg-advisory-lint.sarif")));
-        assertThat(mapper.readTree(read(cwd.resolve("out.json"))).get("findings")).hasSize(1);
+        assertThat(mapper.readTree(read(cwd.resolve("out.json"))).get("findings"))
+                .hasSize(1);
     }
 
     @Test
@@ -209,12 +239,12 @@ class ScanCommandTest {
         assertThat(h.run("scan", "-f", "sarif", "-o", "out.sarif").exitCode()).isZero();
         SarifSchema.assertValid(read(out));
         try (Stream<Path> files = Files.list(cwd)) {
-            assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder(
-                    "src", "db", "out.sarif");
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("src", "db", "out.sarif");
         }
         // a failed write leaves neither a temporary file nor a half-written report
         Files.writeString(cwd.resolve("blocker"), "x");
-        assertThat(h.run("scan", "-f", "json", "-o", "blocker/r.json").exitCode()).isEqualTo(2);
+        assertThat(h.run("scan", "-f", "json", "-o", "blocker/r.json").exitCode())
+                .isEqualTo(2);
         try (Stream<Path> files = Files.list(cwd)) {
             assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.endsWith(".tmp"));
         }
@@ -222,15 +252,20 @@ class ScanCommandTest {
 
     @Test
     void notificationsAppearInTextAndSarif() throws IOException {
-        Notification broken = new Notification(Severity.ERROR, "java-parse-error", "cannot parse",
-                SourceRegion.line("src/main/java/A.java", 1));
+        Notification broken = new Notification(
+                Severity.ERROR, "java-parse-error", "cannot parse", SourceRegion.line("src/main/java/A.java", 1));
         CliHarness h = new CliHarness(cwd, CliHarness.rules(), CliHarness.result(List.of(), List.of(broken)));
         CliHarness.Run text = h.run("scan");
-        assertThat(text.exitCode()).as("notifications alone do not fail the scan").isZero();
+        assertThat(text.exitCode())
+                .as("notifications alone do not fail the scan")
+                .isZero();
         assertThat(text.out()).startsWith("src/main/java/A.java:1:1: error [tool:java-parse-error] cannot parse\n");
         CliHarness.Run sarif = h.run("scan", "-f", "sarif");
         SarifSchema.assertValid(sarif.out());
-        assertThat(mapper.readTree(sarif.out()).at("/runs/0/invocations/0/executionSuccessful").asBoolean()).isFalse();
+        assertThat(mapper.readTree(sarif.out())
+                        .at("/runs/0/invocations/0/executionSuccessful")
+                        .asBoolean())
+                .isFalse();
     }
 
     // --- scan root --------------------------------------------------------------------------------
@@ -244,12 +279,22 @@ class ScanCommandTest {
         h.run("scan", "db", "src");
         h.run("scan", "db/V1__init.sql");
         h.run("scan", "--threads", "3", ".");
-        assertThat(h.calls).containsExactly(
-                new CliHarness.Call(real, List.of(real), h.calls.get(0).threads()),
-                new CliHarness.Call(real.resolve("db"), List.of(real.resolve("db")), h.calls.get(1).threads()),
-                new CliHarness.Call(real, List.of(real.resolve("db"), real.resolve("src")), h.calls.get(2).threads()),
-                new CliHarness.Call(real, List.of(real.resolve("db/V1__init.sql")), h.calls.get(3).threads()),
-                new CliHarness.Call(real, List.of(real), 3));
+        assertThat(h.calls)
+                .containsExactly(
+                        new CliHarness.Call(real, List.of(real), h.calls.get(0).threads()),
+                        new CliHarness.Call(
+                                real.resolve("db"),
+                                List.of(real.resolve("db")),
+                                h.calls.get(1).threads()),
+                        new CliHarness.Call(
+                                real,
+                                List.of(real.resolve("db"), real.resolve("src")),
+                                h.calls.get(2).threads()),
+                        new CliHarness.Call(
+                                real,
+                                List.of(real.resolve("db/V1__init.sql")),
+                                h.calls.get(3).threads()),
+                        new CliHarness.Call(real, List.of(real), 3));
         assertThat(h.calls.get(0).threads()).isPositive();
     }
 
@@ -260,6 +305,8 @@ class ScanCommandTest {
         CliHarness.Run run = h.run("scan", ".", "../db");
         assertThat(run.exitCode()).isEqualTo(2);
         assertThat(run.err()).contains("../db is outside the scan root");
-        assertThat(h.run("scan", "../db").exitCode()).as("one directory is its own root").isZero();
+        assertThat(h.run("scan", "../db").exitCode())
+                .as("one directory is its own root")
+                .isZero();
     }
 }

@@ -13,7 +13,10 @@ public final class TestOnlyRule extends AbstractRule {
 
     /** The public no-argument constructor {@link java.util.ServiceLoader} needs. */
     public TestOnlyRule() {
-        super("test-only-rule", Severity.WARNING, "A rule that exists only in the cli tests.",
+        super(
+                "test-only-rule",
+                Severity.WARNING,
+                "A rule that exists only in the cli tests.",
                 "Registered through the test classpath to exercise rule loading; it never reports.",
                 List.of("test"));
     }

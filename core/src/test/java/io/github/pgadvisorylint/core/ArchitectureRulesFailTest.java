@@ -20,12 +20,14 @@ class ArchitectureRulesFailTest {
 
     @Test
     void aCycleThroughOneMoreClassIsReported() {
-        ImportOption mainAndProbe = location -> ImportOption.Predefined.DO_NOT_INCLUDE_TESTS.includes(location)
-                || location.contains(PROBE);
-        JavaClasses classes = new ClassFileImporter().withImportOption(mainAndProbe)
+        ImportOption mainAndProbe =
+                location -> ImportOption.Predefined.DO_NOT_INCLUDE_TESTS.includes(location) || location.contains(PROBE);
+        JavaClasses classes = new ClassFileImporter()
+                .withImportOption(mainAndProbe)
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
                 .importPackages("io.github.pgadvisorylint.core");
-        assertThat(classes.contain("io.github.pgadvisorylint.core.source.CycleProbe")).isTrue();
+        assertThat(classes.contain("io.github.pgadvisorylint.core.source.CycleProbe"))
+                .isTrue();
 
         EvaluationResult result = ArchitectureTest.CORE_PACKAGES_FREE_OF_CYCLES.evaluate(classes);
 

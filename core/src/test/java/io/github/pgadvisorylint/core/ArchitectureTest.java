@@ -15,7 +15,8 @@ import com.tngtech.archunit.lang.ArchRule;
  *
  * <p>{@link ArchitectureRulesFailTest} shows that {@link #CORE_PACKAGES_FREE_OF_CYCLES} fails on a cycle.
  */
-@AnalyzeClasses(packages = "io.github.pgadvisorylint",
+@AnalyzeClasses(
+        packages = "io.github.pgadvisorylint",
         importOptions = {ImportOption.DoNotIncludeTests.class, ImportOption.DoNotIncludeJars.class})
 class ArchitectureTest {
 
@@ -31,13 +32,18 @@ class ArchitectureTest {
     /** {@code core} knows no rule, command line or Maven plugin class: dependencies point one way. */
     @ArchTest
     static final ArchRule CORE_DEPENDS_ON_NO_OUTER_MODULE = noClasses()
-            .that().resideInAPackage("io.github.pgadvisorylint.core..")
-            .should().dependOnClassesThat().resideInAnyPackage("io.github.pgadvisorylint.cli..",
-                    "io.github.pgadvisorylint.maven..", "io.github.pgadvisorylint.rules..",
+            .that()
+            .resideInAPackage("io.github.pgadvisorylint.core..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                    "io.github.pgadvisorylint.cli..",
+                    "io.github.pgadvisorylint.maven..",
+                    "io.github.pgadvisorylint.rules..",
                     "io.github.pgadvisorylint.fixtures..");
 
     /** Every class of the {@code core} module lies below {@code core}: no package split with another module. */
     @ArchTest
-    static final ArchRule CORE_CLASSES_STAY_IN_CORE = classes()
-            .should().resideInAPackage("io.github.pgadvisorylint.core..");
+    static final ArchRule CORE_CLASSES_STAY_IN_CORE =
+            classes().should().resideInAPackage("io.github.pgadvisorylint.core..");
 }

@@ -113,7 +113,9 @@ public abstract class AbstractLintMojo extends AbstractMojo {
      * this run's facts written back, so a build of an unchanged module only re-runs the rules. The
      * findings are the same as without it. An unreadable cache is ignored with a warning.
      */
-    @Parameter(property = "pgAdvisoryLint.cacheFile", defaultValue = "${project.build.directory}/pg-advisory-lint/cache.json")
+    @Parameter(
+            property = "pgAdvisoryLint.cacheFile",
+            defaultValue = "${project.build.directory}/pg-advisory-lint/cache.json")
     File cacheFile;
 
     /** Whether to use {@link #cacheFile}. */
@@ -217,8 +219,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
     static final List<String> PROPERTY_PREFIXES = List.of("pgadvisorylint.", "pg-advisory-lint.");
 
     /** What one goal scans. */
-    record Scope(Path root, List<SourceSelection.Module> modules) {
-    }
+    record Scope(Path root, List<SourceSelection.Module> modules) {}
 
     /**
      * @return the scan root (the configuration's globs and test directories are judged below it) and the
@@ -256,8 +257,8 @@ public abstract class AbstractLintMojo extends AbstractMojo {
             threshold = null;
         }
         if (maxAllowedViolations < 0) {
-            throw new MojoExecutionException(ToolInfo.NAME + ": maxAllowedViolations must be 0 or more, not "
-                    + maxAllowedViolations);
+            throw new MojoExecutionException(
+                    ToolInfo.NAME + ": maxAllowedViolations must be 0 or more, not " + maxAllowedViolations);
         }
         ScanOutcome outcome = scan(reportFormats(formats), new FailPolicy(threshold, maxAllowedViolations));
         if (outcome == null) {
@@ -284,8 +285,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
      * @param configUsed the configuration file used, relative to the path base, or null for none
      * @param notes      lines for the summary: the configuration file, the baseline written
      */
-    record Scan(AnalysisResult result, String configUsed, List<String> notes) {
-    }
+    record Scan(AnalysisResult result, String configUsed, List<String> notes) {}
 
     /**
      * The scan every goal shares ({@code check}, {@code aggregate}, and {@code report} through a
@@ -321,7 +321,8 @@ public abstract class AbstractLintMojo extends AbstractMojo {
             throw new MojoExecutionException(ToolInfo.NAME + ": baselineRecordAll needs updateBaseline=true");
         }
         if (updateBaseline && baseline == null) {
-            throw new MojoExecutionException(ToolInfo.NAME + ": updateBaseline needs the baseline parameter (the file to write)");
+            throw new MojoExecutionException(
+                    ToolInfo.NAME + ": updateBaseline needs the baseline parameter (the file to write)");
         }
         SourceSelection selection;
         try {
@@ -341,11 +342,14 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         for (Path skipped : chosen.skippedRoots()) {
             getLog().debug(ToolInfo.NAME + ": not scanning generated sources in " + skipped);
         }
-        getLog().debug(ToolInfo.NAME + ": scanning " + chosen.roots() + " (" + chosen.files().size()
+        getLog().debug(ToolInfo.NAME + ": scanning " + chosen.roots() + " ("
+                + chosen.files().size()
                 + " files) of " + scope.root() + ", paths relative to " + base.directory()
                 + " (" + base.origin() + ")");
 
-        Path dir = outputDirectory == null ? null : outputDirectory.toPath().toAbsolutePath().normalize();
+        Path dir = outputDirectory == null
+                ? null
+                : outputDirectory.toPath().toAbsolutePath().normalize();
         List<Path> testRoots = new ArrayList<>();
         scope.modules().forEach(m -> testRoots.addAll(m.testRoots()));
         ScanRequest request = ScanRequest.builder(scope.root(), rules)
@@ -358,13 +362,20 @@ public abstract class AbstractLintMojo extends AbstractMojo {
                 .pooling(poolingSetting)
                 .includeTests(includeTests)
                 .testRoots(testRoots)
-                .cacheFile(useCache && cacheFile != null ? cacheFile.toPath().toAbsolutePath().normalize() : null)
-                .baselineFile(baseline == null ? null : baseline.toPath().toAbsolutePath().normalize())
-                .writeBaseline(updateBaseline ? baseline.toPath().toAbsolutePath().normalize() : null,
-                        baselineRecordAll)
+                .cacheFile(
+                        useCache && cacheFile != null
+                                ? cacheFile.toPath().toAbsolutePath().normalize()
+                                : null)
+                .baselineFile(
+                        baseline == null
+                                ? null
+                                : baseline.toPath().toAbsolutePath().normalize())
+                .writeBaseline(
+                        updateBaseline ? baseline.toPath().toAbsolutePath().normalize() : null, baselineRecordAll)
                 .showSuppressed(showSuppressed)
                 .reports(reportFormats.stream()
-                        .map(f -> new ScanRequest.ReportTarget(f, dir.resolve(reportFileName(f)))).toList())
+                        .map(f -> new ScanRequest.ReportTarget(f, dir.resolve(reportFileName(f))))
+                        .toList())
                 .failPolicy(policy)
                 .skipWhenEmpty(true)
                 .display(this::display)
@@ -373,12 +384,15 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         try {
             outcome = new ScanSession().run(request);
         } catch (ScanException e) {
-            String hint = e.problem() == ScanException.Problem.NO_BASELINE_FILE ? " (create it with"
-                    + " -DpgAdvisoryLint.updateBaseline=true or the CLI's --write-baseline)" : "";
+            String hint = e.problem() == ScanException.Problem.NO_BASELINE_FILE
+                    ? " (create it with" + " -DpgAdvisoryLint.updateBaseline=true or the CLI's --write-baseline)"
+                    : "";
             throw new MojoExecutionException(ToolInfo.NAME + ": " + e.getMessage() + hint, e);
         } catch (RuntimeException e) {
-            throw new MojoExecutionException(ToolInfo.NAME + ": internal error: " + e + ". This is a bug; please"
-                    + " report it at " + ToolInfo.INFORMATION_URI + "/issues", e);
+            throw new MojoExecutionException(
+                    ToolInfo.NAME + ": internal error: " + e + ". This is a bug; please" + " report it at "
+                            + ToolInfo.INFORMATION_URI + "/issues",
+                    e);
         }
         config = outcome.config();
         for (ScanMessage m : outcome.messages()) {
@@ -412,7 +426,8 @@ public abstract class AbstractLintMojo extends AbstractMojo {
     }
 
     private Path configSearchStart() {
-        return project != null && project.getBasedir() != null ? project.getBasedir().toPath()
+        return project != null && project.getBasedir() != null
+                ? project.getBasedir().toPath()
                 : Path.of(System.getProperty("user.dir"));
     }
 
@@ -448,8 +463,10 @@ public abstract class AbstractLintMojo extends AbstractMojo {
      *     parameters' configuration), sorted
      */
     static SortedSet<String> knownProperties(MojoDescriptor goal) {
-        List<MojoDescriptor> goals = goal.getPluginDescriptor() != null && goal.getPluginDescriptor().getMojos() != null
-                ? goal.getPluginDescriptor().getMojos() : List.of(goal);
+        List<MojoDescriptor> goals =
+                goal.getPluginDescriptor() != null && goal.getPluginDescriptor().getMojos() != null
+                        ? goal.getPluginDescriptor().getMojos()
+                        : List.of(goal);
         SortedSet<String> known = new TreeSet<>();
         for (MojoDescriptor g : goals) {
             PlexusConfiguration conf = g.getMojoConfiguration();
@@ -480,10 +497,14 @@ public abstract class AbstractLintMojo extends AbstractMojo {
                 continue;
             }
             String rest = name.substring(name.indexOf('.') + 1);
-            String guess = known.stream().filter(k -> k.substring(k.indexOf('.') + 1).equalsIgnoreCase(rest))
-                    .findFirst().orElse(null);
+            String guess = known.stream()
+                    .filter(k -> k.substring(k.indexOf('.') + 1).equalsIgnoreCase(rest))
+                    .findFirst()
+                    .orElse(null);
             warnings.add("unknown property " + name + " is ignored; "
-                    + (guess != null ? "did you mean " + guess + "?" : "the known ones are " + String.join(", ", known)));
+                    + (guess != null
+                            ? "did you mean " + guess + "?"
+                            : "the known ones are " + String.join(", ", known)));
         }
         return warnings;
     }
@@ -561,14 +582,17 @@ public abstract class AbstractLintMojo extends AbstractMojo {
                 + plural(result.count(Severity.ERROR), "error") + ", "
                 + plural(result.count(Severity.WARNING), "warning") + ", "
                 + plural(result.count(Severity.NOTE), "note") + "). "
-                + (sarif != null ? "SARIF report: " + display(sarif)
+                + (sarif != null
+                        ? "SARIF report: " + display(sarif)
                         : "No SARIF report was written (formats does not include sarif).");
     }
 
     /** @return the path relative to the directory Maven was started in when inside it, else absolute */
     String display(Path file) {
         String start = session == null ? null : session.getExecutionRootDirectory();
-        Path base = Path.of(start != null ? start : System.getProperty("user.dir")).toAbsolutePath().normalize();
+        Path base = Path.of(start != null ? start : System.getProperty("user.dir"))
+                .toAbsolutePath()
+                .normalize();
         Path abs = file.toAbsolutePath().normalize();
         return (abs.startsWith(base) && !abs.equals(base) ? base.relativize(abs) : abs).toString();
     }
@@ -610,8 +634,8 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         try {
             return Severity.parse(word);
         } catch (IllegalArgumentException e) {
-            throw new MojoExecutionException(ToolInfo.NAME + ": failOnSeverity must be error, warning, note or"
-                    + " none, not '" + word + "'");
+            throw new MojoExecutionException(
+                    ToolInfo.NAME + ": failOnSeverity must be error, warning, note or" + " none, not '" + word + "'");
         }
     }
 

@@ -27,8 +27,7 @@ import org.apache.maven.project.MavenProject;
 public class AggregateMojo extends AbstractLintMojo {
 
     /** Creates the goal; Maven injects the parameters. */
-    public AggregateMojo() {
-    }
+    public AggregateMojo() {}
 
     @Override
     boolean notThisProject() {
@@ -71,7 +70,9 @@ public class AggregateMojo extends AbstractLintMojo {
             return null;
         }
         MavenProject top = session.getTopLevelProject();
-        if (top == null && session.getProjects() != null && !session.getProjects().isEmpty()) {
+        if (top == null
+                && session.getProjects() != null
+                && !session.getProjects().isEmpty()) {
             top = session.getProjects().get(0);
         }
         return top;

@@ -16,8 +16,7 @@ import org.apache.maven.plugins.annotations.Mojo;
 public class CheckMojo extends AbstractLintMojo {
 
     /** Creates the goal; Maven injects the parameters. */
-    public CheckMojo() {
-    }
+    public CheckMojo() {}
 
     @Override
     Scope scope() {

@@ -24,8 +24,7 @@ import org.apache.maven.plugin.logging.Log;
  */
 final class LogReport {
 
-    private LogReport() {
-    }
+    private LogReport() {}
 
     /**
      * @param result        the analysis result, findings already sorted
@@ -38,7 +37,10 @@ final class LogReport {
                 String line = position(f.region()) + " [" + f.ruleId() + "] " + TerminalText.escape(f.message());
                 emit(log, f.severity(), line);
                 for (RelatedLocation r : f.related()) {
-                    emit(log, f.severity(), "    " + position(r.region()) + " related " + TerminalText.escape(r.message()));
+                    emit(
+                            log,
+                            f.severity(),
+                            "    " + position(r.region()) + " related " + TerminalText.escape(r.message()));
                 }
             }
         }

@@ -2,11 +2,11 @@ package io.github.pgadvisorylint.maven;
 
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.diagnostic.Notification;
-import io.github.pgadvisorylint.core.source.SourceRegion;
-import io.github.pgadvisorylint.core.tool.ToolInfo;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.rule.Finding;
 import io.github.pgadvisorylint.core.rule.RuleDescriptor;
-import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.source.SourceRegion;
+import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.io.File;
 import java.util.List;
 import java.util.Locale;
@@ -72,8 +72,7 @@ public class ReportMojo extends AbstractMavenReport {
     MavenSession session;
 
     /** Creates the goal; Maven injects the parameters. */
-    public ReportMojo() {
-    }
+    public ReportMojo() {}
 
     @Override
     public String getOutputName() {

@@ -72,8 +72,8 @@ public final class SourceSelection {
      * @param notifications problems the walk met (unreadable folders, symbolic-link loops); paths in
      *                      them are relative to the module's base directory
      */
-    public record Result(List<Path> files, List<Path> roots, List<Path> skippedRoots,
-                         List<Notification> notifications) {
+    public record Result(
+            List<Path> files, List<Path> roots, List<Path> skippedRoots, List<Notification> notifications) {
 
         /** Copies the lists. */
         public Result {

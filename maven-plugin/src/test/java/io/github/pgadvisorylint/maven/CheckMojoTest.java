@@ -106,13 +106,17 @@ class CheckMojoTest {
     void findingsFailTheBuildWithCountsAndSarifPath() throws IOException {
         write("src/main/resources/db/migration/V2__claim.sql", LIMIT_QUERY);
         CheckMojo m = mojo();
-        assertThatThrownBy(m::execute).isInstanceOf(MojoFailureException.class)
+        assertThatThrownBy(m::execute)
+                .isInstanceOf(MojoFailureException.class)
                 .hasMessageStartingWith("pg-advisory-lint found 1 finding at or above failOnSeverity=warning"
                         + " (1 error, 0 warnings, 0 notes). SARIF report: ")
                 .hasMessageEndingWith("pg-advisory-lint.sarif");
-        assertThat(log.lines).anyMatch(l -> l.startsWith(
-                "[ERROR] src/main/resources/db/migration/V2__claim.sql:1:50 [lock-in-limit-query] pg_try_advisory_lock(id)"));
-        assertThat(log.lines).anyMatch(l -> l.startsWith("[INFO] pg-advisory-lint: 1 error, 0 warnings, 0 notes in 1 file"));
+        assertThat(log.lines)
+                .anyMatch(
+                        l -> l.startsWith(
+                                "[ERROR] src/main/resources/db/migration/V2__claim.sql:1:50 [lock-in-limit-query] pg_try_advisory_lock(id)"));
+        assertThat(log.lines)
+                .anyMatch(l -> l.startsWith("[INFO] pg-advisory-lint: 1 error, 0 warnings, 0 notes in 1 file"));
         assertThat(Files.readString(dir.resolve("target/pg-advisory-lint.sarif")))
                 .contains("\"ruleId\": \"lock-in-limit-query\"")
                 .contains("\"uri\": \"src/main/resources/db/migration/V2__claim.sql\"");
@@ -125,7 +129,8 @@ class CheckMojoTest {
         m.failOnSeverity = "NONE";
         m.formats = List.of("json,text");
         m.execute();
-        assertThat(log.lines).anyMatch(l -> l.startsWith("[ERROR] src/main/resources/db/claim.sql:1:50 [lock-in-limit-query]"));
+        assertThat(log.lines)
+                .anyMatch(l -> l.startsWith("[ERROR] src/main/resources/db/claim.sql:1:50 [lock-in-limit-query]"));
         assertThat(dir.resolve("target/pg-advisory-lint.json")).exists();
         assertThat(dir.resolve("target/pg-advisory-lint.txt")).exists();
         assertThat(dir.resolve("target/pg-advisory-lint.sarif")).doesNotExist();
@@ -148,8 +153,10 @@ class CheckMojoTest {
         write("src/main/resources/db/V1__plain.sql", "SELECT 1;\n");
         CheckMojo m = mojo();
         m.execute();
-        assertThat(log.lines).anyMatch(l -> l.startsWith("[INFO] pg-advisory-lint: 0 errors, 0 warnings, 0 notes in 1 file"));
-        assertThat(Files.readString(dir.resolve("target/pg-advisory-lint.sarif"))).contains("\"results\": []");
+        assertThat(log.lines)
+                .anyMatch(l -> l.startsWith("[INFO] pg-advisory-lint: 0 errors, 0 warnings, 0 notes in 1 file"));
+        assertThat(Files.readString(dir.resolve("target/pg-advisory-lint.sarif")))
+                .contains("\"results\": []");
         m.includeTests = true;
         assertThatThrownBy(m::execute).isInstanceOf(MojoFailureException.class);
     }
@@ -161,8 +168,9 @@ class CheckMojoTest {
         CheckMojo m = mojo();
         m.formats = List.of("sarif", "json");
         m.execute();
-        assertThat(log.lines.stream().filter(l -> !l.startsWith("[DEBUG]"))).containsExactly("[INFO] pg-advisory-lint: nothing to scan in " + m.display(dir)
-                + " (no Java, SQL or configuration file under its source roots); no report written");
+        assertThat(log.lines.stream().filter(l -> !l.startsWith("[DEBUG]")))
+                .containsExactly("[INFO] pg-advisory-lint: nothing to scan in " + m.display(dir)
+                        + " (no Java, SQL or configuration file under its source roots); no report written");
         assertThat(dir.resolve("target")).doesNotExist();
         // with its tests included it has something to scan again, so the report comes back
         m.includeTests = true;
@@ -177,15 +185,19 @@ class CheckMojoTest {
         CheckMojo m = mojo();
         m.failOnViolation = false;
         m.execute();
-        assertThat(log.lines).anyMatch(l -> l.startsWith("[ERROR] src/main/resources/db/claim.sql:1:50 [lock-in-limit-query]"));
+        assertThat(log.lines)
+                .anyMatch(l -> l.startsWith("[ERROR] src/main/resources/db/claim.sql:1:50 [lock-in-limit-query]"));
         assertThat(dir.resolve("target/pg-advisory-lint.sarif")).exists();
         CheckMojo failing = mojo();
-        assertThat(failing.failOnViolation).as("the default fails, as in PMD and Checkstyle").isTrue();
+        assertThat(failing.failOnViolation)
+                .as("the default fails, as in PMD and Checkstyle")
+                .isTrue();
         assertThatThrownBy(failing::execute).isInstanceOf(MojoFailureException.class);
         CheckMojo badSeverity = mojo();
         badSeverity.failOnViolation = false;
         badSeverity.failOnSeverity = "fatal";
-        assertThatThrownBy(badSeverity::execute).as("still checked when nothing can fail")
+        assertThatThrownBy(badSeverity::execute)
+                .as("still checked when nothing can fail")
                 .isInstanceOf(MojoExecutionException.class);
     }
 
@@ -196,11 +208,13 @@ class CheckMojoTest {
         CheckMojo tolerant = mojo();
         tolerant.maxAllowedViolations = 2;
         tolerant.execute();
-        assertThat(log.lines).contains("[INFO] pg-advisory-lint: 2 findings at or above failOnSeverity=warning,"
-                + " not more than maxAllowedViolations=2; the build goes on");
+        assertThat(log.lines)
+                .contains("[INFO] pg-advisory-lint: 2 findings at or above failOnSeverity=warning,"
+                        + " not more than maxAllowedViolations=2; the build goes on");
         CheckMojo strict = mojo();
         strict.maxAllowedViolations = 1;
-        assertThatThrownBy(strict::execute).isInstanceOf(MojoFailureException.class)
+        assertThatThrownBy(strict::execute)
+                .isInstanceOf(MojoFailureException.class)
                 .hasMessageStartingWith("pg-advisory-lint found 2 findings at or above failOnSeverity=warning,"
                         + " more than maxAllowedViolations=1 (2 errors, 0 warnings, 0 notes).");
         CheckMojo errorsOnly = mojo();
@@ -209,7 +223,8 @@ class CheckMojoTest {
         errorsOnly.execute();
         CheckMojo negative = mojo();
         negative.maxAllowedViolations = -1;
-        assertThatThrownBy(negative::execute).isInstanceOf(MojoExecutionException.class)
+        assertThatThrownBy(negative::execute)
+                .isInstanceOf(MojoExecutionException.class)
                 .hasMessage("pg-advisory-lint: maxAllowedViolations must be 0 or more, not -1");
     }
 
@@ -223,15 +238,22 @@ class CheckMojoTest {
 
     @Test
     void knownPropertiesAreEveryGoalsUserProperties() throws Exception {
-        SortedSet<String> known = AbstractLintMojo.knownProperties(checkExecution().getMojoDescriptor());
-        assertThat(known).contains("pgAdvisoryLint.skip", "pgAdvisoryLint.failOnViolation",
-                "pgAdvisoryLint.maxAllowedViolations", "pgAdvisoryLint.failOnSeverity", "pgAdvisoryLint.threads");
+        SortedSet<String> known =
+                AbstractLintMojo.knownProperties(checkExecution().getMojoDescriptor());
+        assertThat(known)
+                .contains(
+                        "pgAdvisoryLint.skip",
+                        "pgAdvisoryLint.failOnViolation",
+                        "pgAdvisoryLint.maxAllowedViolations",
+                        "pgAdvisoryLint.failOnSeverity",
+                        "pgAdvisoryLint.threads");
         assertThat(known).hasSize(20).allMatch(p -> p.startsWith("pgAdvisoryLint."));
     }
 
     @Test
     void unknownPluginPropertiesAreNamedWithTheirLikelyMeaning() throws Exception {
-        SortedSet<String> known = AbstractLintMojo.knownProperties(checkExecution().getMojoDescriptor());
+        SortedSet<String> known =
+                AbstractLintMojo.knownProperties(checkExecution().getMojoDescriptor());
         Properties given = new Properties();
         given.setProperty("pg-advisory-lint.skip", "true");
         given.setProperty("pgAdvisoryLint.failOnViolation", "false");
@@ -239,10 +261,12 @@ class CheckMojoTest {
         given.setProperty("pgAdvisoryLint.maxViolations", "3");
         given.setProperty("pmd.skip", "true");
         given.setProperty("pgAdvisoryLintSkip", "true");
-        assertThat(AbstractLintMojo.unknownProperties(known, given)).containsExactly(
-                "unknown property pg-advisory-lint.skip is ignored; did you mean pgAdvisoryLint.skip?",
-                "unknown property pgAdvisoryLint.maxViolations is ignored; the known ones are " + String.join(", ", known),
-                "unknown property pgadvisorylint.FAILONSEVERITY is ignored; did you mean pgAdvisoryLint.failOnSeverity?");
+        assertThat(AbstractLintMojo.unknownProperties(known, given))
+                .containsExactly(
+                        "unknown property pg-advisory-lint.skip is ignored; did you mean pgAdvisoryLint.skip?",
+                        "unknown property pgAdvisoryLint.maxViolations is ignored; the known ones are "
+                                + String.join(", ", known),
+                        "unknown property pgadvisorylint.FAILONSEVERITY is ignored; did you mean pgAdvisoryLint.failOnSeverity?");
     }
 
     @Test
@@ -258,8 +282,9 @@ class CheckMojoTest {
         } finally {
             System.clearProperty(property);
         }
-        assertThat(log.lines.get(0)).isEqualTo("[WARNING] pg-advisory-lint: unknown property " + property
-                + " is ignored; did you mean pgAdvisoryLint.failOnSeverity?");
+        assertThat(log.lines.get(0))
+                .isEqualTo("[WARNING] pg-advisory-lint: unknown property " + property
+                        + " is ignored; did you mean pgAdvisoryLint.failOnSeverity?");
         assertThat(log.lines).anyMatch(l -> l.startsWith("[INFO] pg-advisory-lint: 1 error,"));
     }
 
@@ -269,8 +294,9 @@ class CheckMojoTest {
         CheckMojo m = mojo();
         m.failOnSeverity = "note";
         m.execute();
-        assertThat(log.lines).anyMatch(l -> l.startsWith("[WARNING] src/main/java/a/Broken.java:1:")
-                && l.contains("[tool:java-parse-error]"));
+        assertThat(log.lines)
+                .anyMatch(l -> l.startsWith("[WARNING] src/main/java/a/Broken.java:1:")
+                        && l.contains("[tool:java-parse-error]"));
     }
 
     @Test
@@ -287,15 +313,19 @@ class CheckMojoTest {
     void badParameterValuesAreConfigurationErrors() {
         CheckMojo m = mojo();
         m.failOnSeverity = "fatal";
-        assertThatThrownBy(m::execute).isInstanceOf(MojoExecutionException.class)
+        assertThatThrownBy(m::execute)
+                .isInstanceOf(MojoExecutionException.class)
                 .hasMessage("pg-advisory-lint: failOnSeverity must be error, warning, note or none, not 'fatal'");
         CheckMojo m2 = mojo();
         m2.formats = List.of("sarif", "html");
-        assertThatThrownBy(m2::execute).isInstanceOf(MojoExecutionException.class)
-                .hasMessage("pg-advisory-lint: formats must be among text, sarif, json, github, checkstyle, markdown, not 'html'");
+        assertThatThrownBy(m2::execute)
+                .isInstanceOf(MojoExecutionException.class)
+                .hasMessage(
+                        "pg-advisory-lint: formats must be among text, sarif, json, github, checkstyle, markdown, not 'html'");
         CheckMojo m3 = mojo();
         m3.excludes = List.of("src/{a");
-        assertThatThrownBy(m3::execute).isInstanceOf(MojoExecutionException.class)
+        assertThatThrownBy(m3::execute)
+                .isInstanceOf(MojoExecutionException.class)
                 .hasMessageStartingWith("pg-advisory-lint: excludes pattern 'src/{a' is not a valid glob");
     }
 
@@ -305,7 +335,8 @@ class CheckMojoTest {
                 .containsExactly(ReportFormat.SARIF, ReportFormat.JSON, ReportFormat.TEXT);
         assertThat(AbstractLintMojo.reportFileName(ReportFormat.TEXT)).isEqualTo("pg-advisory-lint.txt");
         assertThat(AbstractLintMojo.reportFileName(ReportFormat.SARIF)).isEqualTo("pg-advisory-lint.sarif");
-        assertThat(new File(AbstractLintMojo.reportFileName(ReportFormat.JSON)).getName()).isEqualTo("pg-advisory-lint.json");
+        assertThat(new File(AbstractLintMojo.reportFileName(ReportFormat.JSON)).getName())
+                .isEqualTo("pg-advisory-lint.json");
     }
 
     @Test
@@ -315,8 +346,9 @@ class CheckMojoTest {
         write(".pg-advisory-lint.yml", "rules:\n  lock-in-limit-query: note\nincludeTests: true\n");
         CheckMojo m = mojo();
         m.execute();
-        assertThat(log.lines).anyMatch(l -> l.startsWith("[INFO] src/main/resources/db/migration/V2__claim.sql:1:50"
-                + " [lock-in-limit-query]"));
+        assertThat(log.lines)
+                .anyMatch(l -> l.startsWith(
+                        "[INFO] src/main/resources/db/migration/V2__claim.sql:1:50" + " [lock-in-limit-query]"));
         assertThat(m.includeTests()).as("from the file").isTrue();
         CheckMojo explicit = mojo();
         explicit.includeTests = false;
@@ -329,12 +361,14 @@ class CheckMojoTest {
         write("cfg/lint.yml", "pooling: sometimes\n");
         CheckMojo m = mojo();
         m.configFile = dir.resolve("cfg/lint.yml").toFile();
-        assertThatThrownBy(m::execute).isInstanceOf(MojoExecutionException.class)
+        assertThatThrownBy(m::execute)
+                .isInstanceOf(MojoExecutionException.class)
                 .hasMessage("pg-advisory-lint: " + dir.resolve("cfg/lint.yml") + ":1:10: pooling: 'sometimes' is not"
                         + " allowed (allowed: auto, transaction, statement, session, none)");
         CheckMojo missing = mojo();
         missing.configFile = dir.resolve("cfg/none.yml").toFile();
-        assertThatThrownBy(missing::execute).isInstanceOf(MojoExecutionException.class)
+        assertThatThrownBy(missing::execute)
+                .isInstanceOf(MojoExecutionException.class)
                 .hasMessageStartingWith("pg-advisory-lint: no such configuration file: ");
     }
 
@@ -344,7 +378,8 @@ class CheckMojoTest {
         File baseline = dir.resolve("pg-advisory-lint-baseline.json").toFile();
         CheckMojo missing = mojo();
         missing.baseline = baseline;
-        assertThatThrownBy(missing::execute).isInstanceOf(MojoExecutionException.class)
+        assertThatThrownBy(missing::execute)
+                .isInstanceOf(MojoExecutionException.class)
                 .hasMessageContaining("no such baseline file");
 
         CheckMojo record = mojo();
@@ -362,7 +397,8 @@ class CheckMojoTest {
         write("src/main/resources/db/migration/V3__claim.sql", LIMIT_QUERY);
         CheckMojo added = mojo();
         added.baseline = baseline;
-        assertThatThrownBy(added::execute).isInstanceOf(MojoFailureException.class)
+        assertThatThrownBy(added::execute)
+                .isInstanceOf(MojoFailureException.class)
                 .hasMessageStartingWith("pg-advisory-lint found 1 finding");
     }
 
@@ -373,9 +409,11 @@ class CheckMojoTest {
         m.formats = List.of("checkstyle,markdown,github");
         m.failOnSeverity = "none";
         m.execute();
-        assertThat(Files.readString(dir.resolve("target/pg-advisory-lint-checkstyle.xml"))).contains("<checkstyle");
+        assertThat(Files.readString(dir.resolve("target/pg-advisory-lint-checkstyle.xml")))
+                .contains("<checkstyle");
         assertThat(Files.readString(dir.resolve("target/pg-advisory-lint.md"))).startsWith("## pg-advisory-lint");
-        assertThat(Files.readString(dir.resolve("target/pg-advisory-lint-github.txt"))).startsWith("::error file=");
+        assertThat(Files.readString(dir.resolve("target/pg-advisory-lint-github.txt")))
+                .startsWith("::error file=");
     }
 
     @Test
@@ -393,10 +431,13 @@ class CheckMojoTest {
         m.execute();
         assertThat(Files.readString(victim)).isEqualTo("precious\n");
         assertThat(outside.resolve("planted.txt")).doesNotExist();
-        assertThat(Files.isSymbolicLink(dir.resolve("target/pg-advisory-lint.sarif"))).isFalse();
-        assertThat(Files.readString(dir.resolve("target/pg-advisory-lint.sarif"))).contains("lock-in-limit-query");
-        assertThat(log.lines).anyMatch(l -> l.startsWith("[WARNING] pg-advisory-lint: ")
-                && l.contains("pg-advisory-lint.sarif was a symbolic link leading out of"));
+        assertThat(Files.isSymbolicLink(dir.resolve("target/pg-advisory-lint.sarif")))
+                .isFalse();
+        assertThat(Files.readString(dir.resolve("target/pg-advisory-lint.sarif")))
+                .contains("lock-in-limit-query");
+        assertThat(log.lines)
+                .anyMatch(l -> l.startsWith("[WARNING] pg-advisory-lint: ")
+                        && l.contains("pg-advisory-lint.sarif was a symbolic link leading out of"));
     }
 
     @Test
@@ -407,11 +448,13 @@ class CheckMojoTest {
         m.threads = 150_000;
         assertThat(m.threadCount()).isEqualTo(Analyzer.maxThreads());
         m.execute();
-        assertThat(log.lines).anyMatch(l -> l.equals("[WARNING] pg-advisory-lint: threads 150000 is more than this"
-                + " machine can use; using " + Analyzer.maxThreads()
-                + " (4 per processor)"));
+        assertThat(log.lines)
+                .anyMatch(l -> l.equals("[WARNING] pg-advisory-lint: threads 150000 is more than this"
+                        + " machine can use; using " + Analyzer.maxThreads()
+                        + " (4 per processor)"));
         m.threads = 0;
-        assertThatThrownBy(m::threadCount).isInstanceOf(MojoExecutionException.class)
+        assertThatThrownBy(m::threadCount)
+                .isInstanceOf(MojoExecutionException.class)
                 .hasMessageContaining("threads must be at least 1");
     }
 
@@ -422,10 +465,12 @@ class CheckMojoTest {
         CheckMojo m = mojo();
         m.formats = List.of("sarif,text");
         m.execute();
-        assertThat(log.lines).contains("[INFO] pg-advisory-lint: configuration " + dir.resolve(".pg-advisory-lint.yml"));
+        assertThat(log.lines)
+                .contains("[INFO] pg-advisory-lint: configuration " + dir.resolve(".pg-advisory-lint.yml"));
         assertThat(Files.readString(dir.resolve("target/pg-advisory-lint.sarif")))
                 .contains("\"configurationFile\": \".pg-advisory-lint.yml\"");
-        assertThat(Files.readString(dir.resolve("target/pg-advisory-lint.txt"))).contains("Configuration: .pg-advisory-lint.yml");
+        assertThat(Files.readString(dir.resolve("target/pg-advisory-lint.txt")))
+                .contains("Configuration: .pg-advisory-lint.yml");
     }
 
     @Test
@@ -436,7 +481,8 @@ class CheckMojoTest {
         m.failOnSeverity = "none";
         m.execute();
         String sarif = Files.readString(dir.resolve("billing/target/pg-advisory-lint.sarif"));
-        assertThat(sarif).contains("\"uri\": \"billing/src/main/resources/db/claim.sql\",\n")
+        assertThat(sarif)
+                .contains("\"uri\": \"billing/src/main/resources/db/claim.sql\",\n")
                 .contains("\"uriBaseId\": \"%SRCROOT%\"");
         assertThat(log.lines).anyMatch(l -> l.startsWith("[ERROR] billing/src/main/resources/db/claim.sql:1:50"));
         CheckMojo chosen = mojo(dir.resolve("billing"));
@@ -447,7 +493,8 @@ class CheckMojoTest {
                 .contains("\"uri\": \"src/main/resources/db/claim.sql\",\n");
         CheckMojo outside = mojo(dir.resolve("billing"));
         outside.pathBase = dir.resolve("billing/src").toFile();
-        assertThatThrownBy(outside::execute).isInstanceOf(MojoExecutionException.class)
+        assertThatThrownBy(outside::execute)
+                .isInstanceOf(MojoExecutionException.class)
                 .hasMessageContaining("pathBase: path base")
                 .hasMessageContaining("does not contain the scanned directory");
     }
@@ -466,7 +513,8 @@ class CheckMojoTest {
         CheckMojo m = mojo(dir.resolve("billing"));
         m.baseline = baseline.toFile();
         assertThatThrownBy(m::execute).isInstanceOf(MojoFailureException.class);
-        assertThat(log.lines).anyMatch(l -> l.startsWith("[WARNING] pg-advisory-lint: baseline ")
-                && l.contains("baseline.json has 1 entry but none matches a finding of this scan"));
+        assertThat(log.lines)
+                .anyMatch(l -> l.startsWith("[WARNING] pg-advisory-lint: baseline ")
+                        && l.contains("baseline.json has 1 entry but none matches a finding of this scan"));
     }
 }

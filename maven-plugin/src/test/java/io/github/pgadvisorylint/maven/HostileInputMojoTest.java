@@ -71,7 +71,8 @@ class HostileInputMojoTest {
         CheckMojo m = mojo();
         // the first two match nothing here (every path would have to end in x or y); the third drops gen/
         m.excludes = List.of("***************x", "*".repeat(40) + "y", "src/main/resources/db/gen/");
-        assertThatThrownBy(m::execute).isInstanceOf(MojoFailureException.class)
+        assertThatThrownBy(m::execute)
+                .isInstanceOf(MojoFailureException.class)
                 .hasMessageStartingWith("pg-advisory-lint found 1 finding at or above failOnSeverity=error");
         assertThat(log.lines).anyMatch(l -> l.startsWith("[ERROR] src/main/resources/db/V1__claim.sql:1:"));
         assertThat(log.lines).noneMatch(l -> l.contains("V2__claim.sql"));
@@ -79,7 +80,8 @@ class HostileInputMojoTest {
 
     @Test
     void threeHundredKeysThenTheSameInReverseFinishWithOneInversion() throws Exception {
-        StringBuilder b = new StringBuilder("package p;\nclass Keys {\n  void both(java.sql.Statement st) throws Exception {\n");
+        StringBuilder b =
+                new StringBuilder("package p;\nclass Keys {\n  void both(java.sql.Statement st) throws Exception {\n");
         for (int k = 0; k < 300; k++) {
             b.append("    st.execute(\"SELECT pg_advisory_xact_lock(").append(k).append(")\");\n");
         }
@@ -90,8 +92,10 @@ class HostileInputMojoTest {
         CheckMojo m = mojo();
         assertThatThrownBy(m::execute).isInstanceOf(MojoFailureException.class);
         // lines 4..303 take 0..299, line 304 takes 299 again, line 305 takes 298 while 299 is held
-        assertThat(log.lines).filteredOn(l -> l.startsWith("[ERROR] src/main/java/p/Keys.java:")
-                && l.contains("[unordered-multi-key-lock]")).hasSize(1)
+        assertThat(log.lines)
+                .filteredOn(l ->
+                        l.startsWith("[ERROR] src/main/java/p/Keys.java:") && l.contains("[unordered-multi-key-lock]"))
+                .hasSize(1)
                 .allMatch(l -> l.startsWith("[ERROR] src/main/java/p/Keys.java:305:"));
         assertThat(log.lines).noneMatch(l -> l.contains("rule-time-budget"));
     }
@@ -101,7 +105,8 @@ class HostileInputMojoTest {
         write("cfg/lint.yml", "excludes: " + "[".repeat(5000) + "]".repeat(5000) + "\n");
         CheckMojo m = mojo();
         m.configFile = dir.resolve("cfg/lint.yml").toFile();
-        assertThatThrownBy(m::execute).isInstanceOf(MojoExecutionException.class)
+        assertThatThrownBy(m::execute)
+                .isInstanceOf(MojoExecutionException.class)
                 .hasMessage("pg-advisory-lint: " + dir.resolve("cfg/lint.yml") + ":1:110: collections nested more"
                         + " than 100 levels deep");
     }

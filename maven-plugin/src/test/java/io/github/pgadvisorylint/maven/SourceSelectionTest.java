@@ -23,12 +23,15 @@ class SourceSelectionTest {
     }
 
     private List<String> chosen(SourceSelection s, SourceSelection.Module... modules) {
-        return s.select(List.of(modules)).files().stream().map(p -> dir.relativize(p).toString().replace('\\', '/'))
+        return s.select(List.of(modules)).files().stream()
+                .map(p -> dir.relativize(p).toString().replace('\\', '/'))
                 .toList();
     }
 
     private SourceSelection.Module module(String base, String... roots) {
-        return new SourceSelection.Module(dir.resolve(base), Path.of("target"),
+        return new SourceSelection.Module(
+                dir.resolve(base),
+                Path.of("target"),
                 List.of(roots).stream().map(Path::of).toList());
     }
 
@@ -39,12 +42,19 @@ class SourceSelectionTest {
         touch("src/main/resources/application.yml");
         touch("src/main/resources/notes.txt");
         touch("target/generated-sources/annotations/a/Gen.java");
-        SourceSelection.Module m = module(".", "src/main/java", "src/main/resources", "src/main/resources",
-                "target/generated-sources/annotations", "src/missing");
+        SourceSelection.Module m = module(
+                ".",
+                "src/main/java",
+                "src/main/resources",
+                "src/main/resources",
+                "target/generated-sources/annotations",
+                "src/missing");
         SourceSelection.Result r = new SourceSelection(List.of(), List.of()).select(List.of(m));
-        assertThat(chosen(new SourceSelection(List.of(), List.of()), m)).containsExactly(
-                "src/main/java/a/Job.java", "src/main/resources/application.yml",
-                "src/main/resources/db/migration/V1__init.sql");
+        assertThat(chosen(new SourceSelection(List.of(), List.of()), m))
+                .containsExactly(
+                        "src/main/java/a/Job.java",
+                        "src/main/resources/application.yml",
+                        "src/main/resources/db/migration/V1__init.sql");
         assertThat(r.roots()).containsExactly(dir.resolve("src/main/java"), dir.resolve("src/main/resources"));
         assertThat(r.skippedRoots()).containsExactly(dir.resolve("target/generated-sources/annotations"));
     }
@@ -56,9 +66,10 @@ class SourceSelectionTest {
         touch("svc/src/main/resources/db/legacy/old.sql");
         touch("lib/src/main/resources/db/migration/V9__lib.sql");
         SourceSelection s = new SourceSelection(List.of("**/*.sql"), List.of("src/main/resources/db/legacy/"));
-        assertThat(chosen(s, module("svc", "src/main/java", "src/main/resources"),
-                module("lib", "src/main/resources"))).containsExactly(
-                "lib/src/main/resources/db/migration/V9__lib.sql", "svc/src/main/resources/db/migration/V1__init.sql");
+        assertThat(chosen(s, module("svc", "src/main/java", "src/main/resources"), module("lib", "src/main/resources")))
+                .containsExactly(
+                        "lib/src/main/resources/db/migration/V9__lib.sql",
+                        "svc/src/main/resources/db/migration/V1__init.sql");
     }
 
     @Test
@@ -85,6 +96,7 @@ class SourceSelectionTest {
     void commonAncestorOfModuleDirectories() {
         assertThat(SourceSelection.commonAncestor(List.of(dir.resolve("a/b"), dir.resolve("a/c/d"), dir.resolve("a"))))
                 .isEqualTo(dir.resolve("a"));
-        assertThat(SourceSelection.commonAncestor(List.of(dir.resolve("x"), dir.resolve("y")))).isEqualTo(dir);
+        assertThat(SourceSelection.commonAncestor(List.of(dir.resolve("x"), dir.resolve("y"))))
+                .isEqualTo(dir);
     }
 }

@@ -6,8 +6,8 @@ import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.model.SiteUsage;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
-import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Precision;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,12 +32,16 @@ public final class BlockingLockWithoutTimeoutRule extends AbstractRule {
     /** Creates the rule with its metadata and documentation page. */
     public BlockingLockWithoutTimeoutRule() {
         // precision: a timeout may come from the role, the database or the pool, which the code does not show
-        super("blocking-lock-without-timeout", Severity.NOTE, Precision.LOW,
+        super(
+                "blocking-lock-without-timeout",
+                Severity.NOTE,
+                Precision.LOW,
                 "Blocking advisory lock with no lock_timeout or statement_timeout in force.",
                 "pg_advisory_lock and pg_advisory_xact_lock wait as long as another session holds the key. With no "
                         + "lock_timeout or statement_timeout in force, a holder that hangs (a stuck job, a forgotten "
                         + "session lock on a pooled connection) makes every waiter hang too, each holding a connection.",
-                List.of("reliability", "concurrency", "postgresql", "advisory-lock"), false);
+                List.of("reliability", "concurrency", "postgresql", "advisory-lock"),
+                false);
     }
 
     @Override
@@ -47,7 +51,8 @@ public final class BlockingLockWithoutTimeoutRule extends AbstractRule {
         }
         for (LockSite site : context.model().acquisitions()) {
             SiteRole role = context.model().role(site);
-            if (role == SiteRole.HELPER_CALL || role == SiteRole.DECLARATION
+            if (role == SiteRole.HELPER_CALL
+                    || role == SiteRole.DECLARATION
                     || site.function().operation() != LockOperation.ACQUIRE) {
                 continue;
             }
@@ -57,13 +62,19 @@ public final class BlockingLockWithoutTimeoutRule extends AbstractRule {
             }
             List<RelatedLocation> related = new ArrayList<>();
             if (site.declarationRegion() != null) {
-                related.add(new RelatedLocation(site.declarationRegion(), "the SQL with the lock call is declared here"));
+                related.add(
+                        new RelatedLocation(site.declarationRegion(), "the SQL with the lock call is declared here"));
             }
-            context.report(Severity.NOTE, site, site.display() + " waits for as long as another session holds the "
-                    + "key, and no lock_timeout or statement_timeout is in force here: a holder that hangs makes this "
-                    + "call hang with it. Run SET LOCAL lock_timeout = '5s' first (the wait then fails with SQLSTATE "
-                    + "55P03), set a query timeout, or use " + site.function().sqlName().replace("pg_advisory_", "pg_try_advisory_")
-                    + " and handle false.", related);
+            context.report(
+                    Severity.NOTE,
+                    site,
+                    site.display() + " waits for as long as another session holds the "
+                            + "key, and no lock_timeout or statement_timeout is in force here: a holder that hangs makes this "
+                            + "call hang with it. Run SET LOCAL lock_timeout = '5s' first (the wait then fails with SQLSTATE "
+                            + "55P03), set a query timeout, or use "
+                            + site.function().sqlName().replace("pg_advisory_", "pg_try_advisory_")
+                            + " and handle false.",
+                    related);
         }
     }
 }

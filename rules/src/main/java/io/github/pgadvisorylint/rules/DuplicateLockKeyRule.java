@@ -11,8 +11,8 @@ import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
-import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Precision;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayList;
@@ -57,7 +57,10 @@ public final class DuplicateLockKeyRule extends AbstractRule {
     /** Creates the rule with its metadata and documentation page. */
     public DuplicateLockKeyRule() {
         // precision: key values computed statically from literals, constants and hashes
-        super("duplicate-lock-key", Severity.WARNING, Precision.HIGH,
+        super(
+                "duplicate-lock-key",
+                Severity.WARNING,
+                Precision.HIGH,
                 "Two independently written advisory-lock keys have the same value.",
                 "Advisory-lock keys share one number space per database. When two acquisitions in different "
                         + "files use the same key value from separately written literals or constants, or two "
@@ -77,7 +80,8 @@ public final class DuplicateLockKeyRule extends AbstractRule {
             if (k.space() == KeySpace.NONE || !k.parts().get(0).isKnown() || impossible(k) || model.inTestSources(s)) {
                 continue;
             }
-            groups.computeIfAbsent(k.space() + ":" + k.parts().get(0).value(), x -> new ArrayList<>()).add(s);
+            groups.computeIfAbsent(k.space() + ":" + k.parts().get(0).value(), x -> new ArrayList<>())
+                    .add(s);
         }
         for (List<LockSite> group : groups.values()) {
             group.sort(Comparator.comparing(LockSite::region).thenComparing(LockSite::id));
@@ -147,6 +151,7 @@ public final class DuplicateLockKeyRule extends AbstractRule {
         private final Map<String, List<Tally>> byValue = new HashMap<>();
         /** For two-int keys: sites by mode, and by key value and mode (the namespace comparison). */
         private final Map<LockMode, Tally> byMode = new EnumMap<>(LockMode.class);
+
         private final Map<List<Object>, Tally> byValueAndMode = new HashMap<>();
 
         Counts(List<Site> sites) {
@@ -154,12 +159,15 @@ public final class DuplicateLockKeyRule extends AbstractRule {
                 if (s.canonical != null) {
                     Tally t = classes.computeIfAbsent(List.of(s.canonical, s.mode, s.hashTags), k -> {
                         Tally n = new Tally(s);
-                        byValue.computeIfAbsent(s.canonical, v -> new ArrayList<>()).add(n);
+                        byValue.computeIfAbsent(s.canonical, v -> new ArrayList<>())
+                                .add(n);
                         return n;
                     });
                     t.add(s);
                     if (s.key.space() == KeySpace.INT_PAIR) {
-                        byValueAndMode.computeIfAbsent(List.of(s.canonical, s.mode), k -> new Tally(s)).add(s);
+                        byValueAndMode
+                                .computeIfAbsent(List.of(s.canonical, s.mode), k -> new Tally(s))
+                                .add(s);
                     }
                 }
                 if (s.key.space() == KeySpace.INT_PAIR) {
@@ -259,7 +267,9 @@ public final class DuplicateLockKeyRule extends AbstractRule {
             Object h = a.helper(n);
             int u = count(List.of("P", a.path)) + count(List.of("I", n, id)) - count(List.of("PI", n, a.path, id));
             if (h != null) {
-                u += count(List.of("H", n, h)) - count(List.of("PH", n, a.path, h)) - count(List.of("IH", n, id, h))
+                u += count(List.of("H", n, h))
+                        - count(List.of("PH", n, a.path, h))
+                        - count(List.of("IH", n, id, h))
                         + count(List.of("PIH", n, a.path, id, h));
             }
             return u;
@@ -268,8 +278,9 @@ public final class DuplicateLockKeyRule extends AbstractRule {
 
     /** A two-int key with a part outside int never takes a lock (lock-key-out-of-range reports it). */
     private static boolean impossible(LockKey k) {
-        return k.space() == KeySpace.INT_PAIR && k.parts().stream()
-                .anyMatch(p -> p.isKnown() && (p.value() < Integer.MIN_VALUE || p.value() > Integer.MAX_VALUE));
+        return k.space() == KeySpace.INT_PAIR
+                && k.parts().stream()
+                        .anyMatch(p -> p.isKnown() && (p.value() < Integer.MIN_VALUE || p.value() > Integer.MAX_VALUE));
     }
 
     /** The facts of one site that {@link #classify} compares, computed once. */
@@ -353,7 +364,10 @@ public final class DuplicateLockKeyRule extends AbstractRule {
         for (int i = 0; i < a.parts().size(); i++) {
             KeyHash ha = a.parts().get(i).hash();
             KeyHash hb = b.parts().get(i).hash();
-            if (ha != null && hb != null && ha.input() != null && hb.input() != null
+            if (ha != null
+                    && hb != null
+                    && ha.input() != null
+                    && hb.input() != null
                     && (!ha.input().equals(hb.input()) || ha.function() != hb.function())) {
                 return true;
             }
@@ -370,7 +384,9 @@ public final class DuplicateLockKeyRule extends AbstractRule {
      * separately declared constants passed to one helper still collide).
      */
     private static boolean independent(Site a, Site b, int n) {
-        if (a.helperCall && b.helperCall && Objects.equals(a.declaration, b.declaration)
+        if (a.helperCall
+                && b.helperCall
+                && Objects.equals(a.declaration, b.declaration)
                 && (n == 1 ? a.firstPartLiteral && b.firstPartLiteral : a.allPartsLiteral && b.allPartsLiteral)) {
             return false; // callers of one lock helper passing the same literal share the helper's purpose
         }
@@ -393,12 +409,15 @@ public final class DuplicateLockKeyRule extends AbstractRule {
         for (Map.Entry<LockSite, Collision> o : nearest) {
             LockSite other = o.getKey();
             String what = switch (o.getValue()) {
-                case HASH -> "a different string hashes to the same key here: " + other.display() + " from "
-                        + origins(other.key(), other.key().parts().size());
-                case KEY -> "the same key is taken here: " + other.display() + " from "
-                        + origins(other.key(), other.key().parts().size());
-                case NAMESPACE -> "the same namespace " + other.key().parts().get(0).value() + " is used here: "
-                        + other.display() + " from " + origins(other.key(), 1);
+                case HASH ->
+                    "a different string hashes to the same key here: " + other.display() + " from "
+                            + origins(other.key(), other.key().parts().size());
+                case KEY ->
+                    "the same key is taken here: " + other.display() + " from "
+                            + origins(other.key(), other.key().parts().size());
+                case NAMESPACE ->
+                    "the same namespace " + other.key().parts().get(0).value() + " is used here: " + other.display()
+                            + " from " + origins(other.key(), 1);
             };
             related.add(new RelatedLocation(other.region(), what));
         }
@@ -406,22 +425,26 @@ public final class DuplicateLockKeyRule extends AbstractRule {
         String count = n == 1 ? "1 other acquisition" : n + " other acquisitions";
         LockKey k = site.key();
         String message = switch (strongest) {
-            case HASH -> site.display() + " takes the key " + keyText(k) + ", the value of " + inputs(k) + ", and "
-                    + count + " take" + (n == 1 ? "s" : "") + " the same key from a different string ("
-                    + listed(others.otherInputs)
-                    + "): two different names take one lock, so unrelated work excludes each other. Use a 64-bit key "
-                    + "(hashtextextended(text, seed), or the two-int form with a namespace) and check new names "
-                    + "against the existing ones.";
-            case KEY -> site.display() + " takes the key " + keyText(k) + " from " + origins(k, k.parts().size())
-                    + ", and " + count + " take" + (n == 1 ? "s" : "")
-                    + " the same key from a separately written value: two critical sections that look unrelated "
-                    + "exclude each other (or were meant to share a constant). Declare every key once, in one key "
-                    + "registry, and use that constant everywhere.";
-            case NAMESPACE -> site.display() + " uses the namespace " + k.parts().get(0).value() + " from "
-                    + origins(k, 1) + ", and " + count + " use" + (n == 1 ? "s" : "")
-                    + " the same namespace from a separately written value: the two subsystems' per-entity locks "
-                    + "collide whenever their ids are equal. Give each subsystem its own namespace constant, "
-                    + "declared in one key registry.";
+            case HASH ->
+                site.display() + " takes the key " + keyText(k) + ", the value of " + inputs(k) + ", and "
+                        + count + " take" + (n == 1 ? "s" : "") + " the same key from a different string ("
+                        + listed(others.otherInputs)
+                        + "): two different names take one lock, so unrelated work excludes each other. Use a 64-bit key "
+                        + "(hashtextextended(text, seed), or the two-int form with a namespace) and check new names "
+                        + "against the existing ones.";
+            case KEY ->
+                site.display() + " takes the key " + keyText(k) + " from "
+                        + origins(k, k.parts().size())
+                        + ", and " + count + " take" + (n == 1 ? "s" : "")
+                        + " the same key from a separately written value: two critical sections that look unrelated "
+                        + "exclude each other (or were meant to share a constant). Declare every key once, in one key "
+                        + "registry, and use that constant everywhere.";
+            case NAMESPACE ->
+                site.display() + " uses the namespace " + k.parts().get(0).value() + " from "
+                        + origins(k, 1) + ", and " + count + " use" + (n == 1 ? "s" : "")
+                        + " the same namespace from a separately written value: the two subsystems' per-entity locks "
+                        + "collide whenever their ids are equal. Give each subsystem its own namespace constant, "
+                        + "declared in one key registry.";
         };
         if (n > related.size()) {
             message += " The " + related.size() + " nearest in path order are listed as related locations, and "
@@ -446,7 +469,9 @@ public final class DuplicateLockKeyRule extends AbstractRule {
     }
 
     private static String inputs(LockKey key) {
-        return key.parts().stream().filter(p -> p.hash() != null && p.hash().input() != null)
-                .map(p -> KeyFacts.hashDisplay(p.hash())).collect(Collectors.joining(", "));
+        return key.parts().stream()
+                .filter(p -> p.hash() != null && p.hash().input() != null)
+                .map(p -> KeyFacts.hashDisplay(p.hash()))
+                .collect(Collectors.joining(", "));
     }
 }

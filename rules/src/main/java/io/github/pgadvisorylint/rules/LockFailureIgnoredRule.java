@@ -1,13 +1,13 @@
 package io.github.pgadvisorylint.rules;
 
-import io.github.pgadvisorylint.core.model.PathFinding;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.PathFinding;
 import io.github.pgadvisorylint.core.model.SiteHazards.SwallowedFailure;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
-import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Precision;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
-import io.github.pgadvisorylint.core.diagnostic.Severity;
 import java.util.List;
 
 /**
@@ -23,7 +23,10 @@ public final class LockFailureIgnoredRule extends AbstractRule {
     /** Creates the rule with its metadata and documentation page. */
     public LockFailureIgnoredRule() {
         // precision: reads what the handler does and what runs after it
-        super("lock-failure-ignored", Severity.WARNING, Precision.MEDIUM,
+        super(
+                "lock-failure-ignored",
+                Severity.WARNING,
+                Precision.MEDIUM,
                 "Advisory lock failure caught and logged, then the guarded work runs anyway.",
                 "When taking an advisory lock fails (lock_timeout, deadlock detected, a statement timeout, a broken "
                         + "connection, or a try-lock's false turned into an exception) and the handler only logs it or "
@@ -42,11 +45,16 @@ public final class LockFailureIgnoredRule extends AbstractRule {
             String failure = swallowed.falseThrown()
                     ? "the exception thrown when " + site.display() + " returns false"
                     : "a failure of " + site.display();
-            context.report(Severity.WARNING, site, "The catch clause that handles " + failure + " " + swallowed.handling()
-                    + ", and the code carries on without the lock: " + swallowed.workNote() + ", as if the lock were "
-                    + "held, concurrently with the session that holds it. Rethrow or return from the handler, or "
-                    + "keep the work inside the try after the lock so that a failure skips it.",
-                    List.of(new RelatedLocation(swallowed.catchClause(), "handler that swallows the failure"),
+            context.report(
+                    Severity.WARNING,
+                    site,
+                    "The catch clause that handles " + failure + " " + swallowed.handling()
+                            + ", and the code carries on without the lock: " + swallowed.workNote()
+                            + ", as if the lock were "
+                            + "held, concurrently with the session that holds it. Rethrow or return from the handler, or "
+                            + "keep the work inside the try after the lock so that a failure skips it.",
+                    List.of(
+                            new RelatedLocation(swallowed.catchClause(), "handler that swallows the failure"),
                             new RelatedLocation(swallowed.work(), "work that runs without the lock")));
         }
         // across methods (core.flow): a lock method that swallows its own failure, called from elsewhere
@@ -55,9 +63,14 @@ public final class LockFailureIgnoredRule extends AbstractRule {
                     || context.model().hazards(f.acquisition()).swallowedFailure() != null) {
                 continue;
             }
-            reportPath(context, Severity.WARNING, f, f.acquisition().display() + " can fail (a lock timeout, a "
-                    + "deadlock, a broken connection), but " + f.note() + ". Rethrow the failure, or return false and "
-                    + "make the callers test it.");
+            reportPath(
+                    context,
+                    Severity.WARNING,
+                    f,
+                    f.acquisition().display() + " can fail (a lock timeout, a "
+                            + "deadlock, a broken connection), but " + f.note()
+                            + ". Rethrow the failure, or return false and "
+                            + "make the callers test it.");
         }
     }
 }

@@ -5,8 +5,8 @@ import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.SqlClause;
 import io.github.pgadvisorylint.core.model.SqlContext;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
-import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Precision;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +23,10 @@ public final class LockInLimitQueryRule extends AbstractRule {
     /** Creates the rule with its metadata and documentation page. */
     public LockInLimitQueryRule() {
         // precision: a fact of one query's syntax, measured on PostgreSQL 15 (F8)
-        super("lock-in-limit-query", Severity.ERROR, Precision.HIGH,
+        super(
+                "lock-in-limit-query",
+                Severity.ERROR,
+                Precision.HIGH,
                 "Advisory lock taken in a query with LIMIT can lock more rows than it returns.",
                 "An advisory-lock function evaluated in a query block with LIMIT, OFFSET or FETCH FIRST that reads "
                         + "rows may be called for rows the LIMIT later discards: with the call in WHERE, or feeding "
@@ -36,7 +39,10 @@ public final class LockInLimitQueryRule extends AbstractRule {
     public void check(RuleContext context) {
         for (LockSite site : context.model().sqlAcquisitions()) {
             SqlContext sql = site.sql();
-            if (!sql.isLimited() || !sql.readsRows() || sql.clause() == SqlClause.FROM || sql.clause() == SqlClause.CALL) {
+            if (!sql.isLimited()
+                    || !sql.readsRows()
+                    || sql.clause() == SqlClause.FROM
+                    || sql.clause() == SqlClause.CALL) {
                 continue;
             }
             boolean decides = switch (sql.clause()) {
@@ -58,7 +64,8 @@ public final class LockInLimitQueryRule extends AbstractRule {
             }
             List<RelatedLocation> related = new ArrayList<>();
             if (site.declarationRegion() != null) {
-                related.add(new RelatedLocation(site.declarationRegion(), "the SQL with the lock call is declared here"));
+                related.add(
+                        new RelatedLocation(site.declarationRegion(), "the SQL with the lock call is declared here"));
             }
             context.report(decides ? Severity.ERROR : Severity.WARNING, site, message, related);
         }

@@ -4,8 +4,8 @@ import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.SqlContext;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
-import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Precision;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +23,10 @@ public final class LockInRowFilterRule extends AbstractRule {
     /** Creates the rule with its metadata and documentation page. */
     public LockInRowFilterRule() {
         // precision: a fact of one query's syntax: the planner orders predicates
-        super("lock-in-row-filter", Severity.WARNING, Precision.HIGH,
+        super(
+                "lock-in-row-filter",
+                Severity.WARNING,
+                Precision.HIGH,
                 "Advisory lock in a WHERE, JOIN or HAVING predicate can lock rows the query does not return.",
                 "PostgreSQL evaluates the predicates of a WHERE, JOIN ... ON or HAVING clause in the order its planner "
                         + "chooses by estimated cost, not in the order written. A lock function there may run for rows "
@@ -42,18 +45,26 @@ public final class LockInRowFilterRule extends AbstractRule {
                 case HAVING -> "the HAVING clause";
                 default -> null;
             };
-            if (where == null || !sql.readsRows() || sql.isLimited() || RowSources.limitedSource(sql)
+            if (where == null
+                    || !sql.readsRows()
+                    || sql.isLimited()
+                    || RowSources.limitedSource(sql)
                     || RowSources.isKeyLookup(sql)) {
                 continue;
             }
             List<RelatedLocation> related = new ArrayList<>();
             if (site.declarationRegion() != null) {
-                related.add(new RelatedLocation(site.declarationRegion(), "the SQL with the lock call is declared here"));
+                related.add(
+                        new RelatedLocation(site.declarationRegion(), "the SQL with the lock call is declared here"));
             }
-            context.report(Severity.WARNING, site, site.display() + " is evaluated in " + where + " of a query that "
-                    + "reads rows: PostgreSQL orders predicates by estimated cost, not as written, so it may take the "
-                    + "lock on rows another predicate then rejects, and those locks stay held. Select the rows first "
-                    + "(a subquery or CTE with the other conditions, and LIMIT), then lock in the outer query.", related);
+            context.report(
+                    Severity.WARNING,
+                    site,
+                    site.display() + " is evaluated in " + where + " of a query that "
+                            + "reads rows: PostgreSQL orders predicates by estimated cost, not as written, so it may take the "
+                            + "lock on rows another predicate then rejects, and those locks stay held. Select the rows first "
+                            + "(a subquery or CTE with the other conditions, and LIMIT), then lock in the outer query.",
+                    related);
         }
     }
 }

@@ -7,8 +7,8 @@ import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.KeySpace;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
-import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Precision;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -34,7 +34,10 @@ public final class LockKeyOutOfRangeRule extends AbstractRule {
     /** Creates the rule with its metadata and documentation page. */
     public LockKeyOutOfRangeRule() {
         // precision: a literal outside int4/int8 or a checksum's sign, from the text alone
-        super("lock-key-out-of-range", Severity.ERROR, Precision.VERY_HIGH,
+        super(
+                "lock-key-out-of-range",
+                Severity.ERROR,
+                Precision.VERY_HIGH,
                 "Advisory-lock key value PostgreSQL cannot take, or a checksum whose sign changes between sites.",
                 "The two-int form takes two int4 arguments and the one-key form one int8: a literal outside "
                         + "that range makes every call fail. An unsigned 32-bit checksum (CRC32, Adler32) passed as a "
@@ -53,18 +56,27 @@ public final class LockKeyOutOfRangeRule extends AbstractRule {
                     continue;
                 }
                 if (site.key().space() == KeySpace.INT_PAIR && (v.compareTo(INT_MIN) < 0 || v.compareTo(INT_MAX) > 0)) {
-                    context.report(Severity.ERROR, site, site.display() + ": the " + (i == 0 ? "first" : "second")
-                            + " argument is " + v + ", outside int (-2147483648..2147483647), but the two-key form takes"
-                            + " two int arguments: every call fails (\"integer out of range\", or \"function "
-                            + site.function().sqlName() + "(integer, bigint) does not exist\" when the value arrives as"
-                            + " a bigint). Use the one-bigint form for large keys, or keep both parts within int.",
+                    context.report(
+                            Severity.ERROR,
+                            site,
+                            site.display() + ": the " + (i == 0 ? "first" : "second")
+                                    + " argument is " + v
+                                    + ", outside int (-2147483648..2147483647), but the two-key form takes"
+                                    + " two int arguments: every call fails (\"integer out of range\", or \"function "
+                                    + site.function().sqlName()
+                                    + "(integer, bigint) does not exist\" when the value arrives as"
+                                    + " a bigint). Use the one-bigint form for large keys, or keep both parts within int.",
                             List.of());
                     break;
                 }
                 if (site.key().space() == KeySpace.BIGINT && (v.compareTo(LONG_MIN) < 0 || v.compareTo(LONG_MAX) > 0)) {
-                    context.report(Severity.ERROR, site, site.display() + ": the key " + v + " is outside bigint"
-                            + " (-9223372036854775808..9223372036854775807): PostgreSQL reads it as numeric and finds"
-                            + " no " + site.function().sqlName() + "(numeric), so every call fails.", List.of());
+                    context.report(
+                            Severity.ERROR,
+                            site,
+                            site.display() + ": the key " + v + " is outside bigint"
+                                    + " (-9223372036854775808..9223372036854775807): PostgreSQL reads it as numeric and finds"
+                                    + " no " + site.function().sqlName() + "(numeric), so every call fails.",
+                            List.of());
                     break;
                 }
             }
@@ -81,10 +93,14 @@ public final class LockKeyOutOfRangeRule extends AbstractRule {
             for (int i = 0; i < parts.size(); i++) {
                 KeyPart p = parts.get(i);
                 KeyHash h = p.hash();
-                if (p.isKnown() && h != null && h.input() != null
+                if (p.isKnown()
+                        && h != null
+                        && h.input() != null
                         && (h.function() == KeyHash.Function.CRC32 || h.function() == KeyHash.Function.ADLER32)) {
-                    groups.computeIfAbsent(site.key().space() + "/" + i + "/" + h.function() + "/" + h.input(),
-                            x -> new ArrayList<>()).add(site);
+                    groups.computeIfAbsent(
+                                    site.key().space() + "/" + i + "/" + h.function() + "/" + h.input(),
+                                    x -> new ArrayList<>())
+                            .add(site);
                     partOf.put(site, p);
                 }
             }
@@ -99,18 +115,29 @@ public final class LockKeyOutOfRangeRule extends AbstractRule {
                 for (LockSite other : group) {
                     KeyPart theirs = partOf.get(other);
                     if (!theirs.value().equals(mine.value())) {
-                        related.add(new RelatedLocation(other.region(), "the same checksum reaches PostgreSQL as "
-                                + theirs.value() + " here (" + theirs.expression() + ")"));
+                        related.add(new RelatedLocation(
+                                other.region(),
+                                "the same checksum reaches PostgreSQL as " + theirs.value() + " here ("
+                                        + theirs.expression() + ")"));
                     }
                 }
                 String sum = KeyFacts.hashDisplay(mine.hash());
-                String elsewhere = group.stream().map(o -> partOf.get(o).value()).filter(v -> !v.equals(mine.value()))
-                        .distinct().map(String::valueOf).collect(Collectors.joining(" or "));
-                context.report(Severity.ERROR, site, site.display() + ": " + sum + " is an unsigned 32-bit value; here"
-                        + " it reaches PostgreSQL as " + mine.value() + " (" + mine.expression() + "), but as " + elsewhere
-                        + " at " + (related.size() == 1 ? "another site" : related.size() + " other sites")
-                        + " (a cast to int changes its sign): the sites take different locks and never exclude each"
-                        + " other. Convert the checksum the same way everywhere, in one helper.", related);
+                String elsewhere = group.stream()
+                        .map(o -> partOf.get(o).value())
+                        .filter(v -> !v.equals(mine.value()))
+                        .distinct()
+                        .map(String::valueOf)
+                        .collect(Collectors.joining(" or "));
+                context.report(
+                        Severity.ERROR,
+                        site,
+                        site.display() + ": " + sum + " is an unsigned 32-bit value; here"
+                                + " it reaches PostgreSQL as " + mine.value() + " (" + mine.expression() + "), but as "
+                                + elsewhere
+                                + " at " + (related.size() == 1 ? "another site" : related.size() + " other sites")
+                                + " (a cast to int changes its sign): the sites take different locks and never exclude each"
+                                + " other. Convert the checksum the same way everywhere, in one helper.",
+                        related);
             }
         }
     }

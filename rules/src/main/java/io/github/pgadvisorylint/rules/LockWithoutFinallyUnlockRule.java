@@ -1,17 +1,17 @@
 package io.github.pgadvisorylint.rules;
 
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
-import io.github.pgadvisorylint.core.model.LockModel;
-import io.github.pgadvisorylint.core.model.PathFinding;
-import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
+import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.PathFinding;
+import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
-import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Precision;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
-import io.github.pgadvisorylint.core.diagnostic.Severity;
 import java.util.List;
 
 /**
@@ -24,7 +24,10 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
     /** Creates the rule with its metadata and documentation page. */
     public LockWithoutFinallyUnlockRule() {
         // precision: lock-state dataflow across methods, helpers and pooled connections
-        super("lock-without-finally-unlock", Severity.ERROR, Precision.MEDIUM,
+        super(
+                "lock-without-finally-unlock",
+                Severity.ERROR,
+                Precision.MEDIUM,
                 "Session-level advisory lock whose unlock is not guaranteed by finally.",
                 "A session-level advisory lock (pg_advisory_lock, pg_try_advisory_lock and their _shared forms) is "
                         + "held until it is unlocked or the session ends; a ROLLBACK does not release it. When the "
@@ -51,37 +54,64 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
             switch (lifecycle.guarantee()) {
                 case NOT_IN_FINALLY -> {
                     if (site.api() == ExecutionApi.SQL_FILE) {
-                        context.report(Severity.ERROR, site, lead + " in a DO block or function body, but "
-                                + lifecycle.note() + ": the unlock then never runs, and the session keeps the lock "
-                                + "after the statement ends (a ROLLBACK does not release it). Wrap the work in BEGIN ... "
-                                + "EXCEPTION WHEN OTHERS THEN PERFORM " + unlockOf(site) + "; RAISE; END and unlock "
-                                + "before any RETURN, or use "
-                                + site.function().sqlName().replace("advisory_lock", "advisory_xact_lock") + ".",
-                                List.of(new RelatedLocation(lifecycle.releaseRegion(), "unlock that an error would skip")));
+                        context.report(
+                                Severity.ERROR,
+                                site,
+                                lead + " in a DO block or function body, but "
+                                        + lifecycle.note()
+                                        + ": the unlock then never runs, and the session keeps the lock "
+                                        + "after the statement ends (a ROLLBACK does not release it). Wrap the work in BEGIN ... "
+                                        + "EXCEPTION WHEN OTHERS THEN PERFORM " + unlockOf(site)
+                                        + "; RAISE; END and unlock "
+                                        + "before any RETURN, or use "
+                                        + site.function().sqlName().replace("advisory_lock", "advisory_xact_lock")
+                                        + ".",
+                                List.of(new RelatedLocation(
+                                        lifecycle.releaseRegion(), "unlock that an error would skip")));
                         break;
                     }
-                    context.report(Severity.ERROR, site, lead
-                        + ", but its unlock is not in a finally block: an exception before the unlock skips it, and "
-                        + "the lock stays held until the database session ends (a ROLLBACK does not release it). Put "
-                        + "the work in try { ... } finally { unlock }.",
-                        List.of(new RelatedLocation(lifecycle.releaseRegion(), "unlock that an exception would skip")));
+                    context.report(
+                            Severity.ERROR,
+                            site,
+                            lead
+                                    + ", but its unlock is not in a finally block: an exception before the unlock skips it, and "
+                                    + "the lock stays held until the database session ends (a ROLLBACK does not release it). Put "
+                                    + "the work in try { ... } finally { unlock }.",
+                            List.of(new RelatedLocation(
+                                    lifecycle.releaseRegion(), "unlock that an exception would skip")));
                 }
-                case TRY_STARTS_LATE -> context.report(Severity.ERROR, site, lead + ", but " + lifecycle.note()
-                        + ": if that code throws or returns, the finally never runs and the lock stays held. Start "
-                        + "the try right after the lock.",
-                        List.of(new RelatedLocation(lifecycle.releaseRegion(), "unlock in a finally that starts too late")));
-                case HANDLE_NOT_CLOSED -> context.report(Severity.ERROR, site, lead + ", but " + lifecycle.note()
-                        + ": the lock is released only when the handle is closed. Use it in try-with-resources.",
-                        lifecycle.releaseRegion() == null ? List.of()
-                                : List.of(new RelatedLocation(lifecycle.releaseRegion(), "close outside a finally block")));
+                case TRY_STARTS_LATE ->
+                    context.report(
+                            Severity.ERROR,
+                            site,
+                            lead + ", but " + lifecycle.note()
+                                    + ": if that code throws or returns, the finally never runs and the lock stays held. Start "
+                                    + "the try right after the lock.",
+                            List.of(new RelatedLocation(
+                                    lifecycle.releaseRegion(), "unlock in a finally that starts too late")));
+                case HANDLE_NOT_CLOSED ->
+                    context.report(
+                            Severity.ERROR,
+                            site,
+                            lead + ", but " + lifecycle.note()
+                                    + ": the lock is released only when the handle is closed. Use it in try-with-resources.",
+                            lifecycle.releaseRegion() == null
+                                    ? List.of()
+                                    : List.of(new RelatedLocation(
+                                            lifecycle.releaseRegion(), "close outside a finally block")));
                 case NONE -> {
                     if (model.possibleReleases(site).isEmpty()) {
-                        context.report(Severity.ERROR, site, lead + ", but no pg_advisory_unlock for key "
-                                + site.key().display() + " (nor pg_advisory_unlock_all) is found anywhere in the "
-                                + "scanned code: the lock is held until the session ends, which on a pooled "
-                                + "connection may be never. Unlock in a finally block, or use "
-                                + site.function().sqlName().replace("advisory_lock", "advisory_xact_lock")
-                                + " inside a transaction.", List.of());
+                        context.report(
+                                Severity.ERROR,
+                                site,
+                                lead + ", but no pg_advisory_unlock for key "
+                                        + site.key().display()
+                                        + " (nor pg_advisory_unlock_all) is found anywhere in the "
+                                        + "scanned code: the lock is held until the session ends, which on a pooled "
+                                        + "connection may be never. Unlock in a finally block, or use "
+                                        + site.function().sqlName().replace("advisory_lock", "advisory_xact_lock")
+                                        + " inside a transaction.",
+                                List.of());
                     }
                 }
                 default -> {
@@ -100,8 +130,13 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
                 case HELD_ON_RETURN -> " Unlock on every path: put the work in try { ... } finally { unlock }.";
                 default -> " Put the work in try { ... } finally { unlock }, starting right after the lock.";
             };
-            reportPath(context, Severity.ERROR, f, f.acquisition().display() + " takes a session-level lock, but " + f.note()
-                    + ": the lock stays held until the database session ends (a ROLLBACK does not release it)." + fix);
+            reportPath(
+                    context,
+                    Severity.ERROR,
+                    f,
+                    f.acquisition().display() + " takes a session-level lock, but " + f.note()
+                            + ": the lock stays held until the database session ends (a ROLLBACK does not release it)."
+                            + fix);
         }
     }
 

@@ -11,8 +11,7 @@ final class RowSources {
             "(?is)\\bwhere\\b(?:(?!\\bor\\b).)*?(?<![\\w.])(?:\\w+\\.)?id\\s*=\\s*(\\?|:\\w+|\\$\\d+|\\d+|'[^']*'|#\\{[^}]*})");
     private static final Pattern VALUES_SOURCE = Pattern.compile("(?is)\\bfrom\\s*\\(\\s*values\\b");
 
-    private RowSources() {
-    }
+    private RowSources() {}
 
     /**
      * @param sql a lock call's context
@@ -31,6 +30,7 @@ final class RowSources {
      */
     static boolean isKeyLookup(SqlContext sql) {
         String text = sql.statementText();
-        return KEY_LOOKUP.matcher(text).find() && !Pattern.compile("(?i)\\bor\\b").matcher(text).find();
+        return KEY_LOOKUP.matcher(text).find()
+                && !Pattern.compile("(?i)\\bor\\b").matcher(text).find();
     }
 }

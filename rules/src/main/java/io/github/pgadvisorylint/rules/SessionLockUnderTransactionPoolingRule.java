@@ -10,8 +10,8 @@ import io.github.pgadvisorylint.core.model.PoolingMode;
 import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
-import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Precision;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +30,10 @@ public final class SessionLockUnderTransactionPoolingRule extends AbstractRule {
     /** Creates the rule with its metadata and documentation page. */
     public SessionLockUnderTransactionPoolingRule() {
         // precision: pooling evidence may be inferred (a port, a host name), not declared
-        super("session-lock-under-transaction-pooling", Severity.ERROR, Precision.MEDIUM,
+        super(
+                "session-lock-under-transaction-pooling",
+                Severity.ERROR,
+                Precision.MEDIUM,
                 "Session-level advisory lock behind a pooler in transaction or statement mode.",
                 "With PgBouncer (or another pooler) in transaction or statement mode, a client holds a server "
                         + "connection only for one transaction or statement. A session-level advisory lock stays on "
@@ -74,21 +77,32 @@ public final class SessionLockUnderTransactionPoolingRule extends AbstractRule {
         boolean onlyDeclared = declared;
         List<PoolingEvidence> shown = transactional.stream()
                 .filter(e -> !onlyDeclared || e.strength() == EvidenceStrength.DECLARED)
-                .limit(MAX_RELATED).toList();
+                .limit(MAX_RELATED)
+                .toList();
         List<RelatedLocation> related = new ArrayList<>();
         for (PoolingEvidence e : shown) {
-            related.add(new RelatedLocation(e.region(), e.description() + " (" + e.strength().name().toLowerCase(Locale.ROOT) + ")"));
+            related.add(new RelatedLocation(
+                    e.region(), e.description() + " (" + e.strength().name().toLowerCase(Locale.ROOT) + ")"));
         }
-        String where = shown.isEmpty() ? "" : " (" + shown.get(0).region().path() + ":" + shown.get(0).region().startLine() + ")";
+        String where = shown.isEmpty()
+                ? ""
+                : " (" + shown.get(0).region().path() + ":"
+                        + shown.get(0).region().startLine() + ")";
         for (LockSite site : model.sites()) {
             if (site.function().level() != LockLevel.SESSION || model.role(site) == SiteRole.HELPER_CALL) {
                 continue;
             }
-            String what = site.function().operation().isAcquisition() ? "takes a session-level lock" : "releases a session-level lock";
-            context.report(severity, site, site.display() + " " + what + ", but " + why + where
-                    + ": the lock stays on a server connection that other clients borrow, and the unlock may run on "
-                    + "another one. Use " + replacement(site) + " inside a transaction, or connect this code "
-                    + "directly or through a session-mode pool.", related);
+            String what = site.function().operation().isAcquisition()
+                    ? "takes a session-level lock"
+                    : "releases a session-level lock";
+            context.report(
+                    severity,
+                    site,
+                    site.display() + " " + what + ", but " + why + where
+                            + ": the lock stays on a server connection that other clients borrow, and the unlock may run on "
+                            + "another one. Use " + replacement(site) + " inside a transaction, or connect this code "
+                            + "directly or through a session-mode pool.",
+                    related);
         }
     }
 

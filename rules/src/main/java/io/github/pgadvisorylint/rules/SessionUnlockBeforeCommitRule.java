@@ -1,13 +1,13 @@
 package io.github.pgadvisorylint.rules;
 
-import io.github.pgadvisorylint.core.model.PathFinding;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.PathFinding;
 import io.github.pgadvisorylint.core.model.SiteHazards.UncommittedRelease;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
-import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Precision;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
-import io.github.pgadvisorylint.core.diagnostic.Severity;
 import java.util.List;
 
 /**
@@ -23,7 +23,10 @@ public final class SessionUnlockBeforeCommitRule extends AbstractRule {
     /** Creates the rule with its metadata and documentation page. */
     public SessionUnlockBeforeCommitRule() {
         // precision: transaction boundaries inferred across methods and frameworks
-        super("session-unlock-before-commit", Severity.ERROR, Precision.MEDIUM,
+        super(
+                "session-unlock-before-commit",
+                Severity.ERROR,
+                Precision.MEDIUM,
                 "Session-level advisory lock released before its transaction commits.",
                 "pg_advisory_unlock takes effect immediately, even inside an open transaction. When the unlock runs "
                         + "in a @Transactional method, a TransactionTemplate callback or before commit() on a "
@@ -41,20 +44,24 @@ public final class SessionUnlockBeforeCommitRule extends AbstractRule {
                 continue;
             }
             String where = switch (open.kind()) {
-                case TRANSACTIONAL_METHOD -> "inside the transaction of " + open.evidence()
-                        + ", which commits only when the method returns";
-                case TRANSACTION_CALLBACK -> "inside the " + open.evidence()
-                        + ", whose transaction commits only after the callback returns";
+                case TRANSACTIONAL_METHOD ->
+                    "inside the transaction of " + open.evidence() + ", which commits only when the method returns";
+                case TRANSACTION_CALLBACK ->
+                    "inside the " + open.evidence() + ", whose transaction commits only after the callback returns";
                 case MANUAL_COMMIT -> "after " + open.evidence();
             };
             String fix = open.kind() == UncommittedRelease.Kind.MANUAL_COMMIT
                     ? "Unlock after commit(), or use pg_advisory_xact_lock, which is released by the commit itself."
                     : "Use pg_advisory_xact_lock inside the transaction (released at its commit), or take and release "
-                    + "the session lock outside the transaction, unlocking after it has committed.";
-            context.report(Severity.ERROR, site, site.display() + " releases a session-level lock " + where
-                    + ": the unlock takes effect at once, so another session can take the key and read the data "
-                    + "before this transaction's writes are committed. " + fix,
-                    List.of(new RelatedLocation(open.acquisition(), "the session-level lock released too early"),
+                            + "the session lock outside the transaction, unlocking after it has committed.";
+            context.report(
+                    Severity.ERROR,
+                    site,
+                    site.display() + " releases a session-level lock " + where
+                            + ": the unlock takes effect at once, so another session can take the key and read the data "
+                            + "before this transaction's writes are committed. " + fix,
+                    List.of(
+                            new RelatedLocation(open.acquisition(), "the session-level lock released too early"),
                             new RelatedLocation(open.boundary(), "the transaction that is still open at the unlock")));
         }
         // the same fact proved along paths across methods (core.flow): a release helper called in the
@@ -64,10 +71,15 @@ public final class SessionUnlockBeforeCommitRule extends AbstractRule {
                     || context.model().hazards(f.release()).uncommittedRelease() != null) {
                 continue;
             }
-            reportPath(context, Severity.ERROR, f, f.release().display() + " releases the session-level lock "
-                    + f.acquisition().display() + " while " + f.note() + ": the unlock takes effect at once, so another "
-                    + "session can take the key and read the data before this transaction's writes are committed. Use "
-                    + "pg_advisory_xact_lock inside the transaction (released at its commit), or unlock after the commit.");
+            reportPath(
+                    context,
+                    Severity.ERROR,
+                    f,
+                    f.release().display() + " releases the session-level lock "
+                            + f.acquisition().display() + " while " + f.note()
+                            + ": the unlock takes effect at once, so another "
+                            + "session can take the key and read the data before this transaction's writes are committed. Use "
+                            + "pg_advisory_xact_lock inside the transaction (released at its commit), or unlock after the commit.");
         }
     }
 }

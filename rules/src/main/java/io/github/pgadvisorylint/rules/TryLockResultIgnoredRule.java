@@ -7,8 +7,8 @@ import io.github.pgadvisorylint.core.model.ResultUse;
 import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.model.SiteUsage;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
-import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Precision;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +28,10 @@ public final class TryLockResultIgnoredRule extends AbstractRule {
     /** Creates the rule with its metadata and documentation page. */
     public TryLockResultIgnoredRule() {
         // precision: how the call's result is read, in the method that runs it
-        super("try-lock-result-ignored", Severity.ERROR, Precision.HIGH,
+        super(
+                "try-lock-result-ignored",
+                Severity.ERROR,
+                Precision.HIGH,
                 "The boolean of pg_try_advisory_lock does not decide whether the guarded work runs.",
                 "pg_try_advisory_lock and its variants return false at once when another session holds the key. "
                         + "When the code never reads that value, reads Statement.execute's flag instead (true for any "
@@ -48,7 +51,8 @@ public final class TryLockResultIgnoredRule extends AbstractRule {
             LockOperation op = site.function().operation();
             List<RelatedLocation> related = new ArrayList<>();
             if (site.declarationRegion() != null) {
-                related.add(new RelatedLocation(site.declarationRegion(), "the SQL with the lock call is declared here"));
+                related.add(
+                        new RelatedLocation(site.declarationRegion(), "the SQL with the lock call is declared here"));
             }
             if (op == LockOperation.TRY_ACQUIRE) {
                 String why = switch (usage.result()) {
@@ -59,19 +63,30 @@ public final class TryLockResultIgnoredRule extends AbstractRule {
                     default -> null;
                 };
                 if (why != null) {
-                    String example = helperCall && site.java() != null && site.java().executionCall() != null
-                            ? "if (" + site.java().executionCall() + "(...)) { ... }"
-                            : "if (rs.next() && rs.getBoolean(1)) { ... } or "
-                            + "Boolean.TRUE.equals(jdbc.queryForObject(sql, Boolean.class, key))";
-                    context.report(Severity.ERROR, site, site.display() + " returns false when another session holds "
-                            + "the key, but " + why + ": the guarded work runs either way. Read the boolean and skip the "
-                            + "work when it is false, e.g. " + example + ".", related);
+                    String example =
+                            helperCall && site.java() != null && site.java().executionCall() != null
+                                    ? "if (" + site.java().executionCall() + "(...)) { ... }"
+                                    : "if (rs.next() && rs.getBoolean(1)) { ... } or "
+                                            + "Boolean.TRUE.equals(jdbc.queryForObject(sql, Boolean.class, key))";
+                    context.report(
+                            Severity.ERROR,
+                            site,
+                            site.display() + " returns false when another session holds "
+                                    + "the key, but " + why
+                                    + ": the guarded work runs either way. Read the boolean and skip the "
+                                    + "work when it is false, e.g. " + example + ".",
+                            related);
                 }
             } else if (op == LockOperation.RELEASE && usage.result() == ResultUse.DISCARDED) {
-                context.report(Severity.NOTE, site, site.display() + " returns false when this session did not hold "
-                        + "the lock, but " + usage.resultNote() + ": a false here means exclusivity was already lost "
-                        + "(the lock was never taken, taken on another connection, or released twice). Read the boolean "
-                        + "and log or fail when it is false.", related);
+                context.report(
+                        Severity.NOTE,
+                        site,
+                        site.display() + " returns false when this session did not hold "
+                                + "the lock, but " + usage.resultNote()
+                                + ": a false here means exclusivity was already lost "
+                                + "(the lock was never taken, taken on another connection, or released twice). Read the boolean "
+                                + "and log or fail when it is false.",
+                        related);
             }
         }
     }

@@ -8,8 +8,8 @@ import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.model.SqlClause;
 import io.github.pgadvisorylint.core.model.SqlContext;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
-import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Precision;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +29,10 @@ public final class UnboundedLockCountRule extends AbstractRule {
     /** Creates the rule with its metadata and documentation page. */
     public UnboundedLockCountRule() {
         // precision: whether the rows or the collection can be large is not in the code
-        super("unbounded-lock-count", Severity.WARNING, Precision.MEDIUM,
+        super(
+                "unbounded-lock-count",
+                Severity.WARNING,
+                Precision.MEDIUM,
                 "Advisory locks taken per row or per collection element with no bound on their number.",
                 "Every advisory lock held takes a slot in PostgreSQL's shared lock table, sized by "
                         + "max_locks_per_transaction x (max_connections + max_prepared_transactions); about 12,900 on "
@@ -43,31 +46,47 @@ public final class UnboundedLockCountRule extends AbstractRule {
     public void check(RuleContext context) {
         for (LockSite site : context.model().acquisitions()) {
             List<RelatedLocation> related = new ArrayList<>();
-            if (context.model().role(site) != SiteRole.HELPER_CALL && perRow(site.sql()) && site.key().hasColumnPart()) {
+            if (context.model().role(site) != SiteRole.HELPER_CALL
+                    && perRow(site.sql())
+                    && site.key().hasColumnPart()) {
                 if (site.declarationRegion() != null) {
-                    related.add(new RelatedLocation(site.declarationRegion(), "the SQL with the lock call is declared here"));
+                    related.add(new RelatedLocation(
+                            site.declarationRegion(), "the SQL with the lock call is declared here"));
                 }
-                context.report(Severity.WARNING, site, site.display() + " takes one lock per row the query reads, with "
-                        + "no LIMIT: " + holds(site) + " every one of them, and a large table fills the shared lock table "
-                        + "(out of shared memory for every session of the cluster). Limit the rows in a subquery, or "
-                        + "lock one key that stands for the whole set.", related);
+                context.report(
+                        Severity.WARNING,
+                        site,
+                        site.display() + " takes one lock per row the query reads, with "
+                                + "no LIMIT: " + holds(site)
+                                + " every one of them, and a large table fills the shared lock table "
+                                + "(out of shared memory for every session of the cluster). Limit the rows in a subquery, or "
+                                + "lock one key that stands for the whole set.",
+                        related);
                 continue;
             }
             LoopContext loop = context.model().usage(site).loop();
             if (loop != null && loop.accumulatesLocks()) {
                 related.add(new RelatedLocation(loop.region(), "the loop: nothing bounds its iterations"));
-                context.report(Severity.WARNING, site, site.display() + " is taken once per iteration of "
-                        + loop.description() + " and nothing is released before the loop ends: " + holds(site)
-                        + " one lock per element, and a large collection fills the shared lock table (out of shared "
-                        + "memory for every session of the cluster). Release each lock in the iteration (finally), "
-                        + "use a transaction per element or per bounded batch, or lock one key for the whole set.", related);
+                context.report(
+                        Severity.WARNING,
+                        site,
+                        site.display() + " is taken once per iteration of "
+                                + loop.description() + " and nothing is released before the loop ends: " + holds(site)
+                                + " one lock per element, and a large collection fills the shared lock table (out of shared "
+                                + "memory for every session of the cluster). Release each lock in the iteration (finally), "
+                                + "use a transaction per element or per bounded batch, or lock one key for the whole set.",
+                        related);
             }
         }
     }
 
     private static boolean perRow(SqlContext sql) {
-        return sql.readsRows() && !sql.isLimited() && sql.clause() != SqlClause.FROM && sql.clause() != SqlClause.CALL
-                && !RowSources.limitedSource(sql) && !RowSources.isKeyLookup(sql);
+        return sql.readsRows()
+                && !sql.isLimited()
+                && sql.clause() != SqlClause.FROM
+                && sql.clause() != SqlClause.CALL
+                && !RowSources.limitedSource(sql)
+                && !RowSources.isKeyLookup(sql);
     }
 
     private static String holds(LockSite site) {

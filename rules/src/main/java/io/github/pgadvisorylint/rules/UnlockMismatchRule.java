@@ -1,20 +1,20 @@
 package io.github.pgadvisorylint.rules;
 
-import io.github.pgadvisorylint.core.model.LockMode;
-import io.github.pgadvisorylint.core.model.PathFinding;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.KeySpace;
 import io.github.pgadvisorylint.core.model.LockKey;
 import io.github.pgadvisorylint.core.model.LockLevel;
+import io.github.pgadvisorylint.core.model.LockMode;
 import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.LockOperation;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.PathFinding;
 import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
-import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Precision;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
-import io.github.pgadvisorylint.core.diagnostic.Severity;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,7 +43,10 @@ public final class UnlockMismatchRule extends AbstractRule {
     /** Creates the rule with its metadata and documentation page. */
     public UnlockMismatchRule() {
         // precision: lock-state dataflow pairing each unlock with the locks held on its path
-        super("unlock-mismatch", Severity.ERROR, Precision.MEDIUM,
+        super(
+                "unlock-mismatch",
+                Severity.ERROR,
+                Precision.MEDIUM,
                 "An advisory unlock that does not match the lock it is meant to release.",
                 "pg_advisory_unlock releases one hold of one session-level lock of exactly that key, key space and "
                         + "mode. Unlocking another key, the other key space, the other mode or a transaction-level lock "
@@ -57,13 +60,23 @@ public final class UnlockMismatchRule extends AbstractRule {
     public void check(RuleContext context) {
         for (PathFinding f : context.model().pathFindings()) {
             switch (f.kind()) {
-                case STACKED -> reportPath(context, Severity.ERROR, f, f.acquisition().display()
-                        + " takes a session-level lock, but " + f.note() + " (F4). Take it once per unlock, or unlock as "
-                        + "many times as it was taken.");
-                case RELEASE_WITHOUT_HOLD, RELEASE_ON_OTHER_CONNECTION -> reportPath(context, Severity.ERROR, f,
-                        f.release().display() + " does not match the lock it is meant to release: " + f.note() + ".");
-                default -> {
-                }
+                case STACKED ->
+                    reportPath(
+                            context,
+                            Severity.ERROR,
+                            f,
+                            f.acquisition().display()
+                                    + " takes a session-level lock, but " + f.note()
+                                    + " (F4). Take it once per unlock, or unlock as "
+                                    + "many times as it was taken.");
+                case RELEASE_WITHOUT_HOLD, RELEASE_ON_OTHER_CONNECTION ->
+                    reportPath(
+                            context,
+                            Severity.ERROR,
+                            f,
+                            f.release().display() + " does not match the lock it is meant to release: " + f.note()
+                                    + ".");
+                default -> {}
             }
         }
         LockModel model = context.model();
@@ -74,16 +87,21 @@ public final class UnlockMismatchRule extends AbstractRule {
                 continue; // the SQL runs in its callers' methods, not in the one around it
             }
             String type = s.path() + "|" + (s.java() == null ? "" : s.java().typeName());
-            methods.computeIfAbsent(type + "|" + (s.java() == null ? "" : s.java().methodName()), k -> new ArrayList<>()).add(s);
+            methods.computeIfAbsent(
+                            type + "|" + (s.java() == null ? "" : s.java().methodName()), k -> new ArrayList<>())
+                    .add(s);
             types.computeIfAbsent(type, k -> new ArrayList<>()).add(s);
         }
         for (Map.Entry<String, List<LockSite>> e : methods.entrySet()) {
             List<LockSite> group = e.getValue();
             String typeKey = e.getKey().substring(0, e.getKey().lastIndexOf('|'));
-            List<LockSite> acquisitions = group.stream().filter(s -> s.function().operation().isAcquisition()).toList();
+            List<LockSite> acquisitions = group.stream()
+                    .filter(s -> s.function().operation().isAcquisition())
+                    .toList();
             boolean ownLocks = !acquisitions.isEmpty();
             List<LockSite> typeAcquisitions = types.get(typeKey).stream()
-                    .filter(s -> s.function().operation().isAcquisition()).toList();
+                    .filter(s -> s.function().operation().isAcquisition())
+                    .toList();
             List<LockSite> reported = new ArrayList<>();
             for (LockSite r : group) {
                 if (r.function().operation() == LockOperation.RELEASE) {
@@ -104,75 +122,137 @@ public final class UnlockMismatchRule extends AbstractRule {
             return false;
         }
         for (LockSite a : acquisitions) {
-            if (a.key().mayEqual(r.key()) && a.function().level() == LockLevel.SESSION && a.function().mode() == r.function().mode()) {
+            if (a.key().mayEqual(r.key())
+                    && a.function().level() == LockLevel.SESSION
+                    && a.function().mode() == r.function().mode()) {
                 return false; // a lock this unlock may release
             }
         }
-        List<LockSite> same = acquisitions.stream().filter(a -> sameKey(a.key(), r.key())).toList();
-        List<LockSite> xact = same.stream().filter(a -> a.function().level() == LockLevel.TRANSACTION).toList();
+        List<LockSite> same =
+                acquisitions.stream().filter(a -> sameKey(a.key(), r.key())).toList();
+        List<LockSite> xact = same.stream()
+                .filter(a -> a.function().level() == LockLevel.TRANSACTION)
+                .toList();
         if (!xact.isEmpty()) {
-            report(context, r, xact, r.display() + " tries to release a lock that " + where + " took at transaction level "
-                    + "with " + xact.get(0).function().sqlName() + ": transaction-level locks cannot be released early "
-                    + "(there is no pg_advisory_xact_unlock); this call returns false with a WARNING and the lock stays "
-                    + "held until COMMIT or ROLLBACK. Drop the unlock, or take a session-level lock if it must end early.",
+            report(
+                    context,
+                    r,
+                    xact,
+                    r.display() + " tries to release a lock that " + where + " took at transaction level "
+                            + "with " + xact.get(0).function().sqlName()
+                            + ": transaction-level locks cannot be released early "
+                            + "(there is no pg_advisory_xact_unlock); this call returns false with a WARNING and the lock stays "
+                            + "held until COMMIT or ROLLBACK. Drop the unlock, or take a session-level lock if it must end early.",
                     "the transaction-level lock");
             return true;
         }
-        List<LockSite> otherMode = same.stream().filter(a -> a.function().level() == LockLevel.SESSION).toList();
+        List<LockSite> otherMode = same.stream()
+                .filter(a -> a.function().level() == LockLevel.SESSION)
+                .toList();
         if (!otherMode.isEmpty()) {
             LockSite a = otherMode.get(0);
-            report(context, r, otherMode, r.display() + " releases a " + mode(r) + " lock, but " + where + " took key "
-                    + r.key().display() + " in " + mode(a) + " mode with " + a.function().sqlName() + ": the unlock returns "
-                    + "false with a WARNING and the " + mode(a) + " lock stays held. Use "
-                    + (a.function().mode() == LockMode.SHARED
-                    ? "pg_advisory_unlock_shared" : "pg_advisory_unlock") + ".", "the " + mode(a) + " lock");
+            report(
+                    context,
+                    r,
+                    otherMode,
+                    r.display() + " releases a " + mode(r) + " lock, but " + where + " took key "
+                            + r.key().display() + " in " + mode(a) + " mode with "
+                            + a.function().sqlName() + ": the unlock returns "
+                            + "false with a WARNING and the " + mode(a) + " lock stays held. Use "
+                            + (a.function().mode() == LockMode.SHARED
+                                    ? "pg_advisory_unlock_shared"
+                                    : "pg_advisory_unlock")
+                            + ".",
+                    "the " + mode(a) + " lock");
             return true;
         }
-        List<LockSite> crossed = acquisitions.stream().filter(a -> a.function().level() == LockLevel.SESSION
-                && crossSpace(a.key(), r.key())).toList();
+        List<LockSite> crossed = acquisitions.stream()
+                .filter(a -> a.function().level() == LockLevel.SESSION && crossSpace(a.key(), r.key()))
+                .toList();
         if (!crossed.isEmpty()) {
             LockSite a = crossed.get(0);
-            report(context, r, crossed, r.display() + " releases key " + r.key().display() + " in the "
-                    + space(r.key()) + " key space, but " + where + " locked " + a.key().display() + " in the "
-                    + space(a.key()) + " key space: the two spaces never overlap, so the unlock returns false and the lock "
-                    + "stays held. Use the same arguments in the lock and the unlock.", "the lock in the other key space");
+            report(
+                    context,
+                    r,
+                    crossed,
+                    r.display() + " releases key " + r.key().display() + " in the "
+                            + space(r.key()) + " key space, but " + where + " locked "
+                            + a.key().display() + " in the "
+                            + space(a.key())
+                            + " key space: the two spaces never overlap, so the unlock returns false and the lock "
+                            + "stays held. Use the same arguments in the lock and the unlock.",
+                    "the lock in the other key space");
             return true;
         }
         if (r.key().isFullyKnown()) {
-            List<LockSite> known = acquisitions.stream().filter(a -> a.function().level() == LockLevel.SESSION
-                    && a.key().space() == r.key().space()).toList();
+            List<LockSite> known = acquisitions.stream()
+                    .filter(a -> a.function().level() == LockLevel.SESSION
+                            && a.key().space() == r.key().space())
+                    .toList();
             if (!known.isEmpty() && known.stream().allMatch(a -> a.key().isFullyKnown())) {
-                report(context, r, known, r.display() + " releases key " + r.key().display() + ", but " + where
-                        + " locks " + known.stream().map(a -> a.key().display()).distinct().reduce((x, y) -> x + ", " + y).orElse("")
-                        + ": the unlock returns false and the lock that was taken stays held. Unlock the key that was locked"
-                        + " (one named constant for both).", "the lock this unlock was probably meant for");
+                report(
+                        context,
+                        r,
+                        known,
+                        r.display() + " releases key " + r.key().display() + ", but " + where
+                                + " locks "
+                                + known.stream()
+                                        .map(a -> a.key().display())
+                                        .distinct()
+                                        .reduce((x, y) -> x + ", " + y)
+                                        .orElse("")
+                                + ": the unlock returns false and the lock that was taken stays held. Unlock the key that was locked"
+                                + " (one named constant for both).",
+                        "the lock this unlock was probably meant for");
                 return true;
             }
         }
         return false;
     }
 
-    private static void unlockAll(RuleContext context, LockModel model, LockSite r, List<LockSite> group, boolean ownLocks,
-                                  List<LockSite> typeAcquisitions) {
+    private static void unlockAll(
+            RuleContext context,
+            LockModel model,
+            LockSite r,
+            List<LockSite> group,
+            boolean ownLocks,
+            List<LockSite> typeAcquisitions) {
         if (ownLocks) {
-            List<LockSite> session = group.stream().filter(s -> s.function().operation().isAcquisition()
-                    && s.function().level() == LockLevel.SESSION).toList();
+            List<LockSite> session = group.stream()
+                    .filter(s -> s.function().operation().isAcquisition()
+                            && s.function().level() == LockLevel.SESSION)
+                    .toList();
             boolean perKeyRelease = group.stream().anyMatch(s -> s.function().operation() == LockOperation.RELEASE);
-            long keys = session.stream().map(s -> s.key().space() + s.key().canonical()).distinct().count();
+            long keys = session.stream()
+                    .map(s -> s.key().space() + s.key().canonical())
+                    .distinct()
+                    .count();
             if (keys == 1 && !perKeyRelease) {
-                report(context, r, session, "pg_advisory_unlock_all() is the only release of the one lock "
-                        + session.get(0).display() + " written next to it: it drops every session-level advisory lock of "
-                        + "the connection, including locks that callers or other code sharing the connection still rely "
-                        + "on. Release the key with pg_advisory_unlock" + session.get(0).key().display() + ".",
+                report(
+                        context,
+                        r,
+                        session,
+                        "pg_advisory_unlock_all() is the only release of the one lock "
+                                + session.get(0).display()
+                                + " written next to it: it drops every session-level advisory lock of "
+                                + "the connection, including locks that callers or other code sharing the connection still rely "
+                                + "on. Release the key with pg_advisory_unlock"
+                                + session.get(0).key().display() + ".",
                         "the one lock it releases");
             }
             return;
         }
-        List<LockSite> sessionElsewhere = typeAcquisitions.stream().filter(s -> s.function().level() == LockLevel.SESSION).toList();
+        List<LockSite> sessionElsewhere = typeAcquisitions.stream()
+                .filter(s -> s.function().level() == LockLevel.SESSION)
+                .toList();
         if (model.usage(r).freshConnection() && !sessionElsewhere.isEmpty()) {
-            report(context, r, sessionElsewhere, "pg_advisory_unlock_all() runs on a connection this code has just "
-                    + "borrowed, not on the session that took the lock: it releases only the current session's locks, "
-                    + "so the lock taken elsewhere stays held. Unlock on the connection that locked, or let that session end.",
+            report(
+                    context,
+                    r,
+                    sessionElsewhere,
+                    "pg_advisory_unlock_all() runs on a connection this code has just "
+                            + "borrowed, not on the session that took the lock: it releases only the current session's locks, "
+                            + "so the lock taken elsewhere stays held. Unlock on the connection that locked, or let that session end.",
                     "a session-level lock taken on another connection");
         }
     }
@@ -184,29 +264,48 @@ public final class UnlockMismatchRule extends AbstractRule {
             LockOperation op = s.function().operation();
             // helpers keep their own state (a release that is a no-op when nothing is held, one object per
             // connection), and tests unlock twice on purpose to see false: count plain SQL sites of main code
-            if (op == LockOperation.RELEASE_ALL || s.function().level() != LockLevel.SESSION || reported.contains(s)
-                    || model.role(s) == SiteRole.HELPER_CALL || model.inTestSources(s)) {
+            if (op == LockOperation.RELEASE_ALL
+                    || s.function().level() != LockLevel.SESSION
+                    || reported.contains(s)
+                    || model.role(s) == SiteRole.HELPER_CALL
+                    || model.inTestSources(s)) {
                 continue;
             }
-            byKey.computeIfAbsent(s.key().space() + s.key().canonical() + s.function().mode(), k -> new ArrayList<>()).add(s);
+            byKey.computeIfAbsent(
+                            s.key().space() + s.key().canonical() + s.function().mode(), k -> new ArrayList<>())
+                    .add(s);
         }
         for (List<LockSite> sites : byKey.values()) {
             if (!sites.stream().allMatch(s -> model.usage(s).straightLine())) {
                 continue;
             }
-            List<LockSite> locks = sites.stream().filter(s -> s.function().operation().isAcquisition()).toList();
-            List<LockSite> unlocks = sites.stream().filter(s -> s.function().operation() == LockOperation.RELEASE).toList();
+            List<LockSite> locks = sites.stream()
+                    .filter(s -> s.function().operation().isAcquisition())
+                    .toList();
+            List<LockSite> unlocks = sites.stream()
+                    .filter(s -> s.function().operation() == LockOperation.RELEASE)
+                    .toList();
             if (!locks.isEmpty() && unlocks.size() > locks.size()) {
                 LockSite extra = unlocks.get(locks.size());
-                report(context, extra, locks, extra.display() + " is unlock number " + (locks.size() + 1) + " of a key "
-                        + "this method locks " + times(locks.size()) + ": the extra unlock returns false with a WARNING "
-                        + "(or releases a hold that a caller took). Unlock once per lock, in one finally block.",
+                report(
+                        context,
+                        extra,
+                        locks,
+                        extra.display() + " is unlock number " + (locks.size() + 1) + " of a key "
+                                + "this method locks " + times(locks.size())
+                                + ": the extra unlock returns false with a WARNING "
+                                + "(or releases a hold that a caller took). Unlock once per lock, in one finally block.",
                         "the lock");
             } else if (locks.size() >= 2 && !unlocks.isEmpty() && unlocks.size() < locks.size()) {
                 LockSite last = unlocks.get(unlocks.size() - 1);
-                report(context, last, locks, "key " + last.key().display() + " is locked " + times(locks.size())
-                        + " in this method but unlocked " + times(unlocks.size()) + ": session-level locks stack, so "
-                        + "after the last unlock the session still holds the key. Unlock once per lock, or lock once.",
+                report(
+                        context,
+                        last,
+                        locks,
+                        "key " + last.key().display() + " is locked " + times(locks.size())
+                                + " in this method but unlocked " + times(unlocks.size())
+                                + ": session-level locks stack, so "
+                                + "after the last unlock the session still holds the key. Unlock once per lock, or lock once.",
                         "a lock of this key");
             }
         }

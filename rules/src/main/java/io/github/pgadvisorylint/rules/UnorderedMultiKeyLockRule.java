@@ -14,8 +14,8 @@ import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
 import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.model.SqlClause;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
-import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Precision;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayList;
@@ -45,7 +45,10 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
     /** Creates the rule with its metadata and documentation page. */
     public UnorderedMultiKeyLockRule() {
         // precision: order inferred from loops, sorts and the lock-order graph across helpers
-        super("unordered-multi-key-lock", Severity.WARNING, Precision.MEDIUM,
+        super(
+                "unordered-multi-key-lock",
+                Severity.WARNING,
+                Precision.MEDIUM,
                 "Several blocking advisory locks taken in no consistent order can deadlock.",
                 "When one code path holds key A and waits for key B while another holds B and waits for A, "
                         + "PostgreSQL detects the deadlock after deadlock_timeout and aborts one of them. Taking "
@@ -55,8 +58,7 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
     }
 
     /** The strongest finding per site, so one site gets one message. */
-    private record Pending(Severity severity, String message, List<RelatedLocation> related) {
-    }
+    private record Pending(Severity severity, String message, List<RelatedLocation> related) {}
 
     @Override
     public void check(RuleContext context) {
@@ -68,21 +70,41 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
             put(findings, c.closing().to(), inversion(c));
         }
         for (LockOrderEdge e : model.orderEdges()) {
-            if (graph.componentOf(e) != null || !e.waits() || sameKey(e.from(), e.to()) || !conflict(e.from(), e.to())) {
-                continue; // reported with its cycle; nobody waits; a re-entrant lock; two shared locks never block each other
+            if (graph.componentOf(e) != null
+                    || !e.waits()
+                    || sameKey(e.from(), e.to())
+                    || !conflict(e.from(), e.to())) {
+                continue; // reported with its cycle; nobody waits; a re-entrant lock; two shared locks never block each
+                // other
             }
             if (known(e.from()) && known(e.to()) && compare(e.from(), e.to()) > 0) {
-                put(findings, e.to(), new Pending(Severity.WARNING, e.to().display() + " is taken while "
-                        + e.from().display() + " is held: descending key order. If any other path takes these keys "
-                        + "in ascending order the two can deadlock; take every set of keys in ascending order.",
-                        List.of(new RelatedLocation(e.from().region(), "the larger key, taken first"))));
-            } else if (!known(e.from()) && !known(e.to()) && !e.ordered() && sameMethod(e) && !oneHelperCall(model, e)
+                put(
+                        findings,
+                        e.to(),
+                        new Pending(
+                                Severity.WARNING,
+                                e.to().display() + " is taken while "
+                                        + e.from().display()
+                                        + " is held: descending key order. If any other path takes these keys "
+                                        + "in ascending order the two can deadlock; take every set of keys in ascending order.",
+                                List.of(new RelatedLocation(e.from().region(), "the larger key, taken first"))));
+            } else if (!known(e.from())
+                    && !known(e.to())
+                    && !e.ordered()
+                    && sameMethod(e)
+                    && !oneHelperCall(model, e)
                     && !e.from().key().canonical().equals(e.to().key().canonical())) {
-                put(findings, e.to(), new Pending(Severity.WARNING, e.to().display() + " is taken while "
-                        + e.from().display() + " is held, in an order given by the data (" + e.method() + "): a call with "
-                        + "the two values swapped takes them the other way round, and the two calls can deadlock. Lock "
-                        + "the smaller key first (Math.min / Math.max) or sort the keys.",
-                        List.of(new RelatedLocation(e.from().region(), "taken first"))));
+                put(
+                        findings,
+                        e.to(),
+                        new Pending(
+                                Severity.WARNING,
+                                e.to().display() + " is taken while "
+                                        + e.from().display() + " is held, in an order given by the data (" + e.method()
+                                        + "): a call with "
+                                        + "the two values swapped takes them the other way round, and the two calls can deadlock. Lock "
+                                        + "the smaller key first (Math.min / Math.max) or sort the keys.",
+                                List.of(new RelatedLocation(e.from().region(), "taken first"))));
             }
         }
         findings.forEach((site, p) -> context.report(p.severity(), site, p.message(), p.related()));
@@ -97,20 +119,28 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
         String message;
         if (c.cycle().size() == 2) {
             LockOrderEdge other = c.cycle().get(1);
-            message = closing.to().display() + " is taken while " + closing.from().display() + " is held ("
+            message = closing.to().display() + " is taken while "
+                    + closing.from().display() + " is held ("
                     + closing.method() + "), but " + other.method() + " takes them in the opposite order: two sessions "
                     + "can each hold one and wait for the other until PostgreSQL aborts one with \"deadlock detected\". "
                     + "Take both keys in one fixed order everywhere.";
         } else {
             StringBuilder path = new StringBuilder();
             for (LockOrderEdge e : c.cycle()) {
-                path.append(path.length() == 0 ? "" : ", ").append(LockOrderGraph.nodeOf(e.from()).label()).append(" then ")
-                        .append(LockOrderGraph.nodeOf(e.to()).label()).append(" (").append(e.method()).append(')');
+                path.append(path.length() == 0 ? "" : ", ")
+                        .append(LockOrderGraph.nodeOf(e.from()).label())
+                        .append(" then ")
+                        .append(LockOrderGraph.nodeOf(e.to()).label())
+                        .append(" (")
+                        .append(e.method())
+                        .append(')');
             }
-            message = closing.to().display() + " is taken while " + closing.from().display() + " is held ("
-                    + closing.method() + "), which closes a cycle of " + c.cycle().size() + " lock orders: " + path
-                    + ". As many sessions can each hold one key and wait for the next until PostgreSQL "
-                    + "aborts one with \"deadlock detected\". Take these keys in one fixed order everywhere.";
+            message =
+                    closing.to().display() + " is taken while " + closing.from().display() + " is held ("
+                            + closing.method() + "), which closes a cycle of "
+                            + c.cycle().size() + " lock orders: " + path
+                            + ". As many sessions can each hold one key and wait for the next until PostgreSQL "
+                            + "aborts one with \"deadlock detected\". Take these keys in one fixed order everywhere.";
         }
         Map<SourceRegion, String> related = new LinkedHashMap<>();
         related.put(closing.to().region(), "");
@@ -132,10 +162,12 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
             String held = LockOrderGraph.nodeOf(e.from()).label();
             String taken = LockOrderGraph.nodeOf(e.to()).label();
             if (e.from().region().equals(e.to().region())) { // one lock-helper call takes both
-                related.putIfAbsent(e.from().region(), held + " then " + taken + " are taken here (" + e.method() + ")");
+                related.putIfAbsent(
+                        e.from().region(), held + " then " + taken + " are taken here (" + e.method() + ")");
             } else {
                 related.putIfAbsent(e.from().region(), held + " is held here (" + e.method() + ")");
-                related.putIfAbsent(e.to().region(), taken + " is then taken here while " + held + " is held (" + e.method() + ")");
+                related.putIfAbsent(
+                        e.to().region(), taken + " is then taken here while " + held + " is held (" + e.method() + ")");
             }
         }
         related.remove(closing.to().region());
@@ -167,17 +199,32 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
             }
             LoopOrder loop = model.loop(site);
             if (loop != null && !loop.sorted() && holdsAcrossIterations(model, site)) {
-                put(findings, site, new Pending(Severity.WARNING, site.display() + " takes one lock per element of "
-                        + loop.source() + " and keeps them, in iteration order, but " + loop.evidence() + ": two callers "
-                        + "with overlapping elements in different orders can deadlock. Sort the keys before the loop "
-                        + "(sorted(), a TreeSet).", List.of()));
+                put(
+                        findings,
+                        site,
+                        new Pending(
+                                Severity.WARNING,
+                                site.display() + " takes one lock per element of "
+                                        + loop.source() + " and keeps them, in iteration order, but " + loop.evidence()
+                                        + ": two callers "
+                                        + "with overlapping elements in different orders can deadlock. Sort the keys before the loop "
+                                        + "(sorted(), a TreeSet).",
+                                List.of()));
             }
-            if (model.role(site) != SiteRole.HELPER_CALL && site.sql().readsRows() && site.key().hasColumnPart()
+            if (model.role(site) != SiteRole.HELPER_CALL
+                    && site.sql().readsRows()
+                    && site.key().hasColumnPart()
                     && site.sql().clause() != SqlClause.FROM) {
-                put(findings, site, new Pending(Severity.WARNING, site.display() + " locks one key per row of one "
-                        + "statement; PostgreSQL promises no order of evaluation, so two such statements over "
-                        + "overlapping rows can deadlock. Lock the keys one by one in a fixed order, or lock in an outer "
-                        + "query over rows sorted in a subquery.", List.of()));
+                put(
+                        findings,
+                        site,
+                        new Pending(
+                                Severity.WARNING,
+                                site.display() + " locks one key per row of one "
+                                        + "statement; PostgreSQL promises no order of evaluation, so two such statements over "
+                                        + "overlapping rows can deadlock. Lock the keys one by one in a fixed order, or lock in an outer "
+                                        + "query over rows sorted in a subquery.",
+                                List.of()));
             }
         }
     }
@@ -188,9 +235,12 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
             return true;
         }
         LockLifecycle l = model.lifecycle(site);
-        return l == null || (l.guarantee() != ReleaseGuarantee.FINALLY && l.guarantee() != ReleaseGuarantee.BY_HELPER
-                && l.guarantee() != ReleaseGuarantee.TRY_WITH_RESOURCES && l.guarantee() != ReleaseGuarantee.NOT_IN_FINALLY
-                && l.guarantee() != ReleaseGuarantee.PATHS_FOLLOWED);
+        return l == null
+                || (l.guarantee() != ReleaseGuarantee.FINALLY
+                        && l.guarantee() != ReleaseGuarantee.BY_HELPER
+                        && l.guarantee() != ReleaseGuarantee.TRY_WITH_RESOURCES
+                        && l.guarantee() != ReleaseGuarantee.NOT_IN_FINALLY
+                        && l.guarantee() != ReleaseGuarantee.PATHS_FOLLOWED);
     }
 
     private static boolean conflict(LockSite a, LockSite b) {
@@ -202,7 +252,9 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
     }
 
     private static boolean sameKey(LockSite a, LockSite b) {
-        return a.key().isFullyKnown() && b.key().isFullyKnown() && a.key().space() == b.key().space()
+        return a.key().isFullyKnown()
+                && b.key().isFullyKnown()
+                && a.key().space() == b.key().space()
                 && a.key().canonical().equals(b.key().canonical());
     }
 
@@ -211,12 +263,15 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
      * helper's, and the helper's own SQL sites are judged (and reported) where it is written.
      */
     private static boolean oneHelperCall(LockModel model, LockOrderEdge e) {
-        return model.role(e.from()) == SiteRole.HELPER_CALL && model.role(e.to()) == SiteRole.HELPER_CALL
+        return model.role(e.from()) == SiteRole.HELPER_CALL
+                && model.role(e.to()) == SiteRole.HELPER_CALL
                 && e.from().region().equals(e.to().region());
     }
 
     private static boolean sameMethod(LockOrderEdge e) {
-        return e.from().java() != null && e.to().java() != null && e.from().path().equals(e.to().path())
+        return e.from().java() != null
+                && e.to().java() != null
+                && e.from().path().equals(e.to().path())
                 && e.from().java().methodName().equals(e.to().java().methodName());
     }
 

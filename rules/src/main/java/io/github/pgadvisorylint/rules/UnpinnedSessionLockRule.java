@@ -6,8 +6,8 @@ import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.TransactionState;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
-import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Precision;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +23,10 @@ public final class UnpinnedSessionLockRule extends AbstractRule {
     /** Creates the rule with its metadata and documentation page. */
     public UnpinnedSessionLockRule() {
         // precision: the transaction and connection context inferred from frameworks
-        super("unpinned-session-lock", Severity.ERROR, Precision.MEDIUM,
+        super(
+                "unpinned-session-lock",
+                Severity.ERROR,
+                Precision.MEDIUM,
                 "Session-level advisory lock taken through a connection pool's per-call connection.",
                 "JdbcTemplate, NamedParameterJdbcTemplate, Spring Data and an EntityManager outside a transaction "
                         + "borrow a pooled connection for each statement and return it afterwards. A session-level "
@@ -42,17 +45,24 @@ public final class UnpinnedSessionLockRule extends AbstractRule {
             }
             List<RelatedLocation> related = new ArrayList<>();
             for (LockSite release : context.model().possibleReleases(site)) {
-                if (release.path().equals(site.path()) && release.execution().connection() == ConnectionScope.POOLED_PER_CALL) {
-                    related.add(new RelatedLocation(release.region(),
+                if (release.path().equals(site.path())
+                        && release.execution().connection() == ConnectionScope.POOLED_PER_CALL) {
+                    related.add(new RelatedLocation(
+                            release.region(),
                             "this unlock borrows its own pooled connection and may find no lock to release"));
                 }
             }
-            context.report(Severity.ERROR, site, site.display() + " takes a session-level lock through "
-                    + site.java().executionCall() + ", outside a transaction: " + site.execution().connectionEvidence()
-                    + ", so the lock stays on a pooled connection the code no longer holds and the unlock may run on "
-                    + "another one. Take both on one Connection (ConnectionCallback, a @Transactional method), or use "
-                    + site.function().sqlName().replace("advisory_lock", "advisory_xact_lock")
-                    + " inside a transaction.", related);
+            context.report(
+                    Severity.ERROR,
+                    site,
+                    site.display() + " takes a session-level lock through "
+                            + site.java().executionCall() + ", outside a transaction: "
+                            + site.execution().connectionEvidence()
+                            + ", so the lock stays on a pooled connection the code no longer holds and the unlock may run on "
+                            + "another one. Take both on one Connection (ConnectionCallback, a @Transactional method), or use "
+                            + site.function().sqlName().replace("advisory_lock", "advisory_xact_lock")
+                            + " inside a transaction.",
+                    related);
         }
     }
 }

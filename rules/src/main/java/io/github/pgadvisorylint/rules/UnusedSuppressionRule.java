@@ -25,7 +25,10 @@ public final class UnusedSuppressionRule extends AbstractRule {
     /** Creates the rule with its metadata and documentation page. */
     public UnusedSuppressionRule() {
         // precision: compares the suppressions with this run's findings, no judgement
-        super(ID, Severity.NOTE, Precision.VERY_HIGH,
+        super(
+                ID,
+                Severity.NOTE,
+                Precision.VERY_HIGH,
                 "A pg-advisory-lint suppression that names an unknown rule or silences nothing.",
                 "An ignore comment or @SuppressWarnings value that names no rule of pg-advisory-lint (a typo, or a "
                         + "rule that was renamed) silences nothing, so the finding it was written for still fires or "
@@ -47,7 +50,10 @@ public final class UnusedSuppressionRule extends AbstractRule {
             String ids = String.join(",", use.ruleIds());
             for (String unknown : use.unknownIds()) {
                 String hint = suggestion(unknown, context.knownRuleIds());
-                context.report(Severity.WARNING, use.location(), "unknown:" + unknown,
+                context.report(
+                        Severity.WARNING,
+                        use.location(),
+                        "unknown:" + unknown,
                         written + " names '" + unknown + "', which is not a pg-advisory-lint rule"
                                 + (hint == null ? "" : " (did you mean " + hint + "?)")
                                 + ": it silences nothing. 'pg-advisory-lint list-rules' lists the rule ids.",
@@ -56,18 +62,26 @@ public final class UnusedSuppressionRule extends AbstractRule {
             Set<String> unused = new TreeSet<>(use.unusedIds());
             unused.remove(ID);
             if (!unused.isEmpty()) {
-                context.report(Severity.NOTE, use.location(), "unused:" + use.form() + ":" + ids,
+                context.report(
+                        Severity.NOTE,
+                        use.location(),
+                        "unused:" + use.form() + ":" + ids,
                         written + " silences no " + String.join(" or ", unused) + " finding here"
                                 + (use.form() == SuppressionUse.Form.COMMENT
-                                        ? " (a comment covers its own line and the next one)" : "")
+                                        ? " (a comment covers its own line and the next one)"
+                                        : "")
                                 + ": the code it excused was fixed or moved. Remove it so it cannot hide a"
                                 + " future finding.",
                         List.of());
             } else if (use.coversEveryRule() && use.silenced() == 0) {
-                context.report(Severity.NOTE, use.location(), "unused:" + use.form() + ":*",
+                context.report(
+                        Severity.NOTE,
+                        use.location(),
+                        "unused:" + use.form() + ":*",
                         written + " silences no finding here"
                                 + (use.form() == SuppressionUse.Form.COMMENT
-                                        ? " (a comment covers its own line and the next one)" : "")
+                                        ? " (a comment covers its own line and the next one)"
+                                        : "")
                                 + ": the code it excused was fixed or moved. Remove it so it cannot hide a"
                                 + " future finding.",
                         List.of());

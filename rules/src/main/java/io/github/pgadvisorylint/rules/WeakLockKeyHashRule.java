@@ -20,13 +20,17 @@ import java.util.List;
  */
 public final class WeakLockKeyHashRule extends AbstractRule {
 
-    private static final String FIX = " Use the two-int form with a namespace, pg_advisory_lock(NAMESPACE, hash), so only"
-            + " keys of one kind can collide, or a 64-bit hash such as hashtextextended(text, seed) (PostgreSQL 11+).";
+    private static final String FIX =
+            " Use the two-int form with a namespace, pg_advisory_lock(NAMESPACE, hash), so only"
+                    + " keys of one kind can collide, or a 64-bit hash such as hashtextextended(text, seed) (PostgreSQL 11+).";
 
     /** Creates the rule with its metadata and documentation page. */
     public WeakLockKeyHashRule() {
         // precision: the hash function named in the key expression
-        super("weak-lock-key-hash", Severity.WARNING, Precision.HIGH,
+        super(
+                "weak-lock-key-hash",
+                Severity.WARNING,
+                Precision.HIGH,
                 "Advisory-lock key derived from a 32-bit or identity-based hash.",
                 "A 32-bit hash used as the one-bigint key fills only 2^32 of the 2^64 keys: after tens of "
                         + "thousands of distinct inputs two of them probably share a key (birthday bound), and "
@@ -47,19 +51,27 @@ public final class WeakLockKeyHashRule extends AbstractRule {
                     continue;
                 }
                 if (h.function().identityBased()) {
-                    context.report(Severity.ERROR, site, site.display() + ": " + p.expression()
-                            + " is an identity hash (Object.hashCode(), an enum's hashCode() or System.identityHashCode)"
-                            + ", which differs between JVM runs and between instances: two processes locking the same"
-                            + " thing take different locks and never exclude each other. Derive the key from a stable"
-                            + " value: a constant from a key registry, an entity id, or the hash of a stable name.",
+                    context.report(
+                            Severity.ERROR,
+                            site,
+                            site.display() + ": " + p.expression()
+                                    + " is an identity hash (Object.hashCode(), an enum's hashCode() or System.identityHashCode)"
+                                    + ", which differs between JVM runs and between instances: two processes locking the same"
+                                    + " thing take different locks and never exclude each other. Derive the key from a stable"
+                                    + " value: a constant from a key registry, an entity id, or the hash of a stable name.",
                             List.of());
                     break;
                 }
                 if (site.key().space() == KeySpace.BIGINT && h.function().bits() <= 32 && !p.isKnown()) {
-                    context.report(Severity.WARNING, site, site.display() + ": " + p.expression() + " is "
-                            + what(h.function()) + ", used as the whole one-bigint key: with tens of thousands of"
-                            + " distinct inputs two of them probably share a key (about 1% at 9,300 keys, 50% at"
-                            + " 77,000), and unrelated work then excludes each other." + fix(h.function()), List.of());
+                    context.report(
+                            Severity.WARNING,
+                            site,
+                            site.display() + ": " + p.expression() + " is "
+                                    + what(h.function())
+                                    + ", used as the whole one-bigint key: with tens of thousands of"
+                                    + " distinct inputs two of them probably share a key (about 1% at 9,300 keys, 50% at"
+                                    + " 77,000), and unrelated work then excludes each other." + fix(h.function()),
+                            List.of());
                     break;
                 }
             }

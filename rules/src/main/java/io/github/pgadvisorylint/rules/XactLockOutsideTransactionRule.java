@@ -7,8 +7,8 @@ import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.model.TransactionBoundary;
 import io.github.pgadvisorylint.core.model.TransactionState;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
-import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Precision;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import java.util.List;
 
@@ -22,7 +22,10 @@ public final class XactLockOutsideTransactionRule extends AbstractRule {
     /** Creates the rule with its metadata and documentation page. */
     public XactLockOutsideTransactionRule() {
         // precision: autocommit and transaction context inferred across methods and frameworks
-        super("xact-lock-outside-transaction", Severity.ERROR, Precision.MEDIUM,
+        super(
+                "xact-lock-outside-transaction",
+                Severity.ERROR,
+                Precision.MEDIUM,
                 "Transaction-level advisory lock taken outside a transaction protects nothing.",
                 "pg_advisory_xact_lock and pg_try_advisory_xact_lock are held until the end of the current "
                         + "transaction. In autocommit every statement is its own transaction, so the lock is released "
@@ -38,20 +41,32 @@ public final class XactLockOutsideTransactionRule extends AbstractRule {
             // @Query method or a boundary that holds only the lock joins its caller's transaction
             if (site.function().level() != LockLevel.TRANSACTION
                     || (context.model().role(site) == SiteRole.HELPER_CALL
-                    && site.execution().boundary() != TransactionBoundary.FROM_CALL)) {
+                            && site.execution().boundary() != TransactionBoundary.FROM_CALL)) {
                 continue;
             }
             TransactionState state = site.execution().transaction();
-            List<RelatedLocation> related = site.execution().transactionRegion() == null ? List.of()
-                    : List.of(new RelatedLocation(site.execution().transactionRegion(), site.execution().transactionEvidence()));
+            List<RelatedLocation> related = site.execution().transactionRegion() == null
+                    ? List.of()
+                    : List.of(new RelatedLocation(
+                            site.execution().transactionRegion(),
+                            site.execution().transactionEvidence()));
             if (state == TransactionState.AUTOCOMMIT) {
-                context.report(Severity.ERROR, site, site.display() + " takes a transaction-level lock in autocommit ("
-                        + site.execution().transactionEvidence() + "): it is released as soon as this statement ends, "
-                        + "so the work after it runs unprotected. Run the lock and the work in one transaction.", related);
+                context.report(
+                        Severity.ERROR,
+                        site,
+                        site.display() + " takes a transaction-level lock in autocommit ("
+                                + site.execution().transactionEvidence()
+                                + "): it is released as soon as this statement ends, "
+                                + "so the work after it runs unprotected. Run the lock and the work in one transaction.",
+                        related);
             } else if (state == TransactionState.ENDS_BEFORE_WORK) {
-                context.report(Severity.ERROR, site, site.display() + " takes a transaction-level lock in a transaction "
-                        + "that ends right after it (" + site.execution().transactionEvidence()
-                        + "), releasing the lock before the work that follows. Do the work inside the same transaction.",
+                context.report(
+                        Severity.ERROR,
+                        site,
+                        site.display() + " takes a transaction-level lock in a transaction "
+                                + "that ends right after it ("
+                                + site.execution().transactionEvidence()
+                                + "), releasing the lock before the work that follows. Do the work inside the same transaction.",
                         related);
             }
         }

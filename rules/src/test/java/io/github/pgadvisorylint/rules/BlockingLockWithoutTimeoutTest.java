@@ -26,17 +26,29 @@ class BlockingLockWithoutTimeoutTest {
     void offByDefaultAndSwitchedOnByConfiguration() {
         Path folder = FixtureHarness.fixture(RULE);
         List<Rule> rules = RuleRegistry.load(getClass().getClassLoader());
-        assertThat(rules.stream().filter(r -> r.descriptor().id().equals(RULE)).findFirst().orElseThrow()
-                .descriptor().enabledByDefault()).isFalse();
-        AnalysisResult plain = FixtureHarness.analyzerBuilder(folder).rules(rules).build()
-                .analyze(folder, List.of(folder));
+        assertThat(rules.stream()
+                        .filter(r -> r.descriptor().id().equals(RULE))
+                        .findFirst()
+                        .orElseThrow()
+                        .descriptor()
+                        .enabledByDefault())
+                .isFalse();
+        AnalysisResult plain =
+                FixtureHarness.analyzerBuilder(folder).rules(rules).build().analyze(folder, List.of(folder));
         assertThat(plain.findings()).noneMatch(f -> f.ruleId().equals(RULE));
         assertThat(plain.rules()).noneMatch(d -> d.id().equals(RULE));
-        AnalysisResult on = FixtureHarness.analyzerBuilder(folder).rules(rules).enabledRules(Set.of(RULE)).build()
+        AnalysisResult on = FixtureHarness.analyzerBuilder(folder)
+                .rules(rules)
+                .enabledRules(Set.of(RULE))
+                .build()
                 .analyze(folder, List.of(folder));
         assertThat(on.findings()).anyMatch(f -> f.ruleId().equals(RULE));
-        AnalysisResult onThenOff = FixtureHarness.analyzerBuilder(folder).rules(rules).enabledRules(Set.of(RULE))
-                .disabledRules(Set.of(RULE)).build().analyze(folder, List.of(folder));
+        AnalysisResult onThenOff = FixtureHarness.analyzerBuilder(folder)
+                .rules(rules)
+                .enabledRules(Set.of(RULE))
+                .disabledRules(Set.of(RULE))
+                .build()
+                .analyze(folder, List.of(folder));
         assertThat(onThenOff.findings()).noneMatch(f -> f.ruleId().equals(RULE));
     }
 }

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 class ExampleProjectTest {
 
     /** A row of the README's findings table: {@code | `path:line` | `rule-id` | level | why |}. */
-    private static final Pattern ROW = Pattern.compile("^\\| `([^`]+):(\\d+)` \\| `([a-z0-9-]+)` \\| (error|warning|note) \\|");
+    private static final Pattern ROW =
+            Pattern.compile("^\\| `([^`]+):(\\d+)` \\| `([a-z0-9-]+)` \\| (error|warning|note) \\|");
 
     /** The heading of the README section that holds the table. */
     private static final String SECTION = "## What the scan reports";
@@ -42,14 +43,17 @@ class ExampleProjectTest {
         assertThat(listed).as("rows of the README's table").isNotEmpty();
 
         // what `pg-advisory-lint scan examples/invoice-service` runs: the rules on by default
-        AnalysisResult result = Analyzer.builder().rules(RuleRegistry.load()).threads(1).build()
-                .analyze(project, List.of(project));
+        AnalysisResult result =
+                Analyzer.builder().rules(RuleRegistry.load()).threads(1).build().analyze(project, List.of(project));
         List<String> scanned = new ArrayList<>();
         for (Finding f : result.findings()) {
-            scanned.add(relativeToExample(project, f.region().path()) + ":" + f.region().startLine() + " "
-                    + f.ruleId() + " " + f.severity().sarifLevel());
+            scanned.add(relativeToExample(project, f.region().path()) + ":"
+                    + f.region().startLine() + " " + f.ruleId() + " "
+                    + f.severity().sarifLevel());
         }
-        assertThat(listed).as("README.md '" + SECTION + "' against the scan").containsExactlyInAnyOrderElementsOf(scanned);
+        assertThat(listed)
+                .as("README.md '" + SECTION + "' against the scan")
+                .containsExactlyInAnyOrderElementsOf(scanned);
     }
 
     /**

@@ -33,16 +33,25 @@ import org.junit.jupiter.params.provider.ValueSource;
 class FactsCacheTest {
 
     private static final Analyzer ANALYZER = Analyzer.builder()
-            .rules(RuleRegistry.load(FactsCacheTest.class.getClassLoader())).build();
+            .rules(RuleRegistry.load(FactsCacheTest.class.getClassLoader()))
+            .build();
 
     @TempDir
     Path tmp;
 
     /** What must not differ between a cached and an uncached run (everything but the wall time). */
     private static List<Object> observable(AnalysisResult r) {
-        return List.of(r.findings(), r.suppressed(), r.notifications(), r.model().sites(), r.model().orderEdges(), r.model().poolingEvidence(),
+        return List.of(
+                r.findings(),
+                r.suppressed(),
+                r.notifications(),
+                r.model().sites(),
+                r.model().orderEdges(),
+                r.model().poolingEvidence(),
                 r.model().connectionTimeouts(),
-                r.filesScanned(), r.filesAnalyzed(), r.rules());
+                r.filesScanned(),
+                r.filesAnalyzed(),
+                r.rules());
     }
 
     private AnalysisResult cached(Analyzer analyzer, Path project, Path cacheFile) throws IOException {
@@ -56,10 +65,20 @@ class FactsCacheTest {
     private FactsCache.Stats lastStats;
 
     @ParameterizedTest
-    @ValueSource(strings = {"lock-helpers", "api-surfaces", "session-lock-under-transaction-pooling",
-        "unordered-multi-key-lock", "blocking-lock-without-timeout/projects/configured", "duplicate-lock-key",
-        "lock-in-limit-query", "try-lock-result-ignored", "unlock-mismatch", "session-unlock-before-commit",
-        "lock-failure-ignored"})
+    @ValueSource(
+            strings = {
+                "lock-helpers",
+                "api-surfaces",
+                "session-lock-under-transaction-pooling",
+                "unordered-multi-key-lock",
+                "blocking-lock-without-timeout/projects/configured",
+                "duplicate-lock-key",
+                "lock-in-limit-query",
+                "try-lock-result-ignored",
+                "unlock-mismatch",
+                "session-unlock-before-commit",
+                "lock-failure-ignored"
+            })
     void warmRunOnUnchangedFilesEqualsAColdRunAndParsesNothing(String fixture) throws IOException {
         Path project = copy(FixtureHarness.fixture(fixture));
         Path cacheFile = tmp.resolve("cache.json");
@@ -112,7 +131,8 @@ class FactsCacheTest {
         AnalysisResult warm = cached(ANALYZER, project, cacheFile);
         assertThat(lastStats.javaReused()).isFalse();
         assertThat(observable(warm)).isEqualTo(observable(ANALYZER.analyze(project, List.of(project))));
-        assertThat(keysOf(warm)).contains("value=7002, expression=BillingKeys.MONTH_END")
+        assertThat(keysOf(warm))
+                .contains("value=7002, expression=BillingKeys.MONTH_END")
                 .doesNotContain("value=7001, expression=BillingKeys.MONTH_END");
         assertThat(keysOf(before)).contains("value=7001, expression=BillingKeys.MONTH_END");
     }
@@ -152,26 +172,40 @@ class FactsCacheTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"lock-helpers", "api-surfaces", "unlock-mismatch", "lock-state-paths",
-        "spring-transactions", "sql-value-flow", "lock-failure-ignored"})
+    @ValueSource(
+            strings = {
+                "lock-helpers",
+                "api-surfaces",
+                "unlock-mismatch",
+                "lock-state-paths",
+                "spring-transactions",
+                "sql-value-flow",
+                "lock-failure-ignored"
+            })
     void anyEditOfOneLockUsingFileGivesTheColdResult(String fixture) throws IOException {
         Path project = copy(FixtureHarness.fixture(fixture));
         Path cacheFile = tmp.resolve("cache.json");
         cached(ANALYZER, project, cacheFile);
         List<Path> javaFiles;
         try (Stream<Path> walk = Files.walk(project)) {
-            javaFiles = walk.filter(p -> p.toString().endsWith(".java")).sorted().toList();
+            javaFiles =
+                    walk.filter(p -> p.toString().endsWith(".java")).sorted().toList();
         }
         for (Path edited : javaFiles) {
             String text = Files.readString(edited);
             // an edit inside the file's last type: a new member, so its outline changes too
             int last = text.lastIndexOf('}');
-            Files.writeString(edited, text.substring(0, last) + "    static final long EDITED = 1L;\n" + text.substring(last));
+            Files.writeString(
+                    edited, text.substring(0, last) + "    static final long EDITED = 1L;\n" + text.substring(last));
             AnalysisResult warm = cached(ANALYZER, project, cacheFile);
-            assertThat(observable(warm)).as(edited.toString()).isEqualTo(observable(ANALYZER.analyze(project, List.of(project))));
+            assertThat(observable(warm))
+                    .as(edited.toString())
+                    .isEqualTo(observable(ANALYZER.analyze(project, List.of(project))));
             Files.writeString(edited, text + "// and a comment\n");
             warm = cached(ANALYZER, project, cacheFile);
-            assertThat(observable(warm)).as(edited.toString()).isEqualTo(observable(ANALYZER.analyze(project, List.of(project))));
+            assertThat(observable(warm))
+                    .as(edited.toString())
+                    .isEqualTo(observable(ANALYZER.analyze(project, List.of(project))));
         }
     }
 
@@ -266,11 +300,17 @@ class FactsCacheTest {
         Path project = copy(FixtureHarness.fixture("lock-helpers"));
         Path cacheFile = tmp.resolve("cache.json");
         cached(ANALYZER, project, cacheFile);
-        Analyzer sessionPooling = Analyzer.builder().rules(ANALYZER.rules()).pooling(PoolingSetting.SESSION).build();
+        Analyzer sessionPooling = Analyzer.builder()
+                .rules(ANALYZER.rules())
+                .pooling(PoolingSetting.SESSION)
+                .build();
         cached(sessionPooling, project, cacheFile);
         assertThat(lastStats.filesReused()).isZero();
-        Analyzer fewerRules = Analyzer.builder().rules(ANALYZER.rules()).pooling(PoolingSetting.SESSION)
-                .disabledRules(Set.of("duplicate-lock-key")).build();
+        Analyzer fewerRules = Analyzer.builder()
+                .rules(ANALYZER.rules())
+                .pooling(PoolingSetting.SESSION)
+                .disabledRules(Set.of("duplicate-lock-key"))
+                .build();
         AnalysisResult warm = cached(fewerRules, project, cacheFile);
         assertThat(lastStats.javaReused()).isTrue();
         assertThat(observable(warm)).isEqualTo(observable(fewerRules.analyze(project, List.of(project))));
@@ -310,15 +350,19 @@ class FactsCacheTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"{}", "null", "[]", "\"\"", "{\"files\": null}", "{\"format\": 3}", "[[[[[[", "\u0000\u0001"})
+    @ValueSource(
+            strings = {"{}", "null", "[]", "\"\"", "{\"files\": null}", "{\"format\": 3}", "[[[[[[", "\u0000\u0001"})
     void aFileThatIsNoCacheIsReportedInPlainWords(String content) throws IOException {
         Path cacheFile = tmp.resolve("cache.json");
         Files.writeString(cacheFile, content);
         FactsCache cache = FactsCache.load(cacheFile);
-        assertThat(cache.problem()).hasValueSatisfying(p -> assertThat(p)
-                .startsWith("cannot use cache file " + cacheFile + " (")
-                .containsAnyOf("not valid JSON", "not a pg-advisory-lint cache")
-                .doesNotContain("Snapshot").doesNotContain("Coercion").doesNotContain("io.github"));
+        assertThat(cache.problem())
+                .hasValueSatisfying(p -> assertThat(p)
+                        .startsWith("cannot use cache file " + cacheFile + " (")
+                        .containsAnyOf("not valid JSON", "not a pg-advisory-lint cache")
+                        .doesNotContain("Snapshot")
+                        .doesNotContain("Coercion")
+                        .doesNotContain("io.github"));
     }
 
     @Test
@@ -328,8 +372,7 @@ class FactsCacheTest {
         FactsCache cache = FactsCache.load(dirAsCache);
         assertThat(cache.problem()).hasValueSatisfying(p -> assertThat(p).contains("not a regular file"));
         ANALYZER.analyze(project, List.of(project), cache);
-        assertThatThrownBy(cache::save).isInstanceOf(IOException.class)
-                .hasMessageContaining("not a regular file");
+        assertThatThrownBy(cache::save).isInstanceOf(IOException.class).hasMessageContaining("not a regular file");
         assertThat(dirAsCache).isEmptyDirectory();
     }
 

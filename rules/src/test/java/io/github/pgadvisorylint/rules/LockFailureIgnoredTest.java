@@ -22,9 +22,13 @@ class LockFailureIgnoredTest {
     void relatedLocationsAreTheCatchAndTheWork() {
         AnalysisResult result = FixtureHarness.analyze(FixtureHarness.fixture(RULE));
         Finding f = result.findings().stream()
-                .filter(x -> x.ruleId().equals(RULE) && x.region().path().endsWith("NightlyJobs.java") && x.region().startLine() == 37)
-                .findFirst().orElseThrow();
-        assertThat(f.related().stream().map(r -> r.region().startLine()).toList()).containsExactly(38, 41);
+                .filter(x -> x.ruleId().equals(RULE)
+                        && x.region().path().endsWith("NightlyJobs.java")
+                        && x.region().startLine() == 37)
+                .findFirst()
+                .orElseThrow();
+        assertThat(f.related().stream().map(r -> r.region().startLine()).toList())
+                .containsExactly(38, 41);
         assertThat(f.message()).contains("only logs it").contains("jdbc.update(...) runs next");
     }
 }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Analyzer;
-import io.github.pgadvisorylint.core.rule.Rule;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.rule.Rule;
 import io.github.pgadvisorylint.fixtures.Expectation;
 import io.github.pgadvisorylint.fixtures.Expectations;
 import io.github.pgadvisorylint.fixtures.FixtureDiff;
@@ -69,8 +69,9 @@ class NewRuleScriptTest {
         assertThat(after).containsExactlyElementsOf(expected);
 
         assertThat(Files.readString(root.resolve("README.md"))).contains("| `" + ID + "` | warning | ");
-        assertThat(Files.readString(root.resolve("README.md")).replace("| `" + ID + "` | warning | <what it finds, "
-                + "one line> |\n", "")).isEqualTo(Files.readString(repo.resolve("README.md")));
+        assertThat(Files.readString(root.resolve("README.md"))
+                        .replace("| `" + ID + "` | warning | <what it finds, " + "one line> |\n", ""))
+                .isEqualTo(Files.readString(repo.resolve("README.md")));
 
         Expectations cases = Expectations.parse(fixture);
         assertThat(cases.all()).extracting(Expectation::ruleId).containsExactly(ID);
@@ -84,7 +85,8 @@ class NewRuleScriptTest {
 
         AnalysisResult result = Analyzer.builder().rules(List.of(rule)).build().analyze(fixture, List.of(fixture));
         FixtureDiff diff = FixtureDiff.compare(cases.restrictTo(Set.of(ID)), result.findings());
-        assertThat(diff.problems()).extracting(FixtureDiff.Problem::kind)
+        assertThat(diff.problems())
+                .extracting(FixtureDiff.Problem::kind)
                 .containsExactly(FixtureDiff.ProblemKind.MISSING);
 
         Run again = run(root, ID, "warning");
@@ -94,13 +96,16 @@ class NewRuleScriptTest {
         assertThat(run(root, "another-rule", "fatal").code).isEqualTo(2);
     }
 
-    private record Run(int code, String output) {
-    }
+    private record Run(int code, String output) {}
 
     private static Run run(Path root, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("sh", root.resolve("scripts/new-rule").toString()));
+        List<String> command =
+                new ArrayList<>(List.of("sh", root.resolve("scripts/new-rule").toString()));
         command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).directory(root.toFile()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(command)
+                .directory(root.toFile())
+                .redirectErrorStream(true)
+                .start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         return new Run(p.exitValue(), output);
@@ -114,13 +119,23 @@ class NewRuleScriptTest {
     private static Rule compileAndLoad(Path source, Path resources, Path classes) throws Exception {
         Files.createDirectories(classes);
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
-        int code = javac.run(null, null, null, "-d", classes.toString(), "-classpath",
+        int code = javac.run(
+                null,
+                null,
+                null,
+                "-d",
+                classes.toString(),
+                "-classpath",
                 System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
-                "--release", "17", source.toString());
+                "--release",
+                "17",
+                source.toString());
         assertThat(code).as("javac of the generated rule").isZero();
-        URLClassLoader loader = new URLClassLoader(new URL[] {classes.toUri().toURL(), resources.toUri().toURL()},
+        URLClassLoader loader = new URLClassLoader(
+                new URL[] {classes.toUri().toURL(), resources.toUri().toURL()},
                 NewRuleScriptTest.class.getClassLoader());
-        return (Rule) loader.loadClass("io.github.pgadvisorylint.rules.ScaffoldProbeRule").getConstructor()
+        return (Rule) loader.loadClass("io.github.pgadvisorylint.rules.ScaffoldProbeRule")
+                .getConstructor()
                 .newInstance();
     }
 }

@@ -56,16 +56,19 @@ class RuleFixturesTest {
             Path folder = FixtureHarness.fixturesRoot().resolve(id);
             if (!Files.isDirectory(folder)) {
                 return DynamicTest.dynamicTest(id, () -> {
-                    throw new AssertionError("rule " + id + " has no fixture folder " + folder
-                            + " (scripts/new-rule writes one)");
+                    throw new AssertionError(
+                            "rule " + id + " has no fixture folder " + folder + " (scripts/new-rule writes one)");
                 });
             }
-            return DynamicContainer.dynamicContainer(id, FixtureHarness.scanRoots(folder).stream()
-                    .map(root -> DynamicTest.dynamicTest(label(folder, root), root.toUri(), () -> {
-                        Set<String> checked = new TreeSet<>(Expectations.parse(root).ruleIds());
-                        checked.add(id);
-                        FixtureHarness.verify(root, checked);
-                    })));
+            return DynamicContainer.dynamicContainer(
+                    id,
+                    FixtureHarness.scanRoots(folder).stream()
+                            .map(root -> DynamicTest.dynamicTest(label(folder, root), root.toUri(), () -> {
+                                Set<String> checked =
+                                        new TreeSet<>(Expectations.parse(root).ruleIds());
+                                checked.add(id);
+                                FixtureHarness.verify(root, checked);
+                            })));
         });
     }
 
@@ -74,25 +77,35 @@ class RuleFixturesTest {
         Set<String> ids = ruleIds();
         return fixtureFolders().stream()
                 .filter(folder -> !ids.contains(folder.getFileName().toString()))
-                .map(folder -> DynamicContainer.dynamicContainer(folder.getFileName().toString(),
-                        FixtureHarness.scanRoots(folder).stream().map(root -> DynamicTest.dynamicTest(
-                                label(folder, root), root.toUri(), () -> FixtureHarness.verifyAllMarked(root)))));
+                .map(folder -> DynamicContainer.dynamicContainer(
+                        folder.getFileName().toString(),
+                        FixtureHarness.scanRoots(folder).stream()
+                                .map(root -> DynamicTest.dynamicTest(
+                                        label(folder, root),
+                                        root.toUri(),
+                                        () -> FixtureHarness.verifyAllMarked(root)))));
     }
 
     /** The discovery itself: it finds the rules and the shared folders it should. */
     @Test
     void discoveryFindsRulesAndSharedFolders() throws IOException {
         assertThat(ruleIds()).contains("lock-in-limit-query", "unused-suppression");
-        assertThat(fixtureFolders()).extracting(p -> p.getFileName().toString())
+        assertThat(fixtureFolders())
+                .extracting(p -> p.getFileName().toString())
                 .contains("lock-in-limit-query", "lock-helpers", "api-surfaces");
         assertThat(FixtureHarness.scanRoots(FixtureHarness.fixture("lock-without-finally-unlock")))
-                .extracting(p -> FixtureHarness.fixturesRoot().relativize(p).toString().replace('\\', '/'))
-                .containsExactly("lock-without-finally-unlock", "lock-without-finally-unlock/projects/sql",
+                .extracting(p ->
+                        FixtureHarness.fixturesRoot().relativize(p).toString().replace('\\', '/'))
+                .containsExactly(
+                        "lock-without-finally-unlock",
+                        "lock-without-finally-unlock/projects/sql",
                         "lock-without-finally-unlock/projects/unreleased");
     }
 
     private static String label(Path folder, Path root) {
-        return root.equals(folder) ? folder.getFileName().toString()
-                : folder.getFileName() + "/" + folder.relativize(root).toString().replace('\\', '/');
+        return root.equals(folder)
+                ? folder.getFileName().toString()
+                : folder.getFileName() + "/"
+                        + folder.relativize(root).toString().replace('\\', '/');
     }
 }

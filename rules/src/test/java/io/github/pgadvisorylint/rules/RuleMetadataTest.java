@@ -59,23 +59,29 @@ class RuleMetadataTest {
     @TestFactory
     Stream<DynamicNode> everyRegisteredRule() throws IOException {
         Map<String, String> readme = readmeRuleRows();
-        return RuleFixturesTest.rules().stream().map(rule -> DynamicContainer.dynamicContainer(rule.descriptor().id(),
-                Stream.of(
-                        DynamicTest.dynamicTest("class name", () -> className(rule)),
-                        DynamicTest.dynamicTest("page", () -> page(rule.descriptor())),
-                        DynamicTest.dynamicTest("README row", () -> readmeRow(rule.descriptor(), readme)),
-                        DynamicTest.dynamicTest("fixture cases", () -> cases(rule.descriptor().id())))));
+        return RuleFixturesTest.rules().stream()
+                .map(rule -> DynamicContainer.dynamicContainer(
+                        rule.descriptor().id(),
+                        Stream.of(
+                                DynamicTest.dynamicTest("class name", () -> className(rule)),
+                                DynamicTest.dynamicTest("page", () -> page(rule.descriptor())),
+                                DynamicTest.dynamicTest("README row", () -> readmeRow(rule.descriptor(), readme)),
+                                DynamicTest.dynamicTest(
+                                        "fixture cases",
+                                        () -> cases(rule.descriptor().id())))));
     }
 
     /** No README row, page or rule-named fixture folder outlives its rule. */
     @Test
     void nothingNamesAnUnregisteredRule() throws IOException {
-        assertThat(readmeRuleRows().keySet()).as("README rule table").containsExactlyInAnyOrderElementsOf(
-                RuleFixturesTest.ruleIds());
+        assertThat(readmeRuleRows().keySet())
+                .as("README rule table")
+                .containsExactlyInAnyOrderElementsOf(RuleFixturesTest.ruleIds());
         Path docs = FixtureHarness.repositoryRoot().resolve("rules/src/main/resources/docs");
         try (Stream<Path> pages = Files.list(docs)) {
             assertThat(pages.map(p -> p.getFileName().toString().replaceFirst("\\.md$", "")))
-                    .as("pages in " + docs).containsExactlyInAnyOrderElementsOf(RuleFixturesTest.ruleIds());
+                    .as("pages in " + docs)
+                    .containsExactlyInAnyOrderElementsOf(RuleFixturesTest.ruleIds());
         }
     }
 
@@ -87,8 +93,11 @@ class RuleMetadataTest {
         String page = d.helpMarkdown();
         assertThat(page).as("title of docs/%s.md", d.id()).startsWith("# " + d.id() + "\n");
         Matcher severity = SEVERITY_LINE.matcher(page);
-        assertThat(severity.find()).as("'**Default severity:** <level>' line in docs/%s.md", d.id()).isTrue();
-        assertThat(severity.group(1)).as("default severity in docs/%s.md", d.id())
+        assertThat(severity.find())
+                .as("'**Default severity:** <level>' line in docs/%s.md", d.id())
+                .isTrue();
+        assertThat(severity.group(1))
+                .as("default severity in docs/%s.md", d.id())
                 .isEqualTo(d.defaultSeverity().sarifLevel());
         List<String> headings = new ArrayList<>();
         for (String line : page.split("\n", -1)) {
@@ -103,7 +112,8 @@ class RuleMetadataTest {
 
     private static void readmeRow(RuleDescriptor d, Map<String, String> rows) {
         assertThat(rows).as("README.md rule table").containsKey(d.id());
-        assertThat(rows.get(d.id())).as("severity of %s in the README table", d.id())
+        assertThat(rows.get(d.id()))
+                .as("severity of %s in the README table", d.id())
                 .startsWith(d.defaultSeverity().sarifLevel());
     }
 
@@ -123,11 +133,14 @@ class RuleMetadataTest {
             }
             silent += ex.silentCases().size();
         }
-        assertThat(firing).as("firing cases ('expect: %s' markers) under %s", id, folder)
+        assertThat(firing)
+                .as("firing cases ('expect: %s' markers) under %s", id, folder)
                 .isGreaterThanOrEqualTo(MIN_CASES);
-        assertThat(silent).as("silent cases ('// Silent: why' comments) under %s", folder)
+        assertThat(silent)
+                .as("silent cases ('// Silent: why' comments) under %s", folder)
                 .isGreaterThanOrEqualTo(MIN_CASES);
-        assertThat(fragments).as("'expect: %s \"message fragment\"' markers under %s", id, folder)
+        assertThat(fragments)
+                .as("'expect: %s \"message fragment\"' markers under %s", id, folder)
                 .isGreaterThanOrEqualTo(MIN_FRAGMENTS);
     }
 
@@ -135,8 +148,8 @@ class RuleMetadataTest {
     static Map<String, String> readmeRuleRows() throws IOException {
         Map<String, String> rows = new LinkedHashMap<>();
         boolean inRules = false;
-        for (String line : Files.readAllLines(FixtureHarness.repositoryRoot().resolve("README.md"),
-                StandardCharsets.UTF_8)) {
+        for (String line :
+                Files.readAllLines(FixtureHarness.repositoryRoot().resolve("README.md"), StandardCharsets.UTF_8)) {
             if (line.startsWith("## ")) {
                 inRules = line.equals("## Rules");
                 continue;

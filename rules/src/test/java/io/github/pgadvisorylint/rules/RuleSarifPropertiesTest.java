@@ -24,23 +24,28 @@ class RuleSarifPropertiesTest {
 
     @Test
     void everyRuleHasAPrecisionAndNoSecurityTag() {
-        List<RuleDescriptor> rules = RuleRegistry.load().stream().map(Rule::descriptor).toList();
-        AnalysisResult empty = new AnalysisResult(Path.of("."), rules, List.of(), List.of(),
-                new LockModel(List.of(), List.of()), 0, 0, 0);
+        List<RuleDescriptor> rules =
+                RuleRegistry.load().stream().map(Rule::descriptor).toList();
+        AnalysisResult empty = new AnalysisResult(
+                Path.of("."), rules, List.of(), List.of(), new LockModel(List.of(), List.of()), 0, 0, 0);
         JsonNode written = new SarifReporter().toSarif(empty).at("/runs/0/tool/driver/rules");
         assertThat(written).hasSize(rules.size());
         Map<String, String> precision = new TreeMap<>();
         for (JsonNode rule : written) {
             JsonNode properties = rule.get("properties");
-            assertThat(properties.has("security-severity")).as(rule.get("id").asText()).isFalse();
+            assertThat(properties.has("security-severity"))
+                    .as(rule.get("id").asText())
+                    .isFalse();
             List<String> tags = new ArrayList<>();
             properties.get("tags").forEach(t -> tags.add(t.asText()));
             assertThat(tags).as(rule.get("id").asText()).isNotEmpty().doesNotContain("security");
             precision.put(rule.get("id").asText(), properties.get("precision").asText());
         }
-        assertThat(precision.values()).allMatch(p -> List.of("very-high", "high", "medium", "low").contains(p));
+        assertThat(precision.values())
+                .allMatch(p -> List.of("very-high", "high", "medium", "low").contains(p));
         // the precisions follow from what each rule rests on (written next to its constructor call)
-        assertThat(precision).containsEntry("lock-key-out-of-range", "very-high")
+        assertThat(precision)
+                .containsEntry("lock-key-out-of-range", "very-high")
                 .containsEntry("unused-suppression", "very-high")
                 .containsEntry("lock-in-limit-query", "high")
                 .containsEntry("lock-without-finally-unlock", "medium")

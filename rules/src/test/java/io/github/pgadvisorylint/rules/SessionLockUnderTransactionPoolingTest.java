@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Analyzer;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.rule.Finding;
 import io.github.pgadvisorylint.core.rule.RuleRegistry;
-import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.fixtures.FixtureHarness;
 import java.nio.file.Path;
 import java.util.List;
@@ -20,7 +20,11 @@ class SessionLockUnderTransactionPoolingTest {
 
     private static List<Finding> scan(String folder, PoolingSetting pooling) {
         Path root = FixtureHarness.fixture(RULE + "/projects/" + folder);
-        AnalysisResult r = Analyzer.builder().rules(RuleRegistry.load()).pooling(pooling).build().analyze(root, List.of(root));
+        AnalysisResult r = Analyzer.builder()
+                .rules(RuleRegistry.load())
+                .pooling(pooling)
+                .build()
+                .analyze(root, List.of(root));
         return r.findings().stream().filter(f -> f.ruleId().equals(RULE)).toList();
     }
 
@@ -32,14 +36,19 @@ class SessionLockUnderTransactionPoolingTest {
 
     @Test
     void poolingTransactionRaisesToErrorEvenWithoutEvidence() {
-        assertThat(scan("inferred-port", PoolingSetting.TRANSACTION)).extracting(Finding::severity).containsOnly(Severity.ERROR);
-        assertThat(scan("no-evidence", PoolingSetting.TRANSACTION)).hasSize(2).extracting(Finding::severity)
+        assertThat(scan("inferred-port", PoolingSetting.TRANSACTION))
+                .extracting(Finding::severity)
+                .containsOnly(Severity.ERROR);
+        assertThat(scan("no-evidence", PoolingSetting.TRANSACTION))
+                .hasSize(2)
+                .extracting(Finding::severity)
                 .containsOnly(Severity.ERROR);
     }
 
     @Test
     void declaredEvidenceIsARelatedLocation() {
-        assertThat(scan("declared-ini", PoolingSetting.AUTO)).allSatisfy(f -> assertThat(f.related())
-                .anySatisfy(r -> assertThat(r.region().path()).isEqualTo("pgbouncer/pgbouncer.ini")));
+        assertThat(scan("declared-ini", PoolingSetting.AUTO))
+                .allSatisfy(f -> assertThat(f.related())
+                        .anySatisfy(r -> assertThat(r.region().path()).isEqualTo("pgbouncer/pgbouncer.ini")));
     }
 }

@@ -25,19 +25,26 @@ class SessionUnlockBeforeCommitTest {
         assertThat(related(result, "orders/OrderNumbering.java", 34)).containsExactly(28, 26);
         assertThat(related(result, "ledger/LedgerPosting.java", 38)).containsExactly(36, 35);
         Finding manual = finding(result, "ledger/LedgerPosting.java", 38);
-        assertThat(manual.message()).contains("setAutoCommit(false) on c (committed at line 39, after the unlock)")
+        assertThat(manual.message())
+                .contains("setAutoCommit(false) on c (committed at line 39, after the unlock)")
                 .contains("Unlock after commit()");
         assertThat(finding(result, "orders/OrderNumbering.java", 34).message())
-                .contains("@Transactional on method nextNumber").contains("pg_advisory_xact_lock");
+                .contains("@Transactional on method nextNumber")
+                .contains("pg_advisory_xact_lock");
     }
 
     private static Finding finding(AnalysisResult result, String path, int line) {
         return result.findings().stream()
-                .filter(f -> f.ruleId().equals(RULE) && f.region().path().endsWith(path) && f.region().startLine() == line)
-                .findFirst().orElseThrow(() -> new AssertionError("no finding at " + path + ":" + line));
+                .filter(f -> f.ruleId().equals(RULE)
+                        && f.region().path().endsWith(path)
+                        && f.region().startLine() == line)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no finding at " + path + ":" + line));
     }
 
     private static List<Integer> related(AnalysisResult result, String path, int line) {
-        return finding(result, path, line).related().stream().map(r -> r.region().startLine()).toList();
+        return finding(result, path, line).related().stream()
+                .map(r -> r.region().startLine())
+                .toList();
     }
 }

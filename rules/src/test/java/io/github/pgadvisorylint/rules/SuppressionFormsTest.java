@@ -35,9 +35,16 @@ class SuppressionFormsTest {
         Files.writeString(file, text);
         // only the rules under test run: the claim below would also be a lock without unlock
         Set<String> off = new TreeSet<>(disabled);
-        RuleRegistry.load().stream().map(r -> r.descriptor().id())
-                .filter(id -> !Set.of(RULE, "unused-suppression", "duplicate-lock-key").contains(id)).forEach(off::add);
-        return Analyzer.builder().rules(RuleRegistry.load()).threads(1).disabledRules(off).build()
+        RuleRegistry.load().stream()
+                .map(r -> r.descriptor().id())
+                .filter(id -> !Set.of(RULE, "unused-suppression", "duplicate-lock-key")
+                        .contains(id))
+                .forEach(off::add);
+        return Analyzer.builder()
+                .rules(RuleRegistry.load())
+                .threads(1)
+                .disabledRules(off)
+                .build()
                 .analyze(dir, List.of());
     }
 
@@ -82,8 +89,10 @@ class SuppressionFormsTest {
 
     @Test
     void previousLineCommentWithoutRuleId() throws Exception {
-        String text = method("", "").replace("        c.prepareStatement",
-                "        // pg-advisory-lint:ignore -- reviewed\n        c.prepareStatement");
+        String text = method("", "")
+                .replace(
+                        "        c.prepareStatement",
+                        "        // pg-advisory-lint:ignore -- reviewed\n        c.prepareStatement");
         AnalysisResult r = java(text);
         assertThat(r.findings()).isEmpty();
         assertThat(r.suppressed()).hasSize(1);
@@ -93,7 +102,8 @@ class SuppressionFormsTest {
     void annotationOnMethod() throws Exception {
         AnalysisResult r = java(method("@SuppressWarnings(\"pg-advisory-lint:" + RULE + "\")", ""));
         assertThat(r.findings()).isEmpty();
-        assertThat(r.suppressed()).singleElement()
+        assertThat(r.suppressed())
+                .singleElement()
                 .satisfies(f -> assertThat(f.suppression().justification()).isEmpty());
     }
 
@@ -108,7 +118,8 @@ class SuppressionFormsTest {
     void annotationOnConstructor() throws Exception {
         String body = "class Q {\n    @SuppressWarnings(\"pg-advisory-lint:" + RULE + "\")\n"
                 + "    Q(Connection c) throws SQLException {\n        c.prepareStatement(" + CLAIM + ");\n    }\n}\n";
-        assertThat(rules(java(body.replace("@SuppressWarnings(\"pg-advisory-lint:" + RULE + "\")", "")).findings()))
+        assertThat(rules(java(body.replace("@SuppressWarnings(\"pg-advisory-lint:" + RULE + "\")", ""))
+                        .findings()))
                 .containsExactly(RULE);
         AnalysisResult r = java(body);
         assertThat(r.findings()).isEmpty();
@@ -142,12 +153,16 @@ class SuppressionFormsTest {
     @Test
     void sqlComments() throws Exception {
         String claim = "SELECT id FROM jobs WHERE pg_try_advisory_lock(id) LIMIT 1;";
-        assertThat(rules(scan("db/claim.sql", claim + "\n", Set.of()).findings())).containsExactly(RULE);
-        AnalysisResult eol = scan("db/claim.sql", claim + " -- pg-advisory-lint:ignore " + RULE + " -- one row\n", Set.of());
+        assertThat(rules(scan("db/claim.sql", claim + "\n", Set.of()).findings()))
+                .containsExactly(RULE);
+        AnalysisResult eol =
+                scan("db/claim.sql", claim + " -- pg-advisory-lint:ignore " + RULE + " -- one row\n", Set.of());
         assertThat(eol.findings()).isEmpty();
-        assertThat(eol.suppressed()).singleElement()
+        assertThat(eol.suppressed())
+                .singleElement()
                 .satisfies(f -> assertThat(f.suppression().justification()).isEqualTo("one row"));
-        AnalysisResult before = scan("db/claim.sql", "-- pg-advisory-lint:ignore " + RULE + "\n" + claim + "\n", Set.of());
+        AnalysisResult before =
+                scan("db/claim.sql", "-- pg-advisory-lint:ignore " + RULE + "\n" + claim + "\n", Set.of());
         assertThat(before.findings()).isEmpty();
     }
 
@@ -238,24 +253,32 @@ class SuppressionFormsTest {
     void unknownRuleIdIsAWarningAndSilencesNothing() throws Exception {
         AnalysisResult r = java(method("", " // pg-advisory-lint:ignore lock-in-limt-query -- typo"));
         assertThat(rules(r.findings())).containsExactlyInAnyOrder(RULE, "unused-suppression");
-        Finding unknown = r.findings().stream().filter(f -> f.ruleId().equals("unused-suppression")).findFirst().orElseThrow();
+        Finding unknown = r.findings().stream()
+                .filter(f -> f.ruleId().equals("unused-suppression"))
+                .findFirst()
+                .orElseThrow();
         assertThat(unknown.severity()).isEqualTo(Severity.WARNING);
-        assertThat(unknown.message()).contains("names 'lock-in-limt-query', which is not a pg-advisory-lint rule"
-                + " (did you mean lock-in-limit-query?)");
+        assertThat(unknown.message())
+                .contains("names 'lock-in-limt-query', which is not a pg-advisory-lint rule"
+                        + " (did you mean lock-in-limit-query?)");
     }
 
     @Test
     void pascalCaseNameInAnnotationIsUnknownWithASuggestion() throws Exception {
         AnalysisResult r = java(method("@SuppressWarnings(\"pg-advisory-lint:LockInLimitQuery\")", ""));
         assertThat(rules(r.findings())).containsExactlyInAnyOrder(RULE, "unused-suppression");
-        assertThat(r.findings()).filteredOn(f -> f.ruleId().equals("unused-suppression")).singleElement()
+        assertThat(r.findings())
+                .filteredOn(f -> f.ruleId().equals("unused-suppression"))
+                .singleElement()
                 .satisfies(f -> assertThat(f.message()).contains("(did you mean lock-in-limit-query?)"));
     }
 
     @Test
     void suppressionOfASwitchedOffRuleIsNotUnused() throws Exception {
-        AnalysisResult r = scan("src/main/java/p/Q.java", "package p;\n\nimport java.sql.*;\n\n"
-                + method("", " // pg-advisory-lint:ignore " + RULE), Set.of(RULE));
+        AnalysisResult r = scan(
+                "src/main/java/p/Q.java",
+                "package p;\n\nimport java.sql.*;\n\n" + method("", " // pg-advisory-lint:ignore " + RULE),
+                Set.of(RULE));
         assertThat(r.findings()).isEmpty();
         assertThat(r.rules()).extracting(d -> d.id()).doesNotContain(RULE);
     }

@@ -19,8 +19,7 @@ public final class FactsReport {
 
     private static boolean started;
 
-    private FactsReport() {
-    }
+    private FactsReport() {}
 
     /**
      * @param server the server measured
@@ -41,8 +40,12 @@ public final class FactsReport {
                 Files.deleteIfExists(d.resolve("facts.tsv")); // one test run's figures, not every earlier run's
                 started = true;
             }
-            Files.writeString(d.resolve("facts.tsv"), line + "\n", StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+            Files.writeString(
+                    d.resolve("facts.tsv"),
+                    line + "\n",
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -49,25 +49,76 @@ class PostgresFactsTest {
 
     @TestFactory
     Stream<DynamicNode> everyFactOnEveryVersion() {
-        return PostgresServers.versions().stream().map(b -> dynamicContainer(b.toString(), Stream.concat(Stream.of(
-                fact(b, "F1 a session lock survives ROLLBACK and ends with the session", PostgresFactsTest::f1),
-                fact(b, "F2 a transaction lock ends at COMMIT or ROLLBACK, not at pg_advisory_unlock", PostgresFactsTest::f2),
-                fact(b, "F3 in autocommit a transaction lock ends with its statement", PostgresFactsTest::f3),
-                fact(b, "F4 session locks stack", PostgresFactsTest::f4),
-                fact(b, "F5 pg_advisory_unlock_all releases this session's session locks only", PostgresFactsTest::f5),
-                fact(b, "F6 the two key spaces are apart and show in pg_locks as the tool decodes them", PostgresFactsTest::f6),
-                fact(b, "F7 shared locks conflict only with exclusive ones", PostgresFactsTest::f7)),
-                Stream.concat(LimitQueryMeasurements.shapes(b), Stream.of(
-                fact(b, "F9 opposite orders deadlock", PostgresFactsTest::f9),
-                fact(b, "F12 lock_timeout cancels a waiting lock with 55P03", PostgresFactsTest::f12),
-                fact(b, "F13 closing a pooled connection keeps its session and its locks", PostgresFactsTest::f13),
-                fact(b, "F14 Statement.execute says a result set exists, not what it holds", PostgresFactsTest::f14),
-                fact(b, "F15 hashtext and hashtextextended test vectors, as the tool computes them", PostgresFactsTest::f15),
-                fact(b, "F16 the advisory functions: volatile, their return types, the tool's catalog", PostgresFactsTest::f16),
-                fact(b, "F17 a multi-statement string is one transaction", PostgresFactsTest::f17),
-                fact(b, "F18 an unlock in an aborted transaction fails and the lock stays", PostgresFactsTest::f18),
-                fact(b, "F19 a session unlock frees the key before the transaction commits", PostgresFactsTest::f19),
-                fact(b, "F11 a full lock table fails every lock; the locks taken stay", PostgresFactsTest::f11))))));
+        return PostgresServers.versions().stream()
+                .map(b -> dynamicContainer(
+                        b.toString(),
+                        Stream.concat(
+                                Stream.of(
+                                        fact(
+                                                b,
+                                                "F1 a session lock survives ROLLBACK and ends with the session",
+                                                PostgresFactsTest::f1),
+                                        fact(
+                                                b,
+                                                "F2 a transaction lock ends at COMMIT or ROLLBACK, not at pg_advisory_unlock",
+                                                PostgresFactsTest::f2),
+                                        fact(
+                                                b,
+                                                "F3 in autocommit a transaction lock ends with its statement",
+                                                PostgresFactsTest::f3),
+                                        fact(b, "F4 session locks stack", PostgresFactsTest::f4),
+                                        fact(
+                                                b,
+                                                "F5 pg_advisory_unlock_all releases this session's session locks only",
+                                                PostgresFactsTest::f5),
+                                        fact(
+                                                b,
+                                                "F6 the two key spaces are apart and show in pg_locks as the tool decodes them",
+                                                PostgresFactsTest::f6),
+                                        fact(
+                                                b,
+                                                "F7 shared locks conflict only with exclusive ones",
+                                                PostgresFactsTest::f7)),
+                                Stream.concat(
+                                        LimitQueryMeasurements.shapes(b),
+                                        Stream.of(
+                                                fact(b, "F9 opposite orders deadlock", PostgresFactsTest::f9),
+                                                fact(
+                                                        b,
+                                                        "F12 lock_timeout cancels a waiting lock with 55P03",
+                                                        PostgresFactsTest::f12),
+                                                fact(
+                                                        b,
+                                                        "F13 closing a pooled connection keeps its session and its locks",
+                                                        PostgresFactsTest::f13),
+                                                fact(
+                                                        b,
+                                                        "F14 Statement.execute says a result set exists, not what it holds",
+                                                        PostgresFactsTest::f14),
+                                                fact(
+                                                        b,
+                                                        "F15 hashtext and hashtextextended test vectors, as the tool computes them",
+                                                        PostgresFactsTest::f15),
+                                                fact(
+                                                        b,
+                                                        "F16 the advisory functions: volatile, their return types, the tool's catalog",
+                                                        PostgresFactsTest::f16),
+                                                fact(
+                                                        b,
+                                                        "F17 a multi-statement string is one transaction",
+                                                        PostgresFactsTest::f17),
+                                                fact(
+                                                        b,
+                                                        "F18 an unlock in an aborted transaction fails and the lock stays",
+                                                        PostgresFactsTest::f18),
+                                                fact(
+                                                        b,
+                                                        "F19 a session unlock frees the key before the transaction commits",
+                                                        PostgresFactsTest::f19),
+                                                fact(
+                                                        b,
+                                                        "F11 a full lock table fails every lock; the locks taken stay",
+                                                        PostgresFactsTest::f11))))));
     }
 
     private static DynamicNode fact(Binaries b, String name, Fact fact) {
@@ -96,7 +147,9 @@ class PostgresFactsTest {
             }
             Thread.sleep(50);
         }
-        assertThat(left).as("advisory locks left behind on %s (last error: %s)", server, lastError).isZero();
+        assertThat(left)
+                .as("advisory locks left behind on %s (last error: %s)", server, lastError)
+                .isZero();
     }
 
     /** @return true when another new session can take the exclusive session lock {@code key} now (it releases it again) */
@@ -138,8 +191,12 @@ class PostgresFactsTest {
             a.setAutoCommit(false);
             exec(a, "SELECT pg_advisory_xact_lock(102)");
             Sql.Answer unlock = Sql.withWarnings(a, "SELECT pg_advisory_unlock(102)");
-            assertThat(unlock.value()).as("pg_advisory_unlock of a transaction lock").isEqualTo(false);
-            assertThat(unlock.warnings()).as("its warning").anyMatch(w -> w.contains("you don't own a lock of type ExclusiveLock"));
+            assertThat(unlock.value())
+                    .as("pg_advisory_unlock of a transaction lock")
+                    .isEqualTo(false);
+            assertThat(unlock.warnings())
+                    .as("its warning")
+                    .anyMatch(w -> w.contains("you don't own a lock of type ExclusiveLock"));
             assertThat(freeNow(s, "102")).as("still held after the unlock").isFalse();
             a.commit();
             assertThat(freeNow(s, "102")).as("free after COMMIT").isTrue();
@@ -154,7 +211,9 @@ class PostgresFactsTest {
         try (Connection a = s.connect("f3")) {
             assertThat(a.getAutoCommit()).isTrue();
             exec(a, "SELECT pg_advisory_xact_lock(103)");
-            assertThat(heldBy(a, pid(a))).as("locks held once the statement ended").isZero();
+            assertThat(heldBy(a, pid(a)))
+                    .as("locks held once the statement ended")
+                    .isZero();
             assertThat(freeNow(s, "103")).isTrue();
         }
     }
@@ -174,7 +233,8 @@ class PostgresFactsTest {
     }
 
     static void f5(PostgresServer s) throws Exception {
-        try (Connection a = s.connect("f5-a"); Connection b = s.connect("f5-b")) {
+        try (Connection a = s.connect("f5-a");
+                Connection b = s.connect("f5-b")) {
             exec(a, "SELECT pg_advisory_lock(105)");
             exec(b, "SELECT pg_advisory_lock(106)");
             a.setAutoCommit(false);
@@ -190,16 +250,22 @@ class PostgresFactsTest {
 
     static void f6(PostgresServer s) throws Exception {
         long big = (5L << 32) | 7;
-        try (Connection a = s.connect("f6-a"); Connection b = s.connect("f6-b")) {
+        try (Connection a = s.connect("f6-a");
+                Connection b = s.connect("f6-b")) {
             assertThat(bool(a, "SELECT pg_try_advisory_lock(1)")).isTrue();
-            assertThat(bool(b, "SELECT pg_try_advisory_lock(0, 1)")).as("(0, 1) while another session holds 1").isTrue();
+            assertThat(bool(b, "SELECT pg_try_advisory_lock(0, 1)"))
+                    .as("(0, 1) while another session holds 1")
+                    .isTrue();
             assertThat(bool(a, "SELECT pg_try_advisory_lock(" + big + ")")).isTrue();
-            assertThat(bool(b, "SELECT pg_try_advisory_lock(5, 7)")).as("(5, 7) while another session holds 5 << 32 | 7").isTrue();
+            assertThat(bool(b, "SELECT pg_try_advisory_lock(5, 7)"))
+                    .as("(5, 7) while another session holds 5 << 32 | 7")
+                    .isTrue();
             assertThat(bool(a, "SELECT pg_try_advisory_lock(-1)")).isTrue();
             assertThat(bool(b, "SELECT pg_try_advisory_lock(-2, -3)")).isTrue();
             Map<String, String> rows = new TreeMap<>();
-            try (Statement st = a.createStatement(); ResultSet rs = st.executeQuery(
-                    "SELECT classid::bigint, objid::bigint, objsubid FROM pg_locks WHERE locktype = 'advisory'")) {
+            try (Statement st = a.createStatement();
+                    ResultSet rs = st.executeQuery(
+                            "SELECT classid::bigint, objid::bigint, objsubid FROM pg_locks WHERE locktype = 'advisory'")) {
                 while (rs.next()) {
                     long classid = rs.getLong(1);
                     long objid = rs.getLong(2);
@@ -208,22 +274,28 @@ class PostgresFactsTest {
                     rows.put(classid + "/" + objid + "/" + objsubid, key.spaceName() + " " + key.value());
                 }
             }
-            assertThat(rows).containsExactlyInAnyOrderEntriesOf(Map.of(
-                    "0/1/1", "bigint 1",
-                    "0/1/2", "int, int 0, 1",
-                    "5/7/1", "bigint " + big,
-                    "5/7/2", "int, int 5, 7",
-                    "4294967295/4294967295/1", "bigint -1",
-                    "4294967294/4294967293/2", "int, int -2, -3"));
+            assertThat(rows)
+                    .containsExactlyInAnyOrderEntriesOf(Map.of(
+                            "0/1/1", "bigint 1",
+                            "0/1/2", "int, int 0, 1",
+                            "5/7/1", "bigint " + big,
+                            "5/7/2", "int, int 5, 7",
+                            "4294967295/4294967295/1", "bigint -1",
+                            "4294967294/4294967293/2", "int, int -2, -3"));
             assertThat(KeyFacts.decode(5, 7, 1).space()).isEqualTo(KeySpace.BIGINT);
         }
     }
 
     static void f7(PostgresServer s) throws Exception {
-        try (Connection a = s.connect("f7-a"); Connection b = s.connect("f7-b")) {
+        try (Connection a = s.connect("f7-a");
+                Connection b = s.connect("f7-b")) {
             exec(a, "SELECT pg_advisory_lock_shared(108)");
-            assertThat(bool(b, "SELECT pg_try_advisory_lock_shared(108)")).as("a second shared holder").isTrue();
-            assertThat(freeNow(s, "108")).as("an exclusive lock while shared ones are held").isFalse();
+            assertThat(bool(b, "SELECT pg_try_advisory_lock_shared(108)"))
+                    .as("a second shared holder")
+                    .isTrue();
+            assertThat(freeNow(s, "108"))
+                    .as("an exclusive lock while shared ones are held")
+                    .isFalse();
             Sql.Answer wrong = Sql.withWarnings(a, "SELECT pg_advisory_unlock(108)");
             assertThat(wrong.value()).as("pg_advisory_unlock of a shared lock").isEqualTo(false);
             assertThat(wrong.warnings()).anyMatch(w -> w.contains("you don't own a lock of type ExclusiveLock"));
@@ -234,7 +306,8 @@ class PostgresFactsTest {
     }
 
     static void f9(PostgresServer s) throws Exception {
-        try (Connection a = s.connect("f9-a"); Connection b = s.connect("f9-b")) {
+        try (Connection a = s.connect("f9-a");
+                Connection b = s.connect("f9-b")) {
             exec(a, "SET deadlock_timeout = '100ms'");
             exec(b, "SET deadlock_timeout = '100ms'");
             exec(a, "SELECT pg_advisory_lock(201)");
@@ -281,7 +354,11 @@ class PostgresFactsTest {
     static void waitUntilWaiting(PostgresServer s, int pid) throws Exception {
         try (Connection c = s.connect("facts-observer")) {
             for (int i = 0; i < 200; i++) {
-                if (number(c, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND pid = " + pid) > 0) {
+                if (number(
+                                c,
+                                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND pid = "
+                                        + pid)
+                        > 0) {
                     return;
                 }
                 Thread.sleep(50);
@@ -291,7 +368,8 @@ class PostgresFactsTest {
     }
 
     static void f12(PostgresServer s) throws Exception {
-        try (Connection a = s.connect("f12-a"); Connection b = s.connect("f12-b")) {
+        try (Connection a = s.connect("f12-a");
+                Connection b = s.connect("f12-b")) {
             exec(a, "SELECT pg_advisory_lock(301)");
             exec(b, "SET lock_timeout = '100ms'");
             SQLException e = catchThrowableOfType(SQLException.class, () -> exec(b, "SELECT pg_advisory_lock(301)"));
@@ -313,10 +391,14 @@ class PostgresFactsTest {
                 backend = pid(borrowed);
                 exec(borrowed, "SELECT pg_advisory_lock(302)");
             }
-            assertThat(freeNow(s, "302")).as("held after the pooled connection was closed").isFalse();
+            assertThat(freeNow(s, "302"))
+                    .as("held after the pooled connection was closed")
+                    .isFalse();
             try (Connection again = physical.getConnection()) {
                 assertThat(pid(again)).as("the next borrower's backend").isEqualTo(backend);
-                assertThat(bool(again, "SELECT pg_advisory_unlock(302)")).as("the next borrower releases it").isTrue();
+                assertThat(bool(again, "SELECT pg_advisory_unlock(302)"))
+                        .as("the next borrower releases it")
+                        .isTrue();
             }
         } finally {
             physical.close();
@@ -324,10 +406,13 @@ class PostgresFactsTest {
     }
 
     static void f14(PostgresServer s) throws Exception {
-        try (Connection a = s.connect("f14-a"); Connection b = s.connect("f14-b")) {
+        try (Connection a = s.connect("f14-a");
+                Connection b = s.connect("f14-b")) {
             exec(a, "SELECT pg_advisory_lock(303)");
             try (Statement st = b.createStatement()) {
-                assertThat(st.execute("SELECT pg_try_advisory_lock(303)")).as("execute() of a failed try-lock").isTrue();
+                assertThat(st.execute("SELECT pg_try_advisory_lock(303)"))
+                        .as("execute() of a failed try-lock")
+                        .isTrue();
                 try (ResultSet rs = st.getResultSet()) {
                     rs.next();
                     assertThat(rs.getBoolean(1)).as("the try-lock's value").isFalse();
@@ -338,12 +423,14 @@ class PostgresFactsTest {
 
     static void f15(PostgresServer s) throws Exception {
         try (Connection a = s.connect("f15")) {
-            Map<String, Long> vectors = new TreeMap<>(Map.of("abc", -785388649L, "", -1477818771L,
-                    "k191518", -1546826998L, "k289282", -1546826998L));
+            Map<String, Long> vectors = new TreeMap<>(
+                    Map.of("abc", -785388649L, "", -1477818771L, "k191518", -1546826998L, "k289282", -1546826998L));
             for (Map.Entry<String, Long> v : vectors.entrySet()) {
                 long server = number(a, "SELECT hashtext('" + v.getKey() + "')");
                 assertThat(server).as("hashtext('%s')", v.getKey()).isEqualTo(v.getValue());
-                assertThat((long) PostgresHash.hashtext(v.getKey())).as("the tool's hashtext('%s')", v.getKey()).isEqualTo(server);
+                assertThat((long) PostgresHash.hashtext(v.getKey()))
+                        .as("the tool's hashtext('%s')", v.getKey())
+                        .isEqualTo(server);
             }
             assertThat(Sql.text(a, "SELECT pg_typeof(hashtext('abc'))::text")).isEqualTo("integer");
             long extended = number(a, "SELECT hashtextextended('abc', 0)");
@@ -353,9 +440,11 @@ class PostgresFactsTest {
     }
 
     static void f16(PostgresServer s) throws Exception {
-        try (Connection a = s.connect("f16"); Statement st = a.createStatement(); ResultSet rs = st.executeQuery(
-                "SELECT proname, provolatile, prorettype::regtype::text, pg_get_function_identity_arguments(oid)"
-                        + " FROM pg_proc WHERE proname LIKE 'pg%advisory%' ORDER BY 1, 4")) {
+        try (Connection a = s.connect("f16");
+                Statement st = a.createStatement();
+                ResultSet rs = st.executeQuery(
+                        "SELECT proname, provolatile, prorettype::regtype::text, pg_get_function_identity_arguments(oid)"
+                                + " FROM pg_proc WHERE proname LIKE 'pg%advisory%' ORDER BY 1, 4")) {
             TreeSet<String> names = new TreeSet<>();
             List<String> signatures = new ArrayList<>();
             while (rs.next()) {
@@ -364,28 +453,38 @@ class PostgresFactsTest {
                 String returns = rs.getString(3);
                 signatures.add(name + "(" + rs.getString(4) + ")");
                 assertThat(rs.getString(2)).as("%s volatility", name).isEqualTo("v");
-                String expected = name.startsWith("pg_try_") || (name.contains("unlock") && !name.endsWith("_all")) ? "boolean" : "void";
+                String expected = name.startsWith("pg_try_") || (name.contains("unlock") && !name.endsWith("_all"))
+                        ? "boolean"
+                        : "void";
                 assertThat(returns).as("%s returns", name).isEqualTo(expected);
             }
             TreeSet<String> tool = new TreeSet<>();
             for (AdvisoryFunction f : AdvisoryFunction.values()) {
                 tool.add(f.sqlName());
             }
-            assertThat(names).as("the server's advisory functions vs the tool's catalog").isEqualTo(tool);
+            assertThat(names)
+                    .as("the server's advisory functions vs the tool's catalog")
+                    .isEqualTo(tool);
             assertThat(names).doesNotContain("pg_advisory_xact_unlock");
-            assertThat(signatures).contains("pg_advisory_lock(bigint)", "pg_advisory_lock(integer, integer)",
-                    "pg_advisory_unlock_all()");
+            assertThat(signatures)
+                    .contains(
+                            "pg_advisory_lock(bigint)",
+                            "pg_advisory_lock(integer, integer)",
+                            "pg_advisory_unlock_all()");
         }
     }
 
     static void f17(PostgresServer s) throws Exception {
-        try (Connection a = s.connect("f17"); Statement st = a.createStatement()) {
+        try (Connection a = s.connect("f17");
+                Statement st = a.createStatement()) {
             st.execute("SELECT pg_advisory_xact_lock(304); SELECT count(*) FROM pg_locks"
                     + " WHERE locktype = 'advisory' AND objid = 304 AND pid = pg_backend_pid()");
             assertThat(st.getMoreResults()).isTrue();
             try (ResultSet rs = st.getResultSet()) {
                 rs.next();
-                assertThat(rs.getLong(1)).as("held by the second statement of the string").isEqualTo(1);
+                assertThat(rs.getLong(1))
+                        .as("held by the second statement of the string")
+                        .isEqualTo(1);
             }
             assertThat(heldBy(a, pid(a))).as("held after the string").isZero();
         }
@@ -397,8 +496,11 @@ class PostgresFactsTest {
             exec(a, "SELECT pg_advisory_lock(305)");
             SQLException failed = catchThrowableOfType(SQLException.class, () -> exec(a, "SELECT 1 / 0"));
             assertThat(failed.getSQLState()).isEqualTo("22012");
-            SQLException unlock = catchThrowableOfType(SQLException.class, () -> exec(a, "SELECT pg_advisory_unlock(305)"));
-            assertThat((Throwable) unlock).as("the unlock in the aborted transaction").isNotNull();
+            SQLException unlock =
+                    catchThrowableOfType(SQLException.class, () -> exec(a, "SELECT pg_advisory_unlock(305)"));
+            assertThat((Throwable) unlock)
+                    .as("the unlock in the aborted transaction")
+                    .isNotNull();
             assertThat(unlock.getSQLState()).isEqualTo("25P02");
             a.rollback();
             assertThat(freeNow(s, "305")).as("held after the ROLLBACK").isFalse();
@@ -408,15 +510,20 @@ class PostgresFactsTest {
     }
 
     static void f19(PostgresServer s) throws Exception {
-        try (Connection a = s.connect("f19-a"); Connection b = s.connect("f19-b")) {
+        try (Connection a = s.connect("f19-a");
+                Connection b = s.connect("f19-b")) {
             exec(a, "CREATE TABLE IF NOT EXISTS f19_rows (id int)");
             exec(a, "TRUNCATE f19_rows");
             a.setAutoCommit(false);
             exec(a, "SELECT pg_advisory_lock(306)");
             exec(a, "INSERT INTO f19_rows SELECT generate_series(1, 3)");
             assertThat(bool(a, "SELECT pg_advisory_unlock(306)")).isTrue();
-            assertThat(bool(b, "SELECT pg_try_advisory_lock(306)")).as("the other session's try-lock before the COMMIT").isTrue();
-            assertThat(number(b, "SELECT count(*) FROM f19_rows")).as("rows it sees").isZero();
+            assertThat(bool(b, "SELECT pg_try_advisory_lock(306)"))
+                    .as("the other session's try-lock before the COMMIT")
+                    .isTrue();
+            assertThat(number(b, "SELECT count(*) FROM f19_rows"))
+                    .as("rows it sees")
+                    .isZero();
             a.commit();
             assertThat(number(b, "SELECT count(*) FROM f19_rows")).isEqualTo(3);
             assertThat(bool(b, "SELECT pg_advisory_unlock(306)")).isTrue();
@@ -430,8 +537,8 @@ class PostgresFactsTest {
     static void f11(PostgresServer s) throws Exception {
         long held;
         try (Connection a = s.connect("f11-a")) {
-            SQLException full = catchThrowableOfType(SQLException.class,
-                    () -> exec(a, "SELECT pg_advisory_lock(g) FROM generate_series(1, 200000) g"));
+            SQLException full = catchThrowableOfType(
+                    SQLException.class, () -> exec(a, "SELECT pg_advisory_lock(g) FROM generate_series(1, 200000) g"));
             assertThat((Throwable) full).as("taking 200,000 session locks").isNotNull();
             assertThat(full.getSQLState()).isEqualTo("53200");
             assertThat(full.getMessage()).contains("out of shared memory").contains("max_locks_per_transaction");
@@ -443,7 +550,9 @@ class PostgresFactsTest {
             } catch (SQLException e) {
                 other = e;
             }
-            assertThat((Throwable) other).as("another session's lock while the table is full").isNotNull();
+            assertThat((Throwable) other)
+                    .as("another session's lock while the table is full")
+                    .isNotNull();
             assertThat(other.getSQLState()).isEqualTo("53200");
         }
         FactsReport.record(s, "F11", "locks held when the lock table was full", Long.toString(held));

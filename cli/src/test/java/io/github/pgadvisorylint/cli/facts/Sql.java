@@ -11,8 +11,7 @@ import java.util.List;
 /** Small JDBC helpers for the facts suite and the {@code locks} tests: one value per query, warnings kept. */
 public final class Sql {
 
-    private Sql() {
-    }
+    private Sql() {}
 
     /**
      * @param c   a session
@@ -57,8 +56,7 @@ public final class Sql {
     }
 
     /** The first value of a query and the warnings (notices) it raised. */
-    public record Answer(Object value, List<String> warnings) {
-    }
+    public record Answer(Object value, List<String> warnings) {}
 
     /**
      * @param c   a session
@@ -67,7 +65,8 @@ public final class Sql {
      * @throws SQLException as the server raised it
      */
     public static Answer withWarnings(Connection c, String sql) throws SQLException {
-        try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+        try (Statement st = c.createStatement();
+                ResultSet rs = st.executeQuery(sql)) {
             if (!rs.next()) {
                 throw new SQLException("no row from: " + sql);
             }

@@ -34,10 +34,17 @@ import java.util.Map;
  *                       Scala, Groovy), counted per language; only languages with a file, in
  *                       {@link OtherLanguage} order; the reports say how many were not analysed
  */
-public record AnalysisResult(Path root, List<RuleDescriptor> rules, List<Finding> findings,
-                             List<Notification> notifications, LockModel model, int filesScanned,
-                             int filesAnalyzed, long elapsedMillis, List<Finding> suppressed,
-                             Map<OtherLanguage, Integer> unanalysed) {
+public record AnalysisResult(
+        Path root,
+        List<RuleDescriptor> rules,
+        List<Finding> findings,
+        List<Notification> notifications,
+        LockModel model,
+        int filesScanned,
+        int filesAnalyzed,
+        long elapsedMillis,
+        List<Finding> suppressed,
+        Map<OtherLanguage, Integer> unanalysed) {
 
     /**
      * Copies the lists. Notifications never carry the machine's absolute path of the scan root: an
@@ -72,10 +79,26 @@ public record AnalysisResult(Path root, List<RuleDescriptor> rules, List<Finding
      * @param elapsedMillis wall time in milliseconds
      * @param suppressed    suppressed findings
      */
-    public AnalysisResult(Path root, List<RuleDescriptor> rules, List<Finding> findings,
-                          List<Notification> notifications, LockModel model, int filesScanned,
-                          int filesAnalyzed, long elapsedMillis, List<Finding> suppressed) {
-        this(root, rules, findings, notifications, model, filesScanned, filesAnalyzed, elapsedMillis, suppressed,
+    public AnalysisResult(
+            Path root,
+            List<RuleDescriptor> rules,
+            List<Finding> findings,
+            List<Notification> notifications,
+            LockModel model,
+            int filesScanned,
+            int filesAnalyzed,
+            long elapsedMillis,
+            List<Finding> suppressed) {
+        this(
+                root,
+                rules,
+                findings,
+                notifications,
+                model,
+                filesScanned,
+                filesAnalyzed,
+                elapsedMillis,
+                suppressed,
                 Map.of());
     }
 
@@ -91,9 +114,15 @@ public record AnalysisResult(Path root, List<RuleDescriptor> rules, List<Finding
      * @param filesAnalyzed files parsed
      * @param elapsedMillis wall time in milliseconds
      */
-    public AnalysisResult(Path root, List<RuleDescriptor> rules, List<Finding> findings,
-                          List<Notification> notifications, LockModel model, int filesScanned,
-                          int filesAnalyzed, long elapsedMillis) {
+    public AnalysisResult(
+            Path root,
+            List<RuleDescriptor> rules,
+            List<Finding> findings,
+            List<Notification> notifications,
+            LockModel model,
+            int filesScanned,
+            int filesAnalyzed,
+            long elapsedMillis) {
         this(root, rules, findings, notifications, model, filesScanned, filesAnalyzed, elapsedMillis, List.of());
     }
 
@@ -103,8 +132,17 @@ public record AnalysisResult(Path root, List<RuleDescriptor> rules, List<Finding
      * @return a copy with those findings, everything else unchanged
      */
     public AnalysisResult withFindings(List<Finding> active, List<Finding> suppressedFindings) {
-        return new AnalysisResult(root, rules, active, notifications, model, filesScanned, filesAnalyzed,
-                elapsedMillis, suppressedFindings, unanalysed);
+        return new AnalysisResult(
+                root,
+                rules,
+                active,
+                notifications,
+                model,
+                filesScanned,
+                filesAnalyzed,
+                elapsedMillis,
+                suppressedFindings,
+                unanalysed);
     }
 
     /**
@@ -112,8 +150,8 @@ public record AnalysisResult(Path root, List<RuleDescriptor> rules, List<Finding
      * @return a copy with those notifications, everything else unchanged
      */
     public AnalysisResult withNotifications(List<Notification> all) {
-        return new AnalysisResult(root, rules, findings, all, model, filesScanned, filesAnalyzed, elapsedMillis,
-                suppressed, unanalysed);
+        return new AnalysisResult(
+                root, rules, findings, all, model, filesScanned, filesAnalyzed, elapsedMillis, suppressed, unanalysed);
     }
 
     private static List<Notification> relativeTo(Path root, List<Notification> notifications) {
@@ -121,7 +159,8 @@ public record AnalysisResult(Path root, List<RuleDescriptor> rules, List<Finding
             return List.copyOf(notifications);
         }
         String base = root.normalize().toString();
-        String prefix = base.endsWith(root.getFileSystem().getSeparator()) ? base
+        String prefix = base.endsWith(root.getFileSystem().getSeparator())
+                ? base
                 : base + root.getFileSystem().getSeparator();
         List<Notification> out = new ArrayList<>(notifications.size());
         boolean changed = false;
@@ -133,13 +172,18 @@ public record AnalysisResult(Path root, List<RuleDescriptor> rules, List<Finding
             SourceRegion r = n.region();
             // only the platform's own separator becomes '/': a '\\' in a Linux file name stays
             String path = r.path().startsWith(prefix)
-                    ? r.path().substring(prefix.length()).replace(root.getFileSystem().getSeparator(), "/")
+                    ? r.path()
+                            .substring(prefix.length())
+                            .replace(root.getFileSystem().getSeparator(), "/")
                     : r.path().equals(base) ? "." : r.path();
             if (message.equals(n.message()) && path.equals(r.path())) {
                 out.add(n);
             } else {
                 changed = true;
-                out.add(new Notification(n.level(), n.kind(), message,
+                out.add(new Notification(
+                        n.level(),
+                        n.kind(),
+                        message,
                         new SourceRegion(path, r.startLine(), r.startColumn(), r.endLine(), r.endColumn())));
             }
         }

@@ -1,39 +1,34 @@
 package io.github.pgadvisorylint.core.analysis;
 
+import io.github.pgadvisorylint.core.config.ConfigScan;
+import io.github.pgadvisorylint.core.config.PoolingEvidenceScanner;
+import io.github.pgadvisorylint.core.config.TimeoutEvidenceScanner;
 import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
+import io.github.pgadvisorylint.core.discovery.FileDiscovery;
+import io.github.pgadvisorylint.core.discovery.FileKind;
+import io.github.pgadvisorylint.core.discovery.OtherLanguage;
 import io.github.pgadvisorylint.core.facts.FileFacts;
+import io.github.pgadvisorylint.core.facts.HelperSummary;
 import io.github.pgadvisorylint.core.facts.Suppression;
 import io.github.pgadvisorylint.core.flow.LockPaths;
 import io.github.pgadvisorylint.core.flow.MethodFlow;
-import io.github.pgadvisorylint.core.config.ConfigScan;
+import io.github.pgadvisorylint.core.java.JavaFrontEnd;
+import io.github.pgadvisorylint.core.model.LockLifecycle;
+import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.LockOrderEdge;
+import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.LoopOrder;
 import io.github.pgadvisorylint.core.model.PoolingEvidence;
-import io.github.pgadvisorylint.core.config.PoolingEvidenceScanner;
 import io.github.pgadvisorylint.core.model.PoolingSetting;
-import io.github.pgadvisorylint.core.config.TimeoutEvidenceScanner;
 import io.github.pgadvisorylint.core.model.SiteHazards;
 import io.github.pgadvisorylint.core.model.SiteUsage;
 import io.github.pgadvisorylint.core.model.TimeoutEvidence;
-import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
-import io.github.pgadvisorylint.core.discovery.FileDiscovery;
-import io.github.pgadvisorylint.core.discovery.OtherLanguage;
-import io.github.pgadvisorylint.core.discovery.FileKind;
-import io.github.pgadvisorylint.core.discovery.Prefilter;
-import io.github.pgadvisorylint.core.java.ConstantIndex;
-import io.github.pgadvisorylint.core.java.HelperRegistry;
-import io.github.pgadvisorylint.core.facts.HelperSummary;
-import io.github.pgadvisorylint.core.java.JavaFrontEnd;
-import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.mybatis.MyBatisMapperFrontEnd;
-import io.github.pgadvisorylint.core.model.LockModel;
-import io.github.pgadvisorylint.core.model.LockSite;
-import io.github.pgadvisorylint.core.source.SourceRegion;
 import io.github.pgadvisorylint.core.rule.Rule;
 import io.github.pgadvisorylint.core.rule.RuleDescriptor;
-import io.github.pgadvisorylint.core.diagnostic.Severity;
-import io.github.pgadvisorylint.core.source.SourceDecoder;
-import io.github.pgadvisorylint.core.source.SourceFile;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import io.github.pgadvisorylint.core.sql.SqlAnalyzer;
 import io.github.pgadvisorylint.core.sql.SqlFileFrontEnd;
 import java.io.IOException;
@@ -48,15 +43,11 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -96,7 +87,7 @@ final class AnalysisRun {
      * Test seam: runs at the start of every per-file task on the worker thread, with the file's
      * relative path (lets a test stand in for a front end that never returns). A no-op in production.
      */
-    Consumer<String> beforeFileTask = path -> { };
+    Consumer<String> beforeFileTask = path -> {};
 
     private final Settings settings;
     private long startedNanos;
@@ -117,22 +108,46 @@ final class AnalysisRun {
      * @param progress            progress sink
      * @param cache               the incremental-analysis cache to read and update, or null for none
      */
-    record Settings(List<Rule> rules, Set<String> disabled, Map<String, Severity> severities, int threads,
-                    PoolingSetting pooling, Predicate<Path> fileFilter, Set<String> extraLockHelpers,
-                    Set<String> extraPooledApiTypes, ProgressListener progress, FactsCache cache) {
+    record Settings(
+            List<Rule> rules,
+            Set<String> disabled,
+            Map<String, Severity> severities,
+            int threads,
+            PoolingSetting pooling,
+            Predicate<Path> fileFilter,
+            Set<String> extraLockHelpers,
+            Set<String> extraPooledApiTypes,
+            ProgressListener progress,
+            FactsCache cache) {
 
         /** Settings without a cache. */
-        Settings(List<Rule> rules, Set<String> disabled, Map<String, Severity> severities, int threads,
-                 PoolingSetting pooling, Predicate<Path> fileFilter, Set<String> extraLockHelpers,
-                 Set<String> extraPooledApiTypes, ProgressListener progress) {
-            this(rules, disabled, severities, threads, pooling, fileFilter, extraLockHelpers, extraPooledApiTypes,
-                    progress, null);
+        Settings(
+                List<Rule> rules,
+                Set<String> disabled,
+                Map<String, Severity> severities,
+                int threads,
+                PoolingSetting pooling,
+                Predicate<Path> fileFilter,
+                Set<String> extraLockHelpers,
+                Set<String> extraPooledApiTypes,
+                ProgressListener progress) {
+            this(
+                    rules,
+                    disabled,
+                    severities,
+                    threads,
+                    pooling,
+                    fileFilter,
+                    extraLockHelpers,
+                    extraPooledApiTypes,
+                    progress,
+                    null);
         }
 
         /** @return the settings that change what the front ends extract, in a stable textual form */
         String factKey() {
-            return "pooling=" + pooling + ";lockHelpers=" + new TreeSet<>(extraLockHelpers)
-                    + ";pooledApiTypes=" + new TreeSet<>(extraPooledApiTypes);
+            return "pooling=" + pooling + ";lockHelpers=" + new TreeSet<>(extraLockHelpers) + ";pooledApiTypes="
+                    + new TreeSet<>(extraPooledApiTypes);
         }
     }
 
@@ -146,7 +161,9 @@ final class AnalysisRun {
     AnalysisRun(Settings settings, Path root, List<Path> targets, Duration fileTimeBudget) {
         this.budgetNanos = fileTimeBudget.toNanos();
         this.settings = settings;
-        this.rules = settings.rules().stream().filter(r -> !settings.disabled().contains(r.descriptor().id())).toList();
+        this.rules = settings.rules().stream()
+                .filter(r -> !settings.disabled().contains(r.descriptor().id()))
+                .toList();
         this.threads = settings.threads();
         this.pooling = settings.pooling();
         this.root = root.toAbsolutePath().normalize();
@@ -162,10 +179,12 @@ final class AnalysisRun {
         long started = System.nanoTime();
         startedNanos = started;
         FileDiscovery.Result found = FileDiscovery.discover(root, targets);
-        FileDiscovery.Result discovered = new FileDiscovery.Result(found.files().stream()
-                .filter(f -> settings.fileFilter().test(f.path().toAbsolutePath().normalize()))
-                .filter(f -> !isCacheFile(f.path())) // the cache is never an input, even inside the tree
-                .toList(),
+        FileDiscovery.Result discovered = new FileDiscovery.Result(
+                found.files().stream()
+                        .filter(f -> settings.fileFilter()
+                                .test(f.path().toAbsolutePath().normalize()))
+                        .filter(f -> !isCacheFile(f.path())) // the cache is never an input, even inside the tree
+                        .toList(),
                 found.notifications());
         // files in languages the tool does not read, counted as the configuration's excludes leave them
         Map<OtherLanguage, Integer> unanalysed = new EnumMap<>(OtherLanguage.class);
@@ -207,8 +226,7 @@ final class AnalysisRun {
                 h.ops().forEach(op -> helperBodies.add(op.inner().region()));
             }
         }
-        LockModel model = new LockModel(sites, lifecycles, poolingEvidence, pooling, orderEdges, loops,
-                helperBodies)
+        LockModel model = new LockModel(sites, lifecycles, poolingEvidence, pooling, orderEdges, loops, helperBodies)
                 .withUsage(usages, timeoutEvidence);
         model = LockPaths.apply(model, flows).withHazards(hazards);
         phaseDone("paths");
@@ -216,8 +234,8 @@ final class AnalysisRun {
         settings.rules().forEach(r -> known.add(r.descriptor().id()));
         Set<String> active = new TreeSet<>();
         rules.forEach(r -> active.add(r.descriptor().id()));
-        FindingCollector collector = new FindingCollector(model, known, settings.severities(),
-                Duration.ofNanos(budgetNanos));
+        FindingCollector collector =
+                new FindingCollector(model, known, settings.severities(), Duration.ofNanos(budgetNanos));
         List<Rule> late = new ArrayList<>();
         for (Rule rule : rules) {
             if (rule.phase() == Rule.Phase.AFTER_FINDINGS) {
@@ -229,11 +247,23 @@ final class AnalysisRun {
         FindingCollector.Outcome outcome = collector.findings(suppressions, late, active, notifications);
         phaseDone("rules");
         notifications.sort(Comparator.naturalOrder());
-        List<RuleDescriptor> descriptors = rules.stream().map(Rule::descriptor).map(this::withOverride)
-                .sorted(Comparator.comparing(RuleDescriptor::id)).toList();
+        List<RuleDescriptor> descriptors = rules.stream()
+                .map(Rule::descriptor)
+                .map(this::withOverride)
+                .sorted(Comparator.comparing(RuleDescriptor::id))
+                .toList();
         long elapsed = (System.nanoTime() - started) / 1_000_000;
-        return new AnalysisResult(root, descriptors, outcome.active(), notifications, model,
-                discovered.files().size(), analyzed, elapsed, outcome.suppressed(), unanalysed);
+        return new AnalysisResult(
+                root,
+                descriptors,
+                outcome.active(),
+                notifications,
+                model,
+                discovered.files().size(),
+                analyzed,
+                elapsed,
+                outcome.suppressed(),
+                unanalysed);
     }
 
     /** Whether a discovered file is the cache file, also when either path goes through a symbolic link. */
@@ -247,7 +277,8 @@ final class AnalysisRun {
         }
         try {
             Path real = cache.toRealPath();
-            return file.getFileName() != null && file.getFileName().equals(real.getFileName())
+            return file.getFileName() != null
+                    && file.getFileName().equals(real.getFileName())
                     && Files.isSameFile(file, real);
         } catch (IOException e) {
             return false; // no cache file yet (or unreadable): nothing to confuse it with
@@ -286,9 +317,13 @@ final class AnalysisRun {
             FactsCache cache = settings.cache();
             String fingerprint = cache == null ? null : FactsCache.fingerprint(settings.factKey());
             FactsCache.Snapshot previous = cache == null ? null : cache.usable(fingerprint);
-            SourceReader reader = new SourceReader(pooling, cache != null, f -> previous != null
-                    && (isCachedJava(previous, f) || (f.kind() == FileKind.JAVA
-                    && previous.watchedTypeNames().contains(JavaProject.typeName(f)))));
+            SourceReader reader = new SourceReader(
+                    pooling,
+                    cache != null,
+                    f -> previous != null
+                            && (isCachedJava(previous, f)
+                                    || (f.kind() == FileKind.JAVA
+                                            && previous.watchedTypeNames().contains(JavaProject.typeName(f)))));
             Set<String> askNames = previous == null ? Set.of() : previous.helperCallNames();
             List<SourceReader.Read> reads = tasks.map(files, f -> f, f -> {
                 try {
@@ -311,7 +346,8 @@ final class AnalysisRun {
                     callsPreviousHelpers.add(files.get(i).relativePath());
                 }
             }
-            boolean javaReused = previous != null && previous.javaReusable()
+            boolean javaReused = previous != null
+                    && previous.javaReusable()
                     && javaUnchanged(previous, files, staged, hashes, callsPreviousHelpers);
             boolean[] reused = new boolean[files.size()];
             Map<String, List<PoolingEvidence>> pooled = new TreeMap<>();
@@ -326,8 +362,16 @@ final class AnalysisRun {
                     callPrevious.add(i);
                 }
             }
-            JavaProject.Result javaPart = javaReused ? null : analyzeJava(tasks, files, staged, reader,
-                    previous != null && previous.javaReusable() ? previous : null, hashes, callPrevious);
+            JavaProject.Result javaPart = javaReused
+                    ? null
+                    : analyzeJava(
+                            tasks,
+                            files,
+                            staged,
+                            reader,
+                            previous != null && previous.javaReusable() ? previous : null,
+                            hashes,
+                            callPrevious);
             if (javaPart != null) {
                 participants.addAll(javaPart.participants());
                 hashes.putAll(javaPart.hashes());
@@ -338,7 +382,10 @@ final class AnalysisRun {
             }
             List<Finished> finished = tasks.map(all, files::get, i -> {
                 try {
-                    return finish(files.get(i), staged.get(i), javaPart == null ? null : javaPart.facts().get(i),
+                    return finish(
+                            files.get(i),
+                            staged.get(i),
+                            javaPart == null ? null : javaPart.facts().get(i),
                             javaPart != null && javaPart.lossy().contains(i));
                 } finally {
                     step();
@@ -364,9 +411,21 @@ final class AnalysisRun {
                 } else {
                     watched.addAll(javaPart.watchedTypeNames());
                 }
-                cache.record(snapshot(fingerprint, previous, javaReused, files, out, javaPart, hashes, participants,
-                        watched, pooled, timeouts, skipped), stats(reused, out, javaReused,
-                        javaPart == null ? null : javaPart.counts()));
+                cache.record(
+                        snapshot(
+                                fingerprint,
+                                previous,
+                                javaReused,
+                                files,
+                                out,
+                                javaPart,
+                                hashes,
+                                participants,
+                                watched,
+                                pooled,
+                                timeouts,
+                                skipped),
+                        stats(reused, out, javaReused, javaPart == null ? null : javaPart.counts()));
             }
             for (int i = 0; i < out.size(); i++) {
                 Notification why = skipped.get(files.get(i).relativePath());
@@ -380,9 +439,14 @@ final class AnalysisRun {
     }
 
     /** The Java part: the Java candidates, the mapper XML files, and what joins them. */
-    private JavaProject.Result analyzeJava(FileTasks tasks, List<DiscoveredFile> files, List<Staged> staged,
-                                           SourceReader reader, FactsCache.Snapshot previous,
-                                           Map<String, String> hashes, Set<Integer> callPrevious) {
+    private JavaProject.Result analyzeJava(
+            FileTasks tasks,
+            List<DiscoveredFile> files,
+            List<Staged> staged,
+            SourceReader reader,
+            FactsCache.Snapshot previous,
+            Map<String, String> hashes,
+            Set<Integer> callPrevious) {
         SortedMap<Integer, Staged.Text> candidates = new TreeMap<>();
         SortedMap<Integer, Staged.Mapper> mappers = new TreeMap<>();
         Set<Integer> ruledOut = new HashSet<>();
@@ -399,18 +463,33 @@ final class AnalysisRun {
         }
         Set<String> configured = new TreeSet<>();
         settings.extraLockHelpers().forEach(h -> configured.add(h.substring(h.lastIndexOf('.') + 1)));
-        JavaProject project = new JavaProject(tasks, javaFrontEnd, mapperFrontEnd, files,
-                (f, wanted) -> reader.read(f, true, wanted, Set.of()), ruledOut, configured, this::phaseDone);
+        JavaProject project = new JavaProject(
+                tasks,
+                javaFrontEnd,
+                mapperFrontEnd,
+                files,
+                (f, wanted) -> reader.read(f, true, wanted, Set.of()),
+                ruledOut,
+                configured,
+                this::phaseDone);
         Map<String, JavaProject.Previous> before = new HashMap<>();
         if (previous != null) {
             previous.files().forEach((path, e) -> {
                 if (e.extractedWith() != null) {
-                    before.put(path, new JavaProject.Previous(e.sha256(), e.extractedWith(), e.facts(), e.called(), e.earlier()));
+                    before.put(
+                            path,
+                            new JavaProject.Previous(
+                                    e.sha256(), e.extractedWith(), e.facts(), e.called(), e.earlier()));
                 }
             });
         }
-        JavaProject.Result result = project.analyze(candidates, mappers, before, hashes,
-                previous == null ? null : previous.helperCallNames(), callPrevious);
+        JavaProject.Result result = project.analyze(
+                candidates,
+                mappers,
+                before,
+                hashes,
+                previous == null ? null : previous.helperCallNames(),
+                callPrevious);
         JavaProject.Counts c = result.counts();
         settings.progress().parsed(c.outlines(), c.parses(), c.repeated(), c.reused());
         return result;
@@ -427,14 +506,19 @@ final class AnalysisRun {
      * unchanged, and no new or changed Java file could take part (a prefilter candidate, a caller of a
      * helper, a file named like a type the analysed files refer to) and no mapper XML file changed.
      */
-    private boolean javaUnchanged(FactsCache.Snapshot previous, List<DiscoveredFile> files, List<Staged> read,
-                                  Map<String, String> hashes, Set<String> callsPreviousHelpers) {
+    private boolean javaUnchanged(
+            FactsCache.Snapshot previous,
+            List<DiscoveredFile> files,
+            List<Staged> read,
+            Map<String, String> hashes,
+            Set<String> callsPreviousHelpers) {
         Map<String, Integer> slots = new HashMap<>();
         for (int i = 0; i < files.size(); i++) {
             slots.put(files.get(i).relativePath(), i);
         }
         for (var e : previous.files().entrySet()) {
-            if (e.getValue().java() && (!slots.containsKey(e.getKey()) || !e.getValue().sha256().equals(hashes.get(e.getKey())))) {
+            if (e.getValue().java()
+                    && (!slots.containsKey(e.getKey()) || !e.getValue().sha256().equals(hashes.get(e.getKey())))) {
                 return false;
             }
         }
@@ -452,7 +536,8 @@ final class AnalysisRun {
                 return false;
             }
             if (f.kind() == FileKind.JAVA) {
-                if (s instanceof Staged.Text || previous.watchedTypeNames().contains(JavaProject.typeName(f))
+                if (s instanceof Staged.Text
+                        || previous.watchedTypeNames().contains(JavaProject.typeName(f))
                         || callsPreviousHelpers.contains(f.relativePath())) {
                     return false;
                 }
@@ -466,11 +551,16 @@ final class AnalysisRun {
      * one (with their pooling and timeout evidence), Java and mapper files all together when
      * {@code javaReused}.
      */
-    private void reuseUnchanged(FactsCache.Snapshot previous, List<DiscoveredFile> files, List<Staged> staged,
-                                Map<String, String> hashes, boolean[] reused, boolean javaReused,
-                                Map<String, List<PoolingEvidence>> pooled,
-                                Map<String, List<TimeoutEvidence>> timeouts,
-                                Set<String> participants) {
+    private void reuseUnchanged(
+            FactsCache.Snapshot previous,
+            List<DiscoveredFile> files,
+            List<Staged> staged,
+            Map<String, String> hashes,
+            boolean[] reused,
+            boolean javaReused,
+            Map<String, List<PoolingEvidence>> pooled,
+            Map<String, List<TimeoutEvidence>> timeouts,
+            Set<String> participants) {
         for (int i = 0; i < files.size(); i++) {
             String path = files.get(i).relativePath();
             FactsCache.Entry e = previous.files().get(path);
@@ -497,18 +587,26 @@ final class AnalysisRun {
     }
 
     /** What this analysis leaves for the next: every file read, with its hash and facts. */
-    private FactsCache.Snapshot snapshot(String fingerprint, FactsCache.Snapshot previous, boolean javaReused,
-                                         List<DiscoveredFile> files, List<FileFacts> out, JavaProject.Result javaPart,
-                                         Map<String, String> hashes, Set<String> participants,
-                                         Set<String> watchedTypeNames,
-                                         Map<String, List<PoolingEvidence>> pooled,
-                                         Map<String, List<TimeoutEvidence>> timeouts,
-                                         Map<String, Notification> skipped) {
+    private FactsCache.Snapshot snapshot(
+            String fingerprint,
+            FactsCache.Snapshot previous,
+            boolean javaReused,
+            List<DiscoveredFile> files,
+            List<FileFacts> out,
+            JavaProject.Result javaPart,
+            Map<String, String> hashes,
+            Set<String> participants,
+            Set<String> watchedTypeNames,
+            Map<String, List<PoolingEvidence>> pooled,
+            Map<String, List<TimeoutEvidence>> timeouts,
+            Map<String, Notification> skipped) {
         SortedMap<String, FactsCache.Entry> entries = new TreeMap<>();
         for (DiscoveredFile f : files) {
             // files named like a referenced type: the next run must tell whether they changed
-            if (f.kind() == FileKind.JAVA && !hashes.containsKey(f.relativePath())
-                    && watchedTypeNames.contains(JavaProject.typeName(f)) && f.size() <= MAX_FILE_BYTES) {
+            if (f.kind() == FileKind.JAVA
+                    && !hashes.containsKey(f.relativePath())
+                    && watchedTypeNames.contains(JavaProject.typeName(f))
+                    && f.size() <= MAX_FILE_BYTES) {
                 try {
                     hashes.put(f.relativePath(), SourceReader.sha256(Files.readAllBytes(f.path())));
                 } catch (IOException e) {
@@ -526,8 +624,10 @@ final class AnalysisRun {
                 continue;
             }
             if (hash != null) {
-                List<FactsCache.Extraction> history = javaPart == null ? null : javaPart.extracted().get(i);
-                FactsCache.Entry kept = previous == null ? null : previous.files().get(path);
+                List<FactsCache.Extraction> history =
+                        javaPart == null ? null : javaPart.extracted().get(i);
+                FactsCache.Entry kept =
+                        previous == null ? null : previous.files().get(path);
                 String with = null;
                 SortedSet<String> called = null;
                 List<FactsCache.Extraction> earlier = null;
@@ -542,9 +642,17 @@ final class AnalysisRun {
                     earlier = kept.earlier();
                 }
                 boolean extracted = with != null && out.get(i) != null;
-                entries.put(path, new FactsCache.Entry(hash, participants.contains(path), out.get(i),
-                        pooled.getOrDefault(path, List.of()), timeouts.getOrDefault(path, List.of()),
-                        extracted ? with : null, extracted ? called : null, extracted ? earlier : null));
+                entries.put(
+                        path,
+                        new FactsCache.Entry(
+                                hash,
+                                participants.contains(path),
+                                out.get(i),
+                                pooled.getOrDefault(path, List.of()),
+                                timeouts.getOrDefault(path, List.of()),
+                                extracted ? with : null,
+                                extracted ? called : null,
+                                extracted ? earlier : null));
             }
         }
         SortedSet<String> callNames = new TreeSet<>();
@@ -554,12 +662,12 @@ final class AnalysisRun {
             callNames.addAll(javaPart.registry().callNames());
             settings.extraLockHelpers().forEach(h -> callNames.add(h.substring(h.lastIndexOf('.') + 1)));
         }
-        return new FactsCache.Snapshot(FactsCache.FORMAT, fingerprint, !overBudget,
-                new TreeSet<>(watchedTypeNames), callNames, entries);
+        return new FactsCache.Snapshot(
+                FactsCache.FORMAT, fingerprint, !overBudget, new TreeSet<>(watchedTypeNames), callNames, entries);
     }
 
-    private static FactsCache.Stats stats(boolean[] reused, List<FileFacts> out, boolean javaReused,
-                                          JavaProject.Counts counts) {
+    private static FactsCache.Stats stats(
+            boolean[] reused, List<FileFacts> out, boolean javaReused, JavaProject.Counts counts) {
         int fromCache = 0;
         int fresh = 0;
         for (int i = 0; i < reused.length; i++) {
@@ -569,7 +677,11 @@ final class AnalysisRun {
                 fresh++;
             }
         }
-        return new FactsCache.Stats(fromCache, fresh, javaReused, counts == null ? 0 : counts.reused(),
+        return new FactsCache.Stats(
+                fromCache,
+                fresh,
+                javaReused,
+                counts == null ? 0 : counts.reused(),
                 counts == null ? 0 : counts.parses());
     }
 
@@ -587,8 +699,8 @@ final class AnalysisRun {
      * @param pooling  its pooling evidence (configuration files)
      * @param timeouts its timeout evidence (configuration files)
      */
-    private record Finished(FileFacts facts, boolean config, List<PoolingEvidence> pooling,
-                            List<TimeoutEvidence> timeouts) {
+    private record Finished(
+            FileFacts facts, boolean config, List<PoolingEvidence> pooling, List<TimeoutEvidence> timeouts) {
         Finished(FileFacts facts) {
             this(facts, false, List.of(), List.of());
         }
@@ -607,11 +719,16 @@ final class AnalysisRun {
                 return new Finished(javaFacts);
             } else if (staged instanceof Staged.Config config) {
                 List<TimeoutEvidence> timeouts = timeoutScanner.scan(config.file());
-                ConfigScan scan = pooling == PoolingSetting.AUTO && PoolingEvidenceScanner.mayHoldEvidence(
-                        config.file().text().getBytes(StandardCharsets.UTF_8))
-                        ? poolingScanner.scan(config.file()) : ConfigScan.empty();
-                return new Finished(new FileFacts(config.file().path(), List.of(), List.of(), scan.notifications(), List.of()),
-                        true, scan.evidence(), timeouts);
+                ConfigScan scan = pooling == PoolingSetting.AUTO
+                                && PoolingEvidenceScanner.mayHoldEvidence(
+                                        config.file().text().getBytes(StandardCharsets.UTF_8))
+                        ? poolingScanner.scan(config.file())
+                        : ConfigScan.empty();
+                return new Finished(
+                        new FileFacts(config.file().path(), List.of(), List.of(), scan.notifications(), List.of()),
+                        true,
+                        scan.evidence(),
+                        timeouts);
             } else {
                 Staged.Text text = (Staged.Text) staged;
                 facts = f.kind() == FileKind.JAVA ? javaFacts : sqlFrontEnd.analyze(text.file());
@@ -625,10 +742,23 @@ final class AnalysisRun {
     /** @return the facts with a note that the file was read as ISO-8859-1 */
     private static FileFacts withEncodingNote(FileFacts facts, DiscoveredFile f) {
         List<Notification> notes = new ArrayList<>(facts.notifications());
-        notes.add(new Notification(Severity.NOTE, "encoding", "file is not valid UTF-8; read as ISO-8859-1",
+        notes.add(new Notification(
+                Severity.NOTE,
+                "encoding",
+                "file is not valid UTF-8; read as ISO-8859-1",
                 SourceRegion.line(f.relativePath(), 1)));
-        return new FileFacts(facts.path(), facts.sites(), facts.lifecycles(), notes, facts.suppressions(),
-                facts.helpers(), facts.orderEdges(), facts.loops(), facts.usages(), facts.flows(), facts.hazards());
+        return new FileFacts(
+                facts.path(),
+                facts.sites(),
+                facts.lifecycles(),
+                notes,
+                facts.suppressions(),
+                facts.helpers(),
+                facts.orderEdges(),
+                facts.loops(),
+                facts.usages(),
+                facts.flows(),
+                facts.hazards());
     }
 
     /** @return the lower-case hex SHA-256 of the bytes (also the base of finding fingerprints) */

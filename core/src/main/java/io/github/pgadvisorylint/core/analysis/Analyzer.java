@@ -63,7 +63,8 @@ public final class Analyzer {
         }
         Set<String> off = new TreeSet<>(b.disabled);
         for (Rule r : rules) {
-            if (!r.descriptor().enabledByDefault() && !b.enabled.contains(r.descriptor().id())) {
+            if (!r.descriptor().enabledByDefault()
+                    && !b.enabled.contains(r.descriptor().id())) {
                 off.add(r.descriptor().id());
             }
         }
@@ -135,19 +136,36 @@ public final class Analyzer {
     }
 
     private AnalysisResult runOnWorker(Path root, List<Path> targets, FactsCache cache) {
-        AnalysisRun run = new AnalysisRun(new AnalysisRun.Settings(rules, disabled, severities, threads, pooling,
-                fileFilter, extraLockHelpers, extraPooledApiTypes, progress, cache), root, targets, fileTimeBudget);
+        AnalysisRun run = new AnalysisRun(
+                new AnalysisRun.Settings(
+                        rules,
+                        disabled,
+                        severities,
+                        threads,
+                        pooling,
+                        fileFilter,
+                        extraLockHelpers,
+                        extraPooledApiTypes,
+                        progress,
+                        cache),
+                root,
+                targets,
+                fileTimeBudget);
         // syntax trees are walked recursively: a thread with a large stack keeps deeply nested input
         // (thousands of concatenated terms) from overflowing the caller's stack
         AnalysisResult[] result = new AnalysisResult[1];
         Throwable[] failure = new Throwable[1];
-        Thread worker = new Thread(null, () -> {
-            try {
-                result[0] = run.run();
-            } catch (Throwable t) {
-                failure[0] = t;
-            }
-        }, "pg-advisory-lint-analysis", AnalysisRun.WORKER_STACK_BYTES);
+        Thread worker = new Thread(
+                null,
+                () -> {
+                    try {
+                        result[0] = run.run();
+                    } catch (Throwable t) {
+                        failure[0] = t;
+                    }
+                },
+                "pg-advisory-lint-analysis",
+                AnalysisRun.WORKER_STACK_BYTES);
         worker.start();
         try {
             worker.join();
@@ -180,8 +198,7 @@ public final class Analyzer {
         private Duration fileTimeBudget = AnalysisRun.DEFAULT_FILE_TIME_BUDGET;
         private FactsCache cache;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * @param rules the rules to run (typically {@link io.github.pgadvisorylint.core.rule.RuleRegistry#load()})

@@ -85,8 +85,7 @@ public final class FactsCache {
     }
 
     /** What reading the file gave: a snapshot or null, and a problem or null. */
-    private record Loaded(Snapshot snapshot, String problem) {
-    }
+    private record Loaded(Snapshot snapshot, String problem) {}
 
     private final Path file;
     private final CompletableFuture<Loaded> loading;
@@ -96,14 +95,17 @@ public final class FactsCache {
     private FactsCache(Path file) {
         this.file = file;
         this.loading = new CompletableFuture<>();
-        Thread reader = new Thread(() -> {
-            try {
-                loading.complete(read(file));
-            } catch (Throwable t) {
-                // out of memory or worse: the analysis must not wait for a result that never comes
-                loading.complete(new Loaded(null, "cannot use cache file " + file + " (" + t + "); analysing afresh"));
-            }
-        }, "pg-advisory-lint-cache-reader");
+        Thread reader = new Thread(
+                () -> {
+                    try {
+                        loading.complete(read(file));
+                    } catch (Throwable t) {
+                        // out of memory or worse: the analysis must not wait for a result that never comes
+                        loading.complete(
+                                new Loaded(null, "cannot use cache file " + file + " (" + t + "); analysing afresh"));
+                    }
+                },
+                "pg-advisory-lint-cache-reader");
         reader.setDaemon(true);
         reader.start();
     }
@@ -135,16 +137,21 @@ public final class FactsCache {
                 if (format != null && format.isInt() && format.intValue() > 0 && format.intValue() != FORMAT) {
                     return new Loaded(null, null); // another layout, written by another version: silently replaced
                 }
-                Snapshot s = tree == null || tree.isMissingNode() ? null : Json.MAPPER.treeToValue(tree, Snapshot.class);
+                Snapshot s =
+                        tree == null || tree.isMissingNode() ? null : Json.MAPPER.treeToValue(tree, Snapshot.class);
                 if (s == null || !s.wellFormed()) {
-                    return new Loaded(null, "cannot use cache file " + file
-                            + " (not a pg-advisory-lint cache: fields are missing or null); analysing afresh");
+                    return new Loaded(
+                            null,
+                            "cannot use cache file " + file
+                                    + " (not a pg-advisory-lint cache: fields are missing or null); analysing afresh");
                 }
                 // the checksum covers the file as written, with its own value null (see seal)
                 ((ObjectNode) tree).putNull("integrity");
                 if (!s.integrity().equals(seal(tree))) {
-                    return new Loaded(null, "cannot use cache file " + file
-                            + " (its contents do not match the checksum it was written with: edited or damaged); analysing afresh");
+                    return new Loaded(
+                            null,
+                            "cannot use cache file " + file
+                                    + " (its contents do not match the checksum it was written with: edited or damaged); analysing afresh");
                 }
                 return new Loaded(s, null);
             }
@@ -158,15 +165,16 @@ public final class FactsCache {
     /** @return why reading failed, in the user's terms (no class names of the JSON mapping) */
     private static String describe(Throwable e) {
         String at = "";
-        if (e instanceof JsonProcessingException j && j.getLocation() != null
+        if (e instanceof JsonProcessingException j
+                && j.getLocation() != null
                 && j.getLocation().getLineNr() > 0) {
-            at = " at line " + j.getLocation().getLineNr() + ", column " + j.getLocation().getColumnNr();
+            at = " at line " + j.getLocation().getLineNr() + ", column "
+                    + j.getLocation().getColumnNr();
         }
         if (e instanceof StreamConstraintsException) {
             return "too deeply nested or too large" + at;
         }
-        if (e instanceof JsonParseException
-                || e instanceof JsonEOFException) {
+        if (e instanceof JsonParseException || e instanceof JsonEOFException) {
             return "not valid JSON" + at;
         }
         if (e instanceof JsonMappingException) {
@@ -287,7 +295,8 @@ public final class FactsCache {
             if (source != null && source.getLocation() != null) {
                 Path jar = Path.of(source.getLocation().toURI());
                 if (Files.isRegularFile(jar)) {
-                    build = Files.size(jar) + "@" + Files.getLastModifiedTime(jar).toMillis();
+                    build = Files.size(jar) + "@"
+                            + Files.getLastModifiedTime(jar).toMillis();
                 }
             }
         } catch (IOException | URISyntaxException | RuntimeException e) {
@@ -328,12 +337,23 @@ public final class FactsCache {
      * @param files            relative path to entry, for every file read
      * @param integrity        the checksum of the rest, set when the file is written; null before
      */
-    record Snapshot(int format, String fingerprint, boolean javaReusable, SortedSet<String> watchedTypeNames,
-                    SortedSet<String> helperCallNames, SortedMap<String, Entry> files, String integrity) {
+    record Snapshot(
+            int format,
+            String fingerprint,
+            boolean javaReusable,
+            SortedSet<String> watchedTypeNames,
+            SortedSet<String> helperCallNames,
+            SortedMap<String, Entry> files,
+            String integrity) {
 
         /** A snapshot as an analysis leaves it, before it is written. */
-        Snapshot(int format, String fingerprint, boolean javaReusable, SortedSet<String> watchedTypeNames,
-                 SortedSet<String> helperCallNames, SortedMap<String, Entry> files) {
+        Snapshot(
+                int format,
+                String fingerprint,
+                boolean javaReusable,
+                SortedSet<String> watchedTypeNames,
+                SortedSet<String> helperCallNames,
+                SortedMap<String, Entry> files) {
             this(format, fingerprint, javaReusable, watchedTypeNames, helperCallNames, files, null);
         }
 
@@ -345,16 +365,27 @@ public final class FactsCache {
         /** @return whether every field the analysis reads is present (a hand-edited file may lack some) */
         boolean wellFormed() {
             // (sorted sets and maps cannot hold null elements or keys: reading such a file already failed)
-            if (fingerprint == null || watchedTypeNames == null || helperCallNames == null || files == null
+            if (fingerprint == null
+                    || watchedTypeNames == null
+                    || helperCallNames == null
+                    || files == null
                     || integrity == null) {
                 return false;
             }
             for (Entry v : files.values()) {
-                if (v == null || v.sha256() == null || v.pooling() == null || v.timeouts() == null
+                if (v == null
+                        || v.sha256() == null
+                        || v.pooling() == null
+                        || v.timeouts() == null
                         || (v.extractedWith() != null && (v.called() == null || v.facts() == null))
-                        || (v.earlier() != null && v.earlier().stream().anyMatch(x -> x == null || x.with() == null
-                        || x.called() == null || x.helpers() == null))
-                        || v.pooling().contains(null) || v.timeouts().contains(null)
+                        || (v.earlier() != null
+                                && v.earlier().stream()
+                                        .anyMatch(x -> x == null
+                                                || x.with() == null
+                                                || x.called() == null
+                                                || x.helpers() == null))
+                        || v.pooling().contains(null)
+                        || v.timeouts().contains(null)
                         // FileFacts copies its lists with List.copyOf, which already rejects null elements
                         || (v.facts() != null && v.facts().path() == null)) {
                     return false;
@@ -380,12 +411,23 @@ public final class FactsCache {
      * @param earlier  for a Java file extracted in several helper rounds: what each extraction before
      *                 the last gave that the rounds read (its helpers and calls); null otherwise
      */
-    record Entry(String sha256, boolean java, FileFacts facts, List<PoolingEvidence> pooling,
-                 List<TimeoutEvidence> timeouts, String extractedWith, SortedSet<String> called,
-                 List<Extraction> earlier) {
+    record Entry(
+            String sha256,
+            boolean java,
+            FileFacts facts,
+            List<PoolingEvidence> pooling,
+            List<TimeoutEvidence> timeouts,
+            String extractedWith,
+            SortedSet<String> called,
+            List<Extraction> earlier) {
 
         /** An entry of a file that was not extracted whole by the Java part. */
-        Entry(String sha256, boolean java, FileFacts facts, List<PoolingEvidence> pooling, List<TimeoutEvidence> timeouts) {
+        Entry(
+                String sha256,
+                boolean java,
+                FileFacts facts,
+                List<PoolingEvidence> pooling,
+                List<TimeoutEvidence> timeouts) {
             this(sha256, java, facts, pooling, timeouts, null, null, null);
         }
     }
@@ -397,6 +439,5 @@ public final class FactsCache {
      * @param called  the names the file calls
      * @param helpers the lock helpers it declares, as that round saw them
      */
-    record Extraction(String with, SortedSet<String> called, List<HelperSummary> helpers) {
-    }
+    record Extraction(String with, SortedSet<String> called, List<HelperSummary> helpers) {}
 }

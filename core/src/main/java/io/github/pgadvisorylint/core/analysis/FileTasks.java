@@ -138,9 +138,14 @@ final class FileTasks implements AutoCloseable {
             }
             if (t.future.cancel(true)) {
                 t.abandoned = true;
-                skip(t.file.relativePath(), new Notification(Severity.WARNING, "file-time-budget",
-                        "analysis of this file took longer than the time budget of " + AnalysisRun.describe(budgetNanos)
-                                + "; skipped", SourceRegion.line(t.file.relativePath(), 1)));
+                skip(
+                        t.file.relativePath(),
+                        new Notification(
+                                Severity.WARNING,
+                                "file-time-budget",
+                                "analysis of this file took longer than the time budget of "
+                                        + AnalysisRun.describe(budgetNanos) + "; skipped",
+                                SourceRegion.line(t.file.relativePath(), 1)));
                 // the abandoned worker may run on (parsers ignore interrupts): replace it
                 pool.setMaximumPoolSize(pool.getMaximumPoolSize() + 1);
                 pool.setCorePoolSize(pool.getCorePoolSize() + 1);
@@ -150,7 +155,10 @@ final class FileTasks implements AutoCloseable {
 
     /** @return the {@code internal-error} notification of a file whose analysis threw */
     static Notification failure(String relativePath, Throwable t) {
-        return new Notification(Severity.ERROR, "internal-error", "analysis of this file failed: " + t,
+        return new Notification(
+                Severity.ERROR,
+                "internal-error",
+                "analysis of this file failed: " + t,
                 SourceRegion.line(relativePath, 1));
     }
 

@@ -1,30 +1,30 @@
 package io.github.pgadvisorylint.core.analysis;
 
 import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.facts.Suppression;
 import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.LockSite;
-import io.github.pgadvisorylint.core.source.SourceRegion;
 import io.github.pgadvisorylint.core.rule.Finding;
+import io.github.pgadvisorylint.core.rule.FindingSuppression;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.Rule;
 import io.github.pgadvisorylint.core.rule.RuleContext;
-import io.github.pgadvisorylint.core.diagnostic.Severity;
-import io.github.pgadvisorylint.core.rule.FindingSuppression;
 import io.github.pgadvisorylint.core.rule.SuppressionUse;
-import java.time.Duration;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.SortedSet;
-import java.util.TreeSet;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Runs rules over the model and turns what they report into sorted, de-duplicated findings with
@@ -36,9 +36,13 @@ import java.util.TreeMap;
 final class FindingCollector {
 
     /** A finding before fingerprinting. */
-    private record Raw(String ruleId, Severity severity, String message, SourceRegion region,
-                       List<RelatedLocation> related, String shape) {
-    }
+    private record Raw(
+            String ruleId,
+            Severity severity,
+            String message,
+            SourceRegion region,
+            List<RelatedLocation> related,
+            String shape) {}
 
     /**
      * The findings of one analysis.
@@ -47,9 +51,7 @@ final class FindingCollector {
      * @param suppressed findings an in-source suppression covers, each with its
      *                   {@link Finding#suppression()}, sorted
      */
-    record Outcome(List<Finding> active, List<Finding> suppressed) {
-    }
-
+    record Outcome(List<Finding> active, List<Finding> suppressed) {}
 
     private final LockModel model;
     private final long ruleBudgetNanos;
@@ -64,8 +66,8 @@ final class FindingCollector {
      * @param severityOverrides rule id to the severity every finding of that rule gets
      * @param ruleBudget        how long one rule may run before it is abandoned
      */
-    FindingCollector(LockModel model, Set<String> knownRuleIds, Map<String, Severity> severityOverrides,
-                     Duration ruleBudget) {
+    FindingCollector(
+            LockModel model, Set<String> knownRuleIds, Map<String, Severity> severityOverrides, Duration ruleBudget) {
         this.model = model;
         this.ruleBudgetNanos = ruleBudget.toNanos();
         this.knownRuleIds = Collections.unmodifiableSortedSet(new TreeSet<>(knownRuleIds));
@@ -91,16 +93,31 @@ final class FindingCollector {
 
             @Override
             public void report(Severity severity, LockSite site, String message, List<RelatedLocation> related) {
-                String method = site.java() == null ? "" : site.java().typeName() + "#" + site.java().methodName();
-                report(severity, site.region(), site.function().sqlName() + site.key().canonical() + "@" + method,
-                        message, related);
+                String method = site.java() == null
+                        ? ""
+                        : site.java().typeName() + "#" + site.java().methodName();
+                report(
+                        severity,
+                        site.region(),
+                        site.function().sqlName() + site.key().canonical() + "@" + method,
+                        message,
+                        related);
             }
 
             @Override
-            public void report(Severity severity, SourceRegion region, String shape, String message,
-                               List<RelatedLocation> related) {
-                reported.add(new Raw(id, severityOverrides.getOrDefault(id, severity), message, region,
-                        List.copyOf(related), shape));
+            public void report(
+                    Severity severity,
+                    SourceRegion region,
+                    String shape,
+                    String message,
+                    List<RelatedLocation> related) {
+                reported.add(new Raw(
+                        id,
+                        severityOverrides.getOrDefault(id, severity),
+                        message,
+                        region,
+                        List.copyOf(related),
+                        shape));
             }
 
             @Override
@@ -114,13 +131,17 @@ final class FindingCollector {
             }
         };
         Throwable[] failure = new Throwable[1];
-        Thread worker = new Thread(null, () -> {
-            try {
-                rule.check(context);
-            } catch (RuntimeException | StackOverflowError e) {
-                failure[0] = e;
-            }
-        }, "pg-advisory-lint-rule-" + id, AnalysisRun.WORKER_STACK_BYTES);
+        Thread worker = new Thread(
+                null,
+                () -> {
+                    try {
+                        rule.check(context);
+                    } catch (RuntimeException | StackOverflowError e) {
+                        failure[0] = e;
+                    }
+                },
+                "pg-advisory-lint-rule-" + id,
+                AnalysisRun.WORKER_STACK_BYTES);
         worker.setDaemon(true);
         worker.start();
         try {
@@ -132,13 +153,20 @@ final class FindingCollector {
         }
         if (worker.isAlive()) {
             worker.interrupt();
-            notifications.add(new Notification(Severity.WARNING, "rule-time-budget", "rule " + id
-                    + " took longer than the time budget of " + AnalysisRun.describe(ruleBudgetNanos)
-                    + "; abandoned, its findings are not reported", SourceRegion.line(".", 1)));
+            notifications.add(new Notification(
+                    Severity.WARNING,
+                    "rule-time-budget",
+                    "rule " + id
+                            + " took longer than the time budget of " + AnalysisRun.describe(ruleBudgetNanos)
+                            + "; abandoned, its findings are not reported",
+                    SourceRegion.line(".", 1)));
             return;
         }
         if (failure[0] != null) {
-            notifications.add(new Notification(Severity.ERROR, "rule-failure", "rule " + id + " failed: " + failure[0],
+            notifications.add(new Notification(
+                    Severity.ERROR,
+                    "rule-failure",
+                    "rule " + id + " failed: " + failure[0],
                     SourceRegion.line(".", 1)));
         }
         synchronized (reported) {
@@ -156,8 +184,11 @@ final class FindingCollector {
      * @param notifications where a failing rule is reported
      * @return the active and the suppressed findings
      */
-    Outcome findings(List<Suppression> suppressions, List<Rule> lateRules, Set<String> activeRuleIds,
-                     List<Notification> notifications) {
+    Outcome findings(
+            List<Suppression> suppressions,
+            List<Rule> lateRules,
+            Set<String> activeRuleIds,
+            List<Notification> notifications) {
         List<Finding> first = fingerprint(raws);
         Map<Suppression, Integer> silenced = new HashMap<>();
         Map<Suppression, Set<String>> silencedIds = new HashMap<>();
@@ -174,7 +205,9 @@ final class FindingCollector {
             }
             (cover == null ? active : suppressed).add(cover == null ? f : f.withSuppression(why(cover)));
         }
-        List<Rule> late = lateRules.stream().filter(r -> activeRuleIds.contains(r.descriptor().id())).toList();
+        List<Rule> late = lateRules.stream()
+                .filter(r -> activeRuleIds.contains(r.descriptor().id()))
+                .toList();
         if (!late.isEmpty()) {
             List<SuppressionUse> collected = new ArrayList<>();
             for (Suppression s : suppressions) {
@@ -188,8 +221,8 @@ final class FindingCollector {
                         unused.add(id);
                     }
                 }
-                collected.add(new SuppressionUse(s.location(), s.form(), s.ruleIds(), unknown, unused,
-                        silenced.getOrDefault(s, 0)));
+                collected.add(new SuppressionUse(
+                        s.location(), s.form(), s.ruleIds(), unknown, unused, silenced.getOrDefault(s, 0)));
             }
             collected.sort(Comparator.comparing(SuppressionUse::location));
             uses = List.copyOf(collected);
@@ -199,7 +232,9 @@ final class FindingCollector {
             }
             for (Finding f : fingerprint(raws)) {
                 Suppression cover = suppressions.stream()
-                        .filter(s -> s.ruleIds().contains(f.ruleId()) && s.covers(f)).findFirst().orElse(null);
+                        .filter(s -> s.ruleIds().contains(f.ruleId()) && s.covers(f))
+                        .findFirst()
+                        .orElse(null);
                 (cover == null ? active : suppressed).add(cover == null ? f : f.withSuppression(why(cover)));
             }
         }
@@ -209,7 +244,9 @@ final class FindingCollector {
     }
 
     private static final Comparator<Finding> ORDER = Comparator.comparing(Finding::region)
-            .thenComparing(Finding::ruleId).thenComparing(Finding::message).thenComparing(Finding::fingerprint);
+            .thenComparing(Finding::ruleId)
+            .thenComparing(Finding::message)
+            .thenComparing(Finding::fingerprint);
 
     private static FindingSuppression why(Suppression s) {
         return new FindingSuppression(FindingSuppression.Kind.IN_SOURCE, s.reason(), s.location());
@@ -223,7 +260,12 @@ final class FindingCollector {
         for (Raw r : sorted) {
             String base = r.ruleId + "\u0000" + r.region.path() + "\u0000" + r.shape;
             int index = occurrences.merge(base, 1, Integer::sum) - 1;
-            out.add(new Finding(r.ruleId, r.severity, r.message, r.region, r.related,
+            out.add(new Finding(
+                    r.ruleId,
+                    r.severity,
+                    r.message,
+                    r.region,
+                    r.related,
                     sha256(base + "\u0000" + index).substring(0, 32)));
         }
         return out;

@@ -86,10 +86,15 @@ final class JavaProject {
      * @param lossy            slots of the helper callers read as ISO-8859-1 (not valid UTF-8)
      * @param extracted        for each slot extracted whole: every extraction in order, the last one giving its facts
      */
-    record Result(SortedMap<Integer, FileFacts> facts, HelperRegistry registry, SortedSet<String> participants,
-                  SortedSet<String> watchedTypeNames, Map<String, String> hashes, Counts counts, Set<Integer> lossy,
-                  Map<Integer, List<FactsCache.Extraction>> extracted) {
-    }
+    record Result(
+            SortedMap<Integer, FileFacts> facts,
+            HelperRegistry registry,
+            SortedSet<String> participants,
+            SortedSet<String> watchedTypeNames,
+            Map<String, String> hashes,
+            Counts counts,
+            Set<Integer> lossy,
+            Map<Integer, List<FactsCache.Extraction>> extracted) {}
 
     /**
      * @param outlines    files outlined
@@ -97,27 +102,28 @@ final class JavaProject {
      * @param repeated    of those, parses of a file parsed before (for a later helper round)
      * @param reused      extractions taken from the cache instead (the file and what it reads unchanged)
      */
-    record Counts(int outlines, int parses, int repeated, int reused) {
-    }
+    record Counts(int outlines, int parses, int repeated, int reused) {}
 
     /** An outlined file: what the index takes, the names it refers to, or why it failed; its hash when read here. */
-    private record Outlined(ConstantIndex.Contribution contribution, SortedSet<String> referenced, FileFacts failed,
-                            String hash, String digest) {
+    private record Outlined(
+            ConstantIndex.Contribution contribution,
+            SortedSet<String> referenced,
+            FileFacts failed,
+            String hash,
+            String digest) {
         Outlined withHash(String sha256) {
             return new Outlined(contribution, referenced, failed, sha256, digest);
         }
     }
 
     /** A mapper file's facts, and the hash of its interface's file when read. */
-    private record Mapped(FileFacts facts, String interfaceHash) {
-    }
+    private record Mapped(FileFacts facts, String interfaceHash) {}
 
     /**
      * An extracted file: its facts, the names it calls (see {@link JavaFrontEnd#calledNames}), and
      * the digest of the index and registry it was extracted with.
      */
-    private record Extracted(FileFacts facts, Set<String> called, String with) {
-    }
+    private record Extracted(FileFacts facts, Set<String> called, String with) {}
 
     /**
      * A file extracted by an earlier analysis, as its cache entry kept it.
@@ -127,9 +133,8 @@ final class JavaProject {
      * @param facts  its facts
      * @param called the names it calls
      */
-    record Previous(String sha256, String with, FileFacts facts, Set<String> called,
-                    List<FactsCache.Extraction> earlier) {
-    }
+    record Previous(
+            String sha256, String with, FileFacts facts, Set<String> called, List<FactsCache.Extraction> earlier) {}
 
     private final FileTasks tasks;
     private final JavaFrontEnd frontEnd;
@@ -149,6 +154,7 @@ final class JavaProject {
     private final ConstantIndex index = new ConstantIndex();
     /** The text of every file that is extracted, by slot. */
     private final SortedMap<Integer, SourceFile> members = new TreeMap<>();
+
     private final Set<String> outlined = new HashSet<>();
     private final SortedSet<String> participants = new TreeSet<>();
     private final SortedSet<String> watched = new TreeSet<>();
@@ -166,6 +172,7 @@ final class JavaProject {
     private Map<String, String> fileHashes = Map.of();
     /** Path and outline digest of each contribution, in the order the index took them. */
     private final StringBuilder indexOrder = new StringBuilder();
+
     private String indexDigest;
     private final Map<Integer, List<FactsCache.Extraction>> extractedWith = new TreeMap<>();
     /**
@@ -173,6 +180,7 @@ final class JavaProject {
      * known, so it is extracted for real when no later round will extract it again.
      */
     private final Set<Integer> placeholders = new TreeSet<>();
+
     private int outlineCount;
     private int parseCount;
     private int repeatedCount;
@@ -187,8 +195,15 @@ final class JavaProject {
      * @param configuredHelperNames method names of the configured lock helpers (their callers take part)
      * @param phaseDone             told the name of each phase as it ends
      */
-    JavaProject(FileTasks tasks, JavaFrontEnd frontEnd, MyBatisMapperFrontEnd mapperFrontEnd, List<DiscoveredFile> files,
-                Reader reader, Set<Integer> ruledOut, Set<String> configuredHelperNames, Consumer<String> phaseDone) {
+    JavaProject(
+            FileTasks tasks,
+            JavaFrontEnd frontEnd,
+            MyBatisMapperFrontEnd mapperFrontEnd,
+            List<DiscoveredFile> files,
+            Reader reader,
+            Set<Integer> ruledOut,
+            Set<String> configuredHelperNames,
+            Consumer<String> phaseDone) {
         this.tasks = tasks;
         this.ruledOut = ruledOut;
         this.frontEnd = frontEnd;
@@ -200,7 +215,9 @@ final class JavaProject {
         for (int i = 0; i < files.size(); i++) {
             DiscoveredFile f = files.get(i);
             if (f.kind() == FileKind.JAVA) {
-                javaByTypeName.computeIfAbsent(typeName(f), k -> new ArrayList<>()).add(f);
+                javaByTypeName
+                        .computeIfAbsent(typeName(f), k -> new ArrayList<>())
+                        .add(f);
             }
         }
     }
@@ -229,9 +246,13 @@ final class JavaProject {
      *                   (the first read looked): a helper round whose names are all among them reads only these
      * @return the facts and what the cache needs
      */
-    Result analyze(SortedMap<Integer, Staged.Text> candidates, SortedMap<Integer, Staged.Mapper> mappers,
-                   Map<String, Previous> previous, Map<String, String> knownHashes, Set<String> previousNames,
-                   Set<Integer> callPreviousNames) {
+    Result analyze(
+            SortedMap<Integer, Staged.Text> candidates,
+            SortedMap<Integer, Staged.Mapper> mappers,
+            Map<String, Previous> previous,
+            Map<String, String> knownHashes,
+            Set<String> previousNames,
+            Set<Integer> callPreviousNames) {
         this.previous = previous;
         this.previousNames = previousNames;
         this.callPreviousNames = callPreviousNames;
@@ -246,8 +267,15 @@ final class JavaProject {
             join(callers(configuredHelperNames, Set.of()), facts);
         }
         HelperRegistry registry = followHelpers(mapperHelpers, facts);
-        return new Result(facts, registry, participants, watched, hashes,
-                new Counts(outlineCount, parseCount, repeatedCount, reusedCount), lossy, extractedWith);
+        return new Result(
+                facts,
+                registry,
+                participants,
+                watched,
+                hashes,
+                new Counts(outlineCount, parseCount, repeatedCount, reusedCount),
+                lossy,
+                extractedWith);
     }
 
     /**
@@ -265,7 +293,8 @@ final class JavaProject {
             } else {
                 // outlined before for its types: in the index already; its own references are followed now
                 members.put(e.getKey(), e.getValue());
-                frontier.add(new Outlined(null, JavaOutline.referencedTypeNames(e.getValue().text()), null, null, null));
+                frontier.add(new Outlined(
+                        null, JavaOutline.referencedTypeNames(e.getValue().text()), null, null, null));
             }
         }
         List<Outlined> done = tasks.map(slots, files::get, i -> outline(texts.get(i)));
@@ -328,7 +357,11 @@ final class JavaProject {
     /** Adds an outline to the index, and to the digest of the index's contents. */
     private void addToIndex(Outlined o) {
         index.add(o.contribution());
-        indexOrder.append(o.contribution().path()).append('\u0000').append(o.digest()).append('\n');
+        indexOrder
+                .append(o.contribution().path())
+                .append('\u0000')
+                .append(o.digest())
+                .append('\n');
         indexDigest = null;
     }
 
@@ -355,7 +388,12 @@ final class JavaProject {
         for (int k = 0; k < o.fileOffsets().length; k++) {
             int line = file.lineOf(o.fileOffsets()[k]);
             if (line != lastLine) {
-                sb.append(k).append(':').append(line).append(':').append(file.columnOf(o.fileOffsets()[k])).append(';');
+                sb.append(k)
+                        .append(':')
+                        .append(line)
+                        .append(':')
+                        .append(file.columnOf(o.fileOffsets()[k]))
+                        .append(';');
                 lastLine = line;
             }
         }
@@ -369,8 +407,12 @@ final class JavaProject {
         if (p.unit() == null) {
             return new Outlined(null, null, p.failed(), null, null);
         }
-        return new Outlined(ConstantIndex.collect(p.unit(), p.file()), JavaOutline.referencedTypeNames(p.file().text()), null,
-                null, outlineDigest(p.file(), o.outline()));
+        return new Outlined(
+                ConstantIndex.collect(p.unit(), p.file()),
+                JavaOutline.referencedTypeNames(p.file().text()),
+                null,
+                null,
+                outlineDigest(p.file(), o.outline()));
     }
     /**
      * Analyses the mapper XML files, each with its mapper interface (parsed whole when a Java file of
@@ -378,7 +420,8 @@ final class JavaProject {
      *
      * @return the helper summaries of their statements
      */
-    private List<HelperSummary> analyzeMappers(SortedMap<Integer, Staged.Mapper> mappers, SortedMap<Integer, FileFacts> facts) {
+    private List<HelperSummary> analyzeMappers(
+            SortedMap<Integer, Staged.Mapper> mappers, SortedMap<Integer, FileFacts> facts) {
         List<Integer> slots = new ArrayList<>(mappers.keySet());
         List<Mapped> done = tasks.map(slots, files::get, i -> {
             Staged.Mapper m = mappers.get(i);
@@ -395,8 +438,15 @@ final class JavaProject {
                 }
                 return new Mapped(mapperFrontEnd.analyze(m.file(), unit), hash);
             } catch (StackOverflowError | RuntimeException e) {
-                return new Mapped(FileFacts.failed(m.file().path(), List.of(new Notification(Severity.ERROR, "internal-error",
-                        "analysis of this file failed: " + e, SourceRegion.line(m.file().path(), 1)))), hash);
+                return new Mapped(
+                        FileFacts.failed(
+                                m.file().path(),
+                                List.of(new Notification(
+                                        Severity.ERROR,
+                                        "internal-error",
+                                        "analysis of this file failed: " + e,
+                                        SourceRegion.line(m.file().path(), 1)))),
+                        hash);
             }
         });
         List<HelperSummary> out = new ArrayList<>();
@@ -445,8 +495,10 @@ final class JavaProject {
                     continue;
                 }
                 Set<String> calls = called.get(slot);
-                if (!lastFacts.containsKey(slot) || calls == null
-                        || !Collections.disjoint(calls, names) || !Collections.disjoint(calls, lastNames.get(slot))) {
+                if (!lastFacts.containsKey(slot)
+                        || calls == null
+                        || !Collections.disjoint(calls, names)
+                        || !Collections.disjoint(calls, lastNames.get(slot))) {
                     todo.add(slot);
                 }
             }
@@ -467,7 +519,8 @@ final class JavaProject {
             List<Integer> realize = new ArrayList<>();
             for (int slot : placeholders) {
                 Set<String> calls = called.get(slot);
-                boolean again = more ? !Collections.disjoint(calls, nextNames) || !Collections.disjoint(calls, names)
+                boolean again = more
+                        ? !Collections.disjoint(calls, nextNames) || !Collections.disjoint(calls, names)
                         : !done && !Collections.disjoint(calls, nextNames);
                 if (!again) {
                     realize.add(slot);
@@ -523,16 +576,25 @@ final class JavaProject {
     }
 
     /** Parses and extracts files with a registry, one task each (the tree is dropped when the task ends). */
-    private void extract(List<Integer> todo, HelperRegistry registry, Map<Integer, FileFacts> lastFacts,
-                         Map<Integer, Set<String>> lastNames, Map<Integer, Set<String>> called, Set<String> names) {
+    private void extract(
+            List<Integer> todo,
+            HelperRegistry registry,
+            Map<Integer, FileFacts> lastFacts,
+            Map<Integer, Set<String>> lastNames,
+            Map<Integer, Set<String>> called,
+            Set<String> names) {
         String with = readsDigest(registry);
         List<Integer> parse = new ArrayList<>();
         for (int slot : todo) {
             String path = files.get(slot).relativePath();
             Previous before = previous.get(path);
             boolean same = before != null && before.sha256().equals(fileHashes.get(path));
-            FactsCache.Extraction earlier = !same || before.earlier() == null ? null
-                    : before.earlier().stream().filter(x -> x.with().equals(with)).findFirst().orElse(null);
+            FactsCache.Extraction earlier = !same || before.earlier() == null
+                    ? null
+                    : before.earlier().stream()
+                            .filter(x -> x.with().equals(with))
+                            .findFirst()
+                            .orElse(null);
             if (same && before.with().equals(with)) {
                 // the same text read with the same index and registry: the same facts, without a parse
                 reusedCount++;
@@ -540,8 +602,18 @@ final class JavaProject {
             } else if (earlier != null) {
                 // as in an earlier round of the cached analysis: its helpers and calls, facts to come
                 reusedCount++;
-                FileFacts helpersOnly = new FileFacts(path, List.of(), List.of(), List.of(), List.of(), earlier.helpers(),
-                        List.of(), Map.of(), Map.of(), List.of(), Map.of());
+                FileFacts helpersOnly = new FileFacts(
+                        path,
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        List.of(),
+                        earlier.helpers(),
+                        List.of(),
+                        Map.of(),
+                        Map.of(),
+                        List.of(),
+                        Map.of());
                 record(slot, new Extracted(helpersOnly, earlier.called(), with), names, lastFacts, lastNames, called);
                 placeholders.add(slot);
             } else {
@@ -569,8 +641,13 @@ final class JavaProject {
         }
     }
 
-    private void record(int slot, Extracted e, Set<String> names, Map<Integer, FileFacts> lastFacts,
-                        Map<Integer, Set<String>> lastNames, Map<Integer, Set<String>> called) {
+    private void record(
+            int slot,
+            Extracted e,
+            Set<String> names,
+            Map<Integer, FileFacts> lastFacts,
+            Map<Integer, Set<String>> lastNames,
+            Map<Integer, Set<String>> called) {
         lastFacts.put(slot, e.facts());
         lastNames.put(slot, names);
         called.put(slot, e.called());
@@ -579,7 +656,8 @@ final class JavaProject {
         if (!history.isEmpty() && history.get(history.size() - 1).with().equals(e.with())) {
             history.remove(history.size() - 1); // a placeholder made real: the same extraction
         }
-        history.add(new FactsCache.Extraction(e.with(), new TreeSet<>(e.called()), e.facts().helpers()));
+        history.add(new FactsCache.Extraction(
+                e.with(), new TreeSet<>(e.called()), e.facts().helpers()));
     }
 
     /**
@@ -600,8 +678,13 @@ final class JavaProject {
             // the first read already looked for these names: only the files it saw call one can
             unread.removeIf(i -> !callPreviousNames.contains(i));
         }
-        List<SourceReader.Read> read = tasks.map(unread, files::get, i -> reader.read(files.get(i),
-                text -> SourceReader.callsAny(text, names) && (typeNames.isEmpty() || SourceReader.mentionsAny(text, typeNames))));
+        List<SourceReader.Read> read = tasks.map(
+                unread,
+                files::get,
+                i -> reader.read(
+                        files.get(i),
+                        text -> SourceReader.callsAny(text, names)
+                                && (typeNames.isEmpty() || SourceReader.mentionsAny(text, typeNames))));
         Map<Integer, SourceFile> out = new TreeMap<>();
         for (int k = 0; k < unread.size(); k++) {
             SourceReader.Read r = read.get(k);
@@ -663,7 +746,9 @@ final class JavaProject {
         for (DiscoveredFile f : named) {
             Path folder = f.path().getParent();
             int k = parts.length - 2;
-            while (k >= 0 && folder != null && folder.getFileName() != null
+            while (k >= 0
+                    && folder != null
+                    && folder.getFileName() != null
                     && folder.getFileName().toString().equals(parts[k])) {
                 folder = folder.getParent();
                 k--;

@@ -9,7 +9,7 @@ package io.github.pgadvisorylint.core.analysis;
 public interface ProgressListener {
 
     /** A listener that ignores everything. */
-    ProgressListener NONE = (done, total) -> { };
+    ProgressListener NONE = (done, total) -> {};
 
     /**
      * @param done  work units finished so far, {@code 0..total}
@@ -26,8 +26,7 @@ public interface ProgressListener {
      * @param phase         the phase's name
      * @param elapsedMillis wall time from the start of the analysis to the end of the phase (ms)
      */
-    default void phaseDone(String phase, long elapsedMillis) {
-    }
+    default void phaseDone(String phase, long elapsedMillis) {}
 
     /**
      * Called once on the analysis thread after the Java part, with what it parsed (for
@@ -38,6 +37,5 @@ public interface ProgressListener {
      * @param repeated of those, parses of a file parsed whole before in this analysis (a later helper round)
      * @param reused   extractions taken from the cache instead of a parse (the file and what it reads unchanged)
      */
-    default void parsed(int outlines, int parses, int repeated, int reused) {
-    }
+    default void parsed(int outlines, int parses, int repeated, int reused) {}
 }

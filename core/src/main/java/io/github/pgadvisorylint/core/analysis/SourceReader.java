@@ -43,8 +43,7 @@ final class SourceReader {
      * @param bytesCalled true when the prefilter ruled a Java file out but its text calls one of the
      *                    names asked about (see {@link #read(DiscoveredFile, boolean, Predicate, Set)})
      */
-    record Read(Staged staged, String sha256, boolean bytesCalled) {
-    }
+    record Read(Staged staged, String sha256, boolean bytesCalled) {}
 
     private final PoolingSetting pooling;
     private final boolean hashing;
@@ -76,9 +75,17 @@ final class SourceReader {
     Read read(DiscoveredFile f, boolean force, Predicate<String> wanted, Set<String> askNames) {
         try {
             if (f.size() > MAX_FILE_BYTES) {
-                return new Read(new Staged.Known(FileFacts.failed(f.relativePath(), List.of(new Notification(
-                        Severity.WARNING, "file-too-large", "file is " + f.size() + " bytes, over the limit of "
-                        + MAX_FILE_BYTES + "; skipped", SourceRegion.line(f.relativePath(), 1))))), null, false);
+                return new Read(
+                        new Staged.Known(FileFacts.failed(
+                                f.relativePath(),
+                                List.of(new Notification(
+                                        Severity.WARNING,
+                                        "file-too-large",
+                                        "file is " + f.size() + " bytes, over the limit of " + MAX_FILE_BYTES
+                                                + "; skipped",
+                                        SourceRegion.line(f.relativePath(), 1))))),
+                        null,
+                        false);
             }
             byte[] bytes = Files.readAllBytes(f.path());
             if (wanted != null && !wanted.test(latin1(bytes))) {
@@ -86,24 +93,39 @@ final class SourceReader {
                 return new Read(Staged.Out.OUT, hashing ? sha256(bytes) : null, false);
             }
             Staged staged = classify(f, bytes, force);
-            boolean called = !force && staged instanceof Staged.Out && f.kind() == FileKind.JAVA && !askNames.isEmpty()
+            boolean called = !force
+                    && staged instanceof Staged.Out
+                    && f.kind() == FileKind.JAVA
+                    && !askNames.isEmpty()
                     && callsAny(latin1(bytes), askNames);
             String hash = hashing && (force || called || !(staged instanceof Staged.Out) || alwaysHash.test(f))
-                    ? sha256(bytes) : null;
+                    ? sha256(bytes)
+                    : null;
             return new Read(staged, hash, called);
         } catch (IOException e) {
-            return new Read(new Staged.Known(FileFacts.failed(f.relativePath(), List.of(new Notification(Severity.WARNING,
-                    "unreadable-file", "cannot read file: " + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"), SourceRegion.line(f.relativePath(), 1))))),
-                    null, false);
+            return new Read(
+                    new Staged.Known(FileFacts.failed(
+                            f.relativePath(),
+                            List.of(new Notification(
+                                    Severity.WARNING,
+                                    "unreadable-file",
+                                    "cannot read file: " + e.getClass().getSimpleName()
+                                            + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"),
+                                    SourceRegion.line(f.relativePath(), 1))))),
+                    null,
+                    false);
         }
     }
 
     private Staged classify(DiscoveredFile f, byte[] bytes, boolean force) {
         boolean utf16 = SourceDecoder.isUtf16(bytes);
-        if (f.kind() == FileKind.CONFIG && f.relativePath().endsWith(".xml")
-                && (utf16 ? Prefilter.mentionsAdvisory(SourceDecoder.decode(bytes).text()) : Prefilter.mentionsAdvisory(bytes))) {
-            SourceFile xml = new SourceFile(f.relativePath(), SourceDecoder.decode(bytes).text());
+        if (f.kind() == FileKind.CONFIG
+                && f.relativePath().endsWith(".xml")
+                && (utf16
+                        ? Prefilter.mentionsAdvisory(SourceDecoder.decode(bytes).text())
+                        : Prefilter.mentionsAdvisory(bytes))) {
+            SourceFile xml =
+                    new SourceFile(f.relativePath(), SourceDecoder.decode(bytes).text());
             if (MyBatisMapperFrontEnd.mayBeMapper(xml.text())) {
                 Optional<String> namespace = MyBatisMapperFrontEnd.mapperNamespace(xml);
                 if (namespace.isPresent()) {
@@ -113,8 +135,10 @@ final class SourceReader {
         }
         if (f.kind() == FileKind.CONFIG) {
             return (pooling == PoolingSetting.AUTO && PoolingEvidenceScanner.mayHoldEvidence(bytes))
-                    || TimeoutEvidenceScanner.mayHoldEvidence(bytes)
-                    ? new Staged.Config(new SourceFile(f.relativePath(), SourceDecoder.decode(bytes).text())) : Staged.Out.OUT;
+                            || TimeoutEvidenceScanner.mayHoldEvidence(bytes)
+                    ? new Staged.Config(new SourceFile(
+                            f.relativePath(), SourceDecoder.decode(bytes).text()))
+                    : Staged.Out.OUT;
         }
         if (!force && !utf16 && !Prefilter.mentionsAdvisory(bytes)) {
             return Staged.Out.OUT;
@@ -124,8 +148,13 @@ final class SourceReader {
             return Staged.Out.OUT;
         }
         if (!utf16 && looksBinary(bytes)) {
-            return new Staged.Known(FileFacts.failed(f.relativePath(), List.of(new Notification(Severity.WARNING,
-                    "binary-file", "file holds NUL bytes: not text; skipped", SourceRegion.line(f.relativePath(), 1)))));
+            return new Staged.Known(FileFacts.failed(
+                    f.relativePath(),
+                    List.of(new Notification(
+                            Severity.WARNING,
+                            "binary-file",
+                            "file holds NUL bytes: not text; skipped",
+                            SourceRegion.line(f.relativePath(), 1)))));
         }
         return new Staged.Text(new SourceFile(f.relativePath(), decoded.text()), decoded.lossy());
     }

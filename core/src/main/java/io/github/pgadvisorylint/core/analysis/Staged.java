@@ -21,8 +21,7 @@ sealed interface Staged {
      *
      * @param facts its facts
      */
-    record Known(FileFacts facts) implements Staged {
-    }
+    record Known(FileFacts facts) implements Staged {}
 
     /**
      * A Java or SQL file that passed the prefilter, to analyse.
@@ -30,16 +29,14 @@ sealed interface Staged {
      * @param file  the decoded text
      * @param lossy whether it was not valid UTF-8 (read as ISO-8859-1; the file gets a note)
      */
-    record Text(SourceFile file, boolean lossy) implements Staged {
-    }
+    record Text(SourceFile file, boolean lossy) implements Staged {}
 
     /**
      * A configuration file that may hold pooling or timeout evidence.
      *
      * @param file the decoded text
      */
-    record Config(SourceFile file) implements Staged {
-    }
+    record Config(SourceFile file) implements Staged {}
 
     /**
      * A MyBatis mapper XML file (root element {@code mapper}) that mentions advisory locks.
@@ -47,6 +44,5 @@ sealed interface Staged {
      * @param file      the decoded file
      * @param namespace its {@code namespace} attribute: the mapper interface's qualified name
      */
-    record Mapper(SourceFile file, String namespace) implements Staged {
-    }
+    record Mapper(SourceFile file, String namespace) implements Staged {}
 }

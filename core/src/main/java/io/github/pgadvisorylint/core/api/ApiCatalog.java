@@ -72,14 +72,14 @@ public final class ApiCatalog {
     private static final Set<String> STATEMENTS = Set.of("Statement", "PreparedStatement", "CallableStatement");
     private static final Set<String> PREPARED = Set.of("PreparedStatement", "CallableStatement");
     private static final Set<String> RESULTS = Set.of("ResultSet", "CallableStatement");
-    private static final Set<String> SPRING_TEMPLATES = Set.of("JdbcTemplate", "NamedParameterJdbcTemplate",
-            "JdbcOperations", "NamedParameterJdbcOperations");
+    private static final Set<String> SPRING_TEMPLATES =
+            Set.of("JdbcTemplate", "NamedParameterJdbcTemplate", "JdbcOperations", "NamedParameterJdbcOperations");
     private static final Set<String> JDBC_CLIENT_SPECS = Set.of("StatementSpec", "MappedQuerySpec", "ResultQuerySpec");
-    private static final Set<String> JPA_QUERIES = Set.of("Query", "TypedQuery", "NativeQuery", "SQLQuery",
-            "NativeQueryImplementor");
+    private static final Set<String> JPA_QUERIES =
+            Set.of("Query", "TypedQuery", "NativeQuery", "SQLQuery", "NativeQueryImplementor");
     private static final Set<String> JPA_SESSIONS = Set.of("EntityManager", "Session", "StatelessSession");
-    private static final Set<String> VERTX_CLIENTS = Set.of("Pool", "PgPool", "JDBCPool", "MySQLPool", "SqlClient",
-            "SqlConnection", "PgConnection");
+    private static final Set<String> VERTX_CLIENTS =
+            Set.of("Pool", "PgPool", "JDBCPool", "MySQLPool", "SqlClient", "SqlConnection", "PgConnection");
     private static final Set<String> VERTX_POOLS = Set.of("Pool", "PgPool", "JDBCPool", "MySQLPool");
     private static final Set<String> ANY_RECEIVER = Set.of();
 
@@ -100,7 +100,8 @@ public final class ApiCatalog {
         this.types = List.copyOf(types);
         Set<String> keys = new HashSet<>();
         for (MethodMatcher m : this.matchers) {
-            String key = m.family() + " " + new TreeSet<>(m.receivers()) + " " + m.name() + "/" + m.minArity() + ".." + m.maxArity();
+            String key = m.family() + " " + new TreeSet<>(m.receivers()) + " " + m.name() + "/" + m.minArity() + ".."
+                    + m.maxArity();
             if (!keys.add(key)) {
                 throw new IllegalArgumentException("duplicate matcher " + key);
             }
@@ -241,8 +242,10 @@ public final class ApiCatalog {
                 return Optional.of(ConnectionSource.UNPOOLED);
             }
         }
-        if (simpleType.endsWith("DataSource") || simpleType.contains("Pool")
-                || types.stream().anyMatch(t -> t.simpleName().equals(simpleType) && t.source() == ConnectionSource.POOLED)) {
+        if (simpleType.endsWith("DataSource")
+                || simpleType.contains("Pool")
+                || types.stream()
+                        .anyMatch(t -> t.simpleName().equals(simpleType) && t.source() == ConnectionSource.POOLED)) {
             return Optional.of(ConnectionSource.POOLED);
         }
         return Optional.empty();
@@ -319,8 +322,7 @@ public final class ApiCatalog {
     }
 
     /** The entries whose name or pattern matches a method name, by name (filled as names are asked for). */
-    private final ConcurrentMap<String, List<MethodMatcher>> candidatesByName =
-            new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, List<MethodMatcher>> candidatesByName = new ConcurrentHashMap<>();
 
     private List<MethodMatcher> findCandidates(String name) {
         List<MethodMatcher> exact = byName.getOrDefault(name, List.of());
@@ -342,8 +344,14 @@ public final class ApiCatalog {
     private static final class Table {
         private final List<MethodMatcher> out = new ArrayList<>();
 
-        Table add(ApiFamily family, Set<String> receivers, int min, int max, ExecutionApi api, Set<Role> roles,
-                  String... names) {
+        Table add(
+                ApiFamily family,
+                Set<String> receivers,
+                int min,
+                int max,
+                ExecutionApi api,
+                Set<Role> roles,
+                String... names) {
             for (String n : names) {
                 out.add(new MethodMatcher(family, receivers, n, min, max, roles, api));
             }
@@ -363,84 +371,238 @@ public final class ApiCatalog {
         Table t = new Table();
         // JDBC (java.sql javadoc): statements run on the connection they came from
         t.add(ApiFamily.JDBC, Set.of("Connection"), roles(CARRIES_RECEIVER), "createStatement");
-        t.add(ApiFamily.JDBC, Set.of("Connection"), 1, ANY, ExecutionApi.JDBC_PREPARED_STATEMENT,
-                roles(PREPARES_SQL, CARRIES_RECEIVER), "prepareStatement");
-        t.add(ApiFamily.JDBC, Set.of("Connection"), 1, ANY, ExecutionApi.JDBC_CALLABLE_STATEMENT,
-                roles(PREPARES_SQL, CARRIES_RECEIVER), "prepareCall");
-        t.add(ApiFamily.JDBC, STATEMENTS, 1, ANY, ExecutionApi.JDBC_STATEMENT, roles(EXECUTES_SQL),
-                "execute", "executeUpdate", "executeLargeUpdate");
-        t.add(ApiFamily.JDBC, STATEMENTS, 1, ANY, ExecutionApi.JDBC_STATEMENT, roles(EXECUTES_SQL, CARRIES_RECEIVER),
+        t.add(
+                ApiFamily.JDBC,
+                Set.of("Connection"),
+                1,
+                ANY,
+                ExecutionApi.JDBC_PREPARED_STATEMENT,
+                roles(PREPARES_SQL, CARRIES_RECEIVER),
+                "prepareStatement");
+        t.add(
+                ApiFamily.JDBC,
+                Set.of("Connection"),
+                1,
+                ANY,
+                ExecutionApi.JDBC_CALLABLE_STATEMENT,
+                roles(PREPARES_SQL, CARRIES_RECEIVER),
+                "prepareCall");
+        t.add(
+                ApiFamily.JDBC,
+                STATEMENTS,
+                1,
+                ANY,
+                ExecutionApi.JDBC_STATEMENT,
+                roles(EXECUTES_SQL),
+                "execute",
+                "executeUpdate",
+                "executeLargeUpdate");
+        t.add(
+                ApiFamily.JDBC,
+                STATEMENTS,
+                1,
+                ANY,
+                ExecutionApi.JDBC_STATEMENT,
+                roles(EXECUTES_SQL, CARRIES_RECEIVER),
                 "executeQuery");
         t.add(ApiFamily.JDBC, STATEMENTS, 1, 1, ExecutionApi.JDBC_STATEMENT, roles(PREPARES_SQL), "addBatch");
-        t.add(ApiFamily.JDBC, PREPARED, 0, 0, null, roles(EXECUTES_SQL), "execute", "executeUpdate", "executeLargeUpdate");
+        t.add(
+                ApiFamily.JDBC,
+                PREPARED,
+                0,
+                0,
+                null,
+                roles(EXECUTES_SQL),
+                "execute",
+                "executeUpdate",
+                "executeLargeUpdate");
         t.add(ApiFamily.JDBC, PREPARED, 0, 0, null, roles(EXECUTES_SQL, CARRIES_RECEIVER), "executeQuery");
         t.add(ApiFamily.JDBC, STATEMENTS, 0, 0, null, roles(EXECUTES_SQL), "executeBatch");
         t.add(ApiFamily.JDBC, STATEMENTS, roles(CARRIES_RECEIVER), "getResultSet");
         t.add(ApiFamily.JDBC, Set.of("*Statement"), roles(BINDS_PARAMETER), "set*");
-        t.add(ApiFamily.JDBC, Set.of("Connection", "Statement", "PreparedStatement", "CallableStatement", "ResultSet",
-                "DataSource"), roles(CARRIES_RECEIVER), "unwrap");
+        t.add(
+                ApiFamily.JDBC,
+                Set.of("Connection", "Statement", "PreparedStatement", "CallableStatement", "ResultSet", "DataSource"),
+                roles(CARRIES_RECEIVER),
+                "unwrap");
         t.add(ApiFamily.JDBC, RESULTS, roles(READS_RESULT, CARRIES_RECEIVER), "getBoolean", "getObject");
         t.add(ApiFamily.JDBC, RESULTS, roles(READS_RESULT), "get*");
         t.add(ApiFamily.JDBC, RESULTS, roles(PURE), "wasNull");
         t.add(ApiFamily.JDBC, Set.of("ResultSet"), roles(DESCRIBES_RESULT, CARRIES_RECEIVER), "getStatement");
-        t.add(ApiFamily.JDBC, Set.of("ResultSet"), roles(DESCRIBES_RESULT), "getMetaData", "getWarnings", "getFetchSize",
-                "getType", "getConcurrency", "getHoldability", "getCursorName", "getRow");
+        t.add(
+                ApiFamily.JDBC,
+                Set.of("ResultSet"),
+                roles(DESCRIBES_RESULT),
+                "getMetaData",
+                "getWarnings",
+                "getFetchSize",
+                "getType",
+                "getConcurrency",
+                "getHoldability",
+                "getCursorName",
+                "getRow");
         t.add(ApiFamily.JDBC, Set.of("ResultSet"), roles(TESTS_ROW, PURE), "next");
         t.add(ApiFamily.JDBC, Set.of("ResultSet"), roles(TESTS_ROW), "first", "last", "absolute", "isBeforeFirst");
         t.add(ApiFamily.JDBC, Set.of("Connection"), 0, 0, null, roles(COMMITS), "commit");
         t.add(ApiFamily.JDBC, Set.of("Connection"), 0, 1, null, roles(ROLLS_BACK), "rollback");
         t.add(ApiFamily.JDBC, Set.of("Connection"), 1, 1, null, roles(SETS_AUTOCOMMIT), "setAutoCommit");
-        t.add(ApiFamily.JDBC, Set.of("Connection", "Statement", "PreparedStatement", "CallableStatement", "ResultSet"),
-                0, 0, null, roles(CLOSES), "close");
+        t.add(
+                ApiFamily.JDBC,
+                Set.of("Connection", "Statement", "PreparedStatement", "CallableStatement", "ResultSet"),
+                0,
+                0,
+                null,
+                roles(CLOSES),
+                "close");
         t.add(ApiFamily.JDBC, Set.of("DataSource", "DriverManager"), roles(BORROWS_CONNECTION), "getConnection");
 
         // Spring JDBC: the templates borrow a connection per call (F5); JdbcClient builds a statement fluently
-        t.add(ApiFamily.SPRING_JDBC, SPRING_TEMPLATES, 1, ANY, ExecutionApi.SPRING_JDBC_TEMPLATE, roles(EXECUTES_SQL),
-                "queryForObject", "queryForList", "queryForMap", "queryForRowSet", "queryForStream", "queryForLong",
-                "queryForInt", "batchUpdate", "query", "update");
+        t.add(
+                ApiFamily.SPRING_JDBC,
+                SPRING_TEMPLATES,
+                1,
+                ANY,
+                ExecutionApi.SPRING_JDBC_TEMPLATE,
+                roles(EXECUTES_SQL),
+                "queryForObject",
+                "queryForList",
+                "queryForMap",
+                "queryForRowSet",
+                "queryForStream",
+                "queryForLong",
+                "queryForInt",
+                "batchUpdate",
+                "query",
+                "update");
         t.add(ApiFamily.SPRING_JDBC, SPRING_TEMPLATES, 1, ANY, null, roles(EXECUTES_SQL), "execute");
-        t.add(ApiFamily.SPRING_JDBC, Set.of("JdbcClient"), 1, ANY, ExecutionApi.SPRING_JDBC_TEMPLATE, roles(PREPARES_SQL), "sql");
+        t.add(
+                ApiFamily.SPRING_JDBC,
+                Set.of("JdbcClient"),
+                1,
+                ANY,
+                ExecutionApi.SPRING_JDBC_TEMPLATE,
+                roles(PREPARES_SQL),
+                "sql");
         t.add(ApiFamily.SPRING_JDBC, JDBC_CLIENT_SPECS, roles(BINDS_PARAMETER), "param", "params", "paramSource");
         t.add(ApiFamily.SPRING_JDBC, JDBC_CLIENT_SPECS, roles(CONFIGURES_QUERY), "query");
         t.add(ApiFamily.SPRING_JDBC, JDBC_CLIENT_SPECS, roles(FETCHES_ONE), "single", "optional", "singleValue");
         t.add(ApiFamily.SPRING_JDBC, JDBC_CLIENT_SPECS, roles(FETCHES_LIST), "list", "set");
         t.add(ApiFamily.SPRING_JDBC, Set.of("DataSourceUtils"), roles(BORROWS_CONNECTION), "getConnection");
-        t.add(ApiFamily.SPRING_JDBC, Set.of("DataSourceUtils"), roles(RETURNS_CONNECTION), "releaseConnection",
+        t.add(
+                ApiFamily.SPRING_JDBC,
+                Set.of("DataSourceUtils"),
+                roles(RETURNS_CONNECTION),
+                "releaseConnection",
                 "doReleaseConnection");
         // in-house pool utilities and commons-dbutils: DbUtils.closeQuietly(c), Pool.closeConnection(name, c)
-        t.add(ApiFamily.GENERIC, ANY_RECEIVER, roles(RETURNS_CONNECTION), "closeQuietly", "closeConnection",
+        t.add(
+                ApiFamily.GENERIC,
+                ANY_RECEIVER,
+                roles(RETURNS_CONNECTION),
+                "closeQuietly",
+                "closeConnection",
                 "returnConnection");
 
         // Spring transactions: the callbacks of TransactionTemplate run inside its transaction
-        t.add(ApiFamily.SPRING_TX, ANY_RECEIVER, roles(BEGINS_TRANSACTION), "doInTransaction", "doInTransactionWithoutResult");
+        t.add(
+                ApiFamily.SPRING_TX,
+                ANY_RECEIVER,
+                roles(BEGINS_TRANSACTION),
+                "doInTransaction",
+                "doInTransactionWithoutResult");
 
         // JPA and Hibernate: native queries, their options and fetches
-        t.add(ApiFamily.JPA, JPA_SESSIONS, 1, ANY, ExecutionApi.JPA_NATIVE_QUERY, roles(PREPARES_SQL),
-                "createNativeQuery", "createSQLQuery", "createNativeMutationQuery");
+        t.add(
+                ApiFamily.JPA,
+                JPA_SESSIONS,
+                1,
+                ANY,
+                ExecutionApi.JPA_NATIVE_QUERY,
+                roles(PREPARES_SQL),
+                "createNativeQuery",
+                "createSQLQuery",
+                "createNativeMutationQuery");
         t.add(ApiFamily.JPA, JPA_QUERIES, roles(BINDS_PARAMETER), "setParameter");
-        t.add(ApiFamily.JPA, JPA_QUERIES, roles(CONFIGURES_QUERY), "setHint", "unwrap", "addScalar", "setFlushMode",
-                "setLockMode", "setTimeout", "setMaxResults", "setFirstResult", "setReadOnly", "setCacheable",
-                "setResultTransformer", "addEntity");
+        t.add(
+                ApiFamily.JPA,
+                JPA_QUERIES,
+                roles(CONFIGURES_QUERY),
+                "setHint",
+                "unwrap",
+                "addScalar",
+                "setFlushMode",
+                "setLockMode",
+                "setTimeout",
+                "setMaxResults",
+                "setFirstResult",
+                "setReadOnly",
+                "setCacheable",
+                "setResultTransformer",
+                "addEntity");
         t.add(ApiFamily.JPA, JPA_QUERIES, roles(FETCHES_ONE, CARRIES_RECEIVER), "getSingleResult");
-        t.add(ApiFamily.JPA, JPA_QUERIES, roles(FETCHES_ONE), "getSingleResultOrNull", "uniqueResult", "uniqueResultOptional");
+        t.add(
+                ApiFamily.JPA,
+                JPA_QUERIES,
+                roles(FETCHES_ONE),
+                "getSingleResultOrNull",
+                "uniqueResult",
+                "uniqueResultOptional");
         t.add(ApiFamily.JPA, JPA_QUERIES, roles(FETCHES_LIST), "getResultList", "list");
         t.add(ApiFamily.JPA, JPA_QUERIES, 0, 0, null, roles(EXECUTES_SQL), "executeUpdate");
         t.add(ApiFamily.JPA, Set.of("Session"), roles(PINS_CONNECTION), "doWork", "doReturningWork");
 
         // jOOQ: plain SQL on a DSLContext
-        t.add(ApiFamily.JOOQ, Set.of("DSLContext"), 1, ANY, ExecutionApi.JOOQ, roles(EXECUTES_SQL), "fetch", "fetchOne",
-                "fetchValue", "fetchSingle", "fetchOptional", "fetchOptionalValue", "fetchAny", "fetchLazy", "fetchStream",
-                "fetchMany", "fetchValues", "execute");
-        t.add(ApiFamily.JOOQ, Set.of("DSLContext"), 1, ANY, ExecutionApi.JOOQ, roles(PREPARES_SQL), "query", "resultQuery");
+        t.add(
+                ApiFamily.JOOQ,
+                Set.of("DSLContext"),
+                1,
+                ANY,
+                ExecutionApi.JOOQ,
+                roles(EXECUTES_SQL),
+                "fetch",
+                "fetchOne",
+                "fetchValue",
+                "fetchSingle",
+                "fetchOptional",
+                "fetchOptionalValue",
+                "fetchAny",
+                "fetchLazy",
+                "fetchStream",
+                "fetchMany",
+                "fetchValues",
+                "execute");
+        t.add(
+                ApiFamily.JOOQ,
+                Set.of("DSLContext"),
+                1,
+                ANY,
+                ExecutionApi.JOOQ,
+                roles(PREPARES_SQL),
+                "query",
+                "resultQuery");
         t.add(ApiFamily.JOOQ, Set.of("DSLContext"), roles(PINS_CONNECTION), "connection", "connectionResult");
         t.add(ApiFamily.JOOQ, Set.of("DSLContext"), roles(BEGINS_TRANSACTION), "transaction", "transactionResult");
 
         // JDBI: a Handle is one connection; Jdbi opens one per call
-        t.add(ApiFamily.JDBI, Set.of("Handle"), 1, ANY, ExecutionApi.JDBI, roles(PREPARES_SQL), "createQuery",
-                "createUpdate", "createCall", "select");
+        t.add(
+                ApiFamily.JDBI,
+                Set.of("Handle"),
+                1,
+                ANY,
+                ExecutionApi.JDBI,
+                roles(PREPARES_SQL),
+                "createQuery",
+                "createUpdate",
+                "createCall",
+                "select");
         t.add(ApiFamily.JDBI, Set.of("Handle"), 1, ANY, ExecutionApi.JDBI, roles(EXECUTES_SQL), "execute");
         t.add(ApiFamily.JDBI, Set.of("Jdbi"), roles(PINS_CONNECTION), "withHandle", "useHandle");
-        t.add(ApiFamily.JDBI, Set.of("Jdbi", "Handle"), roles(BEGINS_TRANSACTION), "inTransaction", "useTransaction",
+        t.add(
+                ApiFamily.JDBI,
+                Set.of("Jdbi", "Handle"),
+                roles(BEGINS_TRANSACTION),
+                "inTransaction",
+                "useTransaction",
                 "inTransactionUnchecked");
         t.add(ApiFamily.JDBI, ANY_RECEIVER, roles(BINDS_PARAMETER), "bind");
         t.add(ApiFamily.JDBI, ANY_RECEIVER, roles(FETCHES_ONE), "one", "findOne", "findFirst", "findOnly", "first");
@@ -453,18 +615,42 @@ public final class ApiCatalog {
         t.add(ApiFamily.R2DBC, Set.of("DatabaseClient"), roles(PINS_CONNECTION), "inConnection", "inConnectionMany");
 
         // Vert.x SQL client
-        t.add(ApiFamily.VERTX, VERTX_CLIENTS, 1, 1, ExecutionApi.VERTX_SQL, roles(PREPARES_SQL), "preparedQuery", "query");
+        t.add(
+                ApiFamily.VERTX,
+                VERTX_CLIENTS,
+                1,
+                1,
+                ExecutionApi.VERTX_SQL,
+                roles(PREPARES_SQL),
+                "preparedQuery",
+                "query");
         t.add(ApiFamily.VERTX, VERTX_POOLS, roles(PINS_CONNECTION), "withConnection");
         t.add(ApiFamily.VERTX, VERTX_POOLS, roles(BEGINS_TRANSACTION), "withTransaction");
         t.add(ApiFamily.VERTX, VERTX_POOLS, roles(BORROWS_CONNECTION), "getConnection");
 
         // Micronaut Data JdbcOperations
-        t.add(ApiFamily.MICRONAUT, Set.of("JdbcOperations"), 2, 2, ExecutionApi.MICRONAUT_JDBC, roles(PREPARES_SQL),
+        t.add(
+                ApiFamily.MICRONAUT,
+                Set.of("JdbcOperations"),
+                2,
+                2,
+                ExecutionApi.MICRONAUT_JDBC,
+                roles(PREPARES_SQL),
                 "prepareStatement");
 
         // MyBatis sessions run mapped statements by id
-        t.add(ApiFamily.MYBATIS, Set.of("SqlSession"), 1, ANY, null, roles(EXECUTES_SQL), "selectOne", "selectList",
-                "insert", "update", "delete");
+        t.add(
+                ApiFamily.MYBATIS,
+                Set.of("SqlSession"),
+                1,
+                ANY,
+                null,
+                roles(EXECUTES_SQL),
+                "selectOne",
+                "selectList",
+                "insert",
+                "update",
+                "delete");
         t.add(ApiFamily.MYBATIS, Set.of("SqlSession"), roles(COMMITS), "commit");
         t.add(ApiFamily.MYBATIS, Set.of("SqlSession"), roles(ROLLS_BACK), "rollback");
 
@@ -475,38 +661,154 @@ public final class ApiCatalog {
         t.add(ApiFamily.GENERIC, ANY_RECEIVER, roles(FETCHES_LIST), "listOf");
 
         // the JDK: values passed through, checks, clocks, strings, streams
-        t.add(ApiFamily.JDK, ANY_RECEIVER, roles(PURE, PASSES_VALUE, CARRIES_RECEIVER), "get", "orElse", "booleanValue");
+        t.add(
+                ApiFamily.JDK,
+                ANY_RECEIVER,
+                roles(PURE, PASSES_VALUE, CARRIES_RECEIVER),
+                "get",
+                "orElse",
+                "booleanValue");
         t.add(ApiFamily.JDK, ANY_RECEIVER, roles(PASSES_VALUE, CARRIES_RECEIVER), "getFirst", "orElseThrow");
-        t.add(ApiFamily.JDK, ANY_RECEIVER, roles(PASSES_VALUE), "orElseGet", "requireNonNullElse", "ofNullable", "of",
-                "parseBoolean", "isTrue");
+        t.add(
+                ApiFamily.JDK,
+                ANY_RECEIVER,
+                roles(PASSES_VALUE),
+                "orElseGet",
+                "requireNonNullElse",
+                "ofNullable",
+                "of",
+                "parseBoolean",
+                "isTrue");
         t.add(ApiFamily.JDK, ANY_RECEIVER, roles(PURE, PASSES_VALUE), "valueOf", "toString");
         t.add(ApiFamily.JDK, ANY_RECEIVER, roles(PURE, PASSES_VALUE, TAKES_NO_SQL), "equals");
-        t.add(ApiFamily.JDK, ANY_RECEIVER, roles(PURE), "longValue", "intValue", "hashCode", "currentTimeMillis",
-                "nanoTime", "now", "get*", "is*", "has*");
+        t.add(
+                ApiFamily.JDK,
+                ANY_RECEIVER,
+                roles(PURE),
+                "longValue",
+                "intValue",
+                "hashCode",
+                "currentTimeMillis",
+                "nanoTime",
+                "now",
+                "get*",
+                "is*",
+                "has*");
         t.add(ApiFamily.JDK, ANY_RECEIVER, roles(PURE, TAKES_NO_SQL), "format", "formatted", "append");
         t.add(ApiFamily.JDK, ANY_RECEIVER, roles(PURE, TESTS_ROW), "isPresent", "isEmpty", "size");
         t.add(ApiFamily.JDK, ANY_RECEIVER, roles(TESTS_ROW), "hasNext");
-        t.add(ApiFamily.JDK, ANY_RECEIVER, roles(ITERATES), "forEach", "forEachOrdered", "map", "mapToObj", "flatMap",
-                "peek", "filter", "mapToLong", "mapToInt", "anyMatch", "allMatch", "noneMatch", "collect", "forEachRemaining");
-        t.add(ApiFamily.JDK, ANY_RECEIVER, roles(TAKES_NO_SQL), "insert", "equalsIgnoreCase", "contains", "startsWith",
-                "endsWith", "matches", "indexOf", "lastIndexOf", "replace", "replaceAll", "replaceFirst", "split",
-                "requireNonNull", "getMessage", "addSuppressed", "setMessage", "put", "getProperty", "getenv");
+        t.add(
+                ApiFamily.JDK,
+                ANY_RECEIVER,
+                roles(ITERATES),
+                "forEach",
+                "forEachOrdered",
+                "map",
+                "mapToObj",
+                "flatMap",
+                "peek",
+                "filter",
+                "mapToLong",
+                "mapToInt",
+                "anyMatch",
+                "allMatch",
+                "noneMatch",
+                "collect",
+                "forEachRemaining");
+        t.add(
+                ApiFamily.JDK,
+                ANY_RECEIVER,
+                roles(TAKES_NO_SQL),
+                "insert",
+                "equalsIgnoreCase",
+                "contains",
+                "startsWith",
+                "endsWith",
+                "matches",
+                "indexOf",
+                "lastIndexOf",
+                "replace",
+                "replaceAll",
+                "replaceFirst",
+                "split",
+                "requireNonNull",
+                "getMessage",
+                "addSuppressed",
+                "setMessage",
+                "put",
+                "getProperty",
+                "getenv");
         t.add(ApiFamily.JDK, Set.of("PrintStream"), roles(LOGS, TAKES_NO_SQL), "println", "print", "printf");
 
         // logging
-        t.add(ApiFamily.LOGGING, ANY_RECEIVER, roles(LOGS, TAKES_NO_SQL), "trace", "debug", "info", "warn", "warning",
-                "error", "fatal", "log", "log*");
+        t.add(
+                ApiFamily.LOGGING,
+                ANY_RECEIVER,
+                roles(LOGS, TAKES_NO_SQL),
+                "trace",
+                "debug",
+                "info",
+                "warn",
+                "warning",
+                "error",
+                "fatal",
+                "log",
+                "log*");
 
         // tests: stubbings, verifications, assertions and their messages
-        t.add(ApiFamily.TESTING, ANY_RECEIVER, roles(TEST_WRAPPER, TAKES_NO_SQL), "when", "given", "verify", "doReturn",
-                "doThrow", "thenReturn", "willReturn", "argThat", "eq", "expect");
-        t.add(ApiFamily.TESTING, ANY_RECEIVER, roles(TEST_WRAPPER), "doAnswer", "doNothing", "doCallRealMethod",
-                "thenThrow", "willThrow", "assertThat", "assertEquals", "assertTrue", "assertFalse", "assertNotNull",
-                "assertNull", "assertThrows", "assertDoesNotThrow", "assertSame", "inOrder", "then");
-        t.add(ApiFamily.TESTING, ANY_RECEIVER, roles(TAKES_NO_SQL), "containsString", "isEqualTo",
-                "isEqualToIgnoringWhitespace", "hasMessage", "hasMessageContaining", "containsExactly", "fail",
-                "describedAs", "as", "withFailMessage", "overridingErrorMessage", "expectMessage", "checkArgument",
-                "checkState", "assert*");
+        t.add(
+                ApiFamily.TESTING,
+                ANY_RECEIVER,
+                roles(TEST_WRAPPER, TAKES_NO_SQL),
+                "when",
+                "given",
+                "verify",
+                "doReturn",
+                "doThrow",
+                "thenReturn",
+                "willReturn",
+                "argThat",
+                "eq",
+                "expect");
+        t.add(
+                ApiFamily.TESTING,
+                ANY_RECEIVER,
+                roles(TEST_WRAPPER),
+                "doAnswer",
+                "doNothing",
+                "doCallRealMethod",
+                "thenThrow",
+                "willThrow",
+                "assertThat",
+                "assertEquals",
+                "assertTrue",
+                "assertFalse",
+                "assertNotNull",
+                "assertNull",
+                "assertThrows",
+                "assertDoesNotThrow",
+                "assertSame",
+                "inOrder",
+                "then");
+        t.add(
+                ApiFamily.TESTING,
+                ANY_RECEIVER,
+                roles(TAKES_NO_SQL),
+                "containsString",
+                "isEqualTo",
+                "isEqualToIgnoringWhitespace",
+                "hasMessage",
+                "hasMessageContaining",
+                "containsExactly",
+                "fail",
+                "describedAs",
+                "as",
+                "withFailMessage",
+                "overridingErrorMessage",
+                "expectMessage",
+                "checkArgument",
+                "checkState",
+                "assert*");
         return t.out;
     }
 
@@ -515,12 +817,31 @@ public final class ApiCatalog {
         type(out, ApiFamily.JDBC, ConnectionSource.UNPOOLED, "DriverManager");
         type(out, ApiFamily.JDBC, ConnectionSource.POOLED, "DataSource");
         type(out, ApiFamily.JDBC, ConnectionSource.PINNED, "Connection");
-        type(out, ApiFamily.SPRING_JDBC, ConnectionSource.UNPOOLED, "SimpleDriverDataSource", "DriverManagerDataSource",
+        type(
+                out,
+                ApiFamily.SPRING_JDBC,
+                ConnectionSource.UNPOOLED,
+                "SimpleDriverDataSource",
+                "DriverManagerDataSource",
                 "SingleConnectionDataSource");
-        type(out, ApiFamily.SPRING_JDBC, ConnectionSource.PER_CALL, "JdbcTemplate", "NamedParameterJdbcTemplate",
-                "JdbcOperations", "NamedParameterJdbcOperations", "JdbcClient", "SimpleJdbcCall");
+        type(
+                out,
+                ApiFamily.SPRING_JDBC,
+                ConnectionSource.PER_CALL,
+                "JdbcTemplate",
+                "NamedParameterJdbcTemplate",
+                "JdbcOperations",
+                "NamedParameterJdbcOperations",
+                "JdbcClient",
+                "SimpleJdbcCall");
         type(out, ApiFamily.PGJDBC, ConnectionSource.UNPOOLED, "PGSimpleDataSource", "PGConnectionPoolDataSource");
-        type(out, ApiFamily.POOLS, ConnectionSource.POOLED, "HikariDataSource", "BasicDataSource", "ComboPooledDataSource");
+        type(
+                out,
+                ApiFamily.POOLS,
+                ConnectionSource.POOLED,
+                "HikariDataSource",
+                "BasicDataSource",
+                "ComboPooledDataSource");
         type(out, ApiFamily.JPA, ConnectionSource.EITHER, "EntityManager", "Session");
         type(out, ApiFamily.JOOQ, ConnectionSource.EITHER, "DSLContext");
         type(out, ApiFamily.JDBI, ConnectionSource.PER_CALL, "Jdbi");

@@ -22,7 +22,11 @@ public enum ApiFamily {
     /** R2DBC and Spring's {@code DatabaseClient}. */
     R2DBC("io.r2dbc.", "org.springframework.r2dbc."),
     /** The Vert.x SQL client. */
-    VERTX("io.vertx.sqlclient.", "io.vertx.pgclient.", "io.vertx.reactivex.sqlclient.", "io.vertx.rxjava3.sqlclient.",
+    VERTX(
+            "io.vertx.sqlclient.",
+            "io.vertx.pgclient.",
+            "io.vertx.reactivex.sqlclient.",
+            "io.vertx.rxjava3.sqlclient.",
             "io.vertx.mutiny.sqlclient."),
     /** MyBatis mappers and sessions. */
     MYBATIS("org.apache.ibatis."),

@@ -21,8 +21,14 @@ import java.util.Set;
  * @param roles     what the call does; never empty
  * @param api       for a call whose first argument is SQL text, the API a lock site in that text reports; else null
  */
-public record MethodMatcher(ApiFamily family, Set<String> receivers, String name, int minArity, int maxArity,
-                            Set<Role> roles, ExecutionApi api) {
+public record MethodMatcher(
+        ApiFamily family,
+        Set<String> receivers,
+        String name,
+        int minArity,
+        int maxArity,
+        Set<Role> roles,
+        ExecutionApi api) {
 
     /** No upper bound on the number of arguments. */
     public static final int ANY = -1;
@@ -52,7 +58,8 @@ public record MethodMatcher(ApiFamily family, Set<String> receivers, String name
             return name.equals(method);
         }
         String prefix = name.substring(0, name.length() - 1);
-        return method.length() > prefix.length() && method.startsWith(prefix)
+        return method.length() > prefix.length()
+                && method.startsWith(prefix)
                 && Character.isUpperCase(method.charAt(prefix.length()));
     }
 

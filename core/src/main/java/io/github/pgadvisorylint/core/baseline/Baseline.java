@@ -56,8 +56,8 @@ public record Baseline(List<Entry> entries) {
     /** The {@code version} this class reads and writes. */
     public static final int VERSION = 1;
 
-    private static final Comparator<Entry> ORDER = Comparator.comparing(Entry::path).thenComparing(Entry::ruleId)
-            .thenComparing(Entry::fingerprint);
+    private static final Comparator<Entry> ORDER =
+            Comparator.comparing(Entry::path).thenComparing(Entry::ruleId).thenComparing(Entry::fingerprint);
 
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
@@ -68,8 +68,10 @@ public record Baseline(List<Entry> entries) {
     static final long MAX_BYTES = 64L * 1024 * 1024;
     /** How deep a baseline's JSON may nest; a baseline nests 3 levels (object, array, entry). */
     static final int MAX_NESTING = 16;
+
     private static final ObjectMapper READER = new ObjectMapper(JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build())
+            .streamReadConstraints(
+                    StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build())
             .build());
 
     /**
@@ -144,7 +146,8 @@ public record Baseline(List<Entry> entries) {
     public Baseline update(List<Finding> current, boolean recordAll) {
         Set<String> occurring = new HashSet<>();
         current.forEach(f -> occurring.add(f.ruleId() + "\u0000" + f.fingerprint()));
-        List<Entry> kept = new ArrayList<>(entries.stream().filter(e -> occurring.contains(e.key())).toList());
+        List<Entry> kept = new ArrayList<>(
+                entries.stream().filter(e -> occurring.contains(e.key())).toList());
         if (recordAll) {
             current.forEach(f -> kept.add(Entry.of(f)));
         }
@@ -161,8 +164,10 @@ public record Baseline(List<Entry> entries) {
      * @return the result with only the findings not in the baseline active
      */
     public AnalysisResult apply(AnalysisResult result, String baselinePath) {
-        FindingSuppression why = new FindingSuppression(FindingSuppression.Kind.EXTERNAL,
-                "accepted in the baseline " + baselinePath, SourceRegion.line(baselinePath, 1));
+        FindingSuppression why = new FindingSuppression(
+                FindingSuppression.Kind.EXTERNAL,
+                "accepted in the baseline " + baselinePath,
+                SourceRegion.line(baselinePath, 1));
         List<Finding> active = new ArrayList<>();
         List<Finding> suppressed = new ArrayList<>(result.suppressed());
         for (Finding f : result.findings()) {
@@ -172,8 +177,10 @@ public record Baseline(List<Entry> entries) {
                 active.add(f);
             }
         }
-        suppressed.sort(Comparator.comparing(Finding::region).thenComparing(Finding::ruleId)
-                .thenComparing(Finding::message).thenComparing(Finding::fingerprint));
+        suppressed.sort(Comparator.comparing(Finding::region)
+                .thenComparing(Finding::ruleId)
+                .thenComparing(Finding::message)
+                .thenComparing(Finding::fingerprint));
         return result.withFindings(active, suppressed);
     }
 
@@ -188,25 +195,40 @@ public record Baseline(List<Entry> entries) {
         try {
             long size = Files.size(file);
             if (size > MAX_BYTES) {
-                throw new BaselineException(file, 0, "the baseline is " + size + " bytes, over the limit of " + MAX_BYTES
-                        + " bytes; a baseline this large is not read (write a new one with --write-baseline)", null);
+                throw new BaselineException(
+                        file,
+                        0,
+                        "the baseline is " + size + " bytes, over the limit of " + MAX_BYTES
+                                + " bytes; a baseline this large is not read (write a new one with --write-baseline)",
+                        null);
             }
             root = READER.readTree(file.toFile());
         } catch (JsonProcessingException e) {
             int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
             throw new BaselineException(file, line, "not valid JSON: " + e.getOriginalMessage(), e);
         } catch (IOException e) {
-            throw new BaselineException(file, 0, "cannot read the baseline: " + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"), e);
+            throw new BaselineException(
+                    file,
+                    0,
+                    "cannot read the baseline: " + e.getClass().getSimpleName()
+                            + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"),
+                    e);
         }
         if (root == null || !root.isObject()) {
-            throw new BaselineException(file, 0, "not a baseline: expected a JSON object with \"version\": "
-                    + VERSION + " and \"findings\"", null);
+            throw new BaselineException(
+                    file,
+                    0,
+                    "not a baseline: expected a JSON object with \"version\": " + VERSION + " and \"findings\"",
+                    null);
         }
         JsonNode version = root.get("version");
         if (version == null || !version.isInt() || version.intValue() != VERSION) {
-            throw new BaselineException(file, 0, "unsupported baseline version " + version + " (this "
-                    + ToolInfo.NAME + " reads version " + VERSION + ")", null);
+            throw new BaselineException(
+                    file,
+                    0,
+                    "unsupported baseline version " + version + " (this " + ToolInfo.NAME + " reads version " + VERSION
+                            + ")",
+                    null);
         }
         JsonNode findings = root.get("findings");
         if (findings == null || !findings.isArray()) {
@@ -215,7 +237,10 @@ public record Baseline(List<Entry> entries) {
         List<Entry> entries = new ArrayList<>();
         for (int i = 0; i < findings.size(); i++) {
             JsonNode e = findings.get(i);
-            entries.add(new Entry(text(file, e, "ruleId", i), text(file, e, "path", i), text(file, e, "fingerprint", i),
+            entries.add(new Entry(
+                    text(file, e, "ruleId", i),
+                    text(file, e, "path", i),
+                    text(file, e, "fingerprint", i),
                     e.path("message").asText("")));
         }
         return new Baseline(entries);
@@ -224,8 +249,8 @@ public record Baseline(List<Entry> entries) {
     private static String text(Path file, JsonNode entry, String field, int index) {
         JsonNode v = entry.get(field);
         if (v == null || !v.isTextual() || v.textValue().isBlank()) {
-            throw new BaselineException(file, 0, "findings[" + index + "]: \"" + field + "\" must be a non-empty string",
-                    null);
+            throw new BaselineException(
+                    file, 0, "findings[" + index + "]: \"" + field + "\" must be a non-empty string", null);
         }
         return v.textValue();
     }
@@ -249,7 +274,8 @@ public record Baseline(List<Entry> entries) {
                 .withObjectEmptySeparator("")
                 .withArrayEmptySeparator("");
         ObjectWriter writer = MAPPER.writer(new DefaultPrettyPrinter(separators)
-                .withObjectIndenter(indenter).withArrayIndenter(indenter));
+                .withObjectIndenter(indenter)
+                .withArrayIndenter(indenter));
         try {
             return writer.writeValueAsString(root) + "\n";
         } catch (JsonProcessingException e) {

@@ -15,6 +15,7 @@ public final class ConfigException extends RuntimeException {
 
     /** The file, as it was given or found. */
     private final transient Path file;
+
     private final int line;
 
     /**

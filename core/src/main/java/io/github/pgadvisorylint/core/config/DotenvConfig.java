@@ -11,10 +11,10 @@ import java.util.regex.Pattern;
  */
 final class DotenvConfig {
 
-    private static final Pattern ASSIGNMENT = Pattern.compile("^[ \\t]*(?:export[ \\t]+)?([A-Za-z_][A-Za-z0-9_.\\-]*)[ \\t]*=");
+    private static final Pattern ASSIGNMENT =
+            Pattern.compile("^[ \\t]*(?:export[ \\t]+)?([A-Za-z_][A-Za-z0-9_.\\-]*)[ \\t]*=");
 
-    private DotenvConfig() {
-    }
+    private DotenvConfig() {}
 
     static void scan(LineSource lines, EvidenceSink sink) {
         for (int l = 0; l < lines.count(); l++) {

@@ -16,8 +16,7 @@ final class EvidenceRules {
     private static final Pattern PREFIX_JDBC = Pattern.compile("(?i)jdbc:[a-z0-9:]*$");
     private static final Pattern PREFIX_R2DBC = Pattern.compile("(?i)r2dbc:[a-z0-9:]*$");
 
-    private EvidenceRules() {
-    }
+    private EvidenceRules() {}
 
     /** @return {@code s} lower-cased without {@code _}, {@code -} and {@code .}: {@code pool_mode} and {@code poolMode} both give {@code poolmode} */
     static String normalizedKey(String s) {
@@ -60,8 +59,11 @@ final class EvidenceRules {
         MappedText v = value.resolvePlaceholders().strip().unquote().strip();
         Optional<PoolingMode> mode = PoolingMode.parse(v.text());
         if (mode.isPresent() && v.length() > 0) {
-            sink.declared(mode.get(), v.start(0), v.end(v.length()), String.format(Locale.ROOT, format,
-                    mode.get().configName()));
+            sink.declared(
+                    mode.get(),
+                    v.start(0),
+                    v.end(v.length()),
+                    String.format(Locale.ROOT, format, mode.get().configName()));
         }
     }
 
@@ -75,8 +77,10 @@ final class EvidenceRules {
         }
         MappedText v = value.resolvePlaceholders().strip().unquote().strip();
         if (v.text().equals("0")) {
-            sink.inferred(v.start(0), v.end(1), "prepareThreshold=0 as a driver property, a setting used behind"
-                    + " transaction poolers");
+            sink.inferred(
+                    v.start(0),
+                    v.end(1),
+                    "prepareThreshold=0 as a driver property, a setting used behind" + " transaction poolers");
         }
     }
 
@@ -145,8 +149,15 @@ final class EvidenceRules {
                 i = close + 1;
                 continue;
             }
-            if (Character.isWhitespace(c) || c == '"' || c == '\'' || c == '<' || c == '>' || c == '`' || c == '}'
-                    || c == ')' || c == '\\') {
+            if (Character.isWhitespace(c)
+                    || c == '"'
+                    || c == '\''
+                    || c == '<'
+                    || c == '>'
+                    || c == '`'
+                    || c == '}'
+                    || c == ')'
+                    || c == '\\') {
                 return i;
             }
             i++;
@@ -227,8 +238,10 @@ final class EvidenceRules {
             }
             if (hostHit != null) {
                 String host = s.substring(hostHit[0], hostHit[1]).replace(MappedText.UNKNOWN, '…');
-                sink.inferred(r.start(hostHit[0]), r.end(hostHit[1]), kind + " to host " + host
-                        + ", named as a connection pooler");
+                sink.inferred(
+                        r.start(hostHit[0]),
+                        r.end(hostHit[1]),
+                        kind + " to host " + host + ", named as a connection pooler");
                 return;
             }
         }
@@ -244,10 +257,14 @@ final class EvidenceRules {
             int pe = amp < 0 || amp > qEnd ? qEnd : amp;
             int ps = s.startsWith("amp;", p) ? p + 4 : p;
             int eq = s.indexOf('=', ps);
-            if (eq > 0 && eq < pe && s.substring(ps, eq).strip().equalsIgnoreCase("prepareThreshold")
+            if (eq > 0
+                    && eq < pe
+                    && s.substring(ps, eq).strip().equalsIgnoreCase("prepareThreshold")
                     && s.substring(eq + 1, pe).strip().equals("0")) {
-                sink.inferred(r.start(ps), r.end(pe), kind + " with prepareThreshold=0, a setting used behind"
-                        + " transaction poolers");
+                sink.inferred(
+                        r.start(ps),
+                        r.end(pe),
+                        kind + " with prepareThreshold=0, a setting used behind" + " transaction poolers");
                 return;
             }
             p = pe + 1;

@@ -34,8 +34,8 @@ final class EvidenceSink {
     }
 
     void inferred(int start, int end, String description) {
-        evidence.add(new PoolingEvidence(PoolingMode.TRANSACTION, EvidenceStrength.INFERRED, file.region(start, end),
-                description));
+        evidence.add(new PoolingEvidence(
+                PoolingMode.TRANSACTION, EvidenceStrength.INFERRED, file.region(start, end), description));
     }
 
     /** A located {@code config-parse-error} warning; after five, the rest are only counted. */
@@ -52,8 +52,14 @@ final class EvidenceSink {
         List<Notification> notes = new ArrayList<>(notifications);
         if (suppressedNotifications > 0) {
             Notification last = notes.get(notes.size() - 1);
-            notes.set(notes.size() - 1, new Notification(last.level(), last.kind(), last.message() + " ("
-                    + suppressedNotifications + " more problem(s) in this file not listed)", last.region()));
+            notes.set(
+                    notes.size() - 1,
+                    new Notification(
+                            last.level(),
+                            last.kind(),
+                            last.message() + " (" + suppressedNotifications
+                                    + " more problem(s) in this file not listed)",
+                            last.region()));
         }
         notes.sort(null);
         return new ConfigScan(new ArrayList<>(evidence), notes);

@@ -14,11 +14,10 @@ import java.util.regex.Pattern;
  */
 final class IniConfig {
 
-    private static final Pattern PGBOUNCER_SECTION = Pattern.compile(
-            "(?im)^[ \\t]*\\[[ \\t]*(pgbouncer|databases|users)[ \\t]*\\][ \\t]*$");
+    private static final Pattern PGBOUNCER_SECTION =
+            Pattern.compile("(?im)^[ \\t]*\\[[ \\t]*(pgbouncer|databases|users)[ \\t]*\\][ \\t]*$");
 
-    private IniConfig() {
-    }
+    private IniConfig() {}
 
     /** @return whether {@code text} has a {@code [pgbouncer]}, {@code [databases]} or {@code [users]} section */
     static boolean looksLikePgBouncer(String text) {
@@ -43,8 +42,8 @@ final class IniConfig {
             }
             int eq = s.indexOf('=');
             if (eq <= 0) {
-                sink.parseProblem(line.start(0), "line in " + fileName + " is neither [section] nor key = value;"
-                        + " skipped");
+                sink.parseProblem(
+                        line.start(0), "line in " + fileName + " is neither [section] nor key = value;" + " skipped");
                 continue;
             }
             String key = s.substring(0, eq).strip();

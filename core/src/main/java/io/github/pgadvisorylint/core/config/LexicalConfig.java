@@ -20,14 +20,13 @@ final class LexicalConfig {
         ANY
     }
 
-    private static final Pattern ENV_ASSIGNMENT = Pattern.compile(
-            "(?<![A-Za-z0-9_])((?:PGBOUNCER_)?POOL_MODE)[\"']?[ \\t]*[:=][ \\t]*");
+    private static final Pattern ENV_ASSIGNMENT =
+            Pattern.compile("(?<![A-Za-z0-9_])((?:PGBOUNCER_)?POOL_MODE)[\"']?[ \\t]*[:=][ \\t]*");
 
-    private LexicalConfig() {
-    }
+    private LexicalConfig() {}
 
-    static void scan(String text, int from, int to, Comments comments, boolean envAssignments, String where,
-            EvidenceSink sink) {
+    static void scan(
+            String text, int from, int to, Comments comments, boolean envAssignments, String where, EvidenceSink sink) {
         String region = text.substring(from, to);
         if (comments == Comments.XML) {
             region = blankXmlComments(region);
@@ -52,8 +51,13 @@ final class LexicalConfig {
     private static MappedText withoutComment(MappedText line, Comments comments) {
         String s = line.text();
         String t = s.stripLeading();
-        if (comments == Comments.ANY && (t.startsWith("#") || t.startsWith(";") || t.startsWith("//")
-                || t.startsWith("--") || t.startsWith("*") || t.startsWith("/*"))) {
+        if (comments == Comments.ANY
+                && (t.startsWith("#")
+                        || t.startsWith(";")
+                        || t.startsWith("//")
+                        || t.startsWith("--")
+                        || t.startsWith("*")
+                        || t.startsWith("/*"))) {
             return line.sub(0, 0);
         }
         if (comments == Comments.XML) {

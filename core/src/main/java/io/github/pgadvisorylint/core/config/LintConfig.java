@@ -30,9 +30,17 @@ import java.util.function.Predicate;
  * @param enabledRules        ids of rules set to {@code on} or to a severity: they run even when they are
  *                            off by default ({@link RuleDescriptor#enabledByDefault()})
  */
-public record LintConfig(Path file, Set<String> disabledRules, Map<String, Severity> severityOverrides,
-                         List<String> includes, List<String> excludes, PoolingSetting pooling, Boolean includeTests,
-                         Set<String> lockHelpers, Set<String> pooledApiTypes, Set<String> enabledRules) {
+public record LintConfig(
+        Path file,
+        Set<String> disabledRules,
+        Map<String, Severity> severityOverrides,
+        List<String> includes,
+        List<String> excludes,
+        PoolingSetting pooling,
+        Boolean includeTests,
+        Set<String> lockHelpers,
+        Set<String> pooledApiTypes,
+        Set<String> enabledRules) {
 
     /** Path segments that mark test sources when {@code includeTests} is false ({@link TestSources#DIRECTORIES}). */
     public static final List<String> TEST_SOURCE_DIRECTORIES = TestSources.DIRECTORIES;

@@ -180,12 +180,20 @@ public final class LintConfigLoader {
             if (Files.size(file) > MAX_BYTES) {
                 throw new ConfigException(file, 0, 0, "file is larger than " + MAX_BYTES + " bytes", null);
             }
-            text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(Files.readAllBytes(file))).toString();
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
+                    .decode(ByteBuffer.wrap(Files.readAllBytes(file)))
+                    .toString();
         } catch (CharacterCodingException e) {
             throw new ConfigException(file, 0, 0, "file is not valid UTF-8", e);
         } catch (IOException e) {
-            throw new ConfigException(file, 0, 0, "cannot read the file: " + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"), e);
+            throw new ConfigException(
+                    file,
+                    0,
+                    0,
+                    "cannot read the file: " + e.getClass().getSimpleName()
+                            + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")"),
+                    e);
         }
         return parse(text);
     }
@@ -205,15 +213,38 @@ public final class LintConfigLoader {
         } catch (MarkedYamlEngineException e) {
             Optional<Mark> m = e.getProblemMark().or(e::getContextMark);
             String problem = e.getProblem() != null ? e.getProblem() : String.valueOf(e.getMessage());
-            throw new ConfigException(file, m.map(x -> x.getLine() + 1).orElse(0), m.map(x -> x.getColumn() + 1).orElse(0),
-                    "not valid YAML: " + problem.lines().findFirst().orElse("syntax error").strip(), e);
+            throw new ConfigException(
+                    file,
+                    m.map(x -> x.getLine() + 1).orElse(0),
+                    m.map(x -> x.getColumn() + 1).orElse(0),
+                    "not valid YAML: "
+                            + problem.lines().findFirst().orElse("syntax error").strip(),
+                    e);
         } catch (YamlEngineException e) {
-            throw new ConfigException(file, 0, 0, "not valid YAML: "
-                    + String.valueOf(e.getMessage()).lines().findFirst().orElse("syntax error").strip(), e);
+            throw new ConfigException(
+                    file,
+                    0,
+                    0,
+                    "not valid YAML: "
+                            + String.valueOf(e.getMessage())
+                                    .lines()
+                                    .findFirst()
+                                    .orElse("syntax error")
+                                    .strip(),
+                    e);
         }
         if (root.isEmpty() || isNull(root.get())) {
-            return new LintConfig(file.toAbsolutePath().normalize(), Set.of(), Map.of(), List.of(), List.of(),
-                    null, null, Set.of(), Set.of(), Set.of());
+            return new LintConfig(
+                    file.toAbsolutePath().normalize(),
+                    Set.of(),
+                    Map.of(),
+                    List.of(),
+                    List.of(),
+                    null,
+                    null,
+                    Set.of(),
+                    Set.of(),
+                    Set.of());
         }
         MappingNode top = mapping(root.get(), "the file", "a mapping of the keys " + String.join(", ", KEYS));
         Set<String> disabled = new TreeSet<>();
@@ -236,18 +267,21 @@ public final class LintConfigLoader {
                         break;
                     }
                     Map<String, Node> seenRules = new HashMap<>();
-                    for (NodeTuple r : mapping(value, "rules", "a mapping of rule id to one of "
-                            + String.join(", ", RULE_VALUES)).getValue()) {
+                    for (NodeTuple r : mapping(
+                                    value, "rules", "a mapping of rule id to one of " + String.join(", ", RULE_VALUES))
+                            .getValue()) {
                         String id = scalar(r.getKeyNode(), "a rule id");
                         duplicate(seenRules, id, r.getKeyNode(), "rule");
                         if (!knownRuleIds.contains(id)) {
                             String hint = Names.closest(id, knownRuleIds);
-                            throw error(r.getKeyNode(), "rules: unknown rule '" + id + "'"
-                                    + (hint == null ? "" : " (did you mean " + hint + "?)")
-                                    + " (allowed: " + String.join(", ", knownRuleIds) + ")");
+                            throw error(
+                                    r.getKeyNode(),
+                                    "rules: unknown rule '" + id + "'"
+                                            + (hint == null ? "" : " (did you mean " + hint + "?)")
+                                            + " (allowed: " + String.join(", ", knownRuleIds) + ")");
                         }
-                        String v = scalar(r.getValueNode(), "one of " + String.join(", ", RULE_VALUES),
-                                "rules." + id).toLowerCase(Locale.ROOT);
+                        String v = scalar(r.getValueNode(), "one of " + String.join(", ", RULE_VALUES), "rules." + id)
+                                .toLowerCase(Locale.ROOT);
                         switch (v) {
                             case "off" -> disabled.add(id);
                             case "on" -> enabled.add(id);
@@ -255,8 +289,11 @@ public final class LintConfigLoader {
                                 severities.put(id, Severity.parse(v));
                                 enabled.add(id);
                             }
-                            default -> throw error(r.getValueNode(), "rules." + id + ": '" + v
-                                    + "' is not allowed (allowed: " + String.join(", ", RULE_VALUES) + ")");
+                            default ->
+                                throw error(
+                                        r.getValueNode(),
+                                        "rules." + id + ": '" + v + "' is not allowed (allowed: "
+                                                + String.join(", ", RULE_VALUES) + ")");
                         }
                     }
                 }
@@ -267,8 +304,10 @@ public final class LintConfigLoader {
                     try {
                         pooling = PoolingSetting.parse(v);
                     } catch (IllegalArgumentException e) {
-                        throw error(value, "pooling: '" + v + "' is not allowed (allowed: auto, transaction,"
-                                + " statement, session, none)");
+                        throw error(
+                                value,
+                                "pooling: '" + v + "' is not allowed (allowed: auto, transaction,"
+                                        + " statement, session, none)");
                     }
                 }
                 case "includeTests" -> {
@@ -278,19 +317,32 @@ public final class LintConfigLoader {
                     }
                     includeTests = Boolean.parseBoolean(v.toLowerCase(Locale.ROOT));
                 }
-                case "lockHelpers" -> lockHelpers = names(value, key, "method names such as acquire,"
-                        + " Locks.acquire or com.acme.Locks.acquire");
-                case "pooledApiTypes" -> pooledApiTypes = names(value, key, "type names such as PooledDataSource"
-                        + " or com.acme.db.PooledDataSource");
+                case "lockHelpers" ->
+                    lockHelpers = names(
+                            value, key, "method names such as acquire," + " Locks.acquire or com.acme.Locks.acquire");
+                case "pooledApiTypes" ->
+                    pooledApiTypes = names(
+                            value, key, "type names such as PooledDataSource" + " or com.acme.db.PooledDataSource");
                 default -> {
                     String hint = Names.closest(key, KEYS);
-                    throw error(t.getKeyNode(), "unknown key '" + key + "'" + (hint == null ? "" : " (did you mean "
-                            + hint + "?)") + " (allowed: " + String.join(", ", KEYS) + ")");
+                    throw error(
+                            t.getKeyNode(),
+                            "unknown key '" + key + "'" + (hint == null ? "" : " (did you mean " + hint + "?)")
+                                    + " (allowed: " + String.join(", ", KEYS) + ")");
                 }
             }
         }
-        return new LintConfig(file.toAbsolutePath().normalize(), disabled, severities, includes, excludes, pooling,
-                includeTests, lockHelpers, pooledApiTypes, enabled);
+        return new LintConfig(
+                file.toAbsolutePath().normalize(),
+                disabled,
+                severities,
+                includes,
+                excludes,
+                pooling,
+                includeTests,
+                lockHelpers,
+                pooledApiTypes,
+                enabled);
     }
 
     /**
@@ -306,14 +358,16 @@ public final class LintConfigLoader {
                 case MappingStart, SequenceStart -> {
                     if (++depth > MAX_NESTING) {
                         Optional<Mark> m = e.getStartMark();
-                        throw new ConfigException(file, m.map(x -> x.getLine() + 1).orElse(0),
-                                m.map(x -> x.getColumn() + 1).orElse(0), "collections nested more than " + MAX_NESTING
-                                        + " levels deep", null);
+                        throw new ConfigException(
+                                file,
+                                m.map(x -> x.getLine() + 1).orElse(0),
+                                m.map(x -> x.getColumn() + 1).orElse(0),
+                                "collections nested more than " + MAX_NESTING + " levels deep",
+                                null);
                     }
                 }
                 case MappingEnd, SequenceEnd -> depth--;
-                default -> {
-                }
+                default -> {}
             }
         }
     }
@@ -399,7 +453,11 @@ public final class LintConfigLoader {
     }
 
     private ConfigException error(Node node, String problem) {
-        return new ConfigException(file, line(node), node.getStartMark().map(m -> m.getColumn() + 1).orElse(0),
-                problem, null);
+        return new ConfigException(
+                file,
+                line(node),
+                node.getStartMark().map(m -> m.getColumn() + 1).orElse(0),
+                problem,
+                null);
     }
 }

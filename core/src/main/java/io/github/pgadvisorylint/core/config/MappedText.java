@@ -16,6 +16,7 @@ final class MappedText {
     private final String text;
     /** Offsets of each char, or null when char {@code i} is at {@code base + i}. */
     private final int[] offsets;
+
     private final int base;
 
     private MappedText(String text, int[] offsets) {
@@ -196,7 +197,9 @@ final class MappedText {
                     resolveInto(out, d, close, depth + 1);
                 }
                 i = close + 1;
-            } else if (c == '$' && i + 1 < to && (Character.isLetter(text.charAt(i + 1)) || text.charAt(i + 1) == '_')) {
+            } else if (c == '$'
+                    && i + 1 < to
+                    && (Character.isLetter(text.charAt(i + 1)) || text.charAt(i + 1) == '_')) {
                 out.add(UNKNOWN, start(i));
                 i++;
                 while (i < to && (Character.isLetterOrDigit(text.charAt(i)) || text.charAt(i) == '_')) {

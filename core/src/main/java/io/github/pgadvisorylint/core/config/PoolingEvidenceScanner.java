@@ -43,14 +43,24 @@ import java.util.Locale;
  */
 public final class PoolingEvidenceScanner {
 
-    private static final String[] NEEDLES = {"pool_mode", "poolmode", "jdbc:postgresql", "postgres://",
-        "postgresql://", "6432", "6543", "pgbouncer", "pooler", "preparethreshold"};
+    private static final String[] NEEDLES = {
+        "pool_mode",
+        "poolmode",
+        "jdbc:postgresql",
+        "postgres://",
+        "postgresql://",
+        "6432",
+        "6543",
+        "pgbouncer",
+        "pooler",
+        "preparethreshold"
+    };
     private static final byte[][] NEEDLE_BYTES = Arrays.stream(NEEDLES)
-            .map(n -> n.getBytes(StandardCharsets.US_ASCII)).toArray(byte[][]::new);
+            .map(n -> n.getBytes(StandardCharsets.US_ASCII))
+            .toArray(byte[][]::new);
 
     /** Creates a scanner; it holds no state. */
-    public PoolingEvidenceScanner() {
-    }
+    public PoolingEvidenceScanner() {}
 
     /**
      * Cheap byte-level test: could this config file hold evidence? True when the content contains,
@@ -125,14 +135,23 @@ public final class PoolingEvidenceScanner {
                 default -> LexicalConfig.scan(text, 0, text.length(), LexicalConfig.Comments.ANY, false, "", sink);
             }
         } catch (RuntimeException | StackOverflowError e) {
-            sink.parseProblem(0, "configuration file could not be read completely (" + e.getClass().getSimpleName()
-                    + "); evidence may be missing");
+            sink.parseProblem(
+                    0,
+                    "configuration file could not be read completely ("
+                            + e.getClass().getSimpleName() + "); evidence may be missing");
         }
         return sink.result();
     }
 
     /** The reader a file gets. */
-    enum Format { PROPERTIES, YAML, DOTENV, INI, XML, OTHER }
+    enum Format {
+        PROPERTIES,
+        YAML,
+        DOTENV,
+        INI,
+        XML,
+        OTHER
+    }
 
     static Format format(String fileName, String text) {
         String n = fileName.toLowerCase(Locale.ROOT);
@@ -145,8 +164,9 @@ public final class PoolingEvidenceScanner {
         if (n.equals(".env") || n.endsWith(".env") || n.startsWith(".env.")) {
             return Format.DOTENV;
         }
-        if (n.equals("pgbouncer.ini") || ((n.endsWith(".ini") || n.endsWith(".conf") || n.endsWith(".cfg"))
-                && IniConfig.looksLikePgBouncer(text))) {
+        if (n.equals("pgbouncer.ini")
+                || ((n.endsWith(".ini") || n.endsWith(".conf") || n.endsWith(".cfg"))
+                        && IniConfig.looksLikePgBouncer(text))) {
             return Format.INI;
         }
         if (n.endsWith(".xml")) {

@@ -9,8 +9,7 @@ package io.github.pgadvisorylint.core.config;
  */
 final class PropertiesConfig {
 
-    private PropertiesConfig() {
-    }
+    private PropertiesConfig() {}
 
     static void scan(String text, EvidenceSink sink) {
         int n = text.length();
@@ -120,7 +119,8 @@ final class PropertiesConfig {
                 case 'r' -> out.add('\r', in.start(i + 1));
                 case 'f' -> out.add('\f', in.start(i + 1));
                 case 'u' -> {
-                    if (i + 6 <= s.length() && s.substring(i + 2, i + 6).chars().allMatch(ch -> Character.digit(ch, 16) >= 0)) {
+                    if (i + 6 <= s.length()
+                            && s.substring(i + 2, i + 6).chars().allMatch(ch -> Character.digit(ch, 16) >= 0)) {
                         out.add((char) Integer.parseInt(s.substring(i + 2, i + 6), 16), in.start(i));
                         i += 6;
                         continue;

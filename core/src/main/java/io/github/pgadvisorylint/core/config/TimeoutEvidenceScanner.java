@@ -28,16 +28,15 @@ import java.util.regex.Pattern;
  */
 public final class TimeoutEvidenceScanner {
 
-    private static final Pattern OPTION = Pattern.compile(
-            "(?i)-c(?:\\s+|%20|\\+)?(lock_timeout|statement_timeout)(?:\\s*=\\s*|%3D)([\\w.]+)");
-    private static final Pattern SERVER = Pattern.compile(
-            "(?i)^\\s*(lock_timeout|statement_timeout)\\s*=\\s*'?([\\w.]+)");
+    private static final Pattern OPTION =
+            Pattern.compile("(?i)-c(?:\\s+|%20|\\+)?(lock_timeout|statement_timeout)(?:\\s*=\\s*|%3D)([\\w.]+)");
+    private static final Pattern SERVER =
+            Pattern.compile("(?i)^\\s*(lock_timeout|statement_timeout)\\s*=\\s*'?([\\w.]+)");
     private static final Pattern INIT_SQL = Pattern.compile(
             "(?i)(?:init[-_]?sql|initsql|init-sql)\\W.*?\\bset\\s+(?:session\\s+)?(lock_timeout|statement_timeout)\\s*(?:=|to)\\s*'?([\\w.]+)");
 
     /** Creates a scanner; it holds no state. */
-    public TimeoutEvidenceScanner() {
-    }
+    public TimeoutEvidenceScanner() {}
 
     /**
      * Cheap byte-level test.
@@ -68,29 +67,36 @@ public final class TimeoutEvidenceScanner {
             int lineEnd = nl < 0 ? text.length() : nl;
             String line = text.substring(lineStart, lineEnd);
             String t = line.strip();
-            boolean comment = t.startsWith("#") || t.startsWith("//") || t.startsWith(";") || t.startsWith("<!--")
+            boolean comment = t.startsWith("#")
+                    || t.startsWith("//")
+                    || t.startsWith(";")
+                    || t.startsWith("<!--")
                     || t.startsWith("*");
             String lower = line.toLowerCase(Locale.ROOT);
             if (!comment && (lower.contains("lock_timeout") || lower.contains("statement_timeout"))) {
                 Matcher m = OPTION.matcher(line);
                 boolean found = false;
                 if (lower.contains("options") && m.find() && enabled(m.group(2))) {
-                    out.add(new TimeoutEvidence(TimeoutEvidence.Kind.CONNECTION_SETTING, "connection option -c "
-                            + m.group(1).toLowerCase(Locale.ROOT) + "=" + m.group(2),
+                    out.add(new TimeoutEvidence(
+                            TimeoutEvidence.Kind.CONNECTION_SETTING,
+                            "connection option -c " + m.group(1).toLowerCase(Locale.ROOT) + "=" + m.group(2),
                             file.region(lineStart + m.start(), lineStart + m.end())));
                     found = true;
                 }
                 Matcher server = SERVER.matcher(line);
                 if (!found && serverConf && server.find() && enabled(server.group(2))) {
-                    out.add(new TimeoutEvidence(TimeoutEvidence.Kind.CONNECTION_SETTING, "server setting "
-                            + server.group(1).toLowerCase(Locale.ROOT) + " = " + server.group(2),
+                    out.add(new TimeoutEvidence(
+                            TimeoutEvidence.Kind.CONNECTION_SETTING,
+                            "server setting " + server.group(1).toLowerCase(Locale.ROOT) + " = " + server.group(2),
                             file.region(lineStart + server.start(), lineStart + server.end())));
                     found = true;
                 }
                 Matcher init = INIT_SQL.matcher(line);
                 if (!found && init.find() && enabled(init.group(2))) {
-                    out.add(new TimeoutEvidence(TimeoutEvidence.Kind.CONNECTION_SETTING, "connection-init SQL sets "
-                            + init.group(1).toLowerCase(Locale.ROOT) + " = " + init.group(2),
+                    out.add(new TimeoutEvidence(
+                            TimeoutEvidence.Kind.CONNECTION_SETTING,
+                            "connection-init SQL sets " + init.group(1).toLowerCase(Locale.ROOT) + " = "
+                                    + init.group(2),
                             file.region(lineStart + init.start(), lineStart + init.end())));
                 }
             }

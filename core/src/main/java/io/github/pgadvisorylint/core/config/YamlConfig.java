@@ -56,13 +56,25 @@ final class YamlConfig {
      * @param pgbouncer whether a key above it names PgBouncer
      * @param pooler    whether a key above it is {@code connectionPooler} (Zalando postgres-operator)
      */
-    private record Ctx(String key, String parentKey, boolean topLevel, boolean root, String service, boolean pgbouncer,
+    private record Ctx(
+            String key,
+            String parentKey,
+            boolean topLevel,
+            boolean root,
+            String service,
+            boolean pgbouncer,
             boolean pooler) {
 
         Ctx child(String k) {
             String svc = "services".equals(key) && topLevel ? k : service;
             String lower = k.toLowerCase(Locale.ROOT);
-            return new Ctx(k, key, root, false, svc, pgbouncer || lower.contains("pgbouncer"),
+            return new Ctx(
+                    k,
+                    key,
+                    root,
+                    false,
+                    svc,
+                    pgbouncer || lower.contains("pgbouncer"),
                     pooler || lower.equals("connectionpooler") || lower.equals("connection_pooler"));
         }
 
@@ -96,26 +108,37 @@ final class YamlConfig {
             while (composer.hasNext()) {
                 Node document = composer.next();
                 walkDocument(document);
-                resume = Math.max(resume, document.getEndMark().map(this::offset).orElse(resume));
+                resume =
+                        Math.max(resume, document.getEndMark().map(this::offset).orElse(resume));
                 if (budgetExceeded) {
-                    sink.parseProblem(document.getStartMark().map(this::offset).orElse(0),
+                    sink.parseProblem(
+                            document.getStartMark().map(this::offset).orElse(0),
                             "YAML document too large to read through its aliases; rest of the document skipped");
                     budgetExceeded = false;
                 }
             }
         } catch (YamlEngineException | TooDeep e) {
-            Optional<Mark> mark = e instanceof MarkedYamlEngineException m ? m.getProblemMark()
+            Optional<Mark> mark = e instanceof MarkedYamlEngineException m
+                    ? m.getProblemMark()
                     : e instanceof TooDeep t ? t.mark : Optional.empty();
             int at = mark.map(this::offset).orElse(resume);
-            sink.parseProblem(at, "YAML could not be parsed (" + firstLine(e) + "); the rest of the file was read"
-                    + " line by line");
-            LexicalConfig.scan(text, Math.min(resume, text.length()), text.length(), LexicalConfig.Comments.HASH,
-                    true, "in a YAML file read line by line", sink);
+            sink.parseProblem(
+                    at,
+                    "YAML could not be parsed (" + firstLine(e) + "); the rest of the file was read" + " line by line");
+            LexicalConfig.scan(
+                    text,
+                    Math.min(resume, text.length()),
+                    text.length(),
+                    LexicalConfig.Comments.HASH,
+                    true,
+                    "in a YAML file read line by line",
+                    sink);
         }
     }
 
     private static String firstLine(Exception e) {
-        String m = e instanceof MarkedYamlEngineException me && me.getProblem() != null ? me.getProblem()
+        String m = e instanceof MarkedYamlEngineException me && me.getProblem() != null
+                ? me.getProblem()
                 : String.valueOf(e.getMessage());
         return m.lines().findFirst().orElse("syntax error").strip();
     }
@@ -134,7 +157,8 @@ final class YamlConfig {
         docKind = null;
         if (root instanceof MappingNode m) {
             for (NodeTuple t : m.getValue()) {
-                if (t.getKeyNode() instanceof ScalarNode k && k.getValue().equals("kind")
+                if (t.getKeyNode() instanceof ScalarNode k
+                        && k.getValue().equals("kind")
                         && t.getValueNode() instanceof ScalarNode v) {
                     docKind = v.getValue().strip();
                 }
@@ -151,7 +175,8 @@ final class YamlConfig {
             budgetExceeded = true;
             return;
         }
-        if (!(node instanceof ScalarNode) && !seen.computeIfAbsent(node, n -> new HashSet<>(2)).add(c)) {
+        if (!(node instanceof ScalarNode)
+                && !seen.computeIfAbsent(node, n -> new HashSet<>(2)).add(c)) {
             return;
         }
         if (node instanceof ScalarNode s) {
@@ -208,8 +233,10 @@ final class YamlConfig {
             }
             return;
         }
-        if (c.topLevel() && docKind != null && (("data".equals(section) && docKind.equals("ConfigMap"))
-                || ("stringData".equals(section) && docKind.equals("Secret")))) {
+        if (c.topLevel()
+                && docKind != null
+                && (("data".equals(section) && docKind.equals("ConfigMap"))
+                        || ("stringData".equals(section) && docKind.equals("Secret")))) {
             if (EvidenceRules.isPoolModeVariable(k)) {
                 EvidenceRules.envVariable(k, mapped(v), "in " + docKind + " " + section, sink);
                 return;
@@ -220,8 +247,10 @@ final class YamlConfig {
             EvidenceRules.modeValue(mapped(v), k + ": %s in PgBouncer settings", sink);
         } else if (nk.equals("pgbouncerpoolmode") && !EvidenceRules.isPoolModeVariable(k)) {
             EvidenceRules.modeValue(mapped(v), k + ": %s", sink);
-        } else if ((nk.equals("mode") && c.pooler() && section != null
-                && EvidenceRules.normalizedKey(section).equals("connectionpooler"))
+        } else if ((nk.equals("mode")
+                        && c.pooler()
+                        && section != null
+                        && EvidenceRules.normalizedKey(section).equals("connectionpooler"))
                 || nk.equals("connectionpoolermode")) {
             EvidenceRules.modeValue(mapped(v), "connection pooler mode %s (postgres-operator)", sink);
         }
@@ -270,7 +299,10 @@ final class YamlConfig {
             return false;
         }
         String k = EvidenceRules.normalizedKey(key);
-        return k.endsWith("env") || k.endsWith("envs") || k.endsWith("envvars") || k.endsWith("environment")
+        return k.endsWith("env")
+                || k.endsWith("envs")
+                || k.endsWith("envvars")
+                || k.endsWith("environment")
                 || k.endsWith("environmentvariables");
     }
 
@@ -325,11 +357,9 @@ final class YamlConfig {
                     }
                 }
                 case MappingEnd, SequenceEnd -> depth--;
-                default -> {
-                }
+                default -> {}
             }
             return e;
         }
     }
-
 }

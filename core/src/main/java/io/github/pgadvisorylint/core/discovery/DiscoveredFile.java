@@ -10,5 +10,4 @@ import java.nio.file.Path;
  * @param kind         what the analyzer reads it as
  * @param size         size in bytes at discovery time
  */
-public record DiscoveredFile(Path path, String relativePath, FileKind kind, long size) {
-}
+public record DiscoveredFile(Path path, String relativePath, FileKind kind, long size) {}

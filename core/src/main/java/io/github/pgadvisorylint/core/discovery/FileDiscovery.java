@@ -13,7 +13,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.FileSystemLoopException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayDeque;
@@ -84,8 +83,7 @@ public final class FileDiscovery {
         }
     }
 
-    private FileDiscovery() {
-    }
+    private FileDiscovery() {}
 
     /**
      * Test seam: until the returned handle is closed, listing {@code directory} fails with an
@@ -148,8 +146,7 @@ public final class FileDiscovery {
         }
 
         /** A directory on the stack, with the file keys of the directories above it (loop detection). */
-        private record Dir(Path path, List<Object> ancestors) {
-        }
+        private record Dir(Path path, List<Object> ancestors) {}
 
         /** Walks one target without recursion: a deep tree cannot overflow the stack. */
         void walk(Path start) {
@@ -223,7 +220,11 @@ public final class FileDiscovery {
                     return null;
                 }
                 if (link && !staysInside(p, realRoot)) {
-                    note(Severity.NOTE, "link-outside-root", "symbolic link leads outside the scan root; not followed", p);
+                    note(
+                            Severity.NOTE,
+                            "link-outside-root",
+                            "symbolic link leads outside the scan root; not followed",
+                            p);
                     return null;
                 }
                 Object key = key(p, attrs);
@@ -237,7 +238,11 @@ public final class FileDiscovery {
             }
             if (attrs.isRegularFile() && FileKind.of(displayName(p.getFileName())) != null) {
                 if (link && !staysInside(p, realRoot)) {
-                    note(Severity.NOTE, "link-outside-root", "symbolic link leads outside the scan root; not followed", p);
+                    note(
+                            Severity.NOTE,
+                            "link-outside-root",
+                            "symbolic link leads outside the scan root; not followed",
+                            p);
                     return null;
                 }
                 addFile(p, attrs);
@@ -264,21 +269,32 @@ public final class FileDiscovery {
             DiscoveredFile earlier = byRelative.get(rel);
             if (earlier != null) {
                 // only names that are not valid UTF-8 decode to the same text: say so rather than drop one
-                note(Severity.WARNING, "ambiguous-path", "file name is not valid UTF-8 and reads the same as "
-                        + "another file's once decoded; not analysed", abs);
+                note(
+                        Severity.WARNING,
+                        "ambiguous-path",
+                        "file name is not valid UTF-8 and reads the same as "
+                                + "another file's once decoded; not analysed",
+                        abs);
                 return;
             }
             byRelative.put(rel, new DiscoveredFile(file, rel, kind, attrs.size()));
         }
 
         private void unreadable(Path p, IOException e) {
-            note(Severity.WARNING, isLoop(e) ? "symlink-loop" : "unreadable-path",
-                    isLoop(e) ? "symbolic link loop; not followed again" : "cannot read: " + describe(e), p);
+            note(
+                    Severity.WARNING,
+                    isLoop(e) ? "symlink-loop" : "unreadable-path",
+                    isLoop(e) ? "symbolic link loop; not followed again" : "cannot read: " + describe(e),
+                    p);
         }
 
         private void unreadableDirectory(Path dir, IOException e) {
-            note(Severity.WARNING, "unreadable-path", "cannot list this directory (" + describe(e)
-                    + "); the files below it are not analysed, the rest of the scan goes on", dir);
+            note(
+                    Severity.WARNING,
+                    "unreadable-path",
+                    "cannot list this directory (" + describe(e)
+                            + "); the files below it are not analysed, the rest of the scan goes on",
+                    dir);
         }
 
         /** @return the exception's type and the part of its message that is not the absolute path */
@@ -293,7 +309,8 @@ public final class FileDiscovery {
 
     private static boolean isLoop(IOException e) {
         return e instanceof FileSystemLoopException
-                || (e instanceof FileSystemException fse && fse.getReason() != null
+                || (e instanceof FileSystemException fse
+                        && fse.getReason() != null
                         && fse.getReason().contains("symbolic links"));
     }
 

@@ -26,9 +26,16 @@ public enum FileKind {
         if (n.endsWith(".sql")) {
             return SQL;
         }
-        if (n.endsWith(".properties") || n.endsWith(".yml") || n.endsWith(".yaml") || n.endsWith(".ini")
-                || n.endsWith(".conf") || n.endsWith(".cfg") || n.equals(".env") || n.endsWith(".env")
-                || n.startsWith(".env.") || n.endsWith(".xml")) {
+        if (n.endsWith(".properties")
+                || n.endsWith(".yml")
+                || n.endsWith(".yaml")
+                || n.endsWith(".ini")
+                || n.endsWith(".conf")
+                || n.endsWith(".cfg")
+                || n.equals(".env")
+                || n.endsWith(".env")
+                || n.startsWith(".env.")
+                || n.endsWith(".xml")) {
             return CONFIG;
         }
         return null;

@@ -24,6 +24,7 @@ public enum OtherLanguage {
     public static final String READS = "the tool reads Java and SQL";
 
     private final String displayName;
+
     @SuppressWarnings("ImmutableEnumChecker") // List.of: unmodifiable
     private final List<String> extensions;
 
@@ -62,7 +63,8 @@ public enum OtherLanguage {
         StringBuilder parts = new StringBuilder();
         int total = 0;
         int listed = 0;
-        int languages = (int) counts.values().stream().filter(c -> c != null && c > 0).count();
+        int languages =
+                (int) counts.values().stream().filter(c -> c != null && c > 0).count();
         for (OtherLanguage l : values()) {
             Integer c = counts.get(l);
             if (c == null || c <= 0) {
@@ -70,7 +72,10 @@ public enum OtherLanguage {
             }
             listed++;
             parts.append(listed == 1 ? "" : listed == languages ? " and " : ", ")
-                    .append(c).append(' ').append(l.displayName).append(c == 1 ? " file" : " files");
+                    .append(c)
+                    .append(' ')
+                    .append(l.displayName)
+                    .append(c == 1 ? " file" : " files");
             total += c;
         }
         if (total == 0) {

@@ -9,8 +9,7 @@ public final class Prefilter {
 
     private static final byte[] WORD = {'a', 'd', 'v', 'i', 's', 'o', 'r', 'y'};
 
-    private Prefilter() {
-    }
+    private Prefilter() {}
 
     /**
      * @param bytes a file's content

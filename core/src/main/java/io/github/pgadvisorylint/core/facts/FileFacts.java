@@ -28,14 +28,18 @@ import java.util.Map;
  * @param hazards       what the code around each site does that defeats the lock, by
  *                      {@link LockSite#id()} (Java only; sites without any are left out)
  */
-public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
-                        List<Notification> notifications, List<Suppression> suppressions,
-                        List<HelperSummary> helpers,
-                        List<LockOrderEdge> orderEdges,
-                        Map<String, LoopOrder> loops,
-                        Map<String, SiteUsage> usages,
-                        List<MethodFlow> flows,
-                        Map<String, SiteHazards> hazards) {
+public record FileFacts(
+        String path,
+        List<LockSite> sites,
+        List<LockLifecycle> lifecycles,
+        List<Notification> notifications,
+        List<Suppression> suppressions,
+        List<HelperSummary> helpers,
+        List<LockOrderEdge> orderEdges,
+        Map<String, LoopOrder> loops,
+        Map<String, SiteUsage> usages,
+        List<MethodFlow> flows,
+        Map<String, SiteHazards> hazards) {
 
     /** Copies the lists; a missing hazards map (a cache written without one) is empty. */
     public FileFacts {
@@ -52,46 +56,75 @@ public record FileFacts(String path, List<LockSite> sites, List<LockLifecycle> l
     }
 
     /** Facts of a Java file without hazard facts. */
-    public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
-                     List<Notification> notifications, List<Suppression> suppressions,
-                     List<HelperSummary> helpers,
-                     List<LockOrderEdge> orderEdges,
-                     Map<String, LoopOrder> loops,
-                     Map<String, SiteUsage> usages,
-                     List<MethodFlow> flows) {
-        this(path, sites, lifecycles, notifications, suppressions, helpers, orderEdges, loops, usages, flows,
-                Map.of());
+    public FileFacts(
+            String path,
+            List<LockSite> sites,
+            List<LockLifecycle> lifecycles,
+            List<Notification> notifications,
+            List<Suppression> suppressions,
+            List<HelperSummary> helpers,
+            List<LockOrderEdge> orderEdges,
+            Map<String, LoopOrder> loops,
+            Map<String, SiteUsage> usages,
+            List<MethodFlow> flows) {
+        this(path, sites, lifecycles, notifications, suppressions, helpers, orderEdges, loops, usages, flows, Map.of());
     }
 
     /** Facts of a Java file without method graphs nor hazard facts. */
-    public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
-                     List<Notification> notifications, List<Suppression> suppressions,
-                     List<HelperSummary> helpers,
-                     List<LockOrderEdge> orderEdges,
-                     Map<String, LoopOrder> loops,
-                     Map<String, SiteUsage> usages) {
-        this(path, sites, lifecycles, notifications, suppressions, helpers, orderEdges, loops, usages, List.of(),
+    public FileFacts(
+            String path,
+            List<LockSite> sites,
+            List<LockLifecycle> lifecycles,
+            List<Notification> notifications,
+            List<Suppression> suppressions,
+            List<HelperSummary> helpers,
+            List<LockOrderEdge> orderEdges,
+            Map<String, LoopOrder> loops,
+            Map<String, SiteUsage> usages) {
+        this(
+                path,
+                sites,
+                lifecycles,
+                notifications,
+                suppressions,
+                helpers,
+                orderEdges,
+                loops,
+                usages,
+                List.of(),
                 Map.of());
     }
 
     /** Facts of a file with helpers but no lock-order or usage facts. */
-    public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
-                     List<Notification> notifications, List<Suppression> suppressions,
-                     List<HelperSummary> helpers) {
+    public FileFacts(
+            String path,
+            List<LockSite> sites,
+            List<LockLifecycle> lifecycles,
+            List<Notification> notifications,
+            List<Suppression> suppressions,
+            List<HelperSummary> helpers) {
         this(path, sites, lifecycles, notifications, suppressions, helpers, List.of(), Map.of(), Map.of());
     }
 
     /** Facts of a SQL file: sites, lifecycles and usages. */
-    public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
-                     List<Notification> notifications, List<Suppression> suppressions,
-                     List<HelperSummary> helpers,
-                     Map<String, SiteUsage> usages) {
+    public FileFacts(
+            String path,
+            List<LockSite> sites,
+            List<LockLifecycle> lifecycles,
+            List<Notification> notifications,
+            List<Suppression> suppressions,
+            List<HelperSummary> helpers,
+            Map<String, SiteUsage> usages) {
         this(path, sites, lifecycles, notifications, suppressions, helpers, List.of(), Map.of(), usages);
     }
 
     /** Facts of a file that declares no lock helper. */
-    public FileFacts(String path, List<LockSite> sites, List<LockLifecycle> lifecycles,
-                     List<Notification> notifications, List<Suppression> suppressions) {
+    public FileFacts(
+            String path,
+            List<LockSite> sites,
+            List<LockLifecycle> lifecycles,
+            List<Notification> notifications,
+            List<Suppression> suppressions) {
         this(path, sites, lifecycles, notifications, suppressions, List.of(), List.of(), Map.of(), Map.of());
     }
 

@@ -25,8 +25,8 @@ import java.util.TreeMap;
  *                   {@code @Query} (or {@code @Procedure}) selects the try-lock or unlock (F16), so a
  *                   caller that drops it drops the lock's answer
  */
-public record HelperSummary(String typeName, String methodName, int arity, boolean handle, List<Op> ops,
-                            boolean returnsLockResult) {
+public record HelperSummary(
+        String typeName, String methodName, int arity, boolean handle, List<Op> ops, boolean returnsLockResult) {
 
     /** Copies the operations. */
     public HelperSummary {
@@ -56,8 +56,13 @@ public record HelperSummary(String typeName, String methodName, int arity, boole
      *                       sends this operation, its SQL being built from them ({@code attempt ? "try_" : ""});
      *                       empty when it always does. A call passing another constant skips the operation.
      */
-    public record Op(AdvisoryFunction function, List<KeySource> parts, LockSite inner, boolean releasedInside,
-                     ExecutionContext execution, SortedMap<Integer, Boolean> when) {
+    public record Op(
+            AdvisoryFunction function,
+            List<KeySource> parts,
+            LockSite inner,
+            boolean releasedInside,
+            ExecutionContext execution,
+            SortedMap<Integer, Boolean> when) {
         /** Copies the parts and the flags (none when null). */
         public Op {
             parts = List.copyOf(parts);
@@ -71,14 +76,22 @@ public record HelperSummary(String typeName, String methodName, int arity, boole
         }
 
         /** An operation the helper always sends, in the given context. */
-        public Op(AdvisoryFunction function, List<KeySource> parts, LockSite inner, boolean releasedInside,
-                  ExecutionContext execution) {
+        public Op(
+                AdvisoryFunction function,
+                List<KeySource> parts,
+                LockSite inner,
+                boolean releasedInside,
+                ExecutionContext execution) {
             this(function, parts, inner, releasedInside, execution, null);
         }
 
         /** An operation sent under the given flags, in the inner site's own context. */
-        public Op(AdvisoryFunction function, List<KeySource> parts, LockSite inner, boolean releasedInside,
-                  SortedMap<Integer, Boolean> when) {
+        public Op(
+                AdvisoryFunction function,
+                List<KeySource> parts,
+                LockSite inner,
+                boolean releasedInside,
+                SortedMap<Integer, Boolean> when) {
             this(function, parts, inner, releasedInside, inner.execution(), when);
         }
     }
@@ -89,6 +102,5 @@ public record HelperSummary(String typeName, String methodName, int arity, boole
      * @param parameter the 0-based parameter index, or -1
      * @param fixed     the fixed part when {@code parameter == -1}
      */
-    public record KeySource(int parameter, KeyPart fixed) {
-    }
+    public record KeySource(int parameter, KeyPart fixed) {}
 }

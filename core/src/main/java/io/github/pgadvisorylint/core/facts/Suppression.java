@@ -32,8 +32,15 @@ import java.util.regex.Pattern;
  *                  for {@code @SuppressWarnings} on a field, whose SQL or key is reported where it is
  *                  used, with the field's declaration as related location
  */
-public record Suppression(String path, int startLine, int endLine, Set<String> ruleIds, String reason,
-                          SuppressionUse.Form form, SourceRegion location, boolean coversRelated) {
+public record Suppression(
+        String path,
+        int startLine,
+        int endLine,
+        Set<String> ruleIds,
+        String reason,
+        SuppressionUse.Form form,
+        SourceRegion location,
+        boolean coversRelated) {
 
     /** The annotation value prefix and the comment marker. */
     public static final String PREFIX = "pg-advisory-lint";
@@ -64,7 +71,14 @@ public record Suppression(String path, int startLine, int endLine, Set<String> r
      * @param reason    the justification, or empty
      */
     public Suppression(String path, int startLine, int endLine, Set<String> ruleIds, String reason) {
-        this(path, startLine, endLine, ruleIds, reason, SuppressionUse.Form.COMMENT, SourceRegion.line(path, startLine),
+        this(
+                path,
+                startLine,
+                endLine,
+                ruleIds,
+                reason,
+                SuppressionUse.Form.COMMENT,
+                SourceRegion.line(path, startLine),
                 false);
     }
 
@@ -116,8 +130,8 @@ public record Suppression(String path, int startLine, int endLine, Set<String> r
             if (m.find()) {
                 int end = line.stripTrailing().length();
                 SourceRegion at = new SourceRegion(path, i + 1, marker + 1, i + 1, Math.max(end, marker) + 1);
-                out.add(new Suppression(path, i + 1, i + 2, ids(m.group(1)), m.group(2), SuppressionUse.Form.COMMENT, at,
-                        false));
+                out.add(new Suppression(
+                        path, i + 1, i + 2, ids(m.group(1)), m.group(2), SuppressionUse.Form.COMMENT, at, false));
             }
         }
         return out;

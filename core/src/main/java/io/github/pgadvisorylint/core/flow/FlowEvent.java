@@ -31,8 +31,14 @@ import java.util.Objects;
  *                 for {@link Kind#AUTOCOMMIT}: the value set is false (a manual transaction begins);
  *                 for {@link Kind#END}: true for a rollback, false for a commit
  */
-public record FlowEvent(Kind kind, String target, String path, List<String> sites, List<String> callee,
-                        List<String> args, boolean negated) {
+public record FlowEvent(
+        Kind kind,
+        String target,
+        String path,
+        List<String> sites,
+        List<String> callee,
+        List<String> args,
+        boolean negated) {
 
     /** The kinds of node. */
     public enum Kind {

@@ -91,13 +91,37 @@ public final class FlowLowering {
     /** Largest graph lowered for one method; a larger one is left out (the rules stay silent on it). */
     static final int MAX_NODES = 20_000;
     /** JDK in-memory types whose calls are not treated as throwing (recording a claim in a set, a counter). */
-    private static final Set<String> IN_MEMORY = Set.of("Set", "List", "Map", "Collection", "Queue", "Deque",
-            "HashSet", "LinkedHashSet", "TreeSet", "ArrayList", "LinkedList", "HashMap", "LinkedHashMap", "TreeMap",
-            "ConcurrentHashMap", "ConcurrentMap", "AtomicBoolean", "AtomicInteger", "AtomicLong", "AtomicReference",
-            "StringBuilder", "Optional");
+    private static final Set<String> IN_MEMORY = Set.of(
+            "Set",
+            "List",
+            "Map",
+            "Collection",
+            "Queue",
+            "Deque",
+            "HashSet",
+            "LinkedHashSet",
+            "TreeSet",
+            "ArrayList",
+            "LinkedList",
+            "HashMap",
+            "LinkedHashMap",
+            "TreeMap",
+            "ConcurrentHashMap",
+            "ConcurrentMap",
+            "AtomicBoolean",
+            "AtomicInteger",
+            "AtomicLong",
+            "AtomicReference",
+            "StringBuilder",
+            "Optional");
     /** Exception types whose {@code catch} takes every exception a call can throw. */
-    private static final Set<String> CATCH_ALL = Set.of("Exception", "Throwable", "RuntimeException", "java.lang.Exception",
-            "java.lang.Throwable", "java.lang.RuntimeException");
+    private static final Set<String> CATCH_ALL = Set.of(
+            "Exception",
+            "Throwable",
+            "RuntimeException",
+            "java.lang.Exception",
+            "java.lang.Throwable",
+            "java.lang.RuntimeException");
 
     private final Map<Node, List<String>> sitesByNode;
     private final Function<Node, SourceRegion> regions;
@@ -110,8 +134,8 @@ public final class FlowLowering {
      */
     private boolean unpooledInFile;
 
-    private FlowLowering(Map<Node, List<String>> sitesByNode, Set<Node> helperCalls,
-                         Function<Node, SourceRegion> regions) {
+    private FlowLowering(
+            Map<Node, List<String>> sitesByNode, Set<Node> helperCalls, Function<Node, SourceRegion> regions) {
         this.sitesByNode = sitesByNode;
         this.helperCalls = helperCalls;
         this.regions = regions;
@@ -126,20 +150,27 @@ public final class FlowLowering {
      * @param regions     the source region of a node
      * @return one graph per method, constructor, lambda and anonymous-class method with a body, in source order
      */
-    public static List<MethodFlow> lower(CompilationUnit unit, IdentityHashMap<Node, List<String>> sitesByNode,
-                                         Set<Node> helperCalls, Function<CallableDeclaration<?>, Set<String>> facts,
-                                         Function<Node, SourceRegion> regions) {
+    public static List<MethodFlow> lower(
+            CompilationUnit unit,
+            IdentityHashMap<Node, List<String>> sitesByNode,
+            Set<Node> helperCalls,
+            Function<CallableDeclaration<?>, Set<String>> facts,
+            Function<Node, SourceRegion> regions) {
         FlowLowering lowering = new FlowLowering(sitesByNode, helperCalls, regions);
         lowering.unpooledInFile = unit.findAll(ObjectCreationExpr.class).stream()
                 .anyMatch(o -> API.connectionKind(o.getType().getNameAsString())
-                        .filter(k -> k == ConnectionSource.UNPOOLED).isPresent());
+                        .filter(k -> k == ConnectionSource.UNPOOLED)
+                        .isPresent());
         for (CallableDeclaration<?> c : unit.findAll(CallableDeclaration.class)) {
-            BlockStmt body = c instanceof MethodDeclaration m ? m.getBody().orElse(null)
+            BlockStmt body = c instanceof MethodDeclaration m
+                    ? m.getBody().orElse(null)
                     : c instanceof ConstructorDeclaration k ? k.getBody() : null;
             if (body == null) {
                 continue;
             }
-            String type = c.findAncestor(TypeDeclaration.class).map(TypeDeclaration::getNameAsString).orElse("");
+            String type = c.findAncestor(TypeDeclaration.class)
+                    .map(TypeDeclaration::getNameAsString)
+                    .orElse("");
             String name = c instanceof ConstructorDeclaration ? "<init>" : c.getNameAsString();
             Set<String> mods = new TreeSet<>();
             for (Modifier m : c.getModifiers()) {
@@ -160,8 +191,14 @@ public final class FlowLowering {
         return lowering.out;
     }
 
-    private void lowerBody(String type, String name, NodeList<Parameter> parameters, Statement body, Set<String> mods,
-                           Node owner, SourceRegion region) {
+    private void lowerBody(
+            String type,
+            String name,
+            NodeList<Parameter> parameters,
+            Statement body,
+            Set<String> mods,
+            Node owner,
+            SourceRegion region) {
         List<String> names = new ArrayList<>();
         List<String> types = new ArrayList<>();
         for (Parameter p : parameters) {
@@ -188,12 +225,10 @@ public final class FlowLowering {
     }
 
     /** A dangling successor slot: {@code next[slot]} of node {@code node} is still to be linked. */
-    private record End(int node, int slot) {
-    }
+    private record End(int node, int slot) {}
 
     /** A pending {@code finally} action: a block, or the closes of try-with-resources. */
-    private record Finally(BlockStmt block, List<String> closes, int handler, int depth) {
-    }
+    private record Finally(BlockStmt block, List<String> closes, int handler, int depth) {}
 
     /** What a {@code break} or {@code continue} can leave. */
     private enum JumpKind {
@@ -271,8 +306,13 @@ public final class FlowLowering {
                 for (Integer n : d.next) {
                     next.add(n == null ? MethodFlow.EXCEPTIONAL_EXIT : n);
                 }
-                result.add(new FlowNode(i, d.event, next, d.onException < 0 ? List.of() : List.of(d.onException),
-                        d.region, d.inFinally));
+                result.add(new FlowNode(
+                        i,
+                        d.event,
+                        next,
+                        d.onException < 0 ? List.of() : List.of(d.onException),
+                        d.region,
+                        d.inFinally));
             }
             return result;
         }
@@ -372,7 +412,8 @@ public final class FlowLowering {
                 }
                 int head = add(FlowEvent.NOTHING, null);
                 link(cur, head);
-                Cond c = f.getCompare().isPresent() ? condition(f.getCompare().get(), List.of(new End(head, 0)))
+                Cond c = f.getCompare().isPresent()
+                        ? condition(f.getCompare().get(), List.of(new End(head, 0)))
                         : new Cond(List.of(new End(head, 0)), List.of());
                 Jump j = enterLoop();
                 List<End> body = new ArrayList<>(statement(f.getBody(), c.whenTrue));
@@ -393,8 +434,11 @@ public final class FlowLowering {
                 int test = add(FlowEvent.branch(null, false), f);
                 link(List.of(new End(head, 0)), test);
                 locals.add(f.getVariableDeclarator().getNameAsString());
-                List<End> bodyStart = step(FlowEvent.assign(f.getVariableDeclarator().getNameAsString(), null), null,
-                        List.of(new End(test, 0)), false);
+                List<End> bodyStart = step(
+                        FlowEvent.assign(f.getVariableDeclarator().getNameAsString(), null),
+                        null,
+                        List.of(new End(test, 0)),
+                        false);
                 Jump j = enterLoop();
                 List<End> body = new ArrayList<>(statement(f.getBody(), bodyStart));
                 body.addAll(j.continues);
@@ -436,7 +480,8 @@ public final class FlowLowering {
             }
             if (s instanceof ReturnStmt r) {
                 Value v = r.getExpression().map(e -> value(e, ends)).orElse(new Value(ends, null));
-                List<End> cur = step(new FlowEvent(FlowEvent.Kind.RETURN, v.path, null, null, null, null, false), r, v.ends, false);
+                List<End> cur = step(
+                        new FlowEvent(FlowEvent.Kind.RETURN, v.path, null, null, null, null, false), r, v.ends, false);
                 link(throughFinally(cur, 0), MethodFlow.EXIT);
                 return List.of();
             }
@@ -463,8 +508,10 @@ public final class FlowLowering {
             }
             if (s instanceof LabeledStmt l) {
                 pendingLabel = l.getLabel().getIdentifier();
-                if (!(l.getStatement() instanceof WhileStmt || l.getStatement() instanceof ForStmt
-                        || l.getStatement() instanceof ForEachStmt || l.getStatement() instanceof DoStmt
+                if (!(l.getStatement() instanceof WhileStmt
+                        || l.getStatement() instanceof ForStmt
+                        || l.getStatement() instanceof ForEachStmt
+                        || l.getStatement() instanceof DoStmt
                         || l.getStatement() instanceof SwitchStmt)) {
                     Jump j = new Jump(takeLabel(), JumpKind.BLOCK, finallies.size());
                     jumps.push(j);
@@ -507,7 +554,8 @@ public final class FlowLowering {
          */
         private Jump target(String label, boolean isContinue) {
             for (Jump j : jumps) {
-                boolean fits = label != null ? label.equals(j.label)
+                boolean fits = label != null
+                        ? label.equals(j.label)
                         : isContinue ? j.kind == JumpKind.LOOP : j.kind != JumpKind.BLOCK;
                 if (fits) {
                     return j;
@@ -549,9 +597,20 @@ public final class FlowLowering {
                 List<End> cur = ends;
                 for (int i = f.closes.size() - 1; i >= 0; i--) {
                     String[] typed = f.closes.get(i).split(" ", -1);
-                    cur = typed.length == 1 ? step(FlowEvent.on(FlowEvent.Kind.CLOSE, typed[0]), null, cur, false)
-                            : step(new FlowEvent(FlowEvent.Kind.CALL, null, typed[1], null,
-                            List.of(typed[0] + ".close/0", "*.close/0"), null, false), null, cur, false);
+                    cur = typed.length == 1
+                            ? step(FlowEvent.on(FlowEvent.Kind.CLOSE, typed[0]), null, cur, false)
+                            : step(
+                                    new FlowEvent(
+                                            FlowEvent.Kind.CALL,
+                                            null,
+                                            typed[1],
+                                            null,
+                                            List.of(typed[0] + ".close/0", "*.close/0"),
+                                            null,
+                                            false),
+                                    null,
+                                    cur,
+                                    false);
                 }
                 return cur;
             } finally {
@@ -597,16 +656,20 @@ public final class FlowLowering {
                 locals.add(p);
                 all |= c.getParameter().getType().asString().split("\\|").length > 0
                         && Arrays.stream(c.getParameter().getType().asString().split("\\|"))
-                        .map(String::trim).anyMatch(CATCH_ALL::contains);
+                                .map(String::trim)
+                                .anyMatch(CATCH_ALL::contains);
                 List<End> start = step(FlowEvent.assign(p, null), c, List.of(new End(dispatch, slot++)), false);
                 out.addAll(statement(c.getBody(), start));
             }
             if (!all) {
-                boolean sqlCaught = t.getCatchClauses().stream().flatMap(c -> Arrays.stream(
-                        c.getParameter().getType().asString().split("\\|"))).map(String::trim)
+                boolean sqlCaught = t.getCatchClauses().stream()
+                        .flatMap(c -> Arrays.stream(
+                                c.getParameter().getType().asString().split("\\|")))
+                        .map(String::trim)
                         .anyMatch(n -> n.endsWith("SQLException") || n.endsWith("DataAccessException"));
                 if (sqlCaught) {
-                    int rest = add(new FlowEvent(FlowEvent.Kind.NOT_SQL_ERROR, null, null, null, null, null, false), null);
+                    int rest =
+                            add(new FlowEvent(FlowEvent.Kind.NOT_SQL_ERROR, null, null, null, null, null, false), null);
                     link(List.of(new End(dispatch, slot)), rest);
                     link(List.of(new End(rest, 0)), handlers.peek());
                 } else {
@@ -627,14 +690,18 @@ public final class FlowLowering {
             }
             Expression r = t.getResources().get(i);
             List<End> cur = value(r, ends).ends;
-            String name = r instanceof VariableDeclarationExpr v ? v.getVariables().get(0).getNameAsString() : path(r);
-            String declared = r instanceof VariableDeclarationExpr v ? simpleType(v.getVariables().get(0).getType())
+            String name = r instanceof VariableDeclarationExpr v
+                    ? v.getVariables().get(0).getNameAsString()
+                    : path(r);
+            String declared = r instanceof VariableDeclarationExpr v
+                    ? simpleType(v.getVariables().get(0).getType())
                     : r instanceof NameExpr n ? types.get(n.getNameAsString()) : null;
             if (name == null || closesNoConnection(declared)) {
                 return resources(t, i + 1, cur);
             }
             String close = declared == null || declared.equals("var") || declared.endsWith("Connection")
-                    ? name : declared + " " + name;
+                    ? name
+                    : declared + " " + name;
             Finally f = new Finally(null, List.of(close), handlers.peek(), finallies.size());
             return withFinally(f, cur, e -> resources(t, i + 1, e));
         }
@@ -642,12 +709,10 @@ public final class FlowLowering {
         // ---------------------------------------------------------------- expressions
 
         /** Lowered expression: where control continues and the access path naming its value (or null). */
-        private record Value(List<End> ends, String path) {
-        }
+        private record Value(List<End> ends, String path) {}
 
         /** Lowered condition: ends reached when it is true and when it is false. */
-        private record Cond(List<End> whenTrue, List<End> whenFalse) {
-        }
+        private record Cond(List<End> whenTrue, List<End> whenFalse) {}
 
         Value value(Expression e, List<End> ends) {
             if (ends.isEmpty()) {
@@ -698,7 +763,8 @@ public final class FlowLowering {
                 out.addAll(step(FlowEvent.assign(tmp, b.path), null, b.ends, false));
                 return new Value(out, tmp);
             }
-            if (e instanceof BinaryExpr b && (b.getOperator() == BinaryExpr.Operator.AND || b.getOperator() == BinaryExpr.Operator.OR)) {
+            if (e instanceof BinaryExpr b
+                    && (b.getOperator() == BinaryExpr.Operator.AND || b.getOperator() == BinaryExpr.Operator.OR)) {
                 Cond cond = condition(b, ends);
                 String tmp = temp();
                 List<End> out = new ArrayList<>(step(FlowEvent.assign(tmp, "$const:true"), null, cond.whenTrue, false));
@@ -720,16 +786,28 @@ public final class FlowLowering {
                     cur = v.ends;
                     args.add(v.path);
                 }
-                o.getAnonymousClassBody().ifPresent(body -> body.forEach(m -> {
-                    if (m instanceof MethodDeclaration md && md.getBody().isPresent()) {
-                        lowerNested(md.getNameAsString(), md.getParameters(), md.getBody().get(), md);
-                    }
-                }));
+                o.getAnonymousClassBody()
+                        .ifPresent(body -> body.forEach(m -> {
+                            if (m instanceof MethodDeclaration md
+                                    && md.getBody().isPresent()) {
+                                lowerNested(
+                                        md.getNameAsString(),
+                                        md.getParameters(),
+                                        md.getBody().get(),
+                                        md);
+                            }
+                        }));
                 String typeName = o.getType().getNameAsString();
                 List<String> sites = sitesByNode.getOrDefault(o, List.of());
                 String tmp = temp();
-                FlowEvent call = new FlowEvent(FlowEvent.Kind.CALL, tmp, null, sites,
-                        List.of(typeName + ".<init>/" + args.size()), args, false);
+                FlowEvent call = new FlowEvent(
+                        FlowEvent.Kind.CALL,
+                        tmp,
+                        null,
+                        sites,
+                        List.of(typeName + ".<init>/" + args.size()),
+                        args,
+                        false);
                 return new Value(step(call, o, cur, !sites.isEmpty()), tmp);
             }
             if (e instanceof MethodCallExpr m) {
@@ -752,8 +830,7 @@ public final class FlowLowering {
 
         private void lowerNested(String name, NodeList<Parameter> params, Statement body, Node owner) {
             // a nested body is a graph of its own; it is lowered after this one to keep builders separate
-            pendingNested.add(() -> lowerBody(type, name, params, body, Set.of(), owner,
-                    regions.apply(owner)));
+            pendingNested.add(() -> lowerBody(type, name, params, body, Set.of(), owner, regions.apply(owner)));
         }
 
         private Value call(MethodCallExpr m, List<End> ends) {
@@ -775,7 +852,10 @@ public final class FlowLowering {
                 args.add(v.path);
             }
             List<String> sites = sitesByNode.getOrDefault(m, List.of());
-            if (sites.isEmpty() && name.equals("equals") && args.size() == 1 && m.getScope().isPresent()
+            if (sites.isEmpty()
+                    && name.equals("equals")
+                    && args.size() == 1
+                    && m.getScope().isPresent()
                     && m.getScope().get().toString().matches("(java\\.lang\\.)?Boolean\\.TRUE")) {
                 return new Value(cur, args.get(0)); // Boolean.TRUE.equals(x) is x, null being false
             }
@@ -785,21 +865,30 @@ public final class FlowLowering {
             if (sites.isEmpty() && name.equals("isPresent") && args.isEmpty() && receiver != null) {
                 return new Value(cur, receiver);
             }
-            if (sites.isEmpty() && (name.equals("valueOf") || name.equals("parseBoolean")) && args.size() == 1
+            if (sites.isEmpty()
+                    && (name.equals("valueOf") || name.equals("parseBoolean"))
+                    && args.size() == 1
                     && "Boolean".equals(scopeName(m))) {
                 return new Value(cur, args.get(0));
             }
             if (sites.isEmpty() && receiver != null && lockResults.contains(receiver)) {
                 return new Value(cur, receiver); // the rest of the lock statement's chain: bind, map, one, block
             }
-            if (sites.isEmpty() && m.getScope().isPresent() && args.size() == 1 && lockResults.contains(args.get(0))
-                    && m.getScope().get() instanceof NameExpr n && Character.isUpperCase(n.getNameAsString().charAt(0))) {
+            if (sites.isEmpty()
+                    && m.getScope().isPresent()
+                    && args.size() == 1
+                    && lockResults.contains(args.get(0))
+                    && m.getScope().get() instanceof NameExpr n
+                    && Character.isUpperCase(n.getNameAsString().charAt(0))) {
                 return new Value(cur, args.get(0)); // Mono.from(lock statement), Flux.from(...)
             }
-            boolean benign = sites.isEmpty() && (API.isLoggerReceiver(m.getScope().map(Node::toString).orElse(""))
-                    || (API.is(Role.PURE, name) && !API.is(Role.EXECUTES_SQL, name, ON_CONNECTION))
-                    || (receiverType != null && API.roles(receiverType, name, args.size(), JDBC).contains(Role.BINDS_PARAMETER))
-                    || (receiverType != null && IN_MEMORY.contains(receiverType)));
+            boolean benign = sites.isEmpty()
+                    && (API.isLoggerReceiver(m.getScope().map(Node::toString).orElse(""))
+                            || (API.is(Role.PURE, name) && !API.is(Role.EXECUTES_SQL, name, ON_CONNECTION))
+                            || (receiverType != null
+                                    && API.roles(receiverType, name, args.size(), JDBC)
+                                            .contains(Role.BINDS_PARAMETER))
+                            || (receiverType != null && IN_MEMORY.contains(receiverType)));
             if (!sites.isEmpty() && !isHelperCall(m)) {
                 String tmp = temp();
                 lockResults.add(tmp);
@@ -809,16 +898,26 @@ public final class FlowLowering {
             if (sites.isEmpty()) {
                 switch (name) {
                     case "getConnection" -> {
-                        if (receiverType != null || (receiver != null && !locals.contains(root(receiver)))
+                        if (receiverType != null
+                                || (receiver != null && !locals.contains(root(receiver)))
                                 || "DriverManager".equals(scopeName(m))) {
-                            String staticType = scopeName(m) != null && !locals.contains(scopeName(m))
-                                    && Character.isUpperCase(scopeName(m).charAt(0)) ? scopeName(m) : null;
+                            String staticType = scopeName(m) != null
+                                            && !locals.contains(scopeName(m))
+                                            && Character.isUpperCase(
+                                                    scopeName(m).charAt(0))
+                                    ? scopeName(m)
+                                    : null;
                             String t = receiverType != null ? receiverType : staticType;
                             Optional<ConnectionSource> source = t == null ? Optional.empty() : API.connectionKind(t);
-                            ConnectionKind kind = t == null ? ConnectionKind.UNKNOWN
-                                    : source.isPresent() ? (source.get() == ConnectionSource.UNPOOLED
-                                    ? ConnectionKind.UNPOOLED : ConnectionKind.POOLED)
-                                    : t.endsWith("Statement") || t.equals("ResultSet") ? null : ConnectionKind.UNKNOWN;
+                            ConnectionKind kind = t == null
+                                    ? ConnectionKind.UNKNOWN
+                                    : source.isPresent()
+                                            ? (source.get() == ConnectionSource.UNPOOLED
+                                                    ? ConnectionKind.UNPOOLED
+                                                    : ConnectionKind.POOLED)
+                                            : t.endsWith("Statement") || t.equals("ResultSet")
+                                                    ? null
+                                                    : ConnectionKind.UNKNOWN;
                             if (kind == ConnectionKind.POOLED && unpooledInFile && "DataSource".equals(t)) {
                                 kind = ConnectionKind.UNKNOWN;
                             }
@@ -826,12 +925,15 @@ public final class FlowLowering {
                                 return new Value(cur, receiver);
                             }
                             String tmp = temp();
-                            FlowEvent open = new FlowEvent(FlowEvent.Kind.OPEN, tmp, null, null, List.of(kind.name()), null, false);
+                            FlowEvent open = new FlowEvent(
+                                    FlowEvent.Kind.OPEN, tmp, null, null, List.of(kind.name()), null, false);
                             return new Value(step(open, m, cur, true), tmp);
                         }
                     }
                     case "close" -> {
-                        if (receiver != null && m.getArguments().isEmpty() && receiverType != null
+                        if (receiver != null
+                                && m.getArguments().isEmpty()
+                                && receiverType != null
                                 && receiverType.endsWith("Connection")) {
                             return new Value(step(FlowEvent.on(FlowEvent.Kind.CLOSE, receiver), m, cur, true), null);
                         }
@@ -839,14 +941,32 @@ public final class FlowLowering {
                     case "setAutoCommit" -> {
                         if (receiver != null && m.getArguments().size() == 1) {
                             boolean off = m.getArgument(0) instanceof BooleanLiteralExpr b && !b.getValue();
-                            return new Value(step(new FlowEvent(FlowEvent.Kind.AUTOCOMMIT, null, receiver, null, null, null, off),
-                                    m, cur, true), null);
+                            return new Value(
+                                    step(
+                                            new FlowEvent(
+                                                    FlowEvent.Kind.AUTOCOMMIT, null, receiver, null, null, null, off),
+                                            m,
+                                            cur,
+                                            true),
+                                    null);
                         }
                     }
                     case "commit", "rollback" -> {
                         if (receiver != null && m.getArguments().isEmpty()) {
-                            return new Value(step(new FlowEvent(FlowEvent.Kind.END, null, receiver, null, null, null,
-                                    name.equals("rollback")), m, cur, true), null);
+                            return new Value(
+                                    step(
+                                            new FlowEvent(
+                                                    FlowEvent.Kind.END,
+                                                    null,
+                                                    receiver,
+                                                    null,
+                                                    null,
+                                                    null,
+                                                    name.equals("rollback")),
+                                            m,
+                                            cur,
+                                            true),
+                                    null);
                         }
                     }
                     case "next" -> {
@@ -854,23 +974,31 @@ public final class FlowLowering {
                             return new Value(cur, "$next:" + receiver);
                         }
                     }
-                    default -> {
-                    }
+                    default -> {}
                 }
                 if (receiver != null && API.is(Role.EXECUTES_SQL, name, ON_CONNECTION) && isJdbcLike(receiverType)) {
                     String tmp = temp();
-                    List<End> after = step(new FlowEvent(FlowEvent.Kind.EXECUTE, tmp, receiver, null, null, null, false), m, cur, true);
+                    List<End> after = step(
+                            new FlowEvent(FlowEvent.Kind.EXECUTE, tmp, receiver, null, null, null, false),
+                            m,
+                            cur,
+                            true);
                     return new Value(after, API.is(Role.CARRIES_RECEIVER, name) ? receiver : tmp);
                 }
-                if (receiver != null && API.is(Role.CARRIES_RECEIVER, name) && (isJdbcLike(receiverType) || receiverType == null)) {
+                if (receiver != null
+                        && API.is(Role.CARRIES_RECEIVER, name)
+                        && (isJdbcLike(receiverType) || receiverType == null)) {
                     return new Value(cur, receiver);
                 }
             }
             if (sites.isEmpty() && API.is(Role.RETURNS_CONNECTION, name)) {
                 for (int i = 0; i < m.getArguments().size(); i++) {
                     Expression a = m.getArgument(i);
-                    if (a instanceof NameExpr n && "Connection".equals(types.get(n.getNameAsString())) && args.get(i) != null) {
-                        // DataSourceUtils.releaseConnection(c, ds), DbUtils.closeQuietly(c), a pool's closeConnection(name, c)
+                    if (a instanceof NameExpr n
+                            && "Connection".equals(types.get(n.getNameAsString()))
+                            && args.get(i) != null) {
+                        // DataSourceUtils.releaseConnection(c, ds), DbUtils.closeQuietly(c), a pool's
+                        // closeConnection(name, c)
                         return new Value(step(FlowEvent.on(FlowEvent.Kind.CLOSE, args.get(i)), m, cur, false), null);
                     }
                 }
@@ -881,7 +1009,8 @@ public final class FlowLowering {
                 callee.add(type + "." + name + "/" + args.size());
             } else if (receiverType != null) {
                 callee.add(receiverType + "." + name + "/" + args.size());
-            } else if (m.getScope().get() instanceof NameExpr n && Character.isUpperCase(n.getNameAsString().charAt(0))
+            } else if (m.getScope().get() instanceof NameExpr n
+                    && Character.isUpperCase(n.getNameAsString().charAt(0))
                     && !locals.contains(n.getNameAsString())) {
                 callee.add(n.getNameAsString() + "." + name + "/" + args.size()); // a static call
             }
@@ -892,8 +1021,10 @@ public final class FlowLowering {
 
         /** @return true for a declared type whose close() leaves its connection open (statements, result sets) */
         private boolean closesNoConnection(String declared) {
-            return declared != null && (declared.endsWith("Statement") || declared.endsWith("ResultSet")
-                    || declared.endsWith("RowSet"));
+            return declared != null
+                    && (declared.endsWith("Statement")
+                            || declared.endsWith("ResultSet")
+                            || declared.endsWith("RowSet"));
         }
 
         private boolean isHelperCall(MethodCallExpr m) {
@@ -901,12 +1032,21 @@ public final class FlowLowering {
         }
 
         private String scopeName(MethodCallExpr m) {
-            return m.getScope().filter(Expression::isNameExpr).map(s -> s.asNameExpr().getNameAsString()).orElse(null);
+            return m.getScope()
+                    .filter(Expression::isNameExpr)
+                    .map(s -> s.asNameExpr().getNameAsString())
+                    .orElse(null);
         }
 
         private boolean isJdbcLike(String t) {
-            return t == null || t.endsWith("Statement") || t.equals("Connection") || t.endsWith("Template")
-                    || t.equals("ResultSet") || t.equals("EntityManager") || t.equals("Session") || t.equals("Handle");
+            return t == null
+                    || t.endsWith("Statement")
+                    || t.equals("Connection")
+                    || t.endsWith("Template")
+                    || t.equals("ResultSet")
+                    || t.equals("EntityManager")
+                    || t.equals("Session")
+                    || t.equals("Handle");
         }
 
         String typeOf(Expression scope) {
@@ -989,7 +1129,8 @@ public final class FlowLowering {
                     }
                     case EQUALS, NOT_EQUALS -> {
                         boolean eq = b.getOperator() == BinaryExpr.Operator.EQUALS;
-                        Expression other = b.getRight().isNullLiteralExpr() ? b.getLeft()
+                        Expression other = b.getRight().isNullLiteralExpr()
+                                ? b.getLeft()
                                 : b.getLeft().isNullLiteralExpr() ? b.getRight() : null;
                         String tested = other == null ? null : path(other);
                         if (tested != null) {
@@ -1007,18 +1148,23 @@ public final class FlowLowering {
                             return lit.getValue() == eq ? c : new Cond(c.whenFalse, c.whenTrue);
                         }
                     }
-                    default -> {
-                    }
+                    default -> {}
                 }
             }
-            if (e instanceof MethodCallExpr m && m.getNameAsString().equals("isEmpty") && m.getArguments().isEmpty()
-                    && m.getScope().isPresent() && m.getScope().get() instanceof NameExpr
+            if (e instanceof MethodCallExpr m
+                    && m.getNameAsString().equals("isEmpty")
+                    && m.getArguments().isEmpty()
+                    && m.getScope().isPresent()
+                    && m.getScope().get() instanceof NameExpr
                     && "Optional".equals(types.get(((NameExpr) m.getScope().get()).getNameAsString()))) {
                 Cond c = condition(m.getScope().get(), ends);
                 return new Cond(c.whenFalse, c.whenTrue);
             }
-            if (e instanceof MethodCallExpr m && m.getNameAsString().equals("equals") && m.getArguments().size() == 1
-                    && m.getScope().isPresent() && m.getScope().get().toString().matches("(java\\.lang\\.)?Boolean\\.(TRUE|FALSE)")) {
+            if (e instanceof MethodCallExpr m
+                    && m.getNameAsString().equals("equals")
+                    && m.getArguments().size() == 1
+                    && m.getScope().isPresent()
+                    && m.getScope().get().toString().matches("(java\\.lang\\.)?Boolean\\.(TRUE|FALSE)")) {
                 Cond c = condition(m.getArgument(0), ends);
                 return m.getScope().get().toString().endsWith("TRUE") ? c : new Cond(c.whenFalse, c.whenTrue);
             }
@@ -1031,5 +1177,4 @@ public final class FlowLowering {
             return new Cond(List.of(new End(test, 0)), List.of(new End(test, 1)));
         }
     }
-
 }

@@ -14,8 +14,13 @@ import java.util.Objects;
  * @param region      the source region of the code the node stands for, or null for synthetic nodes
  * @param inFinally   true when the node belongs to a {@code finally} block or a try-with-resources close
  */
-public record FlowNode(int id, FlowEvent event, List<Integer> next, List<Integer> onException, SourceRegion region,
-                       boolean inFinally) {
+public record FlowNode(
+        int id,
+        FlowEvent event,
+        List<Integer> next,
+        List<Integer> onException,
+        SourceRegion region,
+        boolean inFinally) {
 
     /** Copies the lists. */
     public FlowNode {

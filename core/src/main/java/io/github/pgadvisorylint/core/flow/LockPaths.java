@@ -24,17 +24,21 @@ import java.util.Set;
 public final class LockPaths {
 
     /** Verdicts of the syntax-shape analysis that a followed path replaces. */
-    private static final Set<ReleaseGuarantee> REPLACEABLE = EnumSet.of(ReleaseGuarantee.NOT_IN_FINALLY,
-            ReleaseGuarantee.TRY_STARTS_LATE, ReleaseGuarantee.NONE,
-            ReleaseGuarantee.FINALLY, ReleaseGuarantee.TRY_WITH_RESOURCES, ReleaseGuarantee.ELSEWHERE_IN_TYPE,
-            ReleaseGuarantee.UNKNOWN, ReleaseGuarantee.BY_HELPER);
+    private static final Set<ReleaseGuarantee> REPLACEABLE = EnumSet.of(
+            ReleaseGuarantee.NOT_IN_FINALLY,
+            ReleaseGuarantee.TRY_STARTS_LATE,
+            ReleaseGuarantee.NONE,
+            ReleaseGuarantee.FINALLY,
+            ReleaseGuarantee.TRY_WITH_RESOURCES,
+            ReleaseGuarantee.ELSEWHERE_IN_TYPE,
+            ReleaseGuarantee.UNKNOWN,
+            ReleaseGuarantee.BY_HELPER);
 
     /** Verdicts of the syntax-shape analysis that say the release is missing or unsafe. */
-    private static final Set<ReleaseGuarantee> FAILING = EnumSet.of(ReleaseGuarantee.NOT_IN_FINALLY,
-            ReleaseGuarantee.TRY_STARTS_LATE, ReleaseGuarantee.NONE);
+    private static final Set<ReleaseGuarantee> FAILING =
+            EnumSet.of(ReleaseGuarantee.NOT_IN_FINALLY, ReleaseGuarantee.TRY_STARTS_LATE, ReleaseGuarantee.NONE);
 
-    private LockPaths() {
-    }
+    private LockPaths() {}
 
     /**
      * @param model the model the front ends built
@@ -52,19 +56,27 @@ public final class LockPaths {
         List<LockLifecycle> replaced = new ArrayList<>();
         for (String id : result.covered()) {
             LockSite site = byId.get(id);
-            if (site == null || site.function().level() != LockLevel.SESSION || !site.function().operation().isAcquisition()) {
+            if (site == null
+                    || site.function().level() != LockLevel.SESSION
+                    || !site.function().operation().isAcquisition()) {
                 continue;
             }
             LockLifecycle old = model.lifecycle(site);
             boolean leaks = result.findings().stream().anyMatch(f -> f.acquisition() == site && f.isLeak());
-            if (old != null && (!REPLACEABLE.contains(old.guarantee()) || (!leaks && !FAILING.contains(old.guarantee())))) {
+            if (old != null
+                    && (!REPLACEABLE.contains(old.guarantee()) || (!leaks && !FAILING.contains(old.guarantee())))) {
                 continue; // a specific verdict the paths do not contradict stays, with its detail
             }
             if (!leaks && result.handedOver().contains(id) && old != null && old.guarantee() == ReleaseGuarantee.NONE) {
                 continue; // an owner releases it, or nothing does: the project-wide "no unlock anywhere" stands
             }
-            replaced.add(new LockLifecycle(site, ReleaseGuarantee.PATHS_FOLLOWED, null,
-                    leaks ? "see the path findings" : "released, ended with its session, or handed over on every path"));
+            replaced.add(new LockLifecycle(
+                    site,
+                    ReleaseGuarantee.PATHS_FOLLOWED,
+                    null,
+                    leaks
+                            ? "see the path findings"
+                            : "released, ended with its session, or handed over on every path"));
         }
         Set<String> decided = new HashSet<>();
         replaced.forEach(l -> decided.add(l.acquisition().id()));

@@ -41,6 +41,7 @@ public final class LockStateAnalysis {
     public static final int MAX_STATES = 96;
     /** Number of path states at a node from which paths with the same holds are joined. */
     private static final int JOIN_AT = 16;
+
     private static final int MAX_CASES = 8;
     private static final int MAX_ROUNDS = 4;
     private static final int MAX_VISITS = 40_000;
@@ -60,8 +61,7 @@ public final class LockStateAnalysis {
      * @param handedOver ids of those still held at an exit by a connection the caller or the object owns
      *                   (a parameter, a field, a returned connection): their release is someone else's
      */
-    public record Result(List<PathFinding> findings, Set<String> covered, Set<String> handedOver) {
-    }
+    public record Result(List<PathFinding> findings, Set<String> covered, Set<String> handedOver) {}
 
     /**
      * @param flows every method graph of the project
@@ -72,7 +72,8 @@ public final class LockStateAnalysis {
         this.sites = sites;
         for (MethodFlow f : flows) {
             byKey.computeIfAbsent(f.key(), k -> new ArrayList<>()).add(f);
-            byKey.computeIfAbsent("*." + f.name() + "/" + f.params().size(), k -> new ArrayList<>()).add(f);
+            byKey.computeIfAbsent("*." + f.name() + "/" + f.params().size(), k -> new ArrayList<>())
+                    .add(f);
         }
     }
 
@@ -132,7 +133,8 @@ public final class LockStateAnalysis {
             }
         }
         List<PathFinding> findings = new ArrayList<>(out.values());
-        findings.sort(Comparator.comparing(PathFinding::at).thenComparing(p -> p.kind().name()));
+        findings.sort(Comparator.comparing(PathFinding::at)
+                .thenComparing(p -> p.kind().name()));
         return new Result(findings, covered, handedOver);
     }
 
@@ -146,9 +148,11 @@ public final class LockStateAnalysis {
         List<MethodFlow> out = new ArrayList<>();
         Set<MethodFlow> chosen = Collections.newSetFromMap(new IdentityHashMap<>());
         for (MethodFlow f : flows) {
-            boolean own = f.nodes().stream().anyMatch(n -> n.event().kind() == FlowEvent.Kind.LOCK
-                    || (n.event().kind() == FlowEvent.Kind.CALL && !n.event().sites().isEmpty())
-                    || storesParameter(f, n.event()));
+            boolean own = f.nodes().stream()
+                    .anyMatch(n -> n.event().kind() == FlowEvent.Kind.LOCK
+                            || (n.event().kind() == FlowEvent.Kind.CALL
+                                    && !n.event().sites().isEmpty())
+                            || storesParameter(f, n.event()));
             if (own) {
                 chosen.add(f);
                 names.add(f.name() + "/" + f.params().size());
@@ -178,7 +182,10 @@ public final class LockStateAnalysis {
      *     lock object's constructor): its summary tells callers which connection the object's locks use
      */
     private static boolean storesParameter(MethodFlow f, FlowEvent e) {
-        if (e.kind() != FlowEvent.Kind.ASSIGN || e.target() == null || !e.target().startsWith("this.") || e.path() == null) {
+        if (e.kind() != FlowEvent.Kind.ASSIGN
+                || e.target() == null
+                || !e.target().startsWith("this.")
+                || e.path() == null) {
             return false;
         }
         int dot = e.path().indexOf('.');
@@ -249,6 +256,7 @@ public final class LockStateAnalysis {
         final Map<String, Integer> acquiredHere = new TreeMap<>();
         /** Acquisition id to the nodes that released it in this method. */
         final Map<String, Set<Integer>> releasedAt = new TreeMap<>();
+
         final Map<String, PathFinding> releaseFindings = new TreeMap<>();
         final Set<String> handedOver = new TreeSet<>();
 
@@ -273,9 +281,11 @@ public final class LockStateAnalysis {
                 for (PathState s : List.copyOf(in.get(n))) {
                     Out o = new Out(node.next().size());
                     transfer(node, s, o);
-                    if ((node.event().kind() == FlowEvent.Kind.EXECUTE || node.event().kind() == FlowEvent.Kind.CALL)
+                    if ((node.event().kind() == FlowEvent.Kind.EXECUTE
+                                    || node.event().kind() == FlowEvent.Kind.CALL)
                             && !node.onException().isEmpty()) {
-                        o.normal.replaceAll(l -> l.stream().map(t -> worked(t, node)).toList());
+                        o.normal.replaceAll(
+                                l -> l.stream().map(t -> worked(t, node)).toList());
                     }
                     for (int i = 0; i < node.next().size(); i++) {
                         for (PathState t : o.normal.get(i)) {
@@ -290,7 +300,8 @@ public final class LockStateAnalysis {
                         for (PathState t : o.thrown) {
                             if (!t.worked().isEmpty()) {
                                 PathState.Mutable m = t.edit();
-                                m.worked.clear(); // an exception path's transaction rolls back: no write is left pending
+                                m.worked.clear(); // an exception path's transaction rolls back: no write is left
+                                // pending
                                 t = m.done();
                             }
                             if (!propagate(e, t, work)) {
@@ -340,7 +351,8 @@ public final class LockStateAnalysis {
             PathState.Mutable m = null;
             for (String k : s.held().keySet()) {
                 String id = id(k);
-                if ("MANUAL".equals(s.tx().get(conn(k))) && !s.worked().contains(id)
+                if ("MANUAL".equals(s.tx().get(conn(k)))
+                        && !s.worked().contains(id)
                         && !Integer.valueOf(node.id()).equals(acquiredHere.get(id))) {
                     if (m == null) {
                         m = s.edit();
@@ -359,9 +371,10 @@ public final class LockStateAnalysis {
             LockSite site = sites.get(acquisition);
             // the site's own transaction context (core.java.SpringTransactions: proxies, self-calls, propagation)
             // decides where it has one; a lock a callee takes runs in this method's transaction
-            boolean inTransaction = (ownSite && site != null && site.execution().transaction() != TransactionState.UNKNOWN)
-                    ? site.execution().transaction() == TransactionState.IN_TRANSACTION
-                    : flow.modifiers().contains("transactional");
+            boolean inTransaction =
+                    (ownSite && site != null && site.execution().transaction() != TransactionState.UNKNOWN)
+                            ? site.execution().transaction() == TransactionState.IN_TRANSACTION
+                            : flow.modifiers().contains("transactional");
             if (inTransaction) {
                 m.tx.putIfAbsent(c, "MANUAL");
             }
@@ -392,15 +405,26 @@ public final class LockStateAnalysis {
                     String identity = "@" + node.id();
                     PathState.Mutable m = s.edit();
                     m.alias.put(e.target(), identity);
-                    m.kinds.put(identity, e.callee().isEmpty() ? ConnectionKind.UNKNOWN.name() : e.callee().get(0));
+                    m.kinds.put(
+                            identity,
+                            e.callee().isEmpty()
+                                    ? ConnectionKind.UNKNOWN.name()
+                                    : e.callee().get(0));
                     m.closed.remove(identity);
                     m.held.keySet().removeIf(k -> conn(k).equals(identity));
                     m.tx.remove(identity);
                     o.all(m.done());
                     o.thrown.add(s);
                 }
-                case LOCK -> lock(node, s, o, s.resolve(e.path() == null ? "?" + node.id() : e.path()), e.sites(),
-                        e.target(), null);
+                case LOCK ->
+                    lock(
+                            node,
+                            s,
+                            o,
+                            s.resolve(e.path() == null ? "?" + node.id() : e.path()),
+                            e.sites(),
+                            e.target(),
+                            null);
                 case EXECUTE -> {
                     o.all(s);
                     o.thrown.add(abort(s, List.of(s.resolve(e.path()))));
@@ -485,11 +509,16 @@ public final class LockStateAnalysis {
         }
 
         private PathState assign(PathState s, String target, String source) {
-            if (target == null || (source == null && !s.alias().containsKey(target) && !s.bools().containsKey(target))) {
+            if (target == null
+                    || (source == null
+                            && !s.alias().containsKey(target)
+                            && !s.bools().containsKey(target))) {
                 return s; // nothing known about the target before, nothing after: no new state
             }
             PathState.Mutable m = s.edit();
-            if (source != null && !target.startsWith("$") && (target.contains(".") || target.startsWith("this"))
+            if (source != null
+                    && !target.startsWith("$")
+                    && (target.contains(".") || target.startsWith("this"))
                     && holdsSomething(s, root(source))) {
                 m.escaped.add(root(source)); // stored in a field: the object outlives the method
             }
@@ -538,7 +567,10 @@ public final class LockStateAnalysis {
             String identity = s.resolve(variable);
             for (String k : s.held().keySet()) {
                 String c = conn(k);
-                if (c.equals(identity) || c.startsWith(identity + ".") || c.equals(variable) || c.startsWith(variable + ".")) {
+                if (c.equals(identity)
+                        || c.startsWith(identity + ".")
+                        || c.equals(variable)
+                        || c.startsWith(variable + ".")) {
                     return true;
                 }
             }
@@ -606,13 +638,15 @@ public final class LockStateAnalysis {
         private void lock(FlowNode node, PathState s, Out o, String c, List<String> ids, String target, String as) {
             List<PathState> cur = List.of(s);
             List<PathState> thrown = new ArrayList<>();
-            boolean acquires = ids.stream().map(sites::get)
+            boolean acquires = ids.stream()
+                    .map(sites::get)
                     .anyMatch(x -> x != null && x.function().operation().isAcquisition());
             if (acquires) {
                 PathState.Mutable t = abort(s, List.of(c)).edit(); // a failed acquisition holds nothing new
                 for (String id : ids) {
                     LockSite x = sites.get(id);
-                    if (x != null && x.function().operation() == LockOperation.ACQUIRE
+                    if (x != null
+                            && x.function().operation() == LockOperation.ACQUIRE
                             && x.function().level() == LockLevel.SESSION) {
                         t.threw.add(as == null ? id : as);
                     }
@@ -639,10 +673,11 @@ public final class LockStateAnalysis {
             o.thrown.addAll(thrown);
         }
 
-        private List<PathState> apply(FlowNode node, PathState s, String c, LockSite site, String id, String target,
-                                      List<PathState> thrown) {
+        private List<PathState> apply(
+                FlowNode node, PathState s, String c, LockSite site, String id, String target, List<PathState> thrown) {
             LockOperation op = site.function().operation();
-            if ((op.isAcquisition() && site.function().level() != LockLevel.SESSION) || site.key().hasColumnPart()) {
+            if ((op.isAcquisition() && site.function().level() != LockLevel.SESSION)
+                    || site.key().hasColumnPart()) {
                 return List.of(s); // transaction-level locks end with their transaction; per-row locks follow rows
             }
             switch (op) {
@@ -671,7 +706,9 @@ public final class LockStateAnalysis {
                     for (String k : s.held().keySet()) {
                         if (mayBeSame(s, conn(k), c)) {
                             m.held.remove(k);
-                            releasedAt.computeIfAbsent(id(k), x -> new TreeSet<>()).add(node.id());
+                            releasedAt
+                                    .computeIfAbsent(id(k), x -> new TreeSet<>())
+                                    .add(node.id());
                         }
                     }
                     String r = root(c);
@@ -712,18 +749,20 @@ public final class LockStateAnalysis {
             if (holder.equals(c) || c.startsWith("?") || holder.startsWith("?")) {
                 return true;
             }
-            boolean known = c.startsWith("@") || s.kinds().containsKey(c)
+            boolean known = c.startsWith("@")
+                    || s.kinds().containsKey(c)
                     || s.held().keySet().stream().anyMatch(k -> conn(k).equals(c));
             return !known;
         }
 
         private boolean sameLock(LockSite acquisition, LockSite release) {
-            return acquisition != null && acquisition.key().mayEqual(release.key())
+            return acquisition != null
+                    && acquisition.key().mayEqual(release.key())
                     && acquisition.function().mode() == release.function().mode();
         }
 
-        private List<PathState> release(FlowNode node, PathState s, String c, LockSite release, String target,
-                                        List<PathState> thrown) {
+        private List<PathState> release(
+                FlowNode node, PathState s, String c, LockSite release, String target, List<PathState> thrown) {
             List<String> matching = new ArrayList<>();
             for (Map.Entry<String, Integer> h : s.held().entrySet()) {
                 if (mayBeSame(s, conn(h.getKey()), c) && sameLock(sites.get(id(h.getKey())), release)) {
@@ -731,7 +770,10 @@ public final class LockStateAnalysis {
                 }
             }
             if (s.closed().containsKey(c) && c.startsWith("@")) {
-                record(PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION, release, node,
+                record(
+                        PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION,
+                        release,
+                        node,
                         "it runs on a connection this method already closed or returned to its pool, so it "
                                 + "cannot release the lock of the session that held it");
                 return List.of(s);
@@ -749,7 +791,8 @@ public final class LockStateAnalysis {
             if (!matching.isEmpty()) {
                 for (String k : matching) {
                     if ("MANUAL".equals(s.tx().get(conn(k))) && s.worked().contains(id(k))) {
-                        recordBeforeCommit(release, sites.get(id(k)), release.viaHelper() ? node.region() : release.region());
+                        recordBeforeCommit(
+                                release, sites.get(id(k)), release.viaHelper() ? node.region() : release.region());
                     }
                     int left = s.held().get(k) - 1;
                     if (left <= 0) {
@@ -762,20 +805,32 @@ public final class LockStateAnalysis {
                 return List.of(m.done());
             }
             if (s.closed().containsKey(c)) {
-                record(PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION, release, node,
+                record(
+                        PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION,
+                        release,
+                        node,
                         "it runs on a connection this method already closed or returned to its pool, so it "
                                 + "cannot release the lock of the session that held it");
             } else {
                 for (Map.Entry<String, Integer> h : s.held().entrySet()) {
-                    if (c.startsWith("@") && !conn(h.getKey()).equals(c) && sameLock(sites.get(id(h.getKey())), release)) {
-                        record(PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION, release, node,
+                    if (c.startsWith("@")
+                            && !conn(h.getKey()).equals(c)
+                            && sameLock(sites.get(id(h.getKey())), release)) {
+                        record(
+                                PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION,
+                                release,
+                                node,
                                 "it runs on another connection than the one that took the lock; a session can "
                                         + "only release its own locks, so the lock stays held");
                     }
                 }
                 for (String f : s.failed()) {
-                    if (sameLock(sites.get(f), release) && !s.held().keySet().stream().anyMatch(k -> id(k).equals(f))) {
-                        record(PathFinding.Kind.RELEASE_WITHOUT_HOLD, release, node,
+                    if (sameLock(sites.get(f), release)
+                            && !s.held().keySet().stream().anyMatch(k -> id(k).equals(f))) {
+                        record(
+                                PathFinding.Kind.RELEASE_WITHOUT_HOLD,
+                                release,
+                                node,
                                 "it also runs when " + sites.get(f).display() + " returned false or threw, and then "
                                         + "releases a hold this code never took (another hold of the same key on "
                                         + "this session, if any, is released instead)");
@@ -797,19 +852,30 @@ public final class LockStateAnalysis {
             steps.add(new PathFinding.Step(at, "the session-level unlock runs here, inside the open transaction"));
             Integer taken = acquiredHere.get(acquisition.id());
             SourceRegion lockAt = taken == null ? null : flow.nodes().get(taken).region();
-            steps.add(new PathFinding.Step(lockAt != null ? lockAt : acquisition.region(), "the lock taken in that transaction"));
+            steps.add(new PathFinding.Step(
+                    lockAt != null ? lockAt : acquisition.region(), "the lock taken in that transaction"));
             if (flow.modifiers().contains("transactional")) {
-                steps.add(new PathFinding.Step(flow.region(), "the method Spring runs in a transaction that commits when it returns"));
+                steps.add(new PathFinding.Step(
+                        flow.region(), "the method Spring runs in a transaction that commits when it returns"));
             }
-            releaseFindings.putIfAbsent(PathFinding.Kind.RELEASE_BEFORE_COMMIT + "|" + release.id() + "|" + at,
-                    new PathFinding(PathFinding.Kind.RELEASE_BEFORE_COMMIT, acquisition, release, at,
-                            "the transaction doing the work under the lock commits only after it", steps));
+            releaseFindings.putIfAbsent(
+                    PathFinding.Kind.RELEASE_BEFORE_COMMIT + "|" + release.id() + "|" + at,
+                    new PathFinding(
+                            PathFinding.Kind.RELEASE_BEFORE_COMMIT,
+                            acquisition,
+                            release,
+                            at,
+                            "the transaction doing the work under the lock commits only after it",
+                            steps));
         }
 
         /** @return the call's own release site when the call is a lock helper's, else the callee's */
         private LockSite callRelease(FlowEvent e, LockSite inner) {
-            return e.sites().stream().map(sites::get).filter(x -> x != null && x.function().operation().isRelease())
-                    .findFirst().orElse(inner);
+            return e.sites().stream()
+                    .map(sites::get)
+                    .filter(x -> x != null && x.function().operation().isRelease())
+                    .findFirst()
+                    .orElse(inner);
         }
 
         /** The root of the caller's argument or receiver a callee-relative path goes through, before aliases. */
@@ -829,15 +895,24 @@ public final class LockStateAnalysis {
             if (at == null) {
                 at = release.region();
             }
-            releaseFindings.putIfAbsent(kind + "|" + release.id() + "|" + at, new PathFinding(kind, null, release, at,
-                    note, List.of(new PathFinding.Step(at, "the release runs here"))));
+            releaseFindings.putIfAbsent(
+                    kind + "|" + release.id() + "|" + at,
+                    new PathFinding(
+                            kind, null, release, at, note, List.of(new PathFinding.Step(at, "the release runs here"))));
         }
 
         private void record(PathFinding.Kind kind, LockSite release, FlowNode node, String note) {
             SourceRegion at = node.region() != null ? node.region() : release.region();
             String key = kind + "|" + release.id();
-            releaseFindings.putIfAbsent(key, new PathFinding(kind, null, release, release.viaHelper() ? at : release.region(),
-                    note, List.of(new PathFinding.Step(at, "the release runs here"))));
+            releaseFindings.putIfAbsent(
+                    key,
+                    new PathFinding(
+                            kind,
+                            null,
+                            release,
+                            release.viaHelper() ? at : release.region(),
+                            note,
+                            List.of(new PathFinding.Step(at, "the release runs here"))));
         }
 
         private void call(FlowNode node, PathState s, Out o) {
@@ -861,7 +936,8 @@ public final class LockStateAnalysis {
                 PathState t = e.target() == null ? s : assign(s, e.target(), null);
                 if (!s.held().isEmpty()) {
                     PathState.Mutable esc = t.edit();
-                    e.args().stream().filter(a -> a != null && !a.startsWith("$const") && holdsSomething(s, root(a)))
+                    e.args().stream()
+                            .filter(a -> a != null && !a.startsWith("$const") && holdsSomething(s, root(a)))
                             .forEach(a -> esc.escaped.add(root(a)));
                     t = esc.done(); // handed to code the analysis cannot see
                 }
@@ -869,8 +945,11 @@ public final class LockStateAnalysis {
                 o.thrown.add(abort(s, touched));
                 return;
             }
-            String asAcquisition = e.sites().stream().filter(id -> sites.get(id) != null
-                    && sites.get(id).function().operation().isAcquisition()).findFirst().orElse(null);
+            String asAcquisition = e.sites().stream()
+                    .filter(id -> sites.get(id) != null
+                            && sites.get(id).function().operation().isAcquisition())
+                    .findFirst()
+                    .orElse(null);
             for (MethodSummary.Case c : summary.cases()) {
                 PathState.Mutable m = s.edit();
                 boolean aborted = false;
@@ -912,22 +991,27 @@ public final class LockStateAnalysis {
                         continue;
                     }
                     if (target.startsWith("@") && s.closed().containsKey(target)) {
-                        recordAt(PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION, callRelease(e, rel), node.region(),
+                        recordAt(
+                                PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION,
+                                callRelease(e, rel),
+                                node.region(),
                                 "it runs on a connection this method already closed or returned to its pool, so it "
                                         + "cannot release the lock of the session that held it");
                         continue;
                     }
                     boolean matched = false;
                     for (String k : List.copyOf(m.held.keySet())) {
-                        if (mayBeSame(s, conn(k), target) && (rel.function().operation() == LockOperation.RELEASE_ALL
-                                || sameLock(sites.get(id(k)), rel))) {
+                        if (mayBeSame(s, conn(k), target)
+                                && (rel.function().operation() == LockOperation.RELEASE_ALL
+                                        || sameLock(sites.get(id(k)), rel))) {
                             matched = true;
                             if ("ABORTED".equals(s.tx().get(conn(k)))) {
                                 m.stuck.add(id(k)); // the unlock fails with 25P02 (F18): the hold stays
                                 aborted = true;
                                 continue;
                             }
-                            if ("MANUAL".equals(s.tx().get(conn(k))) && s.worked().contains(id(k))) {
+                            if ("MANUAL".equals(s.tx().get(conn(k)))
+                                    && s.worked().contains(id(k))) {
                                 recordBeforeCommit(callRelease(e, rel), sites.get(id(k)), node.region());
                             }
                             int left = m.held.get(k) - 1;
@@ -936,13 +1020,18 @@ public final class LockStateAnalysis {
                             } else {
                                 m.held.put(k, left);
                             }
-                            releasedAt.computeIfAbsent(id(k), x -> new TreeSet<>()).add(node.id());
+                            releasedAt
+                                    .computeIfAbsent(id(k), x -> new TreeSet<>())
+                                    .add(node.id());
                         }
                     }
                     if (!matched && !summary.guarded() && rel.function().operation() == LockOperation.RELEASE) {
                         for (String f : s.failed()) {
                             if (sameLock(sites.get(f), rel)) {
-                                recordAt(PathFinding.Kind.RELEASE_WITHOUT_HOLD, callRelease(e, rel), node.region(),
+                                recordAt(
+                                        PathFinding.Kind.RELEASE_WITHOUT_HOLD,
+                                        callRelease(e, rel),
+                                        node.region(),
                                         "it also runs when " + sites.get(f).display() + " returned false or threw, and "
                                                 + "then releases a hold this code never took (another hold of the same "
                                                 + "key on this session, if any, is released instead)");
@@ -972,7 +1061,9 @@ public final class LockStateAnalysis {
                 if (c.returnValue() != null && e.target() != null) {
                     m.bools.put(e.target(), c.returnValue());
                 }
-                if ("false".equals(c.returnValue()) && asAcquisition != null && c.acquires().isEmpty()) {
+                if ("false".equals(c.returnValue())
+                        && asAcquisition != null
+                        && c.acquires().isEmpty()) {
                     m.failed.add(asAcquisition);
                 }
                 PathState after = m.done();
@@ -1066,7 +1157,9 @@ public final class LockStateAnalysis {
                         returnHeld.add(id(k));
                     }
                 }
-                String kind = s.returned() == null ? null : s.kinds().getOrDefault(s.returned(), ConnectionKind.UNKNOWN.name());
+                String kind = s.returned() == null
+                        ? null
+                        : s.kinds().getOrDefault(s.returned(), ConnectionKind.UNKNOWN.name());
                 if (kind != null && s.closed().containsKey(s.returned())) {
                     kind = null;
                 }
@@ -1077,8 +1170,8 @@ public final class LockStateAnalysis {
                         fields.add(relative(a.getKey()) + "=" + rel);
                     }
                 }
-                cases.add(new MethodSummary.Case(acquires, List.copyOf(s.outer()), s.bools().get("$return"), kind,
-                        returnHeld, fields));
+                cases.add(new MethodSummary.Case(
+                        acquires, List.copyOf(s.outer()), s.bools().get("$return"), kind, returnHeld, fields));
             }
             // a method that releases on one exit is a release helper: its defensive branches (a null or
             // isClosed() check) are not taken as exits that keep the lock, so every exit releases
@@ -1086,8 +1179,13 @@ public final class LockStateAnalysis {
             cases.forEach(c -> releases.addAll(c.releases()));
             Set<MethodSummary.Case> merged = new TreeSet<>();
             for (MethodSummary.Case c : cases) {
-                merged.add(new MethodSummary.Case(c.acquires(), List.copyOf(releases), c.returnValue(), c.returnsNew(),
-                        c.returnHeld(), c.fields()));
+                merged.add(new MethodSummary.Case(
+                        c.acquires(),
+                        List.copyOf(releases),
+                        c.returnValue(),
+                        c.returnsNew(),
+                        c.returnHeld(),
+                        c.fields()));
             }
             List<MethodSummary.Case> list = new ArrayList<>(merged);
             if (list.size() > MAX_CASES) {
@@ -1112,7 +1210,8 @@ public final class LockStateAnalysis {
                     }
                 }
             }
-            boolean guarded = !releases.isEmpty() && cases.stream().anyMatch(c -> c.releases().isEmpty());
+            boolean guarded = !releases.isEmpty()
+                    && cases.stream().anyMatch(c -> c.releases().isEmpty());
             return new MethodSummary(flow.key(), list, List.copyOf(thrown), List.copyOf(closes), guarded);
         }
 
@@ -1123,7 +1222,8 @@ public final class LockStateAnalysis {
          */
         private void swallowed(Map<String, PathFinding> best) {
             if (!called.contains(flow.key())) {
-                return; // no caller here: a failure swallowed and followed by work in this method is the shape analysis's
+                return; // no caller here: a failure swallowed and followed by work in this method is the shape
+                // analysis's
             }
             for (PathState s : in.get(MethodFlow.EXIT)) {
                 if ("false".equals(s.bools().get("$return"))) {
@@ -1132,19 +1232,30 @@ public final class LockStateAnalysis {
                 for (String id : s.threw()) {
                     LockSite site = sites.get(id);
                     Integer where = acquiredHere.get(id);
-                    if (site == null || where == null || s.held().keySet().stream().anyMatch(k -> id(k).equals(id))) {
+                    if (site == null
+                            || where == null
+                            || s.held().keySet().stream().anyMatch(k -> id(k).equals(id))) {
                         continue;
                     }
                     SourceRegion at = site.viaHelper() ? flow.nodes().get(where).region() : site.region();
                     if (at == null) {
                         continue;
                     }
-                    best.putIfAbsent("swallowed|" + id, new PathFinding(PathFinding.Kind.FAILURE_SWALLOWED, site, null, at,
-                            flow.name() + "() catches the failure of the lock and returns normally, so its callers carry"
-                                    + " on into the work without the lock",
-                            List.of(new PathFinding.Step(at, "the acquisition whose failure is swallowed"),
-                                    new PathFinding.Step(flow.region() != null ? flow.region() : at,
-                                            "the method that returns normally without the lock"))));
+                    best.putIfAbsent(
+                            "swallowed|" + id,
+                            new PathFinding(
+                                    PathFinding.Kind.FAILURE_SWALLOWED,
+                                    site,
+                                    null,
+                                    at,
+                                    flow.name()
+                                            + "() catches the failure of the lock and returns normally, so its callers carry"
+                                            + " on into the work without the lock",
+                                    List.of(
+                                            new PathFinding.Step(at, "the acquisition whose failure is swallowed"),
+                                            new PathFinding.Step(
+                                                    flow.region() != null ? flow.region() : at,
+                                                    "the method that returns normally without the lock"))));
                 }
             }
         }
@@ -1156,7 +1267,12 @@ public final class LockStateAnalysis {
             exits(MethodFlow.EXCEPTIONAL_EXIT, true, best);
             swallowed(best);
             for (PathFinding f : best.values()) {
-                out.putIfAbsent(f.kind() + "|" + f.at() + "|" + (f.acquisition() == null ? "" : f.acquisition().id()), f);
+                out.putIfAbsent(
+                        f.kind() + "|" + f.at() + "|"
+                                + (f.acquisition() == null
+                                        ? ""
+                                        : f.acquisition().id()),
+                        f);
             }
             for (PathFinding f : releaseFindings.values()) {
                 out.putIfAbsent(f.kind() + "|" + f.at() + "|" + f.release().id(), f);
@@ -1192,8 +1308,12 @@ public final class LockStateAnalysis {
                                 + "pooled connection returns it to the pool with its session, and the lock, alive";
                     } else if (c.startsWith("@") && c.equals(s.returned())) {
                         continue; // handed to the caller with the connection: the callers' paths decide
-                    } else if (exceptional && scoped && (r.equals("this") || flow.params().contains(r))
-                            && called.contains(flow.key()) && !s.owners().containsKey(h.getKey()) && !tryAcquirer()) {
+                    } else if (exceptional
+                            && scoped
+                            && (r.equals("this") || flow.params().contains(r))
+                            && called.contains(flow.key())
+                            && !s.owners().containsKey(h.getKey())
+                            && !tryAcquirer()) {
                         handedOver.add(id);
                         continue; // the callers' paths carry it on to their finally blocks
                     } else if (!scoped && droppedLocal(s, s.owners().getOrDefault(h.getKey(), c), exceptional)) {
@@ -1202,7 +1322,8 @@ public final class LockStateAnalysis {
                     } else if (!scoped) {
                         handedOver.add(id);
                         continue; // the caller's or the object's obligation: its summary carries it
-                    } else if (!exceptional && "true".equals(s.bools().get("$return"))
+                    } else if (!exceptional
+                            && "true".equals(s.bools().get("$return"))
                             && (r.equals("this") || flow.params().contains(r))) {
                         handedOver.add(id);
                         continue; // returns true holding it: a try-acquire whose caller or object now owns the lock
@@ -1212,10 +1333,12 @@ public final class LockStateAnalysis {
                                 + "session-level locks stack: the lock stays held after the unlock";
                     } else {
                         kind = exceptional ? PathFinding.Kind.HELD_ON_EXCEPTION : PathFinding.Kind.HELD_ON_RETURN;
-                        boolean inFinally = releasedAt.get(id).stream().anyMatch(n -> flow.nodes().get(n).inFinally());
+                        boolean inFinally = releasedAt.get(id).stream()
+                                .anyMatch(n -> flow.nodes().get(n).inFinally());
                         note = exceptional
-                                ? (inFinally ? "code that can throw runs between the lock and the try whose finally unlocks"
-                                : "its unlock is not in a finally block, so an exception before it skips it")
+                                ? (inFinally
+                                        ? "code that can throw runs between the lock and the try whose finally unlocks"
+                                        : "its unlock is not in a finally block, so an exception before it skips it")
                                 : "a path returns or leaves the method without reaching the unlock";
                     }
                     SourceRegion at = flow.nodes().get(where).region();
@@ -1230,19 +1353,27 @@ public final class LockStateAnalysis {
                     for (Integer n : releasedAt.getOrDefault(id, Set.of())) {
                         FlowNode rn = flow.nodes().get(n);
                         SourceRegion rr = releaseRegion(rn);
-                        if (rr != null && steps.stream().noneMatch(x -> x.region().equals(rr))) {
-                            steps.add(new PathFinding.Step(rr, switch (kind) {
-                                case HELD_ON_EXCEPTION -> rn.inFinally() ? "unlock in a finally that starts too late"
-                                        : "unlock that an exception would skip";
-                                case HELD_ON_RETURN -> "unlock that this path does not reach";
-                                case ABORTED_UNLOCK -> "unlock that fails in the aborted transaction";
-                                case STACKED -> "the one unlock, which releases one hold";
-                                default -> "unlock that runs too late, or not at all on this path";
-                            }));
+                        if (rr != null
+                                && steps.stream().noneMatch(x -> x.region().equals(rr))) {
+                            steps.add(new PathFinding.Step(
+                                    rr,
+                                    switch (kind) {
+                                        case HELD_ON_EXCEPTION ->
+                                            rn.inFinally()
+                                                    ? "unlock in a finally that starts too late"
+                                                    : "unlock that an exception would skip";
+                                        case HELD_ON_RETURN -> "unlock that this path does not reach";
+                                        case ABORTED_UNLOCK -> "unlock that fails in the aborted transaction";
+                                        case STACKED -> "the one unlock, which releases one hold";
+                                        default -> "unlock that runs too late, or not at all on this path";
+                                    }));
                         }
                     }
-                    if (c.startsWith("@") && s.closed().containsKey(c) && flow.nodes().get(s.closed().get(c)).region() != null) {
-                        steps.add(new PathFinding.Step(flow.nodes().get(s.closed().get(c)).region(), "the connection is closed here"));
+                    if (c.startsWith("@")
+                            && s.closed().containsKey(c)
+                            && flow.nodes().get(s.closed().get(c)).region() != null) {
+                        steps.add(new PathFinding.Step(
+                                flow.nodes().get(s.closed().get(c)).region(), "the connection is closed here"));
                     }
                     PathFinding f = new PathFinding(kind, site, null, at, note, steps);
                     String rule = kind == PathFinding.Kind.STACKED ? "mismatch" : "leak";
@@ -1265,8 +1396,12 @@ public final class LockStateAnalysis {
          */
         private boolean droppedLocal(PathState s, String c, boolean exceptional) {
             String r = root(c);
-            if (exceptional || r.equals("this") || flow.params().contains(r) || r.startsWith("?")
-                    || s.escaped().contains(r) || c.equals(s.returned())) {
+            if (exceptional
+                    || r.equals("this")
+                    || flow.params().contains(r)
+                    || r.startsWith("?")
+                    || s.escaped().contains(r)
+                    || c.equals(s.returned())) {
                 return false;
             }
             for (Map.Entry<String, String> a : s.alias().entrySet()) {
@@ -1287,7 +1422,8 @@ public final class LockStateAnalysis {
          */
         private boolean tryAcquirer() {
             return in.get(MethodFlow.EXIT).stream()
-                    .anyMatch(st -> "true".equals(st.bools().get("$return")) && !st.held().isEmpty());
+                    .anyMatch(st -> "true".equals(st.bools().get("$return"))
+                            && !st.held().isEmpty());
         }
 
         /** @return where a release node's unlock is written: the function's name in its SQL, or the call */

@@ -18,8 +18,14 @@ import java.util.Set;
  * @param nodes       the graph; each node's id is its index
  * @param region      the method's name
  */
-public record MethodFlow(String typeName, String name, List<String> params, List<String> paramTypes,
-                         Set<String> modifiers, List<FlowNode> nodes, SourceRegion region) {
+public record MethodFlow(
+        String typeName,
+        String name,
+        List<String> params,
+        List<String> paramTypes,
+        Set<String> modifiers,
+        List<FlowNode> nodes,
+        SourceRegion region) {
 
     /** Index of the entry node. */
     public static final int ENTRY = 0;

@@ -20,8 +20,7 @@ import java.util.Objects;
  * @param guarded true when some exit of a release helper releases nothing (it checks first whether it
  *                holds the lock): its releases are never reported as releasing a hold not taken
  */
-public record MethodSummary(String key, List<Case> cases, List<String> thrown, List<String> closes,
-                            boolean guarded) {
+public record MethodSummary(String key, List<Case> cases, List<String> thrown, List<String> closes, boolean guarded) {
 
     /** Copies the cases. */
     public MethodSummary {
@@ -47,8 +46,14 @@ public record MethodSummary(String key, List<Case> cases, List<String> thrown, L
      * @param fields      {@code #this.field=#0}: fields of the receiver (of the new object, for a constructor)
      *                    that name a connection the caller passed in
      */
-    public record Case(List<String> acquires, List<String> releases, String returnValue, String returnsNew,
-                       List<String> returnHeld, List<String> fields) implements Comparable<Case> {
+    public record Case(
+            List<String> acquires,
+            List<String> releases,
+            String returnValue,
+            String returnsNew,
+            List<String> returnHeld,
+            List<String> fields)
+            implements Comparable<Case> {
 
         /** Copies the lists. */
         public Case {
@@ -60,7 +65,10 @@ public record MethodSummary(String key, List<Case> cases, List<String> thrown, L
 
         /** @return true when this exit changes nothing a caller can see */
         public boolean isEmpty() {
-            return acquires.isEmpty() && releases.isEmpty() && returnValue == null && returnsNew == null
+            return acquires.isEmpty()
+                    && releases.isEmpty()
+                    && returnValue == null
+                    && returnsNew == null
                     && fields.isEmpty();
         }
 

@@ -34,15 +34,27 @@ import java.util.TreeSet;
  * @param threw    blocking acquisitions whose call threw on this path (nothing was taken)
  * @param returned the connection identity the method returns on this path, or null
  */
-public record PathState(Map<String, String> alias, Map<String, Integer> held, Map<String, String> kinds,
-                        Map<String, Integer> closed, Map<String, String> tx, Map<String, String> bools,
-                        Set<String> failed, Set<String> stuck, Set<String> outer, Set<String> stacked,
-                        Set<String> escaped, Map<String, String> owners, Set<String> worked, Set<String> threw,
-                        String returned) {
+public record PathState(
+        Map<String, String> alias,
+        Map<String, Integer> held,
+        Map<String, String> kinds,
+        Map<String, Integer> closed,
+        Map<String, String> tx,
+        Map<String, String> bools,
+        Set<String> failed,
+        Set<String> stuck,
+        Set<String> outer,
+        Set<String> stacked,
+        Set<String> escaped,
+        Map<String, String> owners,
+        Set<String> worked,
+        Set<String> threw,
+        String returned) {
 
     /** The state at a method's entry: nothing known. */
-    public static final PathState ENTRY = new PathState(Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(),
-            Set.of(), Set.of(), Set.of(), Set.of(), Set.of(), Map.of(), Set.of(), Set.of(), null);
+    public static final PathState ENTRY = new PathState(
+            Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Set.of(), Set.of(), Set.of(), Set.of(),
+            Set.of(), Map.of(), Set.of(), Set.of(), null);
 
     /** Copies the collections into sorted immutable ones, so equal states compare and print equal. */
     public PathState {
@@ -104,7 +116,19 @@ public record PathState(Map<String, String> alias, Map<String, Integer> held, Ma
      *     Two states with the same projection differ only in what the analysis knows about names.
      */
     public List<Object> projection() {
-        return List.of(held, kinds, closed, tx, failed, stuck, outer, stacked, escaped, owners, worked, threw,
+        return List.of(
+                held,
+                kinds,
+                closed,
+                tx,
+                failed,
+                stuck,
+                outer,
+                stacked,
+                escaped,
+                owners,
+                worked,
+                threw,
                 returned == null ? "" : returned);
     }
 
@@ -121,7 +145,8 @@ public record PathState(Map<String, String> alias, Map<String, Integer> held, Ma
         a.entrySet().removeIf(e -> !e.getValue().equals(other.alias.get(e.getKey())));
         Map<String, String> b = new TreeMap<>(bools);
         b.entrySet().removeIf(e -> !e.getValue().equals(other.bools.get(e.getKey())));
-        return new PathState(a, held, kinds, closed, tx, b, failed, stuck, outer, stacked, escaped, owners, worked, threw, returned);
+        return new PathState(
+                a, held, kinds, closed, tx, b, failed, stuck, outer, stacked, escaped, owners, worked, threw, returned);
     }
 
     /** @return a builder seeded with this state */
@@ -167,7 +192,9 @@ public record PathState(Map<String, String> alias, Map<String, Integer> held, Ma
 
         /** @return the immutable state */
         public PathState done() {
-            return new PathState(alias, held, kinds, closed, tx, bools, failed, stuck, outer, stacked, escaped, owners, worked, threw, returned);
+            return new PathState(
+                    alias, held, kinds, closed, tx, bools, failed, stuck, outer, stacked, escaped, owners, worked,
+                    threw, returned);
         }
     }
 }

@@ -45,8 +45,7 @@ public final class AtomicFiles {
         STREAMED
     }
 
-    private AtomicFiles() {
-    }
+    private AtomicFiles() {}
 
     /**
      * Writes UTF-8 text so that a reader, or a kill midway, sees either the old content or the
@@ -88,7 +87,8 @@ public final class AtomicFiles {
             replace(absolute, content); // renaming over a link replaces the link, never its target
             return Outcome.REPLACED_LINK;
         }
-        if (Files.exists(absolute, LinkOption.NOFOLLOW_LINKS) && !Files.isRegularFile(absolute, LinkOption.NOFOLLOW_LINKS)) {
+        if (Files.exists(absolute, LinkOption.NOFOLLOW_LINKS)
+                && !Files.isRegularFile(absolute, LinkOption.NOFOLLOW_LINKS)) {
             if (isStream(absolute)) {
                 stream(absolute, content);
                 return Outcome.STREAMED;
@@ -101,8 +101,8 @@ public final class AtomicFiles {
     }
 
     private static void stream(Path target, Content content) throws IOException {
-        try (Writer w = Files.newBufferedWriter(target, StandardCharsets.UTF_8, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (Writer w = Files.newBufferedWriter(
+                target, StandardCharsets.UTF_8, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             content.writeTo(w);
         }
     }
@@ -112,8 +112,8 @@ public final class AtomicFiles {
         Path tmp = dir.resolve("." + absolute.getFileName() + "." + UUID.randomUUID() + ".tmp");
         boolean done = false;
         try {
-            try (Writer w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE)) {
+            try (Writer w = Files.newBufferedWriter(
+                    tmp, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 content.writeTo(w);
             }
             try {
@@ -146,7 +146,10 @@ public final class AtomicFiles {
                 }
             }
             try {
-                p = p.getParent().resolve(Files.readSymbolicLink(p)).toAbsolutePath().normalize();
+                p = p.getParent()
+                        .resolve(Files.readSymbolicLink(p))
+                        .toAbsolutePath()
+                        .normalize();
             } catch (IOException e) {
                 return null;
             }

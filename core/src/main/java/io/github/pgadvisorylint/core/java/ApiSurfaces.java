@@ -28,8 +28,20 @@ import java.util.Set;
 final class ApiSurfaces {
 
     /** jOOQ {@code DSLContext} methods that take plain SQL as their first argument. */
-    static final Set<String> JOOQ_PLAIN_SQL = Set.of("fetch", "fetchOne", "fetchValue", "fetchSingle", "fetchOptional",
-            "fetchOptionalValue", "fetchAny", "fetchLazy", "fetchStream", "fetchMany", "fetchValues", "execute", "query",
+    static final Set<String> JOOQ_PLAIN_SQL = Set.of(
+            "fetch",
+            "fetchOne",
+            "fetchValue",
+            "fetchSingle",
+            "fetchOptional",
+            "fetchOptionalValue",
+            "fetchAny",
+            "fetchLazy",
+            "fetchStream",
+            "fetchMany",
+            "fetchValues",
+            "execute",
+            "query",
             "resultQuery");
 
     /** jOOQ {@code DSL} static methods whose first argument is a plain SQL template. */
@@ -42,8 +54,19 @@ final class ApiSurfaces {
     private static final Set<String> VERTX_CONNECTIONS = Set.of("SqlConnection", "PgConnection");
 
     /** Every method name {@link #classify} may accept: a cheap first test. */
-    private static final Set<String> CANDIDATE_NAMES = union(JOOQ_PLAIN_SQL, Set.of("createStatement", "sql",
-            "preparedQuery", "query", "createQuery", "createUpdate", "createCall", "select", "execute", "prepareStatement"));
+    private static final Set<String> CANDIDATE_NAMES = union(
+            JOOQ_PLAIN_SQL,
+            Set.of(
+                    "createStatement",
+                    "sql",
+                    "preparedQuery",
+                    "query",
+                    "createQuery",
+                    "createUpdate",
+                    "createCall",
+                    "select",
+                    "execute",
+                    "prepareStatement"));
 
     private static Set<String> union(Set<String> a, Set<String> b) {
         Set<String> out = new HashSet<>(a);
@@ -51,8 +74,7 @@ final class ApiSurfaces {
         return Set.copyOf(out);
     }
 
-    private ApiSurfaces() {
-    }
+    private ApiSurfaces() {}
 
     /**
      * The API of a call whose first argument is SQL, beyond the built-in JDBC/Spring/JPA table.
@@ -70,30 +92,48 @@ final class ApiSurfaces {
         if (JOOQ_PLAIN_SQL.contains(name) && isJooqContext(scope, type, call)) {
             return ExecutionApi.JOOQ;
         }
-        if (JOOQ_PLAIN_SQL.contains(name) && (name.startsWith("fetch") || name.equals("resultQuery")) && type == null
+        if (JOOQ_PLAIN_SQL.contains(name)
+                && (name.startsWith("fetch") || name.equals("resultQuery"))
+                && type == null
                 && imports(call, "org.jooq.")) {
             return ExecutionApi.JOOQ;
         }
-        if (name.equals("createStatement") && call.getArguments().size() == 1
-                && !(call.getArgument(0).isIntegerLiteralExpr()) && (imports(call, "io.r2dbc.") || ("Connection".equals(type)
-                && !imports(call, "java.sql.")))) {
+        if (name.equals("createStatement")
+                && call.getArguments().size() == 1
+                && !(call.getArgument(0).isIntegerLiteralExpr())
+                && (imports(call, "io.r2dbc.") || ("Connection".equals(type) && !imports(call, "java.sql.")))) {
             return ExecutionApi.R2DBC;
         }
-        if (name.equals("sql") && ("DatabaseClient".equals(type) || (type == null && imports(call, "org.springframework.r2dbc.")))) {
+        if (name.equals("sql")
+                && ("DatabaseClient".equals(type) || (type == null && imports(call, "org.springframework.r2dbc.")))) {
             return ExecutionApi.R2DBC;
         }
-        if (name.equals("preparedQuery") || (name.equals("query") && ((type != null && (VERTX_POOLS.contains(type)
-                || VERTX_CONNECTIONS.contains(type))) || (type == null && imports(call, "io.vertx.sqlclient.", "io.vertx.pgclient.",
-                "io.vertx.reactivex.sqlclient.", "io.vertx.rxjava3.sqlclient.", "io.vertx.mutiny.sqlclient."))))) {
-            return name.equals("preparedQuery") && !imports(call, "io.vertx.") && type == null ? null : ExecutionApi.VERTX_SQL;
+        if (name.equals("preparedQuery")
+                || (name.equals("query")
+                        && ((type != null && (VERTX_POOLS.contains(type) || VERTX_CONNECTIONS.contains(type)))
+                                || (type == null
+                                        && imports(
+                                                call,
+                                                "io.vertx.sqlclient.",
+                                                "io.vertx.pgclient.",
+                                                "io.vertx.reactivex.sqlclient.",
+                                                "io.vertx.rxjava3.sqlclient.",
+                                                "io.vertx.mutiny.sqlclient."))))) {
+            return name.equals("preparedQuery") && !imports(call, "io.vertx.") && type == null
+                    ? null
+                    : ExecutionApi.VERTX_SQL;
         }
         boolean jdbiHandle = "Handle".equals(type) || (type == null && imports(call, "org.jdbi."));
-        if (jdbiHandle && Set.of("createQuery", "createUpdate", "createCall", "select", "execute").contains(name)
+        if (jdbiHandle
+                && Set.of("createQuery", "createUpdate", "createCall", "select", "execute")
+                        .contains(name)
                 && imports(call, "org.jdbi.")) {
             return ExecutionApi.JDBI;
         }
-        if (name.equals("prepareStatement") && call.getArguments().size() == 2
-                && ("JdbcOperations".equals(type) || type == null) && imports(call, "io.micronaut.")) {
+        if (name.equals("prepareStatement")
+                && call.getArguments().size() == 2
+                && ("JdbcOperations".equals(type) || type == null)
+                && imports(call, "io.micronaut.")) {
             return ExecutionApi.MICRONAUT_JDBC;
         }
         return null;
@@ -110,7 +150,10 @@ final class ApiSurfaces {
         }
         if (scope instanceof MethodCallExpr m) {
             String n = m.getNameAsString();
-            return (n.equals("using") && (m.getScope().map(s -> s.toString().equals("DSL")).orElse(imports(at, "org.jooq."))))
+            return (n.equals("using")
+                            && (m.getScope()
+                                    .map(s -> s.toString().equals("DSL"))
+                                    .orElse(imports(at, "org.jooq."))))
                     || (n.equals("dsl") && m.getArguments().isEmpty() && imports(at, "org.jooq."));
         }
         return false;
@@ -129,14 +172,17 @@ final class ApiSurfaces {
      * @return true for {@code DSL.field("..", ..)} / {@code DSL.condition("..", ..)} plain SQL templates
      */
     static boolean isJooqTemplate(MethodCallExpr call) {
-        return JOOQ_TEMPLATES.contains(call.getNameAsString()) && call.getArguments().isNonEmpty() && isDslCall(call);
+        return JOOQ_TEMPLATES.contains(call.getNameAsString())
+                && call.getArguments().isNonEmpty()
+                && isDslCall(call);
     }
 
     private static boolean isDslCall(MethodCallExpr call) {
         Optional<Expression> scope = call.getScope();
         if (scope.isPresent()) {
             String s = scope.get().toString();
-            return ((s.equals("DSL") || s.equals("org.jooq.impl.DSL")) && imports(call, "org.jooq.")) || s.equals("org.jooq.impl.DSL");
+            return ((s.equals("DSL") || s.equals("org.jooq.impl.DSL")) && imports(call, "org.jooq."))
+                    || s.equals("org.jooq.impl.DSL");
         }
         return imports(call, "org.jooq.impl.DSL");
     }
@@ -172,7 +218,9 @@ final class ApiSurfaces {
             return true;
         }
         String s = a.toString();
-        return s.startsWith("SQLDataType.") || s.startsWith("PostgresDataType.") || s.startsWith("org.jooq.impl.SQLDataType.");
+        return s.startsWith("SQLDataType.")
+                || s.startsWith("PostgresDataType.")
+                || s.startsWith("org.jooq.impl.SQLDataType.");
     }
 
     /**
@@ -181,9 +229,13 @@ final class ApiSurfaces {
      *     (with or without a type argument), else {@code e}
      */
     static Expression unwrapJooqValue(Expression e) {
-        if (e instanceof MethodCallExpr m && JOOQ_VALUE_WRAPPERS.contains(m.getNameAsString())
-                && m.getArguments().size() >= 1 && m.getArguments().size() <= 2
-                && m.getScope().map(s -> s.toString().equals("DSL") || s.toString().equals("org.jooq.impl.DSL")).orElse(true)) {
+        if (e instanceof MethodCallExpr m
+                && JOOQ_VALUE_WRAPPERS.contains(m.getNameAsString())
+                && m.getArguments().size() >= 1
+                && m.getArguments().size() <= 2
+                && m.getScope()
+                        .map(s -> s.toString().equals("DSL") || s.toString().equals("org.jooq.impl.DSL"))
+                        .orElse(true)) {
             return m.getArgument(0);
         }
         return e;
@@ -214,12 +266,10 @@ final class ApiSurfaces {
         if (local.isPresent()) {
             return local.get().getInitializer().orElse(null);
         }
-        TypeDeclaration<?> type = use.findAncestor(
-                TypeDeclaration.class).orElse(null);
+        TypeDeclaration<?> type = use.findAncestor(TypeDeclaration.class).orElse(null);
         if (type != null) {
             for (VariableDeclarator v : type.findAll(VariableDeclarator.class)) {
-                if (v.getNameAsString().equals(name) && v.getParentNode().orElse(null)
-                        instanceof FieldDeclaration) {
+                if (v.getNameAsString().equals(name) && v.getParentNode().orElse(null) instanceof FieldDeclaration) {
                     return v.getInitializer().orElse(null);
                 }
             }
@@ -240,7 +290,9 @@ final class ApiSurfaces {
         for (var i : cu.get().getImports()) {
             String q = i.getNameAsString();
             for (String p : prefixes) {
-                if (q.startsWith(p) || (q + ".").startsWith(p) || (p.endsWith(".") && q.equals(p.substring(0, p.length() - 1)))) {
+                if (q.startsWith(p)
+                        || (q + ".").startsWith(p)
+                        || (p.endsWith(".") && q.equals(p.substring(0, p.length() - 1)))) {
                     return true;
                 }
             }
@@ -257,12 +309,15 @@ final class ApiSurfaces {
      */
     static MethodCallExpr jooqExecutor(Node n) {
         MethodCallExpr found = null;
-        for (Node cur = n.getParentNode().orElse(null); cur != null && !(cur instanceof Statement)
-                && !(cur instanceof LambdaExpr); cur = cur.getParentNode().orElse(null)) {
+        for (Node cur = n.getParentNode().orElse(null);
+                cur != null && !(cur instanceof Statement) && !(cur instanceof LambdaExpr);
+                cur = cur.getParentNode().orElse(null)) {
             if (cur instanceof MethodCallExpr m) {
                 Expression root = m;
-                while (root instanceof MethodCallExpr rm && rm.getScope().isPresent()
-                        && !rm.getNameAsString().equals("using") && !rm.getNameAsString().equals("dsl")) {
+                while (root instanceof MethodCallExpr rm
+                        && rm.getScope().isPresent()
+                        && !rm.getNameAsString().equals("using")
+                        && !rm.getNameAsString().equals("dsl")) {
                     root = rm.getScope().get();
                 }
                 MethodCallExpr first = firstCallOn(m, root);

@@ -40,8 +40,7 @@ public final class ConstantIndex {
      * @param declaration   the variable declarator or enum constant declaration
      * @param file          the declaring file
      */
-    public record Constant(String qualifiedName, String typeName, Node declaration, SourceFile file) {
-    }
+    public record Constant(String qualifiedName, String typeName, Node declaration, SourceFile file) {}
 
     private final Map<String, List<Constant>> byTypeAndName = new HashMap<>();
     private final Map<String, List<TypeDeclaration<?>>> typesBySimpleName = new HashMap<>();
@@ -49,8 +48,7 @@ public final class ConstantIndex {
     private final Set<String> files = new HashSet<>();
 
     /** An empty index. */
-    public ConstantIndex() {
-    }
+    public ConstantIndex() {}
 
     /**
      * What one file adds to the index, collected without the index's lock (on a parsing thread).
@@ -59,9 +57,11 @@ public final class ConstantIndex {
      * @param types     the type declarations, with the file declaring them
      * @param constants the constants, keyed {@code Type.NAME}
      */
-    public record Contribution(String path, List<TypeDeclaration<?>> types, SourceFile file,
-                               List<Map.Entry<String, Constant>> constants) {
-    }
+    public record Contribution(
+            String path,
+            List<TypeDeclaration<?>> types,
+            SourceFile file,
+            List<Map.Entry<String, Constant>> constants) {}
 
     /**
      * Collects every constant and type declared in a compilation unit; thread-safe.
@@ -71,28 +71,32 @@ public final class ConstantIndex {
      * @return what {@link #add(Contribution)} adds
      */
     public static Contribution collect(CompilationUnit unit, SourceFile file) {
-        String pkg = unit.getPackageDeclaration().map(p -> p.getNameAsString() + ".").orElse("");
+        String pkg =
+                unit.getPackageDeclaration().map(p -> p.getNameAsString() + ".").orElse("");
         List<TypeDeclaration<?>> types = new ArrayList<>();
         List<Map.Entry<String, Constant>> constants = new ArrayList<>();
         for (TypeDeclaration<?> type : unit.findAll(TypeDeclaration.class)) {
             types.add(type);
             String qualifiedType = pkg + qualifiedTypeName(type);
             for (FieldDeclaration field : type.getFields()) {
-                boolean constant = field.isFinal()
-                        || (type instanceof ClassOrInterfaceDeclaration c && c.isInterface());
+                boolean constant =
+                        field.isFinal() || (type instanceof ClassOrInterfaceDeclaration c && c.isInterface());
                 if (!constant) {
                     continue;
                 }
                 for (VariableDeclarator v : field.getVariables()) {
                     if (v.getInitializer().isPresent()) {
-                        constants.add(Map.entry(type.getNameAsString() + "." + v.getNameAsString(),
-                                new Constant(qualifiedType + "." + v.getNameAsString(), type.getNameAsString(), v, file)));
+                        constants.add(Map.entry(
+                                type.getNameAsString() + "." + v.getNameAsString(),
+                                new Constant(
+                                        qualifiedType + "." + v.getNameAsString(), type.getNameAsString(), v, file)));
                     }
                 }
             }
             if (type instanceof EnumDeclaration e) {
                 for (EnumConstantDeclaration c : e.getEntries()) {
-                    constants.add(Map.entry(type.getNameAsString() + "." + c.getNameAsString(),
+                    constants.add(Map.entry(
+                            type.getNameAsString() + "." + c.getNameAsString(),
                             new Constant(qualifiedType + "." + c.getNameAsString(), type.getNameAsString(), c, file)));
                 }
             }
@@ -120,7 +124,9 @@ public final class ConstantIndex {
             return; // parsed twice (for constants and for helper calls): index once
         }
         for (TypeDeclaration<?> type : c.types()) {
-            typesBySimpleName.computeIfAbsent(type.getNameAsString(), k -> new ArrayList<>()).add(type);
+            typesBySimpleName
+                    .computeIfAbsent(type.getNameAsString(), k -> new ArrayList<>())
+                    .add(type);
             typeFiles.put(type, c.file());
         }
         for (Map.Entry<String, Constant> e : c.constants()) {
@@ -157,7 +163,8 @@ public final class ConstantIndex {
         }
         for (String q : preferQualified) {
             for (Constant c : found) {
-                if (c.qualifiedName().equals(q + "." + name) || c.qualifiedName().startsWith(q + "." + typeSimpleName + ".")) {
+                if (c.qualifiedName().equals(q + "." + name)
+                        || c.qualifiedName().startsWith(q + "." + typeSimpleName + ".")) {
                     return Optional.of(c);
                 }
             }

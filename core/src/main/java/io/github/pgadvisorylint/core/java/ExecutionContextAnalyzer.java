@@ -85,15 +85,19 @@ final class ExecutionContextAnalyzer {
         if ((api == ExecutionApi.SPRING_DATA_QUERY || api == ExecutionApi.SPRING_DATA_PROCEDURE)
                 && holder instanceof MethodDeclaration repositoryMethod) {
             SpringTransactions.Tx tx = spring.repositoryMethod(repositoryMethod);
-            return new ExecutionContext(tx.state(), tx.evidence(), tx.region(), ConnectionScope.UNKNOWN, "", tx.boundary());
+            return new ExecutionContext(
+                    tx.state(), tx.evidence(), tx.region(), ConnectionScope.UNKNOWN, "", tx.boundary());
         }
         if (exec == null || api == ExecutionApi.DECLARATION || api == ExecutionApi.SPRING_DATA_QUERY) {
             return ExecutionContext.UNKNOWN;
         }
         SpringTransactions.Tx tx = transaction(exec, api);
         if (multiStatement && tx.state() != TransactionState.IN_TRANSACTION) {
-            tx = new SpringTransactions.Tx(TransactionState.IN_TRANSACTION,
-                    "the statements of one query string run as one implicit transaction", null, TransactionBoundary.OWN);
+            tx = new SpringTransactions.Tx(
+                    TransactionState.IN_TRANSACTION,
+                    "the statements of one query string run as one implicit transaction",
+                    null,
+                    TransactionBoundary.OWN);
         }
         Conn conn = connection(exec, api);
         return new ExecutionContext(tx.state(), tx.evidence(), tx.region(), conn.scope, conn.evidence, tx.boundary());
@@ -115,46 +119,88 @@ final class ExecutionContextAnalyzer {
             return inner;
         }
         if (b == TransactionBoundary.FROM_CALL) {
-            return with(inner, inner.transaction(), inner.transactionEvidence(), inner.transactionRegion(), TransactionBoundary.OWN);
+            return with(
+                    inner,
+                    inner.transaction(),
+                    inner.transactionEvidence(),
+                    inner.transactionRegion(),
+                    TransactionBoundary.OWN);
         }
         SpringTransactions.Tx caller = spring.at(call, true, true);
-        String what = call instanceof MethodCallExpr m ? m.getScope().map(s -> s + ".").orElse("") + m.getNameAsString() + "(...)"
+        String what = call instanceof MethodCallExpr m
+                ? m.getScope().map(s -> s + ".").orElse("") + m.getNameAsString() + "(...)"
                 : "the helper";
         if (b == TransactionBoundary.JOINS_CALLER) {
             if (caller.state() == TransactionState.UNKNOWN) {
-                return with(inner, TransactionState.UNKNOWN, inner.transactionEvidence(), inner.transactionRegion(), caller.boundary());
+                return with(
+                        inner,
+                        TransactionState.UNKNOWN,
+                        inner.transactionEvidence(),
+                        inner.transactionRegion(),
+                        caller.boundary());
             }
             if (caller.boundary() == TransactionBoundary.NEW_UNLESS_CALLER) {
-                return with(inner, caller.state(), caller.evidence(), caller.region(), TransactionBoundary.NEW_UNLESS_CALLER);
+                return with(
+                        inner,
+                        caller.state(),
+                        caller.evidence(),
+                        caller.region(),
+                        TransactionBoundary.NEW_UNLESS_CALLER);
             }
-            return with(inner, caller.state(), what + " joins the caller's transaction; " + caller.evidence(), caller.region(),
+            return with(
+                    inner,
+                    caller.state(),
+                    what + " joins the caller's transaction; " + caller.evidence(),
+                    caller.region(),
                     TransactionBoundary.FROM_CALL);
         }
         // NEW_UNLESS_CALLER: the helper's own transaction lasts past it only inside the caller's
         switch (caller.state()) {
             case AUTOCOMMIT:
-                return with(inner, TransactionState.ENDS_BEFORE_WORK, inner.transactionEvidence() + "; the caller has none: "
-                        + caller.evidence(), inner.transactionRegion(), TransactionBoundary.FROM_CALL);
+                return with(
+                        inner,
+                        TransactionState.ENDS_BEFORE_WORK,
+                        inner.transactionEvidence() + "; the caller has none: " + caller.evidence(),
+                        inner.transactionRegion(),
+                        TransactionBoundary.FROM_CALL);
             case ENDS_BEFORE_WORK:
-                return with(inner, TransactionState.ENDS_BEFORE_WORK, what + " joins the caller's transaction; "
-                        + caller.evidence(), caller.region(), TransactionBoundary.FROM_CALL);
+                return with(
+                        inner,
+                        TransactionState.ENDS_BEFORE_WORK,
+                        what + " joins the caller's transaction; " + caller.evidence(),
+                        caller.region(),
+                        TransactionBoundary.FROM_CALL);
             case IN_TRANSACTION:
-                return caller.boundary() == TransactionBoundary.NEW_UNLESS_CALLER ? inner
-                        : with(inner, TransactionState.IN_TRANSACTION, what + " joins the caller's transaction; "
-                        + caller.evidence(), caller.region(), TransactionBoundary.OWN);
+                return caller.boundary() == TransactionBoundary.NEW_UNLESS_CALLER
+                        ? inner
+                        : with(
+                                inner,
+                                TransactionState.IN_TRANSACTION,
+                                what + " joins the caller's transaction; " + caller.evidence(),
+                                caller.region(),
+                                TransactionBoundary.OWN);
             default:
-                return caller.boundary() == TransactionBoundary.JOINS_CALLER ? inner
-                        : with(inner, inner.transaction(), inner.transactionEvidence(), inner.transactionRegion(), TransactionBoundary.OWN);
+                return caller.boundary() == TransactionBoundary.JOINS_CALLER
+                        ? inner
+                        : with(
+                                inner,
+                                inner.transaction(),
+                                inner.transactionEvidence(),
+                                inner.transactionRegion(),
+                                TransactionBoundary.OWN);
         }
     }
 
-    private static ExecutionContext with(ExecutionContext c, TransactionState state, String evidence, SourceRegion region,
-                                         TransactionBoundary boundary) {
+    private static ExecutionContext with(
+            ExecutionContext c,
+            TransactionState state,
+            String evidence,
+            SourceRegion region,
+            TransactionBoundary boundary) {
         return new ExecutionContext(state, evidence, region, c.connection(), c.connectionEvidence(), boundary);
     }
 
-    private record Conn(ConnectionScope scope, String evidence) {
-    }
+    private record Conn(ConnectionScope scope, String evidence) {}
 
     /**
      * Spring's view first (callbacks, annotations that apply, entry points and callers for statements
@@ -185,13 +231,21 @@ final class ExecutionContextAnalyzer {
             return null;
         }
         if (scope instanceof MethodCallExpr m && m.getNameAsString().equals("createStatement")) {
-            return m.getScope().filter(NameExpr.class::isInstance).map(Object::toString).orElse(null);
+            return m.getScope()
+                    .filter(NameExpr.class::isInstance)
+                    .map(Object::toString)
+                    .orElse(null);
         }
         if (scope instanceof NameExpr n) {
             Optional<VariableDeclarator> v = JavaScopes.local(n.getNameAsString(), exec);
-            if (v.isPresent() && v.get().getInitializer().orElse(null) instanceof MethodCallExpr init
-                    && (init.getNameAsString().equals("createStatement") || init.getNameAsString().equals("prepareStatement"))) {
-                return init.getScope().filter(NameExpr.class::isInstance).map(Object::toString).orElse(null);
+            if (v.isPresent()
+                    && v.get().getInitializer().orElse(null) instanceof MethodCallExpr init
+                    && (init.getNameAsString().equals("createStatement")
+                            || init.getNameAsString().equals("prepareStatement"))) {
+                return init.getScope()
+                        .filter(NameExpr.class::isInstance)
+                        .map(Object::toString)
+                        .orElse(null);
             }
         }
         return null;
@@ -202,19 +256,31 @@ final class ExecutionContextAnalyzer {
         int at = offset(exec);
         if (scope != null) {
             for (MethodCallExpr m : scope.findAll(MethodCallExpr.class)) {
-                if (API.is(Role.SETS_AUTOCOMMIT, m.getNameAsString()) && offset(m) < at
-                        && m.getScope().map(s -> s.toString().equals(connection)).orElse(false)
-                        && m.getArguments().size() == 1 && m.getArgument(0) instanceof BooleanLiteralExpr b && !b.getValue()) {
-                    return new SpringTransactions.Tx(TransactionState.IN_TRANSACTION, "setAutoCommit(false) on " + connection, region(m),
+                if (API.is(Role.SETS_AUTOCOMMIT, m.getNameAsString())
+                        && offset(m) < at
+                        && m.getScope()
+                                .map(s -> s.toString().equals(connection))
+                                .orElse(false)
+                        && m.getArguments().size() == 1
+                        && m.getArgument(0) instanceof BooleanLiteralExpr b
+                        && !b.getValue()) {
+                    return new SpringTransactions.Tx(
+                            TransactionState.IN_TRANSACTION,
+                            "setAutoCommit(false) on " + connection,
+                            region(m),
                             TransactionBoundary.OWN);
                 }
             }
         }
         Optional<VariableDeclarator> v = JavaScopes.local(connection, exec);
-        if (v.isPresent() && v.get().getInitializer().orElse(null) instanceof MethodCallExpr init
+        if (v.isPresent()
+                && v.get().getInitializer().orElse(null) instanceof MethodCallExpr init
                 && API.is(Role.BORROWS_CONNECTION, init.getNameAsString())) {
-            return new SpringTransactions.Tx(TransactionState.AUTOCOMMIT, connection + " from " + init.getScope().map(s -> s + ".").orElse("")
-                    + "getConnection() keeps JDBC's default autocommit: no setAutoCommit(false) before the lock", region(v.get()),
+            return new SpringTransactions.Tx(
+                    TransactionState.AUTOCOMMIT,
+                    connection + " from " + init.getScope().map(s -> s + ".").orElse("")
+                            + "getConnection() keeps JDBC's default autocommit: no setAutoCommit(false) before the lock",
+                    region(v.get()),
                     TransactionBoundary.OWN);
         }
         return SpringTransactions.Tx.UNKNOWN;
@@ -222,8 +288,8 @@ final class ExecutionContextAnalyzer {
 
     private static boolean isTemplate(ExecutionApi api, MethodCallExpr exec) {
         return (api == ExecutionApi.SPRING_JDBC_TEMPLATE && isSpringTemplate(exec))
-                || (api == ExecutionApi.JPA_NATIVE_QUERY && importsAny(exec, "jakarta.persistence.", "javax.persistence.",
-                "org.hibernate."));
+                || (api == ExecutionApi.JPA_NATIVE_QUERY
+                        && importsAny(exec, "jakarta.persistence.", "javax.persistence.", "org.hibernate."));
     }
 
     /** Spring's per-call templates; other libraries' classes of the same name (Flyway's JdbcTemplate wraps one connection) are not. */
@@ -254,31 +320,43 @@ final class ExecutionContextAnalyzer {
     }
 
     private static boolean importsSpringJdbc(Node n, String simpleType) {
-        return n.findCompilationUnit().map(cu -> cu.getImports().stream().anyMatch(i -> {
-            String q = i.getNameAsString();
-            return q.startsWith("org.springframework.jdbc.") && (i.isAsterisk() || q.endsWith("." + simpleType));
-        })).orElse(false);
+        return n.findCompilationUnit()
+                .map(cu -> cu.getImports().stream().anyMatch(i -> {
+                    String q = i.getNameAsString();
+                    return q.startsWith("org.springframework.jdbc.")
+                            && (i.isAsterisk() || q.endsWith("." + simpleType));
+                }))
+                .orElse(false);
     }
 
     private static boolean importsAny(Node n, String... prefixes) {
-        return n.findCompilationUnit().map(cu -> cu.getImports().stream()
-                .anyMatch(i -> Arrays.stream(prefixes).anyMatch(p -> i.getNameAsString().startsWith(p)))).orElse(false);
+        return n.findCompilationUnit()
+                .map(cu -> cu.getImports().stream()
+                        .anyMatch(i -> Arrays.stream(prefixes)
+                                .anyMatch(p -> i.getNameAsString().startsWith(p))))
+                .orElse(false);
     }
-
 
     private Conn connection(MethodCallExpr exec, ExecutionApi api) {
         if (!pooledTypes.isEmpty() && exec.getScope().orElse(null) instanceof NameExpr receiver) {
             String type = JavaScopes.declaredType(receiver.getNameAsString(), exec);
             if (type != null && pooledTypes.contains(JavaScopes.simpleTypeName(type))) {
-                return new Conn(ConnectionScope.POOLED_PER_CALL, receiver + " is a " + JavaScopes.simpleTypeName(type)
-                        + ", configured (pooledApiTypes) to borrow a pooled connection for each call");
+                return new Conn(
+                        ConnectionScope.POOLED_PER_CALL,
+                        receiver + " is a " + JavaScopes.simpleTypeName(type)
+                                + ", configured (pooledApiTypes) to borrow a pooled connection for each call");
             }
         }
-        for (Node cur = exec.getParentNode().orElse(null); cur != null; cur = cur.getParentNode().orElse(null)) {
-            if (cur instanceof LambdaExpr lambda && lambda.getParentNode().orElse(null) instanceof MethodCallExpr call) {
+        for (Node cur = exec.getParentNode().orElse(null);
+                cur != null;
+                cur = cur.getParentNode().orElse(null)) {
+            if (cur instanceof LambdaExpr lambda
+                    && lambda.getParentNode().orElse(null) instanceof MethodCallExpr call) {
                 String name = call.getNameAsString();
-                boolean connectionCallback = name.equals("execute") && (lambda.toString().contains("Connection")
-                        || call.getArguments().stream().anyMatch(a -> a.toString().contains("ConnectionCallback")));
+                boolean connectionCallback = name.equals("execute")
+                        && (lambda.toString().contains("Connection")
+                                || call.getArguments().stream()
+                                        .anyMatch(a -> a.toString().contains("ConnectionCallback")));
                 if (connectionCallback || API.is(Role.PINS_CONNECTION, name)) {
                     return new Conn(ConnectionScope.PINNED, name + "(...) runs the callback on one connection");
                 }
@@ -297,13 +375,16 @@ final class ExecutionContextAnalyzer {
                 if (singleConnectionTemplate(exec)) {
                     return new Conn(ConnectionScope.PINNED, "a JdbcTemplate over a SingleConnectionDataSource");
                 }
-                return new Conn(ConnectionScope.POOLED_PER_CALL, exec.getScope().map(Node::toString).orElse("the template")
-                        + " borrows a pooled connection for each call and returns it afterwards");
+                return new Conn(
+                        ConnectionScope.POOLED_PER_CALL,
+                        exec.getScope().map(Node::toString).orElse("the template")
+                                + " borrows a pooled connection for each call and returns it afterwards");
             case JPA_NATIVE_QUERY:
                 if (!isTemplate(api, exec)) {
                     return new Conn(ConnectionScope.UNKNOWN, "");
                 }
-                return new Conn(ConnectionScope.POOLED_PER_CALL,
+                return new Conn(
+                        ConnectionScope.POOLED_PER_CALL,
                         "an EntityManager outside a transaction releases its connection after each statement");
             case JOOQ:
                 return jooq(exec);
@@ -311,14 +392,18 @@ final class ExecutionContextAnalyzer {
                 if (exec.getNameAsString().equals("createStatement")) {
                     return new Conn(ConnectionScope.PINNED, "one R2DBC Connection");
                 }
-                return new Conn(ConnectionScope.POOLED_PER_CALL, exec.getScope().map(Node::toString).orElse("DatabaseClient")
-                        + " (a DatabaseClient) takes a connection from its ConnectionFactory for each statement and releases it afterwards");
+                return new Conn(
+                        ConnectionScope.POOLED_PER_CALL,
+                        exec.getScope().map(Node::toString).orElse("DatabaseClient")
+                                + " (a DatabaseClient) takes a connection from its ConnectionFactory for each statement and releases it afterwards");
             case VERTX_SQL: {
                 String type = ApiSurfaces.receiverType(exec);
                 Optional<ConnectionSource> source = type == null ? Optional.empty() : API.source(ApiFamily.VERTX, type);
                 if (source.filter(ConnectionSource.PER_CALL::equals).isPresent()) {
-                    return new Conn(ConnectionScope.POOLED_PER_CALL, exec.getScope().map(Node::toString).orElse("the pool")
-                            + " (a Vert.x " + type + ") runs each query on any free connection of the pool");
+                    return new Conn(
+                            ConnectionScope.POOLED_PER_CALL,
+                            exec.getScope().map(Node::toString).orElse("the pool") + " (a Vert.x " + type
+                                    + ") runs each query on any free connection of the pool");
                 }
                 if (source.filter(ConnectionSource.PINNED::equals).isPresent()) {
                     return new Conn(ConnectionScope.PINNED, "one Vert.x " + type);
@@ -332,14 +417,18 @@ final class ExecutionContextAnalyzer {
                     return new Conn(ConnectionScope.PINNED, "one JDBI Handle");
                 }
                 if (source.filter(ConnectionSource.PER_CALL::equals).isPresent()) {
-                    return new Conn(ConnectionScope.POOLED_PER_CALL, exec.getScope().map(Node::toString).orElse("Jdbi")
-                            + " (a Jdbi) opens a handle on a pooled connection for each call");
+                    return new Conn(
+                            ConnectionScope.POOLED_PER_CALL,
+                            exec.getScope().map(Node::toString).orElse("Jdbi")
+                                    + " (a Jdbi) opens a handle on a pooled connection for each call");
                 }
                 return new Conn(ConnectionScope.UNKNOWN, "");
             }
             case MICRONAUT_JDBC:
-                return new Conn(ConnectionScope.POOLED_PER_CALL, exec.getScope().map(Node::toString).orElse("JdbcOperations")
-                        + " (Micronaut JdbcOperations) outside a transaction takes a pooled connection for the call only");
+                return new Conn(
+                        ConnectionScope.POOLED_PER_CALL,
+                        exec.getScope().map(Node::toString).orElse("JdbcOperations")
+                                + " (Micronaut JdbcOperations) outside a transaction takes a pooled connection for the call only");
             default:
                 return new Conn(ConnectionScope.UNKNOWN, "");
         }
@@ -352,11 +441,14 @@ final class ExecutionContextAnalyzer {
      */
     private static Conn jooq(MethodCallExpr exec) {
         Expression scope = exec.getScope().orElse(null);
-        while (scope instanceof MethodCallExpr m && m.getScope().isPresent() && !m.getNameAsString().equals("using")
+        while (scope instanceof MethodCallExpr m
+                && m.getScope().isPresent()
+                && !m.getNameAsString().equals("using")
                 && !m.getNameAsString().equals("dsl")) {
             scope = m.getScope().get();
         }
-        String name = scope instanceof NameExpr n ? n.getNameAsString()
+        String name = scope instanceof NameExpr n
+                ? n.getNameAsString()
                 : scope instanceof FieldAccessExpr f && f.getScope().isThisExpr() ? f.getNameAsString() : null;
         Expression init = scope;
         if (name != null) {
@@ -369,22 +461,30 @@ final class ExecutionContextAnalyzer {
             }
             init = ApiSurfaces.initializer(name, exec);
             if (init == null) {
-                return new Conn(ConnectionScope.POOLED_PER_CALL, name + " (a DSLContext over a DataSource) borrows a pooled "
-                        + "connection for each query and returns it afterwards");
+                return new Conn(
+                        ConnectionScope.POOLED_PER_CALL,
+                        name + " (a DSLContext over a DataSource) borrows a pooled "
+                                + "connection for each query and returns it afterwards");
             }
         }
-        if (init instanceof MethodCallExpr using && using.getNameAsString().equals("using") && using.getArguments().isNonEmpty()) {
+        if (init instanceof MethodCallExpr using
+                && using.getNameAsString().equals("using")
+                && using.getArguments().isNonEmpty()) {
             Expression source = using.getArgument(0);
-            String type = source instanceof NameExpr n ? JavaScopes.declaredType(n.getNameAsString(), using)
+            String type = source instanceof NameExpr n
+                    ? JavaScopes.declaredType(n.getNameAsString(), using)
                     : source instanceof FieldAccessExpr f && f.getScope().isThisExpr()
-                    ? JavaScopes.declaredType(f.getNameAsString(), using) : null;
+                            ? JavaScopes.declaredType(f.getNameAsString(), using)
+                            : null;
             String simple = type == null ? "" : JavaScopes.simpleTypeName(type);
             if (simple.equals("Connection")) {
                 return new Conn(ConnectionScope.PINNED, "DSL.using(" + source + ") runs on that one connection");
             }
             if (simple.endsWith("DataSource")) {
-                return new Conn(ConnectionScope.POOLED_PER_CALL, "DSL.using(" + source + ") over a DataSource borrows a "
-                        + "pooled connection for each query and returns it afterwards");
+                return new Conn(
+                        ConnectionScope.POOLED_PER_CALL,
+                        "DSL.using(" + source + ") over a DataSource borrows a "
+                                + "pooled connection for each query and returns it afterwards");
             }
         }
         return new Conn(ConnectionScope.UNKNOWN, "");
@@ -392,7 +492,9 @@ final class ExecutionContextAnalyzer {
 
     private static boolean isLambdaParameter(String name, Node use) {
         for (Node cur = use; cur != null; cur = cur.getParentNode().orElse(null)) {
-            if (cur instanceof LambdaExpr l && l.getParameters().stream().anyMatch(p -> p.getNameAsString().equals(name))) {
+            if (cur instanceof LambdaExpr l
+                    && l.getParameters().stream()
+                            .anyMatch(p -> p.getNameAsString().equals(name))) {
                 return true;
             }
         }
@@ -408,16 +510,19 @@ final class ExecutionContextAnalyzer {
             return false;
         }
         for (VariableDeclarator v : type.findAll(VariableDeclarator.class)) {
-            if (v.getNameAsString().equals(name) && v.getInitializer().isPresent()
+            if (v.getNameAsString().equals(name)
+                    && v.getInitializer().isPresent()
                     && v.getInitializer().get().findAll(ObjectCreationExpr.class).stream()
-                    .anyMatch(o -> o.getType().getNameAsString().equals("SingleConnectionDataSource"))) {
+                            .anyMatch(o -> o.getType().getNameAsString().equals("SingleConnectionDataSource"))) {
                 return true;
             }
         }
         return type.findAll(ObjectCreationExpr.class).stream()
-                .anyMatch(o -> o.getType().getNameAsString().equals("SingleConnectionDataSource"))
-                && type.getFields().stream().map(FieldDeclaration::getVariables).flatMap(List::stream)
-                .anyMatch(v -> v.getNameAsString().equals(name));
+                        .anyMatch(o -> o.getType().getNameAsString().equals("SingleConnectionDataSource"))
+                && type.getFields().stream()
+                        .map(FieldDeclaration::getVariables)
+                        .flatMap(List::stream)
+                        .anyMatch(v -> v.getNameAsString().equals(name));
     }
 
     private int offset(Node n) {

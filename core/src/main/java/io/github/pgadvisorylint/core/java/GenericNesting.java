@@ -18,8 +18,7 @@ final class GenericNesting {
     /** Deeper type arguments than this make a file too deep to parse. */
     static final int LIMIT = 100;
 
-    private GenericNesting() {
-    }
+    private GenericNesting() {}
 
     /**
      * @param text a Java file's text (unicode escapes decoded)
@@ -55,8 +54,11 @@ final class GenericNesting {
                     i += 2;
                     continue;
                 }
-                if (Character.isJavaIdentifierPart(previous) || previous == '?' || previous == ','
-                        || previous == '<' || previous == '.') {
+                if (Character.isJavaIdentifierPart(previous)
+                        || previous == '?'
+                        || previous == ','
+                        || previous == '<'
+                        || previous == '.') {
                     if (++depth > LIMIT) {
                         return i;
                     }

@@ -37,7 +37,9 @@ public final class HelperRegistry {
         this.types = types;
         for (HelperSummary s : summaries) {
             if (byKey.putIfAbsent(s.key(), s) == null) {
-                byNameArity.computeIfAbsent(s.methodName() + "/" + s.arity(), k -> new ArrayList<>()).add(s);
+                byNameArity
+                        .computeIfAbsent(s.methodName() + "/" + s.arity(), k -> new ArrayList<>())
+                        .add(s);
             }
         }
     }
@@ -71,10 +73,18 @@ public final class HelperRegistry {
             sb.append(s.key()).append(s.handle() ? "!h" : "");
             for (HelperSummary.Op op : s.ops()) {
                 sb.append(' ').append(op.function().sqlName()).append(op.releasedInside() ? "+r" : "");
-                sb.append('@').append(op.execution().transaction()).append('/').append(op.execution().boundary());
-                op.when().forEach((p, v) -> sb.append("?p").append(p).append('=').append(v));
+                sb.append('@')
+                        .append(op.execution().transaction())
+                        .append('/')
+                        .append(op.execution().boundary());
+                op.when()
+                        .forEach((p, v) -> sb.append("?p").append(p).append('=').append(v));
                 for (HelperSummary.KeySource k : op.parts()) {
-                    sb.append(':').append(k.parameter() >= 0 ? "p" + k.parameter() : k.fixed().canonical());
+                    sb.append(':')
+                            .append(
+                                    k.parameter() >= 0
+                                            ? "p" + k.parameter()
+                                            : k.fixed().canonical());
                 }
             }
             sb.append('\n');
@@ -124,8 +134,7 @@ public final class HelperRegistry {
         return implementationCounts.computeIfAbsent(type, this::countImplementations);
     }
 
-    private final ConcurrentMap<String, Integer> implementationCounts =
-            new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Integer> implementationCounts = new ConcurrentHashMap<>();
 
     private int countImplementations(String type) {
         int n = 0;

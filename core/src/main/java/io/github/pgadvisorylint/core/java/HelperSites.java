@@ -45,9 +45,27 @@ final class HelperSites {
      * Names so common on other objects ({@code ReentrantLock.lock()}, {@code Executor.execute}) that a
      * call whose receiver type is not visible is never matched by name alone.
      */
-    private static final Set<String> TOO_COMMON = Set.of("lock", "unlock", "tryLock", "acquire", "release", "close",
-            "run", "execute", "get", "apply", "call", "accept", "start", "stop", "open", "begin", "end", "query",
-            "update", "lockInterruptibly");
+    private static final Set<String> TOO_COMMON = Set.of(
+            "lock",
+            "unlock",
+            "tryLock",
+            "acquire",
+            "release",
+            "close",
+            "run",
+            "execute",
+            "get",
+            "apply",
+            "call",
+            "accept",
+            "start",
+            "stop",
+            "open",
+            "begin",
+            "end",
+            "query",
+            "update",
+            "lockInterruptibly");
 
     private static final Set<String> BOOLEAN_TYPES = Set.of("boolean", "Boolean", "java.lang.Boolean");
 
@@ -56,12 +74,14 @@ final class HelperSites {
     private static final Pattern POSITIONAL = Pattern.compile("^[?$](\\d+)$");
 
     /** Lifecycles in which the helper itself pairs the acquisition with a release. */
-    private static final Set<ReleaseGuarantee> PAIRED_INSIDE = EnumSet.of(ReleaseGuarantee.FINALLY,
-            ReleaseGuarantee.BY_HELPER, ReleaseGuarantee.TRY_WITH_RESOURCES, ReleaseGuarantee.NOT_IN_FINALLY,
+    private static final Set<ReleaseGuarantee> PAIRED_INSIDE = EnumSet.of(
+            ReleaseGuarantee.FINALLY,
+            ReleaseGuarantee.BY_HELPER,
+            ReleaseGuarantee.TRY_WITH_RESOURCES,
+            ReleaseGuarantee.NOT_IN_FINALLY,
             ReleaseGuarantee.TRY_STARTS_LATE);
 
-    private HelperSites() {
-    }
+    private HelperSites() {}
 
     /**
      * @param call a method call or object creation
@@ -83,13 +103,18 @@ final class HelperSites {
             }
             if (scope == null) {
                 // a statically imported helper: import static com.acme.LockUtil.acquire; (or LockUtil.*)
-                m.findCompilationUnit().ifPresent(cu -> cu.getImports().forEach(i -> {
-                    String q = i.getNameAsString();
-                    if (i.isStatic() && (i.isAsterisk() || q.endsWith("." + m.getNameAsString()))) {
-                        String type = i.isAsterisk() ? q : q.substring(0, q.length() - m.getNameAsString().length() - 1);
-                        types.add(type.substring(type.lastIndexOf('.') + 1));
-                    }
-                }));
+                m.findCompilationUnit()
+                        .ifPresent(cu -> cu.getImports().forEach(i -> {
+                            String q = i.getNameAsString();
+                            if (i.isStatic() && (i.isAsterisk() || q.endsWith("." + m.getNameAsString()))) {
+                                String type = i.isAsterisk()
+                                        ? q
+                                        : q.substring(
+                                                0,
+                                                q.length() - m.getNameAsString().length() - 1);
+                                types.add(type.substring(type.lastIndexOf('.') + 1));
+                            }
+                        }));
             }
             return types;
         }
@@ -129,7 +154,8 @@ final class HelperSites {
         if (summary.methodName().equals("<init>")) {
             return m instanceof ConstructorDeclaration; // this(...) chains; a factory method is a helper of its own
         }
-        return m instanceof MethodDeclaration md && md.getNameAsString().equals(summary.methodName())
+        return m instanceof MethodDeclaration md
+                && md.getNameAsString().equals(summary.methodName())
                 && md.getParameters().size() == summary.arity();
     }
 
@@ -143,8 +169,12 @@ final class HelperSites {
      * @param flags      for sites whose SQL was built from flag parameters of their method, the values assumed
      * @return one summary per method or constructor holding lock sites
      */
-    static List<HelperSummary> summarize(List<LockSite> sites, Map<LockSite, Node> nodes, List<LockLifecycle> lifecycles,
-                                         Map<LockSite, LockSite> inners, Map<LockSite, Map<String, Boolean>> flags) {
+    static List<HelperSummary> summarize(
+            List<LockSite> sites,
+            Map<LockSite, Node> nodes,
+            List<LockLifecycle> lifecycles,
+            Map<LockSite, LockSite> inners,
+            Map<LockSite, Map<String, Boolean>> flags) {
         Map<CallableDeclaration<?>, List<HelperSummary.Op>> ops = new LinkedHashMap<>();
         Set<SourceRegion> pairedReleases = new HashSet<>();
         Map<HelperSummary.Op, SourceRegion> opRegions = new IdentityHashMap<>();
@@ -153,12 +183,14 @@ final class HelperSites {
             if (n == null || site.api() == ExecutionApi.DECLARATION || LifecycleAnalyzer.preparedForLater(n)) {
                 continue; // a statement prepared into a field locks where it is executed, not here
             }
-            CallableDeclaration<?> m = n instanceof CallableDeclaration<?> c ? c
+            CallableDeclaration<?> m = n instanceof CallableDeclaration<?> c
+                    ? c
                     : n.findAncestor(CallableDeclaration.class).orElse(null);
             if (m == null) {
                 continue;
             }
-            List<String> params = m.getParameters().stream().map(Parameter::getNameAsString).toList();
+            List<String> params =
+                    m.getParameters().stream().map(Parameter::getNameAsString).toList();
             List<HelperSummary.KeySource> parts = new ArrayList<>();
             boolean fromParameters = false;
             for (KeyPart p : site.key().parts()) {
@@ -173,7 +205,10 @@ final class HelperSites {
             }
             // an acquisition the helper pairs with its own release is self-contained for its callers: a
             // missing finally inside the helper is reported there, once, not at every call
-            LockLifecycle own = lifecycles.stream().filter(l -> l.acquisition() == site).findFirst().orElse(null);
+            LockLifecycle own = lifecycles.stream()
+                    .filter(l -> l.acquisition() == site)
+                    .findFirst()
+                    .orElse(null);
             boolean releasedInside = own != null && PAIRED_INSIDE.contains(own.guarantee());
             if (releasedInside && own.releaseRegion() != null) {
                 pairedReleases.add(own.releaseRegion());
@@ -184,15 +219,18 @@ final class HelperSites {
                     when.put(params.indexOf(name), value);
                 }
             });
-            HelperSummary.Op op = new HelperSummary.Op(site.function(), parts, inners.getOrDefault(site, site), releasedInside,
-                    site.execution(), when);
+            HelperSummary.Op op = new HelperSummary.Op(
+                    site.function(), parts, inners.getOrDefault(site, site), releasedInside, site.execution(), when);
             opRegions.put(op, site.region());
             ops.computeIfAbsent(m, k -> new ArrayList<>()).add(op);
         }
         // the releases those acquisitions were paired with are not the callers' to pair again
-        ops.replaceAll((m, list) -> list.stream().filter(op -> !(op.function().operation().isRelease()
-                && list.stream().anyMatch(HelperSummary.Op::releasedInside)
-                && opRegions.containsKey(op) && pairedReleases.contains(opRegions.get(op)))).toList());
+        ops.replaceAll((m, list) -> list.stream()
+                .filter(op -> !(op.function().operation().isRelease()
+                        && list.stream().anyMatch(HelperSummary.Op::releasedInside)
+                        && opRegions.containsKey(op)
+                        && pairedReleases.contains(opRegions.get(op))))
+                .toList());
         List<HelperSummary> out = new ArrayList<>();
         for (Map.Entry<CallableDeclaration<?>, List<HelperSummary.Op>> e : ops.entrySet()) {
             CallableDeclaration<?> m = e.getKey();
@@ -202,9 +240,17 @@ final class HelperSites {
             }
             String name = m instanceof ConstructorDeclaration ? "<init>" : m.getNameAsString();
             boolean handle = isHandleType(type, ops.keySet())
-                    && (m instanceof ConstructorDeclaration || (m instanceof MethodDeclaration md && md.isStatic()
-                    && JavaScopes.simpleTypeName(md.getType().asString()).equals(type.getNameAsString())));
-            out.add(new HelperSummary(type.getNameAsString(), name, m.getParameters().size(), handle, e.getValue(),
+                    && (m instanceof ConstructorDeclaration
+                            || (m instanceof MethodDeclaration md
+                                    && md.isStatic()
+                                    && JavaScopes.simpleTypeName(md.getType().asString())
+                                            .equals(type.getNameAsString())));
+            out.add(new HelperSummary(
+                    type.getNameAsString(),
+                    name,
+                    m.getParameters().size(),
+                    handle,
+                    e.getValue(),
                     returnsLockResult(m, e.getValue())));
         }
         return out;
@@ -216,7 +262,8 @@ final class HelperSites {
      * query that reads no rows: the value the method returns is the lock function's boolean (F16).
      */
     private static boolean returnsLockResult(CallableDeclaration<?> m, List<HelperSummary.Op> ops) {
-        if (!(m instanceof MethodDeclaration md) || ops.isEmpty()
+        if (!(m instanceof MethodDeclaration md)
+                || ops.isEmpty()
                 || !BOOLEAN_TYPES.contains(md.getType().asString())) {
             return false;
         }
@@ -225,8 +272,10 @@ final class HelperSites {
             LockOperation operation = op.function().operation();
             if ((inner.api() != ExecutionApi.SPRING_DATA_QUERY && inner.api() != ExecutionApi.SPRING_DATA_PROCEDURE)
                     || (operation != LockOperation.TRY_ACQUIRE && operation != LockOperation.RELEASE)
-                    || inner.sql().depth() > 0 || inner.sql().readsRows()
-                    || (inner.sql().clause() != SqlClause.SELECT_LIST && inner.sql().clause() != SqlClause.CALL)) {
+                    || inner.sql().depth() > 0
+                    || inner.sql().readsRows()
+                    || (inner.sql().clause() != SqlClause.SELECT_LIST
+                            && inner.sql().clause() != SqlClause.CALL)) {
                 return false;
             }
         }
@@ -264,11 +313,16 @@ final class HelperSites {
 
     /** A type that implements {@code AutoCloseable}/{@code Closeable} and releases in {@code close()}. */
     private static boolean isHandleType(TypeDeclaration<?> type, Set<CallableDeclaration<?>> lockingMethods) {
-        if (!(type instanceof ClassOrInterfaceDeclaration c) || c.getImplementedTypes().stream()
-                .noneMatch(t -> t.getNameAsString().equals("AutoCloseable") || t.getNameAsString().equals("Closeable"))) {
+        if (!(type instanceof ClassOrInterfaceDeclaration c)
+                || c.getImplementedTypes().stream()
+                        .noneMatch(t -> t.getNameAsString().equals("AutoCloseable")
+                                || t.getNameAsString().equals("Closeable"))) {
             return false;
         }
-        return lockingMethods.stream().anyMatch(m -> m instanceof MethodDeclaration md && md.getNameAsString().equals("close")
-                && md.getParameters().isEmpty() && md.findAncestor(TypeDeclaration.class).orElse(null) == type);
+        return lockingMethods.stream()
+                .anyMatch(m -> m instanceof MethodDeclaration md
+                        && md.getNameAsString().equals("close")
+                        && md.getParameters().isEmpty()
+                        && md.findAncestor(TypeDeclaration.class).orElse(null) == type);
     }
 }

@@ -1,37 +1,16 @@
 package io.github.pgadvisorylint.core.java;
 
-import com.github.javaparser.Position;
-import com.github.javaparser.Processor;
-import com.github.javaparser.Range;
-import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
-import com.github.javaparser.ast.expr.ArrayInitializerExpr;
-import com.github.javaparser.ast.expr.AssignExpr;
-import com.github.javaparser.ast.expr.CastExpr;
-import com.github.javaparser.ast.expr.EnclosedExpr;
-import com.github.javaparser.ast.expr.FieldAccessExpr;
-import com.github.javaparser.ast.expr.StringLiteralExpr;
-import com.github.javaparser.ast.validator.postprocessors.Java10PostProcessor;
-import io.github.pgadvisorylint.core.discovery.Prefilter;
-import io.github.pgadvisorylint.core.facts.HelperSummary;
-import io.github.pgadvisorylint.core.flow.FlowLowering;
-import io.github.pgadvisorylint.core.flow.MethodFlow;
-import io.github.pgadvisorylint.core.model.AdvisoryFunction;
-import io.github.pgadvisorylint.core.model.ExecutionContext;
-import io.github.pgadvisorylint.core.model.KeySpace;
-import io.github.pgadvisorylint.core.model.SiteUsage;
-import io.github.pgadvisorylint.core.model.SqlClause;
-import io.github.pgadvisorylint.core.rule.SuppressionUse;
-import io.github.pgadvisorylint.core.sql.SqlSiteUsage;
-import java.util.Collections;
-import java.util.HashSet;
-import java.util.IdentityHashMap;
 import com.github.javaparser.JavaParser;
 import com.github.javaparser.ParseResult;
 import com.github.javaparser.ParserConfiguration;
+import com.github.javaparser.Position;
 import com.github.javaparser.Problem;
+import com.github.javaparser.Processor;
+import com.github.javaparser.Range;
 import com.github.javaparser.ast.CompilationUnit;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
 import com.github.javaparser.ast.body.ConstructorDeclaration;
 import com.github.javaparser.ast.body.FieldDeclaration;
 import com.github.javaparser.ast.body.InitializerDeclaration;
@@ -39,44 +18,65 @@ import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.AnnotationExpr;
+import com.github.javaparser.ast.expr.ArrayInitializerExpr;
+import com.github.javaparser.ast.expr.AssignExpr;
 import com.github.javaparser.ast.expr.BooleanLiteralExpr;
+import com.github.javaparser.ast.expr.CastExpr;
+import com.github.javaparser.ast.expr.EnclosedExpr;
 import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.FieldAccessExpr;
 import com.github.javaparser.ast.expr.MemberValuePair;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.NormalAnnotationExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
 import com.github.javaparser.ast.expr.SingleMemberAnnotationExpr;
+import com.github.javaparser.ast.expr.StringLiteralExpr;
 import com.github.javaparser.ast.stmt.BlockStmt;
 import com.github.javaparser.ast.stmt.Statement;
 import com.github.javaparser.ast.stmt.SwitchEntry;
-import io.github.pgadvisorylint.core.facts.FileFacts;
-import io.github.pgadvisorylint.core.diagnostic.Notification;
-import io.github.pgadvisorylint.core.facts.Suppression;
+import com.github.javaparser.ast.validator.postprocessors.Java10PostProcessor;
 import io.github.pgadvisorylint.core.api.ApiCatalog;
 import io.github.pgadvisorylint.core.api.ApiFamily;
 import io.github.pgadvisorylint.core.api.Role;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.discovery.Prefilter;
+import io.github.pgadvisorylint.core.facts.FileFacts;
+import io.github.pgadvisorylint.core.facts.HelperSummary;
+import io.github.pgadvisorylint.core.facts.Suppression;
+import io.github.pgadvisorylint.core.flow.FlowLowering;
+import io.github.pgadvisorylint.core.flow.MethodFlow;
+import io.github.pgadvisorylint.core.model.AdvisoryFunction;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
+import io.github.pgadvisorylint.core.model.ExecutionContext;
 import io.github.pgadvisorylint.core.model.JavaContext;
-import io.github.pgadvisorylint.core.model.Language;
 import io.github.pgadvisorylint.core.model.KeyPart;
+import io.github.pgadvisorylint.core.model.KeySpace;
+import io.github.pgadvisorylint.core.model.Language;
 import io.github.pgadvisorylint.core.model.LockKey;
 import io.github.pgadvisorylint.core.model.LockSite;
-import io.github.pgadvisorylint.core.source.SourceRegion;
+import io.github.pgadvisorylint.core.model.SiteUsage;
+import io.github.pgadvisorylint.core.model.SqlClause;
 import io.github.pgadvisorylint.core.model.SqlContext;
-import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.rule.SuppressionUse;
 import io.github.pgadvisorylint.core.source.SourceFile;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import io.github.pgadvisorylint.core.sql.SqlAnalysis;
 import io.github.pgadvisorylint.core.sql.SqlAnalyzer;
 import io.github.pgadvisorylint.core.sql.SqlArgument;
 import io.github.pgadvisorylint.core.sql.SqlLockCall;
 import io.github.pgadvisorylint.core.sql.SqlProblem;
+import io.github.pgadvisorylint.core.sql.SqlSiteUsage;
 import io.github.pgadvisorylint.core.sql.SqlSites;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -175,18 +175,17 @@ public final class JavaFrontEnd {
             if (processors.get(i).get().getClass().getName().equals(LANGUAGE_LEVEL_PROCESSOR)) {
                 processors.set(i, () -> new Processor() {
                     @Override
-                    public void postProcess(ParseResult<? extends Node> result,
-                                            ParserConfiguration configuration) {
+                    public void postProcess(ParseResult<? extends Node> result, ParserConfiguration configuration) {
                         // Java 10's post-processing is every later level's too (none adds any)
-                        new Java10PostProcessor()
-                                .postProcess(result, configuration);
+                        new Java10PostProcessor().postProcess(result, configuration);
                     }
                 });
                 replaced++;
             }
         }
         if (replaced != 1) {
-            throw new IllegalStateException("unexpected JavaParser processors: " + replaced + " language-level processors");
+            throw new IllegalStateException(
+                    "unexpected JavaParser processors: " + replaced + " language-level processors");
         }
         return config;
     }
@@ -205,8 +204,7 @@ public final class JavaFrontEnd {
      * @param unit   the syntax tree, or null when parsing failed
      * @param failed facts with the parse problem when {@code unit} is null, else null
      */
-    public record Parsed(SourceFile file, CompilationUnit unit, FileFacts failed) {
-    }
+    public record Parsed(SourceFile file, CompilationUnit unit, FileFacts failed) {}
 
     /**
      * @param written the decoded file
@@ -218,21 +216,38 @@ public final class JavaFrontEnd {
         SourceFile file = UnicodeEscapes.decode(written);
         int tooDeep = GenericNesting.pastLimit(file.text());
         if (tooDeep >= 0) {
-            return new Parsed(file, null, FileFacts.failed(file.path(), List.of(new Notification(Severity.WARNING,
-                    "java-too-deep", "type arguments nested more than " + GenericNesting.LIMIT + " levels deep: JavaParser"
-                            + " would take time quadratic in the depth; skipped", file.region(tooDeep, tooDeep + 1)))));
+            return new Parsed(
+                    file,
+                    null,
+                    FileFacts.failed(
+                            file.path(),
+                            List.of(new Notification(
+                                    Severity.WARNING,
+                                    "java-too-deep",
+                                    "type arguments nested more than " + GenericNesting.LIMIT
+                                            + " levels deep: JavaParser"
+                                            + " would take time quadratic in the depth; skipped",
+                                    file.region(tooDeep, tooDeep + 1)))));
         }
         ParserConfiguration config = parserConfiguration();
         ParseResult<CompilationUnit> result;
         try {
             result = new JavaParser(config).parse(file.text());
         } catch (StackOverflowError e) {
-            return new Parsed(file, null, FileFacts.failed(file.path(), List.of(new Notification(Severity.WARNING,
-                    "java-too-deep", "Java file nests too deeply to parse (e.g. a concatenation of thousands of terms); skipped",
-                    SourceRegion.line(file.path(), 1)))));
+            return new Parsed(
+                    file,
+                    null,
+                    FileFacts.failed(
+                            file.path(),
+                            List.of(new Notification(
+                                    Severity.WARNING,
+                                    "java-too-deep",
+                                    "Java file nests too deeply to parse (e.g. a concatenation of thousands of terms); skipped",
+                                    SourceRegion.line(file.path(), 1)))));
         }
         if (!result.isSuccessful() || result.getResult().isEmpty()) {
-            return new Parsed(file, null, FileFacts.failed(file.path(), List.of(parseProblem(file, result.getProblems()))));
+            return new Parsed(
+                    file, null, FileFacts.failed(file.path(), List.of(parseProblem(file, result.getProblems()))));
         }
         CompilationUnit unit = result.getResult().get();
         dropTokens(unit);
@@ -259,8 +274,7 @@ public final class JavaFrontEnd {
      * @param outline the outline of the decoded text, or null when none was made (the file nests type
      *                arguments too deeply to be read)
      */
-    public record OutlineParse(Parsed parsed, JavaOutline.Outline outline) {
-    }
+    public record OutlineParse(Parsed parsed, JavaOutline.Outline outline) {}
 
     /**
      * {@link #parseOutline}, also giving the outline, for a caller that needs its text (a digest of
@@ -342,8 +356,13 @@ public final class JavaFrontEnd {
         try {
             return new FileScan(parsed.file(), parsed.unit(), new KeyEvaluator(index), helpers).run();
         } catch (StackOverflowError e) {
-            return FileFacts.failed(parsed.file().path(), List.of(new Notification(Severity.WARNING, "java-too-deep",
-                    "Java file nests too deeply to analyse; skipped", SourceRegion.line(parsed.file().path(), 1))));
+            return FileFacts.failed(
+                    parsed.file().path(),
+                    List.of(new Notification(
+                            Severity.WARNING,
+                            "java-too-deep",
+                            "Java file nests too deeply to analyse; skipped",
+                            SourceRegion.line(parsed.file().path(), 1))));
         }
     }
 
@@ -383,7 +402,8 @@ public final class JavaFrontEnd {
         }
         for (FieldAccessExpr f : unit.findAll(FieldAccessExpr.class)) {
             // Type.NAME, and pkg.Type.NAME or Outer.Inner.NAME (the type written with its package or outer type)
-            String scope = f.getScope() instanceof NameExpr n ? n.getNameAsString()
+            String scope = f.getScope() instanceof NameExpr n
+                    ? n.getNameAsString()
                     : f.getScope() instanceof FieldAccessExpr q ? q.getNameAsString() : "";
             if (!scope.isEmpty() && Character.isUpperCase(scope.charAt(0))) {
                 out.add(scope);
@@ -422,12 +442,21 @@ public final class JavaFrontEnd {
 
     private static Notification parseProblem(SourceFile file, List<Problem> problems) {
         if (problems.isEmpty()) {
-            return new Notification(Severity.WARNING, "java-parse-error", "Java file could not be parsed; skipped",
+            return new Notification(
+                    Severity.WARNING,
+                    "java-parse-error",
+                    "Java file could not be parsed; skipped",
                     SourceRegion.line(file.path(), 1));
         }
         Problem p = problems.get(0);
-        int line = p.getLocation().flatMap(l -> l.getBegin().getRange()).map(r -> r.begin.line).orElse(1);
-        int col = p.getLocation().flatMap(l -> l.getBegin().getRange()).map(r -> r.begin.column).orElse(1);
+        int line = p.getLocation()
+                .flatMap(l -> l.getBegin().getRange())
+                .map(r -> r.begin.line)
+                .orElse(1);
+        int col = p.getLocation()
+                .flatMap(l -> l.getBegin().getRange())
+                .map(r -> r.begin.column)
+                .orElse(1);
         String msg = p.getMessage().lines().findFirst().orElse("syntax error");
         // lexical errors (an unterminated string or comment) carry their position only in the message
         Matcher lexical = LEXICAL_ERROR_AT.matcher(msg);
@@ -439,9 +468,12 @@ public final class JavaFrontEnd {
             msg = msg.substring(0, 200) + "…";
         }
         int offset = file.offsetOf(line, col);
-        return new Notification(Severity.WARNING, "java-parse-error",
-                "Java file could not be parsed; skipped (" + msg + (problems.size() > 1 ? "; " + (problems.size() - 1)
-                        + " more problem(s)" : "") + ")", file.region(offset, offset));
+        return new Notification(
+                Severity.WARNING,
+                "java-parse-error",
+                "Java file could not be parsed; skipped (" + msg
+                        + (problems.size() > 1 ? "; " + (problems.size() - 1) + " more problem(s)" : "") + ")",
+                file.region(offset, offset));
     }
 
     /**
@@ -457,14 +489,27 @@ public final class JavaFrontEnd {
      * @param field       for a statement prepared into a field, the field's name, else null
      * @param wrapper     for the call of a user-written JDBC wrapper, the wrapper (it binds the parameters), else null
      */
-    private record Candidate(JavaText text, Node anchor, ExecutionApi api, MethodCallExpr call, Node contextNode,
-                             MethodCallExpr exec, String field, SqlWrappers.Wrapper wrapper) {
+    private record Candidate(
+            JavaText text,
+            Node anchor,
+            ExecutionApi api,
+            MethodCallExpr call,
+            Node contextNode,
+            MethodCallExpr exec,
+            String field,
+            SqlWrappers.Wrapper wrapper) {
         Candidate(JavaText text, Node anchor, ExecutionApi api, MethodCallExpr call, Node contextNode) {
             this(text, anchor, api, call, contextNode, call, null, null);
         }
 
-        Candidate(JavaText text, Node anchor, ExecutionApi api, MethodCallExpr call, Node contextNode,
-                  MethodCallExpr exec, String field) {
+        Candidate(
+                JavaText text,
+                Node anchor,
+                ExecutionApi api,
+                MethodCallExpr call,
+                Node contextNode,
+                MethodCallExpr exec,
+                String field) {
             this(text, anchor, api, call, contextNode, exec, field, null);
         }
     }
@@ -512,7 +557,8 @@ public final class JavaFrontEnd {
                 toSites(c);
             }
             if (!helpers.isEmpty() || !configuredHelpers.isEmpty()) {
-                for (Node n : unit.findAll(Node.class, x -> x instanceof MethodCallExpr || x instanceof ObjectCreationExpr)) {
+                for (Node n :
+                        unit.findAll(Node.class, x -> x instanceof MethodCallExpr || x instanceof ObjectCreationExpr)) {
                     collectHelperCall(n);
                 }
             }
@@ -523,9 +569,18 @@ public final class JavaFrontEnd {
                     .analyze(sites);
             LockOrderAnalyzer.Result order = new LockOrderAnalyzer(file).analyze(sites, siteNodes, lifecycles);
             var hazards = new LockHazardAnalyzer(file, siteNodes).analyze(sites);
-            return new FileFacts(file.path(), sites, lifecycles, notes, suppressions(),
-                    HelperSites.summarize(sites, siteNodes, lifecycles, inners, siteFlags), order.edges(), order.loops(),
-                    usages, flows(), hazards);
+            return new FileFacts(
+                    file.path(),
+                    sites,
+                    lifecycles,
+                    notes,
+                    suppressions(),
+                    HelperSites.summarize(sites, siteNodes, lifecycles, inners, siteFlags),
+                    order.edges(),
+                    order.loops(),
+                    usages,
+                    flows(),
+                    hazards);
         }
 
         /** @return the file's method graphs, lowered with the lock sites at the calls that execute them */
@@ -547,7 +602,8 @@ public final class JavaFrontEnd {
         /** A call of a known lock helper becomes one lock site per operation of the helper, keyed by the call's arguments. */
         private void collectHelperCall(Node call) {
             String name = call instanceof MethodCallExpr m ? m.getNameAsString() : "<init>";
-            List<Expression> args = call instanceof MethodCallExpr m ? m.getArguments() : ((ObjectCreationExpr) call).getArguments();
+            List<Expression> args =
+                    call instanceof MethodCallExpr m ? m.getArguments() : ((ObjectCreationExpr) call).getArguments();
             List<String> receiver = HelperSites.receiverTypes(call);
             if (HelperSites.tooCommonForNameOnly(name, receiver)
                     || (call instanceof MethodCallExpr m && isTestWrapped(m))) {
@@ -567,11 +623,23 @@ public final class JavaFrontEnd {
             }
             Node nameNode = call instanceof MethodCallExpr m ? m.getName() : ((ObjectCreationExpr) call).getType();
             SourceRegion region = nodeRegion(nameNode);
-            String receiverText = call instanceof MethodCallExpr m ? m.getScope().map(Node::toString).map(JavaFrontEnd::abbreviate).orElse(null) : null;
-            String type = call.findAncestor(TypeDeclaration.class).map(TypeDeclaration::getNameAsString).orElse("");
-            JavaContext context = new JavaContext(type, methodName(call),
-                    (receiverText == null ? (name.equals("<init>") ? "new " + summary.typeName() : name) : receiverText + "." + name),
-                    receiverText, null);
+            String receiverText = call instanceof MethodCallExpr m
+                    ? m.getScope()
+                            .map(Node::toString)
+                            .map(JavaFrontEnd::abbreviate)
+                            .orElse(null)
+                    : null;
+            String type = call.findAncestor(TypeDeclaration.class)
+                    .map(TypeDeclaration::getNameAsString)
+                    .orElse("");
+            JavaContext context = new JavaContext(
+                    type,
+                    methodName(call),
+                    (receiverText == null
+                            ? (name.equals("<init>") ? "new " + summary.typeName() : name)
+                            : receiverText + "." + name),
+                    receiverText,
+                    null);
             for (HelperSummary.Op op : summary.ops()) {
                 if (contradicted(op, args)) {
                     continue; // built from a flag this call passes the other value of
@@ -580,16 +648,34 @@ public final class JavaFrontEnd {
                 for (HelperSummary.KeySource k : op.parts()) {
                     if (k.parameter() >= 0 && k.parameter() < args.size()) {
                         KeyPart v = keys.evaluate(args.get(k.parameter()), file);
-                        parts.add(v.isKnown() ? v : new KeyPart(KeyPart.Kind.PARAMETER.equals(v.kind()) ? v.kind()
-                                : KeyPart.Kind.UNKNOWN, null, v.expression(), null, null, v.hash()));
+                        parts.add(
+                                v.isKnown()
+                                        ? v
+                                        : new KeyPart(
+                                                KeyPart.Kind.PARAMETER.equals(v.kind())
+                                                        ? v.kind()
+                                                        : KeyPart.Kind.UNKNOWN,
+                                                null,
+                                                v.expression(),
+                                                null,
+                                                null,
+                                                v.hash()));
                     } else {
                         parts.add(k.fixed() != null ? k.fixed() : KeyPart.of(KeyPart.Kind.UNKNOWN, "?"));
                     }
                 }
                 LockKey key = new LockKey(op.inner().key().space(), parts);
                 // the declaration region of a helper call is the helper's own SQL site
-                LockSite site = new LockSite(file.path() + "#" + sites.size(), op.function(), key, region,
-                        op.inner().region(), Language.JAVA, ExecutionApi.LOCK_HELPER, op.inner().sql(), context,
+                LockSite site = new LockSite(
+                        file.path() + "#" + sites.size(),
+                        op.function(),
+                        key,
+                        region,
+                        op.inner().region(),
+                        Language.JAVA,
+                        ExecutionApi.LOCK_HELPER,
+                        op.inner().sql(),
+                        context,
                         executionContexts.atHelperCall(call, op.execution()));
                 sites.add(site);
                 siteNodes.put(site, call);
@@ -615,8 +701,10 @@ public final class JavaFrontEnd {
             if (configuredHelpers.isEmpty() || args.isEmpty() || !(call instanceof MethodCallExpr m)) {
                 return;
             }
-            boolean listed = configuredHelpers.contains(name) || receiver.stream().anyMatch(t ->
-                    configuredHelpers.stream().anyMatch(h -> h.equals(t + "." + name) || h.endsWith("." + t + "." + name)));
+            boolean listed = configuredHelpers.contains(name)
+                    || receiver.stream()
+                            .anyMatch(t -> configuredHelpers.stream()
+                                    .anyMatch(h -> h.equals(t + "." + name) || h.endsWith("." + t + "." + name)));
             if (!listed) {
                 return;
             }
@@ -626,20 +714,38 @@ public final class JavaFrontEnd {
             boolean attempt = lower.startsWith("try");
             AdvisoryFunction function = release
                     ? AdvisoryFunction.PG_ADVISORY_UNLOCK
-                    : xact ? (attempt ? AdvisoryFunction.PG_TRY_ADVISORY_XACT_LOCK
-                    : AdvisoryFunction.PG_ADVISORY_XACT_LOCK)
-                    : attempt ? AdvisoryFunction.PG_TRY_ADVISORY_LOCK
-                    : AdvisoryFunction.PG_ADVISORY_LOCK;
+                    : xact
+                            ? (attempt
+                                    ? AdvisoryFunction.PG_TRY_ADVISORY_XACT_LOCK
+                                    : AdvisoryFunction.PG_ADVISORY_XACT_LOCK)
+                            : attempt ? AdvisoryFunction.PG_TRY_ADVISORY_LOCK : AdvisoryFunction.PG_ADVISORY_LOCK;
             KeyPart part = keys.evaluate(args.get(0), file);
             LockKey key = new LockKey(KeySpace.BIGINT, List.of(part));
-            String receiverText = m.getScope().map(Node::toString).map(JavaFrontEnd::abbreviate).orElse(null);
-            JavaContext context = new JavaContext(call.findAncestor(TypeDeclaration.class)
-                    .map(TypeDeclaration::getNameAsString).orElse(""), methodName(call),
-                    receiverText == null ? name : receiverText + "." + name, receiverText, null);
-            SqlContext sql = new SqlContext(SqlClause.CALL, null, false, false, 0,
-                    false, "configured lock helper " + name);
-            LockSite site = new LockSite(file.path() + "#" + sites.size(), function, key, nodeRegion(m.getName()), null,
-                    Language.JAVA, ExecutionApi.LOCK_HELPER, sql, context, ExecutionContext.UNKNOWN);
+            String receiverText = m.getScope()
+                    .map(Node::toString)
+                    .map(JavaFrontEnd::abbreviate)
+                    .orElse(null);
+            JavaContext context = new JavaContext(
+                    call.findAncestor(TypeDeclaration.class)
+                            .map(TypeDeclaration::getNameAsString)
+                            .orElse(""),
+                    methodName(call),
+                    receiverText == null ? name : receiverText + "." + name,
+                    receiverText,
+                    null);
+            SqlContext sql =
+                    new SqlContext(SqlClause.CALL, null, false, false, 0, false, "configured lock helper " + name);
+            LockSite site = new LockSite(
+                    file.path() + "#" + sites.size(),
+                    function,
+                    key,
+                    nodeRegion(m.getName()),
+                    null,
+                    Language.JAVA,
+                    ExecutionApi.LOCK_HELPER,
+                    sql,
+                    context,
+                    ExecutionContext.UNKNOWN);
             sites.add(site);
             siteNodes.put(site, call);
         }
@@ -650,7 +756,8 @@ public final class JavaFrontEnd {
                 for (HelperSummary.KeySource k : op.parts()) {
                     if (k.parameter() >= 0 && k.parameter() < args.size()) {
                         Expression arg = args.get(k.parameter());
-                        String type = arg instanceof NameExpr n ? JavaScopes.declaredType(n.getNameAsString(), arg) : null;
+                        String type =
+                                arg instanceof NameExpr n ? JavaScopes.declaredType(n.getNameAsString(), arg) : null;
                         if (arg.isStringLiteralExpr() || arg.isTextBlockLiteralExpr() || "String".equals(type)) {
                             return true;
                         }
@@ -668,29 +775,43 @@ public final class JavaFrontEnd {
 
         private List<Suppression> suppressions() {
             List<Suppression> out = new ArrayList<>();
-            List<Suppression> comments = Suppression.fromComments(file.path(), file.text().lines().toList());
+            List<Suppression> comments =
+                    Suppression.fromComments(file.path(), file.text().lines().toList());
             Map<Integer, Integer> statementEnds = comments.isEmpty() ? Map.of() : statementEnds();
             for (Suppression s : comments) {
                 // the statement after the comment (or starting before it on its line) is covered to its end
-                int end = Math.max(statementEnds.getOrDefault(s.startLine(), 0),
-                        statementEnds.getOrDefault(s.startLine() + 1, 0));
+                int end = Math.max(
+                        statementEnds.getOrDefault(s.startLine(), 0), statementEnds.getOrDefault(s.startLine() + 1, 0));
                 out.add(end > s.endLine() ? s.withEndLine(end) : s);
             }
             for (AnnotationExpr a : unit.findAll(AnnotationExpr.class)) {
-                if (!a.getNameAsString().equals("SuppressWarnings") && !a.getNameAsString().equals("java.lang.SuppressWarnings")) {
+                if (!a.getNameAsString().equals("SuppressWarnings")
+                        && !a.getNameAsString().equals("java.lang.SuppressWarnings")) {
                     continue;
                 }
                 Node target = a.getParentNode().orElse(null);
-                if (target == null || target.getBegin().isEmpty() || target.getEnd().isEmpty()) {
+                if (target == null
+                        || target.getBegin().isEmpty()
+                        || target.getEnd().isEmpty()) {
                     continue;
                 }
                 for (StringLiteralExpr value : a.findAll(StringLiteralExpr.class)) {
                     Set<String> ids = Suppression.parseAnnotationValue(value.asString());
                     if (ids != null) {
-                        int start = value.getBegin().map(p -> file.offsetOf(p.line, p.column)).orElse(0);
-                        int end = value.getEnd().map(p -> file.offsetOf(p.line, p.column) + 1).orElse(start);
-                        out.add(new Suppression(file.path(), target.getBegin().get().line, target.getEnd().get().line, ids,
-                                "", SuppressionUse.Form.ANNOTATION, file.region(start, end),
+                        int start = value.getBegin()
+                                .map(p -> file.offsetOf(p.line, p.column))
+                                .orElse(0);
+                        int end = value.getEnd()
+                                .map(p -> file.offsetOf(p.line, p.column) + 1)
+                                .orElse(start);
+                        out.add(new Suppression(
+                                file.path(),
+                                target.getBegin().get().line,
+                                target.getEnd().get().line,
+                                ids,
+                                "",
+                                SuppressionUse.Form.ANNOTATION,
+                                file.region(start, end),
                                 target instanceof FieldDeclaration));
                     }
                 }
@@ -746,8 +867,8 @@ public final class JavaFrontEnd {
                     sql.appendSynthetic("SELECT ", JavaText.SYNTHETIC);
                     sql.append(jooqPlaceholders(text, ApiSurfaces.jooqBindings(call, 1)));
                     MethodCallExpr exec = ApiSurfaces.jooqExecutor(call);
-                    candidates.add(new Candidate(sql, call.getArgument(0), ExecutionApi.JOOQ, call, call,
-                            exec != null ? exec : call, null));
+                    candidates.add(new Candidate(
+                            sql, call.getArgument(0), ExecutionApi.JOOQ, call, call, exec != null ? exec : call, null));
                 }
                 return;
             }
@@ -756,7 +877,8 @@ public final class JavaFrontEnd {
             if (surface != null) {
                 for (JavaText alternative : advisoryTexts(call.getArgument(0))) {
                     JavaText text = surface == ExecutionApi.JOOQ
-                            ? jooqPlaceholders(alternative, ApiSurfaces.jooqBindings(call, 1)) : alternative;
+                            ? jooqPlaceholders(alternative, ApiSurfaces.jooqBindings(call, 1))
+                            : alternative;
                     candidates.add(new Candidate(text, call.getArgument(0), surface, call, call));
                 }
                 return;
@@ -834,8 +956,8 @@ public final class JavaFrontEnd {
             }
             sql.appendSynthetic(")", JavaText.SYNTHETIC);
             MethodCallExpr exec = ApiSurfaces.jooqExecutor(call);
-            candidates.add(new Candidate(sql, call.getArgument(0), ExecutionApi.JOOQ, call, call, exec != null ? exec : call,
-                    null));
+            candidates.add(new Candidate(
+                    sql, call.getArgument(0), ExecutionApi.JOOQ, call, call, exec != null ? exec : call, null));
         }
 
         /**
@@ -901,10 +1023,12 @@ public final class JavaFrontEnd {
                 if (target instanceof FieldAccessExpr f && f.getScope().isThisExpr()) {
                     field = f.getNameAsString();
                 } else if (target instanceof NameExpr n
-                        && JavaScopes.local(n.getNameAsString(), call).isEmpty() && !JavaScopes.isParameter(n.getNameAsString(), call)) {
+                        && JavaScopes.local(n.getNameAsString(), call).isEmpty()
+                        && !JavaScopes.isParameter(n.getNameAsString(), call)) {
                     field = n.getNameAsString();
                 }
-            } else if (parent instanceof VariableDeclarator v && v.getParentNode().orElse(null) instanceof FieldDeclaration) {
+            } else if (parent instanceof VariableDeclarator v
+                    && v.getParentNode().orElse(null) instanceof FieldDeclaration) {
                 field = v.getNameAsString();
             }
             TypeDeclaration<?> type = call.findAncestor(TypeDeclaration.class).orElse(null);
@@ -913,10 +1037,17 @@ public final class JavaFrontEnd {
             }
             Node home = JavaScopes.callableOf(call);
             String f = field;
-            List<MethodCallExpr> execs = type.findAll(MethodCallExpr.class, m -> m.getArguments().isEmpty()
-                    && API.roles("PreparedStatement", m.getNameAsString(), 0).contains(Role.EXECUTES_SQL) && m.getScope().map(sc -> sc.toString().equals(f)
-                    || sc.toString().equals("this." + f)).orElse(false) && JavaScopes.callableOf(m) != home
-                    && m.findAncestor(TypeDeclaration.class).orElse(null) == type);
+            List<MethodCallExpr> execs = type.findAll(
+                    MethodCallExpr.class,
+                    m -> m.getArguments().isEmpty()
+                            && API.roles("PreparedStatement", m.getNameAsString(), 0)
+                                    .contains(Role.EXECUTES_SQL)
+                            && m.getScope()
+                                    .map(sc -> sc.toString().equals(f)
+                                            || sc.toString().equals("this." + f))
+                                    .orElse(false)
+                            && JavaScopes.callableOf(m) != home
+                            && m.findAncestor(TypeDeclaration.class).orElse(null) == type);
             if (execs.isEmpty()) {
                 return false;
             }
@@ -928,13 +1059,15 @@ public final class JavaFrontEnd {
 
         private ExecutionApi refine(ExecutionApi api, MethodCallExpr call) {
             String receiver = call.getScope().map(Node::toString).orElse("").toLowerCase(Locale.ROOT);
-            boolean template = receiver.contains("template") || receiver.contains("jdbc") || receiver.contains("client");
+            boolean template =
+                    receiver.contains("template") || receiver.contains("jdbc") || receiver.contains("client");
             if (api == ExecutionApi.JDBC_STATEMENT && template && !receiver.contains("statement")) {
                 return ExecutionApi.SPRING_JDBC_TEMPLATE;
             }
             String name = call.getNameAsString();
-            if (api == ExecutionApi.SPRING_JDBC_TEMPLATE && (name.equals("query") || name.equals("update")
-                    || name.equals("sql")) && !template) {
+            if (api == ExecutionApi.SPRING_JDBC_TEMPLATE
+                    && (name.equals("query") || name.equals("update") || name.equals("sql"))
+                    && !template) {
                 return ExecutionApi.OTHER_CALL;
             }
             return api;
@@ -969,8 +1102,11 @@ public final class JavaFrontEnd {
             }
             if (name.equals("then")) {
                 Expression scope = m.getScope().orElse(null);
-                return m.getArguments().size() == 1 && (scope == null || (scope instanceof NameExpr n
-                        && Character.isUpperCase(n.getNameAsString().charAt(0))));
+                return m.getArguments().size() == 1
+                        && (scope == null
+                                || (scope instanceof NameExpr n
+                                        && Character.isUpperCase(
+                                                n.getNameAsString().charAt(0))));
             }
             return true;
         }
@@ -983,10 +1119,16 @@ public final class JavaFrontEnd {
                 procedure(a, m);
                 return;
             }
-            ExecutionApi methodApi = MYBATIS_ANNOTATIONS.contains(simple) && (name.startsWith("org.apache.ibatis.")
-                    || ApiSurfaces.imports(a, "org.apache.ibatis.annotations")) ? ExecutionApi.MYBATIS
-                    : JDBI_ANNOTATIONS.contains(simple) && (name.startsWith("org.jdbi.") || name.startsWith("org.skife.")
-                    || ApiSurfaces.imports(a, "org.jdbi.", "org.skife.jdbi.")) ? ExecutionApi.JDBI : null;
+            ExecutionApi methodApi = MYBATIS_ANNOTATIONS.contains(simple)
+                            && (name.startsWith("org.apache.ibatis.")
+                                    || ApiSurfaces.imports(a, "org.apache.ibatis.annotations"))
+                    ? ExecutionApi.MYBATIS
+                    : JDBI_ANNOTATIONS.contains(simple)
+                                    && (name.startsWith("org.jdbi.")
+                                            || name.startsWith("org.skife.")
+                                            || ApiSurfaces.imports(a, "org.jdbi.", "org.skife.jdbi."))
+                            ? ExecutionApi.JDBI
+                            : null;
             if (methodApi != null) {
                 Expression value = memberValue(a, "value");
                 JavaText text = value == null ? null : joined(value);
@@ -1016,7 +1158,11 @@ public final class JavaFrontEnd {
             }
             JavaText text = strings.evaluate(value);
             if (text != null && mentionsAdvisory(text.text())) {
-                candidates.add(new Candidate(text, value, ExecutionApi.SPRING_DATA_QUERY, null,
+                candidates.add(new Candidate(
+                        text,
+                        value,
+                        ExecutionApi.SPRING_DATA_QUERY,
+                        null,
                         a.getParentNode().orElse(a)));
             }
         }
@@ -1083,8 +1229,12 @@ public final class JavaFrontEnd {
         private void collectDeclarations() {
             Set<VariableDeclarator> used = strings.usedConstants();
             for (VariableDeclarator v : strings.constants().values().stream()
-                    .sorted(Comparator.comparing(v -> v.getBegin().map(p -> p.line).orElse(0))).toList()) {
-                if (used.contains(v) || v.getInitializer().isEmpty() || !(v.getParentNode().orElse(null) instanceof FieldDeclaration)) {
+                    .sorted(Comparator.comparing(
+                            v -> v.getBegin().map(p -> p.line).orElse(0)))
+                    .toList()) {
+                if (used.contains(v)
+                        || v.getInitializer().isEmpty()
+                        || !(v.getParentNode().orElse(null) instanceof FieldDeclaration)) {
                     continue;
                 }
                 JavaText text = strings.evaluate(v.getInitializer().get());
@@ -1096,12 +1246,19 @@ public final class JavaFrontEnd {
 
         private void toSites(Candidate c) {
             SqlAnalysis analysis = analyses.computeIfAbsent(c.text.text(), sqlAnalyzer::analyze);
-            int anchorStart = c.anchor.getBegin().map(p -> file.offsetOf(p.line, p.column)).orElse(0);
-            int anchorEnd = c.anchor.getEnd().map(p -> file.offsetOf(p.line, p.column) + 1).orElse(anchorStart);
+            int anchorStart = c.anchor
+                    .getBegin()
+                    .map(p -> file.offsetOf(p.line, p.column))
+                    .orElse(0);
+            int anchorEnd = c.anchor
+                    .getEnd()
+                    .map(p -> file.offsetOf(p.line, p.column) + 1)
+                    .orElse(anchorStart);
             SourceRegion anchorRegion = file.region(anchorStart, anchorEnd);
             for (SqlProblem problem : analysis.problems()) {
                 int off = c.text.offsetAt(problem.offset());
-                SourceRegion where = off >= 0 && off >= anchorStart && off < anchorEnd ? file.region(off, off) : anchorRegion;
+                SourceRegion where =
+                        off >= 0 && off >= anchorStart && off < anchorEnd ? file.region(off, off) : anchorRegion;
                 notifications.add(new Notification(Severity.NOTE, "sql-parse-fallback", problem.message(), where));
             }
             JavaContext context = context(c);
@@ -1113,24 +1270,38 @@ public final class JavaFrontEnd {
                 // executed here is reported at this call, with its declaration as a related location
                 // a name assembled from several pieces ("pg_" + (attempt ? "try_" : "") + "advisory_lock") is
                 // written nowhere as one: reported at the execution, the SQL as its declaration
-                boolean inline = mapped != null && contiguous(c.text, call.nameStart(), call.nameEnd())
+                boolean inline = mapped != null
+                        && contiguous(c.text, call.nameStart(), call.nameEnd())
                         && (c.text.constantName() == null || (s >= anchorStart && e < anchorEnd));
-                SourceRegion primary = inline || c.api == ExecutionApi.DECLARATION ? (mapped != null ? mapped : anchorRegion)
+                SourceRegion primary = inline || c.api == ExecutionApi.DECLARATION
+                        ? (mapped != null ? mapped : anchorRegion)
                         : anchorRegion;
                 SourceRegion declaration = inline || c.api == ExecutionApi.DECLARATION ? null : mapped;
-                LockKey key = bindParameters(c, SqlSites.key(call, (from, to) -> {
-                    int a = c.text.offsetAt(from);
-                    int b = c.text.offsetAt(to - 1);
-                    return a >= 0 && b >= a ? file.region(a, b + 1) : null;
-                }), call);
+                LockKey key = bindParameters(
+                        c,
+                        SqlSites.key(call, (from, to) -> {
+                            int a = c.text.offsetAt(from);
+                            int b = c.text.offsetAt(to - 1);
+                            return a >= 0 && b >= a ? file.region(a, b + 1) : null;
+                        }),
+                        call);
                 if (c.field != null && c.exec != null) {
                     // prepared into a field elsewhere: reported at this execution, the SQL as its declaration
                     primary = nodeRegion(c.exec.getName());
                     declaration = mapped;
                 }
-                boolean multiStatement = call.statementIndex() < analysis.statements().size() - 1;
-                LockSite site = new LockSite(file.path() + "#" + sites.size(), call.function(), key, primary,
-                        declaration, Language.JAVA, c.api, call.context(), context,
+                boolean multiStatement =
+                        call.statementIndex() < analysis.statements().size() - 1;
+                LockSite site = new LockSite(
+                        file.path() + "#" + sites.size(),
+                        call.function(),
+                        key,
+                        primary,
+                        declaration,
+                        Language.JAVA,
+                        c.api,
+                        call.context(),
+                        context,
                         executionContexts.analyze(c.contextNode, c.exec, c.api, multiStatement));
                 sites.add(site);
                 siteNodes.put(site, c.exec != null ? c.exec : c.contextNode);
@@ -1171,14 +1342,22 @@ public final class JavaFrontEnd {
                 Expression bound = c.text.holeAt(arg.start());
                 if (bound == null && part.kind() == KeyPart.Kind.PARAMETER) {
                     String t = arg.text().trim();
-                    String name = t.startsWith(":") ? t.substring(1)
-                            : t.startsWith("#{") || t.startsWith("${") ? t.substring(2, Math.max(2, t.length() - 1)).split(",", -1)[0].trim()
-                            : null;
-                    int position = (t.startsWith("$") || t.startsWith("?")) && t.length() > 1 && Character.isDigit(t.charAt(1))
-                            ? parsePosition(t.substring(1)) : name == null ? questionMarksBefore(c.text.text(), arg.start()) + 1 : 0;
-                    bound = c.wrapper != null ? (name == null ? c.wrapper.bound(c.call, position) : null)
-                            : c.field != null ? ParameterBinder.fieldSetter(c.exec, c.field, position)
-                            : ParameterBinder.bound(c.api, c.call, position, name);
+                    String name = t.startsWith(":")
+                            ? t.substring(1)
+                            : t.startsWith("#{") || t.startsWith("${")
+                                    ? t.substring(2, Math.max(2, t.length() - 1))
+                                            .split(",", -1)[0]
+                                            .trim()
+                                    : null;
+                    int position =
+                            (t.startsWith("$") || t.startsWith("?")) && t.length() > 1 && Character.isDigit(t.charAt(1))
+                                    ? parsePosition(t.substring(1))
+                                    : name == null ? questionMarksBefore(c.text.text(), arg.start()) + 1 : 0;
+                    bound = c.wrapper != null
+                            ? (name == null ? c.wrapper.bound(c.call, position) : null)
+                            : c.field != null
+                                    ? ParameterBinder.fieldSetter(c.exec, c.field, position)
+                                    : ParameterBinder.bound(c.api, c.call, position, name);
                     if (bound == null && c.call == null && c.contextNode instanceof CallableDeclaration<?> m) {
                         String parameter = methodParameter(m, position, name);
                         if (parameter != null && !parameter.equals(name)) {
@@ -1192,8 +1371,12 @@ public final class JavaFrontEnd {
                     continue;
                 }
                 KeyPart value = keys.evaluate(bound, file);
-                parts.set(i, value.isKnown() ? value
-                        : new KeyPart(KeyPart.Kind.PARAMETER, null, value.expression(), null, null, value.hash()));
+                parts.set(
+                        i,
+                        value.isKnown()
+                                ? value
+                                : new KeyPart(
+                                        KeyPart.Kind.PARAMETER, null, value.expression(), null, null, value.hash()));
                 changed = true;
             }
             return changed ? new LockKey(key.space(), parts) : key;
@@ -1215,26 +1398,32 @@ public final class JavaFrontEnd {
                 }
                 for (var p : params) {
                     for (AnnotationExpr an : p.getAnnotations()) {
-                        String simple = an.getNameAsString().substring(an.getNameAsString().lastIndexOf('.') + 1);
+                        String simple = an.getNameAsString()
+                                .substring(an.getNameAsString().lastIndexOf('.') + 1);
                         Expression v = PARAM_NAME_ANNOTATIONS.contains(simple) ? memberValue(an, "value") : null;
                         if (v instanceof StringLiteralExpr s && s.asString().equals(name)) {
                             return p.getNameAsString();
                         }
                     }
                 }
-                String base = name.startsWith("param") || name.startsWith("arg") ? name.replaceAll("^(param|arg)", "") : "";
+                String base =
+                        name.startsWith("param") || name.startsWith("arg") ? name.replaceAll("^(param|arg)", "") : "";
                 if (base.matches("\\d+")) {
                     int n = Integer.parseInt(base) - (name.startsWith("arg") ? 0 : 1);
                     return n >= 0 && n < params.size() ? params.get(n).getNameAsString() : null;
                 }
                 return params.size() == 1 ? params.get(0).getNameAsString() : null;
             }
-            return position >= 1 && position <= params.size() ? params.get(position - 1).getNameAsString() : null;
+            return position >= 1 && position <= params.size()
+                    ? params.get(position - 1).getNameAsString()
+                    : null;
         }
 
         private JavaContext context(Candidate c) {
             Node n = c.contextNode;
-            String type = n.findAncestor(TypeDeclaration.class).map(TypeDeclaration::getNameAsString).orElse("");
+            String type = n.findAncestor(TypeDeclaration.class)
+                    .map(TypeDeclaration::getNameAsString)
+                    .orElse("");
             if (n instanceof TypeDeclaration<?> t) {
                 type = t.getNameAsString();
             }
@@ -1243,7 +1432,10 @@ public final class JavaFrontEnd {
             String receiver = null;
             MethodCallExpr running = c.exec != null ? c.exec : c.call;
             if (running != null) {
-                receiver = running.getScope().map(Node::toString).map(JavaFrontEnd::abbreviate).orElse(null);
+                receiver = running.getScope()
+                        .map(Node::toString)
+                        .map(JavaFrontEnd::abbreviate)
+                        .orElse(null);
                 exec = (receiver == null ? "" : receiver + ".") + running.getNameAsString();
             }
             return new JavaContext(type, method, exec, receiver, c.text.constantName());
@@ -1267,8 +1459,11 @@ public final class JavaFrontEnd {
             if (cur instanceof InitializerDeclaration i) {
                 return i.isStatic() ? "<clinit>" : "<init>";
             }
-            if (cur instanceof FieldDeclaration || (cur instanceof VariableDeclarator && cur.getParentNode()
-                    .filter(p -> p instanceof FieldDeclaration).isPresent())) {
+            if (cur instanceof FieldDeclaration
+                    || (cur instanceof VariableDeclarator
+                            && cur.getParentNode()
+                                    .filter(p -> p instanceof FieldDeclaration)
+                                    .isPresent())) {
                 return "<field>";
             }
             cur = cur.getParentNode().orElse(null);

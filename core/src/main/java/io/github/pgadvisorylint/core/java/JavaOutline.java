@@ -3,7 +3,6 @@ package io.github.pgadvisorylint.core.java;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
@@ -37,8 +36,7 @@ public final class JavaOutline {
     /** Words (lower case) whose mention keeps a body: what a hash of a run-time value is made of. */
     private static final List<String> KEEP_WORDS = List.of("hash", "crc", "adler", "checksum");
 
-    private JavaOutline() {
-    }
+    private JavaOutline() {}
 
     /**
      * An outline and where its characters come from.
@@ -55,7 +53,8 @@ public final class JavaOutline {
          * @return the offset in the file of the same character
          */
         public int fileOffset(int outlineOffset) {
-            return outlineOffset < fileOffsets.length ? fileOffsets[outlineOffset]
+            return outlineOffset < fileOffsets.length
+                    ? fileOffsets[outlineOffset]
                     : fileOffsets.length == 0 ? 0 : fileOffsets[fileOffsets.length - 1] + 1;
         }
     }
@@ -213,11 +212,12 @@ public final class JavaOutline {
     }
 
     /** What a brace opens. */
-    private enum Frame { TYPE }
+    private enum Frame {
+        TYPE
+    }
 
     /** A significant token: its first character's offset and its text (words and single punctuation). */
-    private record Token(int at, String text) {
-    }
+    private record Token(int at, String text) {}
 
     private static final class Scan {
         private final String s;
@@ -427,7 +427,9 @@ public final class JavaOutline {
                     depth++;
                 } else if (t.equals(")")) {
                     depth--;
-                } else if (depth == 0 && t.equals(word) && (k == 0 || !recent.get(k - 1).text().equals("."))) {
+                } else if (depth == 0
+                        && t.equals(word)
+                        && (k == 0 || !recent.get(k - 1).text().equals("."))) {
                     return true;
                 }
             }

@@ -16,8 +16,7 @@ import java.util.Optional;
 /** Name look-ups inside one method body, shared by the string and key evaluators. */
 final class JavaScopes {
 
-    private JavaScopes() {
-    }
+    private JavaScopes() {}
 
     /** @return the method, constructor or initializer holding the node, or null */
     static Node callableOf(Node n) {
@@ -44,7 +43,8 @@ final class JavaScopes {
         int line = use.getBegin().map(p -> p.line).orElse(Integer.MAX_VALUE);
         VariableDeclarator best = null;
         for (VariableDeclarator v : scope.findAll(VariableDeclarator.class)) {
-            if (v.getNameAsString().equals(name) && !(v.getParentNode().orElse(null) instanceof FieldDeclaration)
+            if (v.getNameAsString().equals(name)
+                    && !(v.getParentNode().orElse(null) instanceof FieldDeclaration)
                     && v.getBegin().map(p -> p.line).orElse(0) <= line) {
                 best = v;
             }
@@ -56,10 +56,14 @@ final class JavaScopes {
     static boolean isParameter(String name, Node use) {
         Node cur = use;
         while (cur != null) {
-            if (cur instanceof CallableDeclaration<?> c && c.getParameters().stream().anyMatch(p -> p.getNameAsString().equals(name))) {
+            if (cur instanceof CallableDeclaration<?> c
+                    && c.getParameters().stream()
+                            .anyMatch(p -> p.getNameAsString().equals(name))) {
                 return true;
             }
-            if (cur instanceof LambdaExpr l && l.getParameters().stream().anyMatch(p -> p.getNameAsString().equals(name))) {
+            if (cur instanceof LambdaExpr l
+                    && l.getParameters().stream()
+                            .anyMatch(p -> p.getNameAsString().equals(name))) {
                 return true;
             }
             if (cur instanceof TypeDeclaration<?>) {
@@ -73,8 +77,10 @@ final class JavaScopes {
     /** @return true when the local variable is assigned again after its declaration (not effectively final) */
     static boolean reassigned(VariableDeclarator v) {
         Node scope = callableOf(v);
-        return scope != null && scope.findAll(AssignExpr.class).stream()
-                .anyMatch(a -> a.getTarget() instanceof NameExpr n && n.getNameAsString().equals(v.getNameAsString()));
+        return scope != null
+                && scope.findAll(AssignExpr.class).stream()
+                        .anyMatch(a -> a.getTarget() instanceof NameExpr n
+                                && n.getNameAsString().equals(v.getNameAsString()));
     }
 
     /**
@@ -90,8 +96,11 @@ final class JavaScopes {
             if (!local.get().getType().isVarType()) {
                 return local.get().getType().asString();
             }
-            return local.get().getInitializer().filter(i -> i instanceof ObjectCreationExpr)
-                    .map(i -> ((ObjectCreationExpr) i).getType().asString()).orElse(null);
+            return local.get()
+                    .getInitializer()
+                    .filter(i -> i instanceof ObjectCreationExpr)
+                    .map(i -> ((ObjectCreationExpr) i).getType().asString())
+                    .orElse(null);
         }
         for (Node cur = use; cur != null; cur = cur.getParentNode().orElse(null)) {
             if (cur instanceof CallableDeclaration<?> c) {

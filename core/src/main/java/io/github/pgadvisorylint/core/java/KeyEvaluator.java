@@ -68,12 +68,28 @@ final class KeyEvaluator {
     private static final int MAX_DEPTH = 48;
 
     /** One-argument calls that keep a hash's bits: widening, boxing, sign folding. */
-    private static final Set<String> WIDENING = Set.of("Math.abs", "Math.absExact", "Integer.toUnsignedLong",
-            "Long.valueOf", "Integer.valueOf", "Math.toIntExact", "StrictMath.abs");
+    private static final Set<String> WIDENING = Set.of(
+            "Math.abs",
+            "Math.absExact",
+            "Integer.toUnsignedLong",
+            "Long.valueOf",
+            "Integer.valueOf",
+            "Math.toIntExact",
+            "StrictMath.abs");
 
     /** {@code String} methods that return a {@code String}. */
-    private static final Set<String> STRING_RETURNING = Set.of("toLowerCase", "toUpperCase", "trim", "strip",
-            "concat", "substring", "replace", "replaceAll", "intern", "formatted", "repeat");
+    private static final Set<String> STRING_RETURNING = Set.of(
+            "toLowerCase",
+            "toUpperCase",
+            "trim",
+            "strip",
+            "concat",
+            "substring",
+            "replace",
+            "replaceAll",
+            "intern",
+            "formatted",
+            "repeat");
 
     /** A computed value: 64-bit, whether Java typed it {@code int}, its origin and hash. */
     private record Val(long value, boolean isInt, SourceRegion origin, String originName, KeyHash hash) {
@@ -100,7 +116,8 @@ final class KeyEvaluator {
         try {
             Val v = eval(e, file, 0, new HashSet<>());
             if (v != null) {
-                return KeyPart.known(v.value, text, v.origin != null ? v.origin : region(e, file), v.originName, v.hash);
+                return KeyPart.known(
+                        v.value, text, v.origin != null ? v.origin : region(e, file), v.originName, v.hash);
             }
             KeyHash hash = hashOf(e, file, 0, new HashSet<>());
             if (hash != null) {
@@ -196,8 +213,10 @@ final class KeyEvaluator {
                 return constant(c.get(), depth, visiting);
             }
             // ENUM_CONSTANT.field
-            Optional<ConstantIndex.Constant> en = f.getScope() instanceof NameExpr || f.getScope() instanceof FieldAccessExpr
-                    ? enumConstant(f.getScope()) : Optional.empty();
+            Optional<ConstantIndex.Constant> en =
+                    f.getScope() instanceof NameExpr || f.getScope() instanceof FieldAccessExpr
+                            ? enumConstant(f.getScope())
+                            : Optional.empty();
             if (en.isPresent()) {
                 return enumField(en.get(), f.getNameAsString(), depth, visiting);
             }
@@ -211,30 +230,40 @@ final class KeyEvaluator {
 
     private Val call(MethodCallExpr m, SourceFile file, int depth, Set<Node> visiting) {
         String name = m.getNameAsString();
-        if (name.equals("hashCode") && m.getArguments().isEmpty() && m.getScope().isPresent()) {
+        if (name.equals("hashCode")
+                && m.getArguments().isEmpty()
+                && m.getScope().isPresent()) {
             String s = stringValue(m.getScope().get(), file);
             if (s != null) {
-                return new Val(s.hashCode(), true, region(m, file), null,
-                        new KeyHash(KeyHash.Function.STRING_HASHCODE, s));
+                return new Val(
+                        s.hashCode(), true, region(m, file), null, new KeyHash(KeyHash.Function.STRING_HASHCODE, s));
             }
             return null;
         }
-        if (name.equals("getValue") && m.getArguments().isEmpty() && m.getScope().orElse(null) instanceof NameExpr n) {
+        if (name.equals("getValue")
+                && m.getArguments().isEmpty()
+                && m.getScope().orElse(null) instanceof NameExpr n) {
             return checksum(n, m, file);
         }
         if ((name.equals("valueOf") || name.equals("parseLong") || name.equals("parseInt"))
-                && m.getArguments().size() == 1 && m.getScope().isPresent()
-                && (m.getScope().get().toString().equals("Long") || m.getScope().get().toString().equals("Integer"))) {
+                && m.getArguments().size() == 1
+                && m.getScope().isPresent()
+                && (m.getScope().get().toString().equals("Long")
+                        || m.getScope().get().toString().equals("Integer"))) {
             Val v = eval(m.getArgument(0), file, depth + 1, visiting);
             if (v == null && !name.equals("valueOf")) {
                 String s = stringValue(m.getArgument(0), file);
                 try {
-                    return s == null ? null : new Val(Long.parseLong(s.trim()), name.equals("parseInt"), region(m, file), null, null);
+                    return s == null
+                            ? null
+                            : new Val(Long.parseLong(s.trim()), name.equals("parseInt"), region(m, file), null, null);
                 } catch (NumberFormatException ex) {
                     return null;
                 }
             }
-            return v == null ? null : v.withValue(v.value, m.getScope().get().toString().equals("Integer"));
+            return v == null
+                    ? null
+                    : v.withValue(v.value, m.getScope().get().toString().equals("Integer"));
         }
         if (m.getArguments().isEmpty() && m.getScope().isPresent()) {
             Optional<ConstantIndex.Constant> en = enumConstant(m.getScope().get());
@@ -247,7 +276,8 @@ final class KeyEvaluator {
 
     /** {@code crc.getValue()} where {@code crc} is a local {@code new CRC32()} fed only constant strings. */
     private Val checksum(NameExpr n, MethodCallExpr use, SourceFile file) {
-        Node scope = use.findAncestor(CallableDeclaration.class).map(x -> (Node) x).orElse(null);
+        Node scope =
+                use.findAncestor(CallableDeclaration.class).map(x -> (Node) x).orElse(null);
         if (scope == null) {
             return null;
         }
@@ -261,16 +291,23 @@ final class KeyEvaluator {
             return null;
         }
         String type = oc.getType().getNameAsString();
-        KeyHash.Function fn = type.equals("CRC32") ? KeyHash.Function.CRC32 : type.equals("Adler32") ? KeyHash.Function.ADLER32 : null;
+        KeyHash.Function fn = type.equals("CRC32")
+                ? KeyHash.Function.CRC32
+                : type.equals("Adler32") ? KeyHash.Function.ADLER32 : null;
         if (fn == null) {
             return null;
         }
         Checksum sum = fn == KeyHash.Function.CRC32 ? new CRC32() : new Adler32();
         StringBuilder input = new StringBuilder();
         for (MethodCallExpr u : scope.findAll(MethodCallExpr.class)) {
-            if (u.getNameAsString().equals("update") && u.getScope().map(s -> s.toString().equals(n.getNameAsString())).orElse(false)) {
-                if (u.getArguments().size() != 1 || !(u.getArgument(0) instanceof MethodCallExpr gb)
-                        || !gb.getNameAsString().equals("getBytes") || gb.getScope().isEmpty()) {
+            if (u.getNameAsString().equals("update")
+                    && u.getScope()
+                            .map(s -> s.toString().equals(n.getNameAsString()))
+                            .orElse(false)) {
+                if (u.getArguments().size() != 1
+                        || !(u.getArgument(0) instanceof MethodCallExpr gb)
+                        || !gb.getNameAsString().equals("getBytes")
+                        || gb.getScope().isEmpty()) {
                     return null;
                 }
                 String s = stringValue(gb.getScope().get(), file);
@@ -299,13 +336,20 @@ final class KeyEvaluator {
         if (e instanceof CastExpr c) {
             return hashOf(c.getExpression(), file, depth + 1, visiting);
         }
-        if (e instanceof UnaryExpr u && (u.getOperator() == UnaryExpr.Operator.MINUS || u.getOperator() == UnaryExpr.Operator.PLUS)) {
+        if (e instanceof UnaryExpr u
+                && (u.getOperator() == UnaryExpr.Operator.MINUS || u.getOperator() == UnaryExpr.Operator.PLUS)) {
             return hashOf(u.getExpression(), file, depth + 1, visiting);
         }
         if (e instanceof BinaryExpr b && b.getOperator() == BinaryExpr.Operator.BINARY_AND) {
             // h & 0xFFFFFFFFL: a mask keeps at most the hash's bits
-            KeyHash l = eval(b.getRight(), file, depth + 1, visiting) != null ? hashOf(b.getLeft(), file, depth + 1, visiting) : null;
-            return l != null ? l : eval(b.getLeft(), file, depth + 1, visiting) != null ? hashOf(b.getRight(), file, depth + 1, visiting) : null;
+            KeyHash l = eval(b.getRight(), file, depth + 1, visiting) != null
+                    ? hashOf(b.getLeft(), file, depth + 1, visiting)
+                    : null;
+            return l != null
+                    ? l
+                    : eval(b.getLeft(), file, depth + 1, visiting) != null
+                            ? hashOf(b.getRight(), file, depth + 1, visiting)
+                            : null;
         }
         if (e instanceof FieldAccessExpr f && f.getScope() instanceof ThisExpr) {
             return fieldHash(f.getNameAsString(), f, file, depth, visiting);
@@ -319,7 +363,8 @@ final class KeyEvaluator {
             if (name.equals("identityHashCode") && scope.equals("System")) {
                 return new KeyHash(KeyHash.Function.IDENTITY_HASHCODE, null);
             }
-            if ((name.equals("hash") || name.equals("hashCode")) && (scope.equals("Objects") || scope.equals("Arrays"))) {
+            if ((name.equals("hash") || name.equals("hashCode"))
+                    && (scope.equals("Objects") || scope.equals("Arrays"))) {
                 return new KeyHash(KeyHash.Function.OBJECTS_HASH, null);
             }
             if (name.equals("hashCode") && m.getArguments().isEmpty()) {
@@ -351,13 +396,19 @@ final class KeyEvaluator {
                 return new KeyHash(KeyHash.Function.HASHCODE, null);
             }
             if (name.equals("getValue") && m.getScope().orElse(null) instanceof NameExpr n) {
-                Node scopeNode = m.findAncestor(CallableDeclaration.class).map(x -> (Node) x).orElse(null);
+                Node scopeNode = m.findAncestor(CallableDeclaration.class)
+                        .map(x -> (Node) x)
+                        .orElse(null);
                 if (scopeNode != null) {
                     for (ObjectCreationExpr oc : scopeNode.findAll(ObjectCreationExpr.class)) {
                         String t = oc.getType().getNameAsString();
-                        if ((t.equals("CRC32") || t.equals("Adler32")) && oc.getParentNode()
-                                .filter(p -> p instanceof VariableDeclarator v && v.getNameAsString().equals(n.getNameAsString())).isPresent()) {
-                            return new KeyHash(t.equals("CRC32") ? KeyHash.Function.CRC32 : KeyHash.Function.ADLER32, null);
+                        if ((t.equals("CRC32") || t.equals("Adler32"))
+                                && oc.getParentNode()
+                                        .filter(p -> p instanceof VariableDeclarator v
+                                                && v.getNameAsString().equals(n.getNameAsString()))
+                                        .isPresent()) {
+                            return new KeyHash(
+                                    t.equals("CRC32") ? KeyHash.Function.CRC32 : KeyHash.Function.ADLER32, null);
                         }
                     }
                 }
@@ -395,8 +446,10 @@ final class KeyEvaluator {
             if (fd.isEmpty()) {
                 continue;
             }
-            VariableDeclarator v = fd.get().getVariables().stream().filter(x -> x.getNameAsString().equals(name))
-                    .findFirst().orElse(null);
+            VariableDeclarator v = fd.get().getVariables().stream()
+                    .filter(x -> x.getNameAsString().equals(name))
+                    .findFirst()
+                    .orElse(null);
             if (v == null || !visiting.add(v)) {
                 return null;
             }
@@ -405,16 +458,20 @@ final class KeyEvaluator {
                 v.getInitializer().ifPresent(writes::add);
                 for (AssignExpr a : t.findAll(AssignExpr.class)) {
                     Expression target = a.getTarget();
-                    boolean thisField = target instanceof FieldAccessExpr fa && fa.getScope() instanceof ThisExpr
+                    boolean thisField = target instanceof FieldAccessExpr fa
+                            && fa.getScope() instanceof ThisExpr
                             && fa.getNameAsString().equals(name);
-                    boolean bare = target instanceof NameExpr tn && tn.getNameAsString().equals(name)
-                            && JavaScopes.local(name, tn).isEmpty() && !JavaScopes.isParameter(name, tn);
+                    boolean bare = target instanceof NameExpr tn
+                            && tn.getNameAsString().equals(name)
+                            && JavaScopes.local(name, tn).isEmpty()
+                            && !JavaScopes.isParameter(name, tn);
                     if (!thisField && !bare) {
                         continue;
                     }
                     Node callable = JavaScopes.callableOf(a);
-                    if (a.getOperator() != AssignExpr.Operator.ASSIGN || !(callable instanceof ConstructorDeclaration
-                            || callable instanceof InitializerDeclaration)) {
+                    if (a.getOperator() != AssignExpr.Operator.ASSIGN
+                            || !(callable instanceof ConstructorDeclaration
+                                    || callable instanceof InitializerDeclaration)) {
                         return null; // changed after construction: not one value per object
                     }
                     writes.add(a.getValue());
@@ -440,7 +497,8 @@ final class KeyEvaluator {
         List<MethodDeclaration> found = new ArrayList<>();
         for (TypeDeclaration<?> t : types) {
             for (MethodDeclaration md : t.getMethodsByName(m.getNameAsString())) {
-                if (md.getParameters().size() == m.getArguments().size() && md.getBody().isPresent()) {
+                if (md.getParameters().size() == m.getArguments().size()
+                        && md.getBody().isPresent()) {
                     found.add(md);
                 }
             }
@@ -452,18 +510,23 @@ final class KeyEvaluator {
             return null;
         }
         MethodDeclaration md = found.get(0);
-        if (!m.getArguments().isEmpty() && m.getArguments().stream().allMatch(a -> isConstant(a, file, depth, visiting))) {
+        if (!m.getArguments().isEmpty()
+                && m.getArguments().stream().allMatch(a -> isConstant(a, file, depth, visiting))) {
             return null;
         }
         if (!visiting.add(md)) {
             return null;
         }
         try {
-            SourceFile declaring = md.findAncestor(TypeDeclaration.class).map(index::fileOf).orElse(null);
+            SourceFile declaring =
+                    md.findAncestor(TypeDeclaration.class).map(index::fileOf).orElse(null);
             List<Expression> returns = new ArrayList<>();
             for (ReturnStmt r : md.getBody().get().findAll(ReturnStmt.class)) {
-                if (r.findAncestor(LambdaExpr.class).filter(l -> isInside(l, md)).isPresent()
-                        || r.findAncestor(TypeDeclaration.class).orElse(null) != md.findAncestor(TypeDeclaration.class).orElse(null)) {
+                if (r.findAncestor(LambdaExpr.class)
+                                .filter(l -> isInside(l, md))
+                                .isPresent()
+                        || r.findAncestor(TypeDeclaration.class).orElse(null)
+                                != md.findAncestor(TypeDeclaration.class).orElse(null)) {
                     continue; // a lambda's or a local class's own return
                 }
                 if (r.getExpression().isEmpty()) {
@@ -516,7 +579,8 @@ final class KeyEvaluator {
         String typeName = null;
         if (scope instanceof NameExpr n) {
             String declared = JavaScopes.declaredType(n.getNameAsString(), m);
-            typeName = declared != null ? JavaScopes.simpleTypeName(declared)
+            typeName = declared != null
+                    ? JavaScopes.simpleTypeName(declared)
                     : Character.isUpperCase(n.getNameAsString().charAt(0)) ? n.getNameAsString() : null;
         } else if (scope instanceof FieldAccessExpr f && f.getScope() instanceof ThisExpr) {
             String declared = JavaScopes.declaredType(f.getNameAsString(), m);
@@ -560,10 +624,14 @@ final class KeyEvaluator {
         }
         if (e instanceof MethodCallExpr m) {
             String scope = m.getScope().map(Node::toString).orElse("");
-            return (STRING_RETURNING.contains(m.getNameAsString()) && m.getScope().isPresent()
-                    && (scope.equals("String") || isStringExpression(m.getScope().get())))
-                    || (scope.equals("String") && (m.getNameAsString().equals("valueOf") || m.getNameAsString().equals("join")
-                    || m.getNameAsString().equals("format")));
+            return (STRING_RETURNING.contains(m.getNameAsString())
+                            && m.getScope().isPresent()
+                            && (scope.equals("String")
+                                    || isStringExpression(m.getScope().get())))
+                    || (scope.equals("String")
+                            && (m.getNameAsString().equals("valueOf")
+                                    || m.getNameAsString().equals("join")
+                                    || m.getNameAsString().equals("format")));
         }
         return false;
     }
@@ -630,7 +698,9 @@ final class KeyEvaluator {
     }
 
     private Val constant(ConstantIndex.Constant c, int depth, Set<Node> visiting) {
-        if (!(c.declaration() instanceof VariableDeclarator v) || v.getInitializer().isEmpty() || !visiting.add(v)) {
+        if (!(c.declaration() instanceof VariableDeclarator v)
+                || v.getInitializer().isEmpty()
+                || !visiting.add(v)) {
             return null;
         }
         try {
@@ -638,14 +708,17 @@ final class KeyEvaluator {
             if (inner == null) {
                 return null;
             }
-            boolean asInt = (!v.getType().asString().equals("long") && !v.getType().asString().equals("Long"))
-                    ? inner.isInt || v.getType().asString().equals("int") : false;
+            boolean asInt = (!v.getType().asString().equals("long")
+                            && !v.getType().asString().equals("Long"))
+                    ? inner.isInt || v.getType().asString().equals("int")
+                    : false;
             if (inner.originName != null && isAlias(v.getInitializer().get())) {
                 // LOCK = LockKeys.INVOICE: one key under two names; the origin stays the first declaration
-                return new Val(asInt ? (int) inner.value : inner.value, asInt, inner.origin, inner.originName, inner.hash);
+                return new Val(
+                        asInt ? (int) inner.value : inner.value, asInt, inner.origin, inner.originName, inner.hash);
             }
-            return new Val(asInt ? (int) inner.value : inner.value, asInt,
-                    region(v, c.file()), c.qualifiedName(), inner.hash);
+            return new Val(
+                    asInt ? (int) inner.value : inner.value, asInt, region(v, c.file()), c.qualifiedName(), inner.hash);
         } finally {
             visiting.remove(v);
         }
@@ -657,9 +730,12 @@ final class KeyEvaluator {
         while (x instanceof EnclosedExpr || x instanceof CastExpr) {
             x = x instanceof EnclosedExpr p ? p.getInner() : ((CastExpr) x).getExpression();
         }
-        return x instanceof NameExpr || x instanceof FieldAccessExpr
-                || (x instanceof MethodCallExpr m && m.getArguments().isEmpty() && m.getScope().isPresent()
-                && !m.getNameAsString().equals("hashCode"));
+        return x instanceof NameExpr
+                || x instanceof FieldAccessExpr
+                || (x instanceof MethodCallExpr m
+                        && m.getArguments().isEmpty()
+                        && m.getScope().isPresent()
+                        && !m.getNameAsString().equals("hashCode"));
     }
 
     /** An enum constant's field or getter: the constructor argument assigned to that field. */
@@ -677,8 +753,11 @@ final class KeyEvaluator {
                 List<ReturnStmt> returns = m.getBody().get().findAll(ReturnStmt.class);
                 if (returns.size() == 1 && returns.get(0).getExpression().isPresent()) {
                     Expression r = returns.get(0).getExpression().get();
-                    field = r instanceof NameExpr rn ? rn.getNameAsString()
-                            : r instanceof FieldAccessExpr rf && rf.getScope() instanceof ThisExpr ? rf.getNameAsString() : null;
+                    field = r instanceof NameExpr rn
+                            ? rn.getNameAsString()
+                            : r instanceof FieldAccessExpr rf && rf.getScope() instanceof ThisExpr
+                                    ? rf.getNameAsString()
+                                    : null;
                 }
             }
         }
@@ -698,7 +777,8 @@ final class KeyEvaluator {
     private static String lombokGetterField(EnumDeclaration en, String method) {
         List<String> candidates = new ArrayList<>(List.of(method));
         for (String prefix : List.of("get", "is")) {
-            if (method.length() > prefix.length() && method.startsWith(prefix)
+            if (method.length() > prefix.length()
+                    && method.startsWith(prefix)
                     && Character.isUpperCase(method.charAt(prefix.length()))) {
                 String rest = method.substring(prefix.length());
                 candidates.add(Character.toLowerCase(rest.charAt(0)) + rest.substring(1));
@@ -707,7 +787,9 @@ final class KeyEvaluator {
         boolean onType = en.getAnnotationByName("Getter").isPresent();
         for (String name : candidates) {
             Optional<FieldDeclaration> f = en.getFieldByName(name);
-            if (f.isPresent() && !f.get().isStatic() && (onType || f.get().getAnnotationByName("Getter").isPresent())) {
+            if (f.isPresent()
+                    && !f.get().isStatic()
+                    && (onType || f.get().getAnnotationByName("Getter").isPresent())) {
                 return name;
             }
         }
@@ -728,29 +810,38 @@ final class KeyEvaluator {
             }
             for (AssignExpr a : ctor.findAll(AssignExpr.class)) {
                 Expression target = a.getTarget();
-                String assigned = target instanceof FieldAccessExpr fa && fa.getScope() instanceof ThisExpr ? fa.getNameAsString()
+                String assigned = target instanceof FieldAccessExpr fa && fa.getScope() instanceof ThisExpr
+                        ? fa.getNameAsString()
                         : target instanceof NameExpr tn ? tn.getNameAsString() : null;
                 if (field.equals(assigned) && a.getValue() instanceof NameExpr pv) {
                     for (int i = 0; i < ctor.getParameters().size(); i++) {
                         if (ctor.getParameter(i).getNameAsString().equals(pv.getNameAsString())) {
                             Val v = eval(ec.getArgument(i), c.file(), depth + 1, visiting);
-                            return v == null ? null : new Val(v.value, v.isInt, region(ec, c.file()), c.qualifiedName(), v.hash);
+                            return v == null
+                                    ? null
+                                    : new Val(v.value, v.isInt, region(ec, c.file()), c.qualifiedName(), v.hash);
                         }
                     }
                 }
                 if (field.equals(assigned)) {
                     // this.code = 128: a value written in the constructor itself (parameters evaluate to unknown)
                     Val v = eval(a.getValue(), c.file(), depth + 1, visiting);
-                    return v == null ? null : new Val(v.value, v.isInt, region(a.getValue(), c.file()), c.qualifiedName(), v.hash);
+                    return v == null
+                            ? null
+                            : new Val(v.value, v.isInt, region(a.getValue(), c.file()), c.qualifiedName(), v.hash);
                 }
             }
         }
         Optional<FieldDeclaration> fd = en.getFieldByName(field);
-        if (fd.isPresent() && !fd.get().isStatic() && en.getConstructors().stream().noneMatch(k -> assigns(k, field))) {
+        if (fd.isPresent()
+                && !fd.get().isStatic()
+                && en.getConstructors().stream().noneMatch(k -> assigns(k, field))) {
             for (VariableDeclarator v : fd.get().getVariables()) {
                 if (v.getNameAsString().equals(field) && v.getInitializer().isPresent()) {
                     Val val = eval(v.getInitializer().get(), c.file(), depth + 1, visiting);
-                    return val == null ? null : new Val(val.value, val.isInt, region(v, c.file()), c.qualifiedName(), val.hash);
+                    return val == null
+                            ? null
+                            : new Val(val.value, val.isInt, region(v, c.file()), c.qualifiedName(), val.hash);
                 }
             }
         }
@@ -758,15 +849,22 @@ final class KeyEvaluator {
     }
 
     private static boolean assigns(ConstructorDeclaration ctor, String field) {
-        return ctor.findAll(AssignExpr.class).stream().anyMatch(a -> (a.getTarget() instanceof FieldAccessExpr fa
-                && fa.getScope() instanceof ThisExpr && fa.getNameAsString().equals(field))
-                || (a.getTarget() instanceof NameExpr n && n.getNameAsString().equals(field)));
+        return ctor.findAll(AssignExpr.class).stream()
+                .anyMatch(a -> (a.getTarget() instanceof FieldAccessExpr fa
+                                && fa.getScope() instanceof ThisExpr
+                                && fa.getNameAsString().equals(field))
+                        || (a.getTarget() instanceof NameExpr n
+                                && n.getNameAsString().equals(field)));
     }
 
     private Optional<ConstantIndex.Constant> enumConstant(Expression scope) {
-        Optional<ConstantIndex.Constant> c = scope instanceof FieldAccessExpr f ? qualified(f)
-                : scope instanceof NameExpr n && !JavaScopes.isParameter(n.getNameAsString(), n) && JavaScopes.local(n.getNameAsString(), n).isEmpty()
-                ? unqualified(n.getNameAsString(), n) : Optional.empty();
+        Optional<ConstantIndex.Constant> c = scope instanceof FieldAccessExpr f
+                ? qualified(f)
+                : scope instanceof NameExpr n
+                                && !JavaScopes.isParameter(n.getNameAsString(), n)
+                                && JavaScopes.local(n.getNameAsString(), n).isEmpty()
+                        ? unqualified(n.getNameAsString(), n)
+                        : Optional.empty();
         return c.filter(x -> x.declaration() instanceof EnumConstantDeclaration);
     }
 
@@ -780,12 +878,16 @@ final class KeyEvaluator {
         if (t != null && t.text().indexOf('?') < 0) {
             return t.text();
         }
-        Optional<ConstantIndex.Constant> c = e instanceof FieldAccessExpr f ? qualified(f)
+        Optional<ConstantIndex.Constant> c = e instanceof FieldAccessExpr f
+                ? qualified(f)
                 : e instanceof NameExpr n ? unqualified(n.getNameAsString(), n) : Optional.empty();
-        if (c.isPresent() && c.get().declaration() instanceof VariableDeclarator v && v.getInitializer().isPresent()) {
+        if (c.isPresent()
+                && c.get().declaration() instanceof VariableDeclarator v
+                && v.getInitializer().isPresent()) {
             CompilationUnit other = v.findCompilationUnit().orElse(null);
             if (other != null) {
-                JavaText ot = strings(c.get().file(), other).evaluate(v.getInitializer().get());
+                JavaText ot = strings(c.get().file(), other)
+                        .evaluate(v.getInitializer().get());
                 return ot == null || ot.text().indexOf('?') >= 0 ? null : ot.text();
             }
         }
@@ -795,9 +897,12 @@ final class KeyEvaluator {
     /** {@code Type.NAME}, {@code pkg.Type.NAME}, {@code Outer.Inner.NAME}. */
     private Optional<ConstantIndex.Constant> qualified(FieldAccessExpr f) {
         Expression scope = f.getScope();
-        String typeName = scope instanceof NameExpr n ? n.getNameAsString()
+        String typeName = scope instanceof NameExpr n
+                ? n.getNameAsString()
                 : scope instanceof FieldAccessExpr sf ? sf.getNameAsString() : null;
-        if (typeName == null || (scope instanceof NameExpr sn && (JavaScopes.local(typeName, sn).isPresent() || JavaScopes.isParameter(typeName, sn)))) {
+        if (typeName == null
+                || (scope instanceof NameExpr sn
+                        && (JavaScopes.local(typeName, sn).isPresent() || JavaScopes.isParameter(typeName, sn)))) {
             return Optional.empty();
         }
         List<String> prefer = preferred(f, typeName);
@@ -812,7 +917,8 @@ final class KeyEvaluator {
         Node cur = use;
         while (cur != null) {
             if (cur instanceof TypeDeclaration<?> t) {
-                Optional<ConstantIndex.Constant> own = index.lookup(t.getNameAsString(), name, preferred(use, t.getNameAsString()));
+                Optional<ConstantIndex.Constant> own =
+                        index.lookup(t.getNameAsString(), name, preferred(use, t.getNameAsString()));
                 if (own.isPresent()) {
                     return own;
                 }
@@ -868,7 +974,8 @@ final class KeyEvaluator {
                 out.add(q + "." + simpleName);
             }
         }
-        String pkg = unit.getPackageDeclaration().map(p -> p.getNameAsString() + ".").orElse("");
+        String pkg =
+                unit.getPackageDeclaration().map(p -> p.getNameAsString() + ".").orElse("");
         out.add(pkg + simpleName);
         return out;
     }

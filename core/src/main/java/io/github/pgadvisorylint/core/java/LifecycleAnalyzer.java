@@ -4,7 +4,6 @@ import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.NodeList;
 import com.github.javaparser.ast.body.CallableDeclaration;
 import com.github.javaparser.ast.body.FieldDeclaration;
-import com.github.javaparser.ast.body.InitializerDeclaration;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
@@ -62,8 +61,11 @@ final class LifecycleAnalyzer {
     private final Map<LockSite, HelperSummary> helperOf;
     private final Map<LockSite, HelperSummary.Op> helperOps;
 
-    LifecycleAnalyzer(SourceFile file, Map<LockSite, Node> nodes, Map<LockSite, HelperSummary> helperOf,
-                      Map<LockSite, HelperSummary.Op> helperOps) {
+    LifecycleAnalyzer(
+            SourceFile file,
+            Map<LockSite, Node> nodes,
+            Map<LockSite, HelperSummary> helperOf,
+            Map<LockSite, HelperSummary.Op> helperOps) {
         this.file = file;
         this.nodes = nodes;
         this.helperOf = helperOf;
@@ -71,8 +73,7 @@ final class LifecycleAnalyzer {
     }
 
     /** A release and the node that performs it in the method under study. */
-    private record Release(Node node, SourceRegion region, String what) {
-    }
+    private record Release(Node node, SourceRegion region, String what) {}
 
     List<LockLifecycle> analyze(List<LockSite> sites) {
         Set<String> releasingMethods = releasingMethods(sites);
@@ -93,13 +94,18 @@ final class LifecycleAnalyzer {
         Node aNode = nodes.get(a);
         HelperSummary.Op op = helperOps.get(a);
         if (op != null && op.releasedInside()) {
-            return new LockLifecycle(a, ReleaseGuarantee.BY_HELPER, null,
+            return new LockLifecycle(
+                    a,
+                    ReleaseGuarantee.BY_HELPER,
+                    null,
                     helperOf.get(a).methodName() + " releases the lock itself in a finally block");
         }
         if (op != null && helperOf.get(a).handle()) {
             return handle(a, aNode, helperOf.get(a));
         }
-        if (aNode == null || a.api() == ExecutionApi.DECLARATION || a.api() == ExecutionApi.SPRING_DATA_QUERY
+        if (aNode == null
+                || a.api() == ExecutionApi.DECLARATION
+                || a.api() == ExecutionApi.SPRING_DATA_QUERY
                 || aNode instanceof CallableDeclaration<?>) {
             // SQL declared on a method (@Query, @Procedure, @Select, @SqlQuery): its callers execute it
             return new LockLifecycle(a, ReleaseGuarantee.UNKNOWN, null, "executed elsewhere");
@@ -120,7 +126,9 @@ final class LifecycleAnalyzer {
         String ownName = scope instanceof MethodDeclaration m ? m.getNameAsString() : null;
         for (MethodCallExpr call : scope.findAll(MethodCallExpr.class)) {
             String n = call.getNameAsString();
-            if (releasingMethods.contains(n) && !n.equals(ownName) && call.getScope().map(s -> s.isThisExpr()).orElse(true)) {
+            if (releasingMethods.contains(n)
+                    && !n.equals(ownName)
+                    && call.getScope().map(s -> s.isThisExpr()).orElse(true)) {
                 releases.add(new Release(call, region(call), n + "(...)"));
             }
         }
@@ -134,7 +142,8 @@ final class LifecycleAnalyzer {
             String note;
             if (finallyOf.isPresent()) {
                 TryStmt t = finallyOf.get();
-                if (isInside(aNode, t.getTryBlock()) || t.getResources().stream().anyMatch(res -> isInside(aNode, res))) {
+                if (isInside(aNode, t.getTryBlock())
+                        || t.getResources().stream().anyMatch(res -> isInside(aNode, res))) {
                     g = ReleaseGuarantee.FINALLY;
                     note = "unlocked in finally";
                 } else if (offset(t) < aStart) {
@@ -144,13 +153,15 @@ final class LifecycleAnalyzer {
                     if (between == null) {
                         continue;
                     }
-                    Statement risky = between.stream().filter(this::isRisky).findFirst().orElse(null);
+                    Statement risky =
+                            between.stream().filter(this::isRisky).findFirst().orElse(null);
                     if (risky == null) {
                         g = ReleaseGuarantee.FINALLY;
                         note = "unlocked in finally";
                     } else {
                         g = ReleaseGuarantee.TRY_STARTS_LATE;
-                        note = "line " + file.lineOf(offset(risky)) + " runs between the lock and the try whose finally unlocks";
+                        note = "line " + file.lineOf(offset(risky))
+                                + " runs between the lock and the try whose finally unlocks";
                     }
                 }
             } else {
@@ -160,7 +171,8 @@ final class LifecycleAnalyzer {
                 // lock and unlock as statements of one block, with nothing that can throw between them
                 Node releaseStatement = r.node.findAncestor(Statement.class).orElse(null);
                 Node acquireStatement = aNode.findAncestor(Statement.class).orElse(null);
-                boolean sameBlock = releaseStatement != null && acquireStatement != null
+                boolean sameBlock = releaseStatement != null
+                        && acquireStatement != null
                         && releaseStatement.getParentNode().isPresent()
                         && releaseStatement.getParentNode().equals(acquireStatement.getParentNode())
                         && releaseStatement.getParentNode().get() instanceof BlockStmt;
@@ -186,13 +198,22 @@ final class LifecycleAnalyzer {
         TypeDeclaration<?> type = aNode.findAncestor(TypeDeclaration.class).orElse(null);
         for (LockSite r : sites) {
             Node rn = nodes.get(r);
-            if (releases(r, a) && rn != null && type != null && rn.findAncestor(TypeDeclaration.class).orElse(null) == type) {
-                return new LockLifecycle(a, ReleaseGuarantee.ELSEWHERE_IN_TYPE, r.region(),
+            if (releases(r, a)
+                    && rn != null
+                    && type != null
+                    && rn.findAncestor(TypeDeclaration.class).orElse(null) == type) {
+                return new LockLifecycle(
+                        a,
+                        ReleaseGuarantee.ELSEWHERE_IN_TYPE,
+                        r.region(),
                         "released in " + JavaFrontEnd.methodName(rn));
             }
         }
         if (onClosedDriverManagerConnection(aNode)) {
-            return new LockLifecycle(a, ReleaseGuarantee.TRY_WITH_RESOURCES, null,
+            return new LockLifecycle(
+                    a,
+                    ReleaseGuarantee.TRY_WITH_RESOURCES,
+                    null,
                     "a DriverManager connection closed by try-with-resources ends the session");
         }
         return new LockLifecycle(a, ReleaseGuarantee.NONE, null, "no unlock for this key in the file");
@@ -211,8 +232,10 @@ final class LifecycleAnalyzer {
         String variable = null;
         if (parent instanceof VariableDeclarator v) {
             if (v.getParentNode().orElse(null) instanceof VariableDeclarationExpr d
-                    && d.getParentNode().orElse(null) instanceof TryStmt t && t.getResources().contains(d)) {
-                return new LockLifecycle(a, ReleaseGuarantee.TRY_WITH_RESOURCES, null, what + " is a try-with-resources resource");
+                    && d.getParentNode().orElse(null) instanceof TryStmt t
+                    && t.getResources().contains(d)) {
+                return new LockLifecycle(
+                        a, ReleaseGuarantee.TRY_WITH_RESOURCES, null, what + " is a try-with-resources resource");
             }
             if (v.getParentNode().orElse(null) instanceof FieldDeclaration) {
                 return new LockLifecycle(a, ReleaseGuarantee.UNKNOWN, null, what + " is kept in a field");
@@ -227,7 +250,8 @@ final class LifecycleAnalyzer {
             return new LockLifecycle(a, ReleaseGuarantee.UNKNOWN, null, what + " is handed on");
         }
         if (variable == null) {
-            return new LockLifecycle(a, ReleaseGuarantee.HANDLE_NOT_CLOSED, null, what + " is discarded without being closed");
+            return new LockLifecycle(
+                    a, ReleaseGuarantee.HANDLE_NOT_CLOSED, null, what + " is discarded without being closed");
         }
         Node scope = JavaScopes.callableOf(call);
         if (scope == null) {
@@ -235,26 +259,36 @@ final class LifecycleAnalyzer {
         }
         String name = variable;
         for (TryStmt t : scope.findAll(TryStmt.class)) {
-            if (t.getResources().stream().anyMatch(r -> r instanceof NameExpr n && n.getNameAsString().equals(name))) {
-                return new LockLifecycle(a, ReleaseGuarantee.TRY_WITH_RESOURCES, null, what + " is a try-with-resources resource");
+            if (t.getResources().stream()
+                    .anyMatch(
+                            r -> r instanceof NameExpr n && n.getNameAsString().equals(name))) {
+                return new LockLifecycle(
+                        a, ReleaseGuarantee.TRY_WITH_RESOURCES, null, what + " is a try-with-resources resource");
             }
         }
-        boolean escapes = scope.findAll(NameExpr.class).stream().anyMatch(n -> n.getNameAsString().equals(name)
-                && (n.getParentNode().orElse(null) instanceof ReturnStmt
-                || (n.getParentNode().orElse(null) instanceof MethodCallExpr m && m.getArguments().contains(n))
-                || (n.getParentNode().orElse(null) instanceof AssignExpr as2 && as2.getValue() == n)));
+        boolean escapes = scope.findAll(NameExpr.class).stream()
+                .anyMatch(n -> n.getNameAsString().equals(name)
+                        && (n.getParentNode().orElse(null) instanceof ReturnStmt
+                                || (n.getParentNode().orElse(null) instanceof MethodCallExpr m
+                                        && m.getArguments().contains(n))
+                                || (n.getParentNode().orElse(null) instanceof AssignExpr as2 && as2.getValue() == n)));
         MethodCallExpr closeCall = null;
         for (MethodCallExpr m : scope.findAll(MethodCallExpr.class)) {
-            if (m.getNameAsString().equals("close") && m.getArguments().isEmpty()
+            if (m.getNameAsString().equals("close")
+                    && m.getArguments().isEmpty()
                     && m.getScope().map(x -> x.toString().equals(name)).orElse(false)) {
                 if (enclosingFinally(m, scope).isPresent()) {
-                    return new LockLifecycle(a, ReleaseGuarantee.FINALLY, region(m), what + " is closed in a finally block");
+                    return new LockLifecycle(
+                            a, ReleaseGuarantee.FINALLY, region(m), what + " is closed in a finally block");
                 }
                 closeCall = m;
             }
         }
         if (closeCall != null) {
-            return new LockLifecycle(a, ReleaseGuarantee.HANDLE_NOT_CLOSED, region(closeCall),
+            return new LockLifecycle(
+                    a,
+                    ReleaseGuarantee.HANDLE_NOT_CLOSED,
+                    region(closeCall),
                     what + " is closed outside a finally block, so an exception before the close skips it");
         }
         if (escapes) {
@@ -268,17 +302,19 @@ final class LifecycleAnalyzer {
      * no lock here: the lock is taken wherever the field is executed.
      */
     static boolean preparedForLater(Node exec) {
-        if (!(exec instanceof MethodCallExpr m) || !(m.getNameAsString().equals("prepareStatement")
-                || m.getNameAsString().equals("prepareCall"))) {
+        if (!(exec instanceof MethodCallExpr m)
+                || !(m.getNameAsString().equals("prepareStatement")
+                        || m.getNameAsString().equals("prepareCall"))) {
             return false;
         }
         Node parent = m.getParentNode().orElse(null);
         if (parent instanceof AssignExpr as) {
             Expression target = as.getTarget();
-            return target.isFieldAccessExpr() || (target instanceof NameExpr n && JavaScopes.local(n.getNameAsString(), m).isEmpty());
+            return target.isFieldAccessExpr()
+                    || (target instanceof NameExpr n
+                            && JavaScopes.local(n.getNameAsString(), m).isEmpty());
         }
-        return parent instanceof VariableDeclarator v
-                && v.getParentNode().orElse(null) instanceof FieldDeclaration;
+        return parent instanceof VariableDeclarator v && v.getParentNode().orElse(null) instanceof FieldDeclaration;
     }
 
     private static int rank(ReleaseGuarantee g) {
@@ -292,7 +328,8 @@ final class LifecycleAnalyzer {
 
     private static boolean releases(LockSite r, LockSite a) {
         LockOperation op = r.function().operation();
-        return op == LockOperation.RELEASE_ALL || (op == LockOperation.RELEASE && r.key().mayEqual(a.key()));
+        return op == LockOperation.RELEASE_ALL
+                || (op == LockOperation.RELEASE && r.key().mayEqual(a.key()));
     }
 
     /** Names of methods of this file that release a lock, directly or through each other. */
@@ -313,8 +350,10 @@ final class LifecycleAnalyzer {
             grew = false;
             Node root = methods.iterator().next().findRootNode();
             for (MethodDeclaration m : root.findAll(MethodDeclaration.class)) {
-                if (!methods.contains(m) && m.findAll(MethodCallExpr.class).stream()
-                        .anyMatch(c -> names.contains(c.getNameAsString()) && c.getScope().isEmpty())) {
+                if (!methods.contains(m)
+                        && m.findAll(MethodCallExpr.class).stream()
+                                .anyMatch(c -> names.contains(c.getNameAsString())
+                                        && c.getScope().isEmpty())) {
                     methods.add(m);
                     names.add(m.getNameAsString());
                     grew = true;
@@ -329,7 +368,9 @@ final class LifecycleAnalyzer {
         Node child = n;
         Node cur = n.getParentNode().orElse(null);
         while (cur != null && cur != scope) {
-            if (cur instanceof TryStmt t && t.getFinallyBlock().isPresent() && t.getFinallyBlock().get() == child) {
+            if (cur instanceof TryStmt t
+                    && t.getFinallyBlock().isPresent()
+                    && t.getFinallyBlock().get() == child) {
                 return Optional.of(t);
             }
             child = cur;
@@ -358,7 +399,8 @@ final class LifecycleAnalyzer {
         Node child = t;
         Node cur = t.getParentNode().orElse(null);
         while (cur != null && cur != scope) {
-            NodeList<Statement> stmts = cur instanceof BlockStmt b ? b.getStatements()
+            NodeList<Statement> stmts = cur instanceof BlockStmt b
+                    ? b.getStatements()
                     : cur instanceof SwitchEntry se ? se.getStatements() : null;
             if (stmts != null) {
                 int idx = indexOf(stmts, child);
@@ -404,23 +446,29 @@ final class LifecycleAnalyzer {
         if (s instanceof ReturnStmt || s instanceof ThrowStmt || s instanceof BreakStmt || s instanceof ContinueStmt) {
             return true;
         }
-        if (s instanceof IfStmt i && i.getElseStmt().isEmpty() && exits(i.getThenStmt()) && readsOutcome(i.getCondition())) {
+        if (s instanceof IfStmt i
+                && i.getElseStmt().isEmpty()
+                && exits(i.getThenStmt())
+                && readsOutcome(i.getCondition())) {
             return false; // a guard on the try-lock's outcome: "if (!locked) return;"
         }
         for (MethodCallExpr call : s.findAll(MethodCallExpr.class)) {
             String receiver = call.getScope().map(Node::toString).orElse("");
-            if (API.isLoggerReceiver(receiver) || API.is(Role.PURE, call.getNameAsString())
+            if (API.isLoggerReceiver(receiver)
+                    || API.is(Role.PURE, call.getNameAsString())
                     || API.is(Role.LOGS, call.getNameAsString())) {
                 continue;
             }
-            if (call.getScope().isPresent() && call.getScope().get() instanceof NameExpr n
+            if (call.getScope().isPresent()
+                    && call.getScope().get() instanceof NameExpr n
                     && Character.isUpperCase(n.getNameAsString().charAt(0))
                     && n.getNameAsString().toLowerCase(Locale.ROOT).contains("log")) {
                 continue;
             }
             return true;
         }
-        return !s.findAll(ReturnStmt.class).isEmpty() || !s.findAll(ThrowStmt.class).isEmpty();
+        return !s.findAll(ReturnStmt.class).isEmpty()
+                || !s.findAll(ThrowStmt.class).isEmpty();
     }
 
     /**
@@ -435,8 +483,9 @@ final class LifecycleAnalyzer {
         Node scope = JavaScopes.callableOf(condition);
         for (NameExpr n : condition.findAll(NameExpr.class)) {
             String name = n.getNameAsString();
-            boolean local = scope != null && scope.findAll(VariableDeclarator.class).stream()
-                    .anyMatch(v -> v.getNameAsString().equals(name));
+            boolean local = scope != null
+                    && scope.findAll(VariableDeclarator.class).stream()
+                            .anyMatch(v -> v.getNameAsString().equals(name));
             if (local) {
                 return true;
             }
@@ -464,7 +513,9 @@ final class LifecycleAnalyzer {
         }
         List<MethodCallExpr> calls = callsByName(type).getOrDefault(helper.getNameAsString(), List.of()).stream()
                 .filter(c -> c.getArguments().size() == helper.getParameters().size()
-                        && c.getScope().map(x -> x.isThisExpr() || x.toString().equals(type.getNameAsString())).orElse(true))
+                        && c.getScope()
+                                .map(x -> x.isThisExpr() || x.toString().equals(type.getNameAsString()))
+                                .orElse(true))
                 .toList();
         return !calls.isEmpty() && calls.stream().allMatch(c -> onClosedDriverManagerConnection(c, depth + 1));
     }
@@ -477,7 +528,8 @@ final class LifecycleAnalyzer {
         return callsInType.computeIfAbsent(type, t -> {
             Map<String, List<MethodCallExpr>> byName = new HashMap<>();
             for (MethodCallExpr c : t.findAll(MethodCallExpr.class)) {
-                byName.computeIfAbsent(c.getNameAsString(), k -> new ArrayList<>()).add(c);
+                byName.computeIfAbsent(c.getNameAsString(), k -> new ArrayList<>())
+                        .add(c);
             }
             return byName;
         });
@@ -493,7 +545,9 @@ final class LifecycleAnalyzer {
                 for (Expression r : t.getResources()) {
                     for (MethodCallExpr m : r.findAll(MethodCallExpr.class)) {
                         if (m.getNameAsString().equals("getConnection")
-                                && m.getScope().map(x -> x.toString().equals("DriverManager")).orElse(false)) {
+                                && m.getScope()
+                                        .map(x -> x.toString().equals("DriverManager"))
+                                        .orElse(false)) {
                             return true;
                         }
                     }
@@ -505,9 +559,12 @@ final class LifecycleAnalyzer {
     }
 
     private static boolean exits(Statement s) {
-        return !s.findAll(ReturnStmt.class).isEmpty() || !s.findAll(ThrowStmt.class).isEmpty()
-                || !s.findAll(ContinueStmt.class).isEmpty() || !s.findAll(BreakStmt.class).isEmpty()
-                || s instanceof ReturnStmt || s instanceof ThrowStmt;
+        return !s.findAll(ReturnStmt.class).isEmpty()
+                || !s.findAll(ThrowStmt.class).isEmpty()
+                || !s.findAll(ContinueStmt.class).isEmpty()
+                || !s.findAll(BreakStmt.class).isEmpty()
+                || s instanceof ReturnStmt
+                || s instanceof ThrowStmt;
     }
 
     private int offset(Node n) {

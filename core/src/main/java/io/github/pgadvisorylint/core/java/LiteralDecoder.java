@@ -10,8 +10,7 @@ import java.util.List;
  */
 final class LiteralDecoder {
 
-    private LiteralDecoder() {
-    }
+    private LiteralDecoder() {}
 
     /**
      * @param src   the whole file text
@@ -118,13 +117,34 @@ final class LiteralDecoder {
             }
             char n = r.charAt(i + 1);
             switch (n) {
-                case 'n' -> { out.append('\n', off); i++; }
-                case 't' -> { out.append('\t', off); i++; }
-                case 'r' -> { out.append('\r', off); i++; }
-                case 'b' -> { out.append('\b', off); i++; }
-                case 'f' -> { out.append('\f', off); i++; }
-                case 's' -> { out.append(' ', off); i++; }
-                case '"', '\'', '\\' -> { out.append(n, off); i++; }
+                case 'n' -> {
+                    out.append('\n', off);
+                    i++;
+                }
+                case 't' -> {
+                    out.append('\t', off);
+                    i++;
+                }
+                case 'r' -> {
+                    out.append('\r', off);
+                    i++;
+                }
+                case 'b' -> {
+                    out.append('\b', off);
+                    i++;
+                }
+                case 'f' -> {
+                    out.append('\f', off);
+                    i++;
+                }
+                case 's' -> {
+                    out.append(' ', off);
+                    i++;
+                }
+                case '"', '\'', '\\' -> {
+                    out.append(n, off);
+                    i++;
+                }
                 case '\n' -> i++; // line continuation in text blocks
                 case 'u' -> {
                     int j = i + 1;

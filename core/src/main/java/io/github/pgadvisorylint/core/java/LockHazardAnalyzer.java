@@ -43,8 +43,8 @@ import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.SiteHazards;
 import io.github.pgadvisorylint.core.model.SiteHazards.SwallowedFailure;
 import io.github.pgadvisorylint.core.model.SiteHazards.UncommittedRelease;
-import io.github.pgadvisorylint.core.source.SourceRegion;
 import io.github.pgadvisorylint.core.source.SourceFile;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -96,14 +96,22 @@ final class LockHazardAnalyzer {
     private static final Pattern PLUMBING = Pattern.compile(
             "set(Long|Int|Short|Object|String|AutoCommit|QueryTimeout)|close|createStatement|prepareStatement|prepareCall|getConnection");
     /** Callback methods that run their lambda in a transaction and commit when it returns. */
-    private static final Set<String> TX_CALLBACKS = Set.of("transaction", "transactionResult", "inTransaction",
-            "useTransaction", "doInTransaction", "runInTransaction", "withTransaction", "inTransactionUnchecked");
+    private static final Set<String> TX_CALLBACKS = Set.of(
+            "transaction",
+            "transactionResult",
+            "inTransaction",
+            "useTransaction",
+            "doInTransaction",
+            "runInTransaction",
+            "withTransaction",
+            "inTransactionUnchecked");
     /** Methods that run the lambda they receive at once, on the calling thread, in the ambient transaction. */
     private static final Set<String> IN_PLACE_CALLBACKS = Set.of("forEach", "doWork", "doReturningWork");
     /** Exception names that stand for any failure of a database call. */
     private static final Set<String> CATCH_ALL = Set.of("Exception", "RuntimeException", "Throwable");
     /** Parts of exception names that an acquisition's failure may carry. */
-    private static final Pattern DB_FAILURE = Pattern.compile("SQL|Sql|DataAccess|Persistence|Jdbi|Jdbc|Lock|Timeout|Database|R2dbc|Jooq");
+    private static final Pattern DB_FAILURE =
+            Pattern.compile("SQL|Sql|DataAccess|Persistence|Jdbi|Jdbc|Lock|Timeout|Database|R2dbc|Jooq");
 
     private final SourceFile file;
     private final Map<LockSite, Node> nodes;
@@ -129,10 +137,12 @@ final class LockHazardAnalyzer {
         for (LockSite site : sites) {
             Node node = nodes.get(site);
             if (!(node instanceof MethodCallExpr || node instanceof ObjectCreationExpr)
-                    || site.api() == ExecutionApi.DECLARATION || site.api() == ExecutionApi.SPRING_DATA_QUERY) {
+                    || site.api() == ExecutionApi.DECLARATION
+                    || site.api() == ExecutionApi.SPRING_DATA_QUERY) {
                 continue;
             }
-            UncommittedRelease release = site.function().operation().isRelease() ? uncommitted(site, node, sites) : null;
+            UncommittedRelease release =
+                    site.function().operation().isRelease() ? uncommitted(site, node, sites) : null;
             SwallowedFailure failure = site.function().operation().isAcquisition() ? swallowed(site, node) : null;
             if (release != null || failure != null) {
                 out.put(site.id(), new SiteHazards(release, failure));
@@ -152,10 +162,14 @@ final class LockHazardAnalyzer {
         Node acquisition = null;
         for (LockSite a : sites) {
             Node an = nodes.get(a);
-            if (an != null && a.function().operation().isAcquisition() && a.function().level() == LockLevel.SESSION
+            if (an != null
+                    && a.function().operation().isAcquisition()
+                    && a.function().level() == LockLevel.SESSION
                     && (an instanceof MethodCallExpr || an instanceof ObjectCreationExpr)
-                    && JavaScopes.callableOf(an) == body && offset(an) < at
-                    && (release.function().operation() == LockOperation.RELEASE_ALL || a.key().mayEqual(release.key()))
+                    && JavaScopes.callableOf(an) == body
+                    && offset(an) < at
+                    && (release.function().operation() == LockOperation.RELEASE_ALL
+                            || a.key().mayEqual(release.key()))
                     && (acquisition == null || offset(an) > offset(acquisition))) {
                 acquisition = an;
             }
@@ -175,11 +189,15 @@ final class LockHazardAnalyzer {
      * and the release: the transaction does work the lock protects.
      */
     private boolean workBetween(Node body, Node acquisition, Node release) {
-        int from = acquisition.getEnd().map(p -> file.offsetOf(p.line, p.column)).orElse(offset(acquisition));
+        int from =
+                acquisition.getEnd().map(p -> file.offsetOf(p.line, p.column)).orElse(offset(acquisition));
         int to = offset(release);
         for (MethodCallExpr m : body.findAll(MethodCallExpr.class)) {
             int o = offset(m);
-            if (o > from && o < to && !siteNodes.contains(m) && !logging(m)
+            if (o > from
+                    && o < to
+                    && !siteNodes.contains(m)
+                    && !logging(m)
                     && !READS_RESULT.matcher(m.getNameAsString()).matches()
                     && !PLUMBING.matcher(m.getNameAsString()).matches()
                     && m.findAll(MethodCallExpr.class).stream().noneMatch(siteNodes::contains)
@@ -204,13 +222,15 @@ final class LockHazardAnalyzer {
             if (!connections.contains(receiver)) {
                 continue;
             }
-            boolean autoCommit = m.getNameAsString().equals("setAutoCommit") && m.getArguments().size() == 1
+            boolean autoCommit = m.getNameAsString().equals("setAutoCommit")
+                    && m.getArguments().size() == 1
                     && m.getArgument(0) instanceof BooleanLiteralExpr;
             if (autoCommit && !((BooleanLiteralExpr) m.getArgument(0)).getValue()) {
                 if (offset(m) < at && (begin == null || offset(m) > offset(begin))) {
                     begin = m;
                 }
-            } else if (autoCommit || (m.getNameAsString().equals("commit") && m.getArguments().isEmpty())) {
+            } else if (autoCommit
+                    || (m.getNameAsString().equals("commit") && m.getArguments().isEmpty())) {
                 commits.add(m); // setAutoCommit(true) commits the open transaction too (JDBC)
             }
         }
@@ -232,7 +252,10 @@ final class LockHazardAnalyzer {
             return null; // who commits, and when, is not visible here
         }
         String conn = begin.getScope().map(LockHazardAnalyzer::plain).orElse("the connection");
-        return new UncommittedRelease(region(acquisition), region(begin), UncommittedRelease.Kind.MANUAL_COMMIT,
+        return new UncommittedRelease(
+                region(acquisition),
+                region(begin),
+                UncommittedRelease.Kind.MANUAL_COMMIT,
                 "setAutoCommit(false) on " + conn + " (committed at line " + line(after) + ", after the unlock)",
                 region(after));
     }
@@ -254,30 +277,38 @@ final class LockHazardAnalyzer {
         while (scope instanceof MethodCallExpr inner && inner.getScope().isPresent()) {
             scope = inner.getScope().get(); // conn.createStatement().execute(..), conn.prepareStatement(..).execute()
         }
-        if (scope instanceof NameExpr || (scope instanceof FieldAccessExpr f && f.getScope().isThisExpr())) {
+        if (scope instanceof NameExpr
+                || (scope instanceof FieldAccessExpr f && f.getScope().isThisExpr())) {
             String name = plain(scope);
             out.add(name);
-            JavaScopes.local(name, call).flatMap(VariableDeclarator::getInitializer).ifPresent(init -> {
-                Expression s = init;
-                while (s instanceof MethodCallExpr m && m.getScope().isPresent()) {
-                    s = m.getScope().get();
-                }
-                addName(out, s);
-            });
+            JavaScopes.local(name, call)
+                    .flatMap(VariableDeclarator::getInitializer)
+                    .ifPresent(init -> {
+                        Expression s = init;
+                        while (s instanceof MethodCallExpr m && m.getScope().isPresent()) {
+                            s = m.getScope().get();
+                        }
+                        addName(out, s);
+                    });
         }
         return out;
     }
 
     private static void addName(Set<String> out, Expression e) {
-        if (e instanceof NameExpr || (e instanceof FieldAccessExpr f && f.getScope().isThisExpr())) {
+        if (e instanceof NameExpr
+                || (e instanceof FieldAccessExpr f && f.getScope().isThisExpr())) {
             out.add(plain(e));
         }
     }
 
     /** A transaction callback or a transactional method around the release. */
     private UncommittedRelease enclosingTransaction(Node release, Node acquisition) {
-        for (Node cur = release.getParentNode().orElse(null); cur != null; cur = cur.getParentNode().orElse(null)) {
-            if (cur instanceof LambdaExpr || (cur instanceof ObjectCreationExpr o && o.getAnonymousClassBody().isPresent())) {
+        for (Node cur = release.getParentNode().orElse(null);
+                cur != null;
+                cur = cur.getParentNode().orElse(null)) {
+            if (cur instanceof LambdaExpr
+                    || (cur instanceof ObjectCreationExpr o
+                            && o.getAnonymousClassBody().isPresent())) {
                 if (runsInPlace(cur)) {
                     continue; // forEach, Hibernate doWork: the body runs now, in this transaction
                 }
@@ -285,11 +316,16 @@ final class LockHazardAnalyzer {
                 if (callback == null) {
                     return null; // runs later or elsewhere (an executor, a listener): not this transaction
                 }
-                return new UncommittedRelease(region(acquisition), region(callback),
-                        UncommittedRelease.Kind.TRANSACTION_CALLBACK, callbackName(callback) + " callback", null);
+                return new UncommittedRelease(
+                        region(acquisition),
+                        region(callback),
+                        UncommittedRelease.Kind.TRANSACTION_CALLBACK,
+                        callbackName(callback) + " callback",
+                        null);
             }
             if (cur instanceof MethodDeclaration m) {
-                if (transactional(m.getAnnotations()) == null && m.getParentNode().orElse(null) instanceof ObjectCreationExpr) {
+                if (transactional(m.getAnnotations()) == null
+                        && m.getParentNode().orElse(null) instanceof ObjectCreationExpr) {
                     continue; // a method of an anonymous class: the class is what runs in a transaction or not
                 }
                 return transactionalMethod(m, acquisition);
@@ -303,20 +339,25 @@ final class LockHazardAnalyzer {
 
     /** True when the lambda is run at once by the call it is passed to, on the caller's thread and transaction. */
     private static boolean runsInPlace(Node function) {
-        return function instanceof LambdaExpr && function.getParentNode().orElse(null) instanceof MethodCallExpr call
-                && call.getArguments().contains(function) && IN_PLACE_CALLBACKS.contains(call.getNameAsString());
+        return function instanceof LambdaExpr
+                && function.getParentNode().orElse(null) instanceof MethodCallExpr call
+                && call.getArguments().contains(function)
+                && IN_PLACE_CALLBACKS.contains(call.getNameAsString());
     }
 
     /** The call that runs this lambda or anonymous class in a transaction, or null. */
     private static MethodCallExpr transactionCallback(Node function) {
-        if (!(function.getParentNode().orElse(null) instanceof MethodCallExpr call) || !call.getArguments().contains(function)) {
+        if (!(function.getParentNode().orElse(null) instanceof MethodCallExpr call)
+                || !call.getArguments().contains(function)) {
             return null;
         }
         String name = call.getNameAsString();
         String scope = call.getScope().map(Node::toString).orElse("").toLowerCase(Locale.ROOT);
         boolean template = (name.equals("execute") || name.equals("executeWithoutResult"))
-                && (scope.contains("transaction") || scope.contains("tx")
-                || (function instanceof ObjectCreationExpr o && o.getType().getNameAsString().startsWith("TransactionCallback")));
+                && (scope.contains("transaction")
+                        || scope.contains("tx")
+                        || (function instanceof ObjectCreationExpr o
+                                && o.getType().getNameAsString().startsWith("TransactionCallback")));
         return template || TX_CALLBACKS.contains(name) ? call : null;
     }
 
@@ -340,8 +381,12 @@ final class LockHazardAnalyzer {
         if (annotation == null || !opensTransaction(annotation)) {
             return null;
         }
-        return new UncommittedRelease(region(acquisition), region(annotation), UncommittedRelease.Kind.TRANSACTIONAL_METHOD,
-                "@Transactional on " + where, null);
+        return new UncommittedRelease(
+                region(acquisition),
+                region(annotation),
+                UncommittedRelease.Kind.TRANSACTIONAL_METHOD,
+                "@Transactional on " + where,
+                null);
     }
 
     private static AnnotationExpr transactional(NodeList<AnnotationExpr> annotations) {
@@ -357,7 +402,9 @@ final class LockHazardAnalyzer {
     /** Propagation that creates or joins a transaction that commits after the method, and not read-only. */
     private static boolean opensTransaction(AnnotationExpr a) {
         String text = a.toString().replaceAll("\\s+", "");
-        return !(text.contains("NOT_SUPPORTED") || text.contains("NEVER") || text.contains("SUPPORTS")
+        return !(text.contains("NOT_SUPPORTED")
+                || text.contains("NEVER")
+                || text.contains("SUPPORTS")
                 || text.contains("readOnly=true"));
     }
 
@@ -379,14 +426,16 @@ final class LockHazardAnalyzer {
                 if (!onlyChecks(t.getTryBlock().getStatements(), thrownForFalse)) {
                     return null;
                 }
-                decides |= !thrownForFalse.isEmpty() || t.getTryBlock().getStatements().stream().anyMatch(this::decidesOnResult);
+                decides |= !thrownForFalse.isEmpty()
+                        || t.getTryBlock().getStatements().stream().anyMatch(this::decidesOnResult);
                 if (!t.getCatchClauses().isEmpty()) {
                     guard = t;
                     break;
                 }
             }
             if (!(current.getParentNode().orElse(null) instanceof BlockStmt block)
-                    || !(block.getParentNode().orElse(null) instanceof TryStmt t) || t.getTryBlock() != block) {
+                    || !(block.getParentNode().orElse(null) instanceof TryStmt t)
+                    || t.getTryBlock() != block) {
                 return null;
             }
             List<Statement> rest = after(block, current);
@@ -407,9 +456,11 @@ final class LockHazardAnalyzer {
         boolean falseThrown = false;
         for (CatchClause c : guard.getCatchClauses()) {
             List<String> caught = caughtTypes(c);
-            boolean forFalse = thrownForFalse.stream().anyMatch(x -> caught.contains(x)
-                    || caught.stream().anyMatch(CATCH_ALL::contains));
-            boolean failure = caught.stream().anyMatch(x -> CATCH_ALL.contains(x) || DB_FAILURE.matcher(x).find());
+            boolean forFalse = thrownForFalse.stream()
+                    .anyMatch(x -> caught.contains(x) || caught.stream().anyMatch(CATCH_ALL::contains));
+            boolean failure = caught.stream()
+                    .anyMatch(
+                            x -> CATCH_ALL.contains(x) || DB_FAILURE.matcher(x).find());
             if (forFalse || failure) {
                 handler = c;
                 falseThrown = forFalse && !failure;
@@ -432,19 +483,25 @@ final class LockHazardAnalyzer {
         if (work == null) {
             return null;
         }
-        int end = handler.getParameter().getEnd().map(p -> file.offsetOf(p.line, p.column) + 2).orElse(offset(handler) + 1);
+        int end = handler.getParameter()
+                .getEnd()
+                .map(p -> file.offsetOf(p.line, p.column) + 2)
+                .orElse(offset(handler) + 1);
         SourceRegion catchRegion = file.region(offset(handler), end);
         return new SwallowedFailure(catchRegion, handling, region(work.node), work.note, falseThrown);
     }
 
     /** The first piece of work that runs after a swallowing handler, and a phrase naming it. */
-    private record Work(Node node, String note) {
-    }
+    private record Work(Node node, String note) {}
 
     /** True when a lambda or class body lies between the node and its statement. */
     private static boolean crossesFunction(Node node, Statement stmt) {
-        for (Node cur = node.getParentNode().orElse(null); cur != null && cur != stmt; cur = cur.getParentNode().orElse(null)) {
-            if (cur instanceof LambdaExpr || (cur instanceof ObjectCreationExpr o && o.getAnonymousClassBody().isPresent())) {
+        for (Node cur = node.getParentNode().orElse(null);
+                cur != null && cur != stmt;
+                cur = cur.getParentNode().orElse(null)) {
+            if (cur instanceof LambdaExpr
+                    || (cur instanceof ObjectCreationExpr o
+                            && o.getAnonymousClassBody().isPresent())) {
                 return true;
             }
         }
@@ -457,7 +514,10 @@ final class LockHazardAnalyzer {
      */
     private boolean onlyChecks(List<Statement> statements, List<String> thrown) {
         for (Statement s : statements) {
-            if (s instanceof IfStmt i && i.getElseStmt().isEmpty() && exits(i.getThenStmt()) && !doesWork(i.getCondition())) {
+            if (s instanceof IfStmt i
+                    && i.getElseStmt().isEmpty()
+                    && exits(i.getThenStmt())
+                    && !doesWork(i.getCondition())) {
                 i.getThenStmt().findAll(ThrowStmt.class).forEach(t -> {
                     if (t.getExpression() instanceof ObjectCreationExpr o) {
                         thrown.add(o.getType().getNameAsString());
@@ -479,8 +539,13 @@ final class LockHazardAnalyzer {
 
     /** True when the statement always leaves: throw, return, break or continue (alone or ending a block). */
     private static boolean exits(Statement s) {
-        Statement last = s instanceof BlockStmt b && b.getStatements().isNonEmpty() ? b.getStatements().getLast().get() : s;
-        return last instanceof ThrowStmt || last instanceof ReturnStmt || last instanceof BreakStmt || last instanceof ContinueStmt;
+        Statement last = s instanceof BlockStmt b && b.getStatements().isNonEmpty()
+                ? b.getStatements().getLast().get()
+                : s;
+        return last instanceof ThrowStmt
+                || last instanceof ReturnStmt
+                || last instanceof BreakStmt
+                || last instanceof ContinueStmt;
     }
 
     /**
@@ -501,13 +566,19 @@ final class LockHazardAnalyzer {
             return plainValue(a.getValue(), readsAllowed);
         }
         if (e instanceof VariableDeclarationExpr v) {
-            return v.getVariables().stream().allMatch(d -> d.getInitializer().map(i -> plainValue(i, readsAllowed)).orElse(true));
+            return v.getVariables().stream()
+                    .allMatch(d -> d.getInitializer()
+                            .map(i -> plainValue(i, readsAllowed))
+                            .orElse(true));
         }
         if (e instanceof UnaryExpr) {
             return true;
         }
         if (e instanceof MethodCallExpr m) {
-            return logging(m) || siteNodes.contains(m) || (readsAllowed && READS_RESULT.matcher(m.getNameAsString()).matches());
+            return logging(m)
+                    || siteNodes.contains(m)
+                    || (readsAllowed
+                            && READS_RESULT.matcher(m.getNameAsString()).matches());
         }
         return false;
     }
@@ -518,9 +589,16 @@ final class LockHazardAnalyzer {
             return true;
         }
         if (v instanceof MethodCallExpr m) {
-            return siteNodes.contains(m) || (readsAllowed && READS_RESULT.matcher(m.getNameAsString()).matches()
-                    && m.getScope().map(sc -> !(sc instanceof MethodCallExpr inner) || siteNodes.contains(inner)
-                    || READS_RESULT.matcher(inner.getNameAsString()).matches()).orElse(false));
+            return siteNodes.contains(m)
+                    || (readsAllowed
+                            && READS_RESULT.matcher(m.getNameAsString()).matches()
+                            && m.getScope()
+                                    .map(sc -> !(sc instanceof MethodCallExpr inner)
+                                            || siteNodes.contains(inner)
+                                            || READS_RESULT
+                                                    .matcher(inner.getNameAsString())
+                                                    .matches())
+                                    .orElse(false));
         }
         if (v instanceof UnaryExpr u) {
             return plainValue(u.getExpression(), readsAllowed);
@@ -530,7 +608,8 @@ final class LockHazardAnalyzer {
 
     private boolean doesWork(Expression condition) {
         return condition.findAll(MethodCallExpr.class).stream()
-                .anyMatch(m -> !siteNodes.contains(m) && !READS_RESULT.matcher(m.getNameAsString()).matches());
+                .anyMatch(m -> !siteNodes.contains(m)
+                        && !READS_RESULT.matcher(m.getNameAsString()).matches());
     }
 
     private static boolean logging(MethodCallExpr m) {
@@ -597,7 +676,10 @@ final class LockHazardAnalyzer {
                 if (checksFlag(s, flags)) {
                     return null;
                 }
-                if (s instanceof ReturnStmt || s instanceof ThrowStmt || s instanceof BreakStmt || s instanceof ContinueStmt) {
+                if (s instanceof ReturnStmt
+                        || s instanceof ThrowStmt
+                        || s instanceof BreakStmt
+                        || s instanceof ContinueStmt) {
                     return null;
                 }
                 if (!quiet(s, false)) {
@@ -605,8 +687,11 @@ final class LockHazardAnalyzer {
                 }
             }
             Node up = block.getParentNode().orElse(null);
-            if (!(up instanceof Statement enclosing) || up instanceof WhileStmt || up instanceof ForStmt
-                    || up instanceof DoStmt || up instanceof TryStmt) {
+            if (!(up instanceof Statement enclosing)
+                    || up instanceof WhileStmt
+                    || up instanceof ForStmt
+                    || up instanceof DoStmt
+                    || up instanceof TryStmt) {
                 return null;
             }
             current = enclosing;
@@ -668,8 +753,10 @@ final class LockHazardAnalyzer {
 
     /** True when the try statement is the last statement of a {@code void} method's body. */
     private static boolean endsVoidMethod(TryStmt guard) {
-        return guard.getParentNode().orElse(null) instanceof BlockStmt b && b.getStatements().getLast().orElse(null) == guard
-                && b.getParentNode().orElse(null) instanceof MethodDeclaration m && m.getType().isVoidType();
+        return guard.getParentNode().orElse(null) instanceof BlockStmt b
+                && b.getStatements().getLast().orElse(null) == guard
+                && b.getParentNode().orElse(null) instanceof MethodDeclaration m
+                && m.getType().isVoidType();
     }
 
     /** Work after a statement-level call of the method from the same file (the first such call, in source order). */
@@ -687,9 +774,12 @@ final class LockHazardAnalyzer {
             }
             Work w = workAfter(stmt, Set.of());
             if (w != null) {
-                String caller = call.findAncestor(CallableDeclaration.class).map(c -> c.getNameAsString() + "()").orElse("its caller");
-                return new Work(w.node, method.getNameAsString() + "() returns normally, and " + caller + " goes on: "
-                        + w.note);
+                String caller = call.findAncestor(CallableDeclaration.class)
+                        .map(c -> c.getNameAsString() + "()")
+                        .orElse("its caller");
+                return new Work(
+                        w.node,
+                        method.getNameAsString() + "() returns normally, and " + caller + " goes on: " + w.note);
             }
         }
         return null;
@@ -700,7 +790,8 @@ final class LockHazardAnalyzer {
             Expression e = es.getExpression();
             if (e instanceof AssignExpr a) {
                 e = a.getValue();
-            } else if (e instanceof VariableDeclarationExpr v && v.getVariables().size() == 1
+            } else if (e instanceof VariableDeclarationExpr v
+                    && v.getVariables().size() == 1
                     && v.getVariable(0).getInitializer().isPresent()) {
                 e = v.getVariable(0).getInitializer().get();
             }

@@ -45,8 +45,7 @@ final class LockOrderAnalyzer {
     }
 
     /** Edges and loops of a file. */
-    record Result(List<LockOrderEdge> edges, Map<String, LoopOrder> loops) {
-    }
+    record Result(List<LockOrderEdge> edges, Map<String, LoopOrder> loops) {}
 
     Result analyze(List<LockSite> sites, Map<LockSite, Node> nodes, List<LockLifecycle> lifecycles) {
         Map<LockSite, LockLifecycle> lifecycleOf = new HashMap<>();
@@ -110,7 +109,8 @@ final class LockOrderAnalyzer {
             return t.isPresent() && isWithin(bNode, t.get());
         }
         if (life.releaseRegion() != null && life.releaseRegion().path().equals(file.path())) {
-            int release = file.offsetOf(life.releaseRegion().startLine(), life.releaseRegion().startColumn());
+            int release = file.offsetOf(
+                    life.releaseRegion().startLine(), life.releaseRegion().startColumn());
             return release > offset(bNode);
         }
         return true; // no release in the method: held to its end
@@ -118,15 +118,19 @@ final class LockOrderAnalyzer {
 
     /** The loop around an acquisition, with whether its elements come in a fixed order. */
     private LoopOrder loop(Node n) {
-        for (Node cur = n.getParentNode().orElse(null); cur != null; cur = cur.getParentNode().orElse(null)) {
+        for (Node cur = n.getParentNode().orElse(null);
+                cur != null;
+                cur = cur.getParentNode().orElse(null)) {
             if (cur instanceof ForEachStmt fe) {
                 return iterated(fe.getIterable(), n);
             }
             if (cur instanceof WhileStmt w && w.getCondition().toString().endsWith(".next()")) {
                 return new LoopOrder(w.getCondition().toString(), false, "rows of a result set");
             }
-            if (cur instanceof LambdaExpr l && l.getParentNode().orElse(null) instanceof MethodCallExpr call
-                    && (call.getNameAsString().equals("forEach") || call.getNameAsString().equals("forEachOrdered"))
+            if (cur instanceof LambdaExpr l
+                    && l.getParentNode().orElse(null) instanceof MethodCallExpr call
+                    && (call.getNameAsString().equals("forEach")
+                            || call.getNameAsString().equals("forEachOrdered"))
                     && call.getScope().isPresent()) {
                 return iterated(call.getScope().get(), n);
             }
@@ -156,8 +160,10 @@ final class LockOrderAnalyzer {
             if (scope != null) {
                 int at = offset(use);
                 for (MethodCallExpr m : scope.findAll(MethodCallExpr.class)) {
-                    boolean sorts = (m.getNameAsString().equals("sort") && (m.getScope().map(s -> s.toString().equals(name)).orElse(false)
-                            || m.getArguments().stream().anyMatch(x -> x.toString().equals(name))));
+                    boolean sorts = (m.getNameAsString().equals("sort")
+                            && (m.getScope().map(s -> s.toString().equals(name)).orElse(false)
+                                    || m.getArguments().stream()
+                                            .anyMatch(x -> x.toString().equals(name))));
                     if (sorts && offset(m) < at) {
                         return new LoopOrder(text, true, name + " is sorted before the loop");
                     }
@@ -165,14 +171,20 @@ final class LockOrderAnalyzer {
                 Optional<VariableDeclarator> v = JavaScopes.local(name, use);
                 if (v.isPresent() && v.get().getInitializer().isPresent()) {
                     String init = v.get().getInitializer().get().toString();
-                    if (init.contains("sorted(") || init.matches("(?is).*\\bORDER\\s+BY\\b.*")
-                            || init.contains("new TreeSet") || init.contains("new TreeMap")) {
+                    if (init.contains("sorted(")
+                            || init.matches("(?is).*\\bORDER\\s+BY\\b.*")
+                            || init.contains("new TreeSet")
+                            || init.contains("new TreeMap")) {
                         return new LoopOrder(text, true, name + " comes sorted");
                     }
                 }
             }
-            return new LoopOrder(text, false, type == null ? "no visible order" : name + " is a "
-                    + JavaScopes.simpleTypeName(type) + " with no visible sort");
+            return new LoopOrder(
+                    text,
+                    false,
+                    type == null
+                            ? "no visible order"
+                            : name + " is a " + JavaScopes.simpleTypeName(type) + " with no visible sort");
         }
         return new LoopOrder(text, false, "no visible order");
     }
@@ -182,13 +194,14 @@ final class LockOrderAnalyzer {
      * {@code Math.min}/{@code max}, {@code compareTo}/{@code compare}, or a sort.
      */
     private static boolean ordersItsKeys(Node method) {
-        boolean compares = method.findAll(BinaryExpr.class).stream().anyMatch(b ->
-                switch (b.getOperator()) {
-                    case LESS, GREATER, LESS_EQUALS, GREATER_EQUALS -> true;
-                    default -> false;
-                });
-        return compares || method.findAll(MethodCallExpr.class).stream().anyMatch(m -> Set.of("min", "max", "compareTo",
-                "compare", "sort", "sorted").contains(m.getNameAsString()));
+        boolean compares = method.findAll(BinaryExpr.class).stream().anyMatch(b -> switch (b.getOperator()) {
+            case LESS, GREATER, LESS_EQUALS, GREATER_EQUALS -> true;
+            default -> false;
+        });
+        return compares
+                || method.findAll(MethodCallExpr.class).stream()
+                        .anyMatch(m -> Set.of("min", "max", "compareTo", "compare", "sort", "sorted")
+                                .contains(m.getNameAsString()));
     }
 
     private static boolean isWithin(Node n, Node container) {

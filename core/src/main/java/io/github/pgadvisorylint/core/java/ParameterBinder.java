@@ -31,11 +31,10 @@ import java.util.Set;
  */
 final class ParameterBinder {
 
-    private static final Set<String> SETTERS = Set.of("setLong", "setInt", "setObject", "setShort", "setBigDecimal",
-            "setByte", "setString");
+    private static final Set<String> SETTERS =
+            Set.of("setLong", "setInt", "setObject", "setShort", "setBigDecimal", "setByte", "setString");
 
-    private ParameterBinder() {
-    }
+    private ParameterBinder() {}
 
     /**
      * @param api      how the SQL is executed
@@ -52,8 +51,11 @@ final class ParameterBinder {
             case JDBC_PREPARED_STATEMENT, JDBC_CALLABLE_STATEMENT -> jdbcSetter(call, position);
             case JPA_NATIVE_QUERY -> jpaParameter(call, position, name);
             case R2DBC -> chainBind(call, position, name);
-            case JDBI -> call.getNameAsString().equals("select") || call.getNameAsString().equals("execute")
-                    ? (name != null ? null : positional(call, position)) : chainBind(call, position, name);
+            case JDBI ->
+                call.getNameAsString().equals("select")
+                                || call.getNameAsString().equals("execute")
+                        ? (name != null ? null : positional(call, position))
+                        : chainBind(call, position, name);
             case VERTX_SQL -> vertxTuple(call, position);
             case MICRONAUT_JDBC -> callbackSetter(call, position);
             default -> name != null ? named(call, name) : positional(call, position);
@@ -62,15 +64,18 @@ final class ParameterBinder {
 
     private static Expression jdbcSetter(MethodCallExpr call, int position) {
         String var = assignedVariable(call);
-        Node scope = call.findAncestor(CallableDeclaration.class).map(n -> (Node) n).orElse(null);
+        Node scope =
+                call.findAncestor(CallableDeclaration.class).map(n -> (Node) n).orElse(null);
         if (var == null || scope == null || position < 1) {
             return null;
         }
         Expression found = null;
         for (MethodCallExpr set : scope.findAll(MethodCallExpr.class)) {
-            if (SETTERS.contains(set.getNameAsString()) && set.getArguments().size() >= 2
+            if (SETTERS.contains(set.getNameAsString())
+                    && set.getArguments().size() >= 2
                     && set.getScope().map(s -> s.toString().equals(var)).orElse(false)
-                    && set.getArgument(0) instanceof IntegerLiteralExpr i && i.asNumber().intValue() == position) {
+                    && set.getArgument(0) instanceof IntegerLiteralExpr i
+                    && i.asNumber().intValue() == position) {
                 if (found != null && !found.toString().equals(set.getArgument(1).toString())) {
                     return null; // bound to different values on different paths
                 }
@@ -86,7 +91,8 @@ final class ParameterBinder {
      */
     private static Expression chainBind(MethodCallExpr call, int position, String name) {
         Node n = call;
-        while (n.getParentNode().orElse(null) instanceof MethodCallExpr parent && parent.getScope().orElse(null) == n) {
+        while (n.getParentNode().orElse(null) instanceof MethodCallExpr parent
+                && parent.getScope().orElse(null) == n) {
             Expression found = bindValue(parent, position, name);
             if (found != null) {
                 return found;
@@ -94,7 +100,8 @@ final class ParameterBinder {
             n = parent;
         }
         String var = assignedVariable(call);
-        Node scope = call.findAncestor(CallableDeclaration.class).map(x -> (Node) x).orElse(null);
+        Node scope =
+                call.findAncestor(CallableDeclaration.class).map(x -> (Node) x).orElse(null);
         if (var == null || scope == null) {
             return null;
         }
@@ -121,8 +128,9 @@ final class ParameterBinder {
         if (key instanceof IntegerLiteralExpr i && name == null && i.asNumber().intValue() == position - 1) {
             return bind.getArgument(1);
         }
-        if (key instanceof StringLiteralExpr s && ((name != null && s.asString().equals(name))
-                || (name == null && s.asString().equals("$" + position)))) {
+        if (key instanceof StringLiteralExpr s
+                && ((name != null && s.asString().equals(name))
+                        || (name == null && s.asString().equals("$" + position)))) {
             return bind.getArgument(1);
         }
         return null;
@@ -131,14 +139,19 @@ final class ParameterBinder {
     /** Vert.x: {@code .execute(Tuple.of(a, b))} on the call's chain, or a local {@code Tuple} built with {@code Tuple.of}. */
     private static Expression vertxTuple(MethodCallExpr call, int position) {
         Node n = call;
-        while (n.getParentNode().orElse(null) instanceof MethodCallExpr parent && parent.getScope().orElse(null) == n) {
-            if (parent.getNameAsString().equals("execute") && parent.getArguments().size() == 1) {
+        while (n.getParentNode().orElse(null) instanceof MethodCallExpr parent
+                && parent.getScope().orElse(null) == n) {
+            if (parent.getNameAsString().equals("execute")
+                    && parent.getArguments().size() == 1) {
                 Expression tuple = parent.getArgument(0);
                 if (tuple instanceof NameExpr v) {
                     tuple = ApiSurfaces.initializer(v.getNameAsString(), parent);
                 }
-                if (tuple instanceof MethodCallExpr of && (of.getNameAsString().equals("of") || of.getNameAsString().equals("tuple"))
-                        && position >= 1 && position <= of.getArguments().size()) {
+                if (tuple instanceof MethodCallExpr of
+                        && (of.getNameAsString().equals("of")
+                                || of.getNameAsString().equals("tuple"))
+                        && position >= 1
+                        && position <= of.getArguments().size()) {
                     return of.getArgument(position - 1);
                 }
                 return null;
@@ -154,9 +167,11 @@ final class ParameterBinder {
             if (a instanceof LambdaExpr l && l.getParameters().isNonEmpty()) {
                 String var = l.getParameter(0).getNameAsString();
                 for (MethodCallExpr set : l.findAll(MethodCallExpr.class)) {
-                    if (SETTERS.contains(set.getNameAsString()) && set.getArguments().size() >= 2
+                    if (SETTERS.contains(set.getNameAsString())
+                            && set.getArguments().size() >= 2
                             && set.getScope().map(s -> s.toString().equals(var)).orElse(false)
-                            && set.getArgument(0) instanceof IntegerLiteralExpr i && i.asNumber().intValue() == position) {
+                            && set.getArgument(0) instanceof IntegerLiteralExpr i
+                            && i.asNumber().intValue() == position) {
                         return set.getArgument(1);
                     }
                 }
@@ -175,15 +190,20 @@ final class ParameterBinder {
      * @return the bound expression, or null when not set there, or set to different values
      */
     static Expression fieldSetter(MethodCallExpr exec, String field, int position) {
-        Node scope = exec.findAncestor(CallableDeclaration.class).map(n -> (Node) n).orElse(null);
+        Node scope =
+                exec.findAncestor(CallableDeclaration.class).map(n -> (Node) n).orElse(null);
         if (scope == null || position < 1) {
             return null;
         }
         Expression found = null;
         for (MethodCallExpr set : scope.findAll(MethodCallExpr.class)) {
-            if (SETTERS.contains(set.getNameAsString()) && set.getArguments().size() >= 2
-                    && set.getScope().map(s -> s.toString().equals(field) || s.toString().equals("this." + field)).orElse(false)
-                    && set.getArgument(0) instanceof IntegerLiteralExpr i && i.asNumber().intValue() == position) {
+            if (SETTERS.contains(set.getNameAsString())
+                    && set.getArguments().size() >= 2
+                    && set.getScope()
+                            .map(s -> s.toString().equals(field) || s.toString().equals("this." + field))
+                            .orElse(false)
+                    && set.getArgument(0) instanceof IntegerLiteralExpr i
+                    && i.asNumber().intValue() == position) {
                 if (found != null && !found.toString().equals(set.getArgument(1).toString())) {
                     return null;
                 }
@@ -195,25 +215,37 @@ final class ParameterBinder {
 
     private static Expression jpaParameter(MethodCallExpr call, int position, String name) {
         Node n = call;
-        while (n.getParentNode().orElse(null) instanceof MethodCallExpr parent && parent.getScope().orElse(null) == n) {
-            if (parent.getNameAsString().equals("setParameter") && parent.getArguments().size() >= 2) {
+        while (n.getParentNode().orElse(null) instanceof MethodCallExpr parent
+                && parent.getScope().orElse(null) == n) {
+            if (parent.getNameAsString().equals("setParameter")
+                    && parent.getArguments().size() >= 2) {
                 Expression key = parent.getArgument(0);
-                if ((name != null && key instanceof StringLiteralExpr s && s.asString().equals(name))
-                        || (name == null && key instanceof IntegerLiteralExpr i && i.asNumber().intValue() == position)) {
+                if ((name != null
+                                && key instanceof StringLiteralExpr s
+                                && s.asString().equals(name))
+                        || (name == null
+                                && key instanceof IntegerLiteralExpr i
+                                && i.asNumber().intValue() == position)) {
                     return parent.getArgument(1);
                 }
             }
             n = parent;
         }
         String var = assignedVariable(call);
-        Node scope = call.findAncestor(CallableDeclaration.class).map(x -> (Node) x).orElse(null);
+        Node scope =
+                call.findAncestor(CallableDeclaration.class).map(x -> (Node) x).orElse(null);
         if (var != null && scope != null) {
             for (MethodCallExpr set : scope.findAll(MethodCallExpr.class)) {
-                if (set.getNameAsString().equals("setParameter") && set.getArguments().size() >= 2
+                if (set.getNameAsString().equals("setParameter")
+                        && set.getArguments().size() >= 2
                         && set.getScope().map(s -> s.toString().equals(var)).orElse(false)) {
                     Expression key = set.getArgument(0);
-                    if ((name != null && key instanceof StringLiteralExpr s && s.asString().equals(name))
-                            || (name == null && key instanceof IntegerLiteralExpr i && i.asNumber().intValue() == position)) {
+                    if ((name != null
+                                    && key instanceof StringLiteralExpr s
+                                    && s.asString().equals(name))
+                            || (name == null
+                                    && key instanceof IntegerLiteralExpr i
+                                    && i.asNumber().intValue() == position)) {
                         return set.getArgument(1);
                     }
                 }
@@ -240,11 +272,16 @@ final class ParameterBinder {
         if (a instanceof ClassExpr || a instanceof LambdaExpr || a instanceof MethodReferenceExpr) {
             return true;
         }
-        String text = a instanceof ObjectCreationExpr oc ? oc.getType().getNameAsString() : a instanceof NameExpr n
-                ? n.getNameAsString() : "";
+        String text = a instanceof ObjectCreationExpr oc
+                ? oc.getType().getNameAsString()
+                : a instanceof NameExpr n ? n.getNameAsString() : "";
         String lower = text.toLowerCase(Locale.ROOT);
-        return lower.contains("mapper") || lower.contains("extractor") || lower.contains("callback")
-                || lower.contains("handler") || lower.contains("creator") || lower.contains("setter");
+        return lower.contains("mapper")
+                || lower.contains("extractor")
+                || lower.contains("callback")
+                || lower.contains("handler")
+                || lower.contains("creator")
+                || lower.contains("setter");
     }
 
     /** {@code Map.of("k", v)}, {@code new MapSqlParameterSource("k", v).addValue(...)}, or a local holding one. */
@@ -260,26 +297,33 @@ final class ParameterBinder {
 
     private static Expression namedIn(Expression a, String name, Node context) {
         if (a instanceof MethodCallExpr m) {
-            if ((m.getNameAsString().equals("of") || m.getNameAsString().equals("addValue")) && m.getArguments().size() >= 2) {
+            if ((m.getNameAsString().equals("of") || m.getNameAsString().equals("addValue"))
+                    && m.getArguments().size() >= 2) {
                 for (int i = 0; i + 1 < m.getArguments().size(); i += 2) {
-                    if (m.getArgument(i) instanceof StringLiteralExpr s && s.asString().equals(name)) {
+                    if (m.getArgument(i) instanceof StringLiteralExpr s
+                            && s.asString().equals(name)) {
                         return m.getArgument(i + 1);
                     }
                 }
             }
             return m.getScope().map(s -> namedIn(s, name, context)).orElse(null);
         }
-        if (a instanceof ObjectCreationExpr oc && oc.getArguments().size() == 2
-                && oc.getArgument(0) instanceof StringLiteralExpr s && s.asString().equals(name)) {
+        if (a instanceof ObjectCreationExpr oc
+                && oc.getArguments().size() == 2
+                && oc.getArgument(0) instanceof StringLiteralExpr s
+                && s.asString().equals(name)) {
             return oc.getArgument(1);
         }
         if (a instanceof NameExpr n) {
-            Node scope = context.findAncestor(CallableDeclaration.class).map(x -> (Node) x).orElse(null);
+            Node scope = context.findAncestor(CallableDeclaration.class)
+                    .map(x -> (Node) x)
+                    .orElse(null);
             if (scope == null) {
                 return null;
             }
             for (VariableDeclarator v : scope.findAll(VariableDeclarator.class)) {
-                if (v.getNameAsString().equals(n.getNameAsString()) && v.getInitializer().isPresent()) {
+                if (v.getNameAsString().equals(n.getNameAsString())
+                        && v.getInitializer().isPresent()) {
                     Expression found = namedIn(v.getInitializer().get(), name, context);
                     if (found != null) {
                         return found;
@@ -287,9 +331,13 @@ final class ParameterBinder {
                 }
             }
             for (MethodCallExpr m : scope.findAll(MethodCallExpr.class)) {
-                if ((m.getNameAsString().equals("addValue") || m.getNameAsString().equals("put"))
-                        && m.getScope().map(s -> s.toString().equals(n.getNameAsString())).orElse(false)
-                        && m.getArguments().size() == 2 && m.getArgument(0) instanceof StringLiteralExpr s
+                if ((m.getNameAsString().equals("addValue")
+                                || m.getNameAsString().equals("put"))
+                        && m.getScope()
+                                .map(s -> s.toString().equals(n.getNameAsString()))
+                                .orElse(false)
+                        && m.getArguments().size() == 2
+                        && m.getArgument(0) instanceof StringLiteralExpr s
                         && s.asString().equals(name)) {
                     return m.getArgument(1);
                 }

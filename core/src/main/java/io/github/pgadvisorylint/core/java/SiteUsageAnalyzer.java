@@ -110,9 +110,14 @@ final class SiteUsageAnalyzer {
      *                   return value is the lock's boolean is judged at its calls)
      * @param wrapped    the sites run through a user-written JDBC wrapper, with the wrapper
      */
-    SiteUsageAnalyzer(SourceFile file, StringEvaluator strings, Map<LockSite, Node> nodes,
-                      Map<LockSite, SiteUsage> sqlUsages, List<LockLifecycle> lifecycles,
-                      Map<LockSite, HelperSummary> helperOf, Map<LockSite, SqlWrappers.Wrapper> wrapped) {
+    SiteUsageAnalyzer(
+            SourceFile file,
+            StringEvaluator strings,
+            Map<LockSite, Node> nodes,
+            Map<LockSite, SiteUsage> sqlUsages,
+            List<LockLifecycle> lifecycles,
+            Map<LockSite, HelperSummary> helperOf,
+            Map<LockSite, SqlWrappers.Wrapper> wrapped) {
         this.file = file;
         this.wrapped = wrapped;
         this.strings = strings;
@@ -133,7 +138,9 @@ final class SiteUsageAnalyzer {
         for (LockSite site : sites) {
             SiteUsage base = sqlUsages.getOrDefault(site, SiteUsage.UNKNOWN);
             Node node = nodes.get(site);
-            if (node == null || site.api() == ExecutionApi.DECLARATION || site.api() == ExecutionApi.SPRING_DATA_QUERY
+            if (node == null
+                    || site.api() == ExecutionApi.DECLARATION
+                    || site.api() == ExecutionApi.SPRING_DATA_QUERY
                     || JavaScopes.callableOf(node) == null) {
                 out.put(site.id(), base);
                 continue;
@@ -155,7 +162,9 @@ final class SiteUsageAnalyzer {
             Verdict v = null;
             SqlWrappers.Wrapper wrapper = wrapped.get(site);
             if (wrapper != null) {
-                v = op == LockOperation.TRY_ACQUIRE && result == ResultUse.UNKNOWN ? throughWrapper(site, exec, wrapper) : null;
+                v = op == LockOperation.TRY_ACQUIRE && result == ResultUse.UNKNOWN
+                        ? throughWrapper(site, exec, wrapper)
+                        : null;
             } else if (op == LockOperation.TRY_ACQUIRE && result == ResultUse.UNKNOWN) {
                 v = tryResult(site, exec);
             } else if (op == LockOperation.RELEASE) {
@@ -165,9 +174,12 @@ final class SiteUsageAnalyzer {
                 result = v.use;
                 note = v.note;
             }
-        } else if (site.viaHelper() && node instanceof MethodCallExpr call && helperOf.containsKey(site)
+        } else if (site.viaHelper()
+                && node instanceof MethodCallExpr call
+                && helperOf.containsKey(site)
                 && helperOf.get(site).returnsLockResult()) {
-            Verdict v = op == LockOperation.TRY_ACQUIRE ? repositoryTryResult(call)
+            Verdict v = op == LockOperation.TRY_ACQUIRE
+                    ? repositoryTryResult(call)
                     : op == LockOperation.RELEASE ? repositoryUnlockResult(call) : null;
             if (v != null) {
                 result = v.use;
@@ -176,7 +188,10 @@ final class SiteUsageAnalyzer {
         }
         LoopContext loop = op.isAcquisition() ? loop(site, node, sites) : null;
         TimeoutEvidence timeout = base.timeout();
-        if (timeout == null && op == LockOperation.ACQUIRE && !site.viaHelper() && node instanceof MethodCallExpr exec) {
+        if (timeout == null
+                && op == LockOperation.ACQUIRE
+                && !site.viaHelper()
+                && node instanceof MethodCallExpr exec) {
             timeout = javaTimeout(exec);
         }
         return new SiteUsage(result, note, loop, timeout, straightLine(node), fresh(site, node));
@@ -185,14 +200,18 @@ final class SiteUsageAnalyzer {
     // ------------------------------------------------------------------ results
 
     /** A judgement with its explanation. */
-    private record Verdict(ResultUse use, String note) {
-    }
+    private record Verdict(ResultUse use, String note) {}
 
     /** How far a value flows: ranked, the best use of several wins. */
-    private enum Flow { DROPPED, NOT_DECIDING, UNKNOWN, RETURNED, DECIDES }
-
-    private record FlowNote(Flow flow, String note) {
+    private enum Flow {
+        DROPPED,
+        NOT_DECIDING,
+        UNKNOWN,
+        RETURNED,
+        DECIDES
     }
+
+    private record FlowNote(Flow flow, String note) {}
 
     /**
      * A try-lock run through a user-written JDBC wrapper: how the wrapper's body reads the result of its
@@ -213,9 +232,13 @@ final class SiteUsageAnalyzer {
         return switch (inner.use) {
             case RETURNED -> value(call, "the result of " + name);
             case DECIDES -> inner;
-            case EXECUTE_FLAG -> new Verdict(inner.use, name + ", which returns execute(...)'s flag: true whenever the"
-                    + " statement yields a result set, whatever the lock's value (F14)");
-            case NEVER_READ, ROW_EXISTENCE, READ_NOT_DECIDING -> new Verdict(inner.use, "inside " + name + ", " + inner.note);
+            case EXECUTE_FLAG ->
+                new Verdict(
+                        inner.use,
+                        name + ", which returns execute(...)'s flag: true whenever the"
+                                + " statement yields a result set, whatever the lock's value (F14)");
+            case NEVER_READ, ROW_EXISTENCE, READ_NOT_DECIDING ->
+                new Verdict(inner.use, "inside " + name + ", " + inner.note);
             default -> null;
         };
     }
@@ -239,8 +262,11 @@ final class SiteUsageAnalyzer {
             }
             case "execute", "executeQuery", "executeUpdate", "executeLargeUpdate" -> {
                 if (api == ExecutionApi.SPRING_JDBC_TEMPLATE && name.equals("execute")) {
-                    return exec.getArguments().size() == 1 ? new Verdict(ResultUse.NEVER_READ,
-                            "JdbcTemplate.execute(String) returns nothing: the lock's value is thrown away") : null;
+                    return exec.getArguments().size() == 1
+                            ? new Verdict(
+                                    ResultUse.NEVER_READ,
+                                    "JdbcTemplate.execute(String) returns nothing: the lock's value is thrown away")
+                            : null;
                 }
                 return producer(exec, oneRow);
             }
@@ -251,19 +277,23 @@ final class SiteUsageAnalyzer {
                 return name.equals("queryForList") ? list(exec, oneRow) : resultSet(exec, oneRow);
             }
             case "query" -> {
-                boolean ambiguous = exec.getArguments().stream().anyMatch(a -> (a instanceof LambdaExpr l && l.getParameters().size() == 1)
-                        || a.isMethodReferenceExpr());
+                boolean ambiguous = exec.getArguments().stream()
+                        .anyMatch(a ->
+                                (a instanceof LambdaExpr l && l.getParameters().size() == 1)
+                                        || a.isMethodReferenceExpr());
                 if (api != ExecutionApi.SPRING_JDBC_TEMPLATE) {
                     return chained(exec, oneRow);
                 }
                 return ambiguous ? null : list(exec, oneRow);
             }
             case "update" -> {
-                return api == ExecutionApi.SPRING_JDBC_TEMPLATE ? new Verdict(ResultUse.NEVER_READ,
-                        "update(...) returns a row count, never the lock's value") : null;
+                return api == ExecutionApi.SPRING_JDBC_TEMPLATE
+                        ? new Verdict(ResultUse.NEVER_READ, "update(...) returns a row count, never the lock's value")
+                        : null;
             }
             default -> {
-                if (api == ExecutionApi.OTHER_CALL && dropped(exec.getParentNode().orElse(null))
+                if (api == ExecutionApi.OTHER_CALL
+                        && dropped(exec.getParentNode().orElse(null))
                         && name.matches("(exec|query|fetch|run|select)\\w*")) {
                     return new Verdict(ResultUse.NEVER_READ, "the value " + name + "(...) returns is dropped");
                 }
@@ -286,8 +316,11 @@ final class SiteUsageAnalyzer {
 
     /** A call of a repository method that returns the unlock's boolean, in a statement that drops it. */
     private static Verdict repositoryUnlockResult(MethodCallExpr call) {
-        return dropped(call.getParentNode().orElse(null)) ? new Verdict(ResultUse.DISCARDED, call.getNameAsString()
-                + "(...) returns the unlock's boolean and the statement drops it") : null;
+        return dropped(call.getParentNode().orElse(null))
+                ? new Verdict(
+                        ResultUse.DISCARDED,
+                        call.getNameAsString() + "(...) returns the unlock's boolean and the statement drops it")
+                : null;
     }
 
     private Verdict unlockResult(MethodCallExpr exec) {
@@ -300,7 +333,8 @@ final class SiteUsageAnalyzer {
             }
         }
         String pn = p.getNameAsString();
-        if ((pn.equals("execute") || pn.equals("executeQuery")) && dropped(p.getParentNode().orElse(null))
+        if ((pn.equals("execute") || pn.equals("executeQuery"))
+                && dropped(p.getParentNode().orElse(null))
                 && laterCall(p, receiverName(p), "getResultSet").isEmpty()) {
             return new Verdict(ResultUse.DISCARDED, pn + "(...) runs the unlock and drops its boolean");
         }
@@ -315,8 +349,10 @@ final class SiteUsageAnalyzer {
         Optional<MethodCallExpr> run = statementExecution(exec);
         String var = assignedName(exec);
         if (call && var != null) {
-            List<MethodCallExpr> reads = callsOn(exec, var, n -> n.startsWith("get") && !n.equals("getResultSet")
-                    && !API.is(Role.DESCRIBES_RESULT, n));
+            List<MethodCallExpr> reads = callsOn(
+                    exec,
+                    var,
+                    n -> n.startsWith("get") && !n.equals("getResultSet") && !API.is(Role.DESCRIBES_RESULT, n));
             if (!reads.isEmpty()) {
                 return fromFlows(reads, "the OUT parameter");
             }
@@ -330,7 +366,8 @@ final class SiteUsageAnalyzer {
         for (int i = 0; i < 12; i++) {
             Node parent = cur.getParentNode().orElse(null);
             MethodCallExpr here = cur;
-            if (parent instanceof MethodCallExpr p && p.getScope().filter(s -> s == here).isPresent()) {
+            if (parent instanceof MethodCallExpr p
+                    && p.getScope().filter(s -> s == here).isPresent()) {
                 String n = p.getNameAsString();
                 if (API.is(Role.FETCHES_ONE, n)) {
                     return value(p, "the result of " + n + "()");
@@ -340,31 +377,44 @@ final class SiteUsageAnalyzer {
                 }
                 if (n.equals("executeUpdate") || n.equals("update") || n.equals("execute")) {
                     return dropped(p.getParentNode().orElse(null)) || n.equals("executeUpdate")
-                            ? new Verdict(ResultUse.NEVER_READ, n + "() returns a row count, never the lock's value") : null;
+                            ? new Verdict(ResultUse.NEVER_READ, n + "() returns a row count, never the lock's value")
+                            : null;
                 }
-                if (API.is(Role.BINDS_PARAMETER, n) || API.is(Role.CONFIGURES_QUERY, n) || n.startsWith("set") || n.startsWith("mapTo") || n.startsWith("bind")) {
+                if (API.is(Role.BINDS_PARAMETER, n)
+                        || API.is(Role.CONFIGURES_QUERY, n)
+                        || n.startsWith("set")
+                        || n.startsWith("mapTo")
+                        || n.startsWith("bind")) {
                     cur = p;
                     continue;
                 }
                 return null;
             }
             if (dropped(parent)) {
-                return cur == exec ? null : new Verdict(ResultUse.NEVER_READ, "the query is built but its result is never fetched");
+                return cur == exec
+                        ? null
+                        : new Verdict(ResultUse.NEVER_READ, "the query is built but its result is never fetched");
             }
             String var = assignedName(cur);
             if (var == null) {
                 return null;
             }
-            List<MethodCallExpr> fetches = callsOn(cur, var, n -> API.is(Role.FETCHES_ONE, n) || API.is(Role.FETCHES_LIST, n)
-                    || n.equals("executeUpdate"));
+            List<MethodCallExpr> fetches = callsOn(
+                    cur,
+                    var,
+                    n -> API.is(Role.FETCHES_ONE, n) || API.is(Role.FETCHES_LIST, n) || n.equals("executeUpdate"));
             if (fetches.isEmpty()) {
                 return null;
             }
             MethodCallExpr f = fetches.get(0);
             String n = f.getNameAsString();
-            return API.is(Role.FETCHES_ONE, n) ? value(f, "the result of " + n + "()")
-                    : API.is(Role.FETCHES_LIST, n) ? list(f, oneRow)
-                    : new Verdict(ResultUse.NEVER_READ, "executeUpdate() returns a row count, never the lock's value");
+            return API.is(Role.FETCHES_ONE, n)
+                    ? value(f, "the result of " + n + "()")
+                    : API.is(Role.FETCHES_LIST, n)
+                            ? list(f, oneRow)
+                            : new Verdict(
+                                    ResultUse.NEVER_READ,
+                                    "executeUpdate() returns a row count, never the lock's value");
         }
         return null;
     }
@@ -381,10 +431,13 @@ final class SiteUsageAnalyzer {
                 return resultSet(later.get(), oneRow);
             }
             if (dropped(p.getParentNode().orElse(null))) {
-                return new Verdict(ResultUse.NEVER_READ, "execute(...)'s return value is dropped and no result set is read");
+                return new Verdict(
+                        ResultUse.NEVER_READ, "execute(...)'s return value is dropped and no result set is read");
             }
-            return new Verdict(ResultUse.EXECUTE_FLAG, "execute(...) returns true because the statement yields a result set,"
-                    + " whatever the lock's value (F14)");
+            return new Verdict(
+                    ResultUse.EXECUTE_FLAG,
+                    "execute(...) returns true because the statement yields a result set,"
+                            + " whatever the lock's value (F14)");
         }
         return resultSet(p, oneRow);
     }
@@ -395,11 +448,16 @@ final class SiteUsageAnalyzer {
         if (dropped(parent)) {
             return new Verdict(ResultUse.NEVER_READ, "the result set is never read");
         }
-        if (parent instanceof MethodCallExpr m && m.getScope().filter(s -> s == p).isPresent()) {
+        if (parent instanceof MethodCallExpr m
+                && m.getScope().filter(s -> s == p).isPresent()) {
             String n = m.getNameAsString();
             if (API.is(Role.TESTS_ROW, n)) {
-                return oneRow ? new Verdict(ResultUse.ROW_EXISTENCE, n + "() tests that a row exists; the query always"
-                        + " returns one, whatever the lock's value") : null;
+                return oneRow
+                        ? new Verdict(
+                                ResultUse.ROW_EXISTENCE,
+                                n + "() tests that a row exists; the query always"
+                                        + " returns one, whatever the lock's value")
+                        : null;
             }
             return null;
         }
@@ -412,7 +470,8 @@ final class SiteUsageAnalyzer {
         boolean rowTest = false;
         for (NameExpr u : uses) {
             Node up = u.getParentNode().orElse(null);
-            if (up instanceof MethodCallExpr m && m.getScope().filter(s -> s == u).isPresent()) {
+            if (up instanceof MethodCallExpr m
+                    && m.getScope().filter(s -> s == u).isPresent()) {
                 String n = m.getNameAsString();
                 if (API.is(Role.TESTS_ROW, n)) {
                     rowTest = true;
@@ -429,8 +488,12 @@ final class SiteUsageAnalyzer {
             return fromFlows(reads, "the value read from " + rs);
         }
         if (rowTest) {
-            return oneRow ? new Verdict(ResultUse.ROW_EXISTENCE, rs + ".next() is tested but the lock's value is never"
-                    + " read; the query returns a row whether or not the lock was granted") : null;
+            return oneRow
+                    ? new Verdict(
+                            ResultUse.ROW_EXISTENCE,
+                            rs + ".next() is tested but the lock's value is never"
+                                    + " read; the query returns a row whether or not the lock was granted")
+                    : null;
         }
         return new Verdict(ResultUse.NEVER_READ, "the result set " + rs + " is never read");
     }
@@ -439,10 +502,12 @@ final class SiteUsageAnalyzer {
     private Verdict list(MethodCallExpr p, boolean oneRow) {
         Node parent = p.getParentNode().orElse(null);
         if (dropped(parent)) {
-            return new Verdict(ResultUse.NEVER_READ, "the rows " + p.getNameAsString() + "(...) returns are never read");
+            return new Verdict(
+                    ResultUse.NEVER_READ, "the rows " + p.getNameAsString() + "(...) returns are never read");
         }
         List<MethodCallExpr> calls = new ArrayList<>();
-        if (parent instanceof MethodCallExpr m && m.getScope().filter(s -> s == p).isPresent()) {
+        if (parent instanceof MethodCallExpr m
+                && m.getScope().filter(s -> s == p).isPresent()) {
             calls.add(m);
         } else {
             String var = assignedName(p);
@@ -450,7 +515,8 @@ final class SiteUsageAnalyzer {
                 return null;
             }
             for (NameExpr u : usesAfter(p, var)) {
-                if (u.getParentNode().orElse(null) instanceof MethodCallExpr m && m.getScope().filter(s -> s == u).isPresent()) {
+                if (u.getParentNode().orElse(null) instanceof MethodCallExpr m
+                        && m.getScope().filter(s -> s == u).isPresent()) {
                     calls.add(m);
                 } else {
                     return null;
@@ -479,8 +545,10 @@ final class SiteUsageAnalyzer {
     }
 
     private static Verdict rowExistence(String call) {
-        return new Verdict(ResultUse.ROW_EXISTENCE, "the number of rows " + call + "(...) returns is tested, not the"
-                + " lock's value; the query returns one row whether or not the lock was granted");
+        return new Verdict(
+                ResultUse.ROW_EXISTENCE,
+                "the number of rows " + call + "(...) returns is tested, not the"
+                        + " lock's value; the query returns one row whether or not the lock was granted");
     }
 
     /** A single value ({@code queryForObject}, {@code getSingleResult}). */
@@ -529,24 +597,30 @@ final class SiteUsageAnalyzer {
         if (parent instanceof IfStmt s) {
             return s.getCondition() == e ? decides(s) : new FlowNote(Flow.UNKNOWN, "");
         }
-        if (parent instanceof WhileStmt || parent instanceof DoStmt || parent instanceof ForStmt || parent instanceof SwitchStmt) {
+        if (parent instanceof WhileStmt
+                || parent instanceof DoStmt
+                || parent instanceof ForStmt
+                || parent instanceof SwitchStmt) {
             return decides(parent);
         }
         if (parent instanceof ReturnStmt) {
             return new FlowNote(Flow.RETURNED, "");
         }
-        if (parent instanceof LambdaExpr || (parent instanceof ExpressionStmt && parent.getParentNode().orElse(null) instanceof LambdaExpr)) {
+        if (parent instanceof LambdaExpr
+                || (parent instanceof ExpressionStmt && parent.getParentNode().orElse(null) instanceof LambdaExpr)) {
             return new FlowNote(Flow.RETURNED, "");
         }
         if (dropped(parent)) {
             return new FlowNote(Flow.DROPPED, "");
         }
-        if (parent instanceof VariableDeclarator v && v.getInitializer().filter(i -> i == e).isPresent()) {
+        if (parent instanceof VariableDeclarator v
+                && v.getInitializer().filter(i -> i == e).isPresent()) {
             return variable(v.getNameAsString(), v, depth);
         }
         if (parent instanceof AssignExpr a && a.getValue() == e) {
-            if (a.getTarget() instanceof NameExpr n && (JavaScopes.local(n.getNameAsString(), a).isPresent()
-                    || JavaScopes.isParameter(n.getNameAsString(), a))) {
+            if (a.getTarget() instanceof NameExpr n
+                    && (JavaScopes.local(n.getNameAsString(), a).isPresent()
+                            || JavaScopes.isParameter(n.getNameAsString(), a))) {
                 return variable(n.getNameAsString(), a, depth);
             }
             return new FlowNote(Flow.UNKNOWN, "");
@@ -576,7 +650,8 @@ final class SiteUsageAnalyzer {
     private static FlowNote decides(Node condition) {
         for (Node cur = condition; cur != null; cur = cur.getParentNode().orElse(null)) {
             Node at = cur;
-            if (cur.getParentNode().orElse(null) instanceof TryStmt t && t.getFinallyBlock().filter(f -> f == at).isPresent()) {
+            if (cur.getParentNode().orElse(null) instanceof TryStmt t
+                    && t.getFinallyBlock().filter(f -> f == at).isPresent()) {
                 return new FlowNote(Flow.NOT_DECIDING, "is tested only in a finally block, after the work has run");
             }
             if (cur instanceof MethodDeclaration || cur instanceof LambdaExpr) {
@@ -604,9 +679,11 @@ final class SiteUsageAnalyzer {
                 best = f;
             }
         }
-        return best == null ? new FlowNote(Flow.NOT_DECIDING, "is stored in " + name + " and never tested")
-                : best.flow == Flow.NOT_DECIDING && best.note.isEmpty() ? new FlowNote(Flow.NOT_DECIDING, "is stored in "
-                + name + " and never tested") : best;
+        return best == null
+                ? new FlowNote(Flow.NOT_DECIDING, "is stored in " + name + " and never tested")
+                : best.flow == Flow.NOT_DECIDING && best.note.isEmpty()
+                        ? new FlowNote(Flow.NOT_DECIDING, "is stored in " + name + " and never tested")
+                        : best;
     }
 
     // ------------------------------------------------------------------ names and calls
@@ -637,7 +714,8 @@ final class SiteUsageAnalyzer {
         }
         int start = from.getEnd().map(p -> p.line * 10_000 + p.column).orElse(0);
         for (NameExpr n : scope.findAll(NameExpr.class)) {
-            if (n.getNameAsString().equals(name) && n.getBegin().map(p -> p.line * 10_000 + p.column).orElse(0) > start) {
+            if (n.getNameAsString().equals(name)
+                    && n.getBegin().map(p -> p.line * 10_000 + p.column).orElse(0) > start) {
                 out.add(n);
             }
         }
@@ -647,7 +725,8 @@ final class SiteUsageAnalyzer {
     private static List<MethodCallExpr> callsOn(Node from, String var, Predicate<String> names) {
         List<MethodCallExpr> out = new ArrayList<>();
         for (NameExpr u : usesAfter(from, var)) {
-            if (u.getParentNode().orElse(null) instanceof MethodCallExpr m && m.getScope().filter(s -> s == u).isPresent()
+            if (u.getParentNode().orElse(null) instanceof MethodCallExpr m
+                    && m.getScope().filter(s -> s == u).isPresent()
                     && names.test(m.getNameAsString())) {
                 out.add(m);
             }
@@ -658,7 +737,8 @@ final class SiteUsageAnalyzer {
     /** The execution of a prepared statement: chained, or on the variable holding it. */
     private static Optional<MethodCallExpr> statementExecution(MethodCallExpr prepare) {
         Predicate<String> runs = n -> API.roles("PreparedStatement", n, 0).contains(Role.EXECUTES_SQL);
-        if (prepare.getParentNode().orElse(null) instanceof MethodCallExpr m && m.getScope().filter(s -> s == prepare).isPresent()) {
+        if (prepare.getParentNode().orElse(null) instanceof MethodCallExpr m
+                && m.getScope().filter(s -> s == prepare).isPresent()) {
             return runs.test(m.getNameAsString()) ? Optional.of(m) : Optional.empty();
         }
         String var = assignedName(prepare);
@@ -670,7 +750,10 @@ final class SiteUsageAnalyzer {
     }
 
     private static String receiverName(MethodCallExpr call) {
-        return call.getScope().filter(Expression::isNameExpr).map(s -> s.asNameExpr().getNameAsString()).orElse(null);
+        return call.getScope()
+                .filter(Expression::isNameExpr)
+                .map(s -> s.asNameExpr().getNameAsString())
+                .orElse(null);
     }
 
     private static Optional<MethodCallExpr> laterCall(MethodCallExpr after, String receiver, String name) {
@@ -685,8 +768,11 @@ final class SiteUsageAnalyzer {
 
     private LoopContext loop(LockSite site, Node node, List<LockSite> sites) {
         Node child = node;
-        for (Node cur = node.getParentNode().orElse(null); cur != null; child = cur, cur = cur.getParentNode().orElse(null)) {
-            if (cur instanceof MethodDeclaration || cur instanceof TypeDeclaration<?>
+        for (Node cur = node.getParentNode().orElse(null);
+                cur != null;
+                child = cur, cur = cur.getParentNode().orElse(null)) {
+            if (cur instanceof MethodDeclaration
+                    || cur instanceof TypeDeclaration<?>
                     || cur instanceof ConstructorDeclaration) {
                 return null;
             }
@@ -699,13 +785,19 @@ final class SiteUsageAnalyzer {
                 vars.add(f.getVariableDeclarator().getNameAsString());
                 body = f.getBody();
                 bounded = boundedSource(f.getIterable(), 0);
-                description = "for (" + f.getVariable() + " : " + abbreviate(f.getIterable().toString()) + ")";
+                description = "for (" + f.getVariable() + " : "
+                        + abbreviate(f.getIterable().toString()) + ")";
                 header = f.getIterable();
             } else if (cur instanceof ForStmt f && child == f.getBody()) {
-                f.getInitialization().forEach(i -> i.findAll(VariableDeclarator.class).forEach(v -> vars.add(v.getNameAsString())));
+                f.getInitialization()
+                        .forEach(i -> i.findAll(VariableDeclarator.class).forEach(v -> vars.add(v.getNameAsString())));
                 body = f.getBody();
                 bounded = f.getCompare().map(SiteUsageAnalyzer::constantBound).orElse(false);
-                description = "for (...; " + f.getCompare().map(Node::toString).map(SiteUsageAnalyzer::abbreviate).orElse("") + "; ...)";
+                description = "for (...; "
+                        + f.getCompare()
+                                .map(Node::toString)
+                                .map(SiteUsageAnalyzer::abbreviate)
+                                .orElse("") + "; ...)";
                 header = f.getCompare().map(Node.class::cast).orElse(f);
             } else if (cur instanceof WhileStmt w && child == w.getBody()) {
                 body = w.getBody();
@@ -717,8 +809,11 @@ final class SiteUsageAnalyzer {
                 bounded = false;
                 description = "do ... while (" + abbreviate(d.getCondition().toString()) + ")";
                 header = d.getCondition();
-            } else if (cur instanceof LambdaExpr l && l.getParentNode().orElse(null) instanceof MethodCallExpr m
-                    && m.getArguments().contains(l) && API.is(Role.ITERATES, m.getNameAsString()) && m.getScope().isPresent()) {
+            } else if (cur instanceof LambdaExpr l
+                    && l.getParentNode().orElse(null) instanceof MethodCallExpr m
+                    && m.getArguments().contains(l)
+                    && API.is(Role.ITERATES, m.getNameAsString())
+                    && m.getScope().isPresent()) {
                 l.getParameters().forEach(p -> vars.add(p.getNameAsString()));
                 body = l.getBody();
                 bounded = boundedSource(m.getScope().get(), 0);
@@ -746,7 +841,9 @@ final class SiteUsageAnalyzer {
             }
             String expr = p.expression();
             for (String v : vars) {
-                if (Pattern.compile("(?<![\\w.])" + Pattern.quote(v) + "(?!\\w)").matcher(expr).find()) {
+                if (Pattern.compile("(?<![\\w.])" + Pattern.quote(v) + "(?!\\w)")
+                        .matcher(expr)
+                        .find()) {
                     return true;
                 }
             }
@@ -756,7 +853,8 @@ final class SiteUsageAnalyzer {
                     return true;
                 }
             }
-            if (p.kind() == KeyPart.Kind.PARAMETER && (expr.equals("?") || expr.startsWith(":") || expr.startsWith("$"))
+            if (p.kind() == KeyPart.Kind.PARAMETER
+                    && (expr.equals("?") || expr.startsWith(":") || expr.startsWith("$"))
                     && !vars.isEmpty()) {
                 return true; // a placeholder bound somewhere in a per-element loop
             }
@@ -779,19 +877,31 @@ final class SiteUsageAnalyzer {
             }
             for (MethodCallExpr m : body.findAll(MethodCallExpr.class)) {
                 String n = m.getNameAsString();
-                if (n.equals("commit") || n.equals("rollback") || n.equals("executeWithoutResult")
-                        || n.equals("inTransaction") || n.equals("useTransaction") || n.equals("transaction")
-                        || n.equals("transactionResult") || n.equals("runInTransaction") || n.equals("doInTransaction")
-                        || (n.equals("execute") && m.getScope().map(s -> s.toString().toLowerCase(Locale.ROOT))
-                        .filter(s -> s.contains("transaction") || s.contains("tx")).isPresent())) {
+                if (n.equals("commit")
+                        || n.equals("rollback")
+                        || n.equals("executeWithoutResult")
+                        || n.equals("inTransaction")
+                        || n.equals("useTransaction")
+                        || n.equals("transaction")
+                        || n.equals("transactionResult")
+                        || n.equals("runInTransaction")
+                        || n.equals("doInTransaction")
+                        || (n.equals("execute")
+                                && m.getScope()
+                                        .map(s -> s.toString().toLowerCase(Locale.ROOT))
+                                        .filter(s -> s.contains("transaction") || s.contains("tx"))
+                                        .isPresent())) {
                     return true;
                 }
             }
             return false;
         }
         for (LockSite r : sites) {
-            if (r.function().operation().isRelease() && nodes.get(r) != null && isInside(nodes.get(r), body)
-                    && (r.function().operation() == LockOperation.RELEASE_ALL || r.key().mayEqual(site.key()))) {
+            if (r.function().operation().isRelease()
+                    && nodes.get(r) != null
+                    && isInside(nodes.get(r), body)
+                    && (r.function().operation() == LockOperation.RELEASE_ALL
+                            || r.key().mayEqual(site.key()))) {
                 return true;
             }
         }
@@ -807,10 +917,17 @@ final class SiteUsageAnalyzer {
     private static boolean exitsLoop(Node body) {
         for (Node n : body.findAll(Node.class, x -> x instanceof ReturnStmt || x instanceof BreakStmt)) {
             boolean nested = false;
-            for (Node cur = n.getParentNode().orElse(null); cur != null && cur != body; cur = cur.getParentNode().orElse(null)) {
-                if (cur instanceof LambdaExpr || cur instanceof ClassOrInterfaceDeclaration
-                        || (n instanceof BreakStmt && (cur instanceof ForStmt || cur instanceof ForEachStmt
-                        || cur instanceof WhileStmt || cur instanceof DoStmt || cur instanceof SwitchStmt))) {
+            for (Node cur = n.getParentNode().orElse(null);
+                    cur != null && cur != body;
+                    cur = cur.getParentNode().orElse(null)) {
+                if (cur instanceof LambdaExpr
+                        || cur instanceof ClassOrInterfaceDeclaration
+                        || (n instanceof BreakStmt
+                                && (cur instanceof ForStmt
+                                        || cur instanceof ForEachStmt
+                                        || cur instanceof WhileStmt
+                                        || cur instanceof DoStmt
+                                        || cur instanceof SwitchStmt))) {
                     nested = true;
                     break;
                 }
@@ -832,7 +949,8 @@ final class SiteUsageAnalyzer {
             case GREATER, GREATER_EQUALS -> b.getLeft() instanceof NameExpr ? b.getRight() : b.getLeft();
             default -> null;
         };
-        return bound instanceof IntegerLiteralExpr || (bound instanceof NameExpr n && n.getNameAsString().matches("[A-Z][A-Z0-9_]*"))
+        return bound instanceof IntegerLiteralExpr
+                || (bound instanceof NameExpr n && n.getNameAsString().matches("[A-Z][A-Z0-9_]*"))
                 || (bound instanceof FieldAccessExpr f && f.getNameAsString().matches("[A-Z][A-Z0-9_]*"));
     }
 
@@ -851,14 +969,26 @@ final class SiteUsageAnalyzer {
             return boundedSource(en.getInner(), depth + 1);
         }
         if (e instanceof MethodCallExpr m) {
-            for (Expression cur = m; cur instanceof MethodCallExpr c; cur = c.getScope().orElse(null)) {
+            for (Expression cur = m;
+                    cur instanceof MethodCallExpr c;
+                    cur = c.getScope().orElse(null)) {
                 String n = c.getNameAsString();
-                if (n.equals("limit") || n.equals("subList") || (n.equals("values") && c.getArguments().isEmpty())
-                        || ((Set.of("of", "asList", "singletonList", "singleton", "allOf", "range", "rangeClosed").contains(n)
-                        && c.getArguments().stream().allMatch(a -> a.isLiteralExpr() || (a.isNameExpr()
-                        && a.asNameExpr().getNameAsString().matches("[A-Z][A-Z0-9_]*|[a-z]\\w*")) || a.isFieldAccessExpr()
-                        || a.isClassExpr()) && !n.equals("range")) || ((n.equals("range") || n.equals("rangeClosed"))
-                        && c.getArguments().stream().allMatch(Expression::isLiteralExpr)))) {
+                if (n.equals("limit")
+                        || n.equals("subList")
+                        || (n.equals("values") && c.getArguments().isEmpty())
+                        || ((Set.of("of", "asList", "singletonList", "singleton", "allOf", "range", "rangeClosed")
+                                                .contains(n)
+                                        && c.getArguments().stream()
+                                                .allMatch(a -> a.isLiteralExpr()
+                                                        || (a.isNameExpr()
+                                                                && a.asNameExpr()
+                                                                        .getNameAsString()
+                                                                        .matches("[A-Z][A-Z0-9_]*|[a-z]\\w*"))
+                                                        || a.isFieldAccessExpr()
+                                                        || a.isClassExpr())
+                                        && !n.equals("range"))
+                                || ((n.equals("range") || n.equals("rangeClosed"))
+                                        && c.getArguments().stream().allMatch(Expression::isLiteralExpr)))) {
                     return true;
                 }
                 if (c.getScope().isEmpty()) {
@@ -874,14 +1004,21 @@ final class SiteUsageAnalyzer {
         if (e instanceof NameExpr n) {
             Optional<VariableDeclarator> local = JavaScopes.local(n.getNameAsString(), n);
             if (local.isPresent()) {
-                return local.get().getInitializer().map(i -> boundedSource(i, depth + 1)).orElse(false)
+                return local.get()
+                                .getInitializer()
+                                .map(i -> boundedSource(i, depth + 1))
+                                .orElse(false)
                         && !JavaScopes.reassigned(local.get());
             }
             for (Node cur = n; cur != null; cur = cur.getParentNode().orElse(null)) {
                 if (cur instanceof TypeDeclaration<?> t) {
-                    return t.getFieldByName(n.getNameAsString()).flatMap(f -> f.getVariables().stream()
-                                    .filter(v -> v.getNameAsString().equals(n.getNameAsString())).findFirst())
-                            .flatMap(VariableDeclarator::getInitializer).map(i -> boundedSource(i, depth + 1)).orElse(false);
+                    return t.getFieldByName(n.getNameAsString())
+                            .flatMap(f -> f.getVariables().stream()
+                                    .filter(v -> v.getNameAsString().equals(n.getNameAsString()))
+                                    .findFirst())
+                            .flatMap(VariableDeclarator::getInitializer)
+                            .map(i -> boundedSource(i, depth + 1))
+                            .orElse(false);
                 }
             }
         }
@@ -895,8 +1032,9 @@ final class SiteUsageAnalyzer {
      * lock calls asks for them once per call (walking the type each time was quadratic).
      */
     private List<MethodCallExpr> queryTimeoutCalls(TypeDeclaration<?> type) {
-        return queryTimeoutCallsByType.computeIfAbsent(type, t -> t.findAll(MethodCallExpr.class,
-                m -> m.getNameAsString().equals("setQueryTimeout")));
+        return queryTimeoutCallsByType.computeIfAbsent(
+                type,
+                t -> t.findAll(MethodCallExpr.class, m -> m.getNameAsString().equals("setQueryTimeout")));
     }
 
     /** See {@link #queryTimeoutCalls}; by identity. */
@@ -906,13 +1044,19 @@ final class SiteUsageAnalyzer {
         Node scope = JavaScopes.callableOf(exec);
         // @Transactional(timeout = n) on the method or class
         for (Node cur = exec; cur != null; cur = cur.getParentNode().orElse(null)) {
-            if (cur instanceof NodeWithAnnotations<?> owner && (cur instanceof MethodDeclaration || cur instanceof TypeDeclaration<?>)) {
+            if (cur instanceof NodeWithAnnotations<?> owner
+                    && (cur instanceof MethodDeclaration || cur instanceof TypeDeclaration<?>)) {
                 for (var a : owner.getAnnotations()) {
-                    if (a.getNameAsString().endsWith("Transactional") && a.toString().matches("(?s).*\\btimeout(String)?\\s*=.*")
+                    if (a.getNameAsString().endsWith("Transactional")
+                            && a.toString().matches("(?s).*\\btimeout(String)?\\s*=.*")
                             && !a.toString().matches("(?s).*\\btimeout\\s*=\\s*(-1|0)\\b.*")) {
-                        return new TimeoutEvidence(TimeoutEvidence.Kind.TRANSACTION_TIMEOUT,
-                                "@Transactional with a timeout on " + (cur instanceof MethodDeclaration m ? "method "
-                                        + m.getNameAsString() : "the class"), region(a));
+                        return new TimeoutEvidence(
+                                TimeoutEvidence.Kind.TRANSACTION_TIMEOUT,
+                                "@Transactional with a timeout on "
+                                        + (cur instanceof MethodDeclaration m
+                                                ? "method " + m.getNameAsString()
+                                                : "the class"),
+                                region(a));
                     }
                 }
             }
@@ -924,7 +1068,9 @@ final class SiteUsageAnalyzer {
         if (var != null) {
             results.add(var);
         }
-        for (Node cur = exec.getParentNode().orElse(null); cur instanceof MethodCallExpr m; cur = m.getParentNode().orElse(null)) {
+        for (Node cur = exec.getParentNode().orElse(null);
+                cur instanceof MethodCallExpr m;
+                cur = m.getParentNode().orElse(null)) {
             String v = assignedName(m);
             if (v != null) {
                 results.add(v);
@@ -933,24 +1079,45 @@ final class SiteUsageAnalyzer {
         int execStart = exec.getBegin().map(p -> p.line * 10_000 + p.column).orElse(0);
         List<MethodCallExpr> candidates = new ArrayList<>(scope.findAll(MethodCallExpr.class));
         // a template configured elsewhere in the class (constructor, @PostConstruct)
-        exec.findAncestor(TypeDeclaration.class).ifPresent(t -> candidates.addAll(queryTimeoutCalls((TypeDeclaration<?>) t)));
+        exec.findAncestor(TypeDeclaration.class)
+                .ifPresent(t -> candidates.addAll(queryTimeoutCalls((TypeDeclaration<?>) t)));
         for (MethodCallExpr m : candidates) {
             String n = m.getNameAsString();
-            boolean timeoutCall = n.equals("setQueryTimeout") || n.equals("queryTimeout") || n.equals("setTimeout")
-                    || (n.equals("setHint") && m.getArguments().size() == 2 && m.getArgument(0).toString().contains("timeout"));
-            if (!timeoutCall || m.getArguments().isEmpty() || m.getArgument(m.getArguments().size() - 1).toString().equals("0")) {
+            boolean timeoutCall = n.equals("setQueryTimeout")
+                    || n.equals("queryTimeout")
+                    || n.equals("setTimeout")
+                    || (n.equals("setHint")
+                            && m.getArguments().size() == 2
+                            && m.getArgument(0).toString().contains("timeout"));
+            if (!timeoutCall
+                    || m.getArguments().isEmpty()
+                    || m.getArgument(m.getArguments().size() - 1).toString().equals("0")) {
                 continue;
             }
-            String target = m.getScope().map(s -> s.toString().replaceFirst("^this\\.", "")).orElse("");
-            boolean onChain = isInside(exec, m) || m.getScope().filter(s -> isInside(exec, s)).isPresent()
-                    || m.getScope().filter(s -> s == exec).isPresent() || isAncestorChain(exec, m);
+            String target = m.getScope()
+                    .map(s -> s.toString().replaceFirst("^this\\.", ""))
+                    .orElse("");
+            boolean onChain = isInside(exec, m)
+                    || m.getScope().filter(s -> isInside(exec, s)).isPresent()
+                    || m.getScope().filter(s -> s == exec).isPresent()
+                    || isAncestorChain(exec, m);
             boolean sameMethod = JavaScopes.callableOf(m) == scope;
             boolean before = m.getBegin().map(p -> p.line * 10_000 + p.column).orElse(Integer.MAX_VALUE) < execStart;
             // elsewhere in the class, only a field counts (a template configured in the constructor)
-            boolean field = !sameMethod && JavaScopes.local(target, exec).isEmpty() && !JavaScopes.isParameter(target, exec)
-                    && exec.findAncestor(TypeDeclaration.class).map(t -> ((TypeDeclaration<?>) t).getFieldByName(target).isPresent()).orElse(false);
-            if (onChain || (results.contains(target) && sameMethod) || (handles.contains(target) && ((sameMethod && before) || field))) {
-                return new TimeoutEvidence(TimeoutEvidence.Kind.QUERY_TIMEOUT, n + "(...) on " + (target.isEmpty() ? "the query" : target),
+            boolean field = !sameMethod
+                    && JavaScopes.local(target, exec).isEmpty()
+                    && !JavaScopes.isParameter(target, exec)
+                    && exec.findAncestor(TypeDeclaration.class)
+                            .map(t -> ((TypeDeclaration<?>) t)
+                                    .getFieldByName(target)
+                                    .isPresent())
+                            .orElse(false);
+            if (onChain
+                    || (results.contains(target) && sameMethod)
+                    || (handles.contains(target) && ((sameMethod && before) || field))) {
+                return new TimeoutEvidence(
+                        TimeoutEvidence.Kind.QUERY_TIMEOUT,
+                        n + "(...) on " + (target.isEmpty() ? "the query" : target),
                         region(m));
             }
         }
@@ -960,14 +1127,22 @@ final class SiteUsageAnalyzer {
                 continue;
             }
             if (setsTimeout(m)) {
-                return new TimeoutEvidence(TimeoutEvidence.Kind.SQL_SET, "a lock or statement timeout is set earlier in this method", region(m));
+                return new TimeoutEvidence(
+                        TimeoutEvidence.Kind.SQL_SET,
+                        "a lock or statement timeout is set earlier in this method",
+                        region(m));
             }
             if (m.getScope().isEmpty() || m.getScope().get().isThisExpr()) {
-                Optional<MethodDeclaration> callee = exec.findAncestor(TypeDeclaration.class).flatMap(t ->
-                        ((TypeDeclaration<?>) t).getMethodsByName(m.getNameAsString()).stream().findFirst());
-                if (callee.isPresent() && callee.get() != scope && callee.get().findAll(MethodCallExpr.class).stream().anyMatch(this::setsTimeout)) {
-                    return new TimeoutEvidence(TimeoutEvidence.Kind.SQL_SET, m.getNameAsString()
-                            + "(...) sets a lock or statement timeout earlier in this method", region(m));
+                Optional<MethodDeclaration> callee = exec.findAncestor(TypeDeclaration.class)
+                        .flatMap(t -> ((TypeDeclaration<?>) t)
+                                .getMethodsByName(m.getNameAsString()).stream().findFirst());
+                if (callee.isPresent()
+                        && callee.get() != scope
+                        && callee.get().findAll(MethodCallExpr.class).stream().anyMatch(this::setsTimeout)) {
+                    return new TimeoutEvidence(
+                            TimeoutEvidence.Kind.SQL_SET,
+                            m.getNameAsString() + "(...) sets a lock or statement timeout earlier in this method",
+                            region(m));
                 }
             }
         }
@@ -975,7 +1150,9 @@ final class SiteUsageAnalyzer {
     }
 
     private static boolean isAncestorChain(MethodCallExpr exec, MethodCallExpr m) {
-        for (Node cur = exec.getParentNode().orElse(null); cur instanceof MethodCallExpr c; cur = c.getParentNode().orElse(null)) {
+        for (Node cur = exec.getParentNode().orElse(null);
+                cur instanceof MethodCallExpr c;
+                cur = c.getParentNode().orElse(null)) {
             if (c == m) {
                 return true;
             }
@@ -995,17 +1172,27 @@ final class SiteUsageAnalyzer {
 
     private static boolean straightLine(Node node) {
         Node child = node;
-        for (Node cur = node.getParentNode().orElse(null); cur != null; child = cur, cur = cur.getParentNode().orElse(null)) {
-            if (cur instanceof MethodDeclaration || cur instanceof ConstructorDeclaration
+        for (Node cur = node.getParentNode().orElse(null);
+                cur != null;
+                child = cur, cur = cur.getParentNode().orElse(null)) {
+            if (cur instanceof MethodDeclaration
+                    || cur instanceof ConstructorDeclaration
                     || cur instanceof InitializerDeclaration) {
                 return true;
             }
             if ((cur instanceof IfStmt s && s.getCondition() != child)
                     || (cur instanceof ConditionalExpr c && c.getCondition() != child)
-                    || cur instanceof SwitchEntry || cur instanceof CatchClause || cur instanceof LambdaExpr
-                    || cur instanceof ForEachStmt || cur instanceof ForStmt || cur instanceof WhileStmt || cur instanceof DoStmt
-                    || (cur instanceof BinaryExpr b && b.getRight() == child
-                    && (b.getOperator() == BinaryExpr.Operator.AND || b.getOperator() == BinaryExpr.Operator.OR))) {
+                    || cur instanceof SwitchEntry
+                    || cur instanceof CatchClause
+                    || cur instanceof LambdaExpr
+                    || cur instanceof ForEachStmt
+                    || cur instanceof ForStmt
+                    || cur instanceof WhileStmt
+                    || cur instanceof DoStmt
+                    || (cur instanceof BinaryExpr b
+                            && b.getRight() == child
+                            && (b.getOperator() == BinaryExpr.Operator.AND
+                                    || b.getOperator() == BinaryExpr.Operator.OR))) {
                 return false;
             }
         }
@@ -1058,7 +1245,8 @@ final class SiteUsageAnalyzer {
     }
 
     private static boolean within(SourceRegion inner, SourceRegion outer) {
-        return inner.path().equals(outer.path()) && compare(inner.startLine(), inner.startColumn(), outer.startLine(), outer.startColumn()) >= 0
+        return inner.path().equals(outer.path())
+                && compare(inner.startLine(), inner.startColumn(), outer.startLine(), outer.startColumn()) >= 0
                 && compare(inner.startLine(), inner.startColumn(), outer.endLine(), outer.endColumn()) <= 0;
     }
 

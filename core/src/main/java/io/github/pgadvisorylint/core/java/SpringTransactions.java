@@ -78,13 +78,30 @@ final class SpringTransactions {
 
     /** The propagation values of Spring's {@code Propagation} and JTA's {@code TxType}. */
     enum Propagation {
-        REQUIRED, REQUIRES_NEW, SUPPORTS, MANDATORY, NOT_SUPPORTED, NEVER, NESTED
+        REQUIRED,
+        REQUIRES_NEW,
+        SUPPORTS,
+        MANDATORY,
+        NOT_SUPPORTED,
+        NEVER,
+        NESTED
     }
 
     /** Transaction callbacks (jOOQ, JDBI, Vert.x, Spring's {@code TransactionCallback}) and their roles. */
     private static final ApiCatalog API = ApiCatalog.standard();
-    private static final Set<String> ENTRY_POINTS = Set.of("Scheduled", "PostConstruct", "PreDestroy", "EventListener",
-            "Async", "SchedulerLock", "KafkaListener", "RabbitListener", "JmsListener", "Startup", "Observes");
+
+    private static final Set<String> ENTRY_POINTS = Set.of(
+            "Scheduled",
+            "PostConstruct",
+            "PreDestroy",
+            "EventListener",
+            "Async",
+            "SchedulerLock",
+            "KafkaListener",
+            "RabbitListener",
+            "JmsListener",
+            "Startup",
+            "Observes");
     /** How far calls within a class are followed to find a caller's transaction. */
     private static final int MAX_DEPTH = 4;
 
@@ -110,30 +127,46 @@ final class SpringTransactions {
     }
 
     private Tx at(Node at, boolean lockItself, boolean managed, int depth, Set<MethodDeclaration> visiting) {
-        for (Node cur = at.getParentNode().orElse(null); cur != null; cur = cur.getParentNode().orElse(null)) {
-            if (cur instanceof LambdaExpr lambda && lambda.getParentNode().orElse(null) instanceof MethodCallExpr call
+        for (Node cur = at.getParentNode().orElse(null);
+                cur != null;
+                cur = cur.getParentNode().orElse(null)) {
+            if (cur instanceof LambdaExpr lambda
+                    && lambda.getParentNode().orElse(null) instanceof MethodCallExpr call
                     && call.getArguments().contains(lambda)) {
                 String name = call.getNameAsString();
                 boolean template = isTemplateCall(call);
                 if (template || API.is(Role.BEGINS_TRANSACTION, name)) {
                     String what = (template ? "TransactionTemplate." : "") + name + "(...)";
                     if (template && lockItself && onlyTakesTheLock(lambda.getBody(), at)) {
-                        return new Tx(TransactionState.ENDS_BEFORE_WORK, what + " commits as soon as the callback returns",
-                                regions.apply(call), TransactionBoundary.OWN);
+                        return new Tx(
+                                TransactionState.ENDS_BEFORE_WORK,
+                                what + " commits as soon as the callback returns",
+                                regions.apply(call),
+                                TransactionBoundary.OWN);
                     }
                     return new Tx(TransactionState.IN_TRANSACTION, what, regions.apply(call), TransactionBoundary.OWN);
                 }
             }
-            if (cur instanceof MethodDeclaration m && m.getParentNode().orElse(null) instanceof ObjectCreationExpr anonymous) {
-                // new TransactionCallback<>() { doInTransaction(..) { .. } } passed to a template: its body is the callback
+            if (cur instanceof MethodDeclaration m
+                    && m.getParentNode().orElse(null) instanceof ObjectCreationExpr anonymous) {
+                // new TransactionCallback<>() { doInTransaction(..) { .. } } passed to a template: its body is the
+                // callback
                 Node parent = anonymous.getParentNode().orElse(null);
-                if (parent instanceof MethodCallExpr call && call.getArguments().contains(anonymous)
-                        && (isTemplateCall(call) || API.is(Role.BEGINS_TRANSACTION, call.getNameAsString())
-                        || API.is(Role.BEGINS_TRANSACTION, m.getNameAsString()))) {
-                    String what = (isTemplateCall(call) ? "TransactionTemplate." : "") + call.getNameAsString() + "(...)";
-                    if (isTemplateCall(call) && lockItself && m.getBody().map(b -> onlyTakesTheLock(b, at)).orElse(false)) {
-                        return new Tx(TransactionState.ENDS_BEFORE_WORK, what + " commits as soon as the callback returns",
-                                regions.apply(call), TransactionBoundary.OWN);
+                if (parent instanceof MethodCallExpr call
+                        && call.getArguments().contains(anonymous)
+                        && (isTemplateCall(call)
+                                || API.is(Role.BEGINS_TRANSACTION, call.getNameAsString())
+                                || API.is(Role.BEGINS_TRANSACTION, m.getNameAsString()))) {
+                    String what =
+                            (isTemplateCall(call) ? "TransactionTemplate." : "") + call.getNameAsString() + "(...)";
+                    if (isTemplateCall(call)
+                            && lockItself
+                            && m.getBody().map(b -> onlyTakesTheLock(b, at)).orElse(false)) {
+                        return new Tx(
+                                TransactionState.ENDS_BEFORE_WORK,
+                                what + " commits as soon as the callback returns",
+                                regions.apply(call),
+                                TransactionBoundary.OWN);
                     }
                     return new Tx(TransactionState.IN_TRANSACTION, what, regions.apply(call), TransactionBoundary.OWN);
                 }
@@ -157,8 +190,13 @@ final class SpringTransactions {
                 && (scope.contains("transaction") || scope.contains("tx"));
     }
 
-    private Tx method(MethodDeclaration m, Node at, boolean lockItself, boolean managed, int depth,
-                      Set<MethodDeclaration> visiting) {
+    private Tx method(
+            MethodDeclaration m,
+            Node at,
+            boolean lockItself,
+            boolean managed,
+            int depth,
+            Set<MethodDeclaration> visiting) {
         if (!(m.getParentNode().orElse(null) instanceof TypeDeclaration<?> type)) {
             return Tx.UNKNOWN;
         }
@@ -168,7 +206,9 @@ final class SpringTransactions {
         String bypass = null;
         boolean supports = false;
         if (a != null) {
-            String which = own != null ? "@Transactional on private " + where : "the class's @Transactional on private " + where;
+            String which = own != null
+                    ? "@Transactional on private " + where
+                    : "the class's @Transactional on private " + where;
             if (m.isPrivate()) {
                 bypass = which + " never applies: no proxy can intercept a private method";
             } else if (annotated(m, "PostConstruct")) {
@@ -179,7 +219,10 @@ final class SpringTransactions {
                 String on = "@Transactional" + (p == Propagation.REQUIRED ? "" : "(" + p + ")") + " on " + where;
                 switch (p) {
                     case NOT_SUPPORTED, NEVER:
-                        return new Tx(TransactionState.AUTOCOMMIT, on + " suspends any transaction", regions.apply(a),
+                        return new Tx(
+                                TransactionState.AUTOCOMMIT,
+                                on + " suspends any transaction",
+                                regions.apply(a),
                                 TransactionBoundary.OWN);
                     case SUPPORTS:
                         if (!managed) {
@@ -189,18 +232,30 @@ final class SpringTransactions {
                         bypass = on + " joins a caller's transaction but starts none";
                         break;
                     default: {
-                        boolean only = lockItself && m.getBody().map(b -> onlyTakesTheLock(b, at)).orElse(false);
+                        boolean only = lockItself
+                                && m.getBody().map(b -> onlyTakesTheLock(b, at)).orElse(false);
                         Tx inside;
                         if (p == Propagation.REQUIRES_NEW && only) {
-                            inside = new Tx(TransactionState.ENDS_BEFORE_WORK, on + " commits its new transaction when "
-                                    + m.getNameAsString() + "() returns, right after the lock", regions.apply(a), TransactionBoundary.OWN);
+                            inside = new Tx(
+                                    TransactionState.ENDS_BEFORE_WORK,
+                                    on + " commits its new transaction when " + m.getNameAsString()
+                                            + "() returns, right after the lock",
+                                    regions.apply(a),
+                                    TransactionBoundary.OWN);
                         } else if ((p == Propagation.REQUIRED || p == Propagation.NESTED) && only && managed) {
-                            inside = new Tx(TransactionState.IN_TRANSACTION, on + " holds only the lock: unless its caller "
-                                    + "has a transaction, it commits when " + m.getNameAsString() + "() returns",
-                                    regions.apply(a), TransactionBoundary.NEW_UNLESS_CALLER);
+                            inside = new Tx(
+                                    TransactionState.IN_TRANSACTION,
+                                    on + " holds only the lock: unless its caller "
+                                            + "has a transaction, it commits when " + m.getNameAsString()
+                                            + "() returns",
+                                    regions.apply(a),
+                                    TransactionBoundary.NEW_UNLESS_CALLER);
                         } else {
-                            inside = new Tx(TransactionState.IN_TRANSACTION, "@Transactional on " + (own != null ? where
-                                    : "class " + type.getNameAsString()), regions.apply(a), TransactionBoundary.OWN);
+                            inside = new Tx(
+                                    TransactionState.IN_TRANSACTION,
+                                    "@Transactional on " + (own != null ? where : "class " + type.getNameAsString()),
+                                    regions.apply(a),
+                                    TransactionBoundary.OWN);
                         }
                         if (managed && proxied(a)) {
                             Tx self = selfCallWithoutTransaction(m, depth, visiting);
@@ -228,9 +283,14 @@ final class SpringTransactions {
             for (MethodCallExpr call : selfCalls(m)) {
                 Tx caller = at(call, false, true, depth + 1, visiting);
                 if (caller.state() == TransactionState.AUTOCOMMIT) {
-                    return new Tx(TransactionState.AUTOCOMMIT, call + " in " + callerName(call) + "() calls "
-                            + m.getNameAsString() + "() on the object itself, bypassing the transactional proxy, so its "
-                            + "@Transactional does not apply; " + caller.evidence(), regions.apply(call), TransactionBoundary.OWN);
+                    return new Tx(
+                            TransactionState.AUTOCOMMIT,
+                            call + " in " + callerName(call) + "() calls "
+                                    + m.getNameAsString()
+                                    + "() on the object itself, bypassing the transactional proxy, so its "
+                                    + "@Transactional does not apply; " + caller.evidence(),
+                            regions.apply(call),
+                            TransactionBoundary.OWN);
                 }
             }
             return null;
@@ -242,9 +302,13 @@ final class SpringTransactions {
     /** A method whose annotation does not apply, or says SUPPORTS: its transaction is its callers'. */
     private Tx joins(MethodDeclaration m, String bypass, boolean supports, int depth, Set<MethodDeclaration> visiting) {
         String prefix = bypass == null ? "" : bypass + "; ";
-        if (ENTRY_POINTS.stream().anyMatch(e -> annotated(m, e)) || (m.isStatic() && m.getNameAsString().equals("main"))) {
-            return new Tx(TransactionState.AUTOCOMMIT, prefix + "entry point " + m.getNameAsString()
-                    + "() runs without a transaction", regions.apply(m.getName()), TransactionBoundary.OWN);
+        if (ENTRY_POINTS.stream().anyMatch(e -> annotated(m, e))
+                || (m.isStatic() && m.getNameAsString().equals("main"))) {
+            return new Tx(
+                    TransactionState.AUTOCOMMIT,
+                    prefix + "entry point " + m.getNameAsString() + "() runs without a transaction",
+                    regions.apply(m.getName()),
+                    TransactionBoundary.OWN);
         }
         if (depth >= MAX_DEPTH || !visiting.add(m)) {
             return Tx.JOINS;
@@ -254,21 +318,32 @@ final class SpringTransactions {
             for (MethodCallExpr call : selfCalls(m)) {
                 Tx caller = at(call, false, true, depth + 1, visiting);
                 if (caller.state() == TransactionState.AUTOCOMMIT) {
-                    return new Tx(TransactionState.AUTOCOMMIT, prefix + "called as " + call + " from "
-                            + callerName(call) + "(): " + caller.evidence(), regions.apply(call), TransactionBoundary.OWN);
+                    return new Tx(
+                            TransactionState.AUTOCOMMIT,
+                            prefix + "called as " + call + " from " + callerName(call) + "(): " + caller.evidence(),
+                            regions.apply(call),
+                            TransactionBoundary.OWN);
                 }
                 callers.add(caller);
             }
         } finally {
             visiting.remove(m);
         }
-        if (m.isPrivate() && !callers.isEmpty() && callers.stream().allMatch(c -> c.state() == TransactionState.IN_TRANSACTION)) {
-            return new Tx(TransactionState.IN_TRANSACTION, "every caller of private method " + m.getNameAsString()
-                    + "() runs in a transaction", callers.get(0).region(), TransactionBoundary.OWN);
+        if (m.isPrivate()
+                && !callers.isEmpty()
+                && callers.stream().allMatch(c -> c.state() == TransactionState.IN_TRANSACTION)) {
+            return new Tx(
+                    TransactionState.IN_TRANSACTION,
+                    "every caller of private method " + m.getNameAsString() + "() runs in a transaction",
+                    callers.get(0).region(),
+                    TransactionBoundary.OWN);
         }
         if (m.isPrivate() && bypass != null && !supports) {
-            return new Tx(TransactionState.AUTOCOMMIT, bypass + ", and no caller in the class is shown to run in a transaction",
-                    regions.apply(transactional(m).map(Node.class::cast).orElse(m.getName())), TransactionBoundary.OWN);
+            return new Tx(
+                    TransactionState.AUTOCOMMIT,
+                    bypass + ", and no caller in the class is shown to run in a transaction",
+                    regions.apply(transactional(m).map(Node.class::cast).orElse(m.getName())),
+                    TransactionBoundary.OWN);
         }
         return Tx.JOINS;
     }
@@ -293,14 +368,27 @@ final class SpringTransactions {
         String on = "@Transactional" + (p == Propagation.REQUIRED ? "" : "(" + p + ")") + " on repository method "
                 + m.getNameAsString() + "()";
         return switch (p) {
-            case NOT_SUPPORTED, NEVER -> new Tx(TransactionState.AUTOCOMMIT, on + " suspends any transaction",
-                    regions.apply(a), TransactionBoundary.OWN);
+            case NOT_SUPPORTED, NEVER ->
+                new Tx(
+                        TransactionState.AUTOCOMMIT,
+                        on + " suspends any transaction",
+                        regions.apply(a),
+                        TransactionBoundary.OWN);
             case SUPPORTS -> Tx.JOINS;
-            case REQUIRES_NEW -> new Tx(TransactionState.ENDS_BEFORE_WORK, on + " commits its new transaction when the "
-                    + "query returns", regions.apply(a), TransactionBoundary.OWN);
+            case REQUIRES_NEW ->
+                new Tx(
+                        TransactionState.ENDS_BEFORE_WORK,
+                        on + " commits its new transaction when the " + "query returns",
+                        regions.apply(a),
+                        TransactionBoundary.OWN);
             case MANDATORY -> new Tx(TransactionState.IN_TRANSACTION, on, regions.apply(a), TransactionBoundary.OWN);
-            default -> new Tx(TransactionState.IN_TRANSACTION, on + " holds only the query: unless its caller has a "
-                    + "transaction, it commits when the query returns", regions.apply(a), TransactionBoundary.NEW_UNLESS_CALLER);
+            default ->
+                new Tx(
+                        TransactionState.IN_TRANSACTION,
+                        on + " holds only the query: unless its caller has a "
+                                + "transaction, it commits when the query returns",
+                        regions.apply(a),
+                        TransactionBoundary.NEW_UNLESS_CALLER);
         };
     }
 
@@ -309,7 +397,8 @@ final class SpringTransactions {
         TypeDeclaration<?> type = (TypeDeclaration<?>) m.getParentNode().orElseThrow();
         List<MethodCallExpr> out = new ArrayList<>();
         for (MethodCallExpr c : type.findAll(MethodCallExpr.class)) {
-            if (c.getNameAsString().equals(m.getNameAsString()) && c.getArguments().size() == m.getParameters().size()
+            if (c.getNameAsString().equals(m.getNameAsString())
+                    && c.getArguments().size() == m.getParameters().size()
                     && c.getScope().map(Expression::isThisExpr).orElse(true)
                     && c.findAncestor(TypeDeclaration.class).orElse(null) == type
                     && c.findAncestor(MethodDeclaration.class).orElse(null) != m) {
@@ -320,7 +409,9 @@ final class SpringTransactions {
     }
 
     private static String callerName(Node call) {
-        return call.findAncestor(MethodDeclaration.class).map(MethodDeclaration::getNameAsString).orElse("?");
+        return call.findAncestor(MethodDeclaration.class)
+                .map(MethodDeclaration::getNameAsString)
+                .orElse("?");
     }
 
     /** Spring's proxies intercept the annotation: Spring's own, or JTA's in a file that uses Spring. */
@@ -329,16 +420,20 @@ final class SpringTransactions {
         if (name.startsWith("org.springframework.")) {
             return true;
         }
-        return a.findCompilationUnit().map(cu -> cu.getImports().stream()
-                .anyMatch(i -> i.getNameAsString().startsWith("org.springframework."))).orElse(false);
+        return a.findCompilationUnit()
+                .map(cu -> cu.getImports().stream()
+                        .anyMatch(i -> i.getNameAsString().startsWith("org.springframework.")))
+                .orElse(false);
     }
 
     /** The {@code @Transactional} annotation (Spring's, JTA's or any other of that name) of a method or type. */
     static Optional<AnnotationExpr> transactional(NodeWithAnnotations<?> owner) {
-        return owner.getAnnotations().stream().filter(a -> {
-            String n = a.getNameAsString();
-            return n.equals("Transactional") || n.endsWith(".Transactional");
-        }).findFirst();
+        return owner.getAnnotations().stream()
+                .filter(a -> {
+                    String n = a.getNameAsString();
+                    return n.equals("Transactional") || n.endsWith(".Transactional");
+                })
+                .findFirst();
     }
 
     /**
@@ -363,8 +458,10 @@ final class SpringTransactions {
         if (p == null || p == Propagation.SUPPORTS || p == Propagation.NOT_SUPPORTED || p == Propagation.NEVER) {
             return Set.of();
         }
-        boolean readOnly = a.get() instanceof NormalAnnotationExpr n && n.getPairs().stream()
-                .anyMatch(x -> x.getNameAsString().equals("readOnly") && x.getValue().toString().equals("true"));
+        boolean readOnly = a.get() instanceof NormalAnnotationExpr n
+                && n.getPairs().stream()
+                        .anyMatch(x -> x.getNameAsString().equals("readOnly")
+                                && x.getValue().toString().equals("true"));
         return readOnly ? Set.of("transactional", "readOnly") : Set.of("transactional");
     }
 
@@ -385,13 +482,16 @@ final class SpringTransactions {
             values.add(s.getMemberValue());
         } else if (a instanceof NormalAnnotationExpr n) {
             for (MemberValuePair p : n.getPairs()) {
-                if (p.getNameAsString().equals("propagation") || p.getNameAsString().equals("value")) {
+                if (p.getNameAsString().equals("propagation")
+                        || p.getNameAsString().equals("value")) {
                     values.add(p.getValue());
                 }
             }
         }
         for (Expression v : values) {
-            String last = v instanceof FieldAccessExpr f ? f.getNameAsString() : v instanceof NameExpr n ? n.getNameAsString() : "";
+            String last = v instanceof FieldAccessExpr f
+                    ? f.getNameAsString()
+                    : v instanceof NameExpr n ? n.getNameAsString() : "";
             for (Propagation p : Propagation.values()) {
                 if (p.name().equals(last)) {
                     return p;
@@ -417,8 +517,11 @@ final class SpringTransactions {
             if (!isWithin(lock, stmts.get(0))) {
                 return false;
             }
-            return stmts.size() == 1 || (stmts.get(1) instanceof ReturnStmt r
-                    && r.getExpression().map(e -> e instanceof NameExpr || e instanceof BooleanLiteralExpr).orElse(true));
+            return stmts.size() == 1
+                    || (stmts.get(1) instanceof ReturnStmt r
+                            && r.getExpression()
+                                    .map(e -> e instanceof NameExpr || e instanceof BooleanLiteralExpr)
+                                    .orElse(true));
         }
         return false;
     }

@@ -42,16 +42,19 @@ import java.util.Set;
 final class SqlWrappers {
 
     /** Declared types (simple names) of handles that execute SQL. */
-    private static final Set<String> JDBC_HANDLES = Set.of("Connection", "DataSource", "Statement", "PreparedStatement");
-    private static final Set<String> TEMPLATE_HANDLES = Set.of("JdbcTemplate", "JdbcOperations",
-            "NamedParameterJdbcTemplate", "NamedParameterJdbcOperations");
+    private static final Set<String> JDBC_HANDLES =
+            Set.of("Connection", "DataSource", "Statement", "PreparedStatement");
+
+    private static final Set<String> TEMPLATE_HANDLES =
+            Set.of("JdbcTemplate", "JdbcOperations", "NamedParameterJdbcTemplate", "NamedParameterJdbcOperations");
 
     /** Calls that run their first argument as SQL: the JDBC and Spring JDBC entries of the catalog that take SQL text. */
     private static final ApiCatalog API = ApiCatalog.standard();
+
     private static final Set<ApiFamily> SQL_HANDLES = EnumSet.of(ApiFamily.JDBC, ApiFamily.SPRING_JDBC);
 
-    private static final Set<String> SETTERS = Set.of("setLong", "setInt", "setObject", "setShort", "setBigDecimal",
-            "setByte", "setString");
+    private static final Set<String> SETTERS =
+            Set.of("setLong", "setInt", "setObject", "setShort", "setBigDecimal", "setByte", "setString");
 
     /**
      * One wrapper method.
@@ -63,8 +66,13 @@ final class SqlWrappers {
      * @param varargs  index of the parameter whose elements bind {@code ?1, ?2, ...} in order, or -1
      * @param fixed    1-based placeholder position to the index of the parameter bound to it
      */
-    record Wrapper(MethodDeclaration method, int sqlParam, ExecutionApi api, MethodCallExpr exec, int varargs,
-                   Map<Integer, Integer> fixed) {
+    record Wrapper(
+            MethodDeclaration method,
+            int sqlParam,
+            ExecutionApi api,
+            MethodCallExpr exec,
+            int varargs,
+            Map<Integer, Integer> fixed) {
 
         /** @return the wrapper's simple name, as written at its calls */
         String name() {
@@ -84,7 +92,8 @@ final class SqlWrappers {
             if (varargs < 0 || position < 1) {
                 return null;
             }
-            if (call.getArguments().size() == varargs + 1 && call.getArgument(varargs) instanceof ArrayCreationExpr array) {
+            if (call.getArguments().size() == varargs + 1
+                    && call.getArgument(varargs) instanceof ArrayCreationExpr array) {
                 var values = array.getInitializer().map(i -> i.getValues()).orElse(null);
                 return values != null && position <= values.size() ? values.get(position - 1) : null;
             }
@@ -102,7 +111,8 @@ final class SqlWrappers {
             declared.merge(m.getNameAsString(), 1, Integer::sum);
             Wrapper w = wrapper(m);
             if (w != null) {
-                byName.computeIfAbsent(m.getNameAsString(), k -> new ArrayList<>()).add(w);
+                byName.computeIfAbsent(m.getNameAsString(), k -> new ArrayList<>())
+                        .add(w);
             }
         }
     }
@@ -118,11 +128,18 @@ final class SqlWrappers {
         }
         Wrapper w = found.get(0);
         Expression scope = call.getScope().orElse(null);
-        String owner = w.method().findAncestor(TypeDeclaration.class).map(TypeDeclaration::getNameAsString).orElse("");
-        boolean local = scope == null || scope instanceof ThisExpr || (scope instanceof NameExpr n && n.getNameAsString().equals(owner));
+        String owner = w.method()
+                .findAncestor(TypeDeclaration.class)
+                .map(TypeDeclaration::getNameAsString)
+                .orElse("");
+        boolean local = scope == null
+                || scope instanceof ThisExpr
+                || (scope instanceof NameExpr n && n.getNameAsString().equals(owner));
         int params = w.method().getParameters().size();
-        boolean arity = (w.varargs() >= 0 && w.method().getParameter(w.varargs()).isVarArgs())
-                ? call.getArguments().size() >= params - 1 : call.getArguments().size() == params;
+        boolean arity =
+                (w.varargs() >= 0 && w.method().getParameter(w.varargs()).isVarArgs())
+                        ? call.getArguments().size() >= params - 1
+                        : call.getArguments().size() == params;
         if (!local || !arity || call.findAncestor(MethodDeclaration.class).orElse(null) == w.method()) {
             return null;
         }
@@ -134,9 +151,13 @@ final class SqlWrappers {
         if (m.getBody().isEmpty()) {
             return null;
         }
-        List<String> params = m.getParameters().stream().map(Parameter::getNameAsString).toList();
-        for (MethodCallExpr exec : m.findAll(MethodCallExpr.class, c -> API.sqlTextApi(c.getNameAsString(), SQL_HANDLES).isPresent()
-                && c.getArguments().isNonEmpty() && c.getScope().isPresent())) {
+        List<String> params =
+                m.getParameters().stream().map(Parameter::getNameAsString).toList();
+        for (MethodCallExpr exec : m.findAll(
+                MethodCallExpr.class,
+                c -> API.sqlTextApi(c.getNameAsString(), SQL_HANDLES).isPresent()
+                        && c.getArguments().isNonEmpty()
+                        && c.getScope().isPresent())) {
             if (!(exec.getArgument(0) instanceof NameExpr sql)) {
                 continue;
             }
@@ -150,10 +171,13 @@ final class SqlWrappers {
             }
             boolean template = TEMPLATE_HANDLES.contains(handle);
             String name = exec.getNameAsString();
-            ExecutionApi api = template ? ExecutionApi.SPRING_JDBC_TEMPLATE
-                    : name.equals("prepareStatement") ? ExecutionApi.JDBC_PREPARED_STATEMENT
-                    : name.equals("prepareCall") ? ExecutionApi.JDBC_CALLABLE_STATEMENT
-                    : name.startsWith("execute") ? ExecutionApi.JDBC_STATEMENT : null;
+            ExecutionApi api = template
+                    ? ExecutionApi.SPRING_JDBC_TEMPLATE
+                    : name.equals("prepareStatement")
+                            ? ExecutionApi.JDBC_PREPARED_STATEMENT
+                            : name.equals("prepareCall")
+                                    ? ExecutionApi.JDBC_CALLABLE_STATEMENT
+                                    : name.startsWith("execute") ? ExecutionApi.JDBC_STATEMENT : null;
             if (api == null) {
                 continue;
             }
@@ -163,7 +187,8 @@ final class SqlWrappers {
             if (template) {
                 // jdbc.queryForObject(sql, Boolean.class, args) or jdbc.update(sql, key)
                 int position = 1;
-                for (Expression a : exec.getArguments().subList(1, exec.getArguments().size())) {
+                for (Expression a :
+                        exec.getArguments().subList(1, exec.getArguments().size())) {
                     int p = a instanceof NameExpr n ? params.indexOf(n.getNameAsString()) : -1;
                     if (p >= 0 && isArray(m.getParameter(p))) {
                         varargs = p;
@@ -172,16 +197,24 @@ final class SqlWrappers {
                     }
                 }
             } else if (statement != null) {
-                for (MethodCallExpr set : m.findAll(MethodCallExpr.class, c -> SETTERS.contains(c.getNameAsString())
-                        && c.getArguments().size() >= 2 && c.getScope().map(s -> s.toString().equals(statement)).orElse(false))) {
+                for (MethodCallExpr set : m.findAll(
+                        MethodCallExpr.class,
+                        c -> SETTERS.contains(c.getNameAsString())
+                                && c.getArguments().size() >= 2
+                                && c.getScope()
+                                        .map(s -> s.toString().equals(statement))
+                                        .orElse(false))) {
                     Expression value = set.getArgument(1);
                     while (value instanceof CastExpr || value instanceof EnclosedExpr) {
                         value = value instanceof CastExpr c ? c.getExpression() : ((EnclosedExpr) value).getInner();
                     }
-                    if (value instanceof ArrayAccessExpr access && access.getName() instanceof NameExpr array
-                            && params.indexOf(array.getNameAsString()) >= 0 && isArray(m.getParameter(params.indexOf(array.getNameAsString())))) {
+                    if (value instanceof ArrayAccessExpr access
+                            && access.getName() instanceof NameExpr array
+                            && params.indexOf(array.getNameAsString()) >= 0
+                            && isArray(m.getParameter(params.indexOf(array.getNameAsString())))) {
                         varargs = params.indexOf(array.getNameAsString());
-                    } else if (value instanceof NameExpr v && params.indexOf(v.getNameAsString()) >= 0
+                    } else if (value instanceof NameExpr v
+                            && params.indexOf(v.getNameAsString()) >= 0
                             && set.getArgument(0) instanceof IntegerLiteralExpr i) {
                         fixed.put(i.asNumber().intValue(), params.indexOf(v.getNameAsString()));
                     }
@@ -205,7 +238,8 @@ final class SqlWrappers {
         while (root instanceof EnclosedExpr p) {
             root = p.getInner();
         }
-        String name = root instanceof NameExpr n ? n.getNameAsString()
+        String name = root instanceof NameExpr n
+                ? n.getNameAsString()
                 : root instanceof FieldAccessExpr f && f.getScope() instanceof ThisExpr ? f.getNameAsString() : null;
         if (name == null || depth > 3) {
             return null;
@@ -233,8 +267,9 @@ final class SqlWrappers {
     }
 
     private static boolean reassigned(MethodDeclaration m, String name) {
-        return m.findAll(AssignExpr.class).stream().anyMatch(a -> a.getTarget() instanceof NameExpr n
-                && n.getNameAsString().equals(name));
+        return m.findAll(AssignExpr.class).stream()
+                .anyMatch(a -> a.getTarget() instanceof NameExpr n
+                        && n.getNameAsString().equals(name));
     }
 
     /** The local a call's value is stored in ({@code PreparedStatement ps = c.prepareStatement(sql)}), or null. */

@@ -5,6 +5,7 @@ import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.CallableDeclaration;
 import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
 import com.github.javaparser.ast.body.FieldDeclaration;
+import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.AssignExpr;
@@ -19,24 +20,23 @@ import com.github.javaparser.ast.expr.IntegerLiteralExpr;
 import com.github.javaparser.ast.expr.LambdaExpr;
 import com.github.javaparser.ast.expr.LongLiteralExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
-import com.github.javaparser.ast.expr.ObjectCreationExpr;
-import com.github.javaparser.ast.stmt.BlockStmt;
-import com.github.javaparser.ast.stmt.ExpressionStmt;
-import com.github.javaparser.ast.stmt.Statement;
 import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.expr.ObjectCreationExpr;
 import com.github.javaparser.ast.expr.StringLiteralExpr;
 import com.github.javaparser.ast.expr.TextBlockLiteralExpr;
 import com.github.javaparser.ast.expr.ThisExpr;
 import com.github.javaparser.ast.expr.UnaryExpr;
-import com.github.javaparser.ast.body.MethodDeclaration;
+import com.github.javaparser.ast.stmt.BlockStmt;
+import com.github.javaparser.ast.stmt.ExpressionStmt;
 import com.github.javaparser.ast.stmt.IfStmt;
 import com.github.javaparser.ast.stmt.ReturnStmt;
+import com.github.javaparser.ast.stmt.Statement;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
-import java.util.List;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -102,8 +102,9 @@ final class StringEvaluator {
     }
 
     private static boolean isInterfaceField(FieldDeclaration field) {
-        return field.getParentNode().filter(p -> p instanceof ClassOrInterfaceDeclaration c
-                && c.isInterface()).isPresent();
+        return field.getParentNode()
+                .filter(p -> p instanceof ClassOrInterfaceDeclaration c && c.isInterface())
+                .isPresent();
     }
 
     /** @return the constants of this file that {@link #evaluate} read so far */
@@ -181,6 +182,7 @@ final class StringEvaluator {
         private final Map<String, Integer> keyed = new HashMap<>();
         /** Values taken on this path by flag parameters of the method the expression is in. */
         private final Map<String, Boolean> assumed = new HashMap<>();
+
         private int cursor;
 
         void startPath() {
@@ -312,7 +314,9 @@ final class StringEvaluator {
     private JavaText call(MethodCallExpr call, int depth, Set<Node> visiting) {
         String name = call.getNameAsString();
         Expression scope = call.getScope().orElse(null);
-        if (name.equals("format") && scope instanceof NameExpr s && s.getNameAsString().equals("String")
+        if (name.equals("format")
+                && scope instanceof NameExpr s
+                && s.getNameAsString().equals("String")
                 && call.getArguments().isNonEmpty()) {
             int fmt = 0;
             JavaText format = eval(call.getArgument(0), depth + 1, visiting);
@@ -320,8 +324,14 @@ final class StringEvaluator {
                 fmt = 1; // String.format(Locale.ROOT, fmt, args...)
                 format = eval(call.getArgument(1), depth + 1, visiting);
             }
-            return format == null ? null : format(format, call.getArguments().subList(fmt + 1, call.getArguments().size()),
-                    depth, visiting);
+            return format == null
+                    ? null
+                    : format(
+                            format,
+                            call.getArguments()
+                                    .subList(fmt + 1, call.getArguments().size()),
+                            depth,
+                            visiting);
         }
         if (name.equals("formatted") && scope != null) {
             JavaText format = eval(scope, depth + 1, visiting);
@@ -333,8 +343,10 @@ final class StringEvaluator {
             }
             return builderChain(scope, depth, visiting);
         }
-        if (choices != null && (scope == null || scope instanceof ThisExpr
-                || (scope instanceof NameExpr sn && typeNames.contains(sn.getNameAsString())))) {
+        if (choices != null
+                && (scope == null
+                        || scope instanceof ThisExpr
+                        || (scope instanceof NameExpr sn && typeNames.contains(sn.getNameAsString())))) {
             return inline(call, depth, visiting);
         }
         return null;
@@ -363,7 +375,9 @@ final class StringEvaluator {
             if (t == null) {
                 return null;
             }
-            String owner = m.findAncestor(TypeDeclaration.class).map(TypeDeclaration::getNameAsString).orElse("");
+            String owner = m.findAncestor(TypeDeclaration.class)
+                    .map(TypeDeclaration::getNameAsString)
+                    .orElse("");
             return t.viaConstant((owner.isEmpty() ? "" : owner + ".") + m.getNameAsString() + "(..)");
         } finally {
             frame = outer;
@@ -381,7 +395,9 @@ final class StringEvaluator {
         if (methodsByName == null) {
             methodsByName = new HashMap<>();
             for (MethodDeclaration m : any.findRootNode().findAll(MethodDeclaration.class)) {
-                methodsByName.computeIfAbsent(m.getNameAsString(), k -> new ArrayList<>()).add(m);
+                methodsByName
+                        .computeIfAbsent(m.getNameAsString(), k -> new ArrayList<>())
+                        .add(m);
             }
         }
         return methodsByName;
@@ -391,7 +407,9 @@ final class StringEvaluator {
         if (callsByName == null) {
             callsByName = new HashMap<>();
             for (MethodCallExpr c : any.findRootNode().findAll(MethodCallExpr.class)) {
-                callsByName.computeIfAbsent(c.getNameAsString(), k -> new ArrayList<>()).add(c);
+                callsByName
+                        .computeIfAbsent(c.getNameAsString(), k -> new ArrayList<>())
+                        .add(c);
             }
         }
         return callsByName.getOrDefault(name, List.of());
@@ -409,8 +427,11 @@ final class StringEvaluator {
             }
             found = m;
         }
-        if (found == null || found.getBody().isEmpty() || found.getParameters().stream().anyMatch(p -> p.isVarArgs())
-                || !(found.getType().asString().equals("String") || found.getType().asString().equals("java.lang.String"))) {
+        if (found == null
+                || found.getBody().isEmpty()
+                || found.getParameters().stream().anyMatch(p -> p.isVarArgs())
+                || !(found.getType().asString().equals("String")
+                        || found.getType().asString().equals("java.lang.String"))) {
             return null;
         }
         return found;
@@ -424,14 +445,19 @@ final class StringEvaluator {
     private List<Expression> reachableReturns(MethodDeclaration m) {
         List<Expression> out = new ArrayList<>();
         for (ReturnStmt r : m.findAll(ReturnStmt.class)) {
-            if (r.getExpression().isEmpty() || r.findAncestor(CallableDeclaration.class).orElse(null) != m
-                    || r.findAncestor(LambdaExpr.class).filter(l -> l.isDescendantOf(m)).isPresent()) {
+            if (r.getExpression().isEmpty()
+                    || r.findAncestor(CallableDeclaration.class).orElse(null) != m
+                    || r.findAncestor(LambdaExpr.class)
+                            .filter(l -> l.isDescendantOf(m))
+                            .isPresent()) {
                 continue;
             }
             boolean reachable = true;
             boolean certain = true;
             Node child = r;
-            for (Node cur = r.getParentNode().orElse(null); cur != null && cur != m; cur = cur.getParentNode().orElse(null)) {
+            for (Node cur = r.getParentNode().orElse(null);
+                    cur != null && cur != m;
+                    cur = cur.getParentNode().orElse(null)) {
                 if (cur instanceof IfStmt s) {
                     Boolean v = constantBoolean(s.getCondition(), 0);
                     boolean inThen = s.getThenStmt() == child;
@@ -467,8 +493,7 @@ final class StringEvaluator {
     }
 
     /** A condition without its parentheses and negations, and whether an odd number of {@code !} was removed. */
-    private record Unwrapped(Expression base, boolean negated) {
-    }
+    private record Unwrapped(Expression base, boolean negated) {}
 
     private static Unwrapped unwrap(Expression condition, boolean negated) {
         Expression base = condition;
@@ -551,10 +576,13 @@ final class StringEvaluator {
             Boolean v = constantBoolean(u.getExpression(), depth + 1);
             return v == null ? null : !v;
         }
-        if (e instanceof FieldAccessExpr f && (f.getScope() instanceof ThisExpr
-                || (f.getScope() instanceof NameExpr sn && typeNames.contains(sn.getNameAsString())))) {
+        if (e instanceof FieldAccessExpr f
+                && (f.getScope() instanceof ThisExpr
+                        || (f.getScope() instanceof NameExpr sn && typeNames.contains(sn.getNameAsString())))) {
             VariableDeclarator v = constants.get(f.getNameAsString());
-            return v == null ? null : v.getInitializer().map(i -> constantBoolean(i, depth + 1)).orElse(null);
+            return v == null
+                    ? null
+                    : v.getInitializer().map(i -> constantBoolean(i, depth + 1)).orElse(null);
         }
         if (!(e instanceof NameExpr n)) {
             return null;
@@ -575,11 +603,17 @@ final class StringEvaluator {
         }
         Optional<VariableDeclarator> local = JavaScopes.local(name, n);
         if (local.isPresent()) {
-            return JavaScopes.reassigned(local.get()) ? null
-                    : local.get().getInitializer().map(i -> constantBoolean(i, depth + 1)).orElse(null);
+            return JavaScopes.reassigned(local.get())
+                    ? null
+                    : local.get()
+                            .getInitializer()
+                            .map(i -> constantBoolean(i, depth + 1))
+                            .orElse(null);
         }
         VariableDeclarator c = constants.get(name);
-        return c == null ? null : c.getInitializer().map(i -> constantBoolean(i, depth + 1)).orElse(null);
+        return c == null
+                ? null
+                : c.getInitializer().map(i -> constantBoolean(i, depth + 1)).orElse(null);
     }
 
     /**
@@ -589,10 +623,14 @@ final class StringEvaluator {
      */
     private Boolean fromCallers(String name, NameExpr use, int depth) {
         CallableDeclaration<?> m = use.findAncestor(CallableDeclaration.class).orElse(null);
-        if (!(m instanceof MethodDeclaration md) || !md.isPrivate()
-                || use.findAncestor(LambdaExpr.class).filter(l -> l.isDescendantOf(md)).isPresent()
-                || md.findAll(AssignExpr.class).stream().anyMatch(a -> a.getTarget() instanceof NameExpr t
-                && t.getNameAsString().equals(name))) {
+        if (!(m instanceof MethodDeclaration md)
+                || !md.isPrivate()
+                || use.findAncestor(LambdaExpr.class)
+                        .filter(l -> l.isDescendantOf(md))
+                        .isPresent()
+                || md.findAll(AssignExpr.class).stream()
+                        .anyMatch(a -> a.getTarget() instanceof NameExpr t
+                                && t.getNameAsString().equals(name))) {
             return null;
         }
         int index = -1;
@@ -631,8 +669,12 @@ final class StringEvaluator {
             return null;
         }
         // the nearest declaration must be the inlined method's parameter, not a lambda's
-        for (Node cur = use; cur != null && cur != frame.method(); cur = cur.getParentNode().orElse(null)) {
-            if (cur instanceof LambdaExpr l && l.getParameters().stream().anyMatch(p -> p.getNameAsString().equals(name))) {
+        for (Node cur = use;
+                cur != null && cur != frame.method();
+                cur = cur.getParentNode().orElse(null)) {
+            if (cur instanceof LambdaExpr l
+                    && l.getParameters().stream()
+                            .anyMatch(p -> p.getNameAsString().equals(name))) {
                 return null;
             }
         }
@@ -646,11 +688,10 @@ final class StringEvaluator {
     }
 
     /** Builder types whose {@code append} chains are evaluated. */
-    private static final Set<String> BUILDERS = Set.of("StringBuilder", "StringBuffer", "java.lang.StringBuilder",
-            "java.lang.StringBuffer");
+    private static final Set<String> BUILDERS =
+            Set.of("StringBuilder", "StringBuffer", "java.lang.StringBuilder", "java.lang.StringBuffer");
 
-    private static final Pattern FORMAT_SPEC = Pattern.compile(
-            "%(\\d+\\$)?[-#+ 0,(]*\\d*(\\.\\d+)?([a-zA-Z%])");
+    private static final Pattern FORMAT_SPEC = Pattern.compile("%(\\d+\\$)?[-#+ 0,(]*\\d*(\\.\\d+)?([a-zA-Z%])");
 
     /**
      * Applies a format string: {@code %s}/{@code %d} (and other value conversions) become the argument
@@ -671,7 +712,9 @@ final class StringEvaluator {
             } else if (conv == 'n') {
                 out.append('\n', JavaText.SYNTHETIC);
             } else {
-                int index = m.group(1) != null ? Integer.parseInt(m.group(1).substring(0, m.group(1).length() - 1)) - 1 : next++;
+                int index = m.group(1) != null
+                        ? Integer.parseInt(m.group(1).substring(0, m.group(1).length() - 1)) - 1
+                        : next++;
                 if (index < 0 || index >= args.size()) {
                     return null;
                 }
@@ -700,12 +743,15 @@ final class StringEvaluator {
     private JavaText builderChain(Expression e, int depth, Set<Node> visiting) {
         List<Expression> appended = new ArrayList<>();
         Expression cur = e;
-        while (cur instanceof MethodCallExpr m && m.getNameAsString().equals("append") && m.getArguments().size() == 1
+        while (cur instanceof MethodCallExpr m
+                && m.getNameAsString().equals("append")
+                && m.getArguments().size() == 1
                 && m.getScope().isPresent()) {
             appended.add(m.getArgument(0));
             cur = m.getScope().get();
         }
-        if (!(cur instanceof ObjectCreationExpr oc && BUILDERS.contains(oc.getType().getNameAsString()))) {
+        if (!(cur instanceof ObjectCreationExpr oc
+                && BUILDERS.contains(oc.getType().getNameAsString()))) {
             return null;
         }
         JavaText out = newBuilder(oc, depth, visiting);
@@ -734,7 +780,9 @@ final class StringEvaluator {
     private JavaText localBuilder(NameExpr use, int depth, Set<Node> visiting) {
         String name = use.getNameAsString();
         Optional<VariableDeclarator> local = JavaScopes.local(name, use);
-        if (local.isEmpty() || JavaScopes.reassigned(local.get()) || local.get().getInitializer().isEmpty()
+        if (local.isEmpty()
+                || JavaScopes.reassigned(local.get())
+                || local.get().getInitializer().isEmpty()
                 || !visiting.add(local.get())) {
             return null;
         }
@@ -742,7 +790,9 @@ final class StringEvaluator {
             VariableDeclarator v = local.get();
             JavaText out = eval(v.getInitializer().get(), depth + 1, visiting);
             Statement declaration = v.findAncestor(Statement.class).orElse(null);
-            if (out == null || declaration == null || !(declaration.getParentNode().orElse(null) instanceof BlockStmt block)) {
+            if (out == null
+                    || declaration == null
+                    || !(declaration.getParentNode().orElse(null) instanceof BlockStmt block)) {
                 return null;
             }
             List<Statement> stmts = block.getStatements();
@@ -752,7 +802,8 @@ final class StringEvaluator {
             }
             for (int k = i + 1; k < stmts.size(); k++) {
                 Statement st = stmts.get(k);
-                if (st.findFirst(NameExpr.class, x -> x == use).isPresent() || st == use.findAncestor(Statement.class).orElse(null)) {
+                if (st.findFirst(NameExpr.class, x -> x == use).isPresent()
+                        || st == use.findAncestor(Statement.class).orElse(null)) {
                     return out;
                 }
                 List<Expression> appended = appendsTo(st, name);
@@ -760,7 +811,8 @@ final class StringEvaluator {
                     appended = appendsInBranch(branch, name);
                 }
                 if (appended == null) {
-                    if (st.findFirst(NameExpr.class, x -> x.getNameAsString().equals(name)).isPresent()) {
+                    if (st.findFirst(NameExpr.class, x -> x.getNameAsString().equals(name))
+                            .isPresent()) {
                         return null; // used some other way before the toString()
                     }
                     continue;
@@ -782,7 +834,8 @@ final class StringEvaluator {
      */
     private List<Expression> appendsInBranch(IfStmt branch, String name) {
         List<Expression> then = appendsIn(branch.getThenStmt(), name);
-        List<Expression> otherwise = branch.getElseStmt().map(e -> appendsIn(e, name)).orElse(List.of());
+        List<Expression> otherwise =
+                branch.getElseStmt().map(e -> appendsIn(e, name)).orElse(List.of());
         if (then == null || otherwise == null) {
             return null;
         }
@@ -819,12 +872,15 @@ final class StringEvaluator {
         }
         List<Expression> appended = new ArrayList<>();
         Expression cur = es.getExpression();
-        while (cur instanceof MethodCallExpr m && m.getNameAsString().equals("append") && m.getArguments().size() == 1
+        while (cur instanceof MethodCallExpr m
+                && m.getNameAsString().equals("append")
+                && m.getArguments().size() == 1
                 && m.getScope().isPresent()) {
             appended.add(m.getArgument(0));
             cur = m.getScope().get();
         }
-        if (appended.isEmpty() || !(cur instanceof NameExpr n && n.getNameAsString().equals(name))) {
+        if (appended.isEmpty()
+                || !(cur instanceof NameExpr n && n.getNameAsString().equals(name))) {
             return null;
         }
         Collections.reverse(appended);
@@ -834,11 +890,14 @@ final class StringEvaluator {
     private void appendOperand(JavaText out, JavaText value, Expression operand) {
         if (value != null) {
             out.append(value);
-        } else if (operand instanceof IntegerLiteralExpr || operand instanceof LongLiteralExpr
+        } else if (operand instanceof IntegerLiteralExpr
+                || operand instanceof LongLiteralExpr
                 || operand instanceof CharLiteralExpr) {
-            String v = operand instanceof CharLiteralExpr c ? c.asChar() + "" : operand.toString().replace("_", "")
-                    .replaceAll("[lL]$", "");
-            int start = operand.getBegin().map(p -> file.offsetOf(p.line, p.column)).orElse(JavaText.SYNTHETIC);
+            String v = operand instanceof CharLiteralExpr c
+                    ? c.asChar() + ""
+                    : operand.toString().replace("_", "").replaceAll("[lL]$", "");
+            int start =
+                    operand.getBegin().map(p -> file.offsetOf(p.line, p.column)).orElse(JavaText.SYNTHETIC);
             for (int i = 0; i < v.length(); i++) {
                 out.append(v.charAt(i), start < 0 ? JavaText.SYNTHETIC : start);
             }
@@ -868,7 +927,9 @@ final class StringEvaluator {
                 return null;
             }
             try {
-                return v.getInitializer().map(init -> eval(init, depth + 1, visiting)).orElse(null);
+                return v.getInitializer()
+                        .map(init -> eval(init, depth + 1, visiting))
+                        .orElse(null);
             } finally {
                 visiting.remove(v);
             }
@@ -882,10 +943,14 @@ final class StringEvaluator {
             return null;
         }
         try {
-            JavaText t = v.getInitializer().map(init -> eval(init, depth + 1, visiting)).orElse(null);
+            JavaText t = v.getInitializer()
+                    .map(init -> eval(init, depth + 1, visiting))
+                    .orElse(null);
             if (t != null) {
                 usedConstants.add(v);
-                String owner = v.findAncestor(TypeDeclaration.class).map(TypeDeclaration::getNameAsString).orElse("");
+                String owner = v.findAncestor(TypeDeclaration.class)
+                        .map(TypeDeclaration::getNameAsString)
+                        .orElse("");
                 t.viaConstant(owner.isEmpty() ? name : owner + "." + name);
             }
             return t;
@@ -904,7 +969,10 @@ final class StringEvaluator {
             if (textBlock && src.startsWith("\"\"\"", start) && endQuote - 2 > start && src.charAt(endQuote) == '"') {
                 return LiteralDecoder.textBlock(src, start, endQuote - 2);
             }
-            if (!textBlock && start < src.length() && src.charAt(start) == '"' && endQuote < src.length()
+            if (!textBlock
+                    && start < src.length()
+                    && src.charAt(start) == '"'
+                    && endQuote < src.length()
                     && src.charAt(endQuote) == '"') {
                 return LiteralDecoder.stringLiteral(src, start, endQuote);
             }

@@ -13,8 +13,7 @@ import java.util.Arrays;
  */
 final class UnicodeEscapes {
 
-    private UnicodeEscapes() {
-    }
+    private UnicodeEscapes() {}
 
     /**
      * @param file a Java file

@@ -21,11 +21,10 @@ public final class KeyFacts {
 
     private static final BigInteger UINT32_MASK = BigInteger.valueOf(0xFFFF_FFFFL);
     /** A bare SQL integer literal, optionally signed, parenthesised or cast: the text of an out-of-range argument. */
-    private static final Pattern SQL_INTEGER = Pattern.compile(
-            "\\(*\\s*([+-]?)\\s*(\\d+)\\s*\\)*(?:\\s*::\\s*[a-z0-9_ ]+)?", Pattern.CASE_INSENSITIVE);
+    private static final Pattern SQL_INTEGER =
+            Pattern.compile("\\(*\\s*([+-]?)\\s*(\\d+)\\s*\\)*(?:\\s*::\\s*[a-z0-9_ ]+)?", Pattern.CASE_INSENSITIVE);
 
-    private KeyFacts() {
-    }
+    private KeyFacts() {}
 
     /**
      * Where a part's value was written: two parts with the same identity come from one source
@@ -40,7 +39,8 @@ public final class KeyFacts {
             return "const:" + part.originName();
         }
         if (part.origin() != null) {
-            return "at:" + part.origin().path() + ":" + part.origin().startLine() + ":" + part.origin().startColumn();
+            return "at:" + part.origin().path() + ":" + part.origin().startLine() + ":"
+                    + part.origin().startColumn();
         }
         return "expr:" + part.canonical();
     }
@@ -113,7 +113,9 @@ public final class KeyFacts {
         if (part.isKnown()) {
             return BigInteger.valueOf(part.value());
         }
-        if (part.kind() != KeyPart.Kind.UNKNOWN || part.hash() != null || part.expression().length() > 60) {
+        if (part.kind() != KeyPart.Kind.UNKNOWN
+                || part.hash() != null
+                || part.expression().length() > 60) {
             return null;
         }
         Matcher m = SQL_INTEGER.matcher(part.expression().trim());
@@ -125,8 +127,7 @@ public final class KeyFacts {
     }
 
     /** The {@code pg_locks} columns of one advisory lock; a null field is not known statically. */
-    public record PgLocksRow(Long classid, Long objid, int objsubid) {
-    }
+    public record PgLocksRow(Long classid, Long objid, int objsubid) {}
 
     /**
      * @param key a one-bigint or two-int key
@@ -194,7 +195,8 @@ public final class KeyFacts {
         return switch (objsubid) {
             case 1 -> new DecodedKey(KeySpace.BIGINT, List.of(classid << 32 | objid));
             case 2 -> new DecodedKey(KeySpace.INT_PAIR, List.of((long) (int) classid, (long) (int) objid));
-            default -> throw new IllegalArgumentException("objsubid " + objsubid + " is not an advisory key space (1 or 2)");
+            default ->
+                throw new IllegalArgumentException("objsubid " + objsubid + " is not an advisory key space (1 or 2)");
         };
     }
 

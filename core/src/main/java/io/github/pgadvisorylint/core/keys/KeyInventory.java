@@ -43,8 +43,14 @@ public record KeyInventory(List<Entry> entries) {
      * @param functions the functions using the key, sorted by name
      * @param sites     every site, sorted by location
      */
-    public record Entry(KeySpace space, LockKey key, boolean known, KeyFacts.PgLocksRow pgLocks, List<String> origins,
-                        List<String> functions, List<LockSite> sites) {
+    public record Entry(
+            KeySpace space,
+            LockKey key,
+            boolean known,
+            KeyFacts.PgLocksRow pgLocks,
+            List<String> origins,
+            List<String> functions,
+            List<LockSite> sites) {
 
         /** Copies the lists. */
         public Entry {
@@ -60,18 +66,27 @@ public record KeyInventory(List<Entry> entries) {
 
         /** @return the value, e.g. {@code 9001} or {@code 12, 77}; unknown parts as their expression */
         public String value() {
-            return key.parts().stream().map(p -> p.isKnown() ? Long.toString(p.value()) : p.expression())
+            return key.parts().stream()
+                    .map(p -> p.isKnown() ? Long.toString(p.value()) : p.expression())
                     .collect(Collectors.joining(", "));
         }
 
         /** @return the levels of {@link #functions()}, e.g. {@code session, transaction} */
         public List<String> levels() {
-            return sites.stream().map(s -> s.function().level().name().toLowerCase(Locale.ROOT)).distinct().sorted().toList();
+            return sites.stream()
+                    .map(s -> s.function().level().name().toLowerCase(Locale.ROOT))
+                    .distinct()
+                    .sorted()
+                    .toList();
         }
 
         /** @return the modes of {@link #functions()}, e.g. {@code exclusive, shared} */
         public List<String> modes() {
-            return sites.stream().map(s -> s.function().mode().name().toLowerCase(Locale.ROOT)).distinct().sorted().toList();
+            return sites.stream()
+                    .map(s -> s.function().mode().name().toLowerCase(Locale.ROOT))
+                    .distinct()
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -91,22 +106,32 @@ public record KeyInventory(List<Entry> entries) {
         }
         List<Entry> entries = new ArrayList<>();
         for (List<LockSite> sites : groups.values()) {
-            List<LockSite> sorted = sites.stream().sorted(Comparator.comparing(LockSite::region).thenComparing(LockSite::id)).toList();
+            List<LockSite> sorted = sites.stream()
+                    .sorted(Comparator.comparing(LockSite::region).thenComparing(LockSite::id))
+                    .toList();
             LockKey key = sorted.get(0).key();
             TreeSet<String> origins = new TreeSet<>();
             TreeSet<String> functions = new TreeSet<>();
             for (LockSite s : sorted) {
-                origins.add(s.key().parts().stream().map(KeyFacts::describeOrigin).collect(Collectors.joining(", ")));
+                origins.add(
+                        s.key().parts().stream().map(KeyFacts::describeOrigin).collect(Collectors.joining(", ")));
                 functions.add(s.function().sqlName());
             }
-            entries.add(new Entry(key.space(), key, key.isFullyKnown(), KeyFacts.pgLocks(key), List.copyOf(origins),
-                    List.copyOf(functions), sorted));
+            entries.add(new Entry(
+                    key.space(),
+                    key,
+                    key.isFullyKnown(),
+                    KeyFacts.pgLocks(key),
+                    List.copyOf(origins),
+                    List.copyOf(functions),
+                    sorted));
         }
         entries.sort(ORDER);
         return new KeyInventory(entries);
     }
 
-    private static final Comparator<Entry> ORDER = Comparator.<Entry>comparingInt(e -> e.space().ordinal())
+    private static final Comparator<Entry> ORDER = Comparator.<Entry>comparingInt(
+                    e -> e.space().ordinal())
             .thenComparing(e -> !e.known())
             .thenComparing(KeyInventory::valuesOrder)
             .thenComparing(e -> e.sites().get(0).region());
@@ -132,7 +157,9 @@ public record KeyInventory(List<Entry> entries) {
      * @return the entries with a fully known key that shows as exactly this row (at most one), in inventory order
      */
     public List<Entry> taking(KeyFacts.PgLocksRow row) {
-        return entries.stream().filter(e -> e.known() && e.pgLocks().equals(row)).toList();
+        return entries.stream()
+                .filter(e -> e.known() && e.pgLocks().equals(row))
+                .toList();
     }
 
     /**
@@ -144,9 +171,13 @@ public record KeyInventory(List<Entry> entries) {
      *     {@code bigint} key may be any {@code bigint} lock), in inventory order
      */
     public List<Entry> possiblyTaking(KeyFacts.PgLocksRow row) {
-        return entries.stream().filter(e -> !e.known() && e.pgLocks().objsubid() == row.objsubid()
-                && (e.pgLocks().classid() == null || e.pgLocks().classid().equals(row.classid()))
-                && (e.pgLocks().objid() == null || e.pgLocks().objid().equals(row.objid()))).toList();
+        return entries.stream()
+                .filter(e -> !e.known()
+                        && e.pgLocks().objsubid() == row.objsubid()
+                        && (e.pgLocks().classid() == null
+                                || e.pgLocks().classid().equals(row.classid()))
+                        && (e.pgLocks().objid() == null || e.pgLocks().objid().equals(row.objid())))
+                .toList();
     }
 
     /** @return how many entries have a fully known key */

@@ -11,8 +11,7 @@ import java.nio.charset.StandardCharsets;
  */
 public final class PostgresHash {
 
-    private PostgresHash() {
-    }
+    private PostgresHash() {}
 
     /**
      * @param text a string, hashed as its UTF-8 bytes
@@ -51,18 +50,30 @@ public final class PostgresHash {
         }
         // the last 11 bytes, little-endian; the lowest byte of c is reserved for the length
         switch (len) {
-            case 11: s[2] += (k[p + 10] & 0xFF) << 24; // fall through
-            case 10: s[2] += (k[p + 9] & 0xFF) << 16; // fall through
-            case 9: s[2] += (k[p + 8] & 0xFF) << 8; // fall through
-            case 8: s[1] += (k[p + 7] & 0xFF) << 24; // fall through
-            case 7: s[1] += (k[p + 6] & 0xFF) << 16; // fall through
-            case 6: s[1] += (k[p + 5] & 0xFF) << 8; // fall through
-            case 5: s[1] += k[p + 4] & 0xFF; // fall through
-            case 4: s[0] += (k[p + 3] & 0xFF) << 24; // fall through
-            case 3: s[0] += (k[p + 2] & 0xFF) << 16; // fall through
-            case 2: s[0] += (k[p + 1] & 0xFF) << 8; // fall through
-            case 1: s[0] += k[p] & 0xFF; // fall through
-            default: break;
+            case 11:
+                s[2] += (k[p + 10] & 0xFF) << 24; // fall through
+            case 10:
+                s[2] += (k[p + 9] & 0xFF) << 16; // fall through
+            case 9:
+                s[2] += (k[p + 8] & 0xFF) << 8; // fall through
+            case 8:
+                s[1] += (k[p + 7] & 0xFF) << 24; // fall through
+            case 7:
+                s[1] += (k[p + 6] & 0xFF) << 16; // fall through
+            case 6:
+                s[1] += (k[p + 5] & 0xFF) << 8; // fall through
+            case 5:
+                s[1] += k[p + 4] & 0xFF; // fall through
+            case 4:
+                s[0] += (k[p + 3] & 0xFF) << 24; // fall through
+            case 3:
+                s[0] += (k[p + 2] & 0xFF) << 16; // fall through
+            case 2:
+                s[0] += (k[p + 1] & 0xFF) << 8; // fall through
+            case 1:
+                s[0] += k[p] & 0xFF; // fall through
+            default:
+                break;
         }
         fin(s);
         return extended ? ((long) s[1] << 32) | (s[2] & 0xFFFFFFFFL) : s[2];
@@ -74,24 +85,47 @@ public final class PostgresHash {
 
     private static void mix(int[] s) {
         int a = s[0], b = s[1], c = s[2];
-        a -= c; a ^= Integer.rotateLeft(c, 4); c += b;
-        b -= a; b ^= Integer.rotateLeft(a, 6); a += c;
-        c -= b; c ^= Integer.rotateLeft(b, 8); b += a;
-        a -= c; a ^= Integer.rotateLeft(c, 16); c += b;
-        b -= a; b ^= Integer.rotateLeft(a, 19); a += c;
-        c -= b; c ^= Integer.rotateLeft(b, 4); b += a;
-        s[0] = a; s[1] = b; s[2] = c;
+        a -= c;
+        a ^= Integer.rotateLeft(c, 4);
+        c += b;
+        b -= a;
+        b ^= Integer.rotateLeft(a, 6);
+        a += c;
+        c -= b;
+        c ^= Integer.rotateLeft(b, 8);
+        b += a;
+        a -= c;
+        a ^= Integer.rotateLeft(c, 16);
+        c += b;
+        b -= a;
+        b ^= Integer.rotateLeft(a, 19);
+        a += c;
+        c -= b;
+        c ^= Integer.rotateLeft(b, 4);
+        b += a;
+        s[0] = a;
+        s[1] = b;
+        s[2] = c;
     }
 
     private static void fin(int[] s) {
         int a = s[0], b = s[1], c = s[2];
-        c ^= b; c -= Integer.rotateLeft(b, 14);
-        a ^= c; a -= Integer.rotateLeft(c, 11);
-        b ^= a; b -= Integer.rotateLeft(a, 25);
-        c ^= b; c -= Integer.rotateLeft(b, 16);
-        a ^= c; a -= Integer.rotateLeft(c, 4);
-        b ^= a; b -= Integer.rotateLeft(a, 14);
-        c ^= b; c -= Integer.rotateLeft(b, 24);
-        s[0] = a; s[1] = b; s[2] = c;
+        c ^= b;
+        c -= Integer.rotateLeft(b, 14);
+        a ^= c;
+        a -= Integer.rotateLeft(c, 11);
+        b ^= a;
+        b -= Integer.rotateLeft(a, 25);
+        c ^= b;
+        c -= Integer.rotateLeft(b, 16);
+        a ^= c;
+        a -= Integer.rotateLeft(c, 4);
+        b ^= a;
+        b -= Integer.rotateLeft(a, 14);
+        c ^= b;
+        c -= Integer.rotateLeft(b, 24);
+        s[0] = a;
+        s[1] = b;
+        s[2] = c;
     }
 }

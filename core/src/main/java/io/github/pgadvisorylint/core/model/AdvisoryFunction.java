@@ -12,11 +12,15 @@ public enum AdvisoryFunction {
     PG_ADVISORY_LOCK("pg_advisory_lock", LockLevel.SESSION, LockMode.EXCLUSIVE, LockOperation.ACQUIRE),
     PG_ADVISORY_LOCK_SHARED("pg_advisory_lock_shared", LockLevel.SESSION, LockMode.SHARED, LockOperation.ACQUIRE),
     PG_TRY_ADVISORY_LOCK("pg_try_advisory_lock", LockLevel.SESSION, LockMode.EXCLUSIVE, LockOperation.TRY_ACQUIRE),
-    PG_TRY_ADVISORY_LOCK_SHARED("pg_try_advisory_lock_shared", LockLevel.SESSION, LockMode.SHARED, LockOperation.TRY_ACQUIRE),
+    PG_TRY_ADVISORY_LOCK_SHARED(
+            "pg_try_advisory_lock_shared", LockLevel.SESSION, LockMode.SHARED, LockOperation.TRY_ACQUIRE),
     PG_ADVISORY_XACT_LOCK("pg_advisory_xact_lock", LockLevel.TRANSACTION, LockMode.EXCLUSIVE, LockOperation.ACQUIRE),
-    PG_ADVISORY_XACT_LOCK_SHARED("pg_advisory_xact_lock_shared", LockLevel.TRANSACTION, LockMode.SHARED, LockOperation.ACQUIRE),
-    PG_TRY_ADVISORY_XACT_LOCK("pg_try_advisory_xact_lock", LockLevel.TRANSACTION, LockMode.EXCLUSIVE, LockOperation.TRY_ACQUIRE),
-    PG_TRY_ADVISORY_XACT_LOCK_SHARED("pg_try_advisory_xact_lock_shared", LockLevel.TRANSACTION, LockMode.SHARED, LockOperation.TRY_ACQUIRE),
+    PG_ADVISORY_XACT_LOCK_SHARED(
+            "pg_advisory_xact_lock_shared", LockLevel.TRANSACTION, LockMode.SHARED, LockOperation.ACQUIRE),
+    PG_TRY_ADVISORY_XACT_LOCK(
+            "pg_try_advisory_xact_lock", LockLevel.TRANSACTION, LockMode.EXCLUSIVE, LockOperation.TRY_ACQUIRE),
+    PG_TRY_ADVISORY_XACT_LOCK_SHARED(
+            "pg_try_advisory_xact_lock_shared", LockLevel.TRANSACTION, LockMode.SHARED, LockOperation.TRY_ACQUIRE),
     PG_ADVISORY_UNLOCK("pg_advisory_unlock", LockLevel.SESSION, LockMode.EXCLUSIVE, LockOperation.RELEASE),
     PG_ADVISORY_UNLOCK_SHARED("pg_advisory_unlock_shared", LockLevel.SESSION, LockMode.SHARED, LockOperation.RELEASE),
     PG_ADVISORY_UNLOCK_ALL("pg_advisory_unlock_all", LockLevel.SESSION, LockMode.EXCLUSIVE, LockOperation.RELEASE_ALL);

@@ -1,6 +1,5 @@
 package io.github.pgadvisorylint.core.model;
 
-
 /**
  * How sure a piece of {@link PoolingEvidence} is (RULES.md, {@code session-lock-under-transaction-pooling}:
  * {@code error} when declared, {@code warning} when inferred).

@@ -14,8 +14,13 @@ import java.util.Objects;
  * @param connectionEvidence  a short phrase saying why, e.g. {@code JdbcTemplate borrows a pooled connection per call}; never null
  * @param boundary            who decides the transaction: the code around the site, or each caller of its method; never null
  */
-public record ExecutionContext(TransactionState transaction, String transactionEvidence, SourceRegion transactionRegion,
-                               ConnectionScope connection, String connectionEvidence, TransactionBoundary boundary) {
+public record ExecutionContext(
+        TransactionState transaction,
+        String transactionEvidence,
+        SourceRegion transactionRegion,
+        ConnectionScope connection,
+        String connectionEvidence,
+        TransactionBoundary boundary) {
 
     /** Nothing known. */
     public static final ExecutionContext UNKNOWN =
@@ -31,8 +36,18 @@ public record ExecutionContext(TransactionState transaction, String transactionE
     }
 
     /** A context decided by the code around the site ({@link TransactionBoundary#OWN}). */
-    public ExecutionContext(TransactionState transaction, String transactionEvidence, SourceRegion transactionRegion,
-                            ConnectionScope connection, String connectionEvidence) {
-        this(transaction, transactionEvidence, transactionRegion, connection, connectionEvidence, TransactionBoundary.OWN);
+    public ExecutionContext(
+            TransactionState transaction,
+            String transactionEvidence,
+            SourceRegion transactionRegion,
+            ConnectionScope connection,
+            String connectionEvidence) {
+        this(
+                transaction,
+                transactionEvidence,
+                transactionRegion,
+                connection,
+                connectionEvidence,
+                TransactionBoundary.OWN);
     }
 }

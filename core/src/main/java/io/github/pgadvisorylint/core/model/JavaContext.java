@@ -13,6 +13,5 @@ package io.github.pgadvisorylint.core.model;
  * @param sqlConstant     qualified name of the constant holding the SQL when it did not appear inline,
  *                        e.g. {@code InvoiceJob.LOCK_SQL}; null when inline
  */
-public record JavaContext(String typeName, String methodName, String executionCall, String receiver,
-                          String sqlConstant) {
-}
+public record JavaContext(
+        String typeName, String methodName, String executionCall, String receiver, String sqlConstant) {}

@@ -16,8 +16,7 @@ import java.util.Objects;
  *                   {@code com.acme.LockKeys.INVOICE_JOB}), or null for a literal written in place
  * @param hash       the hash the part is derived from, or null
  */
-public record KeyPart(Kind kind, Long value, String expression, SourceRegion origin, String originName,
-                      KeyHash hash) {
+public record KeyPart(Kind kind, Long value, String expression, SourceRegion origin, String originName, KeyHash hash) {
 
     /** What is known about a key part. */
     public enum Kind {
@@ -70,6 +69,8 @@ public record KeyPart(Kind kind, Long value, String expression, SourceRegion ori
      *     white space removed and lower-cased
      */
     public String canonical() {
-        return isKnown() ? Long.toString(value) : expression.replaceAll("\\s+", "").toLowerCase(Locale.ROOT);
+        return isKnown()
+                ? Long.toString(value)
+                : expression.replaceAll("\\s+", "").toLowerCase(Locale.ROOT);
     }
 }

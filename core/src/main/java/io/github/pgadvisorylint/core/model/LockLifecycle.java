@@ -13,8 +13,7 @@ import java.util.Objects;
  * @param note           a short human explanation of what was found, e.g. {@code unlock at line 40 is
  *                       not in a finally block}; may be empty, never null
  */
-public record LockLifecycle(LockSite acquisition, ReleaseGuarantee guarantee, SourceRegion releaseRegion,
-                            String note) {
+public record LockLifecycle(LockSite acquisition, ReleaseGuarantee guarantee, SourceRegion releaseRegion, String note) {
 
     /** Checks that the required fields are present. */
     public LockLifecycle {

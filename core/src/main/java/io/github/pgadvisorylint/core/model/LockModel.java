@@ -66,9 +66,11 @@ public final class LockModel {
      * @param poolingEvidence configuration evidence of a connection pooler's mode
      * @param pooling         the user's pooling setting
      */
-    public LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles,
-                     List<PoolingEvidence> poolingEvidence,
-                     PoolingSetting pooling) {
+    public LockModel(
+            List<LockSite> sites,
+            List<LockLifecycle> lifecycles,
+            List<PoolingEvidence> poolingEvidence,
+            PoolingSetting pooling) {
         this(sites, lifecycles, poolingEvidence, pooling, List.of(), Map.of());
     }
 
@@ -81,10 +83,13 @@ public final class LockModel {
      *                        {@link #orderGraph()} built from them
      * @param loops           the loop around each acquisition in one, keyed by {@link LockSite#id()}
      */
-    public LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles,
-                     List<PoolingEvidence> poolingEvidence,
-                     PoolingSetting pooling,
-                     List<LockOrderEdge> orderEdges, Map<String, LoopOrder> loops) {
+    public LockModel(
+            List<LockSite> sites,
+            List<LockLifecycle> lifecycles,
+            List<PoolingEvidence> poolingEvidence,
+            PoolingSetting pooling,
+            List<LockOrderEdge> orderEdges,
+            Map<String, LoopOrder> loops) {
         this(sites, lifecycles, poolingEvidence, pooling, orderEdges, loops, List.of());
     }
 
@@ -100,23 +105,31 @@ public final class LockModel {
      *                        operations); a site there is a {@link SiteRole#HELPER_BODY}, as is every site
      *                        a helper call names as its {@link LockSite#declarationRegion()}
      */
-    public LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles,
-                     List<PoolingEvidence> poolingEvidence,
-                     PoolingSetting pooling,
-                     List<LockOrderEdge> orderEdges, Map<String, LoopOrder> loops,
-                     Collection<SourceRegion> helperBodies) {
+    public LockModel(
+            List<LockSite> sites,
+            List<LockLifecycle> lifecycles,
+            List<PoolingEvidence> poolingEvidence,
+            PoolingSetting pooling,
+            List<LockOrderEdge> orderEdges,
+            Map<String, LoopOrder> loops,
+            Collection<SourceRegion> helperBodies) {
         this(sites, lifecycles, poolingEvidence, pooling, orderEdges, null, loops, helperBodies);
     }
 
     /** The constructor behind the others; {@code graph} is the graph of {@code orderEdges} (already sorted), or null. */
-    private LockModel(List<LockSite> sites, List<LockLifecycle> lifecycles,
-                      List<PoolingEvidence> poolingEvidence,
-                      PoolingSetting pooling,
-                      List<LockOrderEdge> orderEdges, LockOrderGraph graph, Map<String, LoopOrder> loops,
-                      Collection<SourceRegion> helperBodies) {
+    private LockModel(
+            List<LockSite> sites,
+            List<LockLifecycle> lifecycles,
+            List<PoolingEvidence> poolingEvidence,
+            PoolingSetting pooling,
+            List<LockOrderEdge> orderEdges,
+            LockOrderGraph graph,
+            Map<String, LoopOrder> loops,
+            Collection<SourceRegion> helperBodies) {
         if (graph == null) {
             List<LockOrderEdge> edges = new ArrayList<>(orderEdges);
-            edges.sort(Comparator.comparing((LockOrderEdge e) -> e.to().region()).thenComparing(e -> e.from().region()));
+            edges.sort(Comparator.comparing((LockOrderEdge e) -> e.to().region())
+                    .thenComparing(e -> e.from().region()));
             this.orderEdges = List.copyOf(edges);
             this.orderGraph = LockOrderGraph.of(this.orderEdges);
         } else {
@@ -155,16 +168,22 @@ public final class LockModel {
         this.bodies = Set.copyOf(bodies);
         this.roles = Map.copyOf(r);
         this.testSources = Set.copyOf(tests);
-        this.acquisitions = this.sites.stream().filter(s -> s.function().operation().isAcquisition()).toList();
-        this.sqlAcquisitions = acquisitions.stream().filter(s -> roles.get(s.id()) != SiteRole.HELPER_CALL).toList();
+        this.acquisitions = this.sites.stream()
+                .filter(s -> s.function().operation().isAcquisition())
+                .toList();
+        this.sqlAcquisitions = acquisitions.stream()
+                .filter(s -> roles.get(s.id()) != SiteRole.HELPER_CALL)
+                .toList();
         Set<KeyPart> direct = new HashSet<>();
         for (LockSite s : this.sites) {
             if (roles.get(s.id()) != SiteRole.HELPER_CALL) {
                 direct.addAll(s.key().parts());
             }
         }
-        this.keySites = this.sites.stream().filter(s -> roles.get(s.id()) != SiteRole.HELPER_CALL
-                || s.key().parts().stream().anyMatch(p -> !direct.contains(p))).toList();
+        this.keySites = this.sites.stream()
+                .filter(s -> roles.get(s.id()) != SiteRole.HELPER_CALL
+                        || s.key().parts().stream().anyMatch(p -> !direct.contains(p)))
+                .toList();
     }
 
     /**
@@ -184,8 +203,7 @@ public final class LockModel {
      *     drives locks step by step or spells out keys next to a mock
      */
     public boolean inTestSources(LockSite site) {
-        return roles.containsKey(site.id()) ? testSources.contains(site.id())
-                : TestSources.isTestSource(site.path());
+        return roles.containsKey(site.id()) ? testSources.contains(site.id()) : TestSources.isTestSource(site.path());
     }
 
     /** @return the regions of the lock helpers' own SQL sites given to this model, sorted */
@@ -242,7 +260,9 @@ public final class LockModel {
 
     /** @return the acquisitions among {@link #keySites()}, sorted */
     public List<LockSite> keyAcquisitions() {
-        return keySites().stream().filter(s -> s.function().operation().isAcquisition()).toList();
+        return keySites().stream()
+                .filter(s -> s.function().operation().isAcquisition())
+                .toList();
     }
 
     /** @return the acquisitions ({@code ACQUIRE} and {@code TRY_ACQUIRE}), sorted */
@@ -357,8 +377,8 @@ public final class LockModel {
 
     /** A copy with other lifecycles and every other fact of this model. */
     private LockModel copy(List<LockLifecycle> newLifecycles) {
-        LockModel copy = new LockModel(sites, newLifecycles, poolingEvidence, pooling, orderEdges, orderGraph, loops,
-                helperBodies);
+        LockModel copy = new LockModel(
+                sites, newLifecycles, poolingEvidence, pooling, orderEdges, orderGraph, loops, helperBodies);
         copy.usages = usages;
         copy.connectionTimeouts = connectionTimeouts;
         copy.pathFindings = pathFindings;

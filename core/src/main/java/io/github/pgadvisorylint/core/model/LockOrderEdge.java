@@ -27,6 +27,8 @@ public record LockOrderEdge(LockSite from, LockSite to, boolean ordered) {
 
     /** @return the method holding both acquisitions, e.g. {@code LedgerService#transfer} */
     public String method() {
-        return to.java() == null ? to.path() : to.java().typeName() + "#" + to.java().methodName();
+        return to.java() == null
+                ? to.path()
+                : to.java().typeName() + "#" + to.java().methodName();
     }
 }

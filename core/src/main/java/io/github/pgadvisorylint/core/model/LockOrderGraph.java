@@ -70,8 +70,9 @@ public final class LockOrderGraph {
 
         /** @return true when every acquisition on both ends is {@code _shared}: such pairs never block each other */
         public boolean sharedOnly() {
-            return sites.stream().allMatch(e -> e.from().function().mode() == LockMode.SHARED
-                    && e.to().function().mode() == LockMode.SHARED);
+            return sites.stream()
+                    .allMatch(e -> e.from().function().mode() == LockMode.SHARED
+                            && e.to().function().mode() == LockMode.SHARED);
         }
 
         /** @return the methods that take the two keys in this order, sorted */
@@ -119,8 +120,11 @@ public final class LockOrderGraph {
     }
 
     /** The order in which edges are listed and a component's cycle is closed. */
-    private static final Comparator<LockOrderEdge> SITE_ORDER = Comparator.comparing((LockOrderEdge e) -> e.to().region())
-            .thenComparing(e -> e.from().region()).thenComparing(e -> e.to().id()).thenComparing(e -> e.from().id());
+    private static final Comparator<LockOrderEdge> SITE_ORDER = Comparator.comparing(
+                    (LockOrderEdge e) -> e.to().region())
+            .thenComparing(e -> e.from().region())
+            .thenComparing(e -> e.to().id())
+            .thenComparing(e -> e.from().id());
 
     /** No edge at all. */
     public static final LockOrderGraph EMPTY = of(List.of());
@@ -163,7 +167,9 @@ public final class LockOrderGraph {
             if (from.equals(to)) {
                 continue;
             }
-            byPair.computeIfAbsent(from.id(), k -> new TreeMap<>()).computeIfAbsent(to.id(), k -> new ArrayList<>()).add(e);
+            byPair.computeIfAbsent(from.id(), k -> new TreeMap<>())
+                    .computeIfAbsent(to.id(), k -> new ArrayList<>())
+                    .add(e);
             if (e.waits() && from.known() && to.known()) {
                 proven.add(e);
             }
@@ -175,7 +181,8 @@ public final class LockOrderGraph {
             used.add(fromId);
             used.add(toId);
         }));
-        List<Node> usedNodes = nodes.values().stream().filter(n -> used.contains(n.id())).toList();
+        List<Node> usedNodes =
+                nodes.values().stream().filter(n -> used.contains(n.id())).toList();
         Function<LockOrderEdge, Node[]> endsOf = e -> new Node[] {nodeOfSite.get(e.from()), nodeOfSite.get(e.to())};
         return new LockOrderGraph(usedNodes, edges, components(proven, endsOf, nodes));
     }
@@ -202,14 +209,19 @@ public final class LockOrderGraph {
                 if (sb.length() > 0) {
                     sb.append(", ");
                 }
-                String name = p.originName() == null ? null : p.originName().substring(
-                        p.originName().lastIndexOf('.', p.originName().lastIndexOf('.') - 1) + 1);
+                String name = p.originName() == null
+                        ? null
+                        : p.originName()
+                                .substring(p.originName()
+                                                .lastIndexOf('.', p.originName().lastIndexOf('.') - 1)
+                                        + 1);
                 sb.append(name == null ? Long.toString(p.value()) : name + " = " + p.value());
             }
             return new Node(id, sb.toString(), true);
         }
         String label = key.display().replaceAll("\\s+", " ").replaceAll("^\\(|\\)$", "");
-        return new Node("x" + Integer.toHexString(label.hashCode()) + "_" + label.replaceAll("\\W+", "_"), label, false);
+        return new Node(
+                "x" + Integer.toHexString(label.hashCode()) + "_" + label.replaceAll("\\W+", "_"), label, false);
     }
 
     /** Whether a wait in mode {@code wait} is blocked by another session holding the key in mode {@code held}. */
@@ -228,8 +240,8 @@ public final class LockOrderGraph {
         return out;
     }
 
-    private static List<Component> components(List<LockOrderEdge> proven, Function<LockOrderEdge, Node[]> endsOf,
-                                              Map<String, Node> nodes) {
+    private static List<Component> components(
+            List<LockOrderEdge> proven, Function<LockOrderEdge, Node[]> endsOf, Map<String, Node> nodes) {
         Map<Held, Set<Held>> graph = new TreeMap<>();
         for (LockOrderEdge e : proven) {
             Node[] fromTo = endsOf.apply(e);
@@ -260,8 +272,8 @@ public final class LockOrderGraph {
             }
         }
         List<Component> out = new ArrayList<>();
-        inside.forEach((scc, edges) -> out.add(new Component(keys.get(scc).stream().map(nodes::get).toList(), edges,
-                closing(edges, endsOf))));
+        inside.forEach((scc, edges) ->
+                out.add(new Component(keys.get(scc).stream().map(nodes::get).toList(), edges, closing(edges, endsOf))));
         out.sort(Comparator.comparing(Component::closing, SITE_ORDER));
         return out;
     }

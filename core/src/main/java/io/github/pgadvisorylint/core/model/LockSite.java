@@ -21,9 +21,17 @@ import java.util.Objects;
  * @param java              the Java context; null for SQL files
  * @param execution         the transaction and connection context
  */
-public record LockSite(String id, AdvisoryFunction function, LockKey key, SourceRegion region,
-                       SourceRegion declarationRegion, Language language, ExecutionApi api, SqlContext sql,
-                       JavaContext java, ExecutionContext execution) {
+public record LockSite(
+        String id,
+        AdvisoryFunction function,
+        LockKey key,
+        SourceRegion region,
+        SourceRegion declarationRegion,
+        Language language,
+        ExecutionApi api,
+        SqlContext sql,
+        JavaContext java,
+        ExecutionContext execution) {
 
     /** Checks that the required fields are present. */
     public LockSite {
@@ -38,9 +46,16 @@ public record LockSite(String id, AdvisoryFunction function, LockKey key, Source
     }
 
     /** A site whose transaction and connection context is not known. */
-    public LockSite(String id, AdvisoryFunction function, LockKey key, SourceRegion region,
-                    SourceRegion declarationRegion, Language language, ExecutionApi api, SqlContext sql,
-                    JavaContext java) {
+    public LockSite(
+            String id,
+            AdvisoryFunction function,
+            LockKey key,
+            SourceRegion region,
+            SourceRegion declarationRegion,
+            Language language,
+            ExecutionApi api,
+            SqlContext sql,
+            JavaContext java) {
         this(id, function, key, region, declarationRegion, language, api, sql, java, ExecutionContext.UNKNOWN);
     }
 
@@ -57,6 +72,8 @@ public record LockSite(String id, AdvisoryFunction function, LockKey key, Source
     /** @return a short display of the call, e.g. {@code pg_try_advisory_lock(9001)} */
     public String display() {
         String call = function.sqlName() + (key.space() == KeySpace.NONE ? "()" : key.display());
-        return viaHelper() && java != null && java.executionCall() != null ? java.executionCall() + " (" + call + ")" : call;
+        return viaHelper() && java != null && java.executionCall() != null
+                ? java.executionCall() + " (" + call + ")"
+                : call;
     }
 }

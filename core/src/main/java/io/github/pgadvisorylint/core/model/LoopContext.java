@@ -20,8 +20,13 @@ import java.util.Objects;
  * @param exitsAfterSuccess     true for a try-lock whose loop body can {@code break} or {@code return}:
  *                              the usual "claim the first free item" loop, which holds at most one lock
  */
-public record LoopContext(String description, SourceRegion region, boolean bounded, boolean keyVaries,
-                          boolean releasedEachIteration, boolean exitsAfterSuccess) {
+public record LoopContext(
+        String description,
+        SourceRegion region,
+        boolean bounded,
+        boolean keyVaries,
+        boolean releasedEachIteration,
+        boolean exitsAfterSuccess) {
 
     /** Checks that the required fields are present. */
     public LoopContext {

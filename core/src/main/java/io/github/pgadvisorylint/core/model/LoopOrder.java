@@ -10,5 +10,4 @@ package io.github.pgadvisorylint.core.model;
  *                 of a query with {@code ORDER BY}
  * @param evidence why it is (not) sorted, one phrase
  */
-public record LoopOrder(String source, boolean sorted, String evidence) {
-}
+public record LoopOrder(String source, boolean sorted, String evidence) {}

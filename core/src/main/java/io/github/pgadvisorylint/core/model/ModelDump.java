@@ -15,8 +15,7 @@ import java.util.stream.Collectors;
  */
 public final class ModelDump {
 
-    private ModelDump() {
-    }
+    private ModelDump() {}
 
     /**
      * @param model a lock model
@@ -32,7 +31,11 @@ public final class ModelDump {
         for (PathFinding f : model.pathFindings()) {
             out.append("  ").append(finding(f)).append('\n');
             for (PathFinding.Step step : f.steps()) {
-                out.append("    step ").append(step.region()).append(' ').append(text(step.message())).append('\n');
+                out.append("    step ")
+                        .append(step.region())
+                        .append(' ')
+                        .append(text(step.message()))
+                        .append('\n');
             }
         }
         out.append("order-edges ").append(model.orderEdges().size()).append('\n');
@@ -42,18 +45,30 @@ public final class ModelDump {
         LockOrderGraph graph = model.orderGraph();
         out.append("graph-nodes ").append(graph.nodes().size()).append('\n');
         for (LockOrderGraph.Node n : graph.nodes()) {
-            out.append("  ").append(n.id()).append(' ').append(text(n.label())).append(n.known() ? " known" : "")
+            out.append("  ")
+                    .append(n.id())
+                    .append(' ')
+                    .append(text(n.label()))
+                    .append(n.known() ? " known" : "")
                     .append('\n');
         }
         out.append("graph-edges ").append(graph.edges().size()).append('\n');
         for (LockOrderGraph.Edge e : graph.edges()) {
-            out.append("  ").append(e.from().id()).append(" -> ").append(e.to().id())
-                    .append(e.waits() ? " waits" : " try").append(e.sharedOnly() ? " shared-only" : "")
-                    .append(graph.onCycle(e) ? " on-cycle" : "").append(" methods=").append(e.methods()).append('\n');
+            out.append("  ")
+                    .append(e.from().id())
+                    .append(" -> ")
+                    .append(e.to().id())
+                    .append(e.waits() ? " waits" : " try")
+                    .append(e.sharedOnly() ? " shared-only" : "")
+                    .append(graph.onCycle(e) ? " on-cycle" : "")
+                    .append(" methods=")
+                    .append(e.methods())
+                    .append('\n');
         }
         out.append("components ").append(graph.components().size()).append('\n');
         for (LockOrderGraph.Component c : graph.components()) {
-            out.append("  nodes=").append(c.nodes().stream().map(LockOrderGraph.Node::id).collect(Collectors.joining(",", "[", "]")))
+            out.append("  nodes=")
+                    .append(c.nodes().stream().map(LockOrderGraph.Node::id).collect(Collectors.joining(",", "[", "]")))
                     .append('\n');
             out.append("    closing ").append(edge(c.closing())).append('\n');
             for (LockOrderEdge e : c.cycle()) {
@@ -69,10 +84,19 @@ public final class ModelDump {
         }
         out.append("pooling ").append(model.pooling()).append('\n');
         for (PoolingEvidence e : model.poolingEvidence()) {
-            out.append("  ").append(e.mode()).append(' ').append(e.strength()).append(' ').append(region(e.region()))
-                    .append(' ').append(text(e.description())).append('\n');
+            out.append("  ")
+                    .append(e.mode())
+                    .append(' ')
+                    .append(e.strength())
+                    .append(' ')
+                    .append(region(e.region()))
+                    .append(' ')
+                    .append(text(e.description()))
+                    .append('\n');
         }
-        out.append("connection-timeouts ").append(model.connectionTimeouts().size()).append('\n');
+        out.append("connection-timeouts ")
+                .append(model.connectionTimeouts().size())
+                .append('\n');
         for (TimeoutEvidence t : model.connectionTimeouts()) {
             out.append("  ").append(timeout(t)).append('\n');
         }
@@ -82,44 +106,101 @@ public final class ModelDump {
     private static void site(StringBuilder out, LockModel model, LockSite s) {
         out.append("site ").append(s.id()).append(' ').append(range(s.region())).append('\n');
         AdvisoryFunction f = s.function();
-        out.append("  function ").append(f.sqlName()).append(' ').append(f.operation()).append(' ').append(f.level())
-                .append(' ').append(f.mode()).append('\n');
-        out.append("  key ").append(s.key().space()).append(' ').append(text(s.key().canonical())).append(" written ")
-                .append(text(s.key().display())).append('\n');
-        out.append("  role ").append(model.role(s)).append(model.inTestSources(s) ? " test-source" : " main-source")
-                .append(" api ").append(s.api()).append(" language ").append(s.language()).append('\n');
+        out.append("  function ")
+                .append(f.sqlName())
+                .append(' ')
+                .append(f.operation())
+                .append(' ')
+                .append(f.level())
+                .append(' ')
+                .append(f.mode())
+                .append('\n');
+        out.append("  key ")
+                .append(s.key().space())
+                .append(' ')
+                .append(text(s.key().canonical()))
+                .append(" written ")
+                .append(text(s.key().display()))
+                .append('\n');
+        out.append("  role ")
+                .append(model.role(s))
+                .append(model.inTestSources(s) ? " test-source" : " main-source")
+                .append(" api ")
+                .append(s.api())
+                .append(" language ")
+                .append(s.language())
+                .append('\n');
         if (s.declarationRegion() != null) {
             out.append("  declared ").append(range(s.declarationRegion())).append('\n');
         }
         if (s.java() != null) {
             JavaContext j = s.java();
-            out.append("  java ").append(j.typeName()).append('.').append(j.methodName()).append(" call ")
-                    .append(text(j.executionCall())).append(" constant ").append(text(j.sqlConstant())).append('\n');
+            out.append("  java ")
+                    .append(j.typeName())
+                    .append('.')
+                    .append(j.methodName())
+                    .append(" call ")
+                    .append(text(j.executionCall()))
+                    .append(" constant ")
+                    .append(text(j.sqlConstant()))
+                    .append('\n');
         }
         SqlContext sql = s.sql();
-        out.append("  sql ").append(sql.clause()).append(" limit ").append(text(sql.limitKeyword()))
-                .append(sql.readsRows() ? " reads-rows" : "").append(sql.feedsRowChoice() ? " feeds-row-choice" : "")
-                .append(" depth ").append(sql.depth()).append(sql.parsedBySqlParser() ? " parsed" : " lexical").append('\n');
+        out.append("  sql ")
+                .append(sql.clause())
+                .append(" limit ")
+                .append(text(sql.limitKeyword()))
+                .append(sql.readsRows() ? " reads-rows" : "")
+                .append(sql.feedsRowChoice() ? " feeds-row-choice" : "")
+                .append(" depth ")
+                .append(sql.depth())
+                .append(sql.parsedBySqlParser() ? " parsed" : " lexical")
+                .append('\n');
         ExecutionContext x = s.execution();
-        out.append("  transaction ").append(x.transaction()).append(' ').append(x.boundary()).append(' ')
-                .append(text(x.transactionEvidence())).append(" at ").append(region(x.transactionRegion())).append('\n');
-        out.append("  connection ").append(x.connection()).append(' ').append(text(x.connectionEvidence())).append('\n');
+        out.append("  transaction ")
+                .append(x.transaction())
+                .append(' ')
+                .append(x.boundary())
+                .append(' ')
+                .append(text(x.transactionEvidence()))
+                .append(" at ")
+                .append(region(x.transactionRegion()))
+                .append('\n');
+        out.append("  connection ")
+                .append(x.connection())
+                .append(' ')
+                .append(text(x.connectionEvidence()))
+                .append('\n');
         LockLifecycle l = model.lifecycle(s);
         if (l != null) {
-            out.append("  lifecycle ").append(l.guarantee()).append(" release ").append(region(l.releaseRegion()))
-                    .append(' ').append(text(l.note())).append('\n');
+            out.append("  lifecycle ")
+                    .append(l.guarantee())
+                    .append(" release ")
+                    .append(region(l.releaseRegion()))
+                    .append(' ')
+                    .append(text(l.note()))
+                    .append('\n');
         }
         SiteUsage u = model.usage(s);
         if (!u.equals(SiteUsage.UNKNOWN)) {
-            out.append("  usage ").append(u.result()).append(' ').append(text(u.resultNote()))
-                    .append(u.straightLine() ? " straight-line" : "").append(u.freshConnection() ? " fresh-connection" : "")
+            out.append("  usage ")
+                    .append(u.result())
+                    .append(' ')
+                    .append(text(u.resultNote()))
+                    .append(u.straightLine() ? " straight-line" : "")
+                    .append(u.freshConnection() ? " fresh-connection" : "")
                     .append('\n');
             if (u.loop() != null) {
                 LoopContext loop = u.loop();
-                out.append("  loop ").append(region(loop.region())).append(' ').append(text(loop.description()))
-                        .append(loop.bounded() ? " bounded" : "").append(loop.keyVaries() ? " key-varies" : "")
+                out.append("  loop ")
+                        .append(region(loop.region()))
+                        .append(' ')
+                        .append(text(loop.description()))
+                        .append(loop.bounded() ? " bounded" : "")
+                        .append(loop.keyVaries() ? " key-varies" : "")
                         .append(loop.releasedEachIteration() ? " released-each-iteration" : "")
-                        .append(loop.exitsAfterSuccess() ? " exits-after-success" : "").append('\n');
+                        .append(loop.exitsAfterSuccess() ? " exits-after-success" : "")
+                        .append('\n');
             }
             if (u.timeout() != null) {
                 out.append("  timeout ").append(timeout(u.timeout())).append('\n');
@@ -127,8 +208,11 @@ public final class ModelDump {
         }
         LoopOrder order = model.loop(s);
         if (order != null) {
-            out.append("  loop-order ").append(text(order.source())).append(order.sorted() ? " sorted " : " unsorted ")
-                    .append(text(order.evidence())).append('\n');
+            out.append("  loop-order ")
+                    .append(text(order.source()))
+                    .append(order.sorted() ? " sorted " : " unsorted ")
+                    .append(text(order.evidence()))
+                    .append('\n');
         }
         for (PathFinding p : model.pathFindings(s)) {
             out.append("  path ").append(p.kind()).append(" at ").append(p.at()).append('\n');
@@ -136,21 +220,36 @@ public final class ModelDump {
         SiteHazards h = model.hazards(s);
         if (h.uncommittedRelease() != null) {
             SiteHazards.UncommittedRelease r = h.uncommittedRelease();
-            out.append("  uncommitted-release ").append(r.kind()).append(" lock ").append(r.acquisition())
-                    .append(" boundary ").append(r.boundary()).append(" commit ").append(region(r.commit())).append(' ')
-                    .append(text(r.evidence())).append('\n');
+            out.append("  uncommitted-release ")
+                    .append(r.kind())
+                    .append(" lock ")
+                    .append(r.acquisition())
+                    .append(" boundary ")
+                    .append(r.boundary())
+                    .append(" commit ")
+                    .append(region(r.commit()))
+                    .append(' ')
+                    .append(text(r.evidence()))
+                    .append('\n');
         }
         if (h.swallowedFailure() != null) {
             SiteHazards.SwallowedFailure w = h.swallowedFailure();
-            out.append("  swallowed-failure catch ").append(w.catchClause()).append(" work ").append(w.work())
-                    .append(w.falseThrown() ? " false-thrown " : " ").append(text(w.handling())).append(' ')
-                    .append(text(w.workNote())).append('\n');
+            out.append("  swallowed-failure catch ")
+                    .append(w.catchClause())
+                    .append(" work ")
+                    .append(w.work())
+                    .append(w.falseThrown() ? " false-thrown " : " ")
+                    .append(text(w.handling()))
+                    .append(' ')
+                    .append(text(w.workNote()))
+                    .append('\n');
         }
     }
 
     private static String finding(PathFinding f) {
-        return f.kind() + " at " + f.at() + " acquisition " + (f.acquisition() == null ? "-" : f.acquisition().id())
-                + " release " + (f.release() == null ? "-" : f.release().id()) + ' ' + text(f.note());
+        return f.kind() + " at " + f.at() + " acquisition "
+                + (f.acquisition() == null ? "-" : f.acquisition().id()) + " release "
+                + (f.release() == null ? "-" : f.release().id()) + ' ' + text(f.note());
     }
 
     private static String edge(LockOrderEdge e) {
@@ -177,6 +276,11 @@ public final class ModelDump {
         if (s == null) {
             return "-";
         }
-        return '"' + s.replace("\\", "\\\\").replace("\r", "\\r").replace("\n", "\\n").replace("\"", "\\\"") + '"';
+        return '"'
+                + s.replace("\\", "\\\\")
+                        .replace("\r", "\\r")
+                        .replace("\n", "\\n")
+                        .replace("\"", "\\\"")
+                + '"';
     }
 }

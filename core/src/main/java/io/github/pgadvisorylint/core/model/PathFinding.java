@@ -16,8 +16,8 @@ import java.util.Objects;
  * @param note        a short explanation for messages, never null
  * @param steps       the path: regions with what happens there, in path order (SARIF codeFlows)
  */
-public record PathFinding(Kind kind, LockSite acquisition, LockSite release, SourceRegion at, String note,
-                          List<Step> steps) {
+public record PathFinding(
+        Kind kind, LockSite acquisition, LockSite release, SourceRegion at, String note, List<Step> steps) {
 
     /** What the path shows. */
     public enum Kind {
@@ -53,12 +53,13 @@ public record PathFinding(Kind kind, LockSite acquisition, LockSite release, Sou
      * @param region  where
      * @param message what happens there
      */
-    public record Step(SourceRegion region, String message) {
-    }
+    public record Step(SourceRegion region, String message) {}
 
     /** @return true for the kinds where a session-level lock stays held after the path (lock-without-finally-unlock) */
     public boolean isLeak() {
-        return kind == Kind.HELD_ON_EXCEPTION || kind == Kind.HELD_ON_RETURN || kind == Kind.POOLED_CLOSE
+        return kind == Kind.HELD_ON_EXCEPTION
+                || kind == Kind.HELD_ON_RETURN
+                || kind == Kind.POOLED_CLOSE
                 || kind == Kind.ABORTED_UNLOCK;
     }
 

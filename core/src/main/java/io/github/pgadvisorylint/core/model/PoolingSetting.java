@@ -29,8 +29,8 @@ public enum PoolingSetting {
                 return s;
             }
         }
-        throw new IllegalArgumentException("unknown pooling mode '" + value
-                + "' (allowed: auto, transaction, statement, session, none)");
+        throw new IllegalArgumentException(
+                "unknown pooling mode '" + value + "' (allowed: auto, transaction, statement, session, none)");
     }
 
     /** @return the lower-case word, e.g. {@code transaction} */

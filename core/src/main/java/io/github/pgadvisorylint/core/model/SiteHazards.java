@@ -32,8 +32,8 @@ public record SiteHazards(UncommittedRelease uncommittedRelease, SwallowedFailur
      * @param evidence    a short phrase for messages, e.g. {@code @Transactional on method settle}
      * @param commit      for {@link Kind#MANUAL_COMMIT}, the {@code commit()} that runs after the unlock; else null
      */
-    public record UncommittedRelease(SourceRegion acquisition, SourceRegion boundary, Kind kind, String evidence,
-                                     SourceRegion commit) {
+    public record UncommittedRelease(
+            SourceRegion acquisition, SourceRegion boundary, Kind kind, String evidence, SourceRegion commit) {
 
         /** Where the transaction comes from. */
         public enum Kind {
@@ -69,8 +69,8 @@ public record SiteHazards(UncommittedRelease uncommittedRelease, SwallowedFailur
      * @param falseThrown true when the failure caught is the exception the code throws for a
      *                    try-lock's {@code false}, not the acquisition's own error
      */
-    public record SwallowedFailure(SourceRegion catchClause, String handling, SourceRegion work, String workNote,
-                                   boolean falseThrown) {
+    public record SwallowedFailure(
+            SourceRegion catchClause, String handling, SourceRegion work, String workNote, boolean falseThrown) {
 
         /** Checks that the required fields are present. */
         public SwallowedFailure {

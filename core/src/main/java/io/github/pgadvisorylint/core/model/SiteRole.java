@@ -56,9 +56,12 @@ public enum SiteRole {
         if (api == ExecutionApi.DECLARATION) {
             return DECLARATION;
         }
-        if (api == ExecutionApi.SPRING_DATA_QUERY || api == ExecutionApi.SPRING_DATA_PROCEDURE
-                || ((api == ExecutionApi.MYBATIS || api == ExecutionApi.JDBI) && site.language() == Language.JAVA
-                && site.java() != null && site.java().executionCall() == null)) {
+        if (api == ExecutionApi.SPRING_DATA_QUERY
+                || api == ExecutionApi.SPRING_DATA_PROCEDURE
+                || ((api == ExecutionApi.MYBATIS || api == ExecutionApi.JDBI)
+                        && site.language() == Language.JAVA
+                        && site.java() != null
+                        && site.java().executionCall() == null)) {
             return ANNOTATION; // a MyBatis or JDBI call has an executing call; their annotations have none
         }
         return helperBody ? HELPER_BODY : EXECUTED;

@@ -18,8 +18,13 @@ import java.util.Objects;
  * @param freshConnection true when the site runs on a connection this method just took from a pool
  *                        or driver ({@code getConnection()}), or on a template that borrows one per call
  */
-public record SiteUsage(ResultUse result, String resultNote, LoopContext loop, TimeoutEvidence timeout,
-                        boolean straightLine, boolean freshConnection) {
+public record SiteUsage(
+        ResultUse result,
+        String resultNote,
+        LoopContext loop,
+        TimeoutEvidence timeout,
+        boolean straightLine,
+        boolean freshConnection) {
 
     /** Nothing known. */
     public static final SiteUsage UNKNOWN = new SiteUsage(ResultUse.UNKNOWN, "", null, null, false, false);
@@ -37,7 +42,8 @@ public record SiteUsage(ResultUse result, String resultNote, LoopContext loop, T
 
     /** @return this usage with the given timeout evidence, unless one is already known */
     public SiteUsage withTimeoutIfAbsent(TimeoutEvidence evidence) {
-        return timeout != null || evidence == null ? this
+        return timeout != null || evidence == null
+                ? this
                 : new SiteUsage(result, resultNote, loop, evidence, straightLine, freshConnection);
     }
 }

@@ -16,8 +16,14 @@ package io.github.pgadvisorylint.core.model;
  * @param parsedBySqlParser true when JSqlParser produced the structure; false for the lexical fallback
  * @param statementText    the whole SQL statement as analysed (placeholders as written)
  */
-public record SqlContext(SqlClause clause, String limitKeyword, boolean readsRows, boolean feedsRowChoice,
-                         int depth, boolean parsedBySqlParser, String statementText) {
+public record SqlContext(
+        SqlClause clause,
+        String limitKeyword,
+        boolean readsRows,
+        boolean feedsRowChoice,
+        int depth,
+        boolean parsedBySqlParser,
+        String statementText) {
 
     /** @return true when a LIMIT, OFFSET or FETCH applies at the call's level or above */
     public boolean isLimited() {

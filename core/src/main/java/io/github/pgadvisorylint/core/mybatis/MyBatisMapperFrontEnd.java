@@ -131,8 +131,7 @@ public final class MyBatisMapperFrontEnd {
     }
 
     /** One statement element: its id, the offset just after its start tag, and its line. */
-    private record Statement(String id, String element, int contentStart) {
-    }
+    private record Statement(String id, String element, int contentStart) {}
 
     /**
      * @param file            a mapper XML file (see {@link #mapperNamespace})
@@ -166,7 +165,10 @@ public final class MyBatisMapperFrontEnd {
                             // <resultMap .../>, so the start tag's end comes from a lexical scan of the text
                             int end = childIndex < childEnds.size() ? childEnds.get(childIndex) : -1;
                             String id = r.getAttributeValue(null, "id");
-                            if (STATEMENTS.contains(r.getLocalName()) && id != null && end > 0 && end <= text.length()
+                            if (STATEMENTS.contains(r.getLocalName())
+                                    && id != null
+                                    && end > 0
+                                    && end <= text.length()
                                     && text.charAt(end - 1) == '>') {
                                 statements.add(new Statement(id.trim(), r.getLocalName(), end));
                             }
@@ -179,12 +181,23 @@ public final class MyBatisMapperFrontEnd {
                 r.close();
             }
         } catch (XMLStreamException | RuntimeException e) {
-            int line = e instanceof XMLStreamException x && x.getLocation() != null ? Math.max(1, x.getLocation().getLineNumber()) : 1;
-            String msg = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().lines().reduce((a, b) -> b).orElse("");
-            return FileFacts.failed(file.path(), List.of(new Notification(Severity.WARNING, "xml-parse-error",
-                    "MyBatis mapper XML could not be parsed; skipped (" + abbreviate(msg) + ")", SourceRegion.line(file.path(), line))));
+            int line = e instanceof XMLStreamException x && x.getLocation() != null
+                    ? Math.max(1, x.getLocation().getLineNumber())
+                    : 1;
+            String msg = e.getMessage() == null
+                    ? e.getClass().getSimpleName()
+                    : e.getMessage().lines().reduce((a, b) -> b).orElse("");
+            return FileFacts.failed(
+                    file.path(),
+                    List.of(new Notification(
+                            Severity.WARNING,
+                            "xml-parse-error",
+                            "MyBatis mapper XML could not be parsed; skipped (" + abbreviate(msg) + ")",
+                            SourceRegion.line(file.path(), line))));
         }
-        String typeName = namespace == null ? "" : namespace.substring(namespace.lastIndexOf('.') + 1).trim();
+        String typeName = namespace == null
+                ? ""
+                : namespace.substring(namespace.lastIndexOf('.') + 1).trim();
         List<LockSite> sites = new ArrayList<>();
         List<LockLifecycle> lifecycles = new ArrayList<>();
         List<Notification> notes = new ArrayList<>();
@@ -197,28 +210,45 @@ public final class MyBatisMapperFrontEnd {
             SqlAnalysis analysis = sqlAnalyzer.analyze(content.text);
             for (SqlProblem p : analysis.problems()) {
                 int off = content.offsetAt(p.offset());
-                notes.add(new Notification(Severity.NOTE, "sql-parse-fallback", p.message(),
+                notes.add(new Notification(
+                        Severity.NOTE,
+                        "sql-parse-fallback",
+                        p.message(),
                         off >= 0 ? file.region(off, off) : file.region(st.contentStart, st.contentStart)));
             }
             for (SqlLockCall call : analysis.calls()) {
                 int s = content.offsetAt(call.nameStart());
                 int e = content.offsetAt(call.nameEnd() - 1);
-                SourceRegion region = s >= 0 && e >= s ? file.region(s, e + 1) : file.region(st.contentStart, st.contentStart);
+                SourceRegion region =
+                        s >= 0 && e >= s ? file.region(s, e + 1) : file.region(st.contentStart, st.contentStart);
                 LockKey key = SqlSites.key(call, (from, to) -> {
                     int a = content.offsetAt(from);
                     int b = content.offsetAt(to - 1);
                     return a >= 0 && b >= a ? file.region(a, b + 1) : null;
                 });
-                LockSite site = new LockSite(file.path() + "#" + sites.size(), call.function(), key, region, null,
-                        Language.XML, ExecutionApi.MYBATIS, call.context(),
-                        new JavaContext(typeName, st.id, null, null, null), ExecutionContext.UNKNOWN);
+                LockSite site = new LockSite(
+                        file.path() + "#" + sites.size(),
+                        call.function(),
+                        key,
+                        region,
+                        null,
+                        Language.XML,
+                        ExecutionApi.MYBATIS,
+                        call.context(),
+                        new JavaContext(typeName, st.id, null, null, null),
+                        ExecutionContext.UNKNOWN);
                 sites.add(site);
                 byStatement.computeIfAbsent(st, k -> new ArrayList<>()).add(site);
                 if (call.function().operation().isAcquisition()) {
-                    lifecycles.add(call.function().level() == LockLevel.TRANSACTION
-                            ? new LockLifecycle(site, ReleaseGuarantee.TRANSACTION_END, null, "transaction-level lock")
-                            : new LockLifecycle(site, ReleaseGuarantee.UNKNOWN, null,
-                            "mapper statement " + typeName + "." + st.id + ": its callers release it"));
+                    lifecycles.add(
+                            call.function().level() == LockLevel.TRANSACTION
+                                    ? new LockLifecycle(
+                                            site, ReleaseGuarantee.TRANSACTION_END, null, "transaction-level lock")
+                                    : new LockLifecycle(
+                                            site,
+                                            ReleaseGuarantee.UNKNOWN,
+                                            null,
+                                            "mapper statement " + typeName + "." + st.id + ": its callers release it"));
                 }
             }
         }
@@ -228,8 +258,13 @@ public final class MyBatisMapperFrontEnd {
                 helpers.add(summary(typeName, e.getKey().id, e.getValue(), mapperInterface));
             }
         }
-        return new FileFacts(file.path(), sites, lifecycles, notes,
-                Suppression.fromComments(file.path(), text.lines().toList()), helpers);
+        return new FileFacts(
+                file.path(),
+                sites,
+                lifecycles,
+                notes,
+                Suppression.fromComments(file.path(), text.lines().toList()),
+                helpers);
     }
 
     /**
@@ -237,15 +272,22 @@ public final class MyBatisMapperFrontEnd {
      * id (names, {@code @Param("x")}, the only parameter, {@code paramN}/{@code argN}), else the distinct
      * {@code #{}}/{@code ${}} names of the statement in order of appearance.
      */
-    private static HelperSummary summary(String typeName, String id, List<LockSite> sites, CompilationUnit mapperInterface) {
+    private static HelperSummary summary(
+            String typeName, String id, List<LockSite> sites, CompilationUnit mapperInterface) {
         List<String> names = null;
         List<String> bindNames = null;
         if (mapperInterface != null) {
             for (MethodDeclaration m : mapperInterface.findAll(MethodDeclaration.class)) {
-                if (m.getNameAsString().equals(id) && m.findAncestor(TypeDeclaration.class)
-                        .map(t -> t.getNameAsString().equals(typeName)).orElse(false)) {
-                    names = m.getParameters().stream().map(Parameter::getNameAsString).toList();
-                    bindNames = m.getParameters().stream().map(MyBatisMapperFrontEnd::paramAnnotation).toList();
+                if (m.getNameAsString().equals(id)
+                        && m.findAncestor(TypeDeclaration.class)
+                                .map(t -> t.getNameAsString().equals(typeName))
+                                .orElse(false)) {
+                    names = m.getParameters().stream()
+                            .map(Parameter::getNameAsString)
+                            .toList();
+                    bindNames = m.getParameters().stream()
+                            .map(MyBatisMapperFrontEnd::paramAnnotation)
+                            .toList();
                     break;
                 }
             }
@@ -297,7 +339,8 @@ public final class MyBatisMapperFrontEnd {
 
     private static String paramAnnotation(Parameter p) {
         for (AnnotationExpr a : p.getAnnotations()) {
-            if (a.getNameAsString().endsWith("Param") && a instanceof SingleMemberAnnotationExpr s
+            if (a.getNameAsString().endsWith("Param")
+                    && a instanceof SingleMemberAnnotationExpr s
                     && s.getMemberValue() instanceof StringLiteralExpr lit) {
                 return lit.asString();
             }

@@ -40,8 +40,7 @@ import javax.xml.stream.XMLStreamWriter;
 public final class CheckstyleReporter implements Reporter {
 
     /** One {@code error} element before sorting. */
-    private record Row(SourceRegion region, String severity, String message, String source) {
-    }
+    private record Row(SourceRegion region, String severity, String message, String source) {}
 
     @Override
     public void write(AnalysisResult result, Writer out) throws IOException {
@@ -50,15 +49,21 @@ public final class CheckstyleReporter implements Reporter {
             StringBuilder message = new StringBuilder(f.message());
             for (int i = 0; i < f.related().size(); i++) {
                 RelatedLocation r = f.related().get(i);
-                message.append(i == 0 ? " Related: " : "; ").append(r.region().path()).append(':')
-                        .append(r.region().startLine()).append(" (").append(r.message()).append(')');
+                message.append(i == 0 ? " Related: " : "; ")
+                        .append(r.region().path())
+                        .append(':')
+                        .append(r.region().startLine())
+                        .append(" (")
+                        .append(r.message())
+                        .append(')');
             }
-            byFile.computeIfAbsent(f.region().path(), k -> new ArrayList<>()).add(new Row(f.region(),
-                    severity(f.severity()), message.toString(), ToolInfo.NAME + "." + f.ruleId()));
+            byFile.computeIfAbsent(f.region().path(), k -> new ArrayList<>())
+                    .add(new Row(
+                            f.region(), severity(f.severity()), message.toString(), ToolInfo.NAME + "." + f.ruleId()));
         }
         for (Notification n : result.notifications()) {
-            byFile.computeIfAbsent(n.region().path(), k -> new ArrayList<>()).add(new Row(n.region(),
-                    severity(n.level()), n.message(), ToolInfo.NAME + ".tool." + n.kind()));
+            byFile.computeIfAbsent(n.region().path(), k -> new ArrayList<>())
+                    .add(new Row(n.region(), severity(n.level()), n.message(), ToolInfo.NAME + ".tool." + n.kind()));
         }
         try {
             XMLStreamWriter xml = XMLOutputFactory.newFactory().createXMLStreamWriter(out);
@@ -71,7 +76,9 @@ public final class CheckstyleReporter implements Reporter {
                 xml.writeStartElement("file");
                 xml.writeAttribute("name", clean(file.getKey()));
                 List<Row> rows = new ArrayList<>(file.getValue());
-                rows.sort(Comparator.comparing(Row::region).thenComparing(Row::source).thenComparing(Row::message));
+                rows.sort(Comparator.comparing(Row::region)
+                        .thenComparing(Row::source)
+                        .thenComparing(Row::message));
                 for (Row r : rows) {
                     xml.writeCharacters("\n    ");
                     xml.writeEmptyElement("error");

@@ -34,8 +34,13 @@ public final class GithubReporter implements Reporter {
             StringBuilder message = new StringBuilder(f.message());
             for (int i = 0; i < f.related().size(); i++) {
                 RelatedLocation r = f.related().get(i);
-                message.append(i == 0 ? " Related: " : "; ").append(r.region().path()).append(':')
-                        .append(r.region().startLine()).append(" (").append(r.message()).append(')');
+                message.append(i == 0 ? " Related: " : "; ")
+                        .append(r.region().path())
+                        .append(':')
+                        .append(r.region().startLine())
+                        .append(" (")
+                        .append(r.message())
+                        .append(')');
             }
             out.write(command(f.severity(), f.region(), ToolInfo.NAME + " [" + f.ruleId() + "]", message.toString()));
         }
@@ -57,17 +62,28 @@ public final class GithubReporter implements Reporter {
             case WARNING -> "warning";
             case NOTE -> "notice";
         };
-        StringBuilder sb = new StringBuilder("::").append(level).append(" file=").append(property(region.path()))
-                .append(",line=").append(region.startLine());
+        StringBuilder sb = new StringBuilder("::")
+                .append(level)
+                .append(" file=")
+                .append(property(region.path()))
+                .append(",line=")
+                .append(region.startLine());
         boolean wholeLine = region.startColumn() == 1 && region.endColumn() == 1;
         if (region.startLine() == region.endLine() && !wholeLine) {
-            sb.append(",col=").append(region.startColumn())
-                    .append(",endLine=").append(region.endLine())
-                    .append(",endColumn=").append(Math.max(region.startColumn(), region.endColumn() - 1));
+            sb.append(",col=")
+                    .append(region.startColumn())
+                    .append(",endLine=")
+                    .append(region.endLine())
+                    .append(",endColumn=")
+                    .append(Math.max(region.startColumn(), region.endColumn() - 1));
         } else if (region.endLine() != region.startLine()) {
             sb.append(",endLine=").append(region.endLine());
         }
-        sb.append(",title=").append(property(title)).append("::").append(data(message)).append('\n');
+        sb.append(",title=")
+                .append(property(title))
+                .append("::")
+                .append(data(message))
+                .append('\n');
         return sb.toString();
     }
 

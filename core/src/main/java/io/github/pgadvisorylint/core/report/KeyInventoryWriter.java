@@ -26,7 +26,10 @@ public final class KeyInventoryWriter {
 
     /** The formats of the {@code keys} command. */
     public enum Format {
-        TEXT, JSON, CSV, MARKDOWN;
+        TEXT,
+        JSON,
+        CSV,
+        MARKDOWN;
 
         /**
          * @param word {@code text}, {@code json}, {@code csv} or {@code markdown} (any case)
@@ -44,11 +47,24 @@ public final class KeyInventoryWriter {
     }
 
     /** The CSV columns, one row per site. */
-    static final List<String> CSV_COLUMNS = List.of("key_space", "key", "known", "classid", "objid", "objsubid",
-            "origin", "function", "level", "mode", "path", "line", "column", "call", "method");
+    static final List<String> CSV_COLUMNS = List.of(
+            "key_space",
+            "key",
+            "known",
+            "classid",
+            "objid",
+            "objsubid",
+            "origin",
+            "function",
+            "level",
+            "mode",
+            "path",
+            "line",
+            "column",
+            "call",
+            "method");
 
-    private KeyInventoryWriter() {
-    }
+    private KeyInventoryWriter() {}
 
     /**
      * @param inventory the keys
@@ -67,7 +83,8 @@ public final class KeyInventoryWriter {
 
     private static void text(KeyInventory inv, Writer out) throws IOException {
         for (Entry e : inv.entries()) {
-            out.write("key (" + TerminalText.escape(e.value()) + ")  " + e.spaceName() + (e.known() ? "" : ", not known statically") + "\n");
+            out.write("key (" + TerminalText.escape(e.value()) + ")  " + e.spaceName()
+                    + (e.known() ? "" : ", not known statically") + "\n");
             out.write("  pg_locks:  " + pgLocksText(e.pgLocks()) + "\n");
             String label = e.origins().size() == 1 ? "  origin:    " : "  origins:   ";
             for (String o : e.origins()) {
@@ -87,7 +104,8 @@ public final class KeyInventoryWriter {
     }
 
     private static String pgLocksText(PgLocksRow r) {
-        return "locktype=advisory classid=" + num(r.classid()) + " objid=" + num(r.objid()) + " objsubid=" + r.objsubid();
+        return "locktype=advisory classid=" + num(r.classid()) + " objid=" + num(r.objid()) + " objsubid="
+                + r.objsubid();
     }
 
     private static String num(Long v) {
@@ -166,12 +184,24 @@ public final class KeyInventoryWriter {
         csvRow(CSV_COLUMNS, out);
         for (Entry e : inv.entries()) {
             for (LockSite s : e.sites()) {
-                csvRow(List.of(e.spaceName(), e.value(), Boolean.toString(e.known()), num(e.pgLocks().classid()),
-                        num(e.pgLocks().objid()), Integer.toString(e.pgLocks().objsubid()),
-                        siteOrigin(s), s.function().sqlName(), s.function().level().name().toLowerCase(Locale.ROOT),
-                        s.function().mode().name().toLowerCase(Locale.ROOT), s.region().path(),
-                        Integer.toString(s.region().startLine()), Integer.toString(s.region().startColumn()),
-                        s.display(), method(s, "")), out);
+                csvRow(
+                        List.of(
+                                e.spaceName(),
+                                e.value(),
+                                Boolean.toString(e.known()),
+                                num(e.pgLocks().classid()),
+                                num(e.pgLocks().objid()),
+                                Integer.toString(e.pgLocks().objsubid()),
+                                siteOrigin(s),
+                                s.function().sqlName(),
+                                s.function().level().name().toLowerCase(Locale.ROOT),
+                                s.function().mode().name().toLowerCase(Locale.ROOT),
+                                s.region().path(),
+                                Integer.toString(s.region().startLine()),
+                                Integer.toString(s.region().startColumn()),
+                                s.display(),
+                                method(s, "")),
+                        out);
             }
         }
     }
@@ -240,8 +270,12 @@ public final class KeyInventoryWriter {
                 sites.add("`" + s.region() + "` " + code(s.display()) + method(s, " in "));
             }
             out.write("| " + md(e.spaceName()) + " | " + (e.known() ? md(e.value()) : code(e.value()) + " (not known)")
-                    + " | " + num(e.pgLocks().classid()) + " | " + num(e.pgLocks().objid()) + " | " + e.pgLocks().objsubid()
-                    + " | " + String.join("<br>", e.origins().stream().map(KeyInventoryWriter::md).toList())
+                    + " | " + num(e.pgLocks().classid()) + " | "
+                    + num(e.pgLocks().objid()) + " | " + e.pgLocks().objsubid()
+                    + " | "
+                    + String.join(
+                            "<br>",
+                            e.origins().stream().map(KeyInventoryWriter::md).toList())
                     + " | " + md(String.join(", ", e.functions()))
                     + " | " + String.join("<br>", sites) + " |\n");
         }
@@ -253,7 +287,8 @@ public final class KeyInventoryWriter {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             switch (c) {
-                case '|', '\\', '*', '_', '`', '[', ']', '<', '>', '#' -> b.append('\\').append(c);
+                case '|', '\\', '*', '_', '`', '[', ']', '<', '>', '#' ->
+                    b.append('\\').append(c);
                 case '\n', '\r' -> b.append(' ');
                 default -> b.append(c);
             }

@@ -38,8 +38,7 @@ public final class LockOrderDiagram {
     }
 
     /** One arrow: keys by node id, methods that take them in this order, and its kind. */
-    private record Arrow(String from, String to, Set<String> methods, boolean waits, boolean cycle) {
-    }
+    private record Arrow(String from, String to, Set<String> methods, boolean waits, boolean cycle) {}
 
     private final LockOrderGraph graph;
     private final List<Arrow> arrows;
@@ -76,16 +75,19 @@ public final class LockOrderDiagram {
             used.add(a.from());
             used.add(a.to());
         }
-        List<LockOrderGraph.Node> nodes = graph.nodes().stream().filter(n -> used.contains(n.id())).toList();
+        List<LockOrderGraph.Node> nodes =
+                graph.nodes().stream().filter(n -> used.contains(n.id())).toList();
         if (format == Format.DOT) {
             out.write("digraph lock_order {\n");
-            out.write("  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\", fontsize=10];\n");
+            out.write(
+                    "  rankdir=LR;\n  node [shape=box, fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\", fontsize=10];\n");
             for (LockOrderGraph.Node n : nodes) {
                 out.write("  " + n.id() + " [label=\"" + dot(n.label()) + "\"];\n");
             }
             for (Arrow a : arrows) {
                 out.write("  " + a.from() + " -> " + a.to() + " [label=\"" + dot(String.join("\\n", a.methods())) + "\""
-                        + (a.waits() ? "" : ", style=dashed") + (a.cycle() ? ", color=red, fontcolor=red, penwidth=2" : "")
+                        + (a.waits() ? "" : ", style=dashed")
+                        + (a.cycle() ? ", color=red, fontcolor=red, penwidth=2" : "")
                         + "];\n");
             }
             out.write("}\n");
@@ -97,8 +99,8 @@ public final class LockOrderDiagram {
             int index = 0;
             StringBuilder red = new StringBuilder();
             for (Arrow a : arrows) {
-                out.write("  " + a.from() + (a.waits() ? " -->|\"" : " -.->|\"") + mermaid(String.join(", ", a.methods()))
-                        + "\"| " + a.to() + "\n");
+                out.write("  " + a.from() + (a.waits() ? " -->|\"" : " -.->|\"")
+                        + mermaid(String.join(", ", a.methods())) + "\"| " + a.to() + "\n");
                 if (a.cycle()) {
                     red.append(red.length() == 0 ? "" : ",").append(index);
                 }

@@ -52,7 +52,8 @@ public final class MarkdownReporter implements Reporter {
                     + plural(result.filesScanned(), "file") + ".\n\n");
             Map<String, long[]> perRule = new TreeMap<>();
             for (Finding f : result.findings()) {
-                perRule.computeIfAbsent(f.ruleId(), k -> new long[3])[2 - f.severity().ordinal()]++;
+                perRule.computeIfAbsent(f.ruleId(), k -> new long[3])[
+                        2 - f.severity().ordinal()]++;
             }
             out.write("| Rule | Errors | Warnings | Notes |\n|---|---:|---:|---:|\n");
             for (Map.Entry<String, long[]> r : perRule.entrySet()) {
@@ -64,7 +65,8 @@ public final class MarkdownReporter implements Reporter {
             for (int i = 0; i < Math.min(sorted.size(), MAX_ROWS); i++) {
                 Finding f = sorted.get(i);
                 out.write("| " + f.severity().sarifLevel() + " | "
-                        + code(f.region().path() + ":" + f.region().startLine() + ":" + f.region().startColumn())
+                        + code(f.region().path() + ":" + f.region().startLine() + ":"
+                                + f.region().startColumn())
                         + " | " + code(f.ruleId()) + " | " + cell(f.message()) + " |\n");
             }
             if (sorted.size() > MAX_ROWS) {
@@ -72,7 +74,8 @@ public final class MarkdownReporter implements Reporter {
             }
         }
         if (!result.suppressed().isEmpty()) {
-            out.write("\n" + plural(result.suppressed().size(), "finding") + " suppressed (in source or by the baseline).\n");
+            out.write("\n" + plural(result.suppressed().size(), "finding")
+                    + " suppressed (in source or by the baseline).\n");
         }
         List<Notification> notes = result.notifications();
         if (!notes.isEmpty()) {
@@ -83,9 +86,16 @@ public final class MarkdownReporter implements Reporter {
 
     /** A table cell: escapes what Markdown or HTML would interpret, joins lines. */
     static String cell(String s) {
-        return s.replace("\r\n", " ").replace('\n', ' ').replace('\r', ' ')
-                .replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-                .replace("|", "\\|").replace("`", "\\`").replace("*", "\\*").replace("_", "\\_");
+        return s.replace("\r\n", " ")
+                .replace('\n', ' ')
+                .replace('\r', ' ')
+                .replace("&", "&amp;")
+                .replace("<", "&lt;")
+                .replace(">", "&gt;")
+                .replace("|", "\\|")
+                .replace("`", "\\`")
+                .replace("*", "\\*")
+                .replace("_", "\\_");
     }
 
     /** A code span in a table cell: backticks cannot be escaped inside it, so they are dropped. */

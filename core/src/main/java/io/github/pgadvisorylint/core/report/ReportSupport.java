@@ -43,8 +43,7 @@ final class ReportSupport {
         WRITER = MAPPER.writer(printer);
     }
 
-    private ReportSupport() {
-    }
+    private ReportSupport() {}
 
     static List<Finding> sortedFindings(List<Finding> findings) {
         List<Finding> sorted = new ArrayList<>(findings);

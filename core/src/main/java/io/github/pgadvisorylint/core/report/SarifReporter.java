@@ -177,9 +177,13 @@ public final class SarifReporter implements Reporter {
             note.putObject("properties").put("language", language.displayName()).put("count", count);
         });
 
-        run.putObject("originalUriBaseIds").putObject(SRCROOT).putObject("description")
-                .put("text", "The path base: the repository root unless chosen otherwise; every artifact URI is"
-                        + " relative to it.");
+        run.putObject("originalUriBaseIds")
+                .putObject(SRCROOT)
+                .putObject("description")
+                .put(
+                        "text",
+                        "The path base: the repository root unless chosen otherwise; every artifact URI is"
+                                + " relative to it.");
 
         ArrayNode results = run.putArray("results");
         List<Finding> shown = new ArrayList<>(result.findings());
@@ -197,7 +201,10 @@ public final class SarifReporter implements Reporter {
                     if (!f.suppression().justification().isEmpty()) {
                         s.put("justification", f.suppression().justification());
                     }
-                    s.putObject("location").set("physicalLocation", physicalLocation(f.suppression().location()));
+                    s.putObject("location")
+                            .set(
+                                    "physicalLocation",
+                                    physicalLocation(f.suppression().location()));
                 }
             }
             results.add(r);
@@ -273,8 +280,11 @@ public final class SarifReporter implements Reporter {
                 if (i > 0) {
                     sb.append(", ");
                 }
-                sb.append('[').append(escapeBrackets(r.path() + ":" + r.startLine())).append("](")
-                        .append(i + 1).append(')');
+                sb.append('[')
+                        .append(escapeBrackets(r.path() + ":" + r.startLine()))
+                        .append("](")
+                        .append(i + 1)
+                        .append(')');
             }
             sb.append('.');
         }
@@ -298,8 +308,8 @@ public final class SarifReporter implements Reporter {
         artifact.put("uriBaseId", SRCROOT);
         ObjectNode r = pl.putObject("region");
         r.put("startLine", region.startLine());
-        boolean wholeLine = region.startLine() == region.endLine() && region.startColumn() == 1
-                && region.endColumn() == 1;
+        boolean wholeLine =
+                region.startLine() == region.endLine() && region.startColumn() == 1 && region.endColumn() == 1;
         if (!wholeLine) {
             r.put("startColumn", region.startColumn());
         }
@@ -322,11 +332,18 @@ public final class SarifReporter implements Reporter {
         StringBuilder sb = new StringBuilder(bytes.length + 16);
         for (byte b : bytes) {
             int c = b & 0xff;
-            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-                    || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+            if ((c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || c == '-'
+                    || c == '.'
+                    || c == '_'
+                    || c == '~'
+                    || c == '/') {
                 sb.append((char) c);
             } else {
-                sb.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
+                sb.append('%')
+                        .append(Character.toUpperCase(Character.forDigit(c >> 4, 16)))
                         .append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
             }
         }

@@ -14,8 +14,7 @@ package io.github.pgadvisorylint.core.report;
  */
 public final class TerminalText {
 
-    private TerminalText() {
-    }
+    private TerminalText() {}
 
     /**
      * @param text any text, or null
@@ -55,7 +54,11 @@ public final class TerminalText {
      * @return true when a terminal would act on it instead of showing it
      */
     static boolean needsEscape(char c) {
-        return c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == '\u2028' || c == '\u2029'
-                || (c >= '\u202A' && c <= '\u202E') || (c >= '\u2066' && c <= '\u2069');
+        return c < 0x20
+                || (c >= 0x7F && c <= 0x9F)
+                || c == '\u2028'
+                || c == '\u2029'
+                || (c >= '\u202A' && c <= '\u202E')
+                || (c >= '\u2066' && c <= '\u2069');
     }
 }

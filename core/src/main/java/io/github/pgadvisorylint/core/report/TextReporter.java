@@ -85,16 +85,20 @@ public final class TextReporter implements Reporter {
      */
     public String summary(AnalysisResult result) {
         StringBuilder sb = new StringBuilder()
-                .append(plural(result.count(Severity.ERROR), "error")).append(", ")
-                .append(plural(result.count(Severity.WARNING), "warning")).append(", ")
-                .append(plural(result.count(Severity.NOTE), "note")).append(" in ")
+                .append(plural(result.count(Severity.ERROR), "error"))
+                .append(", ")
+                .append(plural(result.count(Severity.WARNING), "warning"))
+                .append(", ")
+                .append(plural(result.count(Severity.NOTE), "note"))
+                .append(" in ")
                 .append(plural(result.filesScanned(), "file"))
                 .append(String.format(Locale.ROOT, " (%.1f s)", result.elapsedMillis() / 1000.0));
         if (!result.suppressed().isEmpty()) {
             sb.append("; ").append(result.suppressed().size()).append(" suppressed");
         }
         if (!result.notifications().isEmpty()) {
-            sb.append("; ").append(plural(result.notifications().size(), "tool notification"))
+            sb.append("; ")
+                    .append(plural(result.notifications().size(), "tool notification"))
                     .append(" (files or statements not fully analysed)");
         }
         if (!result.unanalysed().isEmpty()) {

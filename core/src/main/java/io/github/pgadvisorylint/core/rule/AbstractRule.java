@@ -27,8 +27,8 @@ public abstract class AbstractRule implements Rule {
      * @param tags             SARIF tags
      * @throws IllegalStateException when the documentation page {@code /docs/<id>.md} is missing
      */
-    protected AbstractRule(String id, Severity defaultSeverity, String shortDescription, String fullDescription,
-                           List<String> tags) {
+    protected AbstractRule(
+            String id, Severity defaultSeverity, String shortDescription, String fullDescription, List<String> tags) {
         this(id, defaultSeverity, shortDescription, fullDescription, tags, true);
     }
 
@@ -41,8 +41,13 @@ public abstract class AbstractRule implements Rule {
      * @param enabledByDefault false for a rule that runs only when the configuration switches it on
      * @throws IllegalStateException when the documentation page {@code /docs/<id>.md} is missing
      */
-    protected AbstractRule(String id, Severity defaultSeverity, String shortDescription, String fullDescription,
-                           List<String> tags, boolean enabledByDefault) {
+    protected AbstractRule(
+            String id,
+            Severity defaultSeverity,
+            String shortDescription,
+            String fullDescription,
+            List<String> tags,
+            boolean enabledByDefault) {
         this(id, defaultSeverity, Precision.MEDIUM, shortDescription, fullDescription, tags, enabledByDefault);
     }
 
@@ -57,8 +62,13 @@ public abstract class AbstractRule implements Rule {
      * @param tags             SARIF tags, never {@code security}
      * @throws IllegalStateException when the documentation page {@code /docs/<id>.md} is missing
      */
-    protected AbstractRule(String id, Severity defaultSeverity, Precision precision, String shortDescription,
-                           String fullDescription, List<String> tags) {
+    protected AbstractRule(
+            String id,
+            Severity defaultSeverity,
+            Precision precision,
+            String shortDescription,
+            String fullDescription,
+            List<String> tags) {
         this(id, defaultSeverity, precision, shortDescription, fullDescription, tags, true);
     }
 
@@ -72,10 +82,24 @@ public abstract class AbstractRule implements Rule {
      * @param enabledByDefault false for a rule that runs only when the configuration switches it on
      * @throws IllegalStateException when the documentation page {@code /docs/<id>.md} is missing
      */
-    protected AbstractRule(String id, Severity defaultSeverity, Precision precision, String shortDescription,
-                           String fullDescription, List<String> tags, boolean enabledByDefault) {
-        this.descriptor = new RuleDescriptor(id, RuleDescriptor.pascalCase(id), defaultSeverity, shortDescription,
-                fullDescription, loadDoc(getClass(), id), tags, enabledByDefault, precision);
+    protected AbstractRule(
+            String id,
+            Severity defaultSeverity,
+            Precision precision,
+            String shortDescription,
+            String fullDescription,
+            List<String> tags,
+            boolean enabledByDefault) {
+        this.descriptor = new RuleDescriptor(
+                id,
+                RuleDescriptor.pascalCase(id),
+                defaultSeverity,
+                shortDescription,
+                fullDescription,
+                loadDoc(getClass(), id),
+                tags,
+                enabledByDefault,
+                precision);
     }
 
     private static String loadDoc(Class<?> owner, String id) {
@@ -121,8 +145,12 @@ public abstract class AbstractRule implements Rule {
         if (site.region().equals(finding.at())) {
             context.report(severity, site, message, related);
         } else {
-            context.report(severity, finding.at(), finding.kind().name().toLowerCase(Locale.ROOT) + ":"
-                    + site.display(), message, related);
+            context.report(
+                    severity,
+                    finding.at(),
+                    finding.kind().name().toLowerCase(Locale.ROOT) + ":" + site.display(),
+                    message,
+                    related);
         }
     }
 }

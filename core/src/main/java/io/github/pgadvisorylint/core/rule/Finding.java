@@ -20,8 +20,14 @@ import java.util.Objects;
  *                    or null for an active finding; suppressed findings are kept apart in
  *                    {@code AnalysisResult.suppressed()} and reported only on request
  */
-public record Finding(String ruleId, Severity severity, String message, SourceRegion region,
-                      List<RelatedLocation> related, String fingerprint, FindingSuppression suppression) {
+public record Finding(
+        String ruleId,
+        Severity severity,
+        String message,
+        SourceRegion region,
+        List<RelatedLocation> related,
+        String fingerprint,
+        FindingSuppression suppression) {
 
     /** Copies the related locations and checks required fields. */
     public Finding {
@@ -44,8 +50,13 @@ public record Finding(String ruleId, Severity severity, String message, SourceRe
      * @param related     related locations
      * @param fingerprint the line-independent fingerprint
      */
-    public Finding(String ruleId, Severity severity, String message, SourceRegion region,
-                   List<RelatedLocation> related, String fingerprint) {
+    public Finding(
+            String ruleId,
+            Severity severity,
+            String message,
+            SourceRegion region,
+            List<RelatedLocation> related,
+            String fingerprint) {
         this(ruleId, severity, message, region, related, fingerprint, null);
     }
 

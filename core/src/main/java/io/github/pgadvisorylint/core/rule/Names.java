@@ -6,8 +6,7 @@ import java.util.Locale;
 /** "Did you mean" suggestions for misspelt rule ids and configuration keys. */
 public final class Names {
 
-    private Names() {
-    }
+    private Names() {}
 
     /**
      * @param wrong     what the user wrote

@@ -20,9 +20,16 @@ import java.util.Objects;
  *                         choice in most code, not a defect
  * @param precision        how often its findings are true: SARIF {@code properties.precision}
  */
-public record RuleDescriptor(String id, String name, Severity defaultSeverity, String shortDescription,
-                             String fullDescription, String helpMarkdown, List<String> tags,
-                             boolean enabledByDefault, Precision precision) {
+public record RuleDescriptor(
+        String id,
+        String name,
+        Severity defaultSeverity,
+        String shortDescription,
+        String fullDescription,
+        String helpMarkdown,
+        List<String> tags,
+        boolean enabledByDefault,
+        Precision precision) {
 
     /**
      * The tag GitHub code scanning reads as "a security query": with it (and a
@@ -62,9 +69,24 @@ public record RuleDescriptor(String id, String name, Severity defaultSeverity, S
      * @param tags             SARIF tags
      * @param enabledByDefault false for a rule that runs only when switched on
      */
-    public RuleDescriptor(String id, String name, Severity defaultSeverity, String shortDescription,
-                          String fullDescription, String helpMarkdown, List<String> tags, boolean enabledByDefault) {
-        this(id, name, defaultSeverity, shortDescription, fullDescription, helpMarkdown, tags, enabledByDefault,
+    public RuleDescriptor(
+            String id,
+            String name,
+            Severity defaultSeverity,
+            String shortDescription,
+            String fullDescription,
+            String helpMarkdown,
+            List<String> tags,
+            boolean enabledByDefault) {
+        this(
+                id,
+                name,
+                defaultSeverity,
+                shortDescription,
+                fullDescription,
+                helpMarkdown,
+                tags,
+                enabledByDefault,
                 Precision.MEDIUM);
     }
 
@@ -72,8 +94,14 @@ public record RuleDescriptor(String id, String name, Severity defaultSeverity, S
      * A rule that runs unless the configuration switches it off, of {@link Precision#MEDIUM} precision;
      * fields as in the canonical constructor.
      */
-    public RuleDescriptor(String id, String name, Severity defaultSeverity, String shortDescription,
-                          String fullDescription, String helpMarkdown, List<String> tags) {
+    public RuleDescriptor(
+            String id,
+            String name,
+            Severity defaultSeverity,
+            String shortDescription,
+            String fullDescription,
+            String helpMarkdown,
+            List<String> tags) {
         this(id, name, defaultSeverity, shortDescription, fullDescription, helpMarkdown, tags, true, Precision.MEDIUM);
     }
 
@@ -82,8 +110,8 @@ public record RuleDescriptor(String id, String name, Severity defaultSeverity, S
      * @return this descriptor with another default severity (a configuration override), all else kept
      */
     public RuleDescriptor withDefaultSeverity(Severity severity) {
-        return new RuleDescriptor(id, name, severity, shortDescription, fullDescription, helpMarkdown, tags,
-                enabledByDefault, precision);
+        return new RuleDescriptor(
+                id, name, severity, shortDescription, fullDescription, helpMarkdown, tags, enabledByDefault, precision);
     }
 
     /**

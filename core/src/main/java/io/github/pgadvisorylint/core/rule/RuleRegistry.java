@@ -9,8 +9,7 @@ import java.util.ServiceLoader;
 /** Finds rules on the classpath through {@link ServiceLoader}; core knows no rule by name. */
 public final class RuleRegistry {
 
-    private RuleRegistry() {
-    }
+    private RuleRegistry() {}
 
     /**
      * @param loader the class loader to search; use the caller's own
@@ -25,8 +24,12 @@ public final class RuleRegistry {
         }
         rules.sort(Comparator.comparing(r -> r.descriptor().id()));
         for (int i = 1; i < rules.size(); i++) {
-            if (rules.get(i).descriptor().id().equals(rules.get(i - 1).descriptor().id())) {
-                throw new IllegalStateException("two rules share the id " + rules.get(i).descriptor().id());
+            if (rules.get(i)
+                    .descriptor()
+                    .id()
+                    .equals(rules.get(i - 1).descriptor().id())) {
+                throw new IllegalStateException(
+                        "two rules share the id " + rules.get(i).descriptor().id());
             }
         }
         return List.copyOf(rules);

@@ -20,8 +20,13 @@ import java.util.TreeSet;
  *                   are switched off by configuration never appear here
  * @param silenced   how many findings it covered (a finding covered by two suppressions counts for both)
  */
-public record SuppressionUse(SourceRegion location, Form form, Set<String> ruleIds, Set<String> unknownIds,
-                             Set<String> unusedIds, int silenced) {
+public record SuppressionUse(
+        SourceRegion location,
+        Form form,
+        Set<String> ruleIds,
+        Set<String> unknownIds,
+        Set<String> unusedIds,
+        int silenced) {
 
     /** How a suppression is written. */
     public enum Form {

@@ -40,7 +40,9 @@ public record FailPolicy(Severity threshold, int maxAllowed) {
         if (threshold == null) {
             return 0;
         }
-        return result.findings().stream().filter(f -> f.severity().compareTo(threshold) >= 0).count();
+        return result.findings().stream()
+                .filter(f -> f.severity().compareTo(threshold) >= 0)
+                .count();
     }
 
     /**

@@ -17,8 +17,7 @@ public final class PathBase {
     /** The name whose presence marks a git working tree's root: a directory, or a file in a linked worktree. */
     public static final String GIT_MARKER = ".git";
 
-    private PathBase() {
-    }
+    private PathBase() {}
 
     /**
      * How the base was chosen.
@@ -26,8 +25,7 @@ public final class PathBase {
      * @param directory the base, absolute and normalized
      * @param origin    why this directory
      */
-    public record Choice(Path directory, Origin origin) {
-    }
+    public record Choice(Path directory, Origin origin) {}
 
     /** Where a base comes from, in the order they are tried. */
     public enum Origin {
@@ -55,13 +53,16 @@ public final class PathBase {
         if (explicit != null) {
             Path base = explicit.toAbsolutePath().normalize();
             if (!Files.isDirectory(base)) {
-                throw new ScanException(ScanException.Problem.BAD_PATH_BASE, base,
-                        "path base " + base + " is not a directory", null);
+                throw new ScanException(
+                        ScanException.Problem.BAD_PATH_BASE, base, "path base " + base + " is not a directory", null);
             }
             Path real = realPath(base);
             if (!root.startsWith(base) && !realPath(root).startsWith(real)) {
-                throw new ScanException(ScanException.Problem.BAD_PATH_BASE, base, "path base " + base
-                        + " does not contain the scanned directory " + root, null);
+                throw new ScanException(
+                        ScanException.Problem.BAD_PATH_BASE,
+                        base,
+                        "path base " + base + " does not contain the scanned directory " + root,
+                        null);
             }
             return new Choice(root.startsWith(base) ? base : real, Origin.EXPLICIT);
         }

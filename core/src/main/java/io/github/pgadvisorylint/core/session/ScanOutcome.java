@@ -24,9 +24,18 @@ import java.util.List;
  * @param failing      active findings at or above the fail policy's threshold (0 without one)
  * @param failed       true when the fail policy fails the scan
  */
-public record ScanOutcome(boolean scanned, AnalysisResult result, PathBase.Choice pathBase, LintConfig config,
-                          boolean includeTests, String configUsed, List<String> summaryNotes,
-                          List<WrittenReport> reports, List<ScanMessage> messages, long failing, boolean failed) {
+public record ScanOutcome(
+        boolean scanned,
+        AnalysisResult result,
+        PathBase.Choice pathBase,
+        LintConfig config,
+        boolean includeTests,
+        String configUsed,
+        List<String> summaryNotes,
+        List<WrittenReport> reports,
+        List<ScanMessage> messages,
+        long failing,
+        boolean failed) {
 
     /**
      * One report file written.
@@ -36,8 +45,7 @@ public record ScanOutcome(boolean scanned, AnalysisResult result, PathBase.Choic
      * @param replacedLink true when the file was a symbolic link leading out of its directory, which the
      *                     report replaced (nothing outside was written)
      */
-    public record WrittenReport(ReportFormat format, Path file, boolean replacedLink) {
-    }
+    public record WrittenReport(ReportFormat format, Path file, boolean replacedLink) {}
 
     /** Copies the lists. */
     public ScanOutcome {
@@ -51,7 +59,11 @@ public record ScanOutcome(boolean scanned, AnalysisResult result, PathBase.Choic
      * @return the file written in that format, or null
      */
     public Path report(ReportFormat format) {
-        return reports.stream().filter(r -> r.format() == format).map(WrittenReport::file).findFirst().orElse(null);
+        return reports.stream()
+                .filter(r -> r.format() == format)
+                .map(WrittenReport::file)
+                .findFirst()
+                .orElse(null);
     }
 
     /**

@@ -44,13 +44,30 @@ import java.util.function.Function;
  * @param display            how messages name a file (as the user gave it, relative to a working directory)
  * @param progress           receives progress of the analysis
  */
-public record ScanRequest(Path scanRoot, List<Path> targets, List<Notification> extraNotifications,
-                          List<Rule> rules, int threads, Path pathBase, Path pathBaseFallback, Path configFile,
-                          Path configSearchStart, Path configSearchTop, PoolingSetting pooling,
-                          Boolean includeTests, List<Path> testRoots, Path cacheFile, Path baselineFile,
-                          Path writeBaselineFile, boolean baselineRecordAll, boolean showSuppressed,
-                          List<ReportTarget> reports, FailPolicy failPolicy, boolean skipWhenEmpty,
-                          Function<Path, String> display, ProgressListener progress) {
+public record ScanRequest(
+        Path scanRoot,
+        List<Path> targets,
+        List<Notification> extraNotifications,
+        List<Rule> rules,
+        int threads,
+        Path pathBase,
+        Path pathBaseFallback,
+        Path configFile,
+        Path configSearchStart,
+        Path configSearchTop,
+        PoolingSetting pooling,
+        Boolean includeTests,
+        List<Path> testRoots,
+        Path cacheFile,
+        Path baselineFile,
+        Path writeBaselineFile,
+        boolean baselineRecordAll,
+        boolean showSuppressed,
+        List<ReportTarget> reports,
+        FailPolicy failPolicy,
+        boolean skipWhenEmpty,
+        Function<Path, String> display,
+        ProgressListener progress) {
 
     /**
      * One report file to write.
@@ -254,11 +271,30 @@ public record ScanRequest(Path scanRoot, List<Path> targets, List<Notification> 
          * @throws IllegalArgumentException for fewer than one thread
          */
         public ScanRequest build() {
-            return new ScanRequest(scanRoot, targets == null ? List.of(scanRoot) : targets, extraNotifications, rules,
-                    threads, pathBase, pathBaseFallback, configFile,
-                    configSearchStart == null ? scanRoot : configSearchStart, configSearchTop, pooling, includeTests,
-                    testRoots, cacheFile, baselineFile, writeBaselineFile, baselineRecordAll, showSuppressed, reports,
-                    failPolicy, skipWhenEmpty, display, progress);
+            return new ScanRequest(
+                    scanRoot,
+                    targets == null ? List.of(scanRoot) : targets,
+                    extraNotifications,
+                    rules,
+                    threads,
+                    pathBase,
+                    pathBaseFallback,
+                    configFile,
+                    configSearchStart == null ? scanRoot : configSearchStart,
+                    configSearchTop,
+                    pooling,
+                    includeTests,
+                    testRoots,
+                    cacheFile,
+                    baselineFile,
+                    writeBaselineFile,
+                    baselineRecordAll,
+                    showSuppressed,
+                    reports,
+                    failPolicy,
+                    skipWhenEmpty,
+                    display,
+                    progress);
         }
     }
 }

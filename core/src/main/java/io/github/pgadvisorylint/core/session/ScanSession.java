@@ -55,8 +55,8 @@ public final class ScanSession {
          *                  helpers, pooled API types, cache, progress) to the analyzer being built
          * @return the result, paths relative to {@code root}
          */
-        AnalysisResult analyze(Path root, List<Path> targets, int threads, List<Rule> rules,
-                               Consumer<Analyzer.Builder> configure);
+        AnalysisResult analyze(
+                Path root, List<Path> targets, int threads, List<Rule> rules, Consumer<Analyzer.Builder> configure);
     }
 
     /** The core {@link Analyzer} as an engine. */
@@ -88,20 +88,23 @@ public final class ScanSession {
         List<ScanMessage> messages = new ArrayList<>();
         LintConfig config = loadConfig(request);
         if (config.file() != null) {
-            messages.add(info(ScanMessage.Kind.CONFIGURATION,
+            messages.add(info(
+                    ScanMessage.Kind.CONFIGURATION,
                     "configuration " + request.display().apply(config.file())));
         }
         PathBase.Choice base = PathBase.choose(request.pathBase(), request.scanRoot(), request.pathBaseFallback());
         Path root = base.directory();
-        boolean includeTests = request.includeTests() != null ? request.includeTests()
-                : Boolean.TRUE.equals(config.includeTests());
-        Predicate<Path> filter = config.fileFilter(request.scanRoot(),
-                includeTests ? null : new TestSources(request.scanRoot(), request.testRoots()));
+        boolean includeTests =
+                request.includeTests() != null ? request.includeTests() : Boolean.TRUE.equals(config.includeTests());
+        Predicate<Path> filter = config.fileFilter(
+                request.scanRoot(), includeTests ? null : new TestSources(request.scanRoot(), request.testRoots()));
         Baseline baseline = readBaseline(request);
-        if (request.skipWhenEmpty() && request.writeBaselineFile() == null && request.extraNotifications().isEmpty()
+        if (request.skipWhenEmpty()
+                && request.writeBaselineFile() == null
+                && request.extraNotifications().isEmpty()
                 && request.targets().stream().noneMatch(t -> Files.isDirectory(t) || filter.test(t))) {
-            return new ScanOutcome(false, null, base, config, includeTests, null, List.of(), List.of(), messages, 0,
-                    false);
+            return new ScanOutcome(
+                    false, null, base, config, includeTests, null, List.of(), List.of(), messages, 0, false);
         }
 
         FactsCache cache = null;
@@ -114,12 +117,16 @@ public final class ScanSession {
             String shown = request.display().apply(cache.file());
             try {
                 cache.save();
-                messages.add(info(ScanMessage.Kind.CACHE, "cache " + shown + ": " + cache.stats().filesReused()
-                        + " files reused, " + cache.stats().filesAnalysed() + " analysed"));
+                messages.add(info(
+                        ScanMessage.Kind.CACHE,
+                        "cache " + shown + ": " + cache.stats().filesReused() + " files reused, "
+                                + cache.stats().filesAnalysed() + " analysed"));
             } catch (IOException | RuntimeException e) {
                 // the findings stand; only the next scan is slower
-                messages.add(warning(ScanMessage.Kind.CACHE, "cannot write cache " + shown + ": " + describe(e)
-                        + "; the next scan will not be incremental"));
+                messages.add(warning(
+                        ScanMessage.Kind.CACHE,
+                        "cannot write cache " + shown + ": " + describe(e)
+                                + "; the next scan will not be incremental"));
             }
         }
 
@@ -135,13 +142,17 @@ public final class ScanSession {
             warnIfNothingMatches(request, baseline, analysed, base).ifPresent(messages::add);
         }
         if (request.writeBaselineFile() != null) {
-            Baseline updated = baseline == null ? Baseline.of(analysed.findings())
+            Baseline updated = baseline == null
+                    ? Baseline.of(analysed.findings())
                     : baseline.update(analysed.findings(), request.baselineRecordAll());
             try {
                 updated.write(request.writeBaselineFile());
             } catch (IOException | RuntimeException e) {
-                throw new ScanException(ScanException.Problem.UNWRITABLE_BASELINE, request.writeBaselineFile(),
-                        "cannot write " + request.display().apply(request.writeBaselineFile()) + ": " + describe(e), e);
+                throw new ScanException(
+                        ScanException.Problem.UNWRITABLE_BASELINE,
+                        request.writeBaselineFile(),
+                        "cannot write " + request.display().apply(request.writeBaselineFile()) + ": " + describe(e),
+                        e);
             }
             int n = updated.entries().size();
             notes.add("Baseline written to " + request.display().apply(request.writeBaselineFile()) + " (" + n
@@ -153,45 +164,67 @@ public final class ScanSession {
             Path abs = baselineShown.toAbsolutePath().normalize();
             // reports name the baseline relative to the path base, or by its file name when outside it:
             // never an absolute path, so the same tree gives the same report everywhere
-            result = baseline.apply(analysed, abs.startsWith(root) ? FileDiscovery.relative(root, abs)
-                    : abs.getFileName().toString());
+            result = baseline.apply(
+                    analysed,
+                    abs.startsWith(root)
+                            ? FileDiscovery.relative(root, abs)
+                            : abs.getFileName().toString());
         }
 
         List<ScanOutcome.WrittenReport> written = new ArrayList<>();
         for (ScanRequest.ReportTarget t : request.reports()) {
-            Reporter reporter = t.format().reporter(
-                    new ReportOptions(request.showSuppressed(), false, notes, configUsed));
+            Reporter reporter =
+                    t.format().reporter(new ReportOptions(request.showSuppressed(), false, notes, configUsed));
             AnalysisResult report = result;
             AtomicFiles.Outcome done;
             try {
                 done = AtomicFiles.write(t.file(), out -> reporter.write(report, out));
             } catch (IOException | RuntimeException e) {
-                throw new ScanException(ScanException.Problem.UNWRITABLE_REPORT, t.file(),
-                        "cannot write " + request.display().apply(t.file()) + ": " + describe(e), e);
+                throw new ScanException(
+                        ScanException.Problem.UNWRITABLE_REPORT,
+                        t.file(),
+                        "cannot write " + request.display().apply(t.file()) + ": " + describe(e),
+                        e);
             }
             boolean replaced = done == AtomicFiles.Outcome.REPLACED_LINK;
             if (replaced) {
-                messages.add(warning(ScanMessage.Kind.REPORT, request.display().apply(t.file()) + " was a symbolic link"
-                        + " leading out of its directory; the link was replaced by the report, nothing outside was"
-                        + " written"));
+                messages.add(warning(
+                        ScanMessage.Kind.REPORT,
+                        request.display().apply(t.file()) + " was a symbolic link"
+                                + " leading out of its directory; the link was replaced by the report, nothing outside was"
+                                + " written"));
             }
             written.add(new ScanOutcome.WrittenReport(t.format(), t.file(), replaced));
-            notes.add(t.format().displayName() + " written to " + request.display().apply(t.file()));
+            notes.add(t.format().displayName() + " written to "
+                    + request.display().apply(t.file()));
         }
         messages.add(info(ScanMessage.Kind.SUMMARY, new TextReporter(notes).summary(result)));
         long failing = request.failPolicy().failing(result);
-        return new ScanOutcome(true, result, base, config, includeTests, configUsed, notes, written, messages, failing,
+        return new ScanOutcome(
+                true,
+                result,
+                base,
+                config,
+                includeTests,
+                configUsed,
+                notes,
+                written,
+                messages,
+                failing,
                 request.failPolicy().fails(result));
     }
 
-    private AnalysisResult analyse(ScanRequest request, LintConfig config, Path root, Predicate<Path> filter,
-                                   FactsCache cache) {
+    private AnalysisResult analyse(
+            ScanRequest request, LintConfig config, Path root, Predicate<Path> filter, FactsCache cache) {
         AnalysisResult r;
         if (request.targets().isEmpty()) {
-            List<RuleDescriptor> descriptors = request.rules().stream().map(Rule::descriptor).filter(config::runs)
-                    .sorted(Comparator.comparing(RuleDescriptor::id)).toList();
-            r = new AnalysisResult(root, descriptors, List.of(), List.of(), new LockModel(List.of(), List.of()),
-                    0, 0, 0);
+            List<RuleDescriptor> descriptors = request.rules().stream()
+                    .map(Rule::descriptor)
+                    .filter(config::runs)
+                    .sorted(Comparator.comparing(RuleDescriptor::id))
+                    .toList();
+            r = new AnalysisResult(
+                    root, descriptors, List.of(), List.of(), new LockModel(List.of(), List.of()), 0, 0, 0);
         } else {
             r = engine.analyze(root, request.targets(), request.threads(), request.rules(), b -> {
                 b.pooling(config.effectivePooling(request.pooling()));
@@ -220,8 +253,8 @@ public final class ScanSession {
      * everything it held was fixed. Either way the user should know, instead of silently getting every
      * finding back.
      */
-    private static Optional<ScanMessage> warnIfNothingMatches(ScanRequest request, Baseline baseline,
-                                                                        AnalysisResult analysed, PathBase.Choice base) {
+    private static Optional<ScanMessage> warnIfNothingMatches(
+            ScanRequest request, Baseline baseline, AnalysisResult analysed, PathBase.Choice base) {
         if (baseline.entries().isEmpty()) {
             return Optional.empty();
         }
@@ -232,10 +265,13 @@ public final class ScanSession {
         }
         Path file = request.baselineFile() != null ? request.baselineFile() : request.writeBaselineFile();
         int n = baseline.entries().size();
-        return Optional.of(warning(ScanMessage.Kind.BASELINE, "baseline " + request.display().apply(file)
-                + " has " + n + (n == 1 ? " entry" : " entries") + " but none matches a finding of this scan: it was"
-                + " probably written from another directory or with another path base (paths are now relative to "
-                + request.display().apply(base.directory()) + "), or everything it held has been fixed"));
+        return Optional.of(warning(
+                ScanMessage.Kind.BASELINE,
+                "baseline " + request.display().apply(file)
+                        + " has " + n + (n == 1 ? " entry" : " entries")
+                        + " but none matches a finding of this scan: it was"
+                        + " probably written from another directory or with another path base (paths are now relative to "
+                        + request.display().apply(base.directory()) + "), or everything it held has been fixed"));
     }
 
     private static LintConfig loadConfig(ScanRequest request) {
@@ -243,12 +279,17 @@ public final class ScanSession {
         if (request.configFile() != null) {
             file = request.configFile().toAbsolutePath().normalize();
             if (!Files.isRegularFile(file)) {
-                throw new ScanException(ScanException.Problem.NO_CONFIG_FILE, file,
-                        "no such configuration file: " + request.display().apply(file), null);
+                throw new ScanException(
+                        ScanException.Problem.NO_CONFIG_FILE,
+                        file,
+                        "no such configuration file: " + request.display().apply(file),
+                        null);
             }
         } else {
-            file = (request.configSearchTop() == null ? LintConfigLoader.find(request.configSearchStart())
-                    : LintConfigLoader.find(request.configSearchStart(), request.configSearchTop())).orElse(null);
+            file = (request.configSearchTop() == null
+                            ? LintConfigLoader.find(request.configSearchStart())
+                            : LintConfigLoader.find(request.configSearchStart(), request.configSearchTop()))
+                    .orElse(null);
         }
         if (file == null) {
             return LintConfig.none();
@@ -275,8 +316,11 @@ public final class ScanSession {
             if (file.equals(request.writeBaselineFile())) {
                 return null;
             }
-            throw new ScanException(ScanException.Problem.NO_BASELINE_FILE, file,
-                    "no such baseline file: " + request.display().apply(file), null);
+            throw new ScanException(
+                    ScanException.Problem.NO_BASELINE_FILE,
+                    file,
+                    "no such baseline file: " + request.display().apply(file),
+                    null);
         }
         try {
             return Baseline.read(file);
@@ -298,7 +342,10 @@ public final class ScanSession {
      * @return its kind and reason without a temporary file's path, e.g. {@code access denied}
      */
     public static String describe(Exception e) {
-        String kind = e.getClass().getSimpleName().replace("Exception", "").replaceAll("([a-z])([A-Z])", "$1 $2")
+        String kind = e.getClass()
+                .getSimpleName()
+                .replace("Exception", "")
+                .replaceAll("([a-z])([A-Z])", "$1 $2")
                 .toLowerCase(Locale.ROOT);
         if (e instanceof FileSystemException fse) {
             return fse.getReason() == null ? kind : fse.getReason().toLowerCase(Locale.ROOT);

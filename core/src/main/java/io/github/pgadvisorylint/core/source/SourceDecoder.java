@@ -13,8 +13,7 @@ import java.nio.charset.StandardCharsets;
  */
 public final class SourceDecoder {
 
-    private SourceDecoder() {
-    }
+    private SourceDecoder() {}
 
     /**
      * The decoded text and how it was decoded.
@@ -23,8 +22,7 @@ public final class SourceDecoder {
      * @param charset the charset name used, e.g. {@code UTF-8}
      * @param lossy   true when the bytes were not valid in the charset first tried (UTF-8)
      */
-    public record Decoded(String text, String charset, boolean lossy) {
-    }
+    public record Decoded(String text, String charset, boolean lossy) {}
 
     /**
      * @param bytes the file's content
@@ -93,10 +91,12 @@ public final class SourceDecoder {
     private static Decoded utf8(ByteBuffer buffer) {
         ByteBuffer copy = buffer.duplicate();
         try {
-            String text = StandardCharsets.UTF_8.newDecoder()
+            String text = StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(buffer).toString();
+                    .decode(buffer)
+                    .toString();
             return new Decoded(text, "UTF-8", false);
         } catch (CharacterCodingException e) {
             return new Decoded(StandardCharsets.ISO_8859_1.decode(copy).toString(), "ISO-8859-1", true);
@@ -109,7 +109,9 @@ public final class SourceDecoder {
      *     {@link #decode}); a byte search for ASCII words fails on such content
      */
     public static boolean isUtf16(byte[] bytes) {
-        return (bytes.length >= 2 && (((bytes[0] & 0xFF) == 0xFE && (bytes[1] & 0xFF) == 0xFF)
-                || ((bytes[0] & 0xFF) == 0xFF && (bytes[1] & 0xFF) == 0xFE))) || utf16WithoutBom(bytes) != 0;
+        return (bytes.length >= 2
+                        && (((bytes[0] & 0xFF) == 0xFE && (bytes[1] & 0xFF) == 0xFF)
+                                || ((bytes[0] & 0xFF) == 0xFF && (bytes[1] & 0xFF) == 0xFE)))
+                || utf16WithoutBom(bytes) != 0;
     }
 }

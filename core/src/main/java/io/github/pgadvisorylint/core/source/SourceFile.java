@@ -41,8 +41,8 @@ public final class SourceFile {
      */
     public static SourceFile translated(SourceFile original, String text, int[] originalOffsets) {
         if (originalOffsets.length != text.length() + 1) {
-            throw new IllegalArgumentException("offsets for " + originalOffsets.length + " positions, text of "
-                    + text.length() + " chars");
+            throw new IllegalArgumentException(
+                    "offsets for " + originalOffsets.length + " positions, text of " + text.length() + " chars");
         }
         return new SourceFile(original.path, text, original, originalOffsets.clone());
     }

@@ -27,8 +27,8 @@ public record SourceRegion(String path, int startLine, int startColumn, int endL
     public SourceRegion {
         Objects.requireNonNull(path, "path");
         if (startLine < 1 || startColumn < 1 || endLine < startLine || endColumn < 1) {
-            throw new IllegalArgumentException("bad region " + path + ":" + startLine + ":" + startColumn
-                    + "-" + endLine + ":" + endColumn);
+            throw new IllegalArgumentException(
+                    "bad region " + path + ":" + startLine + ":" + startColumn + "-" + endLine + ":" + endColumn);
         }
     }
 

@@ -2,7 +2,6 @@ package io.github.pgadvisorylint.core.sql;
 
 import io.github.pgadvisorylint.core.model.AdvisoryFunction;
 import io.github.pgadvisorylint.core.model.SqlClause;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -20,8 +19,7 @@ import java.util.Set;
 final class LexicalContexts {
 
     /** Where a call sits: its scope, clause and select item index (-1 outside the select list). */
-    record Placement(Scope scope, SqlClause clause, int item) {
-    }
+    record Placement(Scope scope, SqlClause clause, int item) {}
 
     private static final class Block {
         final Scope scope;
@@ -64,8 +62,10 @@ final class LexicalContexts {
         }
 
         void commitItem() {
-            if (itemLast != null && (itemLast.type() == SqlToken.Type.IDENT || itemLast.type() == SqlToken.Type.QUOTED_IDENT)
-                    && itemSecondLast != null && (itemSecondLast.is("AS") || itemSecondLast.isPunct(")"))) {
+            if (itemLast != null
+                    && (itemLast.type() == SqlToken.Type.IDENT || itemLast.type() == SqlToken.Type.QUOTED_IDENT)
+                    && itemSecondLast != null
+                    && (itemSecondLast.is("AS") || itemSecondLast.isPunct(")"))) {
                 arm.setAlias(item, itemLast.identName());
             }
             itemLast = null;
@@ -100,8 +100,7 @@ final class LexicalContexts {
         }
     }
 
-    private LexicalContexts() {
-    }
+    private LexicalContexts() {}
 
     /**
      * @param toks        tokens of the region
@@ -115,7 +114,9 @@ final class LexicalContexts {
         for (int i = e - 2; i >= s; i--) {
             if (toks.get(i).isPunct("(")) {
                 SqlToken nx = toks.get(i + 1);
-                queryStart[i - s] = nx.is("SELECT") || nx.is("WITH") || nx.is("VALUES")
+                queryStart[i - s] = nx.is("SELECT")
+                        || nx.is("WITH")
+                        || nx.is("VALUES")
                         || (nx.isPunct("(") && queryStart[i + 1 - s]);
             }
         }
@@ -213,10 +214,13 @@ final class LexicalContexts {
         b.expectItem = false;
         if (t.type() == SqlToken.Type.IDENT || t.type() == SqlToken.Type.QUOTED_IDENT) {
             int name = i;
-            if (i + 2 < toks.size() && "pg_catalog".equals(t.identName()) && toks.get(i + 1).isPunct(".")) {
+            if (i + 2 < toks.size()
+                    && "pg_catalog".equals(t.identName())
+                    && toks.get(i + 1).isPunct(".")) {
                 name = i + 2;
             }
-            boolean lockFunction = name + 1 < toks.size() && toks.get(name + 1).isPunct("(")
+            boolean lockFunction = name + 1 < toks.size()
+                    && toks.get(name + 1).isPunct("(")
                     && AdvisoryFunction.byName(toks.get(name).identName()).isPresent();
             if (!lockFunction) {
                 b.arm.readsRows = true;
@@ -273,7 +277,9 @@ final class LexicalContexts {
                 }
             }
             case "FROM" -> {
-                boolean isDistinctFrom = b.last != null && b.last.is("DISTINCT") && b.secondLast != null
+                boolean isDistinctFrom = b.last != null
+                        && b.last.is("DISTINCT")
+                        && b.secondLast != null
                         && (b.secondLast.is("IS") || b.secondLast.is("NOT"));
                 if (!isDistinctFrom) {
                     b.setClause(SqlClause.FROM);
@@ -356,8 +362,7 @@ final class LexicalContexts {
             }
             case "SET", "RETURNING", "INTO", "FOR", "WINDOW" -> b.setClause(SqlClause.OTHER);
             case "CALL" -> b.setClause(SqlClause.CALL);
-            default -> {
-            }
+            default -> {}
         }
     }
 
@@ -367,7 +372,8 @@ final class LexicalContexts {
 
     private static boolean isReserved(SqlToken t) {
         return switch (t.text().toUpperCase(Locale.ROOT)) {
-            case "LIMIT", "OFFSET", "FETCH", "FOR", "UNION", "INTERSECT", "EXCEPT", "INTO", "WINDOW", "RETURNING" -> true;
+            case "LIMIT", "OFFSET", "FETCH", "FOR", "UNION", "INTERSECT", "EXCEPT", "INTO", "WINDOW", "RETURNING" ->
+                true;
             default -> false;
         };
     }

@@ -2,6 +2,9 @@ package io.github.pgadvisorylint.core.sql;
 
 import io.github.pgadvisorylint.core.model.AdvisoryFunction;
 import io.github.pgadvisorylint.core.model.SqlClause;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import net.sf.jsqlparser.expression.Expression;
 import net.sf.jsqlparser.expression.ExpressionVisitorAdapter;
 import net.sf.jsqlparser.expression.Function;
@@ -32,10 +35,6 @@ import net.sf.jsqlparser.statement.select.WithItem;
 import net.sf.jsqlparser.statement.update.Update;
 import net.sf.jsqlparser.statement.update.UpdateSet;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-
 /**
  * Builds the scopes of one statement from JSqlParser's syntax tree, with the same meaning as
  * {@link LexicalContexts}: every parenthesised select adds one level of depth, a CTE body is a
@@ -50,15 +49,12 @@ import java.util.Locale;
 final class ParserContexts {
 
     /** One advisory-lock function found in the tree. */
-    record AstCall(int offset, String name, LexicalContexts.Placement placement) {
-    }
+    record AstCall(int offset, String name, LexicalContexts.Placement placement) {}
 
     /** The outcome of parsing one statement: calls, or the parser's complaint. */
-    record Result(List<AstCall> calls, String error) {
-    }
+    record Result(List<AstCall> calls, String error) {}
 
-    private ParserContexts() {
-    }
+    private ParserContexts() {}
 
     /**
      * Parses one statement and places every advisory-lock function in it. Never throws.
@@ -82,7 +78,9 @@ final class ParserContexts {
             w.statement(st);
             return new Result(w.calls, null);
         } catch (Throwable t) {
-            return new Result(List.of(), "JSqlParser tree could not be walked: " + t.getClass().getSimpleName());
+            return new Result(
+                    List.of(),
+                    "JSqlParser tree could not be walked: " + t.getClass().getSimpleName());
         }
     }
 

@@ -55,17 +55,15 @@ final class PlpgsqlLifecycles {
      * @param step       for {@link Kind#UNGUARDED}, that step's first key word, upper case ({@code UPDATE},
      *                   {@code PERFORM}, {@code RETURN}); else empty
      */
-    record Pairing(Kind kind, SqlLockCall release, int stepOffset, String step) {
-    }
+    record Pairing(Kind kind, SqlLockCall release, int stepOffset, String step) {}
 
     /** Levels of RAISE that only report: they never raise an error. */
     private static final Set<String> REPORT_LEVELS = Set.of("DEBUG", "LOG", "INFO", "NOTICE", "WARNING");
     /** Leading key words of steps that only test a condition (their branches are steps of their own). */
-    private static final Set<String> CONDITIONS = Set.of("IF", "ELSIF", "ELSEIF", "WHILE", "CASE", "WHEN", "ELSE",
-            "LOOP", "DECLARE", "NULL");
+    private static final Set<String> CONDITIONS =
+            Set.of("IF", "ELSIF", "ELSEIF", "WHILE", "CASE", "WHEN", "ELSE", "LOOP", "DECLARE", "NULL");
 
-    private PlpgsqlLifecycles() {
-    }
+    private PlpgsqlLifecycles() {}
 
     /**
      * @param text     the analysed SQL text
@@ -93,7 +91,8 @@ final class PlpgsqlLifecycles {
             List<SqlToken> stToks = SqlLexer.lex(text, st.start(), st.end());
             for (int[] range : SqlAnalyzer.bodies(stToks, 0, stToks.size(), st.kind())) {
                 List<SqlLockCall> inBody = calls.stream()
-                        .filter(c -> c.nameStart() >= range[0] && c.nameEnd() <= range[1]).toList();
+                        .filter(c -> c.nameStart() >= range[0] && c.nameEnd() <= range[1])
+                        .toList();
                 if (inBody.stream().anyMatch(PlpgsqlLifecycles::sessionAcquisition)) {
                     new Body(SqlLexer.lex(text, range[0], range[1]), inBody).pairAll(out);
                 }
@@ -103,7 +102,8 @@ final class PlpgsqlLifecycles {
     }
 
     private static boolean sessionAcquisition(SqlLockCall c) {
-        return c.function().level() == LockLevel.SESSION && c.function().operation().isAcquisition();
+        return c.function().level() == LockLevel.SESSION
+                && c.function().operation().isAcquisition();
     }
 
     /** {@code BEGIN} at {@code begin}, its {@code EXCEPTION} section from {@code exception} (or -1), up to {@code end}. */
@@ -119,8 +119,7 @@ final class PlpgsqlLifecycles {
     }
 
     /** One step: tokens {@code [from, to)} of the body, cut at {@code ;} and at PL/pgSQL control words. */
-    private record Step(int from, int to) {
-    }
+    private record Step(int from, int to) {}
 
     /** The lexical structure of one body. */
     private static final class Body {
@@ -147,7 +146,9 @@ final class PlpgsqlLifecycles {
                 }
                 SqlLockCall unlock = null;
                 for (SqlLockCall c : calls) {
-                    if (c.nameStart() > lock.nameStart() && c.function().operation().isRelease() && sameKey(lock, c)
+                    if (c.nameStart() > lock.nameStart()
+                            && c.function().operation().isRelease()
+                            && sameKey(lock, c)
                             && handlersAround(c.nameStart()) <= handlersAround(lock.nameStart())
                             && stepOf(c.nameStart()) >= 0) {
                         unlock = c;
@@ -219,8 +220,11 @@ final class PlpgsqlLifecycles {
                 }
                 if (t.is("OTHERS")) {
                     others = true;
-                } else if (t.is("RETURN") || (t.is("RAISE") && !(i + 1 < toks.size()
-                        && REPORT_LEVELS.contains(toks.get(i + 1).text().toUpperCase(Locale.ROOT))))) {
+                } else if (t.is("RETURN")
+                        || (t.is("RAISE")
+                                && !(i + 1 < toks.size()
+                                        && REPORT_LEVELS.contains(
+                                                toks.get(i + 1).text().toUpperCase(Locale.ROOT))))) {
                     return false;
                 }
             }
@@ -230,8 +234,12 @@ final class PlpgsqlLifecycles {
         /** @return the step's first key word when it can fail or leave before the unlock, else null */
         private String failing(Step step) {
             int i = step.from();
-            while (i < step.to() && (toks.get(i).isPunct("<") || toks.get(i).isPunct(">")
-                    || (i > step.from() && toks.get(i - 1).isPunct("<") && toks.get(i).type() == SqlToken.Type.IDENT))) {
+            while (i < step.to()
+                    && (toks.get(i).isPunct("<")
+                            || toks.get(i).isPunct(">")
+                            || (i > step.from()
+                                    && toks.get(i - 1).isPunct("<")
+                                    && toks.get(i).type() == SqlToken.Type.IDENT))) {
                 i++; // a <<label>>
             }
             if (i < step.to() && toks.get(i).is("END")) {
@@ -245,11 +253,13 @@ final class PlpgsqlLifecycles {
             if (CONDITIONS.contains(word)) {
                 return null;
             }
-            if (word.equals("RAISE") && i + 1 < step.to()
+            if (word.equals("RAISE")
+                    && i + 1 < step.to()
                     && REPORT_LEVELS.contains(toks.get(i + 1).text().toUpperCase(Locale.ROOT))) {
                 return null;
             }
-            if (step.to() - i == 3 && (toks.get(i + 1).isPunct(":=") || toks.get(i + 1).isPunct("="))
+            if (step.to() - i == 3
+                    && (toks.get(i + 1).isPunct(":=") || toks.get(i + 1).isPunct("="))
                     && literal(toks.get(i + 2))) {
                 return null; // v := 1
             }
@@ -257,15 +267,19 @@ final class PlpgsqlLifecycles {
         }
 
         private static boolean literal(SqlToken t) {
-            return t.type() == SqlToken.Type.NUMBER || t.type() == SqlToken.Type.STRING
-                    || t.is("TRUE") || t.is("FALSE") || t.is("NULL");
+            return t.type() == SqlToken.Type.NUMBER
+                    || t.type() == SqlToken.Type.STRING
+                    || t.is("TRUE")
+                    || t.is("FALSE")
+                    || t.is("NULL");
         }
 
         /** @return the index of the step holding the offset, or -1 */
         private int stepOf(int offset) {
             for (int s = 0; s < steps.size(); s++) {
                 Step st = steps.get(s);
-                if (offset >= toks.get(st.from()).start() && offset < toks.get(st.to() - 1).end()) {
+                if (offset >= toks.get(st.from()).start()
+                        && offset < toks.get(st.to() - 1).end()) {
                     return s;
                 }
             }
@@ -327,9 +341,13 @@ final class PlpgsqlLifecycles {
                             caseDepth++; // a CASE expression inside a statement; a CASE statement starts the step
                         } else if (depth == 0 && t.is("END") && caseDepth > 0) {
                             caseDepth--;
-                        } else if (depth == 0 && (t.is("LOOP") || t.is("BEGIN") || t.is("DECLARE")
-                                || (t.is("EXCEPTION") && !(i > 0 && toks.get(i - 1).is("RAISE")))
-                                || (caseDepth == 0 && (t.is("THEN") || t.is("ELSE"))))) {
+                        } else if (depth == 0
+                                && (t.is("LOOP")
+                                        || t.is("BEGIN")
+                                        || t.is("DECLARE")
+                                        || (t.is("EXCEPTION")
+                                                && !(i > 0 && toks.get(i - 1).is("RAISE")))
+                                        || (caseDepth == 0 && (t.is("THEN") || t.is("ELSE"))))) {
                             cut = true;
                         }
                     }
@@ -355,7 +373,8 @@ final class PlpgsqlLifecycles {
         for (int i = 0; i < lock.arguments().size(); i++) {
             SqlArgument a = lock.arguments().get(i);
             SqlArgument b = release.arguments().get(i);
-            boolean same = (a.value() != null && b.value() != null) ? a.value().equals(b.value())
+            boolean same = (a.value() != null && b.value() != null)
+                    ? a.value().equals(b.value())
                     : normalized(a.text()).equals(normalized(b.text()));
             if (!same) {
                 return false;

@@ -2,7 +2,6 @@ package io.github.pgadvisorylint.core.sql;
 
 import io.github.pgadvisorylint.core.model.SqlClause;
 import io.github.pgadvisorylint.core.model.SqlContext;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -4,7 +4,6 @@ import io.github.pgadvisorylint.core.model.AdvisoryFunction;
 import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.SqlClause;
 import io.github.pgadvisorylint.core.model.SqlContext;
-
 import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -74,16 +73,15 @@ public final class SqlAnalyzer {
         try {
             run.analyseText();
         } catch (Throwable t) { // NOPMD: the contract is to never throw, whatever the input
-            run.problems.add(new SqlProblem(0, "SQL analysis stopped early (" + t.getClass().getSimpleName()
-                    + "); results may be incomplete"));
+            run.problems.add(new SqlProblem(
+                    0, "SQL analysis stopped early (" + t.getClass().getSimpleName() + "); results may be incomplete"));
         }
         run.calls.sort(Comparator.comparingInt(SqlLockCall::nameStart));
         return new SqlAnalysis(run.statements, run.calls, run.problems);
     }
 
     /** A lock call found lexically, before its context is known. */
-    private record LexCall(AdvisoryFunction function, int nameTok, int qualStart, List<SqlArgument> args) {
-    }
+    private record LexCall(AdvisoryFunction function, int nameTok, int qualStart, List<SqlArgument> args) {}
 
     /** The state of one {@link #analyze} call. */
     private final class Run {
@@ -104,14 +102,22 @@ public final class SqlAnalyzer {
                 int b = r[1];
                 StatementKind kind = kindOf(toks, a, b);
                 int index = statements.size();
-                statements.add(new SqlStatement(toks.get(a).start(), toks.get(b - 1).end(), kind));
+                statements.add(
+                        new SqlStatement(toks.get(a).start(), toks.get(b - 1).end(), kind));
                 statement(toks, match, a, b, kind, index, false, 0);
             }
         }
 
         /** Analyses statement {@code toks[a, b)}. */
-        void statement(List<SqlToken> toks, int[] match, int a, int b, StatementKind kind, int index,
-                       boolean inBody, int nesting) {
+        void statement(
+                List<SqlToken> toks,
+                int[] match,
+                int a,
+                int b,
+                StatementKind kind,
+                int index,
+                boolean inBody,
+                int nesting) {
             if (kind == StatementKind.DO_BLOCK || kind == StatementKind.CREATE_FUNCTION) {
                 if (nesting < MAX_BODY_NESTING) {
                     for (int[] body : bodies(toks, a, b, kind)) {
@@ -133,14 +139,22 @@ public final class SqlAnalyzer {
             int parens = nestingOf(toks, a, b);
             // an interrupted thread runs a file abandoned over its time budget: skip the costly parser so it ends soon
             boolean abandoned = Thread.currentThread().isInterrupted();
-            boolean parseable = useParser && !jdbcEscape && kind != StatementKind.OTHER && !abandoned
-                    && text.length() <= MAX_PARSE_CHARS && parens >= 0 && parens <= MAX_PARSE_NESTING;
+            boolean parseable = useParser
+                    && !jdbcEscape
+                    && kind != StatementKind.OTHER
+                    && !abandoned
+                    && text.length() <= MAX_PARSE_CHARS
+                    && parens >= 0
+                    && parens <= MAX_PARSE_NESTING;
             if (useParser && !jdbcEscape && kind != StatementKind.OTHER && !parseable) {
                 // JSqlParser's lookahead grows exponentially with nested or unbalanced parentheses
-                rejected = abandoned ? "analysis abandoned over the time budget"
-                        : parens < 0 ? "unbalanced parentheses"
-                        : parens > MAX_PARSE_NESTING ? "parentheses nested " + parens + " deep (more than " + MAX_PARSE_NESTING + ")"
-                        : "statement longer than " + MAX_PARSE_CHARS + " characters";
+                rejected = abandoned
+                        ? "analysis abandoned over the time budget"
+                        : parens < 0
+                                ? "unbalanced parentheses"
+                                : parens > MAX_PARSE_NESTING
+                                        ? "parentheses nested " + parens + " deep (more than " + MAX_PARSE_NESTING + ")"
+                                        : "statement longer than " + MAX_PARSE_CHARS + " characters";
             }
             if (parseable) {
                 ParserContexts.Result r = ParserContexts.parse(sanitize(toks, a, b, base, text, inBody));
@@ -164,23 +178,31 @@ public final class SqlAnalyzer {
                 Map<Integer, LexicalContexts.Placement> placed = LexicalContexts.analyse(toks, a, b, want);
                 for (int tok : want) {
                     LexicalContexts.Placement p = placed.get(tok);
-                    contexts.put(tok, p == null
-                            ? new SqlContext(SqlClause.OTHER, null, false, false, 0, false, text)
-                            : p.scope().contextOf(p.clause(), p.item(), perform, false, text));
+                    contexts.put(
+                            tok,
+                            p == null
+                                    ? new SqlContext(SqlClause.OTHER, null, false, false, 0, false, text)
+                                    : p.scope().contextOf(p.clause(), p.item(), perform, false, text));
                 }
             }
             if (rejected != null) {
-                problems.add(new SqlProblem(base, "JSqlParser could not parse this statement (" + rejected
-                        + "); analysed lexically"));
+                problems.add(new SqlProblem(
+                        base, "JSqlParser could not parse this statement (" + rejected + "); analysed lexically"));
             }
             for (LexCall c : found) {
                 SqlToken name = toks.get(c.nameTok());
-                calls.add(new SqlLockCall(c.function(), name.start(), name.end(), c.args(), contexts.get(c.nameTok()), index));
+                calls.add(new SqlLockCall(
+                        c.function(), name.start(), name.end(), c.args(), contexts.get(c.nameTok()), index));
             }
         }
 
-        private void mapParsed(List<LexCall> found, List<ParserContexts.AstCall> ast, int base, boolean perform,
-                               String text, Map<Integer, SqlContext> out) {
+        private void mapParsed(
+                List<LexCall> found,
+                List<ParserContexts.AstCall> ast,
+                int base,
+                boolean perform,
+                String text,
+                Map<Integer, SqlContext> out) {
             Map<Integer, ParserContexts.AstCall> byOffset = new HashMap<>();
             boolean allPositioned = true;
             for (ParserContexts.AstCall c : ast) {
@@ -247,8 +269,11 @@ public final class SqlAnalyzer {
                             caseDepth++;
                         } else if (depth == 0 && t.is("END") && caseDepth > 0) {
                             caseDepth--;
-                        } else if (depth == 0 && (t.is("LOOP") || t.is("BEGIN") || t.is("DECLARE")
-                                || (caseDepth == 0 && (t.is("THEN") || t.is("ELSE"))))) {
+                        } else if (depth == 0
+                                && (t.is("LOOP")
+                                        || t.is("BEGIN")
+                                        || t.is("DECLARE")
+                                        || (caseDepth == 0 && (t.is("THEN") || t.is("ELSE"))))) {
                             cut = true;
                         }
                     }
@@ -292,7 +317,8 @@ public final class SqlAnalyzer {
             for (int i = a; i < b; i++) {
                 SqlToken t = toks.get(i);
                 int s = t.start() - base;
-                if (t.type() == SqlToken.Type.PARAM && (t.text().startsWith("#{") || t.text().startsWith("${"))) {
+                if (t.type() == SqlToken.Type.PARAM
+                        && (t.text().startsWith("#{") || t.text().startsWith("${"))) {
                     cs[s] = '?';
                     for (int k = s + 1; k < t.end() - base; k++) {
                         cs[k] = ' ';
@@ -317,7 +343,9 @@ public final class SqlAnalyzer {
                     continue;
                 }
                 Optional<AdvisoryFunction> f = AdvisoryFunction.byName(name);
-                if (f.isEmpty() || (t.type() == SqlToken.Type.QUOTED_IDENT && !name.equals(f.get().sqlName()))) {
+                if (f.isEmpty()
+                        || (t.type() == SqlToken.Type.QUOTED_IDENT
+                                && !name.equals(f.get().sqlName()))) {
                     continue;
                 }
                 int close = match[i + 1];
@@ -339,12 +367,14 @@ public final class SqlAnalyzer {
                 }
                 int qualStart = t.start();
                 if (i > a && toks.get(i - 1).isPunct(".")) {
-                    if (i - 2 < a || !"pg_catalog".equals(toks.get(i - 2).identName())
+                    if (i - 2 < a
+                            || !"pg_catalog".equals(toks.get(i - 2).identName())
                             || (i - 3 >= a && toks.get(i - 3).isPunct("."))) {
                         continue;
                     }
                     qualStart = toks.get(i - 2).start();
-                } else if (i > a && (toks.get(i - 1).is("FUNCTION") || toks.get(i - 1).is("PROCEDURE"))) {
+                } else if (i > a
+                        && (toks.get(i - 1).is("FUNCTION") || toks.get(i - 1).is("PROCEDURE"))) {
                     continue;
                 }
                 List<int[]> argRanges = new ArrayList<>();
@@ -368,7 +398,8 @@ public final class SqlAnalyzer {
                 if (empty) {
                     continue;
                 }
-                if (argRanges.size() == 1 && argRanges.get(0)[1] - argRanges.get(0)[0] == 1
+                if (argRanges.size() == 1
+                        && argRanges.get(0)[1] - argRanges.get(0)[0] == 1
                         && toks.get(argRanges.get(0)[0]).type() == SqlToken.Type.STRING) {
                     continue;
                 }
@@ -433,7 +464,10 @@ public final class SqlAnalyzer {
                 Long v = null;
                 if (t.type() == SqlToken.Type.NUMBER) {
                     v = integerValue(t.text(), negative);
-                } else if (t.type() == SqlToken.Type.STRING && cast && t.text().startsWith("'") && t.text().endsWith("'")
+                } else if (t.type() == SqlToken.Type.STRING
+                        && cast
+                        && t.text().startsWith("'")
+                        && t.text().endsWith("'")
                         && t.text().length() >= 2) {
                     String inner = t.text().substring(1, t.text().length() - 1).strip();
                     boolean innerNegative = inner.startsWith("-");
@@ -473,9 +507,27 @@ public final class SqlAnalyzer {
             return false;
         }
         return switch (t.text().toUpperCase(Locale.ROOT)) {
-            case "NULL", "TRUE", "FALSE", "DEFAULT", "CURRENT_USER", "SESSION_USER", "USER", "CURRENT_DATE",
-                 "CURRENT_TIME", "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP", "CURRENT_ROLE",
-                 "CURRENT_CATALOG", "CURRENT_SCHEMA", "SELECT", "CASE", "ARRAY", "ROW", "NOT", "EXISTS" -> false;
+            case "NULL",
+                    "TRUE",
+                    "FALSE",
+                    "DEFAULT",
+                    "CURRENT_USER",
+                    "SESSION_USER",
+                    "USER",
+                    "CURRENT_DATE",
+                    "CURRENT_TIME",
+                    "CURRENT_TIMESTAMP",
+                    "LOCALTIME",
+                    "LOCALTIMESTAMP",
+                    "CURRENT_ROLE",
+                    "CURRENT_CATALOG",
+                    "CURRENT_SCHEMA",
+                    "SELECT",
+                    "CASE",
+                    "ARRAY",
+                    "ROW",
+                    "NOT",
+                    "EXISTS" -> false;
             default -> true;
         };
     }
@@ -613,11 +665,14 @@ public final class SqlAnalyzer {
         for (int i = a; i < b; i++) {
             SqlToken t = toks.get(i);
             if (t.type() == SqlToken.Type.DOLLAR_STRING
-                    && (kind == StatementKind.DO_BLOCK || (i > a && toks.get(i - 1).is("AS")))) {
+                    && (kind == StatementKind.DO_BLOCK
+                            || (i > a && toks.get(i - 1).is("AS")))) {
                 int tag = t.dollarTagLength();
                 int from = t.start() + tag;
-                int to = t.text().length() >= 2 * tag && t.text().endsWith(t.text().substring(0, tag))
-                        ? t.end() - tag : t.end();
+                int to = t.text().length() >= 2 * tag
+                                && t.text().endsWith(t.text().substring(0, tag))
+                        ? t.end() - tag
+                        : t.end();
                 out.add(new int[] {from, Math.max(from, to)});
             }
         }
@@ -680,7 +735,8 @@ public final class SqlAnalyzer {
                     j += 2;
                 }
                 return j < b && (toks.get(j).is("FUNCTION") || toks.get(j).is("PROCEDURE"))
-                        ? StatementKind.CREATE_FUNCTION : StatementKind.OTHER;
+                        ? StatementKind.CREATE_FUNCTION
+                        : StatementKind.OTHER;
             }
             case "WITH": {
                 int depth = 0;

@@ -16,5 +16,4 @@ import io.github.pgadvisorylint.core.model.KeyPart;
  *              {@code UNKNOWN} otherwise (expressions, {@code hashtext(..)}, {@code 0x2A})
  * @param value the value when {@code kind == KNOWN}, else null
  */
-public record SqlArgument(String text, int start, int end, KeyPart.Kind kind, Long value) {
-}
+public record SqlArgument(String text, int start, int end, KeyPart.Kind kind, Long value) {}

@@ -1,26 +1,26 @@
 package io.github.pgadvisorylint.core.sql;
 
-import io.github.pgadvisorylint.core.facts.FileFacts;
 import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.facts.FileFacts;
 import io.github.pgadvisorylint.core.facts.Suppression;
+import io.github.pgadvisorylint.core.model.ConnectionScope;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
+import io.github.pgadvisorylint.core.model.ExecutionContext;
 import io.github.pgadvisorylint.core.model.Language;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
-import io.github.pgadvisorylint.core.diagnostic.Severity;
-import io.github.pgadvisorylint.core.source.SourceFile;
 import io.github.pgadvisorylint.core.model.SiteUsage;
+import io.github.pgadvisorylint.core.model.TransactionState;
+import io.github.pgadvisorylint.core.source.SourceFile;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
-import io.github.pgadvisorylint.core.model.ConnectionScope;
-import io.github.pgadvisorylint.core.model.ExecutionContext;
-import io.github.pgadvisorylint.core.source.SourceRegion;
-import io.github.pgadvisorylint.core.model.TransactionState;
 
 /**
  * The front end for {@code .sql} files: every statement of the script through the {@link SqlAnalyzer},
@@ -71,11 +71,15 @@ public final class SqlFileFrontEnd {
             return context(TransactionState.IN_TRANSACTION, "BEGIN", file.region(open.start(), open.start() + 5));
         }
         if (MIGRATION.matcher(file.path()).find()) {
-            return context(TransactionState.IN_TRANSACTION, "migration tools run each migration file in a transaction", null);
+            return context(
+                    TransactionState.IN_TRANSACTION, "migration tools run each migration file in a transaction", null);
         }
         if (index < statements.size() - 1) {
-            return context(TransactionState.AUTOCOMMIT, "outside BEGIN ... COMMIT, psql runs each statement of a script"
-                    + " in its own transaction (unless run with --single-transaction)", null);
+            return context(
+                    TransactionState.AUTOCOMMIT,
+                    "outside BEGIN ... COMMIT, psql runs each statement of a script"
+                            + " in its own transaction (unless run with --single-transaction)",
+                    null);
         }
         return ExecutionContext.UNKNOWN;
     }
@@ -100,19 +104,34 @@ public final class SqlFileFrontEnd {
         SqlLockCall unlock = pairing.release();
         SourceRegion release = file.region(unlock.nameStart(), unlock.nameEnd());
         return switch (pairing.kind()) {
-            case HANDLER_COVERS -> new LockLifecycle(site, ReleaseGuarantee.FINALLY, release,
-                    "an EXCEPTION handler releases the lock when the work fails");
-            case NOTHING_BETWEEN -> new LockLifecycle(site, ReleaseGuarantee.NOTHING_BETWEEN, release,
-                    "nothing between the lock and its unlock can fail");
+            case HANDLER_COVERS ->
+                new LockLifecycle(
+                        site,
+                        ReleaseGuarantee.FINALLY,
+                        release,
+                        "an EXCEPTION handler releases the lock when the work fails");
+            case NOTHING_BETWEEN ->
+                new LockLifecycle(
+                        site,
+                        ReleaseGuarantee.NOTHING_BETWEEN,
+                        release,
+                        "nothing between the lock and its unlock can fail");
             case UNGUARDED -> {
-                int line = file.region(pairing.stepOffset(), pairing.stepOffset()).startLine();
+                int line =
+                        file.region(pairing.stepOffset(), pairing.stepOffset()).startLine();
                 boolean leaves = switch (pairing.step()) {
                     case "RETURN", "EXIT", "CONTINUE" -> true;
                     default -> false;
                 };
-                yield new LockLifecycle(site, ReleaseGuarantee.NOT_IN_FINALLY, release, "the " + pairing.step()
-                        + " at line " + line + (leaves ? " leaves the block before" : " can raise an error before")
-                        + " the unlock at line " + release.startLine() + ", and no EXCEPTION handler releases the lock");
+                yield new LockLifecycle(
+                        site,
+                        ReleaseGuarantee.NOT_IN_FINALLY,
+                        release,
+                        "the " + pairing.step()
+                                + " at line " + line
+                                + (leaves ? " leaves the block before" : " can raise an error before")
+                                + " the unlock at line " + release.startLine()
+                                + ", and no EXCEPTION handler releases the lock");
             }
         };
     }
@@ -128,24 +147,39 @@ public final class SqlFileFrontEnd {
         Map<String, SiteUsage> usages = new HashMap<>();
         Map<SqlLockCall, PlpgsqlLifecycles.Pairing> bodies = PlpgsqlLifecycles.analyze(file.text(), analysis);
         for (SqlLockCall call : analysis.calls()) {
-            LockSite site = new LockSite(file.path() + "#" + sites.size(), call.function(),
-                    SqlSites.key(call, file::region), file.region(call.nameStart(), call.nameEnd()), null,
-                    Language.SQL, ExecutionApi.SQL_FILE, call.context(), null,
+            LockSite site = new LockSite(
+                    file.path() + "#" + sites.size(),
+                    call.function(),
+                    SqlSites.key(call, file::region),
+                    file.region(call.nameStart(), call.nameEnd()),
+                    null,
+                    Language.SQL,
+                    ExecutionApi.SQL_FILE,
+                    call.context(),
+                    null,
                     transaction(file, analysis.statements(), call.statementIndex()));
             sites.add(site);
             usages.put(site.id(), SqlSiteUsage.of(file.text(), analysis, call, file::region));
             if (call.function().operation().isAcquisition()) {
-                lifecycles.add(call.function().level() == LockLevel.TRANSACTION
-                        ? new LockLifecycle(site, ReleaseGuarantee.TRANSACTION_END, null, "transaction-level lock")
-                        : sessionLifecycle(file, site, bodies.get(call)));
+                lifecycles.add(
+                        call.function().level() == LockLevel.TRANSACTION
+                                ? new LockLifecycle(
+                                        site, ReleaseGuarantee.TRANSACTION_END, null, "transaction-level lock")
+                                : sessionLifecycle(file, site, bodies.get(call)));
             }
         }
         List<Notification> notes = new ArrayList<>();
         for (SqlProblem p : analysis.problems()) {
-            notes.add(new Notification(Severity.NOTE, "sql-parse-fallback", p.message(),
-                    file.region(p.offset(), p.offset())));
+            notes.add(new Notification(
+                    Severity.NOTE, "sql-parse-fallback", p.message(), file.region(p.offset(), p.offset())));
         }
-        return new FileFacts(file.path(), sites, lifecycles, notes,
-                Suppression.fromComments(file.path(), file.text().lines().toList()), List.of(), usages);
+        return new FileFacts(
+                file.path(),
+                sites,
+                lifecycles,
+                notes,
+                Suppression.fromComments(file.path(), file.text().lines().toList()),
+                List.of(),
+                usages);
     }
 }

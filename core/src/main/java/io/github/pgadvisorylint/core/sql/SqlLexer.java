@@ -18,8 +18,7 @@ final class SqlLexer {
     /** Longest dollar-quote tag accepted, so that the search for the closing tag stays linear. */
     private static final int MAX_TAG = 64;
 
-    private SqlLexer() {
-    }
+    private SqlLexer() {}
 
     /**
      * @param text the whole analysed text
@@ -64,7 +63,10 @@ final class SqlLexer {
                 if (j < n && text.charAt(j) == '\'' && len == 1 && "eEbBxXnN".indexOf(c) >= 0) {
                     i = endOfString(text, j, n, c == 'e' || c == 'E');
                     type = SqlToken.Type.STRING;
-                } else if (len == 1 && (c == 'u' || c == 'U') && j + 1 < n && text.charAt(j) == '&'
+                } else if (len == 1
+                        && (c == 'u' || c == 'U')
+                        && j + 1 < n
+                        && text.charAt(j) == '&'
                         && (text.charAt(j + 1) == '\'' || text.charAt(j + 1) == '"')) {
                     if (text.charAt(j + 1) == '\'') {
                         i = endOfString(text, j + 1, n, false);
@@ -83,8 +85,11 @@ final class SqlLexer {
                     char d = text.charAt(j);
                     if ((isIdentPart(d) && d != '$') || (d == '.' && !(j + 1 < n && text.charAt(j + 1) == '.'))) {
                         j++;
-                    } else if ((d == '+' || d == '-') && (text.charAt(j - 1) == 'e' || text.charAt(j - 1) == 'E')
-                            && j + 1 < n && isDigit(text.charAt(j + 1)) && isDecimalSoFar(text, i, j - 1)) {
+                    } else if ((d == '+' || d == '-')
+                            && (text.charAt(j - 1) == 'e' || text.charAt(j - 1) == 'E')
+                            && j + 1 < n
+                            && isDigit(text.charAt(j + 1))
+                            && isDecimalSoFar(text, i, j - 1)) {
                         j++;
                     } else {
                         break;
@@ -169,7 +174,10 @@ final class SqlLexer {
     }
 
     static boolean isIdentStart(char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (c >= 0x80 && !Character.isWhitespace(c));
+        return (c >= 'a' && c <= 'z')
+                || (c >= 'A' && c <= 'Z')
+                || c == '_'
+                || (c >= 0x80 && !Character.isWhitespace(c));
     }
 
     static boolean isIdentPart(char c) {

@@ -2,7 +2,6 @@ package io.github.pgadvisorylint.core.sql;
 
 import io.github.pgadvisorylint.core.model.AdvisoryFunction;
 import io.github.pgadvisorylint.core.model.SqlContext;
-
 import java.util.List;
 
 /**
@@ -20,8 +19,13 @@ import java.util.List;
  *                       that {@code DO} / {@code CREATE FUNCTION} statement (the context's
  *                       {@code statementText} is then the inner PL/pgSQL statement)
  */
-public record SqlLockCall(AdvisoryFunction function, int nameStart, int nameEnd, List<SqlArgument> arguments,
-                          SqlContext context, int statementIndex) {
+public record SqlLockCall(
+        AdvisoryFunction function,
+        int nameStart,
+        int nameEnd,
+        List<SqlArgument> arguments,
+        SqlContext context,
+        int statementIndex) {
 
     /** Copies the argument list. */
     public SqlLockCall {

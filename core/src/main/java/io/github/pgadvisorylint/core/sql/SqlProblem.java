@@ -7,5 +7,4 @@ package io.github.pgadvisorylint.core.sql;
  * @param message a human-readable sentence, e.g. {@code JSqlParser could not parse this statement
  *                (Encountered unexpected token ...); analysed lexically}
  */
-public record SqlProblem(int offset, String message) {
-}
+public record SqlProblem(int offset, String message) {}

@@ -17,8 +17,7 @@ import java.util.function.BiFunction;
  */
 public final class SqlSiteUsage {
 
-    private SqlSiteUsage() {
-    }
+    private SqlSiteUsage() {}
 
     /**
      * @param text     the analysed SQL text
@@ -27,13 +26,14 @@ public final class SqlSiteUsage {
      * @param regionOf maps a text range {@code [from, to)} to a file region, or null when it cannot
      * @return the usage; never null
      */
-    public static SiteUsage of(String text, SqlAnalysis analysis, SqlLockCall call,
-                               BiFunction<Integer, Integer, SourceRegion> regionOf) {
+    public static SiteUsage of(
+            String text, SqlAnalysis analysis, SqlLockCall call, BiFunction<Integer, Integer, SourceRegion> regionOf) {
         TimeoutEvidence timeout = timeout(text, analysis, call, regionOf);
         ResultUse result = ResultUse.UNKNOWN;
         String note = "";
         String stmt = call.context().statementText().stripLeading().toLowerCase(Locale.ROOT);
-        if (call.function().operation() == LockOperation.TRY_ACQUIRE && stmt.startsWith("perform")
+        if (call.function().operation() == LockOperation.TRY_ACQUIRE
+                && stmt.startsWith("perform")
                 && stmt.substring(7).stripLeading().startsWith(call.function().sqlName())) {
             result = ResultUse.NEVER_READ;
             note = "PERFORM discards the value";
@@ -44,13 +44,15 @@ public final class SqlSiteUsage {
         return new SiteUsage(result, note, null, timeout, topLevel, false);
     }
 
-    private static TimeoutEvidence timeout(String text, SqlAnalysis analysis, SqlLockCall call,
-                                           BiFunction<Integer, Integer, SourceRegion> regionOf) {
+    private static TimeoutEvidence timeout(
+            String text, SqlAnalysis analysis, SqlLockCall call, BiFunction<Integer, Integer, SourceRegion> regionOf) {
         Optional<SqlTimeouts.Setting> before = SqlTimeouts.inForce(text, analysis.statements(), call.nameStart());
         if (before.isPresent()) {
             SqlTimeouts.Setting s = before.get();
-            return new TimeoutEvidence(TimeoutEvidence.Kind.SQL_SET, (s.local() ? "a local " : "") + s.setting() + " = "
-                    + s.value() + " set earlier in the same SQL", regionOf.apply(s.start(), s.end()));
+            return new TimeoutEvidence(
+                    TimeoutEvidence.Kind.SQL_SET,
+                    (s.local() ? "a local " : "") + s.setting() + " = " + s.value() + " set earlier in the same SQL",
+                    regionOf.apply(s.start(), s.end()));
         }
         if (call.statementIndex() < analysis.statements().size()) {
             SqlStatement st = analysis.statements().get(call.statementIndex());
@@ -58,9 +60,13 @@ public final class SqlSiteUsage {
                 String whole = text.substring(st.start(), Math.min(text.length(), st.end()));
                 Optional<SqlTimeouts.Setting> clause = SqlTimeouts.lastBefore(whole, whole.length());
                 if (clause.isPresent()) {
-                    return new TimeoutEvidence(TimeoutEvidence.Kind.FUNCTION_SETTING, "the function sets "
-                            + clause.get().setting() + " = " + clause.get().value(),
-                            regionOf.apply(st.start() + clause.get().start(), st.start() + clause.get().end()));
+                    return new TimeoutEvidence(
+                            TimeoutEvidence.Kind.FUNCTION_SETTING,
+                            "the function sets " + clause.get().setting() + " = "
+                                    + clause.get().value(),
+                            regionOf.apply(
+                                    st.start() + clause.get().start(),
+                                    st.start() + clause.get().end()));
                 }
             }
         }

@@ -1,5 +1,7 @@
 package io.github.pgadvisorylint.core.sql;
 
+import io.github.pgadvisorylint.core.keys.PostgresHash;
+import io.github.pgadvisorylint.core.model.KeyHash;
 import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.KeySpace;
 import io.github.pgadvisorylint.core.model.LockKey;
@@ -10,14 +12,11 @@ import java.util.Locale;
 import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import io.github.pgadvisorylint.core.keys.PostgresHash;
-import io.github.pgadvisorylint.core.model.KeyHash;
 
 /** Turns the SQL front end's calls into model values shared by the Java and SQL file front ends. */
 public final class SqlSites {
 
-    private SqlSites() {
-    }
+    private SqlSites() {}
 
     /**
      * @param call   a lock call found by {@link SqlAnalyzer}
@@ -56,10 +55,13 @@ public final class SqlSites {
         boolean extended = m.group(1).equalsIgnoreCase("hashtextextended");
         KeyHash.Function fn = extended ? KeyHash.Function.HASHTEXTEXTENDED : KeyHash.Function.HASHTEXT;
         if (m.group(2) == null || (extended && m.group(4) == null)) {
-            return KeyPart.hashed(a.kind() == KeyPart.Kind.KNOWN ? KeyPart.Kind.UNKNOWN : a.kind(), text, new KeyHash(fn, null));
+            return KeyPart.hashed(
+                    a.kind() == KeyPart.Kind.KNOWN ? KeyPart.Kind.UNKNOWN : a.kind(), text, new KeyHash(fn, null));
         }
         String input = m.group(2).replace("''", "'");
-        long value = extended ? PostgresHash.hashtextextended(input, Long.parseLong(m.group(4))) : PostgresHash.hashtext(input);
+        long value = extended
+                ? PostgresHash.hashtextextended(input, Long.parseLong(m.group(4)))
+                : PostgresHash.hashtext(input);
         return KeyPart.known(value, text, region.apply(a.start(), a.end()), null, new KeyHash(fn, input));
     }
 }

@@ -8,5 +8,4 @@ package io.github.pgadvisorylint.core.sql;
  * @param end   offset just past its last token, exclusive; the {@code ;} and surrounding comments are not included
  * @param kind  what kind of statement it is, from its leading key words
  */
-public record SqlStatement(int start, int end, StatementKind kind) {
-}
+public record SqlStatement(int start, int end, StatementKind kind) {}

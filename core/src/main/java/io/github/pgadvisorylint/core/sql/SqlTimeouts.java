@@ -22,8 +22,7 @@ public final class SqlTimeouts {
                     + "|\\bset_config\\s*\\(\\s*'(lock_timeout|statement_timeout)'\\s*,\\s*'([^']*)'\\s*,\\s*(\\w+)"
                     + "|\\breset\\s+(lock_timeout|statement_timeout|all)\\b");
 
-    private SqlTimeouts() {
-    }
+    private SqlTimeouts() {}
 
     /**
      * A timeout setting found in SQL text.
@@ -34,8 +33,7 @@ public final class SqlTimeouts {
      * @param value   the value as written, e.g. {@code 5s}
      * @param local   true for {@code SET LOCAL} and {@code set_config(.., true)}: it ends with the transaction
      */
-    public record Setting(int start, int end, String setting, String value, boolean local) {
-    }
+    public record Setting(int start, int end, String setting, String value, boolean local) {}
 
     /**
      * @param text SQL text
@@ -50,11 +48,23 @@ public final class SqlTimeouts {
             if (m.group(8) != null) {
                 last = null;
             } else if (m.group(2) != null) {
-                last = enabled(m.group(4)) ? new Setting(m.start(), m.end(), m.group(2).toLowerCase(Locale.ROOT),
-                        m.group(4), m.group(1) != null && m.group(1).trim().equalsIgnoreCase("local")) : null;
+                last = enabled(m.group(4))
+                        ? new Setting(
+                                m.start(),
+                                m.end(),
+                                m.group(2).toLowerCase(Locale.ROOT),
+                                m.group(4),
+                                m.group(1) != null && m.group(1).trim().equalsIgnoreCase("local"))
+                        : null;
             } else {
-                last = enabled(m.group(6)) ? new Setting(m.start(), m.end(), m.group(5).toLowerCase(Locale.ROOT),
-                        m.group(6), m.group(7).equalsIgnoreCase("true")) : null;
+                last = enabled(m.group(6))
+                        ? new Setting(
+                                m.start(),
+                                m.end(),
+                                m.group(5).toLowerCase(Locale.ROOT),
+                                m.group(6),
+                                m.group(7).equalsIgnoreCase("true"))
+                        : null;
             }
         }
         return Optional.ofNullable(last);
@@ -74,7 +84,8 @@ public final class SqlTimeouts {
         if (found.isPresent() && found.get().local()) {
             for (SqlStatement s : statements) {
                 if ((s.kind() == StatementKind.COMMIT || s.kind() == StatementKind.ROLLBACK)
-                        && s.start() > found.get().start() && s.start() < callOffset) {
+                        && s.start() > found.get().start()
+                        && s.start() < callOffset) {
                     return Optional.empty();
                 }
             }

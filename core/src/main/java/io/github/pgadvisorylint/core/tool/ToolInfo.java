@@ -19,8 +19,7 @@ public final class ToolInfo {
 
     private static final String VERSION = loadVersion();
 
-    private ToolInfo() {
-    }
+    private ToolInfo() {}
 
     /**
      * @param ruleId a rule id, e.g. {@code lock-in-limit-query}

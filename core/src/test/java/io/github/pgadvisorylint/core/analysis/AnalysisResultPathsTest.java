@@ -17,18 +17,31 @@ class AnalysisResultPathsTest {
     void absoluteLocationsAndMessagesBelowTheRootBecomeRelative() {
         Path root = Path.of("/work/checkout/repo").toAbsolutePath();
         String abs = root.resolve("src/A.java").toString();
-        Notification fromIo = new Notification(Severity.WARNING, "unreadable-file",
-                "cannot read file: AccessDeniedException (" + abs + ")", SourceRegion.line(abs, 1));
-        Notification atRoot = new Notification(Severity.WARNING, "unreadable-path", "cannot walk: " + root,
-                SourceRegion.line(".", 1));
+        Notification fromIo = new Notification(
+                Severity.WARNING,
+                "unreadable-file",
+                "cannot read file: AccessDeniedException (" + abs + ")",
+                SourceRegion.line(abs, 1));
+        Notification atRoot = new Notification(
+                Severity.WARNING, "unreadable-path", "cannot walk: " + root, SourceRegion.line(".", 1));
         // a backslash inside a name is not a separator and stays as it is
-        Notification plain = new Notification(Severity.NOTE, "encoding", "kept", SourceRegion.line("src/back\\slash.java", 1));
-        AnalysisResult r = new AnalysisResult(root, List.of(), List.of(), List.of(fromIo, atRoot, plain),
-                new LockModel(List.of(), List.of()), 3, 1, 0);
-        assertThat(r.notifications()).extracting(n -> n.region().path() + " " + n.message()).containsExactly(
-                ". cannot walk: .",
-                "src/A.java cannot read file: AccessDeniedException (src/A.java)",
-                "src/back\\slash.java kept");
+        Notification plain =
+                new Notification(Severity.NOTE, "encoding", "kept", SourceRegion.line("src/back\\slash.java", 1));
+        AnalysisResult r = new AnalysisResult(
+                root,
+                List.of(),
+                List.of(),
+                List.of(fromIo, atRoot, plain),
+                new LockModel(List.of(), List.of()),
+                3,
+                1,
+                0);
+        assertThat(r.notifications())
+                .extracting(n -> n.region().path() + " " + n.message())
+                .containsExactly(
+                        ". cannot walk: .",
+                        "src/A.java cannot read file: AccessDeniedException (src/A.java)",
+                        "src/back\\slash.java kept");
         assertThat(r.notifications().get(2)).isSameAs(plain);
     }
 }

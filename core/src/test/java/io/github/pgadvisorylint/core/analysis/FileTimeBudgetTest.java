@@ -36,8 +36,16 @@ class FileTimeBudgetTest {
 
     /** @return settings with no rules, the given threads and nothing configured */
     static AnalysisRun.Settings settings(int threads) {
-        return new AnalysisRun.Settings(List.of(), Set.of(), Map.of(), threads, PoolingSetting.AUTO,
-                p -> true, Set.of(), Set.of(), ProgressListener.NONE);
+        return new AnalysisRun.Settings(
+                List.of(),
+                Set.of(),
+                Map.of(),
+                threads,
+                PoolingSetting.AUTO,
+                p -> true,
+                Set.of(),
+                Set.of(),
+                ProgressListener.NONE);
     }
 
     /** A statement JSqlParser needs over a second for: IN subqueries nested 12 deep, just under the cutoff. */
@@ -67,7 +75,8 @@ class FileTimeBudgetTest {
             assertThat(n.region().startLine()).isEqualTo(1);
             assertThat(n.message()).contains("time budget of 1 s").contains("skipped");
         });
-        assertThat(r.model().sites()).extracting(s -> s.region().path())
+        assertThat(r.model().sites())
+                .extracting(s -> s.region().path())
                 .containsExactly("V0__ok.sql", "V1__ok.sql", "V2__ok.sql", "V3__ok.sql");
         // the whole file needs 20+ s of parsing; the scan did not wait for it
         assertThat(ms).isLessThan(15_000);
@@ -92,7 +101,8 @@ class FileTimeBudgetTest {
                 }
             };
             AnalysisResult r = run.run();
-            assertThat(r.notifications()).extracting(Notification::kind, n -> n.region().path())
+            assertThat(r.notifications())
+                    .extracting(Notification::kind, n -> n.region().path())
                     .containsExactly(Tuple.tuple("file-time-budget", "Hang.java"));
             assertThat(r.model().sites()).extracting(LockSite::display).hasSize(4);
         } finally {
@@ -134,7 +144,10 @@ class FileTimeBudgetTest {
     @Test
     void theBudgetIsConfigurableAndMustBePositive() throws Exception {
         Files.writeString(root.resolve("a.sql"), "SELECT pg_advisory_xact_lock(1);\n");
-        AnalysisResult r = Analyzer.builder().threads(1).fileTimeBudget(Duration.ofSeconds(30)).build()
+        AnalysisResult r = Analyzer.builder()
+                .threads(1)
+                .fileTimeBudget(Duration.ofSeconds(30))
+                .build()
                 .analyze(root, List.of(root));
         assertThat(r.model().sites()).hasSize(1);
         assertThat(r.notifications()).isEmpty();

@@ -30,8 +30,10 @@ class RobustnessTest {
     @Timeout(30)
     void tenThousandTermConcatenationIsAnalysedNotOverflowed() throws Exception {
         String terms = String.join(" + ", Collections.nCopies(10_000, "\"a\""));
-        Files.writeString(root.resolve("L.java"), "class L { Object f(java.sql.Statement st) throws Exception {"
-                + " return st.executeQuery(\"SELECT pg_advisory_xact_lock(1), \" + " + terms + "); } }\n");
+        Files.writeString(
+                root.resolve("L.java"),
+                "class L { Object f(java.sql.Statement st) throws Exception {"
+                        + " return st.executeQuery(\"SELECT pg_advisory_xact_lock(1), \" + " + terms + "); } }\n");
         AnalysisResult r = analyze();
         assertThat(r.notifications()).isEmpty();
         assertThat(r.model().sites()).extracting(LockSite::display).containsExactly("pg_advisory_xact_lock(1)");
@@ -41,22 +43,29 @@ class RobustnessTest {
     @Timeout(30)
     void aLockInTheMiddleOfALongConcatenationIsFound() throws Exception {
         String before = String.join(" + ", Collections.nCopies(1_500, "\" \""));
-        Files.writeString(root.resolve("K.java"), "class K { Object f(java.sql.Statement st) throws Exception {"
-                + " return st.executeQuery(\"SELECT id FROM jobs WHERE \" + " + before
-                + " + \"pg_try_advisory_xact_lock(id) ORDER BY p LIMIT 1\"); } }\n");
+        Files.writeString(
+                root.resolve("K.java"),
+                "class K { Object f(java.sql.Statement st) throws Exception {"
+                        + " return st.executeQuery(\"SELECT id FROM jobs WHERE \" + " + before
+                        + " + \"pg_try_advisory_xact_lock(id) ORDER BY p LIMIT 1\"); } }\n");
         assertThat(analyze().model().sites()).hasSize(1);
     }
 
     @Test
     @Timeout(30)
     void deeplyNestedOrUnbalancedSqlFallsBackQuicklyWithANote() throws Exception {
-        Files.writeString(root.resolve("a.sql"), "SELECT id FROM t WHERE " + "(".repeat(40) + "pg_try_advisory_xact_lock(id)"
-                + ")".repeat(40) + " ORDER BY p LIMIT 1;\n");
-        Files.writeString(root.resolve("b.sql"), "SELECT id FROM t WHERE " + "(".repeat(14)
-                + "pg_try_advisory_xact_lock(id) ORDER BY p LIMIT 1;\n");
+        Files.writeString(
+                root.resolve("a.sql"),
+                "SELECT id FROM t WHERE " + "(".repeat(40) + "pg_try_advisory_xact_lock(id)" + ")".repeat(40)
+                        + " ORDER BY p LIMIT 1;\n");
+        Files.writeString(
+                root.resolve("b.sql"),
+                "SELECT id FROM t WHERE " + "(".repeat(14) + "pg_try_advisory_xact_lock(id) ORDER BY p LIMIT 1;\n");
         AnalysisResult r = analyze();
         assertThat(r.model().sites()).hasSize(2);
-        assertThat(r.notifications()).extracting(Notification::kind).containsExactly("sql-parse-fallback", "sql-parse-fallback");
+        assertThat(r.notifications())
+                .extracting(Notification::kind)
+                .containsExactly("sql-parse-fallback", "sql-parse-fallback");
     }
 
     @Test
@@ -72,11 +81,13 @@ class RobustnessTest {
     @Timeout(30)
     void aYamlFileOverTheSizeLimitIsSkippedBeforeAnyParsing() throws Exception {
         // snakeyaml reads about 1 MB/s of a huge scalar: the byte limit keeps it from ever seeing 17 MB
-        StringBuilder b = new StringBuilder("spring:\n  datasource:\n    url: jdbc:postgresql://pgbouncer:6432/app\nblob: \"");
+        StringBuilder b =
+                new StringBuilder("spring:\n  datasource:\n    url: jdbc:postgresql://pgbouncer:6432/app\nblob: \"");
         b.append("x".repeat(17 * 1024 * 1024)).append("\"\n");
         Files.writeString(root.resolve("application.yml"), b);
         AnalysisResult r = analyze();
-        assertThat(r.notifications()).extracting(Notification::kind, n -> n.region().path())
+        assertThat(r.notifications())
+                .extracting(Notification::kind, n -> n.region().path())
                 .containsExactly(Tuple.tuple("file-too-large", "application.yml"));
         assertThat(r.model().poolingEvidence()).isEmpty();
     }

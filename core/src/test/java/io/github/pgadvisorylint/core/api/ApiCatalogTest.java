@@ -35,7 +35,8 @@ class ApiCatalogTest {
 
     @Test
     void receiverSuffixesAndAccessorPatterns() {
-        assertThat(API.roles("LockStatement", "setLong", 2, EnumSet.of(ApiFamily.JDBC))).contains(Role.BINDS_PARAMETER);
+        assertThat(API.roles("LockStatement", "setLong", 2, EnumSet.of(ApiFamily.JDBC)))
+                .contains(Role.BINDS_PARAMETER);
         assertThat(API.roles("Query", "setLong", 2, EnumSet.of(ApiFamily.JDBC))).doesNotContain(Role.BINDS_PARAMETER);
         assertThat(API.is(Role.PURE, "getLockKey")).isTrue();
         assertThat(API.is(Role.PURE, "getaway")).isFalse();
@@ -95,9 +96,14 @@ class ApiCatalogTest {
         assertThat(API.source(ApiFamily.JDBI, "Handle")).contains(ConnectionSource.PINNED);
         assertThat(API.source(ApiFamily.VERTX, "SqlClient")).contains(ConnectionSource.EITHER);
         assertThat(API.source(ApiFamily.JDBI, "JdbcTemplate")).isEmpty();
-        assertThat(API.types(ApiFamily.SPRING_JDBC, ConnectionSource.PER_CALL)).containsExactly("JdbcClient",
-                "JdbcOperations", "JdbcTemplate", "NamedParameterJdbcOperations", "NamedParameterJdbcTemplate",
-                "SimpleJdbcCall");
+        assertThat(API.types(ApiFamily.SPRING_JDBC, ConnectionSource.PER_CALL))
+                .containsExactly(
+                        "JdbcClient",
+                        "JdbcOperations",
+                        "JdbcTemplate",
+                        "NamedParameterJdbcOperations",
+                        "NamedParameterJdbcTemplate",
+                        "SimpleJdbcCall");
     }
 
     @Test
@@ -112,15 +118,19 @@ class ApiCatalogTest {
     void noDuplicateEntries() {
         Set<String> keys = new HashSet<>();
         for (MethodMatcher m : API.matchers()) {
-            String key = m.family() + " " + new TreeSet<>(m.receivers()) + " " + m.name() + " " + m.minArity() + " " + m.maxArity();
+            String key = m.family() + " " + new TreeSet<>(m.receivers()) + " " + m.name() + " " + m.minArity() + " "
+                    + m.maxArity();
             assertThat(keys.add(key)).as("duplicate matcher %s", key).isTrue();
         }
         Set<String> types = new HashSet<>();
         for (TypeFact t : API.types()) {
-            assertThat(types.add(t.family() + " " + t.simpleName())).as("duplicate type %s", t).isTrue();
+            assertThat(types.add(t.family() + " " + t.simpleName()))
+                    .as("duplicate type %s", t)
+                    .isTrue();
         }
         MethodMatcher one = new MethodMatcher(ApiFamily.JDBC, Set.of(), "x", 0, 0, Set.of(Role.PURE), null);
-        assertThatThrownBy(() -> new ApiCatalog(List.of(one, one), List.of())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ApiCatalog(List.of(one, one), List.of()))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

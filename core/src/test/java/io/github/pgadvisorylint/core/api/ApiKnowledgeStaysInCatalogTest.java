@@ -29,16 +29,25 @@ class ApiKnowledgeStaysInCatalogTest {
 
     /** Files that still hold such literals, with how many; see docs/architecture.md "Where to add things". */
     private static final Map<String, Integer> NOT_YET_MIGRATED = Map.of(
-            "ApiSurfaces.java", 3,            // jOOQ plain-SQL names, the candidate-name union, JDBI handle calls
-            "HelperSites.java", 1,            // helper names too common to resolve by name: not API knowledge
-            "LockHazardAnalyzer.java", 4,     // merged from h-newrules while the catalog was built: to migrate next
+            "ApiSurfaces.java", 3, // jOOQ plain-SQL names, the candidate-name union, JDBI handle calls
+            "HelperSites.java", 1, // helper names too common to resolve by name: not API knowledge
+            "LockHazardAnalyzer.java", 4, // merged from h-newrules while the catalog was built: to migrate next
             "MyBatisMapperFrontEnd.java", 1); // mapper XML element names, not method names
 
-    private static final Set<ApiFamily> DATA_ACCESS = EnumSet.of(ApiFamily.JDBC, ApiFamily.SPRING_JDBC, ApiFamily.SPRING_TX,
-            ApiFamily.JPA, ApiFamily.JOOQ, ApiFamily.JDBI, ApiFamily.R2DBC, ApiFamily.VERTX, ApiFamily.MYBATIS,
+    private static final Set<ApiFamily> DATA_ACCESS = EnumSet.of(
+            ApiFamily.JDBC,
+            ApiFamily.SPRING_JDBC,
+            ApiFamily.SPRING_TX,
+            ApiFamily.JPA,
+            ApiFamily.JOOQ,
+            ApiFamily.JDBI,
+            ApiFamily.R2DBC,
+            ApiFamily.VERTX,
+            ApiFamily.MYBATIS,
             ApiFamily.MICRONAUT);
 
-    private static final Pattern OPENING = Pattern.compile("\\b(Set\\.of|List\\.of|Map\\.of|Map\\.entry|Arrays\\.asList|Pattern\\.compile)\\s*\\(");
+    private static final Pattern OPENING =
+            Pattern.compile("\\b(Set\\.of|List\\.of|Map\\.of|Map\\.entry|Arrays\\.asList|Pattern\\.compile)\\s*\\(");
     private static final Pattern STRING = Pattern.compile("\"((?:[^\"\\\\]|\\\\.)*)\"");
     private static final Pattern WORD = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
@@ -49,7 +58,8 @@ class ApiKnowledgeStaysInCatalogTest {
         assertThat(root).isDirectory();
         Map<String, List<String>> found = new TreeMap<>();
         try (Stream<Path> files = Files.walk(root)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
+            for (Path f :
+                    files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
                 if (f.getParent().getFileName().toString().equals("api")) {
                     continue;
                 }
@@ -65,14 +75,16 @@ class ApiKnowledgeStaysInCatalogTest {
                         }
                     }
                     if (named.size() >= 2) {
-                        found.computeIfAbsent(f.getFileName().toString(), k -> new ArrayList<>()).add(String.join(",", named));
+                        found.computeIfAbsent(f.getFileName().toString(), k -> new ArrayList<>())
+                                .add(String.join(",", named));
                     }
                 }
             }
         }
         for (Map.Entry<String, List<String>> e : found.entrySet()) {
             assertThat(e.getValue().size())
-                    .as("%s declares lists of API method names %s: put them in core.api.ApiCatalog and query it",
+                    .as(
+                            "%s declares lists of API method names %s: put them in core.api.ApiCatalog and query it",
                             e.getKey(), e.getValue())
                     .isLessThanOrEqualTo(NOT_YET_MIGRATED.getOrDefault(e.getKey(), 0));
         }
@@ -80,7 +92,8 @@ class ApiKnowledgeStaysInCatalogTest {
 
     @Test
     void theScanFindsAListOfApiMethodNames() {
-        List<String> literals = literals("class A { static final Set<String> S = Set.of(\"executeQuery\", \"prepareCall\"); }");
+        List<String> literals =
+                literals("class A { static final Set<String> S = Set.of(\"executeQuery\", \"prepareCall\"); }");
         assertThat(literals).hasSize(1);
         assertThat(literals.get(0)).contains("executeQuery", "prepareCall");
     }

@@ -21,13 +21,25 @@ class BaselineTest {
     Path dir;
 
     private static Finding finding(String fingerprint, int line) {
-        return new Finding("lock-in-limit-query", Severity.ERROR, "message " + fingerprint,
-                new SourceRegion("src/A.java", line, 5, line, 20), List.of(), fingerprint);
+        return new Finding(
+                "lock-in-limit-query",
+                Severity.ERROR,
+                "message " + fingerprint,
+                new SourceRegion("src/A.java", line, 5, line, 20),
+                List.of(),
+                fingerprint);
     }
 
     private static AnalysisResult result(Finding... findings) {
-        return new AnalysisResult(Path.of("/root"), List.of(), List.of(findings), List.of(),
-                new LockModel(List.of(), List.of()), 1, 1, 1);
+        return new AnalysisResult(
+                Path.of("/root"),
+                List.of(),
+                List.of(findings),
+                List.of(),
+                new LockModel(List.of(), List.of()),
+                1,
+                1,
+                1);
     }
 
     @Test
@@ -74,22 +86,27 @@ class BaselineTest {
     void anUpdateOnlyDropsUnlessAskedToRecordAll() {
         Baseline b = Baseline.of(List.of(finding("aaaa", 3), finding("bbbb", 4)));
         List<Finding> now = List.of(finding("bbbb", 40), finding("cccc", 50));
-        assertThat(b.update(now, false).entries()).extracting(Baseline.Entry::fingerprint).containsExactly("bbbb");
-        assertThat(b.update(now, true).entries()).extracting(Baseline.Entry::fingerprint).containsExactly("bbbb", "cccc");
+        assertThat(b.update(now, false).entries())
+                .extracting(Baseline.Entry::fingerprint)
+                .containsExactly("bbbb");
+        assertThat(b.update(now, true).entries())
+                .extracting(Baseline.Entry::fingerprint)
+                .containsExactly("bbbb", "cccc");
     }
 
     @Test
     void refusesBrokenFiles() throws Exception {
         Path file = dir.resolve("b.json");
         Files.writeString(file, "{\n  \"version\": 1,\n  \"findings\": [\n");
-        assertThatThrownBy(() -> Baseline.read(file)).isInstanceOf(BaselineException.class)
+        assertThatThrownBy(() -> Baseline.read(file))
+                .isInstanceOf(BaselineException.class)
                 .hasMessageStartingWith(file + ":4: not valid JSON");
         Files.writeString(file, "{\"version\": 2, \"findings\": []}");
-        assertThatThrownBy(() -> Baseline.read(file)).hasMessage(file + ": unsupported baseline version 2"
-                + " (this pg-advisory-lint reads version 1)");
+        assertThatThrownBy(() -> Baseline.read(file))
+                .hasMessage(file + ": unsupported baseline version 2" + " (this pg-advisory-lint reads version 1)");
         Files.writeString(file, "{\"version\": 1, \"findings\": [{\"ruleId\": \"x\", \"path\": \"p\"}]}");
-        assertThatThrownBy(() -> Baseline.read(file)).hasMessage(file + ": findings[0]: \"fingerprint\" must be a"
-                + " non-empty string");
+        assertThatThrownBy(() -> Baseline.read(file))
+                .hasMessage(file + ": findings[0]: \"fingerprint\" must be a" + " non-empty string");
         Files.writeString(file, "[]");
         assertThatThrownBy(() -> Baseline.read(file)).hasMessageContaining("not a baseline");
     }

@@ -13,13 +13,44 @@ import org.junit.jupiter.api.Timeout;
 /** {@link Globs}: the java.nio glob meaning, matched without backtracking. */
 class GlobsTest {
 
-    private static final List<String> PATHS = List.of("a.sql", "db/a.sql", "db/V1__x.sql", "src/main/A.java",
-            "src/gen/deep/B.java", "x", "dx", "d/x", "a,b", "b", "ab/c", "src/{weird}.sql", "c.jav", "c.javb");
+    private static final List<String> PATHS = List.of(
+            "a.sql",
+            "db/a.sql",
+            "db/V1__x.sql",
+            "src/main/A.java",
+            "src/gen/deep/B.java",
+            "x",
+            "dx",
+            "d/x",
+            "a,b",
+            "b",
+            "ab/c",
+            "src/{weird}.sql",
+            "c.jav",
+            "c.javb");
 
     /** Patterns the JDK matches quickly: both matchers must agree on every path. */
-    private static final List<String> PATTERNS = List.of("*.sql", "**/*.sql", "db/*.sql", "**", "*", "src/**",
-            "**/B.java", "?.sql", "db/V?__*.sql", "{a,b}", "a{,b}/c", "{src,db}/**", "src/[gm]*/**", "[!a]*",
-            "c.jav[a-c]", "*x", "**x", "src/\\{weird}.sql", "ab/c", "a.sql");
+    private static final List<String> PATTERNS = List.of(
+            "*.sql",
+            "**/*.sql",
+            "db/*.sql",
+            "**",
+            "*",
+            "src/**",
+            "**/B.java",
+            "?.sql",
+            "db/V?__*.sql",
+            "{a,b}",
+            "a{,b}/c",
+            "{src,db}/**",
+            "src/[gm]*/**",
+            "[!a]*",
+            "c.jav[a-c]",
+            "*x",
+            "**x",
+            "src/\\{weird}.sql",
+            "ab/c",
+            "a.sql");
 
     @Test
     void matchesWhatTheJdkGlobMatches() {
@@ -29,11 +60,14 @@ class GlobsTest {
             }
             Globs ours = Globs.compile(List.of(pattern));
             PathMatcher jdk = FileSystems.getDefault().getPathMatcher("glob:" + pattern);
-            PathMatcher jdkNoDir = pattern.startsWith("**/") ? FileSystems.getDefault().getPathMatcher("glob:"
-                    + pattern.substring(3)) : jdk;
+            PathMatcher jdkNoDir = pattern.startsWith("**/")
+                    ? FileSystems.getDefault().getPathMatcher("glob:" + pattern.substring(3))
+                    : jdk;
             for (String path : PATHS) {
                 Path p = Path.of(path);
-                assertThat(ours.matches(p)).as(pattern + " on " + path).isEqualTo(jdk.matches(p) || jdkNoDir.matches(p));
+                assertThat(ours.matches(p))
+                        .as(pattern + " on " + path)
+                        .isEqualTo(jdk.matches(p) || jdkNoDir.matches(p));
             }
         }
     }

@@ -29,7 +29,9 @@ class LintConfigLoaderTest {
     }
 
     private static void fails(String yaml, String message) {
-        assertThatThrownBy(() -> parse(yaml)).isInstanceOf(ConfigException.class).hasMessage(FILE + ":" + message);
+        assertThatThrownBy(() -> parse(yaml))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage(FILE + ":" + message);
     }
 
     @Test
@@ -63,16 +65,20 @@ class LintConfigLoaderTest {
 
     @Test
     void onOrASeveritySwitchesOnARuleThatIsOffByDefault() {
-        RuleDescriptor offByDefault = new RuleDescriptor("unused-suppression", "UnusedSuppression", Severity.NOTE,
-                "s", "f", "# page", List.of(), false);
-        RuleDescriptor onByDefault = new RuleDescriptor("duplicate-lock-key", "DuplicateLockKey", Severity.WARNING,
-                "s", "f", "# page", List.of());
+        RuleDescriptor offByDefault = new RuleDescriptor(
+                "unused-suppression", "UnusedSuppression", Severity.NOTE, "s", "f", "# page", List.of(), false);
+        RuleDescriptor onByDefault = new RuleDescriptor(
+                "duplicate-lock-key", "DuplicateLockKey", Severity.WARNING, "s", "f", "# page", List.of());
         assertThat(LintConfig.none().runs(offByDefault)).isFalse();
         assertThat(LintConfig.none().runs(onByDefault)).isTrue();
-        assertThat(parse("rules:\n  unused-suppression: on\n").runs(offByDefault)).isTrue();
-        assertThat(parse("rules:\n  unused-suppression: warning\n").runs(offByDefault)).isTrue();
-        assertThat(parse("rules:\n  unused-suppression: off\n").runs(offByDefault)).isFalse();
-        assertThat(parse("rules:\n  duplicate-lock-key: off\n").runs(onByDefault)).isFalse();
+        assertThat(parse("rules:\n  unused-suppression: on\n").runs(offByDefault))
+                .isTrue();
+        assertThat(parse("rules:\n  unused-suppression: warning\n").runs(offByDefault))
+                .isTrue();
+        assertThat(parse("rules:\n  unused-suppression: off\n").runs(offByDefault))
+                .isFalse();
+        assertThat(parse("rules:\n  duplicate-lock-key: off\n").runs(onByDefault))
+                .isFalse();
     }
 
     @Test
@@ -96,24 +102,33 @@ class LintConfigLoaderTest {
 
     @Test
     void unknownKey() {
-        fails("rules: {}\npolling: transaction\n", "2:1: unknown key 'polling' (did you mean pooling?) (allowed:"
-                + " rules, includes, excludes, pooling, includeTests, lockHelpers, pooledApiTypes)");
-        fails("colour: red\n", "1:1: unknown key 'colour' (allowed: rules, includes, excludes, pooling, includeTests,"
-                + " lockHelpers, pooledApiTypes)");
+        fails(
+                "rules: {}\npolling: transaction\n",
+                "2:1: unknown key 'polling' (did you mean pooling?) (allowed:"
+                        + " rules, includes, excludes, pooling, includeTests, lockHelpers, pooledApiTypes)");
+        fails(
+                "colour: red\n",
+                "1:1: unknown key 'colour' (allowed: rules, includes, excludes, pooling, includeTests,"
+                        + " lockHelpers, pooledApiTypes)");
     }
 
     @Test
     void duplicateKey() {
         fails("pooling: auto\nincludeTests: true\npooling: none\n", "3:1: duplicate key 'pooling' (first at line 1)");
-        fails("rules:\n  duplicate-lock-key: off\n  duplicate-lock-key: on\n",
+        fails(
+                "rules:\n  duplicate-lock-key: off\n  duplicate-lock-key: on\n",
                 "3:3: duplicate rule 'duplicate-lock-key' (first at line 2)");
     }
 
     @Test
     void badPooling() {
-        fails("pooling: transactional\n", "1:10: pooling: 'transactional' is not allowed (allowed: auto, transaction,"
-                + " statement, session, none)");
-        fails("pooling: [a]\n", "1:10: pooling: expected one of auto, transaction, statement, session, none, found a list");
+        fails(
+                "pooling: transactional\n",
+                "1:10: pooling: 'transactional' is not allowed (allowed: auto, transaction,"
+                        + " statement, session, none)");
+        fails(
+                "pooling: [a]\n",
+                "1:10: pooling: expected one of auto, transaction, statement, session, none, found a list");
         fails("pooling:\n", "1:9: pooling: expected one of auto, transaction, statement, session, none, found nothing");
     }
 
@@ -124,14 +139,20 @@ class LintConfigLoaderTest {
 
     @Test
     void badRules() {
-        fails("rules:\n  lock-in-limt-query: off\n", "2:3: rules: unknown rule 'lock-in-limt-query' (did you mean"
-                + " lock-in-limit-query?) (allowed: duplicate-lock-key, lock-in-limit-query, unused-suppression)");
-        fails("rules:\n  lock-in-limit-query: disabled\n", "2:24: rules.lock-in-limit-query: 'disabled' is not allowed"
-                + " (allowed: off, on, error, warning, note)");
-        fails("rules:\n  lock-in-limit-query: {severity: note}\n", "2:24: rules.lock-in-limit-query: expected one of"
-                + " off, on, error, warning, note, found a mapping");
-        fails("rules: [lock-in-limit-query]\n", "1:8: rules: expected a mapping of rule id to one of off, on, error,"
-                + " warning, note, found a list");
+        fails(
+                "rules:\n  lock-in-limt-query: off\n",
+                "2:3: rules: unknown rule 'lock-in-limt-query' (did you mean"
+                        + " lock-in-limit-query?) (allowed: duplicate-lock-key, lock-in-limit-query, unused-suppression)");
+        fails(
+                "rules:\n  lock-in-limit-query: disabled\n",
+                "2:24: rules.lock-in-limit-query: 'disabled' is not allowed"
+                        + " (allowed: off, on, error, warning, note)");
+        fails(
+                "rules:\n  lock-in-limit-query: {severity: note}\n",
+                "2:24: rules.lock-in-limit-query: expected one of" + " off, on, error, warning, note, found a mapping");
+        fails(
+                "rules: [lock-in-limit-query]\n",
+                "1:8: rules: expected a mapping of rule id to one of off, on, error," + " warning, note, found a list");
     }
 
     @Test
@@ -143,19 +164,27 @@ class LintConfigLoaderTest {
 
     @Test
     void badNames() {
-        fails("lockHelpers: [\"acquire()\"]\n", "1:15: lockHelpers: 'acquire()' is not a Java name (allowed: method names"
-                + " such as acquire, Locks.acquire or com.acme.Locks.acquire)");
-        fails("pooledApiTypes: [com..Pool]\n", "1:18: pooledApiTypes: 'com..Pool' is not a Java name (allowed: type"
-                + " names such as PooledDataSource or com.acme.db.PooledDataSource)");
+        fails(
+                "lockHelpers: [\"acquire()\"]\n",
+                "1:15: lockHelpers: 'acquire()' is not a Java name (allowed: method names"
+                        + " such as acquire, Locks.acquire or com.acme.Locks.acquire)");
+        fails(
+                "pooledApiTypes: [com..Pool]\n",
+                "1:18: pooledApiTypes: 'com..Pool' is not a Java name (allowed: type"
+                        + " names such as PooledDataSource or com.acme.db.PooledDataSource)");
     }
 
     @Test
     void notAMappingOrNotYaml() {
-        fails("- a\n- b\n", "1:1: the file: expected a mapping of the keys rules, includes, excludes, pooling,"
-                + " includeTests, lockHelpers, pooledApiTypes, found a list");
-        assertThatThrownBy(() -> parse("pooling: [unclosed\n")).isInstanceOf(ConfigException.class)
+        fails(
+                "- a\n- b\n",
+                "1:1: the file: expected a mapping of the keys rules, includes, excludes, pooling,"
+                        + " includeTests, lockHelpers, pooledApiTypes, found a list");
+        assertThatThrownBy(() -> parse("pooling: [unclosed\n"))
+                .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith(FILE + ":2:1: not valid YAML: ");
-        assertThatThrownBy(() -> parse("a: 1\n---\nb: 2\n")).isInstanceOf(ConfigException.class)
+        assertThatThrownBy(() -> parse("a: 1\n---\nb: 2\n"))
+                .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("not valid YAML");
     }
 
@@ -163,10 +192,12 @@ class LintConfigLoaderTest {
     void unreadableFiles() throws Exception {
         Path bad = dir.resolve(LintConfigLoader.FILE_NAME);
         Files.write(bad, new byte[] {'p', ':', ' ', (byte) 0xC3, (byte) 0x28});
-        assertThatThrownBy(() -> LintConfigLoader.load(bad, RULES)).isInstanceOf(ConfigException.class)
+        assertThatThrownBy(() -> LintConfigLoader.load(bad, RULES))
+                .isInstanceOf(ConfigException.class)
                 .hasMessage(bad + ": file is not valid UTF-8");
         Path missing = dir.resolve("missing.yml");
-        assertThatThrownBy(() -> LintConfigLoader.load(missing, RULES)).isInstanceOf(ConfigException.class)
+        assertThatThrownBy(() -> LintConfigLoader.load(missing, RULES))
+                .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith(missing + ": cannot read the file: NoSuchFileException");
     }
 
@@ -177,28 +208,40 @@ class LintConfigLoaderTest {
         Files.createDirectories(repo.resolve(".git"));
         assertThat(LintConfigLoader.find(module)).isEmpty();
         Files.writeString(dir.resolve(LintConfigLoader.FILE_NAME), "pooling: none\n");
-        assertThat(LintConfigLoader.find(module)).as("never above the repository root").isEmpty();
-        Path atRoot = Files.writeString(repo.resolve(LintConfigLoader.FILE_NAME), "pooling: none\n",
-                StandardCharsets.UTF_8);
-        assertThat(LintConfigLoader.find(module)).contains(atRoot.toAbsolutePath().normalize());
+        assertThat(LintConfigLoader.find(module))
+                .as("never above the repository root")
+                .isEmpty();
+        Path atRoot =
+                Files.writeString(repo.resolve(LintConfigLoader.FILE_NAME), "pooling: none\n", StandardCharsets.UTF_8);
+        assertThat(LintConfigLoader.find(module))
+                .contains(atRoot.toAbsolutePath().normalize());
         Path inModule = Files.writeString(repo.resolve("billing/" + LintConfigLoader.FILE_NAME), "");
-        assertThat(LintConfigLoader.find(module)).contains(inModule.toAbsolutePath().normalize());
+        assertThat(LintConfigLoader.find(module))
+                .contains(inModule.toAbsolutePath().normalize());
     }
 
     @Test
     void fileFilterMatchesRelativeToTheFilesDirectory() {
-        LintConfig c = LintConfigLoader.parse(Path.of("/repo/.pg-advisory-lint.yml"),
-                "includes: ['**/src/main/**', 'db/']\nexcludes: ['**/generated/**']\n", RULES);
+        LintConfig c = LintConfigLoader.parse(
+                Path.of("/repo/.pg-advisory-lint.yml"),
+                "includes: ['**/src/main/**', 'db/']\nexcludes: ['**/generated/**']\n",
+                RULES);
         Predicate<Path> f = c.fileFilter(Path.of("/repo/billing"), false);
         assertThat(f.test(Path.of("/repo/billing/src/main/java/A.java"))).isTrue();
-        assertThat(f.test(Path.of("/repo/src/main/java/A.java"))).as("leading **/ matches no directory").isTrue();
-        assertThat(f.test(Path.of("/repo/db/V1__x.sql"))).as("trailing / means everything below").isTrue();
-        assertThat(f.test(Path.of("/repo/billing/src/main/java/generated/G.java"))).isFalse();
+        assertThat(f.test(Path.of("/repo/src/main/java/A.java")))
+                .as("leading **/ matches no directory")
+                .isTrue();
+        assertThat(f.test(Path.of("/repo/db/V1__x.sql")))
+                .as("trailing / means everything below")
+                .isTrue();
+        assertThat(f.test(Path.of("/repo/billing/src/main/java/generated/G.java")))
+                .isFalse();
         assertThat(f.test(Path.of("/repo/billing/README.sql"))).isFalse();
 
         Predicate<Path> noTests = LintConfig.none().fileFilter(Path.of("/repo"), true);
         assertThat(noTests.test(Path.of("/repo/billing/src/test/java/T.java"))).isFalse();
         assertThat(noTests.test(Path.of("/repo/billing/src/main/java/T.java"))).isTrue();
-        assertThat(LintConfig.none().fileFilter(Path.of("/repo"), false).test(Path.of("/repo/src/test/T.java"))).isTrue();
+        assertThat(LintConfig.none().fileFilter(Path.of("/repo"), false).test(Path.of("/repo/src/test/T.java")))
+                .isTrue();
     }
 }

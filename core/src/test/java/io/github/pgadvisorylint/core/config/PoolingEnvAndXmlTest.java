@@ -18,7 +18,8 @@ class PoolingEnvAndXmlTest {
 
     @Test
     void dotenvPoolModeForms() {
-        PoolingEvidence e = declared(".env", "# pooler\nPOOL_MODE=transaction\n", PoolingMode.TRANSACTION, "transaction");
+        PoolingEvidence e =
+                declared(".env", "# pooler\nPOOL_MODE=transaction\n", PoolingMode.TRANSACTION, "transaction");
         assertThat(e.region()).isEqualTo(new SourceRegion(".env", 2, 11, 2, 22));
         assertThat(e.description()).isEqualTo("POOL_MODE=transaction in a .env file");
         declared(".env.production", "export PGBOUNCER_POOL_MODE=\"statement\"\n", PoolingMode.STATEMENT, "statement");
@@ -48,15 +49,19 @@ class PoolingEnvAndXmlTest {
                 + "</beans>\n";
         PoolingEvidence e = inferred("src/main/resources/context.xml", t, "prepareThreshold=0");
         assertThat(e.region().startLine()).isEqualTo(3);
-        silent("pom.xml", "<project><!--\n jdbc:postgresql://db:6432/app\n--><url>jdbc:postgresql://localhost:5432/app</url>"
-                + "</project>\n");
+        silent(
+                "pom.xml",
+                "<project><!--\n jdbc:postgresql://db:6432/app\n--><url>jdbc:postgresql://localhost:5432/app</url>"
+                        + "</project>\n");
     }
 
     @Test
     void otherConfigIsReadLineByLineWithoutComments() {
         String t = "db {\n  # url = \"jdbc:postgresql://db:6432/old\"\n  url = \"jdbc:postgresql://db:6432/app\"\n}\n";
         ConfigScan s = scan("application.conf", t);
-        assertThat(s.evidence()).extracting(PoolingEvidence::region).containsExactly(at("application.conf", t, "6432", 1));
+        assertThat(s.evidence())
+                .extracting(PoolingEvidence::region)
+                .containsExactly(at("application.conf", t, "6432", 1));
     }
 
     @Test
@@ -65,22 +70,38 @@ class PoolingEnvAndXmlTest {
                 + "  pgbouncer:\n    environment:\n      POOL_MODE: transaction\n";
         ConfigScan s = scan("compose.yaml", t);
         assertThat(s.evidence()).isSorted();
-        assertThat(s.evidence()).extracting(PoolingEvidence::strength).containsExactly(EvidenceStrength.INFERRED,
-                EvidenceStrength.DECLARED);
+        assertThat(s.evidence())
+                .extracting(PoolingEvidence::strength)
+                .containsExactly(EvidenceStrength.INFERRED, EvidenceStrength.DECLARED);
     }
 
     @Test
     void prefilterFindsEveryMarkerIgnoringCase() {
-        for (String s : new String[] {"pool_mode = transaction", "POOL_MODE=transaction", "poolMode: transaction",
-            "JDBC:PostgreSQL://x", "postgres://x", "postgresql://x", "port: 6432", "6543", "PgBouncer",
-            "ep-x-pooler.neon.tech", "connectionPooler:", "prepareThreshold=0"}) {
-            assertThat(PoolingEvidenceScanner.mayHoldEvidence(s.getBytes(StandardCharsets.UTF_8))).as(s).isTrue();
+        for (String s : new String[] {
+            "pool_mode = transaction",
+            "POOL_MODE=transaction",
+            "poolMode: transaction",
+            "JDBC:PostgreSQL://x",
+            "postgres://x",
+            "postgresql://x",
+            "port: 6432",
+            "6543",
+            "PgBouncer",
+            "ep-x-pooler.neon.tech",
+            "connectionPooler:",
+            "prepareThreshold=0"
+        }) {
+            assertThat(PoolingEvidenceScanner.mayHoldEvidence(s.getBytes(StandardCharsets.UTF_8)))
+                    .as(s)
+                    .isTrue();
         }
-        assertThat(PoolingEvidenceScanner.mayHoldEvidence("server.port=8080\nspring.datasource.url=jdbc:h2:mem:x\n"
-                .getBytes(StandardCharsets.UTF_8))).isFalse();
+        assertThat(PoolingEvidenceScanner.mayHoldEvidence(
+                        "server.port=8080\nspring.datasource.url=jdbc:h2:mem:x\n".getBytes(StandardCharsets.UTF_8)))
+                .isFalse();
         assertThat(PoolingEvidenceScanner.mayHoldEvidence(new byte[0])).isFalse();
         assertThat(PoolingEvidenceScanner.mayHoldEvidence(null)).isFalse();
-        assertThat(PoolingEvidenceScanner.mayHoldEvidence("\uFEFFPOOL_MODE=transaction"
-                .getBytes(StandardCharsets.UTF_16LE))).isTrue();
+        assertThat(PoolingEvidenceScanner.mayHoldEvidence(
+                        "\uFEFFPOOL_MODE=transaction".getBytes(StandardCharsets.UTF_16LE)))
+                .isTrue();
     }
 }

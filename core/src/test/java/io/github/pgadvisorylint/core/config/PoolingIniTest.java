@@ -37,10 +37,12 @@ class PoolingIniTest {
                 + "[users]\nreporting = pool_mode=session max_user_connections=5\n";
         ConfigScan s = scan(INI, t);
         assertThat(s.notifications()).isEmpty();
-        assertThat(s.evidence()).extracting(PoolingEvidence::mode).containsExactly(PoolingMode.TRANSACTION,
-                PoolingMode.STATEMENT, PoolingMode.SESSION);
+        assertThat(s.evidence())
+                .extracting(PoolingEvidence::mode)
+                .containsExactly(PoolingMode.TRANSACTION, PoolingMode.STATEMENT, PoolingMode.SESSION);
         assertThat(s.evidence().get(0).region()).isEqualTo(at(INI, t, "transaction"));
-        assertThat(s.evidence().get(0).description()).isEqualTo("pool_mode=transaction for database mydb in [databases]");
+        assertThat(s.evidence().get(0).description())
+                .isEqualTo("pool_mode=transaction for database mydb in [databases]");
         assertThat(s.evidence().get(1).region()).isEqualTo(at(INI, t, "statement"));
         assertThat(s.evidence().get(2).region()).isEqualTo(at(INI, t, "session"));
         assertThat(s.evidence().get(2).description()).isEqualTo("pool_mode=session for user reporting in [users]");

@@ -25,19 +25,28 @@ class PoolingPropertiesTest {
 
     @Test
     void supabaseTransactionPoolerPortQuarkusAndFlyway() {
-        PoolingEvidence e = inferred(P, "quarkus.datasource.jdbc.url = jdbc:postgresql://aws-0-eu-central-1.pooler"
-                + ".supabase.com:6543/postgres\n", "6543");
+        PoolingEvidence e = inferred(
+                P,
+                "quarkus.datasource.jdbc.url = jdbc:postgresql://aws-0-eu-central-1.pooler"
+                        + ".supabase.com:6543/postgres\n",
+                "6543");
         assertThat(e.description()).contains("Supabase");
         inferred(P, "spring.flyway.url: jdbc:postgresql://db:6432/app\n", "6432");
     }
 
     @Test
     void poolerHostNames() {
-        PoolingEvidence e = inferred(P, "spring.datasource.url=jdbc:postgresql://orders-pgbouncer.prod.svc:5432/orders\n",
+        PoolingEvidence e = inferred(
+                P,
+                "spring.datasource.url=jdbc:postgresql://orders-pgbouncer.prod.svc:5432/orders\n",
                 "orders-pgbouncer.prod.svc");
-        assertThat(e.description()).isEqualTo("JDBC URL to host orders-pgbouncer.prod.svc, named as a connection pooler");
-        inferred(P, "db.url=postgresql://app:secret@ep-cool-darkness-123456-pooler.us-east-2.aws.neon.tech/neondb"
-                + "?sslmode=require\n", "ep-cool-darkness-123456-pooler.us-east-2.aws.neon.tech");
+        assertThat(e.description())
+                .isEqualTo("JDBC URL to host orders-pgbouncer.prod.svc, named as a connection pooler");
+        inferred(
+                P,
+                "db.url=postgresql://app:secret@ep-cool-darkness-123456-pooler.us-east-2.aws.neon.tech/neondb"
+                        + "?sslmode=require\n",
+                "ep-cool-darkness-123456-pooler.us-east-2.aws.neon.tech");
     }
 
     @Test
@@ -97,7 +106,8 @@ class PoolingPropertiesTest {
 
     @Test
     void theSameUrlTwiceGivesTwoPiecesOfEvidenceInOrder() {
-        String t = "spring.flyway.url=jdbc:postgresql://db:6432/app\nspring.datasource.url=jdbc:postgresql://db:6432/app\n";
+        String t =
+                "spring.flyway.url=jdbc:postgresql://db:6432/app\nspring.datasource.url=jdbc:postgresql://db:6432/app\n";
         ConfigScan s = scan(P, t);
         assertThat(lines(s)).containsExactly(1, 2);
         assertThat(s.evidence().get(0).region()).isEqualTo(at(P, t, "6432", 0));

@@ -31,8 +31,9 @@ class PoolingRobustnessTest {
         ConfigScan s = scan(Y, t);
         oneParseWarning(s, 4);
         assertThat(s.notifications().get(0).message()).startsWith("YAML could not be parsed");
-        assertThat(s.evidence()).extracting(PoolingEvidence::region).containsExactly(at(Y, t, "transaction"),
-                at(Y, t, "6432"));
+        assertThat(s.evidence())
+                .extracting(PoolingEvidence::region)
+                .containsExactly(at(Y, t, "transaction"), at(Y, t, "6432"));
         assertThat(s.evidence().get(0).strength()).isEqualTo(EvidenceStrength.DECLARED);
     }
 
@@ -44,14 +45,16 @@ class PoolingRobustnessTest {
         assertThat(s.notifications()).hasSize(1);
         assertThat(s.notifications().get(0).region().startLine()).isGreaterThanOrEqualTo(5);
         // the first document is read as YAML; the rest line by line, without its comment line
-        assertThat(s.evidence()).extracting(PoolingEvidence::region).containsExactly(at("application.yml", t, "6432"),
-                at("application.yml", t, "pgbouncer"));
+        assertThat(s.evidence())
+                .extracting(PoolingEvidence::region)
+                .containsExactly(at("application.yml", t, "6432"), at("application.yml", t, "pgbouncer"));
     }
 
     @Test
     @Timeout(10)
     void billionLaughsFinishesFastWithANotification() {
-        StringBuilder b = new StringBuilder("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+        StringBuilder b =
+                new StringBuilder("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
         char prev = 'a';
         for (char c = 'b'; c <= 'j'; c++) {
             b.append(c).append(": &").append(c).append(" [");
@@ -74,8 +77,19 @@ class PoolingRobustnessTest {
     void aliasFanOutBelowTheAliasLimitStaysLinear() {
         StringBuilder b = new StringBuilder("l0: &l0 [jdbc:postgresql://db:6432/app, x, y, z]\n");
         for (int level = 1; level <= 12; level++) {
-            b.append("l").append(level).append(": &l").append(level).append(" [*l").append(level - 1).append(", *l")
-                    .append(level - 1).append(", *l").append(level - 1).append(", *l").append(level - 1).append("]\n");
+            b.append("l")
+                    .append(level)
+                    .append(": &l")
+                    .append(level)
+                    .append(" [*l")
+                    .append(level - 1)
+                    .append(", *l")
+                    .append(level - 1)
+                    .append(", *l")
+                    .append(level - 1)
+                    .append(", *l")
+                    .append(level - 1)
+                    .append("]\n");
         }
         String t = b.toString();
         ConfigScan s = scan("fan.yaml", t);
@@ -99,7 +113,10 @@ class PoolingRobustnessTest {
         b.append("spring:\n  datasource:\n    url: jdbc:postgresql://db:6432/app\nitems:\n");
         int i = 0;
         while (b.length() < 5 * 1024 * 1024) {
-            b.append("  - name: item-").append(i).append("\n    value: \"some value number ").append(i++)
+            b.append("  - name: item-")
+                    .append(i)
+                    .append("\n    value: \"some value number ")
+                    .append(i++)
                     .append(" with padding to make the line longer\"\n");
         }
         b.append("last:\n  url: jdbc:postgresql://pgbouncer:5432/app\n");
@@ -128,11 +145,17 @@ class PoolingRobustnessTest {
         assertThat(scan("x.yml", "\u0000\u0001").notifications()).hasSize(1);
         assertThat(scan("x.properties", "\\").evidence()).isEmpty();
         assertThat(scan("x.properties", "url=jdbc:postgresql://").evidence()).isEmpty();
-        assertThat(scan("x.properties", "url=jdbc:postgresql://[::1]:6432/app").evidence()).hasSize(1);
-        assertThat(scan("x.properties", "url=jdbc:postgresql://db:${A:${B:6432}}/x").evidence()).hasSize(1);
-        assertThat(scan("x.properties", "url=jdbc:postgresql://${unclosed:6432/x").notifications()).isEmpty();
+        assertThat(scan("x.properties", "url=jdbc:postgresql://[::1]:6432/app").evidence())
+                .hasSize(1);
+        assertThat(scan("x.properties", "url=jdbc:postgresql://db:${A:${B:6432}}/x")
+                        .evidence())
+                .hasSize(1);
+        assertThat(scan("x.properties", "url=jdbc:postgresql://${unclosed:6432/x")
+                        .notifications())
+                .isEmpty();
         assertThat(scan(".env", "=\nA\nexport\n'").evidence()).isEmpty();
-        assertThat(scan("pgbouncer.ini", "[databases]\nx = pool_mode=\n= =\n").evidence()).isEmpty();
+        assertThat(scan("pgbouncer.ini", "[databases]\nx = pool_mode=\n= =\n").evidence())
+                .isEmpty();
     }
 
     @Test

@@ -12,8 +12,7 @@ import java.util.List;
 /** Helpers for the pooling-evidence tests: scan a text, and the region of a needle in it. */
 final class PoolingTestSupport {
 
-    private PoolingTestSupport() {
-    }
+    private PoolingTestSupport() {}
 
     static ConfigScan scan(String path, String text) {
         return new PoolingEvidenceScanner().scan(new SourceFile(path, text));

@@ -45,7 +45,9 @@ class PoolingYamlTest {
 
     @Test
     void silentOnCommentsOrdinaryUrlsAndUnrelatedKeys() {
-        silent(Y, "spring:\n  datasource:\n    # url: jdbc:postgresql://db:6432/app\n    url: jdbc:postgresql://postgres:5432/app\n");
+        silent(
+                Y,
+                "spring:\n  datasource:\n    # url: jdbc:postgresql://db:6432/app\n    url: jdbc:postgresql://postgres:5432/app\n");
         silent(Y, "myapp:\n  pool_mode: transaction\n  POOL_MODE: transaction\n  port: 6432\n");
         silent(Y, "server:\n  port: 6432\n");
     }
@@ -75,8 +77,9 @@ class PoolingYamlTest {
                 + "      SPRING_DATASOURCE_URL: jdbc:postgresql://pgbouncer:6432/app\n";
         ConfigScan s = scan(COMPOSE, t);
         assertThat(s.notifications()).isEmpty();
-        assertThat(s.evidence()).extracting(PoolingEvidence::strength).containsExactly(EvidenceStrength.DECLARED,
-                EvidenceStrength.INFERRED);
+        assertThat(s.evidence())
+                .extracting(PoolingEvidence::strength)
+                .containsExactly(EvidenceStrength.DECLARED, EvidenceStrength.INFERRED);
         assertThat(s.evidence().get(0).region()).isEqualTo(at(COMPOSE, t, "transaction"));
         assertThat(s.evidence().get(1).region()).isEqualTo(at(COMPOSE, t, "6432"));
     }
@@ -122,7 +125,8 @@ class PoolingYamlTest {
         String zalando = "kind: postgresql\nspec:\n  enableConnectionPooler: true\n  connectionPooler:\n"
                 + "    mode: transaction\n";
         declared(K8S, zalando, PoolingMode.TRANSACTION, "transaction");
-        declared("values.yaml", "pgbouncer:\n  config:\n    pool_mode: statement\n", PoolingMode.STATEMENT, "statement");
+        declared(
+                "values.yaml", "pgbouncer:\n  config:\n    pool_mode: statement\n", PoolingMode.STATEMENT, "statement");
         silent("values.yaml", "worker:\n  mode: transaction\n");
     }
 
@@ -147,7 +151,8 @@ class PoolingYamlTest {
                 + "x: \uD83D\uDE00 jdbc:postgresql://db:6432/y\n";
         ConfigScan s = scan(Y, t);
         assertThat(s.notifications()).isEmpty();
-        assertThat(s.evidence()).extracting(PoolingEvidence::region).containsExactly(at(Y, t, "6432", 0),
-                at(Y, t, "6432", 1));
+        assertThat(s.evidence())
+                .extracting(PoolingEvidence::region)
+                .containsExactly(at(Y, t, "6432", 0), at(Y, t, "6432", 1));
     }
 }

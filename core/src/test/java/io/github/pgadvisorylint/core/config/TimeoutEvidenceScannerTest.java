@@ -17,15 +17,21 @@ class TimeoutEvidenceScannerTest {
 
     @Test
     void jdbcUrlOptionsPlainAndEncoded() {
-        assertThat(scan("application.properties", "spring.datasource.url=jdbc:postgresql://h/db?options=-c%20lock_timeout%3D5s\n"))
-                .singleElement().satisfies(e -> assertThat(e.description()).contains("lock_timeout=5s"));
-        assertThat(scan("application.yml", "url: \"jdbc:postgresql://h/db?options=-c statement_timeout=30000\"\n")).hasSize(1);
+        assertThat(scan(
+                        "application.properties",
+                        "spring.datasource.url=jdbc:postgresql://h/db?options=-c%20lock_timeout%3D5s\n"))
+                .singleElement()
+                .satisfies(e -> assertThat(e.description()).contains("lock_timeout=5s"));
+        assertThat(scan("application.yml", "url: \"jdbc:postgresql://h/db?options=-c statement_timeout=30000\"\n"))
+                .hasSize(1);
     }
 
     @Test
     void dataSourcePropertyAndInitSql() {
-        assertThat(scan("application.yml", "      data-source-properties:\n        options: \"-c lock_timeout=8s\"\n")).hasSize(1);
-        assertThat(scan("application.yml", "      connection-init-sql: SET lock_timeout = '30s'\n")).hasSize(1);
+        assertThat(scan("application.yml", "      data-source-properties:\n        options: \"-c lock_timeout=8s\"\n"))
+                .hasSize(1);
+        assertThat(scan("application.yml", "      connection-init-sql: SET lock_timeout = '30s'\n"))
+                .hasSize(1);
     }
 
     @Test
@@ -37,9 +43,15 @@ class TimeoutEvidenceScannerTest {
 
     @Test
     void notTimeouts() {
-        assertThat(scan("application.properties", "url=jdbc:postgresql://h/db?socketTimeout=30&options=-c%20search_path%3Dapp\n")).isEmpty();
-        assertThat(scan("application.properties", "url=jdbc:postgresql://h/db?options=-c%20lock_timeout%3D0\n")).isEmpty();
-        assertThat(scan("application.properties", "# url=jdbc:postgresql://h/db?options=-c%20lock_timeout%3D5s\n")).isEmpty();
-        assertThat(TimeoutEvidenceScanner.mayHoldEvidence("spring.datasource.url=x".getBytes(StandardCharsets.UTF_8))).isFalse();
+        assertThat(scan(
+                        "application.properties",
+                        "url=jdbc:postgresql://h/db?socketTimeout=30&options=-c%20search_path%3Dapp\n"))
+                .isEmpty();
+        assertThat(scan("application.properties", "url=jdbc:postgresql://h/db?options=-c%20lock_timeout%3D0\n"))
+                .isEmpty();
+        assertThat(scan("application.properties", "# url=jdbc:postgresql://h/db?options=-c%20lock_timeout%3D5s\n"))
+                .isEmpty();
+        assertThat(TimeoutEvidenceScanner.mayHoldEvidence("spring.datasource.url=x".getBytes(StandardCharsets.UTF_8)))
+                .isFalse();
     }
 }

@@ -22,7 +22,8 @@ class DiscoveryTest {
         Files.writeString(root.resolve("target/classes/Gen.java"), "class Gen {}");
         Files.createSymbolicLink(root.resolve("src/a/loop"), root.resolve("src"));
         FileDiscovery.Result r = FileDiscovery.discover(root, List.of(root));
-        assertThat(r.files()).extracting(DiscoveredFile::relativePath)
+        assertThat(r.files())
+                .extracting(DiscoveredFile::relativePath)
                 .containsExactly("src/a/Job.java", "src/a/V1__init.sql", "src/a/application.yml");
         assertThat(r.notifications()).extracting(n -> n.kind()).contains("symlink-loop");
     }
@@ -31,14 +32,19 @@ class DiscoveryTest {
     void missingTargetIsANotification(@TempDir Path root) {
         FileDiscovery.Result r = FileDiscovery.discover(root, List.of(root.resolve("nope")));
         assertThat(r.files()).isEmpty();
-        assertThat(r.notifications()).singleElement().satisfies(n -> assertThat(n.message()).contains("nope"));
+        assertThat(r.notifications())
+                .singleElement()
+                .satisfies(n -> assertThat(n.message()).contains("nope"));
     }
 
     @Test
     void prefilterFindsAdvisoryInAnyCase() {
-        assertThat(Prefilter.mentionsAdvisory("select PG_ADVISORY_LOCK(1)".getBytes(StandardCharsets.UTF_8))).isTrue();
-        assertThat(Prefilter.mentionsAdvisory("select pg_try_Advisory_lock".getBytes(StandardCharsets.UTF_8))).isTrue();
-        assertThat(Prefilter.mentionsAdvisory("advisor".getBytes(StandardCharsets.UTF_8))).isFalse();
+        assertThat(Prefilter.mentionsAdvisory("select PG_ADVISORY_LOCK(1)".getBytes(StandardCharsets.UTF_8)))
+                .isTrue();
+        assertThat(Prefilter.mentionsAdvisory("select pg_try_Advisory_lock".getBytes(StandardCharsets.UTF_8)))
+                .isTrue();
+        assertThat(Prefilter.mentionsAdvisory("advisor".getBytes(StandardCharsets.UTF_8)))
+                .isFalse();
         assertThat(Prefilter.mentionsAdvisory(new byte[0])).isFalse();
     }
 }

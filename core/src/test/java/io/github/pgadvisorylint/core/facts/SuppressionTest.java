@@ -17,10 +17,9 @@ class SuppressionTest {
 
     @Test
     void commentCoversItsLineAndTheNext() {
-        List<Suppression> s = Suppression.fromComments("A.java", List.of(
-                "x();",
-                "y(); // pg-advisory-lint:ignore lock-in-limit-query -- single-row lookup",
-                "z();"));
+        List<Suppression> s = Suppression.fromComments(
+                "A.java",
+                List.of("x();", "y(); // pg-advisory-lint:ignore lock-in-limit-query -- single-row lookup", "z();"));
         assertThat(s).singleElement().satisfies(sup -> {
             assertThat(sup.ruleIds()).containsExactly("lock-in-limit-query");
             assertThat(sup.reason()).isEqualTo("single-row lookup");
@@ -34,15 +33,19 @@ class SuppressionTest {
     @Test
     void sqlCommentWithoutIdsCoversEveryRule() {
         List<Suppression> s = Suppression.fromComments("A.java", List.of("-- pg-advisory-lint:ignore"));
-        assertThat(s).singleElement().satisfies(sup -> assertThat(sup.covers(at(1, "any"))).isTrue());
+        assertThat(s)
+                .singleElement()
+                .satisfies(sup -> assertThat(sup.covers(at(1, "any"))).isTrue());
     }
 
     @Test
     void commentWithoutIdsKeepsItsReasonAndIsLocatedAtTheMarker() {
-        List<Suppression> s = Suppression.fromComments("A.sql", List.of(
-                "select 1; -- pg-advisory-lint:ignore -- reviewed with the DBA",
-                "x(); // pg-advisory-lint:ignore a-rule,other-rule",
-                "x(); // pg-advisory-lint:ignore Lock_In -- odd case is kept for the unknown-id report"));
+        List<Suppression> s = Suppression.fromComments(
+                "A.sql",
+                List.of(
+                        "select 1; -- pg-advisory-lint:ignore -- reviewed with the DBA",
+                        "x(); // pg-advisory-lint:ignore a-rule,other-rule",
+                        "x(); // pg-advisory-lint:ignore Lock_In -- odd case is kept for the unknown-id report"));
         assertThat(s).hasSize(3);
         assertThat(s.get(0).ruleIds()).isEmpty();
         assertThat(s.get(0).reason()).isEqualTo("reviewed with the DBA");

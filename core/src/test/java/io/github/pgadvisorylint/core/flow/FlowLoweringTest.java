@@ -20,7 +20,9 @@ class FlowLoweringTest {
         CompilationUnit unit = StaticJavaParser.parse(source);
         IdentityHashMap<Node, List<String>> sites = new IdentityHashMap<>();
         for (MethodCallExpr call : unit.findAll(MethodCallExpr.class)) {
-            call.getArguments().stream().filter(a -> a.toString().contains("pg_advisory")).findFirst()
+            call.getArguments().stream()
+                    .filter(a -> a.toString().contains("pg_advisory"))
+                    .findFirst()
                     .ifPresent(a -> sites.put(call, List.of("site-" + sites.size())));
         }
         return FlowLowering.lower(unit, sites, new HashSet<>(), c -> Set.of(), n -> null);
@@ -41,11 +43,16 @@ class FlowLoweringTest {
                 }
                 """).get(0);
         List<FlowNode> unlocks = flow.nodes().stream()
-                .filter(n -> n.event().kind() == FlowEvent.Kind.LOCK && n.event().sites().contains("site-1")).toList();
+                .filter(n -> n.event().kind() == FlowEvent.Kind.LOCK
+                        && n.event().sites().contains("site-1"))
+                .toList();
         assertThat(unlocks).hasSize(2).allMatch(FlowNode::inFinally);
         assertThat(unlocks.stream().map(n -> n.next().get(0)).toList())
                 .containsExactlyInAnyOrder(MethodFlow.EXIT, MethodFlow.EXCEPTIONAL_EXIT);
-        FlowNode update = flow.nodes().stream().filter(n -> n.event().kind() == FlowEvent.Kind.EXECUTE).findFirst().orElseThrow();
+        FlowNode update = flow.nodes().stream()
+                .filter(n -> n.event().kind() == FlowEvent.Kind.EXECUTE)
+                .findFirst()
+                .orElseThrow();
         assertThat(update.onException()).isNotEmpty().doesNotContain(MethodFlow.EXCEPTIONAL_EXIT);
     }
 
@@ -66,7 +73,10 @@ class FlowLoweringTest {
                 }
                 """).get(0);
         FlowNode unlock = flow.nodes().stream()
-                .filter(n -> n.event().kind() == FlowEvent.Kind.LOCK && n.event().sites().contains("site-0")).findFirst().orElseThrow();
+                .filter(n -> n.event().kind() == FlowEvent.Kind.LOCK
+                        && n.event().sites().contains("site-0"))
+                .findFirst()
+                .orElseThrow();
         // only case 1 reaches the unlock, through its break: the break leaves the switch, not a labelled block
         assertThat(reaches(flow, MethodFlow.ENTRY, unlock.id())).isTrue();
     }
@@ -77,8 +87,8 @@ class FlowLoweringTest {
         for (int i = 0; i < 40; i++) {
             body = "try { st.execute(\"UPDATE a SET b = " + i + "\"); } finally { " + body + " }";
         }
-        List<MethodFlow> flows = lower("class A { void run(java.sql.Statement st) throws Exception { " + body
-                + " } void small() { } }");
+        List<MethodFlow> flows =
+                lower("class A { void run(java.sql.Statement st) throws Exception { " + body + " } void small() { } }");
         assertThat(flows).extracting(MethodFlow::name).containsExactly("small");
     }
 

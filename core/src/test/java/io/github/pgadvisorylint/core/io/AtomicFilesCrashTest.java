@@ -22,8 +22,7 @@ class AtomicFilesCrashTest {
 
     /** Writes half a report through {@link AtomicFiles}, says so, and waits to be killed. */
     public static final class Victim {
-        private Victim() {
-        }
+        private Victim() {}
 
         /**
          * @param args the report file
@@ -50,9 +49,12 @@ class AtomicFilesCrashTest {
         Path report = dir.resolve("report.sarif");
         Files.writeString(report, "{\"old\": \"complete\"}\n");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Victim.class.getName(),
-                report.toString()).redirectErrorStream(true).start();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        Process p = new ProcessBuilder(
+                        java, "-cp", System.getProperty("java.class.path"), Victim.class.getName(), report.toString())
+                .redirectErrorStream(true)
+                .start();
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             assertThat(out.readLine()).isEqualTo("HALF");
             p.destroyForcibly();
             assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
@@ -80,9 +82,12 @@ class AtomicFilesCrashTest {
         Files.writeString(report, "{\"old\": \"complete\"}\n");
         Path link = Files.createSymbolicLink(dir.resolve("latest.sarif"), Path.of("report-2024.sarif"));
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Victim.class.getName(),
-                link.toString()).redirectErrorStream(true).start();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+        Process p = new ProcessBuilder(
+                        java, "-cp", System.getProperty("java.class.path"), Victim.class.getName(), link.toString())
+                .redirectErrorStream(true)
+                .start();
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             assertThat(out.readLine()).isEqualTo("HALF");
             p.destroyForcibly();
             assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();

@@ -38,9 +38,10 @@ class AtomicFilesTest {
         Path target = dir.resolve("report.sarif");
         Files.writeString(target, "old");
         assertThatThrownBy(() -> AtomicFiles.write(target, w -> {
-            w.write("half a rep");
-            throw new IOException("disk full");
-        })).hasMessage("disk full");
+                    w.write("half a rep");
+                    throw new IOException("disk full");
+                }))
+                .hasMessage("disk full");
         assertThat(Files.readString(target)).isEqualTo("old");
         assertThat(names()).containsExactly("report.sarif");
     }

@@ -55,7 +55,8 @@ class ApiSurfacesKeyTest {
                 }
                 """);
         List<LockSite> s = sites();
-        LockSite inner = s.stream().filter(x -> x.api() == ExecutionApi.JOOQ).findFirst().orElseThrow();
+        LockSite inner =
+                s.stream().filter(x -> x.api() == ExecutionApi.JOOQ).findFirst().orElseThrow();
         assertThat(inner.function().sqlName()).isEqualTo("pg_try_advisory_xact_lock");
         assertThat(inner.key().parts()).extracting(KeyPart::expression).containsExactly("key1", "key2");
         assertThat(inner.region().startLine()).isEqualTo(8); // the constant's use; its declaration is related
@@ -113,13 +114,27 @@ class ApiSurfacesKeyTest {
                 }
                 """);
         List<LockSite> s = sites();
-        assertThat(s).extracting(x -> x.key().canonical())
+        assertThat(s)
+                .extracting(x -> x.key().canonical())
                 .containsExactly("(11, 12)", "(13)", "(14)", "(15)", "(16)", "(17)");
-        assertThat(s).extracting(LockSite::api).containsExactly(ExecutionApi.R2DBC, ExecutionApi.R2DBC,
-                ExecutionApi.VERTX_SQL, ExecutionApi.JDBI, ExecutionApi.JDBI, ExecutionApi.MICRONAUT_JDBC);
-        assertThat(s).extracting(x -> x.execution().connection()).containsExactly(ConnectionScope.PINNED,
-                ConnectionScope.POOLED_PER_CALL, ConnectionScope.POOLED_PER_CALL, ConnectionScope.PINNED,
-                ConnectionScope.PINNED, ConnectionScope.POOLED_PER_CALL);
+        assertThat(s)
+                .extracting(LockSite::api)
+                .containsExactly(
+                        ExecutionApi.R2DBC,
+                        ExecutionApi.R2DBC,
+                        ExecutionApi.VERTX_SQL,
+                        ExecutionApi.JDBI,
+                        ExecutionApi.JDBI,
+                        ExecutionApi.MICRONAUT_JDBC);
+        assertThat(s)
+                .extracting(x -> x.execution().connection())
+                .containsExactly(
+                        ConnectionScope.PINNED,
+                        ConnectionScope.POOLED_PER_CALL,
+                        ConnectionScope.POOLED_PER_CALL,
+                        ConnectionScope.PINNED,
+                        ConnectionScope.PINNED,
+                        ConnectionScope.POOLED_PER_CALL);
     }
 
     @Test
@@ -144,7 +159,8 @@ class ApiSurfacesKeyTest {
                 """);
         write("C.java", "class C { void c(B b) throws Exception { b.take(77L); } }\n");
         List<LockSite> s = sites();
-        assertThat(s).extracting(x -> x.key().canonical())
+        assertThat(s)
+                .extracting(x -> x.key().canonical())
                 .containsExactly("(1, 41)", "(2)", "(42)", "(41)", "(id)", "(77)");
         LockSite prepared = s.get(4);
         assertThat(prepared.java().methodName()).isEqualTo("take");
@@ -166,7 +182,8 @@ class ApiSurfacesKeyTest {
                 """);
         // both paths are possible: the plain name is written whole in one literal and is reported there; the
         // shared one is assembled from two literals and is reported at the execution, its SQL as declaration
-        assertThat(sites()).filteredOn(x -> x.api() == ExecutionApi.JDBC_STATEMENT)
+        assertThat(sites())
+                .filteredOn(x -> x.api() == ExecutionApi.JDBC_STATEMENT)
                 .extracting(x -> x.function().sqlName() + "@" + x.region().startLine())
                 .containsExactly("pg_advisory_lock@3", "pg_advisory_lock_shared@6");
     }
@@ -184,12 +201,21 @@ class ApiSurfacesKeyTest {
                 """);
         write("User.java", "class User { Repo repo; void u() { repo.lock(61L); repo.tryPair(6, 2); } }\n");
         List<LockSite> s = sites();
-        assertThat(s.stream().filter(LockSite::viaHelper).map(x -> x.key().canonical()).toList())
+        assertThat(s.stream()
+                        .filter(LockSite::viaHelper)
+                        .map(x -> x.key().canonical())
+                        .toList())
                 .containsExactly("(61)", "(6, 2)");
-        LockSite procedure = s.stream().filter(x -> x.api() == ExecutionApi.SPRING_DATA_PROCEDURE).findFirst().orElseThrow();
+        LockSite procedure = s.stream()
+                .filter(x -> x.api() == ExecutionApi.SPRING_DATA_PROCEDURE)
+                .findFirst()
+                .orElseThrow();
         assertThat(procedure.region().startLine()).isEqualTo(5);
         assertThat(procedure.region().startColumn()).isEqualTo(31);
-        LockSite select = s.stream().filter(x -> x.api() == ExecutionApi.MYBATIS).findFirst().orElseThrow();
+        LockSite select = s.stream()
+                .filter(x -> x.api() == ExecutionApi.MYBATIS)
+                .findFirst()
+                .orElseThrow();
         assertThat(select.region().startColumn()).isEqualTo(23);
     }
 
@@ -210,7 +236,8 @@ class ApiSurfacesKeyTest {
                 class Jobs { LockMapper mapper; void j() { mapper.tryLock(42L); mapper.pair(1, 2); } }
                 """);
         List<LockSite> all = sites();
-        List<LockSite> s = all.stream().filter(x -> x.api() == ExecutionApi.MYBATIS).toList();
+        List<LockSite> s =
+                all.stream().filter(x -> x.api() == ExecutionApi.MYBATIS).toList();
         LockSite xml = s.get(0);
         assertThat(xml.region().path()).isEqualTo("src/main/resources/LockMapper.xml");
         assertThat(xml.region().startLine()).isEqualTo(4);
@@ -218,7 +245,10 @@ class ApiSurfacesKeyTest {
         assertThat(s.get(1).region().startLine()).isEqualTo(6);
         assertThat(s.get(1).region().startColumn()).isEqualTo(22);
         // no interface file: parameters in order of first appearance (#{b} first)
-        assertThat(all.stream().filter(LockSite::viaHelper).map(x -> x.key().canonical()).toList())
+        assertThat(all.stream()
+                        .filter(LockSite::viaHelper)
+                        .map(x -> x.key().canonical())
+                        .toList())
                 .containsExactly("(42)", "(1, 2)");
     }
 
@@ -232,7 +262,10 @@ class ApiSurfacesKeyTest {
                 interface M { void pair(@org.apache.ibatis.annotations.Param("a") int first, int b); }
                 """);
         write("src/main/java/com/acme/U.java", "package com.acme; class U { M m; void u() { m.pair(1, 2); } }\n");
-        assertThat(sites().stream().filter(LockSite::viaHelper).map(x -> x.key().canonical()).toList())
+        assertThat(sites().stream()
+                        .filter(LockSite::viaHelper)
+                        .map(x -> x.key().canonical())
+                        .toList())
                 .containsExactly("(2, 1)");
     }
 

@@ -20,8 +20,14 @@ class ConfiguredApisTest {
     Path root;
 
     private List<LockSite> sites(Set<String> helpers, Set<String> pooled) {
-        return Analyzer.builder().threads(1).extraLockHelpers(helpers).extraPooledApiTypes(pooled).build()
-                .analyze(root, List.of(root)).model().sites();
+        return Analyzer.builder()
+                .threads(1)
+                .extraLockHelpers(helpers)
+                .extraPooledApiTypes(pooled)
+                .build()
+                .analyze(root, List.of(root))
+                .model()
+                .sites();
     }
 
     @Test
@@ -37,9 +43,14 @@ class ConfiguredApisTest {
                     }
                 }
                 """);
-        List<LockSite> sites = sites(Set.of("DistributedLocks.acquire", "DistributedLocks.release", "tryAcquire"), Set.of());
-        assertThat(sites).extracting(LockSite::function).containsExactly(AdvisoryFunction.PG_ADVISORY_LOCK,
-                AdvisoryFunction.PG_TRY_ADVISORY_LOCK, AdvisoryFunction.PG_ADVISORY_UNLOCK);
+        List<LockSite> sites =
+                sites(Set.of("DistributedLocks.acquire", "DistributedLocks.release", "tryAcquire"), Set.of());
+        assertThat(sites)
+                .extracting(LockSite::function)
+                .containsExactly(
+                        AdvisoryFunction.PG_ADVISORY_LOCK,
+                        AdvisoryFunction.PG_TRY_ADVISORY_LOCK,
+                        AdvisoryFunction.PG_ADVISORY_UNLOCK);
         assertThat(sites.get(0).key().canonical()).isEqualTo("(42)");
         assertThat(sites(Set.of(), Set.of())).isEmpty();
     }
@@ -52,7 +63,10 @@ class ConfiguredApisTest {
                     void run() { sql.query("SELECT pg_try_advisory_lock(7)"); }
                 }
                 """);
-        assertThat(sites(Set.of(), Set.of("com.acme.db.PooledSql")).get(0).execution().connection())
+        assertThat(sites(Set.of(), Set.of("com.acme.db.PooledSql"))
+                        .get(0)
+                        .execution()
+                        .connection())
                 .isEqualTo(ConnectionScope.POOLED_PER_CALL);
         assertThat(sites(Set.of(), Set.of()).get(0).execution().connection()).isEqualTo(ConnectionScope.UNKNOWN);
     }

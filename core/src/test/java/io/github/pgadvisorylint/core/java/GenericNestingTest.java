@@ -15,7 +15,8 @@ class GenericNestingTest {
     void typeArgumentsPastTheLimitAreFoundAtTheFirstTooDeepBracket() {
         String text = "class A { " + nested(101) + " f; }";
         assertThat(GenericNesting.pastLimit(text)).isEqualTo("class A { ".length() + 100 * "Map<String, ".length() + 3);
-        assertThat(GenericNesting.pastLimit("class A { " + nested(100) + " f; }")).isEqualTo(-1);
+        assertThat(GenericNesting.pastLimit("class A { " + nested(100) + " f; }"))
+                .isEqualTo(-1);
     }
 
     @Test

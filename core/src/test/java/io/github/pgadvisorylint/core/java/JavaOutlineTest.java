@@ -27,8 +27,10 @@ class JavaOutlineTest {
     private static List<String> declarations(JavaFrontEnd.Parsed parsed) {
         ConstantIndex.Contribution c = ConstantIndex.collect(parsed.unit(), parsed.file());
         List<String> out = new ArrayList<>();
-        c.constants().forEach(e -> out.add(e.getKey() + " " + e.getValue().declaration().getRange().orElseThrow()
-                + " " + e.getValue().declaration()));
+        c.constants()
+                .forEach(e -> out.add(
+                        e.getKey() + " " + e.getValue().declaration().getRange().orElseThrow() + " "
+                                + e.getValue().declaration()));
         for (TypeDeclaration<?> t : c.types()) {
             if (t.findAncestor(BlockStmt.class).isEmpty()) {
                 out.add("type " + t.getNameAsString() + " " + t.getRange().orElseThrow());
@@ -82,10 +84,15 @@ class JavaOutlineTest {
                 """.formatted(longBody, longBody);
         sameDeclarations("Job.java", text);
         JavaOutline.Outline outline = JavaOutline.of(text);
-        assertThat(outline.text()).doesNotContain("int x = 0").doesNotContain("void run()").doesNotContain("generic(")
+        assertThat(outline.text())
+                .doesNotContain("int x = 0")
+                .doesNotContain("void run()")
+                .doesNotContain("generic(")
                 .doesNotContain("a brace in a comment")
                 // short and hash bodies stay: another file's KeyEvaluator reads them
-                .contains("return java.util.Objects.hash(SQL);").contains("ONE(1) {").contains("code = c;");
+                .contains("return java.util.Objects.hash(SQL);")
+                .contains("ONE(1) {")
+                .contains("code = c;");
         assertThat(outline.text().length()).isLessThan(text.length() / 2);
     }
 
@@ -115,7 +122,8 @@ class JavaOutlineTest {
             if (whole.unit() == null) {
                 continue; // fixtures of parse errors
             }
-            assertThat(JavaOutline.referencedTypeNames(text)).as(p.toString())
+            assertThat(JavaOutline.referencedTypeNames(text))
+                    .as(p.toString())
                     .containsAll(JavaFrontEnd.referencedTypeNames(whole.unit()));
             sameDeclarations(p.toString(), text);
         }

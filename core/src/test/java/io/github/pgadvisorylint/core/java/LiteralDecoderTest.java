@@ -24,7 +24,8 @@ class LiteralDecoderTest {
 
     @Test
     void textBlockStripsIncidentalIndentationAndMapsEachLine() {
-        String src = "class A {\n  String s = \"\"\"\n      SELECT 1\n        FROM t   \n      WHERE pg_try_advisory_lock(id)\n      \"\"\";\n}\n";
+        String src =
+                "class A {\n  String s = \"\"\"\n      SELECT 1\n        FROM t   \n      WHERE pg_try_advisory_lock(id)\n      \"\"\";\n}\n";
         int open = src.indexOf("\"\"\"");
         int close = src.lastIndexOf("\"\"\"");
         JavaText t = LiteralDecoder.textBlock(src, open, close);

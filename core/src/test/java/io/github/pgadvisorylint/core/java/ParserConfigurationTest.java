@@ -36,8 +36,11 @@ class ParserConfigurationTest {
             """;
 
     private static ParseResult<CompilationUnit> full(String code) {
-        return new JavaParser(new ParserConfiguration().setLanguageLevel(ParserConfiguration.LanguageLevel.valueOf("JAVA_21"))
-                .setAttributeComments(false).setTabSize(1)).parse(code);
+        return new JavaParser(new ParserConfiguration()
+                        .setLanguageLevel(ParserConfiguration.LanguageLevel.valueOf("JAVA_21"))
+                        .setAttributeComments(false)
+                        .setTabSize(1))
+                .parse(code);
     }
 
     @Test
@@ -54,7 +57,13 @@ class ParserConfigurationTest {
     void codeOnlyAValidatorRejectsIsRead_syntaxErrorsStillFail() {
         String conflictingModifiers = "class A { public private void f() { } }";
         assertThat(full(conflictingModifiers).isSuccessful()).isFalse();
-        assertThat(new JavaParser(JavaFrontEnd.parserConfiguration()).parse(conflictingModifiers).isSuccessful()).isTrue();
-        assertThat(new JavaParser(JavaFrontEnd.parserConfiguration()).parse("class A { void f( }").isSuccessful()).isFalse();
+        assertThat(new JavaParser(JavaFrontEnd.parserConfiguration())
+                        .parse(conflictingModifiers)
+                        .isSuccessful())
+                .isTrue();
+        assertThat(new JavaParser(JavaFrontEnd.parserConfiguration())
+                        .parse("class A { void f( }")
+                        .isSuccessful())
+                .isFalse();
     }
 }

@@ -22,11 +22,20 @@ class SqlValueFlowTest {
         Path p = root.resolve("src/Locks.java");
         Files.createDirectories(p.getParent());
         Files.writeString(p, text);
-        return Analyzer.builder().threads(1).build().analyze(root, List.of(root)).model().sites();
+        return Analyzer.builder()
+                .threads(1)
+                .build()
+                .analyze(root, List.of(root))
+                .model()
+                .sites();
     }
 
     private static List<String> functions(List<LockSite> sites, int line) {
-        return sites.stream().filter(s -> s.region().startLine() == line).map(s -> s.function().sqlName()).sorted().toList();
+        return sites.stream()
+                .filter(s -> s.region().startLine() == line)
+                .map(s -> s.function().sqlName())
+                .sorted()
+                .toList();
     }
 
     @Test
@@ -66,7 +75,8 @@ class SqlValueFlowTest {
                 """);
         assertThat(functions(s, 8)).containsExactly("pg_advisory_lock");
         assertThat(functions(s, 11)).containsExactly("pg_try_advisory_lock_shared");
-        LockSite a = s.stream().filter(x -> x.region().startLine() == 8).findFirst().orElseThrow();
+        LockSite a =
+                s.stream().filter(x -> x.region().startLine() == 8).findFirst().orElseThrow();
         assertThat(a.declarationRegion()).isNotNull();
         assertThat(a.declarationRegion().startLine()).isEqualTo(5);
     }
@@ -168,7 +178,8 @@ class SqlValueFlowTest {
                   }
                 }
                 """);
-        LockSite site = s.stream().filter(x -> x.region().startLine() == 16).findFirst().orElseThrow();
+        LockSite site =
+                s.stream().filter(x -> x.region().startLine() == 16).findFirst().orElseThrow();
         assertThat(site.api()).isEqualTo(ExecutionApi.JDBC_PREPARED_STATEMENT);
         assertThat(site.key().parts()).extracting(KeyPart::canonical).containsExactly("7", "42");
     }

@@ -29,7 +29,8 @@ class KeyFactsTest {
         assertThat(KeyFacts.pgLocks(bigint(-1))).isEqualTo(new KeyFacts.PgLocksRow(4294967295L, 4294967295L, 1));
         assertThat(KeyFacts.pgLocks(bigint(Long.MIN_VALUE))).isEqualTo(new KeyFacts.PgLocksRow(2147483648L, 0L, 1));
         // hashtext('abc') = -785388649 (F15): a negative bigint shows classid 4294967295
-        assertThat(KeyFacts.pgLocks(bigint(-785388649))).isEqualTo(new KeyFacts.PgLocksRow(4294967295L, 3509578647L, 1));
+        assertThat(KeyFacts.pgLocks(bigint(-785388649)))
+                .isEqualTo(new KeyFacts.PgLocksRow(4294967295L, 3509578647L, 1));
     }
 
     @Test
@@ -48,17 +49,17 @@ class KeyFactsTest {
         assertThat(KeyFacts.decode(12, 77, 2).value()).isEqualTo("12, 77");
         assertThat(KeyFacts.decode(0, 9001, 1).value()).isEqualTo("9001");
         assertThat(KeyFacts.decode(0, 9001, 1).spaceName()).isEqualTo("bigint");
-        assertThat(catchThrowable(() -> KeyFacts.decode(0, 1, 3)))
-                .isInstanceOf(IllegalArgumentException.class);
-        assertThat(catchThrowable(() -> KeyFacts.decode(1L << 32, 1, 1)))
-                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(catchThrowable(() -> KeyFacts.decode(0, 1, 3))).isInstanceOf(IllegalArgumentException.class);
+        assertThat(catchThrowable(() -> KeyFacts.decode(1L << 32, 1, 1))).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void intPairsShowBothPartsAsOidsWithObjsubid2() {
         assertThat(KeyFacts.pgLocks(pair(12, 77))).isEqualTo(new KeyFacts.PgLocksRow(12L, 77L, 2));
-        assertThat(KeyFacts.pgLocks(pair(-1, Integer.MIN_VALUE))).isEqualTo(new KeyFacts.PgLocksRow(4294967295L, 2147483648L, 2));
-        LockKey partly = new LockKey(KeySpace.INT_PAIR, List.of(KeyPart.known(12, "NS", null), KeyPart.of(KeyPart.Kind.PARAMETER, "id")));
+        assertThat(KeyFacts.pgLocks(pair(-1, Integer.MIN_VALUE)))
+                .isEqualTo(new KeyFacts.PgLocksRow(4294967295L, 2147483648L, 2));
+        LockKey partly = new LockKey(
+                KeySpace.INT_PAIR, List.of(KeyPart.known(12, "NS", null), KeyPart.of(KeyPart.Kind.PARAMETER, "id")));
         assertThat(KeyFacts.pgLocks(partly)).isEqualTo(new KeyFacts.PgLocksRow(12L, null, 2));
     }
 
@@ -69,7 +70,8 @@ class KeyFactsTest {
         KeyPart c1 = KeyPart.known(42, "K", a, "com.acme.Keys.K", null);
         KeyPart c2 = KeyPart.known(42, "Keys.K", b, "com.acme.Keys.K", null);
         assertThat(KeyFacts.identity(c1)).isEqualTo(KeyFacts.identity(c2));
-        assertThat(KeyFacts.identity(KeyPart.known(42, "42", a))).isNotEqualTo(KeyFacts.identity(KeyPart.known(42, "42", b)));
+        assertThat(KeyFacts.identity(KeyPart.known(42, "42", a)))
+                .isNotEqualTo(KeyFacts.identity(KeyPart.known(42, "42", b)));
     }
 
     @Test
@@ -78,7 +80,8 @@ class KeyFactsTest {
                 .isEqualTo(new BigInteger("9223372036854775808"));
         assertThat(KeyFacts.integerValue(KeyPart.of(KeyPart.Kind.UNKNOWN, "-99999999999999999999::bigint")))
                 .isEqualTo(new BigInteger("-99999999999999999999"));
-        assertThat(KeyFacts.integerValue(KeyPart.of(KeyPart.Kind.UNKNOWN, "id % 3000000000"))).isNull();
+        assertThat(KeyFacts.integerValue(KeyPart.of(KeyPart.Kind.UNKNOWN, "id % 3000000000")))
+                .isNull();
         assertThat(KeyFacts.integerValue(KeyPart.of(KeyPart.Kind.COLUMN, "42"))).isNull();
     }
 }

@@ -25,7 +25,11 @@ class KeyResolutionTest {
     }
 
     private LockSite site(String function, int ordinal) {
-        return sites().stream().filter(s -> s.function().sqlName().equals(function)).skip(ordinal).findFirst().orElseThrow();
+        return sites().stream()
+                .filter(s -> s.function().sqlName().equals(function))
+                .skip(ordinal)
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -38,7 +42,8 @@ class KeyResolutionTest {
                 SELECT pg_advisory_lock(7, 42);
                 """);
         List<LockSite> s = sites();
-        assertThat(s).extracting(x -> x.key().canonical())
+        assertThat(s)
+                .extracting(x -> x.key().canonical())
                 .containsExactly("(9001)", "(-5)", "(-785388649)", "(-6747756470228489321)", "(7, 42)");
         assertThat(s.get(2).key().parts().get(0).hash()).isEqualTo(new KeyHash(KeyHash.Function.HASHTEXT, "abc"));
     }
@@ -80,7 +85,8 @@ class KeyResolutionTest {
         assertThat(pair.key().parts().get(1).kind()).isEqualTo(KeyPart.Kind.PARAMETER);
         assertThat(pair.key().parts().get(1).expression()).isEqualTo("(int) id");
 
-        assertThat(site("pg_advisory_xact_lock", 1).key().parts().get(0).value()).isEqualTo(4242L);
+        assertThat(site("pg_advisory_xact_lock", 1).key().parts().get(0).value())
+                .isEqualTo(4242L);
         KeyPart hashed = site("pg_try_advisory_xact_lock", 1).key().parts().get(0);
         assertThat(hashed.value()).isEqualTo((long) "invoice".hashCode());
         assertThat(hashed.hash().function()).isEqualTo(KeyHash.Function.STRING_HASHCODE);
@@ -149,6 +155,7 @@ class KeyResolutionTest {
         KeyPart publish = site("pg_advisory_xact_lock", 0).key().parts().get(0);
         assertThat(publish.value()).isEqualTo(128L);
         assertThat(publish.originName()).isEqualTo("Locks.PUBLISH");
-        assertThat(site("pg_try_advisory_xact_lock", 0).key().parts().get(0).value()).isEqualTo(2600L);
+        assertThat(site("pg_try_advisory_xact_lock", 0).key().parts().get(0).value())
+                .isEqualTo(2600L);
     }
 }

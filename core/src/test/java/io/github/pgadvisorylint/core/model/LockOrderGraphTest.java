@@ -16,13 +16,21 @@ class LockOrderGraphTest {
 
     /** A site in its own line of {@code path}, in the method {@code method}. */
     private LockSite site(String path, String method, AdvisoryFunction fn, long key) {
-        return site(path, method, fn, new LockKey(KeySpace.BIGINT, List.of(KeyPart.known(key, Long.toString(key), null))));
+        return site(
+                path, method, fn, new LockKey(KeySpace.BIGINT, List.of(KeyPart.known(key, Long.toString(key), null))));
     }
 
     private LockSite site(String path, String method, AdvisoryFunction fn, LockKey key) {
         line++;
-        return new LockSite(path + "#" + line, fn, key, SourceRegion.line(path, line), null, Language.JAVA,
-                ExecutionApi.JDBC_STATEMENT, new SqlContext(SqlClause.SELECT_LIST, null, false, false, 0, true, "SELECT 1"),
+        return new LockSite(
+                path + "#" + line,
+                fn,
+                key,
+                SourceRegion.line(path, line),
+                null,
+                Language.JAVA,
+                ExecutionApi.JDBC_STATEMENT,
+                new SqlContext(SqlClause.SELECT_LIST, null, false, false, 0, true, "SELECT 1"),
                 new JavaContext(path.replace(".java", ""), method, "st.execute", "st", null));
     }
 
@@ -85,16 +93,20 @@ class LockOrderGraphTest {
     void tryLocksNeverWaitAndSharedWaitsNeedAnExclusiveHolder() {
         // the closing acquisition is a try-lock: no cycle of waits
         assertThat(LockOrderGraph.of(List.of(edge("A.java", "a", X, 1, X, 2), edge("A.java", "b", X, 2, TRY, 1)))
-                .components()).isEmpty();
+                        .components())
+                .isEmpty();
         // shared on every end: nobody blocks anybody
         assertThat(LockOrderGraph.of(List.of(edge("A.java", "a", XS, 1, XS, 2), edge("A.java", "b", XS, 2, XS, 1)))
-                .components()).isEmpty();
+                        .components())
+                .isEmpty();
         // 1 held exclusive, 2 awaited shared; 2 held shared, 1 awaited exclusive: the shared wait for 2
         // is not blocked by a shared holder, so no deadlock
         assertThat(LockOrderGraph.of(List.of(edge("A.java", "a", X, 1, XS, 2), edge("A.java", "b", XS, 2, X, 1)))
-                .components()).isEmpty();
+                        .components())
+                .isEmpty();
         // 1 held shared, 2 awaited shared; 2 held exclusive, 1 awaited exclusive: both waits blocked
-        LockOrderGraph mixed = LockOrderGraph.of(List.of(edge("A.java", "a", XS, 1, XS, 2), edge("A.java", "b", X, 2, X, 1)));
+        LockOrderGraph mixed =
+                LockOrderGraph.of(List.of(edge("A.java", "a", XS, 1, XS, 2), edge("A.java", "b", X, 2, X, 1)));
         assertThat(mixed.components()).hasSize(1);
         assertThat(mixed.edges()).allMatch(mixed::onCycle);
     }
@@ -114,7 +126,8 @@ class LockOrderGraphTest {
 
     @Test
     void aReentrantPairIsNoEdge() {
-        assertThat(LockOrderGraph.of(List.of(edge("A.java", "a", X, 5, X, 5))).edges()).isEmpty();
+        assertThat(LockOrderGraph.of(List.of(edge("A.java", "a", X, 5, X, 5))).edges())
+                .isEmpty();
     }
 
     @Test

@@ -15,18 +15,28 @@ class SiteRoleTest {
 
     private static final AdvisoryFunction LOCK = AdvisoryFunction.PG_ADVISORY_LOCK;
     private static final AdvisoryFunction UNLOCK = AdvisoryFunction.PG_ADVISORY_UNLOCK;
-    private static final SqlContext SQL = new SqlContext(SqlClause.SELECT_LIST, null, false, false, 0, true, "SELECT 1");
+    private static final SqlContext SQL =
+            new SqlContext(SqlClause.SELECT_LIST, null, false, false, 0, true, "SELECT 1");
 
     private int index;
 
-    private LockSite site(String path, int line, AdvisoryFunction fn, long key, ExecutionApi api, Language language,
-                          JavaContext java, SourceRegion declaration) {
+    private LockSite site(
+            String path,
+            int line,
+            AdvisoryFunction fn,
+            long key,
+            ExecutionApi api,
+            Language language,
+            JavaContext java,
+            SourceRegion declaration) {
         LockKey k = new LockKey(KeySpace.BIGINT, List.of(KeyPart.known(key, Long.toString(key), null)));
-        return new LockSite(path + "#" + index++, fn, k, SourceRegion.line(path, line), declaration, language, api, SQL, java);
+        return new LockSite(
+                path + "#" + index++, fn, k, SourceRegion.line(path, line), declaration, language, api, SQL, java);
     }
 
     private LockSite javaSite(String path, int line, ExecutionApi api, String executionCall) {
-        return site(path, line, LOCK, 1, api, Language.JAVA, new JavaContext("T", "m", executionCall, null, null), null);
+        return site(
+                path, line, LOCK, 1, api, Language.JAVA, new JavaContext("T", "m", executionCall, null, null), null);
     }
 
     @Test
@@ -38,13 +48,29 @@ class SiteRoleTest {
         LockSite select = javaSite("src/main/java/Mapper.java", 4, ExecutionApi.MYBATIS, null);
         LockSite sqlObject = javaSite("src/main/java/Dao.java", 4, ExecutionApi.JDBI, null);
         LockSite handle = javaSite("src/main/java/Dao.java", 8, ExecutionApi.JDBI, "handle.createQuery");
-        LockSite mapperXml = site("src/main/resources/Mapper.xml", 6, LOCK, 1, ExecutionApi.MYBATIS, Language.XML, null, null);
-        LockSite helperSql = javaSite("src/main/java/Locks.java", 12, ExecutionApi.JDBC_PREPARED_STATEMENT, "conn.prepareStatement");
-        LockSite call = site("src/main/java/Job.java", 20, LOCK, 1, ExecutionApi.LOCK_HELPER, Language.JAVA,
-                new JavaContext("Job", "run", "locks.lock", "locks", null), helperSql.region());
+        LockSite mapperXml =
+                site("src/main/resources/Mapper.xml", 6, LOCK, 1, ExecutionApi.MYBATIS, Language.XML, null, null);
+        LockSite helperSql =
+                javaSite("src/main/java/Locks.java", 12, ExecutionApi.JDBC_PREPARED_STATEMENT, "conn.prepareStatement");
+        LockSite call = site(
+                "src/main/java/Job.java",
+                20,
+                LOCK,
+                1,
+                ExecutionApi.LOCK_HELPER,
+                Language.JAVA,
+                new JavaContext("Job", "run", "locks.lock", "locks", null),
+                helperSql.region());
         LockSite script = site("db/lock.sql", 2, LOCK, 1, ExecutionApi.SQL_FILE, Language.SQL, null, null);
-        LockModel model = new LockModel(List.of(executed, constant, query, procedure, select, sqlObject, handle, mapperXml,
-                helperSql, call, script), List.of(), List.of(), PoolingSetting.AUTO, List.of(), Map.of(),
+        LockModel model = new LockModel(
+                List.of(
+                        executed, constant, query, procedure, select, sqlObject, handle, mapperXml, helperSql, call,
+                        script),
+                List.of(),
+                List.of(),
+                PoolingSetting.AUTO,
+                List.of(),
+                Map.of(),
                 List.of(mapperXml.region()));
 
         assertThat(model.role(executed)).isEqualTo(SiteRole.EXECUTED);
@@ -75,7 +101,8 @@ class SiteRoleTest {
     void testSourcesAreDecidedOncePerSite() {
         LockSite main = javaSite("src/main/java/A.java", 3, ExecutionApi.JDBC_STATEMENT, "st.execute");
         LockSite test = javaSite("module/src/test/java/ATest.java", 3, ExecutionApi.JDBC_STATEMENT, "st.execute");
-        LockSite integration = javaSite("src/integrationTest/java/AIT.java", 3, ExecutionApi.JDBC_STATEMENT, "st.execute");
+        LockSite integration =
+                javaSite("src/integrationTest/java/AIT.java", 3, ExecutionApi.JDBC_STATEMENT, "st.execute");
         LockModel model = new LockModel(List.of(main, test, integration), List.of());
         assertThat(model.inTestSources(main)).isFalse();
         assertThat(model.inTestSources(test)).isTrue();
@@ -85,13 +112,22 @@ class SiteRoleTest {
     @Test
     void pathFindingsAreListedUnderTheirAcquisitionAndTheirRelease() {
         LockSite lock = javaSite("src/main/java/A.java", 3, ExecutionApi.JDBC_STATEMENT, "st.execute");
-        LockSite unlock = site("src/main/java/A.java", 9, UNLOCK, 1, ExecutionApi.JDBC_STATEMENT, Language.JAVA,
-                new JavaContext("T", "m", "st.execute", "st", null), null);
+        LockSite unlock = site(
+                "src/main/java/A.java",
+                9,
+                UNLOCK,
+                1,
+                ExecutionApi.JDBC_STATEMENT,
+                Language.JAVA,
+                new JavaContext("T", "m", "st.execute", "st", null),
+                null);
         LockSite other = javaSite("src/main/java/B.java", 3, ExecutionApi.JDBC_STATEMENT, "st.execute");
-        PathFinding leak = new PathFinding(PathFinding.Kind.HELD_ON_EXCEPTION, lock, null, lock.region(), "n", List.of());
-        PathFinding wrong = new PathFinding(PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION, lock, unlock, unlock.region(),
-                "n", List.of());
-        LockModel model = new LockModel(List.of(lock, unlock, other), List.of()).withPaths(List.of(leak, wrong), List.of());
+        PathFinding leak =
+                new PathFinding(PathFinding.Kind.HELD_ON_EXCEPTION, lock, null, lock.region(), "n", List.of());
+        PathFinding wrong = new PathFinding(
+                PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION, lock, unlock, unlock.region(), "n", List.of());
+        LockModel model =
+                new LockModel(List.of(lock, unlock, other), List.of()).withPaths(List.of(leak, wrong), List.of());
         assertThat(model.pathFindings(lock)).containsExactly(leak, wrong);
         assertThat(model.pathFindings(unlock)).containsExactly(wrong);
         assertThat(model.pathFindings(other)).isEmpty();

@@ -44,19 +44,22 @@ class NeverThrowsPropertyTest {
     void javaFrontEndNeverThrows(@ForAll("mutatedJava") String source) {
         FileFacts facts = javaFrontEnd.analyze(new SourceFile("src/A.java", source));
         assertThat(facts).isNotNull();
-        assertThat(facts.notifications()).allSatisfy(n -> assertThat(n.region().path()).isEqualTo("src/A.java"));
+        assertThat(facts.notifications())
+                .allSatisfy(n -> assertThat(n.region().path()).isEqualTo("src/A.java"));
     }
 
     @Property(tries = 250)
     void sqlFrontEndNeverThrows(@ForAll("mutatedSql") String text) {
         FileFacts facts = sql.analyze(new SourceFile("db/V1__a.sql", text));
         assertThat(facts).isNotNull();
-        assertThat(facts.sites()).allSatisfy(s -> assertThat(s.region().startLine()).isBetween(1, text.split("\n", -1).length + 1));
+        assertThat(facts.sites())
+                .allSatisfy(s -> assertThat(s.region().startLine()).isBetween(1, text.split("\n", -1).length + 1));
     }
 
     @Property(tries = 30)
-    void theWholeAnalyzerNeverThrowsOnAMutatedTree(@ForAll("mutatedJava") String a, @ForAll("mutatedSql") String b,
-                                                   @ForAll("bytes") byte[] garbage) throws Exception {
+    void theWholeAnalyzerNeverThrowsOnAMutatedTree(
+            @ForAll("mutatedJava") String a, @ForAll("mutatedSql") String b, @ForAll("bytes") byte[] garbage)
+            throws Exception {
         Path root = Files.createTempDirectory("never-throws");
         try {
             // a lone surrogate cannot be encoded: getBytes writes '?' for it, as an editor would
@@ -86,30 +89,52 @@ class NeverThrowsPropertyTest {
     }
 
     private static Arbitrary<String> lockSql() {
-        Arbitrary<String> fn = Arbitraries.of("pg_advisory_lock", "pg_try_advisory_lock", "pg_advisory_xact_lock",
-                "pg_advisory_unlock", "pg_try_advisory_xact_lock_shared", "pg_advisory_unlock_all");
-        Arbitrary<String> key = Arbitraries.oneOf(Arbitraries.longs().map(String::valueOf),
+        Arbitrary<String> fn = Arbitraries.of(
+                "pg_advisory_lock",
+                "pg_try_advisory_lock",
+                "pg_advisory_xact_lock",
+                "pg_advisory_unlock",
+                "pg_try_advisory_xact_lock_shared",
+                "pg_advisory_unlock_all");
+        Arbitrary<String> key = Arbitraries.oneOf(
+                Arbitraries.longs().map(String::valueOf),
                 Arbitraries.of("id", "?", ":key", "hashtext('job')", "1, 2", "(SELECT k FROM t)", "$1", ""));
-        Arbitrary<String> tail = Arbitraries.of("", " FROM jobs LIMIT 1", " FROM jobs WHERE done ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED",
-                " FROM t OFFSET 5", " WHERE x IN (SELECT 1)", " -- comment", " /* c */ ", " UNION SELECT 1");
+        Arbitrary<String> tail = Arbitraries.of(
+                "",
+                " FROM jobs LIMIT 1",
+                " FROM jobs WHERE done ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED",
+                " FROM t OFFSET 5",
+                " WHERE x IN (SELECT 1)",
+                " -- comment",
+                " /* c */ ",
+                " UNION SELECT 1");
         return Combinators.combine(fn, key, tail).as((f, k, t) -> "SELECT " + f + "(" + k + ")" + t);
     }
 
     @Provide
     Arbitrary<String> validSql() {
-        Arbitrary<String> stmt = Arbitraries.oneOf(lockSql(),
+        Arbitrary<String> stmt = Arbitraries.oneOf(
+                lockSql(),
                 lockSql().map(s -> "DO $$ BEGIN PERFORM " + s.substring(7) + "; END $$"),
                 lockSql().map(s -> "BEGIN;\n" + s + ";\nCOMMIT"),
-                lockSql().map(s -> "CREATE FUNCTION f() RETURNS void AS $body$ BEGIN PERFORM " + s.substring(7)
-                        + "; END; $body$ LANGUAGE plpgsql"),
-                Arbitraries.of("SELECT 'it''s'", "SELECT E'\\n'", "COPY t FROM stdin", "SELECT $$x$$", "\\i other.sql"));
+                lockSql()
+                        .map(s -> "CREATE FUNCTION f() RETURNS void AS $body$ BEGIN PERFORM " + s.substring(7)
+                                + "; END; $body$ LANGUAGE plpgsql"),
+                Arbitraries.of(
+                        "SELECT 'it''s'", "SELECT E'\\n'", "COPY t FROM stdin", "SELECT $$x$$", "\\i other.sql"));
         return stmt.list().ofMinSize(1).ofMaxSize(5).map(l -> String.join(";\n", l) + ";\n");
     }
 
     @Provide
     Arbitrary<String> validJava() {
-        Arbitrary<String> call = Arbitraries.of("st.execute", "st.executeQuery", "jdbc.queryForObject", "em.createNativeQuery",
-                "c.prepareStatement", "jdbc.update", "log.info");
+        Arbitrary<String> call = Arbitraries.of(
+                "st.execute",
+                "st.executeQuery",
+                "jdbc.queryForObject",
+                "em.createNativeQuery",
+                "c.prepareStatement",
+                "jdbc.update",
+                "log.info");
         Arbitrary<String> shape = Arbitraries.of(
                 "class A {\n  void f(java.sql.Statement st) throws Exception {\n    %s(\"%s\");\n  }\n}\n",
                 "class A {\n  static final String Q = \"%2$s\";\n  void f() { %1$s(Q + \" \" + Q); }\n}\n",
@@ -124,17 +149,39 @@ class NeverThrowsPropertyTest {
         Arbitrary<Double> at = Arbitraries.doubles().between(0, 1);
         Arbitrary<String> noise = Arbitraries.oneOf(
                 Arbitraries.strings().all().ofMaxLength(6),
-                Arbitraries.of("\"", "\"\"\"", "/*", "*/", "//", "{", "}", "(", ")", "'", "$$", "\\", ";", "\u0000",
-                        "\uD83D\uDE00", "\uD800", "\r", "\t", "\u2028", "e\u0301", "\uFEFF"));
+                Arbitraries.of(
+                        "\"",
+                        "\"\"\"",
+                        "/*",
+                        "*/",
+                        "//",
+                        "{",
+                        "}",
+                        "(",
+                        ")",
+                        "'",
+                        "$$",
+                        "\\",
+                        ";",
+                        "\u0000",
+                        "\uD83D\uDE00",
+                        "\uD800",
+                        "\r",
+                        "\t",
+                        "\u2028",
+                        "e\u0301",
+                        "\uFEFF"));
         Arbitrary<Mutation> truncate = at.map(f -> s -> s.substring(0, (int) (s.length() * f)));
         Arbitrary<Mutation> insert = Combinators.combine(at, noise).as((f, n) -> s -> {
             int i = (int) (s.length() * f);
             return s.substring(0, i) + n + s.substring(i);
         });
-        Arbitrary<Mutation> delete = Combinators.combine(at, Arbitraries.integers().between(1, 8)).as((f, len) -> s -> {
-            int i = (int) (s.length() * f);
-            return s.substring(0, i) + s.substring(Math.min(s.length(), i + len));
-        });
+        Arbitrary<Mutation> delete = Combinators.combine(
+                        at, Arbitraries.integers().between(1, 8))
+                .as((f, len) -> s -> {
+                    int i = (int) (s.length() * f);
+                    return s.substring(0, i) + s.substring(Math.min(s.length(), i + len));
+                });
         Arbitrary<Mutation> none = Arbitraries.just(s -> s);
         return Arbitraries.frequencyOf(
                 Tuple.of(1, none), Tuple.of(2, truncate),

@@ -19,16 +19,30 @@ class JsonReporterTest {
     @Test
     void writesTheDocumentedSchema() throws Exception {
         JsonNode doc = new ObjectMapper().readTree(render());
-        assertThat(doc.fieldNames()).toIterable()
+        assertThat(doc.fieldNames())
+                .toIterable()
                 .containsExactly("schemaVersion", "tool", "summary", "findings", "notifications");
         assertThat(doc.get("schemaVersion").asInt()).isEqualTo(1);
         assertThat(doc.at("/tool/name").asText()).isEqualTo("pg-advisory-lint");
         assertThat(doc.at("/tool/version").asText()).isEqualTo(ToolInfo.version());
-        assertThat(doc.get("summary")).isEqualTo(new ObjectMapper().readTree(
-                "{\"errors\":1,\"warnings\":1,\"notes\":1,\"files\":412,\"suppressed\":0}"));
+        assertThat(doc.get("summary"))
+                .isEqualTo(new ObjectMapper()
+                        .readTree("{\"errors\":1,\"warnings\":1,\"notes\":1,\"files\":412,\"suppressed\":0}"));
         JsonNode first = doc.at("/findings/0");
-        assertThat(first.fieldNames()).toIterable().containsExactly("ruleId", "severity", "message", "path", "line",
-                "column", "endLine", "endColumn", "related", "fingerprint", "suppression");
+        assertThat(first.fieldNames())
+                .toIterable()
+                .containsExactly(
+                        "ruleId",
+                        "severity",
+                        "message",
+                        "path",
+                        "line",
+                        "column",
+                        "endLine",
+                        "endColumn",
+                        "related",
+                        "fingerprint",
+                        "suppression");
         assertThat(first.get("suppression").isNull()).isTrue();
         assertThat(first.get("path").asText()).isEqualTo("db/my scripts/Zoë.sql");
         assertThat(first.get("severity").asText()).isEqualTo("warning");
@@ -38,8 +52,9 @@ class JsonReporterTest {
         assertThat(pooling.at("/related/0/line").asInt()).isEqualTo(7);
         assertThat(pooling.get("fingerprint").asText()).isEqualTo("a1b2c3d4e5f60718");
         JsonNode note = doc.at("/notifications/0");
-        assertThat(note.fieldNames()).toIterable().containsExactly("level", "kind", "message", "path", "line",
-                "column", "endLine", "endColumn");
+        assertThat(note.fieldNames())
+                .toIterable()
+                .containsExactly("level", "kind", "message", "path", "line", "column", "endLine", "endColumn");
         assertThat(note.get("kind").asText()).isEqualTo("java-parse-error");
     }
 
@@ -71,9 +86,12 @@ class JsonReporterTest {
         new JsonReporter(true).write(SampleResults.withSuppressed(), shown);
         JsonNode all = new ObjectMapper().readTree(shown.toString());
         assertThat(all.get("findings")).hasSize(5);
-        assertThat(all.get("findings").findValues("suppression")).filteredOn(n -> !n.isNull())
-                .extracting(n -> n.get("kind").asText()).containsExactlyInAnyOrder("inSource", "external");
-        assertThat(all.get("findings").findValues("suppression")).filteredOn(n -> !n.isNull())
+        assertThat(all.get("findings").findValues("suppression"))
+                .filteredOn(n -> !n.isNull())
+                .extracting(n -> n.get("kind").asText())
+                .containsExactlyInAnyOrder("inSource", "external");
+        assertThat(all.get("findings").findValues("suppression"))
+                .filteredOn(n -> !n.isNull())
                 .extracting(n -> n.get("justification").asText())
                 .contains("single-row lookup by primary key");
     }

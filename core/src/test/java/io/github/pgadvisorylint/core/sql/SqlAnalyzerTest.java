@@ -6,13 +6,12 @@ import io.github.pgadvisorylint.core.model.AdvisoryFunction;
 import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.SqlClause;
 import io.github.pgadvisorylint.core.model.SqlContext;
+import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import java.util.List;
-import java.util.Locale;
 
 /** Behaviour of {@link SqlAnalyzer}: what is a call, where it is, its arguments, statements, bodies. */
 class SqlAnalyzerTest {
@@ -27,8 +26,11 @@ class SqlAnalyzerTest {
     @EnumSource(AdvisoryFunction.class)
     void everyFunctionIsFoundBareAndQualified(AdvisoryFunction f) {
         String args = f == AdvisoryFunction.PG_ADVISORY_UNLOCK_ALL ? "()" : "(42)";
-        for (String sql : List.of("SELECT " + f.sqlName() + args, "SELECT pg_catalog." + f.sqlName() + args,
-                "select " + f.sqlName().toUpperCase(Locale.ROOT) + args, "SELECT PG_CATALOG." + f.sqlName() + " " + args)) {
+        for (String sql : List.of(
+                "SELECT " + f.sqlName() + args,
+                "SELECT pg_catalog." + f.sqlName() + args,
+                "select " + f.sqlName().toUpperCase(Locale.ROOT) + args,
+                "SELECT PG_CATALOG." + f.sqlName() + " " + args)) {
             List<SqlLockCall> c = calls(sql);
             assertThat(c).as(sql).hasSize(1);
             assertThat(c.get(0).function()).isEqualTo(f);
@@ -39,25 +41,26 @@ class SqlAnalyzerTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "SELECT pg_advisory_xact_lock_try(1)",
-        "SELECT myschema.pg_advisory_lock(1)",
-        "SELECT db.pg_catalog.pg_advisory_lock(1)",
-        "SELECT pg_advisory_lock('abc')",
-        "SELECT pg_advisory_lock(1, 2, 3)",
-        "SELECT pg_advisory_lock()",
-        "SELECT pg_advisory_unlock_all(1)",
-        "SELECT pg_advisory_lock",
-        "SELECT * FROM pg_locks WHERE locktype = 'advisory'",
-        "-- SELECT pg_advisory_lock(1)\nSELECT 1",
-        "/* SELECT pg_advisory_lock(1) /* nested */ still comment pg_advisory_lock(2) */ SELECT 1",
-        "SELECT 'pg_advisory_lock(1)'",
-        "SELECT E'it\\'s pg_advisory_lock(1)'",
-        "SELECT $q$ pg_advisory_lock(1) $q$",
-        "SELECT \"PG_ADVISORY_LOCK\"(1)",
-        "DROP FUNCTION pg_advisory_lock(bigint)",
-        "SELECT pg_advisory_lock(1",
-    })
+    @ValueSource(
+            strings = {
+                "SELECT pg_advisory_xact_lock_try(1)",
+                "SELECT myschema.pg_advisory_lock(1)",
+                "SELECT db.pg_catalog.pg_advisory_lock(1)",
+                "SELECT pg_advisory_lock('abc')",
+                "SELECT pg_advisory_lock(1, 2, 3)",
+                "SELECT pg_advisory_lock()",
+                "SELECT pg_advisory_unlock_all(1)",
+                "SELECT pg_advisory_lock",
+                "SELECT * FROM pg_locks WHERE locktype = 'advisory'",
+                "-- SELECT pg_advisory_lock(1)\nSELECT 1",
+                "/* SELECT pg_advisory_lock(1) /* nested */ still comment pg_advisory_lock(2) */ SELECT 1",
+                "SELECT 'pg_advisory_lock(1)'",
+                "SELECT E'it\\'s pg_advisory_lock(1)'",
+                "SELECT $q$ pg_advisory_lock(1) $q$",
+                "SELECT \"PG_ADVISORY_LOCK\"(1)",
+                "DROP FUNCTION pg_advisory_lock(bigint)",
+                "SELECT pg_advisory_lock(1",
+            })
     void lookAlikesCommentsAndStringsAreNotCalls(String sql) {
         assertThat(calls(sql)).as(sql).isEmpty();
     }
@@ -85,14 +88,34 @@ class SqlAnalyzerTest {
                 + "pg_advisory_lock(0x2A), pg_advisory_lock(1 + 2), pg_advisory_lock(9223372036854775808), "
                 + "pg_advisory_lock(-9223372036854775808), pg_advisory_lock(?::bigint), pg_advisory_lock(-id), "
                 + "pg_advisory_lock(1.5), pg_advisory_lock(id::bigint)";
-        List<SqlArgument> args = calls(sql).stream().flatMap(c -> c.arguments().stream()).toList();
-        assertThat(args).extracting(SqlArgument::kind).containsExactly(
-                KeyPart.Kind.KNOWN, KeyPart.Kind.KNOWN, KeyPart.Kind.KNOWN, KeyPart.Kind.KNOWN, KeyPart.Kind.KNOWN,
-                KeyPart.Kind.KNOWN, KeyPart.Kind.KNOWN, KeyPart.Kind.PARAMETER, KeyPart.Kind.PARAMETER,
-                KeyPart.Kind.PARAMETER, KeyPart.Kind.PARAMETER, KeyPart.Kind.PARAMETER, KeyPart.Kind.COLUMN,
-                KeyPart.Kind.COLUMN, KeyPart.Kind.UNKNOWN, KeyPart.Kind.UNKNOWN, KeyPart.Kind.UNKNOWN,
-                KeyPart.Kind.UNKNOWN, KeyPart.Kind.KNOWN, KeyPart.Kind.PARAMETER, KeyPart.Kind.UNKNOWN,
-                KeyPart.Kind.UNKNOWN, KeyPart.Kind.COLUMN);
+        List<SqlArgument> args =
+                calls(sql).stream().flatMap(c -> c.arguments().stream()).toList();
+        assertThat(args)
+                .extracting(SqlArgument::kind)
+                .containsExactly(
+                        KeyPart.Kind.KNOWN,
+                        KeyPart.Kind.KNOWN,
+                        KeyPart.Kind.KNOWN,
+                        KeyPart.Kind.KNOWN,
+                        KeyPart.Kind.KNOWN,
+                        KeyPart.Kind.KNOWN,
+                        KeyPart.Kind.KNOWN,
+                        KeyPart.Kind.PARAMETER,
+                        KeyPart.Kind.PARAMETER,
+                        KeyPart.Kind.PARAMETER,
+                        KeyPart.Kind.PARAMETER,
+                        KeyPart.Kind.PARAMETER,
+                        KeyPart.Kind.COLUMN,
+                        KeyPart.Kind.COLUMN,
+                        KeyPart.Kind.UNKNOWN,
+                        KeyPart.Kind.UNKNOWN,
+                        KeyPart.Kind.UNKNOWN,
+                        KeyPart.Kind.UNKNOWN,
+                        KeyPart.Kind.KNOWN,
+                        KeyPart.Kind.PARAMETER,
+                        KeyPart.Kind.UNKNOWN,
+                        KeyPart.Kind.UNKNOWN,
+                        KeyPart.Kind.COLUMN);
         assertThat(args.subList(0, 7)).extracting(SqlArgument::value).containsExactly(42L, -7L, 42L, 42L, 42L, 9L, -3L);
         assertThat(args.get(18).value()).isEqualTo(Long.MIN_VALUE);
         SqlArgument cast = args.get(2);
@@ -107,11 +130,21 @@ class SqlAnalyzerTest {
                 + "SELECT pg_advisory_xact_lock(1);\nSTART TRANSACTION;\nVACUUM t;\n"
                 + "SELECT 'a;b', $$ ; $$, pg_try_advisory_xact_lock(2) -- ;\n;\nCOMMIT;\nROLLBACK;;";
         SqlAnalysis a = analyzer.analyze(sql);
-        assertThat(a.statements()).extracting(SqlStatement::kind).containsExactly(StatementKind.BEGIN,
-                StatementKind.SET, StatementKind.OTHER, StatementKind.SELECT, StatementKind.BEGIN,
-                StatementKind.OTHER, StatementKind.SELECT, StatementKind.COMMIT, StatementKind.ROLLBACK);
+        assertThat(a.statements())
+                .extracting(SqlStatement::kind)
+                .containsExactly(
+                        StatementKind.BEGIN,
+                        StatementKind.SET,
+                        StatementKind.OTHER,
+                        StatementKind.SELECT,
+                        StatementKind.BEGIN,
+                        StatementKind.OTHER,
+                        StatementKind.SELECT,
+                        StatementKind.COMMIT,
+                        StatementKind.ROLLBACK);
         assertThat(a.calls()).extracting(SqlLockCall::statementIndex).containsExactly(3, 6);
-        assertThat(a.calls()).allSatisfy(c -> assertThat(c.context().parsedBySqlParser()).isTrue());
+        assertThat(a.calls())
+                .allSatisfy(c -> assertThat(c.context().parsedBySqlParser()).isTrue());
         assertThat(a.problems()).isEmpty();
         SqlStatement s = a.statements().get(3);
         assertThat(sql.substring(s.start(), s.end())).isEqualTo("SELECT pg_advisory_xact_lock(1)");
@@ -123,10 +156,20 @@ class SqlAnalyzerTest {
         String sql = "WITH x AS (SELECT 1) INSERT INTO t SELECT * FROM x; UPDATE t SET a = 1; DELETE FROM t; "
                 + "DO $$ BEGIN END $$; CREATE OR REPLACE FUNCTION f() RETURNS void AS $$ $$ LANGUAGE plpgsql; "
                 + "CALL p(); { call f(?) }; END; ABORT; VALUES (1); garbage";
-        assertThat(analyzer.analyze(sql).statements()).extracting(SqlStatement::kind).containsExactly(
-                StatementKind.INSERT, StatementKind.UPDATE, StatementKind.DELETE, StatementKind.DO_BLOCK,
-                StatementKind.CREATE_FUNCTION, StatementKind.CALL, StatementKind.CALL, StatementKind.COMMIT,
-                StatementKind.ROLLBACK, StatementKind.SELECT, StatementKind.OTHER);
+        assertThat(analyzer.analyze(sql).statements())
+                .extracting(SqlStatement::kind)
+                .containsExactly(
+                        StatementKind.INSERT,
+                        StatementKind.UPDATE,
+                        StatementKind.DELETE,
+                        StatementKind.DO_BLOCK,
+                        StatementKind.CREATE_FUNCTION,
+                        StatementKind.CALL,
+                        StatementKind.CALL,
+                        StatementKind.COMMIT,
+                        StatementKind.ROLLBACK,
+                        StatementKind.SELECT,
+                        StatementKind.OTHER);
     }
 
     @Test
@@ -140,29 +183,38 @@ class SqlAnalyzerTest {
         assertThat(c.limitKeyword()).isEqualTo("LIMIT");
         assertThat(a.problems()).singleElement().satisfies(p -> {
             assertThat(p.offset()).isZero();
-            assertThat(p.message()).startsWith("JSqlParser could not parse this statement (").endsWith("); analysed lexically");
+            assertThat(p.message())
+                    .startsWith("JSqlParser could not parse this statement (")
+                    .endsWith("); analysed lexically");
         });
     }
 
     @Test
     void jdbcEscapesAreCallsWithoutProblems() {
-        for (String sql : List.of("{ call pg_advisory_xact_lock(?) }", "{ ? = call pg_try_advisory_lock(?) }",
+        for (String sql : List.of(
+                "{ call pg_advisory_xact_lock(?) }",
+                "{ ? = call pg_try_advisory_lock(?) }",
                 "{call pg_catalog.pg_advisory_unlock(?, ?)}")) {
             SqlAnalysis a = analyzer.analyze(sql);
             assertThat(a.calls()).as(sql).hasSize(1);
             assertThat(a.calls().get(0).context().clause()).isEqualTo(SqlClause.CALL);
-            assertThat(a.calls().get(0).arguments()).allSatisfy(x -> assertThat(x.kind()).isEqualTo(KeyPart.Kind.PARAMETER));
+            assertThat(a.calls().get(0).arguments())
+                    .allSatisfy(x -> assertThat(x.kind()).isEqualTo(KeyPart.Kind.PARAMETER));
             assertThat(a.problems()).isEmpty();
         }
     }
 
     @Test
     void doBlockWithPerform() {
-        String sql = "DO $$\nBEGIN\n  PERFORM pg_advisory_lock(42);\n  PERFORM pg_advisory_lock(id) FROM jobs LIMIT 1;\n"
-                + "  IF pg_try_advisory_xact_lock(7) THEN RAISE NOTICE 'pg_advisory_lock(1)'; END IF;\n"
-                + "  -- PERFORM pg_advisory_unlock(42);\nEND\n$$;";
+        String sql =
+                "DO $$\nBEGIN\n  PERFORM pg_advisory_lock(42);\n  PERFORM pg_advisory_lock(id) FROM jobs LIMIT 1;\n"
+                        + "  IF pg_try_advisory_xact_lock(7) THEN RAISE NOTICE 'pg_advisory_lock(1)'; END IF;\n"
+                        + "  -- PERFORM pg_advisory_unlock(42);\nEND\n$$;";
         SqlAnalysis a = analyzer.analyze(sql);
-        assertThat(a.statements()).singleElement().extracting(SqlStatement::kind).isEqualTo(StatementKind.DO_BLOCK);
+        assertThat(a.statements())
+                .singleElement()
+                .extracting(SqlStatement::kind)
+                .isEqualTo(StatementKind.DO_BLOCK);
         assertThat(a.problems()).isEmpty();
         List<SqlLockCall> c = a.calls();
         assertThat(c).hasSize(3);
@@ -170,8 +222,15 @@ class SqlAnalyzerTest {
         assertThat(c.get(0).context().clause()).isEqualTo(SqlClause.CALL);
         assertThat(c.get(0).context().statementText()).isEqualTo("PERFORM pg_advisory_lock(42)");
         assertThat(c.get(0).statementIndex()).isZero();
-        assertThat(c.get(1).context()).isEqualTo(new SqlContext(SqlClause.SELECT_LIST, "LIMIT", true, false, 0, true,
-                "PERFORM pg_advisory_lock(id) FROM jobs LIMIT 1"));
+        assertThat(c.get(1).context())
+                .isEqualTo(new SqlContext(
+                        SqlClause.SELECT_LIST,
+                        "LIMIT",
+                        true,
+                        false,
+                        0,
+                        true,
+                        "PERFORM pg_advisory_lock(id) FROM jobs LIMIT 1"));
         assertThat(c.get(1).arguments().get(0).kind()).isEqualTo(KeyPart.Kind.COLUMN);
         assertThat(c.get(2).function()).isEqualTo(AdvisoryFunction.PG_TRY_ADVISORY_XACT_LOCK);
         assertThat(c.get(2).context().clause()).isEqualTo(SqlClause.OTHER);
@@ -183,8 +242,9 @@ class SqlAnalyzerTest {
         String sql = "DO $$ DECLARE r record; BEGIN FOR r IN SELECT id FROM jobs ORDER BY id LOOP "
                 + "PERFORM pg_advisory_xact_lock(r.id); END LOOP; END $$";
         SqlLockCall c = calls(sql).get(0);
-        assertThat(c.context()).isEqualTo(new SqlContext(SqlClause.CALL, null, false, false, 0, true,
-                "PERFORM pg_advisory_xact_lock(r.id)"));
+        assertThat(c.context())
+                .isEqualTo(new SqlContext(
+                        SqlClause.CALL, null, false, false, 0, true, "PERFORM pg_advisory_xact_lock(r.id)"));
         assertThat(c.arguments().get(0).kind()).isEqualTo(KeyPart.Kind.COLUMN);
     }
 
@@ -196,7 +256,8 @@ class SqlAnalyzerTest {
                 + "  RETURN v;\nEND;\n$body$;\nSELECT claim();";
         SqlAnalysis a = analyzer.analyze(sql);
         assertThat(a.problems()).isEmpty();
-        assertThat(a.statements()).extracting(SqlStatement::kind)
+        assertThat(a.statements())
+                .extracting(SqlStatement::kind)
                 .containsExactly(StatementKind.CREATE_FUNCTION, StatementKind.SELECT);
         SqlLockCall c = a.calls().get(0);
         assertThat(a.calls()).hasSize(1);
@@ -219,12 +280,14 @@ class SqlAnalyzerTest {
 
     @Test
     void dollarQuotedStringOutsideABodyIsNotAnalysed() {
-        assertThat(calls("SELECT $x$ pg_advisory_lock(1) $x$ AS s; SELECT pg_advisory_lock(2)")).hasSize(1);
+        assertThat(calls("SELECT $x$ pg_advisory_lock(1) $x$ AS s; SELECT pg_advisory_lock(2)"))
+                .hasSize(1);
     }
 
     @Test
     void myBatisPlaceholdersAreSanitisedForJSqlParser() {
-        SqlAnalysis a = analyzer.analyze("SELECT id FROM t WHERE tenant = #{tenant} AND pg_try_advisory_lock(#{id}) LIMIT 1");
+        SqlAnalysis a =
+                analyzer.analyze("SELECT id FROM t WHERE tenant = #{tenant} AND pg_try_advisory_lock(#{id}) LIMIT 1");
         assertThat(a.problems()).isEmpty();
         assertThat(a.calls().get(0).context().parsedBySqlParser()).isTrue();
         assertThat(a.calls().get(0).context().statementText()).contains("#{tenant}");
@@ -235,11 +298,13 @@ class SqlAnalyzerTest {
         String sql = "SELECT pg_advisory_unlock(id) FROM t WHERE pg_try_advisory_lock(id) AND x IN "
                 + "(SELECT y FROM u WHERE pg_try_advisory_lock(y) LIMIT 1)";
         List<SqlLockCall> c = calls(sql);
-        assertThat(c).extracting(x -> x.context().clause())
+        assertThat(c)
+                .extracting(x -> x.context().clause())
                 .containsExactly(SqlClause.SELECT_LIST, SqlClause.WHERE, SqlClause.WHERE);
         assertThat(c).extracting(x -> x.context().depth()).containsExactly(0, 0, 1);
         assertThat(c).extracting(x -> x.context().limitKeyword()).containsExactly(null, null, "LIMIT");
-        assertThat(c).allSatisfy(x -> assertThat(x.context().parsedBySqlParser()).isTrue());
+        assertThat(c)
+                .allSatisfy(x -> assertThat(x.context().parsedBySqlParser()).isTrue());
     }
 
     @Test
