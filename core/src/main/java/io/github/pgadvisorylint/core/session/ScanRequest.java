@@ -30,7 +30,7 @@ import java.util.function.Function;
  * @param includeTests       whether test sources are analysed, or null for the configuration's, else false
  * @param testRoots          directories the build declares as test sources (Maven's test compile source
  *                           roots and test resource directories); besides them, the directories of
- *                           {@link TestSources} are test sources
+ *                           {@link io.github.pgadvisorylint.core.discovery.TestSources} are test sources
  * @param cacheFile          the incremental-analysis cache, or null for none
  * @param baselineFile       the baseline to apply, or null; must exist unless it is {@code writeBaselineFile}
  * @param writeBaselineFile  the baseline to write (created, or updated when it or {@code baselineFile}
