@@ -26,6 +26,7 @@ finding\tsrc/E.java\t9-9\tduplicate-lock-key\tfalse\tthe two keys are in differe
 
 CASE = """package x;
 // Case: a try-lock whose result is ignored
+// Source: https://github.com/owner/beta/issues/7
 class Job {
     void run() {
         jdbc.execute("select pg_try_advisory_lock(1)"); // want: try-lock-result-ignored
@@ -71,11 +72,18 @@ class ScoreTest(unittest.TestCase):
         with open(os.path.join(self.dir.name, "figures.json"), encoding="utf-8") as handle:
             return json.load(handle), out.getvalue()
 
-    def test_halves_are_fixed_by_name_and_seen(self):
-        self.assertEqual(score.half_of("alpha", seen=True), "dev")
-        self.assertEqual(score.half_of("beta"), score.half_of("beta"))
-        halves = {score.half_of("item-%d" % i) for i in range(20)}
+    def test_halves_are_fixed_by_project_and_seen(self):
+        self.assertEqual(score.half_of("owner/alpha", {"owner/alpha"}), "dev")
+        self.assertEqual(score.half_of("Owner/Beta"), score.half_of("owner/beta"))
+        halves = {score.half_of("owner/item-%d" % i) for i in range(20)}
         self.assertEqual(halves, {"dev", "sealed"})
+        self.assertEqual(score.case_project(os.path.join(self.eval, "cases", "ignored-try-lock")), "owner/beta")
+        out = io.StringIO()
+        with redirect_stdout(out):
+            score.main(["--eval", self.eval, "--list"])
+        beta = score.half_of("owner/beta")
+        self.assertIn(f"{beta}\trepository\tbeta\n", out.getvalue())
+        self.assertIn(f"{beta}\tcase\tignored-try-lock\n", out.getvalue())
 
     def test_repository_findings_are_judged_by_rows_and_defects(self):
         self.report("repositories", "alpha", [
@@ -87,7 +95,7 @@ class ScoreTest(unittest.TestCase):
             finding("lock-in-row-filter", "src/F.java", 3, "note"),  # notes are not judged
         ])
         figures, text = self.run_score()
-        alpha = figures[score.half_of("alpha", True)]["repositories"]
+        alpha = figures["dev"]["repositories"]
         self.assertEqual((alpha["true"], alpha["debatable"], alpha["false"], alpha["unjudged"]), (2, 1, 1, 1))
         self.assertEqual((alpha["defects"], alpha["covered"], alpha["reported"]), (3, 2, 2))
         self.assertEqual(alpha["precision"], "67 %")
@@ -101,7 +109,7 @@ class ScoreTest(unittest.TestCase):
             finding("lock-without-finally-unlock", "src/Job.java", 5),  # no marker: false
         ])
         figures, text = self.run_score()
-        case = figures[score.half_of("ignored-try-lock")]["cases"]
+        case = figures[score.half_of("owner/beta")]["cases"]
         self.assertEqual((case["true"], case["debatable"], case["false"]), (1, 1, 1))
         self.assertEqual((case["defects"], case["covered"], case["reported"]), (2, 1, 1))
         self.assertIn("no want or may marker", text)
@@ -109,14 +117,14 @@ class ScoreTest(unittest.TestCase):
     def test_a_defect_reported_only_as_a_note_is_a_miss(self):
         self.report("cases", "ignored-try-lock", [finding("try-lock-result-ignored", "src/Job.java", 5, "note")])
         figures, text = self.run_score()
-        case = figures[score.half_of("ignored-try-lock")]["cases"]
+        case = figures[score.half_of("owner/beta")]["cases"]
         self.assertEqual((case["reported"], case["note_only"]), (0, 1))
         self.assertIn("(a note only)", text)
 
     def test_unscanned_items_are_listed_and_not_counted(self):
         figures, text = self.run_score()
         self.assertIn("not scanned", text)
-        self.assertEqual(figures[score.half_of("alpha", True)]["repositories"]["defects"], 0)
+        self.assertEqual(figures["dev"]["repositories"]["defects"], 0)
 
     def test_malformed_verdicts_are_located(self):
         write(os.path.join(self.eval, "verdicts", "alpha.tsv"),
