@@ -19,7 +19,7 @@ public class AccessCounter {
 
     @Transactional
     public long recordAccess(long documentId) {
-        jdbc.queryForObject("SELECT pg_advisory_lock(?)", Object.class, documentId);
+        jdbc.queryForObject("SELECT pg_advisory_lock(?)", Object.class, documentId); // want: lock-without-finally-unlock (corrected after the scan: a server error in the SELECT or UPDATE aborts the @Transactional transaction, so the unlock in finally fails with SQLSTATE 25P02 and the pooled session keeps the lock, F18 F1 F13)
         try {
             Long accessed = jdbc.queryForObject(
                     "SELECT access_count FROM documents WHERE id = ?", Long.class, documentId);
