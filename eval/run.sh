@@ -118,7 +118,10 @@ if [ "$cases" = 1 ]; then
     done
 fi
 
+only_args=()
+for o in ${only[@]+"${only[@]}"}; do only_args+=(--only "$o"); done
 python3 "$eval_dir/score.py" --eval "$eval_dir" --reports "$out" --half "$half" --json "$out/figures.json" \
+    ${only_args[@]+"${only_args[@]}"} \
     | tee "$out/table.md" || exit 2
 echo "eval/run.sh: reports, logs and the table are in $out" >&2
 exit "$failed"

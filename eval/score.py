@@ -379,6 +379,7 @@ def main(argv=None):
     parser.add_argument("--json", help="also write the figures as JSON to this file")
     parser.add_argument("--list", action="store_true", help="print each item's half, kind and name, then exit")
     parser.add_argument("--half", choices=("dev", "sealed", "all"), default="all", help="score only this half")
+    parser.add_argument("--only", action="append", default=[], metavar="NAME", help="score only this item (repeatable)")
     args = parser.parse_args(argv)
     try:
         items = load(args.eval, args.reports)
@@ -393,6 +394,8 @@ def main(argv=None):
         parser.error("--reports is required unless --list")
     if args.half != "all":
         items = [i for i in items if i.half == args.half]
+    if args.only:
+        items = [i for i in items if i.name in args.only]
     results = report(items, sys.stdout)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as handle:
