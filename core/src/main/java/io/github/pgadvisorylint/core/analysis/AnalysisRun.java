@@ -228,7 +228,7 @@ final class AnalysisRun {
         }
         LockModel model = new LockModel(sites, lifecycles, poolingEvidence, pooling, orderEdges, loops, helperBodies)
                 .withUsage(usages, timeoutEvidence);
-        model = LockPaths.apply(model, flows).withHazards(hazards);
+        model = LockPaths.apply(model, flows, notifications).withHazards(hazards);
         phaseDone("paths");
         Set<String> known = new TreeSet<>();
         settings.rules().forEach(r -> known.add(r.descriptor().id()));

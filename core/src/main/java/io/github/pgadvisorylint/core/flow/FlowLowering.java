@@ -50,6 +50,8 @@ import io.github.pgadvisorylint.core.api.ApiCatalog;
 import io.github.pgadvisorylint.core.api.ApiFamily;
 import io.github.pgadvisorylint.core.api.ConnectionSource;
 import io.github.pgadvisorylint.core.api.Role;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -64,6 +66,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -148,6 +151,8 @@ public final class FlowLowering {
      * @param facts       words the front end knows of a method, added to its modifiers: {@code transactional}
      *                    when Spring runs it in a transaction, {@code readOnly} when that writes nothing
      * @param regions     the source region of a node
+     * @param leftOut     receives a {@code method-budget} warning for a method that executes a lock site but
+     *                    cannot be lowered (its graph exceeds {@link #MAX_NODES} nodes, or it nests too deep)
      * @return one graph per method, constructor, lambda and anonymous-class method with a body, in source order
      */
     public static List<MethodFlow> lower(
@@ -155,7 +160,8 @@ public final class FlowLowering {
             IdentityHashMap<Node, List<String>> sitesByNode,
             Set<Node> helperCalls,
             Function<CallableDeclaration<?>, Set<String>> facts,
-            Function<Node, SourceRegion> regions) {
+            Function<Node, SourceRegion> regions,
+            Consumer<Notification> leftOut) {
         FlowLowering lowering = new FlowLowering(sitesByNode, helperCalls, regions);
         lowering.unpooledInFile = unit.findAll(ObjectCreationExpr.class).stream()
                 .anyMatch(o -> API.connectionKind(o.getType().getNameAsString())
@@ -182,9 +188,23 @@ public final class FlowLowering {
             try {
                 lowering.lowerBody(type, name, c.getParameters(), body, mods, c, regions.apply(c.getName()));
             } catch (RuntimeException | StackOverflowError e) {
-                // a body too deep or too odd to lower: left out, so the rules stay silent on it
+                // a body too deep or too odd to lower: left out, so the rules stay silent on it, and said
                 while (lowering.out.size() > before) {
                     lowering.out.remove(lowering.out.size() - 1);
+                }
+                if (sitesByNode.keySet().stream().anyMatch(n -> n.isDescendantOf(c))) {
+                    leftOut.accept(new Notification(
+                            Severity.WARNING,
+                            LockPaths.METHOD_BUDGET,
+                            "the lock-state analysis left out " + type + "." + name + "/"
+                                    + c.getParameters().size()
+                                    + ": "
+                                    + (e instanceof StackOverflowError
+                                            ? "its statements nest too deep to follow"
+                                            : "its control-flow graph exceeds " + MAX_NODES
+                                                    + " nodes (finally blocks are copied onto every exit)")
+                                    + "; findings that need its paths are not reported",
+                            regions.apply(c.getName())));
                 }
             }
         }

@@ -1,5 +1,7 @@
 package io.github.pgadvisorylint.core.flow;
 
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.model.LockModel;
@@ -38,14 +40,19 @@ public final class LockPaths {
     private static final Set<ReleaseGuarantee> FAILING =
             EnumSet.of(ReleaseGuarantee.NOT_IN_FINALLY, ReleaseGuarantee.TRY_STARTS_LATE, ReleaseGuarantee.NONE);
 
+    /** The notification kind of a method, file or rule left out over a bound of the analysis. */
+    public static final String METHOD_BUDGET = "method-budget";
+
     private LockPaths() {}
 
     /**
-     * @param model the model the front ends built
-     * @param flows every method graph of the project
+     * @param model         the model the front ends built
+     * @param flows         every method graph of the project
+     * @param notifications receives a {@code method-budget} warning for every method the analysis gave up
+     *                      on, naming the bound it exceeded
      * @return the model with path findings and the replaced lifecycles
      */
-    public static LockModel apply(LockModel model, List<MethodFlow> flows) {
+    public static LockModel apply(LockModel model, List<MethodFlow> flows, List<Notification> notifications) {
         if (flows.isEmpty()) {
             return model;
         }
@@ -53,6 +60,14 @@ public final class LockPaths {
         model.sites().forEach(s -> byId.put(s.id(), s));
         LockStateAnalysis analysis = new LockStateAnalysis(flows, byId);
         LockStateAnalysis.Result result = analysis.run();
+        for (LockStateAnalysis.LeftOut l : result.leftOut()) {
+            notifications.add(new Notification(
+                    Severity.WARNING,
+                    METHOD_BUDGET,
+                    "the lock-state analysis left out " + l.method() + ": " + l.budget()
+                            + "; findings that need its paths are not reported",
+                    l.region()));
+        }
         List<LockLifecycle> replaced = new ArrayList<>();
         for (String id : result.covered()) {
             LockSite site = byId.get(id);

@@ -52,6 +52,8 @@ public final class LockStateAnalysis {
     private final Map<String, MethodSummary> summaries = new HashMap<>();
     /** Keys of the methods some analysed call resolves to. */
     private final Set<String> called = new HashSet<>();
+    /** Methods given up in their latest run, by key: which budget they exceeded. */
+    private final Map<String, String> leftOut = new TreeMap<>();
 
     /**
      * The outcome.
@@ -61,7 +63,17 @@ public final class LockStateAnalysis {
      * @param handedOver ids of those still held at an exit by a connection the caller or the object owns
      *                   (a parameter, a field, a returned connection): their release is someone else's
      */
-    public record Result(List<PathFinding> findings, Set<String> covered, Set<String> handedOver) {}
+    public record Result(
+            List<PathFinding> findings, Set<String> covered, Set<String> handedOver, List<LeftOut> leftOut) {}
+
+    /**
+     * A method the analysis gave up on: the rules say nothing that needs its paths.
+     *
+     * @param method the method's key, {@code Type.name/arity}
+     * @param region where it is declared
+     * @param budget which bound it exceeded, in words ({@code more than 96 path states at one node})
+     */
+    public record LeftOut(String method, SourceRegion region, String budget) {}
 
     /**
      * @param flows every method graph of the project
@@ -103,6 +115,11 @@ public final class LockStateAnalysis {
                 }
                 Run r = new Run(f);
                 boolean done = r.execute();
+                if (done) {
+                    leftOut.remove(f.key());
+                } else {
+                    leftOut.put(f.key(), r.gaveUp);
+                }
                 last.put(f, done ? r : null);
                 MethodSummary s = done ? r.summary() : new MethodSummary(f.key(), List.of());
                 if (!s.equals(summaries.get(f.key()))) {
@@ -124,7 +141,12 @@ public final class LockStateAnalysis {
             Run r = last.get(f);
             if (dirty.contains(f)) {
                 r = new Run(f); // the rounds ran out while its callees still changed: once more
-                r = r.execute() ? r : null;
+                if (r.execute()) {
+                    leftOut.remove(f.key());
+                } else {
+                    leftOut.put(f.key(), r.gaveUp);
+                    r = null;
+                }
             }
             if (r != null) {
                 r.check(out);
@@ -135,7 +157,15 @@ public final class LockStateAnalysis {
         List<PathFinding> findings = new ArrayList<>(out.values());
         findings.sort(Comparator.comparing(PathFinding::at)
                 .thenComparing(p -> p.kind().name()));
-        return new Result(findings, covered, handedOver);
+        List<LeftOut> gaveUp = new ArrayList<>();
+        for (MethodFlow f : relevant) {
+            String why = leftOut.get(f.key());
+            if (why != null && f.region() != null) {
+                gaveUp.add(new LeftOut(f.key(), f.region(), why));
+            }
+        }
+        gaveUp.sort(Comparator.comparing(LeftOut::region).thenComparing(LeftOut::method));
+        return new Result(findings, covered, handedOver, gaveUp);
     }
 
     /**
@@ -236,6 +266,11 @@ public final class LockStateAnalysis {
     }
 
     private static String root(String path) {
+        return rootOf(path);
+    }
+
+    /** @return the first segment of an access path: {@code conn} of {@code conn.stmt}, {@code this} of a field */
+    static String rootOf(String path) {
         int dot = path.indexOf('.');
         return dot < 0 ? path : path.substring(0, dot);
     }
@@ -259,12 +294,19 @@ public final class LockStateAnalysis {
 
         final Map<String, PathFinding> releaseFindings = new TreeMap<>();
         final Set<String> handedOver = new TreeSet<>();
+        /** What later nodes can still observe: facts nobody reads again are dropped from the states. */
+        final Downstream downstream;
+        /** Failed try-locks dropped from states on a way to the exceptional exit: still in the summary. */
+        final Set<String> failedBeforeThrow = new TreeSet<>();
+        /** Why {@link #execute} gave up, or null. */
+        String gaveUp;
 
         Run(MethodFlow flow) {
             this.flow = flow;
             for (int i = 0; i < flow.nodes().size(); i++) {
                 in.add(new LinkedHashSet<>());
             }
+            this.downstream = Downstream.of(flow, LockStateAnalysis.this::resolve, sites);
         }
 
         boolean execute() {
@@ -274,6 +316,7 @@ public final class LockStateAnalysis {
             int visits = 0;
             while (!work.isEmpty()) {
                 if (++visits > MAX_VISITS) {
+                    gaveUp = "more than " + MAX_VISITS + " node visits";
                     return false;
                 }
                 int n = work.poll();
@@ -314,7 +357,44 @@ public final class LockStateAnalysis {
             return true;
         }
 
-        private boolean propagate(int target, PathState s, Deque<Integer> work) {
+        /**
+         * Drops what no node from {@code target} on can observe: the fixed boolean of a local name no later
+         * event mentions, and a failed try-lock no later release can match. Independent lock/unlock pairs
+         * then leave equal states behind, which the node's set keeps once.
+         */
+        private PathState prune(PathState s, int target) {
+            PathState.Mutable m = null;
+            for (String k : s.bools().keySet()) {
+                String r = rootOf(k);
+                if (!k.equals("$return")
+                        && !r.equals("this")
+                        && !flow.params().contains(r)
+                        && !downstream.mentions(target, r)) {
+                    m = m == null ? s.edit() : m;
+                    m.bools.remove(k);
+                }
+            }
+            for (String k : s.owners().keySet()) {
+                if (!s.held().containsKey(k)) {
+                    m = m == null ? s.edit() : m;
+                    m.owners.remove(k); // the hold is gone: who it was taken through no longer matters
+                }
+            }
+            for (String f : s.failed()) {
+                LockSite acquisition = sites.get(f);
+                if (acquisition != null && !downstream.mayRelease(target, r -> sameLock(acquisition, r), sites)) {
+                    m = m == null ? s.edit() : m;
+                    m.failed.remove(f);
+                    if (downstream.reachesThrow(target)) {
+                        failedBeforeThrow.add(f);
+                    }
+                }
+            }
+            return m == null ? s : m.done();
+        }
+
+        private boolean propagate(int target, PathState unpruned, Deque<Integer> work) {
+            PathState s = prune(unpruned, target);
             Set<PathState> set = in.get(target);
             if (set.contains(s)) {
                 return true;
@@ -338,6 +418,7 @@ public final class LockStateAnalysis {
             }
             set.add(s);
             if (set.size() > MAX_STATES) {
+                gaveUp = "more than " + MAX_STATES + " path states at one node";
                 return false;
             }
             if (!work.contains(target)) {
@@ -934,7 +1015,7 @@ public final class LockStateAnalysis {
                     return;
                 }
                 PathState t = e.target() == null ? s : assign(s, e.target(), null);
-                if (!s.held().isEmpty()) {
+                if (!s.held().isEmpty() && !followedCallee(e)) {
                     PathState.Mutable esc = t.edit();
                     e.args().stream()
                             .filter(a -> a != null && !a.startsWith("$const") && holdsSomething(s, root(a)))
@@ -1000,10 +1081,12 @@ public final class LockStateAnalysis {
                         continue;
                     }
                     boolean matched = false;
+                    // the release as the caller writes it: a helper call's own site carries the caller's key
+                    LockSite relAt = callRelease(e, rel);
                     for (String k : List.copyOf(m.held.keySet())) {
                         if (mayBeSame(s, conn(k), target)
                                 && (rel.function().operation() == LockOperation.RELEASE_ALL
-                                        || sameLock(sites.get(id(k)), rel))) {
+                                        || sameLock(sites.get(id(k)), relAt))) {
                             matched = true;
                             if ("ABORTED".equals(s.tx().get(conn(k)))) {
                                 m.stuck.add(id(k)); // the unlock fails with 25P02 (F18): the hold stays
@@ -1027,7 +1110,7 @@ public final class LockStateAnalysis {
                     }
                     if (!matched && !summary.guarded() && rel.function().operation() == LockOperation.RELEASE) {
                         for (String f : s.failed()) {
-                            if (sameLock(sites.get(f), rel)) {
+                            if (sameLock(sites.get(f), relAt)) {
                                 recordAt(
                                         PathFinding.Kind.RELEASE_WITHOUT_HOLD,
                                         callRelease(e, rel),
@@ -1096,6 +1179,16 @@ public final class LockStateAnalysis {
                 }
                 o.thrown.add(t.done()); // an exception out of the callee may leave its hold behind
             }
+        }
+
+        /**
+         * Whether a call names a method of the project the analysis followed, or left alone because it can
+         * do nothing a lock depends on (it takes, releases and stores no connection): such a method keeps
+         * nothing it is passed, so its arguments do not escape. A method left out over a budget may.
+         */
+        private boolean followedCallee(FlowEvent e) {
+            MethodFlow f = resolveFlow(e.callee());
+            return f != null && !leftOut.containsKey(f.key());
         }
 
         /** The connection a helper call without a summary acts on: its first argument naming a known connection. */
@@ -1200,6 +1293,9 @@ public final class LockStateAnalysis {
                     }
                 }
                 s.failed().forEach(f -> thrown.add("!|" + f)); // a try-lock that failed, then threw
+            }
+            if (!in.get(MethodFlow.EXCEPTIONAL_EXIT).isEmpty()) {
+                failedBeforeThrow.forEach(f -> thrown.add("!|" + f));
             }
             Set<String> closes = new TreeSet<>();
             for (PathState s : in.get(MethodFlow.EXIT)) {

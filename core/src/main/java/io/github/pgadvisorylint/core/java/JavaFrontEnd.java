@@ -596,7 +596,8 @@ public final class JavaFrontEnd {
                     }
                 }
             }
-            return FlowLowering.lower(unit, byNode, helperCalls, SpringTransactions::flowModifiers, this::nodeRegion);
+            return FlowLowering.lower(
+                    unit, byNode, helperCalls, SpringTransactions::flowModifiers, this::nodeRegion, notifications::add);
         }
 
         /** A call of a known lock helper becomes one lock site per operation of the helper, keyed by the call's arguments. */

@@ -25,7 +25,7 @@ class FlowLoweringTest {
                     .findFirst()
                     .ifPresent(a -> sites.put(call, List.of("site-" + sites.size())));
         }
-        return FlowLowering.lower(unit, sites, new HashSet<>(), c -> Set.of(), n -> null);
+        return FlowLowering.lower(unit, sites, new HashSet<>(), c -> Set.of(), n -> null, n -> {});
     }
 
     @Test

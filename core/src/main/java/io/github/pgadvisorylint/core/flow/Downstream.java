@@ -1,0 +1,188 @@
+package io.github.pgadvisorylint.core.flow;
+
+import io.github.pgadvisorylint.core.model.LockOperation;
+import io.github.pgadvisorylint.core.model.LockSite;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * What can still be observed after each node of one method graph: the names some later event mentions
+ * and the releases that may still run. {@link LockStateAnalysis} drops from a path state the facts no
+ * later node can read (the fixed boolean of a variable nobody reads again, the failed try-lock whose key
+ * no later release takes), so paths that differ only there become one state: independent lock/unlock
+ * pairs in one method cost work linear in their number instead of doubling the states at each pair.
+ *
+ * <p>Both sets are over-approximations computed by one backward fixpoint over the normal and
+ * exceptional successors (a node reaches itself through a loop): a name counts from the first mention
+ * backwards, read or written (a superset of the live variables of a classic liveness analysis), and a
+ * release counts when it is a {@link FlowEvent.Kind#LOCK} event's release site, a lock-helper call's
+ * release site, or a release of the callee's {@link MethodSummary}. Dropping only what no later node can
+ * observe keeps every finding of the unpruned analysis.
+ */
+final class Downstream {
+
+    private final Map<String, Integer> nameIndex = new HashMap<>();
+    private final Map<String, Integer> releaseIndex = new HashMap<>();
+    private final List<String> releaseIds = new ArrayList<>();
+    private final BitSet[] names;
+    private final BitSet[] releases;
+    private final boolean[] reachesThrow;
+
+    private Downstream(int nodes) {
+        names = new BitSet[nodes];
+        releases = new BitSet[nodes];
+        reachesThrow = new boolean[nodes];
+    }
+
+    /**
+     * @param flow      the method graph
+     * @param summaries the summary a call's callee keys resolve to, or null (the summaries of this round)
+     * @param sites     every lock site of the project, by id
+     * @return the sets for every node of {@code flow}
+     */
+    static Downstream of(
+            MethodFlow flow, Function<List<String>, MethodSummary> summaries, Map<String, LockSite> sites) {
+        List<FlowNode> nodes = flow.nodes();
+        Downstream d = new Downstream(nodes.size());
+        List<List<Integer>> preds = new ArrayList<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            preds.add(new ArrayList<>());
+        }
+        for (FlowNode n : nodes) {
+            d.names[n.id()] = d.mentioned(n.event());
+            d.releases[n.id()] = d.released(n.event(), summaries, sites);
+            for (int s : n.next()) {
+                preds.get(s).add(n.id());
+            }
+            for (int s : n.onException()) {
+                preds.get(s).add(n.id());
+            }
+        }
+        if (nodes.size() > MethodFlow.EXCEPTIONAL_EXIT) {
+            d.reachesThrow[MethodFlow.EXCEPTIONAL_EXIT] = true;
+        }
+        Deque<Integer> work = new ArrayDeque<>();
+        for (int i = nodes.size() - 1; i >= 0; i--) {
+            work.add(i);
+        }
+        while (!work.isEmpty()) {
+            int n = work.poll();
+            for (int p : preds.get(n)) {
+                boolean changed = false;
+                if (!contains(d.names[p], d.names[n])) {
+                    d.names[p].or(d.names[n]);
+                    changed = true;
+                }
+                if (!contains(d.releases[p], d.releases[n])) {
+                    d.releases[p].or(d.releases[n]);
+                    changed = true;
+                }
+                if (d.reachesThrow[n] && !d.reachesThrow[p]) {
+                    d.reachesThrow[p] = true;
+                    changed = true;
+                }
+                if (changed) {
+                    work.add(p);
+                }
+            }
+        }
+        return d;
+    }
+
+    private static boolean contains(BitSet outer, BitSet inner) {
+        BitSet missing = (BitSet) inner.clone();
+        missing.andNot(outer);
+        return missing.isEmpty();
+    }
+
+    /**
+     * @param node a node id
+     * @param root the root of a variable or access path ({@code got}, {@code $t3})
+     * @return true when an event at or after the node mentions that root
+     */
+    boolean mentions(int node, String root) {
+        Integer i = nameIndex.get(root);
+        return i != null && names[node].get(i);
+    }
+
+    /**
+     * @param node    a node id
+     * @param matches whether a release site can release the lock in question
+     * @param sites   every lock site of the project, by id (an unknown id counts as a match)
+     * @return true when a release at or after the node may match
+     */
+    boolean mayRelease(int node, Predicate<LockSite> matches, Map<String, LockSite> sites) {
+        BitSet b = releases[node];
+        for (int i = b.nextSetBit(0); i >= 0; i = b.nextSetBit(i + 1)) {
+            LockSite r = sites.get(releaseIds.get(i));
+            if (r == null || matches.test(r)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return true when the method's exceptional exit is reachable from the node */
+    boolean reachesThrow(int node) {
+        return reachesThrow[node];
+    }
+
+    private BitSet mentioned(FlowEvent e) {
+        BitSet b = new BitSet();
+        mention(b, e.target());
+        mention(b, e.path());
+        for (String a : e.args()) {
+            mention(b, a);
+        }
+        return b;
+    }
+
+    private void mention(BitSet b, String path) {
+        if (path == null || path.startsWith("$const:")) {
+            return;
+        }
+        String p = path.startsWith("$nonnull:") ? path.substring("$nonnull:".length()) : path;
+        p = p.startsWith("$next:") ? p.substring("$next:".length()) : p;
+        b.set(nameIndex.computeIfAbsent(LockStateAnalysis.rootOf(p), k -> nameIndex.size()));
+    }
+
+    private BitSet released(FlowEvent e, Function<List<String>, MethodSummary> summaries, Map<String, LockSite> sites) {
+        BitSet b = new BitSet();
+        boolean ownSite = false;
+        if (e.kind() == FlowEvent.Kind.LOCK || e.kind() == FlowEvent.Kind.CALL) {
+            for (String id : e.sites()) {
+                LockSite s = sites.get(id);
+                if (s == null || s.function().operation() == LockOperation.RELEASE) {
+                    b.set(release(id));
+                    ownSite = true;
+                }
+            }
+        }
+        // a release helper's call has a site of its own, with the caller's key: the analysis matches that one
+        if (e.kind() == FlowEvent.Kind.CALL && !ownSite) {
+            MethodSummary summary = summaries.apply(e.callee());
+            if (summary != null) {
+                for (MethodSummary.Case c : summary.cases()) {
+                    for (String r : c.releases()) {
+                        b.set(release(r.substring(r.lastIndexOf('|') + 1)));
+                    }
+                }
+            }
+        }
+        return b;
+    }
+
+    private int release(String id) {
+        return releaseIndex.computeIfAbsent(id, k -> {
+            releaseIds.add(k);
+            return releaseIds.size() - 1;
+        });
+    }
+}
