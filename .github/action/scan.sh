@@ -4,6 +4,7 @@
 #
 # Environment: PGAL_JAR (the jar fetch.sh wrote), PGAL_PATH (paths to scan, one per line; default .),
 # PGAL_CONFIG, PGAL_BASELINE (optional files), PGAL_FAIL_ON (error|warning|note|none; default warning),
+# PGAL_FAIL_ON_INCOMPLETE (true, the default: a file, method or rule left out of the analysis fails too),
 # PGAL_SARIF_FILE (default pg-advisory-lint.sarif), PGAL_ANNOTATIONS (true: also workflow-command
 # annotations), PGAL_ARGS (more options, split at white space; quotes are not interpreted).
 # Exit code: 0 when the scan ran, whether or not it found something (the upload step comes next; the
@@ -22,6 +23,11 @@ while IFS= read -r path; do
   [ -z "$path" ] || args+=("$path")
 done <<<"${PGAL_PATH:-.}"
 args+=(--fail-on "${PGAL_FAIL_ON:-warning}")
+case ${PGAL_FAIL_ON_INCOMPLETE:-true} in
+  true) args+=(--fail-on-incomplete) ;;
+  false) args+=(--no-fail-on-incomplete) ;;
+  *) fail "fail-on-incomplete must be true or false, not ${PGAL_FAIL_ON_INCOMPLETE}" ;;
+esac
 [ -z "${PGAL_CONFIG:-}" ] || args+=(--config "$PGAL_CONFIG")
 [ -z "${PGAL_BASELINE:-}" ] || args+=(--baseline "$PGAL_BASELINE")
 args+=(--format text --output - --format sarif --output "$sarif")

@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.cli;
 
+import io.github.pgadvisorylint.core.analysis.TimeLimitExceededException;
 import io.github.pgadvisorylint.core.report.TerminalText;
 import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.io.OutputStreamWriter;
@@ -146,6 +147,12 @@ public final class Main implements Runnable {
             err.println(ToolInfo.NAME + ": " + TerminalText.escape(ex.getMessage()));
             err.flush();
             return f.exitCode();
+        }
+        if (ex instanceof TimeLimitExceededException) {
+            // a hang guard, not a verdict: the run reports nothing rather than less (exit 3, as a bug)
+            err.println(ToolInfo.NAME + ": " + TerminalText.escape(ex.getMessage()));
+            err.flush();
+            return EXIT_INTERNAL;
         }
         boolean debug = debugRequested(parseResult);
         err.println(ToolInfo.NAME + ": internal error: " + TerminalText.escape(String.valueOf(ex))

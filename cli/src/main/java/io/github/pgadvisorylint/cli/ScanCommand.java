@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -58,9 +59,10 @@ import picocli.CommandLine.TypeConversionException;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:no finding at or above --fail-on",
-            "1:findings at or above --fail-on",
+            "1:findings at or above --fail-on, or with --fail-on-incomplete a file, method or rule left out",
             "2:usage or input error: bad option or value, no such path, unwritable output",
-            "3:internal error: a bug, please report it (--debug prints the stack trace)"
+            "3:internal error: a bug, please report it (--debug prints the stack trace); or a file or rule ran"
+                    + " past --time-limit"
         },
         footer = {
             "%nExamples:",
@@ -176,6 +178,25 @@ final class ScanCommand implements Callable<Integer> {
             description = "Exit with 1 when a finding is at or above LEVEL: error, warning, note or none"
                     + " (default: ${DEFAULT-VALUE}).")
     private FailOn failOn;
+
+    @Option(
+            names = "--fail-on-incomplete",
+            negatable = true,
+            description = {
+                "Also exit with 1 when a file, method or rule was left out of the analysis over a bound (a"
+                        + " method-budget, file-too-large, java-too-deep, internal-error or rule-failure"
+                        + " notification), so a gate never passes on a partial analysis (default: the configuration"
+                        + " file's failOnIncomplete, else not; the Maven plugin: on)."
+            })
+    private Boolean failOnIncomplete;
+
+    @Option(
+            names = "--time-limit",
+            paramLabel = "SECONDS",
+            description = "Wall-clock safety limit: when one file (in one phase) or one rule runs longer, the scan"
+                    + " stops with exit code 3 and no report, so that no verdict depends on the machine's speed"
+                    + " (default: the configuration file's timeLimit, else 300).")
+    private Long timeLimitSeconds;
 
     @Option(
             names = "--threads",
@@ -394,6 +415,8 @@ final class ScanCommand implements Callable<Integer> {
                 .showSuppressed(showSuppressed)
                 .reports(reports)
                 .failPolicy(FailPolicy.atOrAbove(failOn.threshold()))
+                .failOnIncomplete(failOnIncomplete)
+                .timeLimit(timeLimit())
                 .display(display)
                 .progress(line != null || timings ? progress(line) : ProgressListener.NONE)
                 .build();
@@ -457,8 +480,27 @@ final class ScanCommand implements Callable<Integer> {
                                         + m.text());
             }
         }
+        if (outcome.incompleteFails()) {
+            err.println(ToolInfo.NAME + ": " + outcome.leftOut().size()
+                    + (outcome.leftOut().size() == 1 ? " part" : " parts")
+                    + " of the input left out of the analysis (see the notifications); failing as"
+                    + " --fail-on-incomplete asks");
+        }
         err.flush();
         return outcome.failed() ? Main.EXIT_FINDINGS : Main.EXIT_OK;
+    }
+
+    /** @return the {@code --time-limit} as a duration, or null when not given */
+    private Duration timeLimit() {
+        if (timeLimitSeconds == null) {
+            return null;
+        }
+        if (timeLimitSeconds < 1 || timeLimitSeconds > 86_400) {
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--time-limit must be a whole number of seconds from 1 to 86400, not " + timeLimitSeconds);
+        }
+        return Duration.ofSeconds(timeLimitSeconds);
     }
 
     /** @return the progress line and the {@code --timings} figures as one listener */

@@ -101,6 +101,41 @@ class ScanCommandTest {
     }
 
     @Test
+    void failOnIncompleteExits1WhenAMethodWasLeftOutAndSaysWhy() {
+        Notification leftOut = new Notification(
+                Severity.WARNING,
+                "method-budget",
+                "the lock-state analysis left out Job.run/0: more than 96 path states at one node",
+                SourceRegion.line("src/main/java/A.java", 1));
+        CliHarness h = new CliHarness(cwd, CliHarness.rules(), CliHarness.result(List.of(), List.of(leftOut)));
+        CliHarness.Run plain = h.run("scan");
+        assertThat(plain.exitCode()).as("off by default in the CLI").isZero();
+        assertThat(plain.out()).contains("[tool:method-budget]");
+        CliHarness.Run asked = h.run("scan", "--fail-on-incomplete");
+        assertThat(asked.exitCode()).isEqualTo(1);
+        assertThat(asked.err())
+                .contains("1 part of the input left out of the analysis")
+                .contains("--fail-on-incomplete");
+        assertThat(h.run("scan", "--no-fail-on-incomplete").exitCode()).isZero();
+        // a note that still analysed the file leaves nothing out
+        Notification fallback = new Notification(
+                Severity.NOTE, "sql-parse-fallback", "lexical", SourceRegion.line("db/V1__init.sql", 1));
+        assertThat(new CliHarness(cwd, CliHarness.rules(), CliHarness.result(List.of(), List.of(fallback)))
+                        .run("scan", "--fail-on-incomplete")
+                        .exitCode())
+                .isZero();
+    }
+
+    @Test
+    void exit2ForATimeLimitOutOfRange() {
+        CliHarness h = with();
+        assertThat(h.run("scan", "--time-limit", "0").exitCode()).isEqualTo(2);
+        assertThat(h.run("scan", "--time-limit", "0").err()).contains("--time-limit must be a whole number of seconds");
+        assertThat(h.run("scan", "--time-limit", "soon").exitCode()).isEqualTo(2);
+        assertThat(h.run("scan", "--time-limit", "60").exitCode()).isZero();
+    }
+
+    @Test
     void exit2WhenTwoFormatsWouldGoToStdoutOrOutputsOutnumberFormats() {
         CliHarness h = with();
         CliHarness.Run two = h.run("scan", "--format", "text", "--format", "sarif");

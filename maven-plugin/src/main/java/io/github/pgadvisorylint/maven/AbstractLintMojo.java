@@ -2,6 +2,7 @@ package io.github.pgadvisorylint.maven;
 
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.analysis.Analyzer;
+import io.github.pgadvisorylint.core.analysis.TimeLimitExceededException;
 import io.github.pgadvisorylint.core.config.LintConfig;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.PoolingSetting;
@@ -18,6 +19,7 @@ import io.github.pgadvisorylint.core.session.ScanSession;
 import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.io.File;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -84,6 +86,23 @@ public abstract class AbstractLintMojo extends AbstractMojo {
      */
     @Parameter(property = "pgAdvisoryLint.includeTests")
     Boolean includeTests;
+
+    /**
+     * Whether the build fails when a file, method or rule was left out of the analysis over a bound (a
+     * {@code method-budget}, {@code file-too-large}, {@code java-too-deep}, {@code internal-error} or
+     * {@code rule-failure} notification), so a gate never passes on a partial analysis. Unset: the
+     * configuration file's {@code failOnIncomplete}, else {@code true}.
+     */
+    @Parameter(property = "pgAdvisoryLint.failOnIncomplete")
+    Boolean failOnIncomplete;
+
+    /**
+     * The wall-clock safety limit in seconds: when one file (in one phase) or one rule runs longer, the
+     * build fails with no report, so that no verdict depends on the machine's speed. Unset: the
+     * configuration file's {@code timeLimit}, else 300.
+     */
+    @Parameter(property = "pgAdvisoryLint.timeLimit")
+    Integer timeLimit;
 
     /**
      * Globs of files to analyse, relative to each module's base directory, e.g.
@@ -269,7 +288,10 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         outcome.messages(ScanMessage.Kind.SUMMARY).forEach(this::log);
 
         if (outcome.failed()) {
-            throw new MojoFailureException(failureMessage(result, threshold, outcome.report(ReportFormat.SARIF)));
+            throw new MojoFailureException(
+                    outcome.incompleteFails() && outcome.failing() <= maxAllowedViolations
+                            ? incompleteMessage(outcome)
+                            : failureMessage(result, threshold, outcome.report(ReportFormat.SARIF)));
         }
         if (outcome.failing() > 0) {
             getLog().info(ToolInfo.NAME + ": " + plural(outcome.failing(), "finding") + " at or above failOnSeverity="
@@ -377,6 +399,9 @@ public abstract class AbstractLintMojo extends AbstractMojo {
                         .map(f -> new ScanRequest.ReportTarget(f, dir.resolve(reportFileName(f))))
                         .toList())
                 .failPolicy(policy)
+                .failOnIncomplete(failOnIncomplete)
+                .failOnIncompleteByDefault(true)
+                .timeLimit(timeLimit())
                 .skipWhenEmpty(true)
                 .display(this::display)
                 .build();
@@ -388,6 +413,8 @@ public abstract class AbstractLintMojo extends AbstractMojo {
                     ? " (create it with" + " -DpgAdvisoryLint.updateBaseline=true or the CLI's --write-baseline)"
                     : "";
             throw new MojoExecutionException(ToolInfo.NAME + ": " + e.getMessage() + hint, e);
+        } catch (TimeLimitExceededException e) {
+            throw new MojoExecutionException(ToolInfo.NAME + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
             throw new MojoExecutionException(
                     ToolInfo.NAME + ": internal error: " + e + ". This is a bug; please" + " report it at "
@@ -585,6 +612,35 @@ public abstract class AbstractLintMojo extends AbstractMojo {
                 + (sarif != null
                         ? "SARIF report: " + display(sarif)
                         : "No SARIF report was written (formats does not include sarif).");
+    }
+
+    /**
+     * @param outcome a scan that left parts of the input out
+     * @return e.g. {@code pg-advisory-lint left 1 part of the input out of the analysis (method-budget at
+     *     src/main/java/Job.java:12); failOnIncomplete is on}
+     */
+    static String incompleteMessage(ScanOutcome outcome) {
+        List<String> where = outcome.leftOut().stream()
+                .limit(5)
+                .map(n ->
+                        n.kind() + " at " + n.region().path() + ":" + n.region().startLine())
+                .toList();
+        int n = outcome.leftOut().size();
+        return ToolInfo.NAME + " left " + plural(n, "part") + " of the input out of the analysis ("
+                + String.join(", ", where) + (n > where.size() ? ", ..." : "")
+                + "); failOnIncomplete is on (set it to false, or raise the bound the notification names)";
+    }
+
+    /** @return the {@code timeLimit} parameter as a duration, or null when unset */
+    private Duration timeLimit() throws MojoExecutionException {
+        if (timeLimit == null) {
+            return null;
+        }
+        if (timeLimit < 1 || timeLimit > 86_400) {
+            throw new MojoExecutionException(
+                    ToolInfo.NAME + ": timeLimit must be a whole number of seconds from 1 to 86400, not " + timeLimit);
+        }
+        return Duration.ofSeconds(timeLimit);
     }
 
     /** @return the path relative to the directory Maven was started in when inside it, else absolute */

@@ -247,7 +247,8 @@ class CheckMojoTest {
                         "pgAdvisoryLint.maxAllowedViolations",
                         "pgAdvisoryLint.failOnSeverity",
                         "pgAdvisoryLint.threads");
-        assertThat(known).hasSize(20).allMatch(p -> p.startsWith("pgAdvisoryLint."));
+        assertThat(known).contains("pgAdvisoryLint.failOnIncomplete", "pgAdvisoryLint.timeLimit");
+        assertThat(known).hasSize(22).allMatch(p -> p.startsWith("pgAdvisoryLint."));
     }
 
     @Test
@@ -297,6 +298,36 @@ class CheckMojoTest {
         assertThat(log.lines)
                 .anyMatch(l -> l.startsWith("[WARNING] src/main/java/a/Broken.java:1:")
                         && l.contains("[tool:java-parse-error]"));
+    }
+
+    @Test
+    void aFileLeftOutOfTheAnalysisFailsTheBuildUnlessFailOnIncompleteIsOff() throws Exception {
+        // type arguments nested past the bound: the front end leaves the file out (java-too-deep)
+        write(
+                "src/main/java/a/Deep.java",
+                "// pg_advisory_lock\nclass Deep { " + "java.util.List<".repeat(120) + "String" + ">".repeat(120)
+                        + " x; }\n");
+        CheckMojo m = mojo();
+        assertThatThrownBy(m::execute)
+                .isInstanceOf(MojoFailureException.class)
+                .hasMessageStartingWith(
+                        "pg-advisory-lint left 1 part of the input out of the analysis (java-too-deep at"
+                                + " src/main/java/a/Deep.java:")
+                .hasMessageContaining("failOnIncomplete is on");
+        CheckMojo off = mojo();
+        off.failOnIncomplete = false;
+        off.execute();
+        assertThat(log.lines).anyMatch(l -> l.contains("[tool:java-too-deep]"));
+    }
+
+    @Test
+    void aTimeLimitOutOfRangeIsAConfigurationError() throws IOException {
+        write("src/main/resources/db/claim.sql", LIMIT_QUERY);
+        CheckMojo m = mojo();
+        m.timeLimit = 0;
+        assertThatThrownBy(m::execute)
+                .isInstanceOf(MojoExecutionException.class)
+                .hasMessageContaining("timeLimit must be a whole number of seconds from 1 to 86400, not 0");
     }
 
     @Test

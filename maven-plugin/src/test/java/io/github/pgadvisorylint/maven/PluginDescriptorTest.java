@@ -150,11 +150,14 @@ class PluginDescriptorTest {
                         "failOnViolation",
                         "maxAllowedViolations",
                         "pathBase",
+                        "failOnIncomplete",
+                        "timeLimit",
                         "project",
                         "session",
                         "mojoExecution");
         // includeTests and pooling have no default: unset means "the configuration file's value, else false/auto";
-        // pathBase neither: unset means the git root, else the reactor root
+        // pathBase neither: unset means the git root, else the reactor root; failOnIncomplete and timeLimit:
+        // the configuration file's value, else true / 300 s
         Map<String, String> defaults = Map.ofEntries(
                 Map.entry("skip", "false"),
                 Map.entry("failOnSeverity", "warning"),
@@ -175,6 +178,8 @@ class PluginDescriptorTest {
                 Map.entry("failOnViolation", "true"),
                 Map.entry("maxAllowedViolations", "0"),
                 Map.entry("pathBase", ""),
+                Map.entry("failOnIncomplete", ""),
+                Map.entry("timeLimit", ""),
                 Map.entry("cacheFile", "${project.build.directory}/pg-advisory-lint/cache.json"));
         defaults.forEach((name, def) -> {
             assertThat(conf.get(name)[0]).as(name + " user property").isEqualTo("${pgAdvisoryLint." + name + "}");
@@ -189,7 +194,7 @@ class PluginDescriptorTest {
     @ValueSource(strings = {"check", "aggregate"})
     void everyParameterIsDocumented(String goal) {
         NodeList params = mojo(goal).getElementsByTagName("parameter");
-        assertThat(params.getLength()).isEqualTo(23);
+        assertThat(params.getLength()).isEqualTo(25);
         for (int i = 0; i < params.getLength(); i++) {
             Element p = (Element) params.item(i);
             assertThat(text(p, "description")).as(text(p, "name")).isNotBlank();

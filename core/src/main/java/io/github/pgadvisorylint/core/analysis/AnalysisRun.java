@@ -61,8 +61,13 @@ final class AnalysisRun {
     /** Stack of each worker thread (bytes): JavaParser and JSqlParser recurse once per nesting level. */
     static final long WORKER_STACK_BYTES = 256L * 1024 * 1024;
 
-    /** The default time one file may take in one phase (read, parse, extract) before it is abandoned. */
-    static final Duration DEFAULT_FILE_TIME_BUDGET = Duration.ofSeconds(10);
+    /**
+     * The default wall-clock safety limit: how long one file may take in one phase (read, parse, extract),
+     * or one rule may run, before the analysis stops with {@link TimeLimitExceededException}. Far above
+     * any real file (the slowest real file measured takes under a second): it guards against a hang, and
+     * never decides what is reported.
+     */
+    static final Duration DEFAULT_TIME_LIMIT = Duration.ofMinutes(5);
 
     private final List<Rule> rules;
     private final int threads;
@@ -81,7 +86,7 @@ final class AnalysisRun {
     private List<TimeoutEvidence> timeoutEvidence = List.of();
 
     /** How long one file may take in one phase. */
-    private final long budgetNanos;
+    private final long limitNanos;
 
     /**
      * Test seam: runs at the start of every per-file task on the worker thread, with the file's
@@ -152,14 +157,15 @@ final class AnalysisRun {
     }
 
     AnalysisRun(Settings settings, Path root, List<Path> targets) {
-        this(settings, root, targets, DEFAULT_FILE_TIME_BUDGET);
+        this(settings, root, targets, DEFAULT_TIME_LIMIT);
     }
 
     /**
-     * @param fileTimeBudget how long one file may take in one phase before it is abandoned
+     * @param timeLimit how long one file may take in one phase, or one rule may run, before the analysis
+     *                  stops with {@link TimeLimitExceededException}
      */
-    AnalysisRun(Settings settings, Path root, List<Path> targets, Duration fileTimeBudget) {
-        this.budgetNanos = fileTimeBudget.toNanos();
+    AnalysisRun(Settings settings, Path root, List<Path> targets, Duration timeLimit) {
+        this.limitNanos = timeLimit.toNanos();
         this.settings = settings;
         this.rules = settings.rules().stream()
                 .filter(r -> !settings.disabled().contains(r.descriptor().id()))
@@ -235,7 +241,7 @@ final class AnalysisRun {
         Set<String> active = new TreeSet<>();
         rules.forEach(r -> active.add(r.descriptor().id()));
         FindingCollector collector =
-                new FindingCollector(model, known, settings.severities(), Duration.ofNanos(budgetNanos));
+                new FindingCollector(model, known, settings.severities(), Duration.ofNanos(limitNanos));
         List<Rule> late = new ArrayList<>();
         for (Rule rule : rules) {
             if (rule.phase() == Rule.Phase.AFTER_FINDINGS) {
@@ -313,7 +319,7 @@ final class AnalysisRun {
      * result is in file order.
      */
     private List<FileFacts> analyzeAll(List<DiscoveredFile> files) {
-        try (FileTasks tasks = new FileTasks(threads, budgetNanos, beforeFileTask)) {
+        try (FileTasks tasks = new FileTasks(threads, limitNanos, beforeFileTask)) {
             FactsCache cache = settings.cache();
             String fingerprint = cache == null ? null : FactsCache.fingerprint(settings.factKey());
             FactsCache.Snapshot previous = cache == null ? null : cache.usable(fingerprint);
@@ -423,8 +429,7 @@ final class AnalysisRun {
                                 participants,
                                 watched,
                                 pooled,
-                                timeouts,
-                                skipped),
+                                timeouts),
                         stats(reused, out, javaReused, javaPart == null ? null : javaPart.counts()));
             }
             for (int i = 0; i < out.size(); i++) {
@@ -598,8 +603,7 @@ final class AnalysisRun {
             Set<String> participants,
             Set<String> watchedTypeNames,
             Map<String, List<PoolingEvidence>> pooled,
-            Map<String, List<TimeoutEvidence>> timeouts,
-            Map<String, Notification> skipped) {
+            Map<String, List<TimeoutEvidence>> timeouts) {
         SortedMap<String, FactsCache.Entry> entries = new TreeMap<>();
         for (DiscoveredFile f : files) {
             // files named like a referenced type: the next run must tell whether they changed
@@ -614,15 +618,9 @@ final class AnalysisRun {
                 }
             }
         }
-        boolean overBudget = false;
         for (int i = 0; i < files.size(); i++) {
             String path = files.get(i).relativePath();
             String hash = hashes.get(path);
-            Notification why = skipped.get(path);
-            if (why != null && why.kind().equals("file-time-budget")) {
-                overBudget = true; // depends on the machine: never cached
-                continue;
-            }
             if (hash != null) {
                 List<FactsCache.Extraction> history =
                         javaPart == null ? null : javaPart.extracted().get(i);
@@ -663,7 +661,7 @@ final class AnalysisRun {
             settings.extraLockHelpers().forEach(h -> callNames.add(h.substring(h.lastIndexOf('.') + 1)));
         }
         return new FactsCache.Snapshot(
-                FactsCache.FORMAT, fingerprint, !overBudget, new TreeSet<>(watchedTypeNames), callNames, entries);
+                FactsCache.FORMAT, fingerprint, true, new TreeSet<>(watchedTypeNames), callNames, entries);
     }
 
     private static FactsCache.Stats stats(

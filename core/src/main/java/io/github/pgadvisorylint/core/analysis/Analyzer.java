@@ -35,12 +35,12 @@ public final class Analyzer {
     private final Set<String> extraLockHelpers;
     private final Set<String> extraPooledApiTypes;
     private final ProgressListener progress;
-    private final Duration fileTimeBudget;
+    private final Duration timeLimit;
     private final FactsCache cache;
 
     private Analyzer(Builder b) {
         this.cache = b.cache;
-        this.fileTimeBudget = b.fileTimeBudget;
+        this.timeLimit = b.timeLimit;
         this.rules = List.copyOf(b.rules);
         this.threads = b.threads;
         this.pooling = b.pooling;
@@ -150,7 +150,7 @@ public final class Analyzer {
                         cache),
                 root,
                 targets,
-                fileTimeBudget);
+                timeLimit);
         // syntax trees are walked recursively: a thread with a large stack keeps deeply nested input
         // (thousands of concatenated terms) from overflowing the caller's stack
         AnalysisResult[] result = new AnalysisResult[1];
@@ -195,7 +195,7 @@ public final class Analyzer {
         private Set<String> extraLockHelpers = Set.of();
         private Set<String> extraPooledApiTypes = Set.of();
         private ProgressListener progress = ProgressListener.NONE;
-        private Duration fileTimeBudget = AnalysisRun.DEFAULT_FILE_TIME_BUDGET;
+        private Duration timeLimit = AnalysisRun.DEFAULT_TIME_LIMIT;
         private FactsCache cache;
 
         private Builder() {}
@@ -306,19 +306,20 @@ public final class Analyzer {
         }
 
         /**
-         * How long one file may take in one phase (reading, parsing, extracting) before it is abandoned
-         * with a {@code file-time-budget} notification and the scan goes on without it. The abandoned
-         * worker thread cannot be stopped (the parsers ignore interrupts) and may run on in the
-         * background; the pool gets a new thread in its place.
+         * The wall-clock safety limit: how long one file may take in one phase (reading, parsing,
+         * extracting), or one rule may run, before the analysis stops with a
+         * {@link TimeLimitExceededException} naming it. It guards against a hang only: what a run reports
+         * is decided by bounds that count work, so it never depends on the machine's speed or load.
          *
-         * @param budget positive; default 10 seconds
+         * @param limit positive; default 5 minutes
          * @return this builder
+         * @throws IllegalArgumentException when {@code limit} is zero or negative
          */
-        public Builder fileTimeBudget(Duration budget) {
-            if (budget.isNegative() || budget.isZero()) {
-                throw new IllegalArgumentException("fileTimeBudget must be positive, not " + budget);
+        public Builder timeLimit(Duration limit) {
+            if (limit.isNegative() || limit.isZero()) {
+                throw new IllegalArgumentException("timeLimit must be positive, not " + limit);
             }
-            this.fileTimeBudget = budget;
+            this.timeLimit = limit;
             return this;
         }
 

@@ -329,8 +329,9 @@ public final class FactsCache {
      *
      * @param format           {@link #FORMAT}
      * @param fingerprint      see {@link #fingerprint(String)}
-     * @param javaReusable     false when some Java file was abandoned over the time budget (its facts
-     *                         depend on the machine), so the Java facts must be extracted again
+     * @param javaReusable     false in a cache an older version wrote after abandoning a Java file over its
+     *                         time budget (those facts depended on the machine): the Java facts are then
+     *                         extracted again. A run now stops at its time limit instead, so it writes true
      * @param watchedTypeNames simple type names the analysed Java files refer to: a new file of that
      *                         name could supply constants
      * @param helperCallNames  names of the lock helpers: a file calling one takes part in the analysis

@@ -4,6 +4,7 @@ import io.github.pgadvisorylint.core.diagnostic.Notification;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
 import io.github.pgadvisorylint.core.source.SourceRegion;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,33 +20,33 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * The budgeted executor of one analysis: runs one task per file on worker threads and gives back
- * each task's result, in the order of the items. A task runs longer than the time budget is
- * abandoned: its file gets a {@code file-time-budget} notification and is left out of every later
- * phase, and its result, should it ever come, is dropped. Tasks return values and share no mutable
- * state, so an abandoned task that runs on (parsers do not check interrupts) cannot change the
- * analysis. Only the thread that calls {@link #map} writes the record of skipped files.
+ * The executor of one analysis: runs one task per file on worker threads and gives back each task's
+ * result, in the order of the items. What a file contributes never depends on time: the only clock is
+ * the wall-clock safety limit, and a task that runs past it stops the whole analysis with a
+ * {@link TimeLimitExceededException} naming the file, instead of leaving the file out on a slow or
+ * loaded machine. Tasks return values and share no mutable state. Only the thread that calls
+ * {@link #map} writes the record of skipped files (a task that failed).
  *
  * <p>Workers are daemon threads with large stacks ({@link AnalysisRun#WORKER_STACK_BYTES}): JavaParser
- * and JSqlParser recurse once per nesting level, and a task abandoned over the budget never keeps the
- * JVM alive. Close it when done.
+ * and JSqlParser recurse once per nesting level, and a task still running when the limit stops the
+ * analysis never keeps the JVM alive. Close it when done.
  */
 final class FileTasks implements AutoCloseable {
 
     private final ThreadPoolExecutor pool;
-    private final long budgetNanos;
-    /** Files left out (over the budget, or a task failed): why, by relative path. Written by the caller's thread only. */
+    private final long limitNanos;
+    /** Files left out (a task failed): why, by relative path. Written by the caller's thread only. */
     private final Map<String, Notification> skipped = new TreeMap<>();
     /** Test seam: runs first in every task, on the worker, with the file's relative path. */
     private final Consumer<String> beforeTask;
 
     /**
      * @param threads     worker threads (at least 1)
-     * @param budgetNanos how long one file's task may run (nanoseconds)
-     * @param beforeTask  runs first in every task with the file's relative path (a no-op in production)
+     * @param limitNanos how long one file's task may run before the analysis stops (nanoseconds)
+     * @param beforeTask runs first in every task with the file's relative path (a no-op in production)
      */
-    FileTasks(int threads, long budgetNanos, Consumer<String> beforeTask) {
-        this.budgetNanos = budgetNanos;
+    FileTasks(int threads, long limitNanos, Consumer<String> beforeTask) {
+        this.limitNanos = limitNanos;
         this.beforeTask = beforeTask;
         this.pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
             Thread t = new Thread(null, r, "pg-advisory-lint-worker", AnalysisRun.WORKER_STACK_BYTES);
@@ -76,14 +77,14 @@ final class FileTasks implements AutoCloseable {
 
     /**
      * Applies a function to every item on the workers, keeping order. Items whose file was left out
-     * before are not run. A task over the budget is abandoned ({@code file-time-budget}); a task that
-     * throws gives its file an {@code internal-error} notification (an {@link Error} other than
-     * {@link StackOverflowError} is rethrown). Either way the item's result is null and its file is
+     * before are not run. A task that throws gives its file an {@code internal-error} notification (an
+     * {@link Error} other than {@link StackOverflowError} is rethrown); its result is null and its file is
      * left out from then on.
      *
      * @param fileOf the file an item stands for
      * @param fn     the task: must not write state shared with other tasks
-     * @return one result per item (null for an item not run, abandoned or failed)
+     * @return one result per item (null for an item not run or failed)
+     * @throws TimeLimitExceededException when a task runs past the time limit (every task is cancelled)
      */
     <T, R> List<R> map(List<T> items, Function<T, DiscoveredFile> fileOf, Function<T, R> fn) {
         List<Task<R>> tasks = new ArrayList<>();
@@ -100,16 +101,16 @@ final class FileTasks implements AutoCloseable {
                 return fn.apply(item);
             });
         }
-        long poll = Math.max(1, Math.min(budgetNanos / 4, 100_000_000L));
+        long poll = Math.max(1, Math.min(limitNanos / 4, 100_000_000L));
         List<R> out = new ArrayList<>();
         for (Task<R> task : tasks) {
             R result = null;
-            while (task.future != null && !task.abandoned) {
+            while (task.future != null) {
                 try {
                     result = task.future.get(poll, TimeUnit.NANOSECONDS);
                     break;
                 } catch (TimeoutException e) {
-                    abandonOverdue(tasks);
+                    stopIfOverdue(tasks);
                 } catch (CancellationException e) {
                     break;
                 } catch (ExecutionException e) {
@@ -124,31 +125,22 @@ final class FileTasks implements AutoCloseable {
                     throw new IllegalStateException(e);
                 }
             }
-            out.add(task.abandoned ? null : result);
+            out.add(result);
         }
         return out;
     }
 
-    /** Abandons every started, unfinished task over the budget, and gives the pool a thread for each. */
-    private <R> void abandonOverdue(List<Task<R>> tasks) {
+    /** Stops the analysis when a started, unfinished task has run past the limit: every task is cancelled. */
+    private <R> void stopIfOverdue(List<Task<R>> tasks) {
         long now = System.nanoTime();
         for (Task<R> t : tasks) {
-            if (t.future == null || t.abandoned || !t.started || now - t.startedNanos < budgetNanos) {
-                continue;
-            }
-            if (t.future.cancel(true)) {
-                t.abandoned = true;
-                skip(
-                        t.file.relativePath(),
-                        new Notification(
-                                Severity.WARNING,
-                                "file-time-budget",
-                                "analysis of this file took longer than the time budget of "
-                                        + AnalysisRun.describe(budgetNanos) + "; skipped",
-                                SourceRegion.line(t.file.relativePath(), 1)));
-                // the abandoned worker may run on (parsers ignore interrupts): replace it
-                pool.setMaximumPoolSize(pool.getMaximumPoolSize() + 1);
-                pool.setCorePoolSize(pool.getCorePoolSize() + 1);
+            if (t.future != null && t.started && !t.future.isDone() && now - t.startedNanos >= limitNanos) {
+                tasks.forEach(other -> {
+                    if (other.future != null) {
+                        other.future.cancel(true);
+                    }
+                });
+                throw new TimeLimitExceededException(t.file.relativePath(), Duration.ofNanos(limitNanos));
             }
         }
     }
@@ -167,13 +159,12 @@ final class FileTasks implements AutoCloseable {
         pool.shutdownNow();
     }
 
-    /** One file's task in one phase: when it started, so an overdue one can be found and abandoned. */
+    /** One file's task in one phase: when it started, so one over the limit can be found. */
     private static final class Task<R> {
         final DiscoveredFile file;
         volatile long startedNanos;
         volatile boolean started;
         Future<R> future;
-        boolean abandoned;
 
         Task(DiscoveredFile file) {
             this.file = file;

@@ -54,7 +54,7 @@ final class FindingCollector {
     record Outcome(List<Finding> active, List<Finding> suppressed) {}
 
     private final LockModel model;
-    private final long ruleBudgetNanos;
+    private final long ruleLimitNanos;
     private final SortedSet<String> knownRuleIds;
     private final Map<String, Severity> severityOverrides;
     private Set<Raw> raws = new LinkedHashSet<>();
@@ -64,22 +64,23 @@ final class FindingCollector {
      * @param model             the lock model the rules read
      * @param knownRuleIds      every installed rule id, also of rules that do not run
      * @param severityOverrides rule id to the severity every finding of that rule gets
-     * @param ruleBudget        how long one rule may run before it is abandoned
+     * @param ruleLimit         how long one rule may run before the analysis stops
      */
     FindingCollector(
-            LockModel model, Set<String> knownRuleIds, Map<String, Severity> severityOverrides, Duration ruleBudget) {
+            LockModel model, Set<String> knownRuleIds, Map<String, Severity> severityOverrides, Duration ruleLimit) {
         this.model = model;
-        this.ruleBudgetNanos = ruleBudget.toNanos();
+        this.ruleLimitNanos = ruleLimit.toNanos();
         this.knownRuleIds = Collections.unmodifiableSortedSet(new TreeSet<>(knownRuleIds));
         this.severityOverrides = Map.copyOf(severityOverrides);
     }
 
     /**
-     * Runs one rule on a thread of its own and keeps what it reported. A rule that runs past the time
-     * budget is abandoned: its thread is interrupted and left to end as a daemon (a loop cannot be
-     * stopped from outside), what it reported is discarded, and a {@code rule-time-budget} warning
-     * names it; the other rules still run. A rule that throws gives a {@code rule-failure} error (what it
-     * reported before is kept).
+     * Runs one rule on a thread of its own and keeps what it reported. A rule that throws gives a
+     * {@code rule-failure} error (what it reported before is kept).
+     *
+     * @throws TimeLimitExceededException when the rule runs past the time limit: its thread is interrupted
+     *     and left to end as a daemon (a loop cannot be stopped from outside), and the analysis stops, so
+     *     that what a run reports never depends on the machine's speed
      */
     void runRule(Rule rule, List<Notification> notifications) {
         String id = rule.descriptor().id();
@@ -145,7 +146,7 @@ final class FindingCollector {
         worker.setDaemon(true);
         worker.start();
         try {
-            worker.join(Math.max(1, ruleBudgetNanos / 1_000_000));
+            worker.join(Math.max(1, ruleLimitNanos / 1_000_000));
         } catch (InterruptedException e) {
             worker.interrupt();
             Thread.currentThread().interrupt();
@@ -153,14 +154,7 @@ final class FindingCollector {
         }
         if (worker.isAlive()) {
             worker.interrupt();
-            notifications.add(new Notification(
-                    Severity.WARNING,
-                    "rule-time-budget",
-                    "rule " + id
-                            + " took longer than the time budget of " + AnalysisRun.describe(ruleBudgetNanos)
-                            + "; abandoned, its findings are not reported",
-                    SourceRegion.line(".", 1)));
-            return;
+            throw new TimeLimitExceededException("rule " + id, Duration.ofNanos(ruleLimitNanos));
         }
         if (failure[0] != null) {
             notifications.add(new Notification(

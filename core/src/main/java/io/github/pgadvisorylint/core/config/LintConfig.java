@@ -5,6 +5,7 @@ import io.github.pgadvisorylint.core.discovery.TestSources;
 import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.rule.RuleDescriptor;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -29,6 +30,10 @@ import java.util.function.Predicate;
  * @param pooledApiTypes      extra pooled-connection API type names (simple or qualified)
  * @param enabledRules        ids of rules set to {@code on} or to a severity: they run even when they are
  *                            off by default ({@link RuleDescriptor#enabledByDefault()})
+ * @param failOnIncomplete    whether a scan that left a file, method or rule out of the analysis fails, or
+ *                            null when not stated
+ * @param timeLimit           the wall-clock safety limit per file phase and per rule, or null when not
+ *                            stated
  */
 public record LintConfig(
         Path file,
@@ -40,7 +45,9 @@ public record LintConfig(
         Boolean includeTests,
         Set<String> lockHelpers,
         Set<String> pooledApiTypes,
-        Set<String> enabledRules) {
+        Set<String> enabledRules,
+        Boolean failOnIncomplete,
+        Duration timeLimit) {
 
     /** Path segments that mark test sources when {@code includeTests} is false ({@link TestSources#DIRECTORIES}). */
     public static final List<String> TEST_SOURCE_DIRECTORIES = TestSources.DIRECTORIES;
@@ -58,7 +65,8 @@ public record LintConfig(
 
     /** @return the configuration of a project without a configuration file: nothing stated */
     public static LintConfig none() {
-        return new LintConfig(null, Set.of(), Map.of(), List.of(), List.of(), null, null, Set.of(), Set.of(), Set.of());
+        return new LintConfig(
+                null, Set.of(), Map.of(), List.of(), List.of(), null, null, Set.of(), Set.of(), Set.of(), null, null);
     }
 
     /**

@@ -9,6 +9,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -48,6 +49,8 @@ import org.snakeyaml.engine.v2.scanner.StreamReader;
  * includeTests: false         # true | false
  * lockHelpers: [acquire, com.acme.Locks.withLock]
  * pooledApiTypes: [com.acme.db.PooledDataSource]
+ * failOnIncomplete: true      # true | false: fail when a file, method or rule was left out
+ * timeLimit: 300              # seconds a file phase or a rule may run before the scan stops
  * </pre>
  * The file is composed into nodes only (never constructed into objects), so a YAML tag cannot run
  * code; anchors and aliases are limited. Every problem is a {@link ConfigException} naming the file,
@@ -67,8 +70,19 @@ public final class LintConfigLoader {
     static final int MAX_NESTING = 100;
 
     /** Every top-level key, in documentation order. */
-    public static final List<String> KEYS =
-            List.of("rules", "includes", "excludes", "pooling", "includeTests", "lockHelpers", "pooledApiTypes");
+    public static final List<String> KEYS = List.of(
+            "rules",
+            "includes",
+            "excludes",
+            "pooling",
+            "includeTests",
+            "lockHelpers",
+            "pooledApiTypes",
+            "failOnIncomplete",
+            "timeLimit");
+
+    /** The largest {@code timeLimit}, in seconds (a day). */
+    static final long MAX_TIME_LIMIT_SECONDS = 86_400;
 
     /** The values a rule can be set to. */
     public static final List<String> RULE_VALUES = List.of("off", "on", "error", "warning", "note");
@@ -244,7 +258,9 @@ public final class LintConfigLoader {
                     null,
                     Set.of(),
                     Set.of(),
-                    Set.of());
+                    Set.of(),
+                    null,
+                    null);
         }
         MappingNode top = mapping(root.get(), "the file", "a mapping of the keys " + String.join(", ", KEYS));
         Set<String> disabled = new TreeSet<>();
@@ -256,6 +272,8 @@ public final class LintConfigLoader {
         Boolean includeTests = null;
         Set<String> lockHelpers = Set.of();
         Set<String> pooledApiTypes = Set.of();
+        Boolean failOnIncomplete = null;
+        Duration timeLimit = null;
         Map<String, Node> seen = new HashMap<>();
         for (NodeTuple t : top.getValue()) {
             String key = scalar(t.getKeyNode(), "a key");
@@ -317,6 +335,29 @@ public final class LintConfigLoader {
                     }
                     includeTests = Boolean.parseBoolean(v.toLowerCase(Locale.ROOT));
                 }
+                case "failOnIncomplete" -> {
+                    String v = scalar(value, "true or false", key);
+                    if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+                        throw error(value, "failOnIncomplete: '" + v + "' is not allowed (allowed: true, false)");
+                    }
+                    failOnIncomplete = Boolean.parseBoolean(v.toLowerCase(Locale.ROOT));
+                }
+                case "timeLimit" -> {
+                    String v = scalar(value, "a number of seconds", key);
+                    long seconds;
+                    try {
+                        seconds = Long.parseLong(v.strip());
+                    } catch (NumberFormatException e) {
+                        seconds = -1;
+                    }
+                    if (seconds < 1 || seconds > MAX_TIME_LIMIT_SECONDS) {
+                        throw error(
+                                value,
+                                "timeLimit: '" + v + "' is not allowed (allowed: a whole number of seconds from 1 to "
+                                        + MAX_TIME_LIMIT_SECONDS + ")");
+                    }
+                    timeLimit = Duration.ofSeconds(seconds);
+                }
                 case "lockHelpers" ->
                     lockHelpers = names(
                             value, key, "method names such as acquire," + " Locks.acquire or com.acme.Locks.acquire");
@@ -342,7 +383,9 @@ public final class LintConfigLoader {
                 includeTests,
                 lockHelpers,
                 pooledApiTypes,
-                enabled);
+                enabled,
+                failOnIncomplete,
+                timeLimit);
     }
 
     /**

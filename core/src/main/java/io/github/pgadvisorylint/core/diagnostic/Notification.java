@@ -2,6 +2,7 @@ package io.github.pgadvisorylint.core.diagnostic;
 
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Something the tool itself has to say about the scan: a file it could not read or parse, SQL it
@@ -16,12 +17,27 @@ import java.util.Objects;
 public record Notification(Severity level, String kind, String message, SourceRegion region)
         implements Comparable<Notification> {
 
+    /**
+     * The kinds that mean part of the input was left out of the analysis over a bound or a failure: a
+     * method over a bound of the lock-state analysis, a file too large or nested too deep, a front end or a
+     * rule that failed. A scan with {@code --fail-on-incomplete} fails on any of them. Input the tool reads
+     * another way (the lexical SQL fallback, an encoding guessed) or skips on purpose (a link outside the
+     * path base) is not among them, nor is a file that does not parse.
+     */
+    public static final Set<String> LEAVES_OUT =
+            Set.of("method-budget", "file-too-large", "java-too-deep", "internal-error", "rule-failure");
+
     /** Checks that every field is present. */
     public Notification {
         Objects.requireNonNull(level, "level");
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(message, "message");
         Objects.requireNonNull(region, "region");
+    }
+
+    /** @return true when this says part of the input was left out of the analysis ({@link #LEAVES_OUT}) */
+    public boolean leavesOut() {
+        return LEAVES_OUT.contains(kind);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.github.pgadvisorylint.core.session;
 
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.config.LintConfig;
+import io.github.pgadvisorylint.core.diagnostic.Notification;
 import io.github.pgadvisorylint.core.report.ReportFormat;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,7 +23,11 @@ import java.util.List;
  * @param reports      the report files written, in request order
  * @param messages     what to tell the user, in order
  * @param failing      active findings at or above the fail policy's threshold (0 without one)
- * @param failed       true when the fail policy fails the scan
+ * @param failed       true when the scan fails: the fail policy fails it, or {@code incompleteFails}
+ * @param leftOut      the notifications that say part of the input was left out of the analysis
+ *                     ({@link Notification#leavesOut()}), in order
+ * @param incompleteFails true when the scan fails because something was left out and fail-on-incomplete
+ *                     is on
  */
 public record ScanOutcome(
         boolean scanned,
@@ -35,7 +40,9 @@ public record ScanOutcome(
         List<WrittenReport> reports,
         List<ScanMessage> messages,
         long failing,
-        boolean failed) {
+        boolean failed,
+        List<Notification> leftOut,
+        boolean incompleteFails) {
 
     /**
      * One report file written.
@@ -52,6 +59,7 @@ public record ScanOutcome(
         summaryNotes = List.copyOf(summaryNotes);
         reports = List.copyOf(reports);
         messages = List.copyOf(messages);
+        leftOut = List.copyOf(leftOut);
     }
 
     /**

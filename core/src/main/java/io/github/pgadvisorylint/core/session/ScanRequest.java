@@ -6,6 +6,7 @@ import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.report.ReportFormat;
 import io.github.pgadvisorylint.core.rule.Rule;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
@@ -38,7 +39,14 @@ import java.util.function.Function;
  * @param baselineRecordAll  with {@code writeBaselineFile}: also add findings it does not hold yet
  * @param showSuppressed     keep suppressed findings in SARIF and JSON reports
  * @param reports            the report files to write, in order
- * @param failPolicy         when the scan fails
+ * @param failPolicy         when the scan fails on findings
+ * @param failOnIncomplete   whether a scan that left a file, method or rule out of the analysis
+ *                           ({@link Notification#leavesOut()}) fails, or null for the configuration's, else
+ *                           {@code failOnIncompleteByDefault}
+ * @param failOnIncompleteByDefault the front end's default for {@code failOnIncomplete}: false for the CLI,
+ *                           true for the Maven plugin
+ * @param timeLimit          the wall-clock safety limit per file phase and per rule, or null for the
+ *                           configuration's, else the analyzer's default
  * @param skipWhenEmpty      true to write nothing when no target file passes the filters and nothing
  *                           else is to be done ({@link ScanOutcome#scanned()} false)
  * @param display            how messages name a file (as the user gave it, relative to a working directory)
@@ -65,6 +73,9 @@ public record ScanRequest(
         boolean showSuppressed,
         List<ReportTarget> reports,
         FailPolicy failPolicy,
+        Boolean failOnIncomplete,
+        boolean failOnIncompleteByDefault,
+        Duration timeLimit,
         boolean skipWhenEmpty,
         Function<Path, String> display,
         ProgressListener progress) {
@@ -97,6 +108,9 @@ public record ScanRequest(
         testRoots = List.copyOf(testRoots);
         reports = List.copyOf(reports);
         Objects.requireNonNull(failPolicy, "failPolicy");
+        if (timeLimit != null && (timeLimit.isNegative() || timeLimit.isZero())) {
+            throw new IllegalArgumentException("timeLimit must be positive, not " + timeLimit);
+        }
         Objects.requireNonNull(display, "display");
         Objects.requireNonNull(progress, "progress");
     }
@@ -133,6 +147,9 @@ public record ScanRequest(
         private boolean showSuppressed;
         private List<ReportTarget> reports = List.of();
         private FailPolicy failPolicy = FailPolicy.NEVER;
+        private Boolean failOnIncomplete;
+        private boolean failOnIncompleteByDefault;
+        private Duration timeLimit;
         private boolean skipWhenEmpty;
         private Function<Path, String> display = Path::toString;
         private ProgressListener progress = ProgressListener.NONE;
@@ -248,6 +265,33 @@ public record ScanRequest(
             return this;
         }
 
+        /**
+         * @param v the front end's default for {@code failOnIncomplete} (the Maven plugin: true)
+         * @return this builder
+         */
+        public Builder failOnIncompleteByDefault(boolean v) {
+            failOnIncompleteByDefault = v;
+            return this;
+        }
+
+        /**
+         * @param v whether a scan that left something out fails, or null for the configuration's
+         * @return this builder
+         */
+        public Builder failOnIncomplete(Boolean v) {
+            failOnIncomplete = v;
+            return this;
+        }
+
+        /**
+         * @param v the wall-clock safety limit per file phase and per rule, or null for the configuration's
+         * @return this builder
+         */
+        public Builder timeLimit(Duration v) {
+            timeLimit = v;
+            return this;
+        }
+
         /** @param v true to write nothing when there is nothing to analyse @return this builder */
         public Builder skipWhenEmpty(boolean v) {
             skipWhenEmpty = v;
@@ -292,6 +336,9 @@ public record ScanRequest(
                     showSuppressed,
                     reports,
                     failPolicy,
+                    failOnIncomplete,
+                    failOnIncompleteByDefault,
+                    timeLimit,
                     skipWhenEmpty,
                     display,
                     progress);

@@ -23,6 +23,7 @@ import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -104,7 +105,19 @@ public final class ScanSession {
                 && request.extraNotifications().isEmpty()
                 && request.targets().stream().noneMatch(t -> Files.isDirectory(t) || filter.test(t))) {
             return new ScanOutcome(
-                    false, null, base, config, includeTests, null, List.of(), List.of(), messages, 0, false);
+                    false,
+                    null,
+                    base,
+                    config,
+                    includeTests,
+                    null,
+                    List.of(),
+                    List.of(),
+                    messages,
+                    0,
+                    false,
+                    List.of(),
+                    false);
         }
 
         FactsCache cache = null;
@@ -200,6 +213,12 @@ public final class ScanSession {
         }
         messages.add(info(ScanMessage.Kind.SUMMARY, new TextReporter(notes).summary(result)));
         long failing = request.failPolicy().failing(result);
+        List<Notification> leftOut =
+                result.notifications().stream().filter(Notification::leavesOut).toList();
+        boolean failOnIncomplete = request.failOnIncomplete() != null
+                ? request.failOnIncomplete()
+                : config.failOnIncomplete() != null ? config.failOnIncomplete() : request.failOnIncompleteByDefault();
+        boolean incompleteFails = failOnIncomplete && !leftOut.isEmpty();
         return new ScanOutcome(
                 true,
                 result,
@@ -211,7 +230,9 @@ public final class ScanSession {
                 written,
                 messages,
                 failing,
-                request.failPolicy().fails(result));
+                request.failPolicy().fails(result) || incompleteFails,
+                leftOut,
+                incompleteFails);
     }
 
     private AnalysisResult analyse(
@@ -236,6 +257,10 @@ public final class ScanSession {
                 b.extraPooledApiTypes(config.pooledApiTypes());
                 b.cache(cache);
                 b.progress(request.progress());
+                Duration limit = request.timeLimit() != null ? request.timeLimit() : config.timeLimit();
+                if (limit != null) {
+                    b.timeLimit(limit);
+                }
             });
         }
         if (request.extraNotifications().isEmpty()) {

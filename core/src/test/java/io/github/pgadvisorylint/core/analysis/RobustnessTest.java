@@ -98,7 +98,7 @@ class RobustnessTest {
         // stands in for an unreadable file, which root (the CI user here) cannot produce with permissions
         Files.writeString(root.resolve("Gone.java"), "class Gone { String s = \"select pg_advisory_lock(1)\"; }\n");
         Files.writeString(root.resolve("a.sql"), "SELECT pg_advisory_xact_lock(1);\n");
-        AnalysisRun run = new AnalysisRun(FileTimeBudgetTest.settings(1), root, List.of(root));
+        AnalysisRun run = new AnalysisRun(TimeLimitTest.settings(1), root, List.of(root));
         run.beforeFileTask = path -> {
             try {
                 Files.deleteIfExists(root.resolve("Gone.java"));

@@ -9,6 +9,7 @@ import io.github.pgadvisorylint.core.rule.RuleDescriptor;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -50,6 +51,8 @@ class LintConfigLoaderTest {
                 includeTests: false
                 lockHelpers: [acquire, com.acme.Locks.withLock]
                 pooledApiTypes: com.acme.db.PooledDataSource
+                failOnIncomplete: true
+                timeLimit: 90
                 """);
         assertThat(c.file()).isEqualTo(FILE);
         assertThat(c.disabledRules()).containsExactly("duplicate-lock-key");
@@ -61,6 +64,23 @@ class LintConfigLoaderTest {
         assertThat(c.includeTests()).isFalse();
         assertThat(c.lockHelpers()).containsExactlyInAnyOrder("acquire", "com.acme.Locks.withLock");
         assertThat(c.pooledApiTypes()).containsExactly("com.acme.db.PooledDataSource");
+        assertThat(c.failOnIncomplete()).isTrue();
+        assertThat(c.timeLimit()).isEqualTo(Duration.ofSeconds(90));
+    }
+
+    @Test
+    void badFailOnIncompleteOrTimeLimit() {
+        fails(
+                "failOnIncomplete: yes please\n",
+                "1:19: failOnIncomplete: 'yes please' is not allowed (allowed: true, false)");
+        fails(
+                "timeLimit: 0\n",
+                "1:12: timeLimit: '0' is not allowed (allowed: a whole number of seconds from 1 to 86400)");
+        fails(
+                "timeLimit: 5m\n",
+                "1:12: timeLimit: '5m' is not allowed (allowed: a whole number of seconds from 1 to 86400)");
+        assertThat(parse("pooling: auto\n").timeLimit()).isNull();
+        assertThat(parse("pooling: auto\n").failOnIncomplete()).isNull();
     }
 
     @Test
@@ -105,11 +125,12 @@ class LintConfigLoaderTest {
         fails(
                 "rules: {}\npolling: transaction\n",
                 "2:1: unknown key 'polling' (did you mean pooling?) (allowed:"
-                        + " rules, includes, excludes, pooling, includeTests, lockHelpers, pooledApiTypes)");
+                        + " rules, includes, excludes, pooling, includeTests, lockHelpers, pooledApiTypes,"
+                        + " failOnIncomplete, timeLimit)");
         fails(
                 "colour: red\n",
                 "1:1: unknown key 'colour' (allowed: rules, includes, excludes, pooling, includeTests,"
-                        + " lockHelpers, pooledApiTypes)");
+                        + " lockHelpers, pooledApiTypes, failOnIncomplete, timeLimit)");
     }
 
     @Test
@@ -179,7 +200,7 @@ class LintConfigLoaderTest {
         fails(
                 "- a\n- b\n",
                 "1:1: the file: expected a mapping of the keys rules, includes, excludes, pooling,"
-                        + " includeTests, lockHelpers, pooledApiTypes, found a list");
+                        + " includeTests, lockHelpers, pooledApiTypes, failOnIncomplete, timeLimit, found a list");
         assertThatThrownBy(() -> parse("pooling: [unclosed\n"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith(FILE + ":2:1: not valid YAML: ");

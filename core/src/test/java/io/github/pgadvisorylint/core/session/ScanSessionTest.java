@@ -3,6 +3,7 @@ package io.github.pgadvisorylint.core.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.pgadvisorylint.core.diagnostic.Notification;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.report.ReportFormat;
@@ -271,6 +272,51 @@ class ScanSessionTest {
         assertThat(new ScanSession().run(r.failPolicy(FailPolicy.NEVER).build()).failing())
                 .isZero();
         assertThatThrownBy(() -> new FailPolicy(Severity.ERROR, -1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** A Java file the front end leaves out: type arguments nested past the bound ({@code java-too-deep}). */
+    private void writeLeftOutFile() throws IOException {
+        write(
+                "src/Deep.java",
+                "// pg_advisory_lock\nclass Deep { " + "java.util.List<".repeat(120) + "String" + ">".repeat(120)
+                        + " x; }\n");
+    }
+
+    @Test
+    void failOnIncompleteFailsAScanThatLeftSomethingOut() throws IOException {
+        write("server/db/V1.sql", LOCK);
+        writeLeftOutFile();
+        ScanRequest.Builder r = request(repo).failPolicy(FailPolicy.atOrAbove(Severity.ERROR));
+        ScanOutcome plain = new ScanSession().run(r.build());
+        assertThat(plain.leftOut()).extracting(Notification::kind).containsExactly("java-too-deep");
+        assertThat(plain.failed()).isFalse();
+        assertThat(plain.incompleteFails()).isFalse();
+
+        ScanOutcome asked = new ScanSession().run(r.failOnIncomplete(true).build());
+        assertThat(asked.failed()).isTrue();
+        assertThat(asked.incompleteFails()).isTrue();
+        assertThat(asked.failing()).isZero();
+
+        // the Maven plugin's default, which an explicit false and the configuration file override
+        ScanRequest.Builder maven = request(repo).failOnIncompleteByDefault(true);
+        assertThat(new ScanSession().run(maven.build()).incompleteFails()).isTrue();
+        assertThat(new ScanSession().run(maven.failOnIncomplete(false).build()).failed())
+                .isFalse();
+        write(".pg-advisory-lint.yml", "failOnIncomplete: false\n");
+        assertThat(new ScanSession()
+                        .run(request(repo).failOnIncompleteByDefault(true).build())
+                        .incompleteFails())
+                .isFalse();
+    }
+
+    @Test
+    void aCompleteScanNeverFailsOnIncompleteness() throws IOException {
+        write("server/db/V1.sql", LOCK);
+        ScanOutcome o =
+                new ScanSession().run(request(repo).failOnIncomplete(true).build());
+        assertThat(o.leftOut()).isEmpty();
+        assertThat(o.incompleteFails()).isFalse();
+        assertThat(o.failed()).isFalse();
     }
 
     @Test
