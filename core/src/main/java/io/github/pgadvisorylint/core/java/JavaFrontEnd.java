@@ -354,7 +354,8 @@ public final class JavaFrontEnd {
             return parsed.failed();
         }
         try {
-            return new FileScan(parsed.file(), parsed.unit(), new KeyEvaluator(index), helpers).run();
+            return JavaScopes.withSymbolTables(
+                    () -> new FileScan(parsed.file(), parsed.unit(), new KeyEvaluator(index), helpers).run());
         } catch (StackOverflowError e) {
             return FileFacts.failed(
                     parsed.file().path(),

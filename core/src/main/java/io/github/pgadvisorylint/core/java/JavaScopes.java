@@ -11,7 +11,13 @@ import com.github.javaparser.ast.expr.AssignExpr;
 import com.github.javaparser.ast.expr.LambdaExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /** Name look-ups inside one method body, shared by the string and key evaluators. */
 final class JavaScopes {
@@ -41,15 +47,56 @@ final class JavaScopes {
             return Optional.empty();
         }
         int line = use.getBegin().map(p -> p.line).orElse(Integer.MAX_VALUE);
+        Map<Node, Map<String, List<VariableDeclarator>>> cache = SYMBOLS.get();
+        List<VariableDeclarator> candidates = cache == null
+                ? declarators(scope).getOrDefault(name, List.of())
+                : cache.computeIfAbsent(scope, JavaScopes::declarators).getOrDefault(name, List.of());
         VariableDeclarator best = null;
-        for (VariableDeclarator v : scope.findAll(VariableDeclarator.class)) {
-            if (v.getNameAsString().equals(name)
-                    && !(v.getParentNode().orElse(null) instanceof FieldDeclaration)
-                    && v.getBegin().map(p -> p.line).orElse(0) <= line) {
+        for (VariableDeclarator v : candidates) {
+            if (v.getBegin().map(p -> p.line).orElse(0) <= line) {
                 best = v;
             }
         }
         return Optional.ofNullable(best);
+    }
+
+    /**
+     * The symbol table of one callable: its local variable declarators (fields of local and anonymous
+     * classes left out) by name, in the order of the tree. Built once per callable while
+     * {@link #withSymbolTables} runs, so a look-up costs the declarators of one name, not a walk of the
+     * whole body: a 5,000-statement method no longer costs time quadratic in its size.
+     */
+    private static Map<String, List<VariableDeclarator>> declarators(Node scope) {
+        Map<String, List<VariableDeclarator>> byName = new HashMap<>();
+        for (VariableDeclarator v : scope.findAll(VariableDeclarator.class)) {
+            if (!(v.getParentNode().orElse(null) instanceof FieldDeclaration)) {
+                byName.computeIfAbsent(v.getNameAsString(), k -> new ArrayList<>())
+                        .add(v);
+            }
+        }
+        return byName;
+    }
+
+    /** Symbol tables of the callables of the file being extracted on this thread, or null outside one. */
+    private static final ThreadLocal<Map<Node, Map<String, List<VariableDeclarator>>>> SYMBOLS = new ThreadLocal<>();
+
+    /**
+     * Runs one file's extraction with a symbol table per callable, built on first use and dropped at the
+     * end, so no syntax tree outlives its file. Nested calls share the outer tables.
+     *
+     * @param work the extraction
+     * @return what it returns
+     */
+    static <T> T withSymbolTables(Supplier<T> work) {
+        if (SYMBOLS.get() != null) {
+            return work.get();
+        }
+        SYMBOLS.set(new IdentityHashMap<>());
+        try {
+            return work.get();
+        } finally {
+            SYMBOLS.remove();
+        }
     }
 
     /** @return true when the name is a parameter of an enclosing method or lambda (which shadows fields) */
