@@ -7,6 +7,9 @@ import io.github.pgadvisorylint.core.analysis.Analyzer;
 import io.github.pgadvisorylint.core.diagnostic.Notification;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
 import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -80,6 +83,22 @@ class SpecialFilesTest {
             assertThat(n.kind()).isEqualTo("special-file");
             assertThat(n.region().path()).isEqualTo("Given.java");
         });
+    }
+
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aSocketNamedLikeSourceIsReported() throws Exception {
+        Path socket = root.resolve("Sock.java");
+        try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            server.bind(UnixDomainSocketAddress.of(socket));
+            FileDiscovery.Result found = FileDiscovery.discover(root, List.of(root));
+            assertThat(found.files()).isEmpty();
+            assertThat(found.notifications())
+                    .extracting(n -> n.region().path() + ": " + n.kind() + ": " + n.message())
+                    .containsExactly("Sock.java: special-file: a socket, not a regular file; not read");
+        } catch (UnsupportedOperationException e) {
+            Assumptions.abort("no Unix domain sockets here");
+        }
     }
 
     @Test
