@@ -4,7 +4,11 @@
 #     built, BUILD SUCCESS) and standard output carries the report alone: valid SARIF;
 #   - nothing of the JVM's reaches standard output when the class-data-sharing archive beside the jar does
 #     not fit: garbage in the archive, an archive made for another jar (the JVM warns; the warning must go
-#     to standard error), an archive older than a rebuilt jar (not used at all, so no warning).
+#     to standard error), an archive older than a rebuilt jar (not used at all, so no warning);
+#   - all of it in a checkout whose path holds spaces and non-ASCII letters, the launcher called through a
+#     relative symbolic link from another such folder, the archive really used there (-Xshare:on);
+#   - then the same checkout moved below a folder named with an emoji (a character Java cannot have on
+#     its class path, JDK-8258246): the jar it built runs from the launcher's copy, nothing is rebuilt.
 # Works on a copy of the source tree (no target/, no .git) in a temporary directory; about a minute.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,15 +16,20 @@ cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "test-launcher: $*" >&2; exit 1; }
-copy=$work/src
-mkdir "$copy"
+# a space, Latin and CJK letters: every expansion in the launcher must be quoted (issue 27)
+copy="$work/check out/ünïcødé 日本/src"
+mkdir -p "$copy"
 tar -cf - --exclude=./.git --exclude=target . | tar -xf - -C "$copy"
+# called as a user's PATH would: through a relative symbolic link in another folder with a space
+mkdir "$work/bin dir"
+ln -s "../check out/ünïcødé 日本/src/bin/pg-advisory-lint" "$work/bin dir/pg advisory lint"
+launcher="$work/bin dir/pg advisory lint"
 
 # stdout must be one SARIF document; the exit code 1 (the example has findings).
 scan() {
   local name=$1
   set +e
-  "$copy/bin/pg-advisory-lint" scan "$copy/examples/invoice-service" --format sarif \
+  "$launcher" scan "$copy/examples/invoice-service" --format sarif \
     >"$work/$name.out" 2>"$work/$name.err"
   local code=$?
   set -e
@@ -41,6 +50,12 @@ jsa=$copy/cli/target/pg-advisory-lint.jsa
 grep -q '^\[INFO\] Building pg-advisory-lint' "$work/first-build.err" || fail "no module progress on stderr"
 grep -q '^\[INFO\] BUILD SUCCESS' "$work/first-build.err" || fail "no BUILD SUCCESS on stderr"
 echo "test-launcher: first build: $(grep -c '^\[INFO\]' "$work/first-build.err") progress lines on stderr"
+
+# 1b. The archive the build wrote is used from a path with spaces: -Xshare:on makes the JVM fail when it
+#     cannot map it (the launcher once split its path into two arguments: exit 1, "Could not find or load
+#     main class").
+JAVA_OPTS=-Xshare:on scan archive-used
+if grep -q 'is missing; building it' "$work/archive-used.err"; then fail "the second run built the jar again"; fi
 
 # 2. Garbage in the archive: the JVM refuses it; stdout stays the report.
 chmod u+w "$jsa"
@@ -65,5 +80,19 @@ echo "test-launcher: foreign archive: the JVM's warning went to stderr: $(grep -
 touch -d '2000-01-01' "$jsa"
 scan stale-archive
 if grep -q '\[cds' "$work/stale-archive.err"; then fail "an archive older than the jar was used"; fi
+
+# 5. The checkout below a folder named with an emoji. Java cannot start a jar there (JDK-8258246): the
+#    launcher runs a copy in its folder under TMPDIR (here a path with a space too). mv keeps the times,
+#    so the jar stays newer than the sources and nothing is rebuilt.
+mkdir -p "$work/lock 🔒"
+mv "$work/check out/ünïcødé 日本" "$work/lock 🔒/ünïcødé 日本"
+copy="$work/lock 🔒/ünïcødé 日本/src"
+rm "$work/bin dir/pg advisory lint"
+ln -s "../lock 🔒/ünïcødé 日本/src/bin/pg-advisory-lint" "$work/bin dir/pg advisory lint"
+mkdir "$work/tmp dir"
+TMPDIR="$work/tmp dir" scan emoji-path
+if grep -q 'is missing; building it' "$work/emoji-path.err"; then fail "the moved checkout was built again"; fi
+ls "$work/tmp dir/pg-advisory-lint-$(id -u)/"pg-advisory-lint-*.jar >/dev/null 2>&1 \
+  || fail "no copy of the jar in TMPDIR for a checkout under an emoji"
 
 echo "test-launcher: OK"

@@ -72,7 +72,7 @@ public final class Main implements Runnable {
         try {
             code = cli.execute(args);
         } catch (OutOfMemoryError e) {
-            // not a bug: the facts and method graphs of every lock-using file are kept (README, Performance)
+            // where the heap ran out says nothing of the cause: name the limit, blame nothing
             System.err.println(outOfMemory(Runtime.getRuntime().maxMemory()));
             code = EXIT_INTERNAL;
         } catch (Throwable t) {
@@ -89,14 +89,19 @@ public final class Main implements Runnable {
     }
 
     /**
+     * The heap may run out anywhere (the analysis, a report being written, a baseline), so the message
+     * names the limit and how to raise it, and guesses no cause: never the input.
+     *
      * @param maxHeapBytes the JVM's heap limit ({@link Runtime#maxMemory()}, bytes)
-     * @return what to tell the user when the analysis ran out of memory: the limit and how to raise it
+     * @return what to tell the user when the run ran out of memory: the limit and how to raise it
      */
     static String outOfMemory(long maxHeapBytes) {
-        return ToolInfo.NAME + ": out of memory: the Java heap limit is " + (maxHeapBytes >> 20) + " MB. The facts,"
-                + " method graphs and declarations of every file that takes advisory locks are kept until the rules run"
-                + " (about 0.5 KB per line of such files); raise the limit, e.g. JAVA_OPTS=-Xmx"
-                + Math.max(1, 2 * ((maxHeapBytes >> 30) + 1)) + "g, or scan fewer files at a time.";
+        String raised = "-Xmx" + Math.max(1, 2 * ((maxHeapBytes >> 30) + 1)) + "g";
+        return ToolInfo.NAME + ": out of memory: the Java heap limit is " + (maxHeapBytes >> 20) + " MB, too small"
+                + " for this run. Raise it, e.g. JAVA_OPTS=" + raised + " (read by bin/pg-advisory-lint; with java"
+                + " -jar, give " + raised
+                + " to java). If a much larger heap does not help either, please report it at "
+                + ToolInfo.INFORMATION_URI + "/issues.";
     }
 
     /**

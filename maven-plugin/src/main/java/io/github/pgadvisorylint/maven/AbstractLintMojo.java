@@ -130,7 +130,9 @@ public abstract class AbstractLintMojo extends AbstractMojo {
     /**
      * The incremental-analysis cache: facts of unchanged files (by content hash) are reused from it and
      * this run's facts written back, so a build of an unchanged module only re-runs the rules. The
-     * findings are the same as without it. An unreadable cache is ignored with a warning.
+     * findings are the same as without it. An unreadable cache is ignored with a warning. Below the build
+     * directory, a symbolic link on its way (or the file itself) that leads out of the build directory is
+     * replaced with a warning: nothing outside is read or written.
      */
     @Parameter(
             property = "pgAdvisoryLint.cacheFile",
@@ -141,7 +143,11 @@ public abstract class AbstractLintMojo extends AbstractMojo {
     @Parameter(property = "pgAdvisoryLint.useCache", defaultValue = "true")
     boolean useCache;
 
-    /** Directory the report files are written to; created when missing. */
+    /**
+     * Directory the report files are written to; created when missing. Below the build directory, a
+     * symbolic link on the way to a report that leads out of the build directory is replaced with a
+     * warning, as a report that is itself such a link is.
+     */
     @Parameter(property = "pgAdvisoryLint.outputDirectory", defaultValue = "${project.build.directory}")
     File outputDirectory;
 
@@ -388,6 +394,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
                         useCache && cacheFile != null
                                 ? cacheFile.toPath().toAbsolutePath().normalize()
                                 : null)
+                .outputRoot(buildDirectory())
                 .baselineFile(
                         baseline == null
                                 ? null
@@ -441,6 +448,20 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         } else {
             getLog().info(ToolInfo.NAME + ": " + m.text());
         }
+    }
+
+    /**
+     * The directory the cache and the report files below it must not leave: a symbolic link committed
+     * under it (at {@code target/pg-advisory-lint}, say) that leads out is replaced with a warning, as
+     * the CLI replaces a report that is such a link ({@code ScanRequest#outputRoot}).
+     *
+     * @return the project's build directory ({@code target}), absolute, or null when there is none
+     */
+    Path buildDirectory() {
+        if (project == null || project.getBuild() == null || project.getBuild().getDirectory() == null) {
+            return null;
+        }
+        return Path.of(project.getBuild().getDirectory()).toAbsolutePath().normalize();
     }
 
     /** @return the Maven reactor's root directory (the top-level project's), or null outside a build */

@@ -472,6 +472,36 @@ class CheckMojoTest {
     }
 
     @Test
+    void aCacheFolderCommittedAsALinkNeverMakesTheBuildWriteOutside(@TempDir Path outside) throws Exception {
+        // issue 27: a committed link at target/pg-advisory-lint made check write cache.json outside the project
+        write("src/main/resources/db/claim.sql", LIMIT_QUERY);
+        Files.createDirectories(dir.resolve("target"));
+        Files.createSymbolicLink(dir.resolve("target/pg-advisory-lint"), outside);
+        Files.createSymbolicLink(dir.resolve("target/reports"), outside);
+        CheckMojo m = mojo();
+        m.useCache = true;
+        m.cacheFile = dir.resolve("target/pg-advisory-lint/cache.json").toFile();
+        m.outputDirectory = dir.resolve("target/reports").toFile();
+        m.failOnSeverity = "none";
+        m.execute();
+        assertThat(outside).isEmptyDirectory();
+        assertThat(Files.isSymbolicLink(dir.resolve("target/pg-advisory-lint"))).isFalse();
+        assertThat(dir.resolve("target/pg-advisory-lint/cache.json")).isRegularFile();
+        assertThat(dir.resolve("target/reports/pg-advisory-lint.sarif")).isRegularFile();
+        // paths as the plugin shows them: relative to where the build started, absolute in this test
+        String target = m.display(dir.resolve("target"));
+        assertThat(log.lines)
+                .filteredOn(l -> l.startsWith("[WARNING]"))
+                .containsExactly(
+                        "[WARNING] pg-advisory-lint: " + m.display(dir.resolve("target/pg-advisory-lint"))
+                                + " was a symbolic link leading out of " + target + "; the link was replaced by an"
+                                + " empty folder, nothing outside was read or written",
+                        "[WARNING] pg-advisory-lint: " + m.display(dir.resolve("target/reports"))
+                                + " was a symbolic link leading out of " + target + "; the link was replaced by an"
+                                + " empty folder, nothing outside was read or written");
+    }
+
+    @Test
     void aThreadCountBeyondTheMachineIsCappedWithAWarning() throws Exception {
         write("src/main/resources/db/claim.sql", LIMIT_QUERY);
         CheckMojo m = mojo();

@@ -14,6 +14,7 @@ import io.github.pgadvisorylint.core.facts.HelperSummary;
 import io.github.pgadvisorylint.core.facts.Suppression;
 import io.github.pgadvisorylint.core.flow.LockPaths;
 import io.github.pgadvisorylint.core.flow.MethodFlow;
+import io.github.pgadvisorylint.core.io.BoundedReads;
 import io.github.pgadvisorylint.core.java.JavaFrontEnd;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.model.LockModel;
@@ -612,9 +613,10 @@ final class AnalysisRun {
                     && watchedTypeNames.contains(JavaProject.typeName(f))
                     && f.size() <= MAX_FILE_BYTES) {
                 try {
-                    hashes.put(f.relativePath(), SourceReader.sha256(Files.readAllBytes(f.path())));
+                    hashes.put(f.relativePath(), SourceReader.sha256(BoundedReads.read(f.path(), MAX_FILE_BYTES)));
                 } catch (IOException e) {
-                    // unreadable now: no entry, so the next run treats it as new
+                    // unreadable now (or grown, or no longer a regular file): no entry, so the next run treats it as
+                    // new
                 }
             }
         }

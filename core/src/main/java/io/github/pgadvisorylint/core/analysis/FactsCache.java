@@ -205,12 +205,15 @@ public final class FactsCache {
      * Writes what the last analysis found, replacing the file atomically ({@link AtomicFiles}).
      * Does nothing when no analysis ran with this cache.
      *
+     * @return what {@link AtomicFiles#write} did ({@link AtomicFiles.Outcome#REPLACED_LINK}: the cache
+     *     file was a symbolic link leading out of its directory, replaced by the cache), or empty when
+     *     nothing was written
      * @throws IOException when the file or its directory cannot be written, or the path exists and is
      *                     not a regular file (a directory, a named pipe, a device)
      */
-    public void save() throws IOException {
+    public Optional<AtomicFiles.Outcome> save() throws IOException {
         if (next == null) {
-            return;
+            return Optional.empty();
         }
         if (Files.exists(file) && !Files.isRegularFile(file)) {
             throw new IOException(file + " is not a regular file");
@@ -220,7 +223,7 @@ public final class FactsCache {
                     + " choose another cache file)");
         }
         Snapshot sealed = next.withIntegrity(seal(next.withIntegrity(null)));
-        AtomicFiles.write(file, w -> Json.MAPPER.writeValue(w, sealed));
+        return Optional.of(AtomicFiles.write(file, w -> Json.MAPPER.writeValue(w, sealed)));
     }
 
     /**

@@ -8,6 +8,7 @@ import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
 import io.github.pgadvisorylint.core.discovery.FileKind;
 import io.github.pgadvisorylint.core.discovery.Prefilter;
 import io.github.pgadvisorylint.core.facts.FileFacts;
+import io.github.pgadvisorylint.core.io.BoundedReads;
 import io.github.pgadvisorylint.core.java.JavaOutline;
 import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.mybatis.MyBatisMapperFrontEnd;
@@ -16,7 +17,6 @@ import io.github.pgadvisorylint.core.source.SourceFile;
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -27,7 +27,9 @@ import java.util.function.Predicate;
 
 /**
  * Reads one file and says what it is ({@link Staged}): the prefilter, the size limit, decoding,
- * binary detection, mapper and configuration detection. Stateless between files: what it finds is
+ * binary detection, mapper and configuration detection. Every read goes through
+ * {@link BoundedReads#read}, so a file that grew or was replaced by a pipe or a device after it was
+ * listed is skipped with a notification, never read without limit. Stateless between files: what it finds is
  * returned, never stored, so it runs on any worker.
  */
 final class SourceReader {
@@ -87,7 +89,7 @@ final class SourceReader {
                         null,
                         false);
             }
-            byte[] bytes = Files.readAllBytes(f.path());
+            byte[] bytes = BoundedReads.read(f.path(), MAX_FILE_BYTES);
             if (wanted != null && !wanted.test(latin1(bytes))) {
                 // not wanted now; its hash tells the next analysis whether that may have changed
                 return new Read(Staged.Out.OUT, hashing ? sha256(bytes) : null, false);
@@ -102,6 +104,15 @@ final class SourceReader {
                     ? sha256(bytes)
                     : null;
             return new Read(staged, hash, called);
+        } catch (BoundedReads.SpecialFileException e) {
+            // listed as a regular file, since replaced (by a pipe, or a link to /dev/zero): never opened
+            return skipped(f, "special-file", e.description() + ", not a regular file; not read");
+        } catch (BoundedReads.TooLargeException e) {
+            // listed under the limit, grown since: read no further than the limit
+            return skipped(
+                    f,
+                    "file-too-large",
+                    "file grew over the limit of " + e.limit() + " bytes after it was listed; skipped");
         } catch (IOException e) {
             return new Read(
                     new Staged.Known(FileFacts.failed(
@@ -115,6 +126,16 @@ final class SourceReader {
                     null,
                     false);
         }
+    }
+
+    private static Read skipped(DiscoveredFile f, String kind, String message) {
+        return new Read(
+                new Staged.Known(FileFacts.failed(
+                        f.relativePath(),
+                        List.of(new Notification(
+                                Severity.WARNING, kind, message, SourceRegion.line(f.relativePath(), 1))))),
+                null,
+                false);
     }
 
     private Staged classify(DiscoveredFile f, byte[] bytes, boolean force) {

@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.core.config;
 
 import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.io.BoundedReads;
 import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.rule.Names;
 import java.io.IOException;
@@ -146,7 +147,8 @@ public final class LintConfigLoader {
         }
         for (Path dir = first; dir != null && dir.startsWith(last); dir = dir.getParent()) {
             Path candidate = dir.resolve(FILE_NAME);
-            if (Files.isRegularFile(candidate)) {
+            // a pipe or device of that name is found too, and refused by load: never opened, never ignored unseen
+            if (Files.exists(candidate) && !Files.isDirectory(candidate)) {
                 return Optional.of(candidate);
             }
         }
@@ -191,13 +193,15 @@ public final class LintConfigLoader {
     private LintConfig read() {
         String text;
         try {
-            if (Files.size(file) > MAX_BYTES) {
-                throw new ConfigException(file, 0, 0, "file is larger than " + MAX_BYTES + " bytes", null);
-            }
+            // bounded, and never opened when it is not a regular file: a pipe would block, a device never end
             text = StandardCharsets.UTF_8
                     .newDecoder()
-                    .decode(ByteBuffer.wrap(Files.readAllBytes(file)))
+                    .decode(ByteBuffer.wrap(BoundedReads.read(file, MAX_BYTES)))
                     .toString();
+        } catch (BoundedReads.TooLargeException e) {
+            throw new ConfigException(file, 0, 0, "file is larger than " + MAX_BYTES + " bytes", e);
+        } catch (BoundedReads.SpecialFileException e) {
+            throw new ConfigException(file, 0, 0, e.description() + ", not a regular file; not read", e);
         } catch (CharacterCodingException e) {
             throw new ConfigException(file, 0, 0, "file is not valid UTF-8", e);
         } catch (IOException e) {

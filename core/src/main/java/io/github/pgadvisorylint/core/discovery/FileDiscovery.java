@@ -2,6 +2,7 @@ package io.github.pgadvisorylint.core.discovery;
 
 import io.github.pgadvisorylint.core.diagnostic.Notification;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.io.BoundedReads;
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.io.IOException;
 import java.net.URI;
@@ -33,7 +34,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * Walks the scan targets once and lists the files the analyzer reads (DESIGN.md "Data flow", step
  * 1). Skips {@code target/}, {@code build/}, {@code node_modules/} and version-control folders;
  * follows symbolic links only while they stay inside the scan root, and reports loops instead of
- * following them. Never throws for I/O problems: a directory that cannot be listed (no permission,
+ * following them. A named pipe, socket or device (or a link to one) named like a file it lists is
+ * reported ({@code special-file}) and never listed, so nothing opens it. Never throws for I/O problems: a directory that cannot be listed (no permission,
  * a {@code /proc} mount whose entries vanish or refuse) becomes a notification located at that
  * directory, and the walk goes on with its siblings.
  * <p>
@@ -161,6 +163,8 @@ public final class FileDiscovery {
                 if (attrs.isRegularFile()) {
                     addFile(start, attrs);
                     addOther(start);
+                } else if (FileKind.of(displayName(start.getFileName())) != null) {
+                    special(start);
                 }
                 return;
             }
@@ -236,6 +240,10 @@ public final class FileDiscovery {
                 ancestors.add(key);
                 return new Dir(p, List.copyOf(ancestors));
             }
+            if (!attrs.isRegularFile() && FileKind.of(displayName(p.getFileName())) != null) {
+                special(p);
+                return null;
+            }
             if (attrs.isRegularFile() && FileKind.of(displayName(p.getFileName())) != null) {
                 if (link && !staysInside(p, realRoot)) {
                     note(
@@ -278,6 +286,24 @@ public final class FileDiscovery {
                 return;
             }
             byRelative.put(rel, new DiscoveredFile(file, rel, kind, attrs.size()));
+        }
+
+        /**
+         * A named pipe, socket or device (or a link to one) named like a file the analyzer reads: said,
+         * never opened (opening a pipe blocks until a writer comes; a device may never end).
+         */
+        private void special(Path p) {
+            String what;
+            try {
+                what = BoundedReads.specialKind(p);
+            } catch (IOException e) {
+                what = null;
+            }
+            note(
+                    Severity.WARNING,
+                    "special-file",
+                    (what == null ? "a special file" : what) + ", not a regular file; not read",
+                    p);
         }
 
         private void unreadable(Path p, IOException e) {

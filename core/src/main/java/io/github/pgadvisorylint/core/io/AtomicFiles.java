@@ -9,6 +9,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 
 /**
@@ -98,6 +100,63 @@ public final class AtomicFiles {
         Files.createDirectories(dir);
         replace(absolute, content);
         return Outcome.REPLACED;
+    }
+
+    /**
+     * Keeps a file the tool is about to read back or write below {@code root} (the Maven plugin's build
+     * directory) inside it, as {@link #write} does for a link at the file itself: every symbolic link on
+     * the way from {@code root} down to {@code target}, {@code target} included, that leads out of
+     * {@code root} (or dangles out of it) is removed; a folder on the way is then created in its place,
+     * empty. Nothing the links led to is read, written or deleted. Links that stay inside {@code root}
+     * are kept, and nothing is done when {@code target} does not lie below {@code root} (an output the
+     * user placed elsewhere on purpose).
+     *
+     * @param target the file to be read or written
+     * @param root   the directory it must not leave, or null for none
+     * @return the links removed, from {@code root} down (empty when none); each was a folder on the way,
+     *     or the target itself when last and equal to {@code target}
+     * @throws IOException when a link cannot be removed or its folder created
+     */
+    public static List<Path> confine(Path target, Path root) throws IOException {
+        if (root == null) {
+            return List.of();
+        }
+        Path base = root.toAbsolutePath().normalize();
+        Path file = target.toAbsolutePath().normalize();
+        if (!file.startsWith(base) || file.equals(base)) {
+            return List.of();
+        }
+        Path realBase;
+        try {
+            realBase = base.toRealPath();
+        } catch (IOException e) {
+            return List.of(); // no build directory yet: nothing below it can be a link
+        }
+        List<Path> removed = new ArrayList<>();
+        Path p = base;
+        for (Path name : base.relativize(file)) {
+            p = p.resolve(name);
+            if (!Files.isSymbolicLink(p)) {
+                if (!Files.isDirectory(p) && !p.equals(file)) {
+                    break; // missing (or not a folder): nothing further down exists
+                }
+                continue;
+            }
+            Path end = linkEnd(p);
+            Path real = end;
+            if (end != null && Files.exists(end)) {
+                real = end.toRealPath();
+            }
+            if (real != null && real.startsWith(realBase)) {
+                continue;
+            }
+            Files.delete(p); // the link only, never what it leads to
+            removed.add(p);
+            if (!p.equals(file)) {
+                Files.createDirectory(p);
+            }
+        }
+        return List.copyOf(removed);
     }
 
     private static void stream(Path target, Content content) throws IOException {

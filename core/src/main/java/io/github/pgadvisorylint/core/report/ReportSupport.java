@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.core.report;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
 import com.fasterxml.jackson.core.util.Separators;
@@ -31,6 +32,8 @@ final class ReportSupport {
      */
     private static final ObjectWriter WRITER;
 
+    private static final DefaultPrettyPrinter PRINTER;
+
     static {
         DefaultIndenter indenter = new DefaultIndenter("  ", "\n");
         Separators separators = Separators.createDefaultInstance()
@@ -41,6 +44,7 @@ final class ReportSupport {
                 .withObjectIndenter(indenter)
                 .withArrayIndenter(indenter);
         WRITER = MAPPER.writer(printer);
+        PRINTER = printer;
     }
 
     private ReportSupport() {}
@@ -55,6 +59,18 @@ final class ReportSupport {
         List<Notification> sorted = new ArrayList<>(notifications);
         sorted.sort(Comparator.naturalOrder());
         return sorted;
+    }
+
+    /**
+     * A generator that writes exactly as {@link #writeJson} does (the same factory, escaping and
+     * pretty printer), for reports written piece by piece. Closing it flushes it but leaves
+     * {@code out} open.
+     */
+    static JsonGenerator generator(Writer out) throws IOException {
+        JsonGenerator g = MAPPER.getFactory().createGenerator(out);
+        g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+        g.setPrettyPrinter(PRINTER.createInstance());
+        return g;
     }
 
     /** Writes the tree pretty-printed, followed by one {@code "\n"}. */

@@ -1,6 +1,6 @@
 package io.github.pgadvisorylint.core.report;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.diagnostic.Notification;
@@ -64,7 +64,8 @@ import java.util.Map;
  * reads as the whole line.
  * <p>
  * The output has no timestamps, no absolute paths and a fixed key order; the same result gives
- * byte-identical output, ending with one newline.
+ * byte-identical output, ending with one newline. It is written as it goes (a streaming generator),
+ * never built in memory first.
  */
 public final class SarifReporter implements Reporter {
 
@@ -106,9 +107,18 @@ public final class SarifReporter implements Reporter {
         this.configFile = configFile;
     }
 
+    /**
+     * Writes the log as it goes, result by result, with a streaming {@link JsonGenerator}: beyond the
+     * result's own findings, the memory it needs does not grow with their number (60,000 findings
+     * once ran a tree-building writer out of a 512 MB heap). The bytes are those of
+     * {@link ReportSupport#writeJson} over the same log as a tree.
+     */
     @Override
     public void write(AnalysisResult result, Writer out) throws IOException {
-        ReportSupport.writeJson(toSarif(result), out);
+        try (JsonGenerator g = ReportSupport.generator(out)) {
+            writeLog(g, result);
+        }
+        out.write('\n');
     }
 
     /**
@@ -130,101 +140,137 @@ public final class SarifReporter implements Reporter {
     }
 
     /**
+     * The log as a tree, for tests and tools that inspect it; it holds the whole log in memory, so
+     * reports are written with {@link #write}, which streams.
+     *
      * @param result an analysis result
      * @return the SARIF log as a Jackson tree, keys in output order
      */
     public ObjectNode toSarif(AnalysisResult result) {
-        ObjectNode log = ReportSupport.MAPPER.createObjectNode();
-        log.put("$schema", SCHEMA_URI);
-        log.put("version", SARIF_VERSION);
-        ObjectNode run = log.putArray("runs").addObject();
+        try {
+            return (ObjectNode) ReportSupport.MAPPER.readTree(render(result));
+        } catch (IOException e) {
+            throw new IllegalStateException("the writer wrote invalid JSON", e);
+        }
+    }
+
+    private void writeLog(JsonGenerator g, AnalysisResult result) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("$schema", SCHEMA_URI);
+        g.writeStringField("version", SARIF_VERSION);
+        g.writeArrayFieldStart("runs");
+        g.writeStartObject();
         // 3.17: the category GitHub code scanning files the run under (one per tool, so a later run replaces it)
-        run.putObject("automationDetails").put("id", ToolInfo.NAME + "/");
+        g.writeObjectFieldStart("automationDetails");
+        g.writeStringField("id", ToolInfo.NAME + "/");
+        g.writeEndObject();
 
         List<RuleDescriptor> rules = new ArrayList<>(result.rules());
         rules.sort(Comparator.comparing(RuleDescriptor::id));
         Map<String, Integer> ruleIndex = new HashMap<>();
-        ObjectNode driver = run.putObject("tool").putObject("driver");
-        driver.put("name", ToolInfo.NAME);
-        driver.put("fullName", ToolInfo.NAME + " " + ToolInfo.version());
-        driver.put("version", ToolInfo.version());
-        driver.put("informationUri", ToolInfo.INFORMATION_URI);
-        ArrayNode rulesNode = driver.putArray("rules");
+        g.writeObjectFieldStart("tool");
+        g.writeObjectFieldStart("driver");
+        g.writeStringField("name", ToolInfo.NAME);
+        g.writeStringField("fullName", ToolInfo.NAME + " " + ToolInfo.version());
+        g.writeStringField("version", ToolInfo.version());
+        g.writeStringField("informationUri", ToolInfo.INFORMATION_URI);
+        g.writeArrayFieldStart("rules");
         for (RuleDescriptor d : rules) {
             ruleIndex.putIfAbsent(d.id(), ruleIndex.size());
-            rulesNode.add(rule(d));
+            rule(g, d);
         }
+        g.writeEndArray();
+        g.writeEndObject();
+        g.writeEndObject();
 
-        ObjectNode invocation = run.putArray("invocations").addObject();
-        invocation.put("executionSuccessful", !result.hasErrors());
+        g.writeArrayFieldStart("invocations");
+        g.writeStartObject();
+        g.writeBooleanField("executionSuccessful", !result.hasErrors());
         if (configFile != null) {
-            invocation.putObject("properties").put("configurationFile", configFile);
+            g.writeObjectFieldStart("properties");
+            g.writeStringField("configurationFile", configFile);
+            g.writeEndObject();
         }
-        ArrayNode notes = invocation.putArray("toolExecutionNotifications");
+        g.writeArrayFieldStart("toolExecutionNotifications");
         for (Notification n : ReportSupport.sortedNotifications(result.notifications())) {
-            ObjectNode note = notes.addObject();
-            note.putArray("locations").addObject().set("physicalLocation", physicalLocation(n.region()));
-            note.putObject("message").put("text", n.message());
-            note.put("level", n.level().sarifLevel());
-            note.putObject("descriptor").put("id", n.kind());
+            g.writeStartObject();
+            g.writeArrayFieldStart("locations");
+            g.writeStartObject();
+            physicalLocation(g, n.region());
+            g.writeEndObject();
+            g.writeEndArray();
+            text(g, "message", n.message());
+            g.writeStringField("level", n.level().sarifLevel());
+            g.writeObjectFieldStart("descriptor");
+            g.writeStringField("id", n.kind());
+            g.writeEndObject();
+            g.writeEndObject();
         }
         // one note per language the tool does not read, after the file notifications, in OtherLanguage order
-        result.unanalysed().forEach((language, count) -> {
-            ObjectNode note = notes.addObject();
-            note.putObject("message").put("text", OtherLanguage.sentence(Map.of(language, count)) + ".");
-            note.put("level", "note");
-            note.putObject("descriptor").put("id", UNANALYSED_LANGUAGE);
-            note.putObject("properties").put("language", language.displayName()).put("count", count);
-        });
+        for (Map.Entry<OtherLanguage, Integer> e : result.unanalysed().entrySet()) {
+            g.writeStartObject();
+            text(g, "message", OtherLanguage.sentence(Map.of(e.getKey(), e.getValue())) + ".");
+            g.writeStringField("level", "note");
+            g.writeObjectFieldStart("descriptor");
+            g.writeStringField("id", UNANALYSED_LANGUAGE);
+            g.writeEndObject();
+            g.writeObjectFieldStart("properties");
+            g.writeStringField("language", e.getKey().displayName());
+            g.writeNumberField("count", e.getValue());
+            g.writeEndObject();
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+        g.writeEndArray();
 
-        run.putObject("originalUriBaseIds")
-                .putObject(SRCROOT)
-                .putObject("description")
-                .put(
-                        "text",
-                        "The path base: the repository root unless chosen otherwise; every artifact URI is"
-                                + " relative to it.");
+        g.writeObjectFieldStart("originalUriBaseIds");
+        g.writeObjectFieldStart(SRCROOT);
+        text(
+                g,
+                "description",
+                "The path base: the repository root unless chosen otherwise; every artifact URI is"
+                        + " relative to it.");
+        g.writeEndObject();
+        g.writeEndObject();
 
-        ArrayNode results = run.putArray("results");
+        g.writeArrayFieldStart("results");
         List<Finding> shown = new ArrayList<>(result.findings());
         if (showSuppressed) {
             shown.addAll(result.suppressed());
         }
         for (Finding f : ReportSupport.sortedFindings(shown)) {
-            ObjectNode r = result(f, ruleIndex.get(f.ruleId()));
-            if (showSuppressed) {
-                ArrayNode sups = r.putArray("suppressions");
-                if (f.suppression() != null) {
-                    ObjectNode s = sups.addObject();
-                    s.put("kind", f.suppression().kind().sarifKind());
-                    s.put("status", "accepted");
-                    if (!f.suppression().justification().isEmpty()) {
-                        s.put("justification", f.suppression().justification());
-                    }
-                    s.putObject("location")
-                            .set(
-                                    "physicalLocation",
-                                    physicalLocation(f.suppression().location()));
-                }
-            }
-            results.add(r);
+            result(g, f, ruleIndex.get(f.ruleId()));
         }
-        run.put("columnKind", "utf16CodeUnits");
-        return log;
+        g.writeEndArray();
+        g.writeStringField("columnKind", "utf16CodeUnits");
+        g.writeEndObject();
+        g.writeEndArray();
+        g.writeEndObject();
     }
 
-    private static ObjectNode rule(RuleDescriptor d) {
-        ObjectNode rule = ReportSupport.MAPPER.createObjectNode();
-        rule.put("id", d.id());
-        rule.put("name", d.name());
-        rule.putObject("shortDescription").put("text", d.shortDescription());
-        rule.putObject("fullDescription").put("text", d.fullDescription());
+    /** Writes {@code "name": {"text": text}}. */
+    private static void text(JsonGenerator g, String name, String text) throws IOException {
+        g.writeObjectFieldStart(name);
+        g.writeStringField("text", text);
+        g.writeEndObject();
+    }
+
+    private static void rule(JsonGenerator g, RuleDescriptor d) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("id", d.id());
+        g.writeStringField("name", d.name());
+        text(g, "shortDescription", d.shortDescription());
+        text(g, "fullDescription", d.fullDescription());
         // 3.49.12: the rule's page, as the repository keeps it
-        rule.put("helpUri", ToolInfo.ruleHelpUri(d.id()));
-        ObjectNode help = rule.putObject("help");
-        help.put("text", d.fullDescription());
-        help.put("markdown", d.helpMarkdown());
-        rule.putObject("defaultConfiguration").put("level", d.defaultSeverity().sarifLevel());
+        g.writeStringField("helpUri", ToolInfo.ruleHelpUri(d.id()));
+        g.writeObjectFieldStart("help");
+        g.writeStringField("text", d.fullDescription());
+        g.writeStringField("markdown", d.helpMarkdown());
+        g.writeEndObject();
+        g.writeObjectFieldStart("defaultConfiguration");
+        g.writeStringField("level", d.defaultSeverity().sarifLevel());
+        g.writeEndObject();
         // the rule's property bag (3.8), as GitHub code scanning reads it: precision ranks the alerts; tags never
         // hold "security" and there is no security-severity, so GitHub files the alerts as code quality
         // (non-security) alerts, under the SARIF level.
@@ -237,34 +283,62 @@ public final class SarifReporter implements Reporter {
         // LOW), overridden by results[].level in the Standard Experience. Tags, precision and
         // problem.severity are ignored. Only its generic issue format (sonar.externalIssuesReportPaths,
         // rules[].impacts with softwareQuality RELIABILITY, or the older type BUG) files them as bugs.
-        ObjectNode properties = rule.putObject("properties");
-        properties.put("precision", d.precision().sarifValue());
-        ArrayNode tags = properties.putArray("tags");
-        d.tags().forEach(tags::add);
-        return rule;
+        g.writeObjectFieldStart("properties");
+        g.writeStringField("precision", d.precision().sarifValue());
+        g.writeArrayFieldStart("tags");
+        for (String tag : d.tags()) {
+            g.writeString(tag);
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+        g.writeEndObject();
     }
 
-    private static ObjectNode result(Finding f, Integer ruleIndex) {
-        ObjectNode r = ReportSupport.MAPPER.createObjectNode();
-        r.put("ruleId", f.ruleId());
+    private void result(JsonGenerator g, Finding f, Integer ruleIndex) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("ruleId", f.ruleId());
         if (ruleIndex != null) {
-            r.put("ruleIndex", ruleIndex);
+            g.writeNumberField("ruleIndex", ruleIndex);
         }
-        r.put("level", f.severity().sarifLevel());
-        r.putObject("message").put("text", messageText(f));
-        r.putArray("locations").addObject().set("physicalLocation", physicalLocation(f.region()));
+        g.writeStringField("level", f.severity().sarifLevel());
+        text(g, "message", messageText(f));
+        g.writeArrayFieldStart("locations");
+        g.writeStartObject();
+        physicalLocation(g, f.region());
+        g.writeEndObject();
+        g.writeEndArray();
         if (!f.related().isEmpty()) {
-            ArrayNode related = r.putArray("relatedLocations");
+            g.writeArrayFieldStart("relatedLocations");
             int id = 1;
             for (RelatedLocation rl : f.related()) {
-                ObjectNode loc = related.addObject();
-                loc.put("id", id++);
-                loc.set("physicalLocation", physicalLocation(rl.region()));
-                loc.putObject("message").put("text", escapeBrackets(rl.message()));
+                g.writeStartObject();
+                g.writeNumberField("id", id++);
+                physicalLocation(g, rl.region());
+                text(g, "message", escapeBrackets(rl.message()));
+                g.writeEndObject();
             }
+            g.writeEndArray();
         }
-        r.putObject("partialFingerprints").put(FINGERPRINT_KEY, f.fingerprint());
-        return r;
+        g.writeObjectFieldStart("partialFingerprints");
+        g.writeStringField(FINGERPRINT_KEY, f.fingerprint());
+        g.writeEndObject();
+        if (showSuppressed) {
+            g.writeArrayFieldStart("suppressions");
+            if (f.suppression() != null) {
+                g.writeStartObject();
+                g.writeStringField("kind", f.suppression().kind().sarifKind());
+                g.writeStringField("status", "accepted");
+                if (!f.suppression().justification().isEmpty()) {
+                    g.writeStringField("justification", f.suppression().justification());
+                }
+                g.writeObjectFieldStart("location");
+                physicalLocation(g, f.suppression().location());
+                g.writeEndObject();
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        }
+        g.writeEndObject();
     }
 
     /**
@@ -301,23 +375,26 @@ public final class SarifReporter implements Reporter {
         return text.replace("[", "\\[").replace("]", "\\]");
     }
 
-    private static ObjectNode physicalLocation(SourceRegion region) {
-        ObjectNode pl = ReportSupport.MAPPER.createObjectNode();
-        ObjectNode artifact = pl.putObject("artifactLocation");
-        artifact.put("uri", relativeUri(region.path()));
-        artifact.put("uriBaseId", SRCROOT);
-        ObjectNode r = pl.putObject("region");
-        r.put("startLine", region.startLine());
+    /** Writes {@code "physicalLocation": {...}} into the object being written. */
+    private static void physicalLocation(JsonGenerator g, SourceRegion region) throws IOException {
+        g.writeObjectFieldStart("physicalLocation");
+        g.writeObjectFieldStart("artifactLocation");
+        g.writeStringField("uri", relativeUri(region.path()));
+        g.writeStringField("uriBaseId", SRCROOT);
+        g.writeEndObject();
+        g.writeObjectFieldStart("region");
+        g.writeNumberField("startLine", region.startLine());
         boolean wholeLine =
                 region.startLine() == region.endLine() && region.startColumn() == 1 && region.endColumn() == 1;
         if (!wholeLine) {
-            r.put("startColumn", region.startColumn());
+            g.writeNumberField("startColumn", region.startColumn());
         }
-        r.put("endLine", region.endLine());
+        g.writeNumberField("endLine", region.endLine());
         if (!wholeLine) {
-            r.put("endColumn", region.endColumn());
+            g.writeNumberField("endColumn", region.endColumn());
         }
-        return pl;
+        g.writeEndObject();
+        g.writeEndObject();
     }
 
     /**

@@ -33,6 +33,10 @@ import java.util.function.Function;
  *                           roots and test resource directories); besides them, the directories of
  *                           {@link io.github.pgadvisorylint.core.discovery.TestSources} are test sources
  * @param cacheFile          the incremental-analysis cache, or null for none
+ * @param outputRoot         the directory the tool's own files below it (the cache, reports) must not
+ *                           leave: a symbolic link below it leading out is replaced, with a warning
+ *                           ({@link io.github.pgadvisorylint.core.io.AtomicFiles#confine}); the Maven
+ *                           plugin's build directory, null for none (the CLI writes where it is told)
  * @param baselineFile       the baseline to apply, or null; must exist unless it is {@code writeBaselineFile}
  * @param writeBaselineFile  the baseline to write (created, or updated when it or {@code baselineFile}
  *                           exists), or null
@@ -67,6 +71,7 @@ public record ScanRequest(
         Boolean includeTests,
         List<Path> testRoots,
         Path cacheFile,
+        Path outputRoot,
         Path baselineFile,
         Path writeBaselineFile,
         boolean baselineRecordAll,
@@ -141,6 +146,7 @@ public record ScanRequest(
         private Boolean includeTests;
         private List<Path> testRoots = List.of();
         private Path cacheFile;
+        private Path outputRoot;
         private Path baselineFile;
         private Path writeBaselineFile;
         private boolean baselineRecordAll;
@@ -227,6 +233,16 @@ public record ScanRequest(
         /** @param v the cache file, or null for none @return this builder */
         public Builder cacheFile(Path v) {
             cacheFile = v;
+            return this;
+        }
+
+        /**
+         * @param v the directory the cache and reports below it must not leave through a symbolic link,
+         *          or null for none
+         * @return this builder
+         */
+        public Builder outputRoot(Path v) {
+            outputRoot = v;
             return this;
         }
 
@@ -330,6 +346,7 @@ public record ScanRequest(
                     includeTests,
                     testRoots,
                     cacheFile,
+                    outputRoot,
                     baselineFile,
                     writeBaselineFile,
                     baselineRecordAll,

@@ -122,14 +122,21 @@ public final class ScanSession {
 
         FactsCache cache = null;
         if (request.cacheFile() != null) {
-            cache = FactsCache.load(request.cacheFile());
+            // before it is read: a link leading out of the output root is neither read nor written through
+            boolean confined = confine(request, request.cacheFile(), ScanMessage.Kind.CACHE, "the cache", messages);
+            cache = confined ? FactsCache.load(request.cacheFile()) : null;
         }
         AnalysisResult analysed = analyse(request, config, root, filter, cache);
         if (cache != null) {
             cache.problem().ifPresent(p -> messages.add(warning(ScanMessage.Kind.CACHE, p)));
             String shown = request.display().apply(cache.file());
             try {
-                cache.save();
+                if (cache.save().orElse(null) == AtomicFiles.Outcome.REPLACED_LINK) {
+                    messages.add(warning(
+                            ScanMessage.Kind.CACHE,
+                            shown + " was a symbolic link leading out of its directory; the link was replaced by the"
+                                    + " cache, nothing outside was written"));
+                }
                 messages.add(info(
                         ScanMessage.Kind.CACHE,
                         "cache " + shown + ": " + cache.stats().filesReused() + " files reused, "
@@ -191,6 +198,7 @@ public final class ScanSession {
             AnalysisResult report = result;
             AtomicFiles.Outcome done;
             try {
+                confineOrThrow(request, t.file(), messages);
                 done = AtomicFiles.write(t.file(), out -> reporter.write(report, out));
             } catch (IOException | RuntimeException e) {
                 throw new ScanException(
@@ -233,6 +241,48 @@ public final class ScanSession {
                 request.failPolicy().fails(result) || incompleteFails,
                 leftOut,
                 incompleteFails);
+    }
+
+    /**
+     * Replaces the symbolic links below the request's output root that lead out of it on the way to one
+     * of the tool's files ({@link AtomicFiles#confine}), with a warning per link, as a link at a report
+     * itself is replaced. A committed link (at {@code target/pg-advisory-lint}, say) then cannot make the
+     * scan read or write anything outside the build directory.
+     *
+     * @return false when a link could not be replaced (a warning says so): the file is left alone
+     */
+    private static boolean confine(
+            ScanRequest request, Path file, ScanMessage.Kind kind, String what, List<ScanMessage> messages) {
+        try {
+            confineOrThrow(request, file, messages, kind, what);
+            return true;
+        } catch (IOException e) {
+            messages.add(warning(
+                    kind,
+                    "cannot keep " + request.display().apply(file) + " inside "
+                            + request.display().apply(request.outputRoot()) + ": " + describe(e) + "; "
+                            + what + " is not used"));
+            return false;
+        }
+    }
+
+    private static void confineOrThrow(ScanRequest request, Path file, List<ScanMessage> messages) throws IOException {
+        confineOrThrow(request, file, messages, ScanMessage.Kind.REPORT, "the report");
+    }
+
+    private static void confineOrThrow(
+            ScanRequest request, Path file, List<ScanMessage> messages, ScanMessage.Kind kind, String what)
+            throws IOException {
+        Path root = request.outputRoot();
+        for (Path link : AtomicFiles.confine(file, root)) {
+            boolean last = link.equals(file.toAbsolutePath().normalize());
+            messages.add(warning(
+                    kind,
+                    request.display().apply(link) + " was a symbolic link leading out of "
+                            + request.display().apply(root) + "; the link was "
+                            + (last ? "removed (" + what + " takes its place)" : "replaced by an empty folder")
+                            + ", nothing outside was read or written"));
+        }
     }
 
     private AnalysisResult analyse(

@@ -14,7 +14,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 class LintConfigLoaderTest {
@@ -220,6 +222,33 @@ class LintConfigLoaderTest {
         assertThatThrownBy(() -> LintConfigLoader.load(missing, RULES))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith(missing + ": cannot read the file: NoSuchFileException");
+    }
+
+    @Test
+    @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aConfigurationThatIsAPipeOrADeviceIsFoundAndRefusedUnopened() throws Exception {
+        Path repo = Files.createDirectories(dir.resolve("repo/.git")).getParent();
+        Path pipe = repo.resolve(LintConfigLoader.FILE_NAME);
+        Process mkfifo;
+        try {
+            mkfifo = new ProcessBuilder("mkfifo", pipe.toString()).start();
+        } catch (java.io.IOException e) {
+            Assumptions.abort("mkfifo is not available");
+            return;
+        }
+        Assumptions.assumeTrue(mkfifo.waitFor() == 0, "mkfifo works here");
+        // found, never passed over in silence (the scan would run without the settings it holds) ...
+        assertThat(LintConfigLoader.find(repo)).contains(pipe.toAbsolutePath().normalize());
+        // ... and refused without being opened (opening a pipe blocks until someone writes to it)
+        assertThatThrownBy(() -> LintConfigLoader.load(pipe, RULES))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage(pipe + ": a named pipe, not a regular file; not read");
+        Path zero = Path.of("/dev/zero");
+        Assumptions.assumeTrue(Files.exists(zero), "no /dev/zero here");
+        Path link = Files.createSymbolicLink(dir.resolve("zero.yml"), zero);
+        assertThatThrownBy(() -> LintConfigLoader.load(link, RULES))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage(link + ": a symbolic link to a character device, not a regular file; not read");
     }
 
     @Test

@@ -78,4 +78,59 @@ class AtomicFilesTest {
         assertThat(AtomicFiles.write(devNull, w -> w.write("gone"))).isEqualTo(AtomicFiles.Outcome.STREAMED);
         assertThat(Files.exists(devNull)).isTrue();
     }
+
+    @Test
+    void confineReplacesFolderLinksThatLeadOutOfTheRootAndKeepsThoseThatStayIn(@TempDir Path outside)
+            throws IOException {
+        // issue 27: a committed link at target/pg-advisory-lint made the Maven plugin write its cache outside
+        Path target = Files.createDirectories(dir.resolve("target"));
+        Files.createSymbolicLink(target.resolve("pg-advisory-lint"), outside);
+        Path cache = target.resolve("pg-advisory-lint/cache.json");
+        assertThat(AtomicFiles.confine(cache, target)).containsExactly(target.resolve("pg-advisory-lint"));
+        assertThat(Files.isSymbolicLink(target.resolve("pg-advisory-lint"))).isFalse();
+        assertThat(target.resolve("pg-advisory-lint")).isEmptyDirectory();
+        AtomicFiles.write(cache, w -> w.write("{}"));
+        assertThat(outside).isEmptyDirectory();
+
+        // a link that stays inside the root is kept, and so is one the file's path does not go through
+        Files.createDirectories(target.resolve("real"));
+        Files.createSymbolicLink(target.resolve("inside"), Path.of("real"));
+        Files.createSymbolicLink(target.resolve("elsewhere"), outside);
+        assertThat(AtomicFiles.confine(target.resolve("inside/r.sarif"), target))
+                .isEmpty();
+        assertThat(Files.isSymbolicLink(target.resolve("inside"))).isTrue();
+        assertThat(Files.isSymbolicLink(target.resolve("elsewhere"))).isTrue();
+
+        // a dangling link leading out, a chain of links, and the file itself as a link leading out
+        Files.createSymbolicLink(target.resolve("dangling"), outside.resolve("missing"));
+        Files.createSymbolicLink(target.resolve("hop"), Path.of("elsewhere"));
+        Files.createDirectories(target.resolve("real/sub"));
+        Files.createSymbolicLink(target.resolve("real/sub/r.json"), outside.resolve("planted.json"));
+        assertThat(AtomicFiles.confine(target.resolve("dangling/a/b.json"), target))
+                .containsExactly(target.resolve("dangling"));
+        assertThat(AtomicFiles.confine(target.resolve("hop/x.json"), target)).containsExactly(target.resolve("hop"));
+        assertThat(AtomicFiles.confine(target.resolve("inside/sub/r.json"), target))
+                .containsExactly(target.resolve("inside/sub/r.json"));
+        assertThat(target.resolve("real/sub/r.json")).doesNotExist();
+        assertThat(outside).isEmptyDirectory();
+        assertThat(Files.isSymbolicLink(target.resolve("elsewhere"))).isTrue();
+
+        // outside the root, or without one, nothing is done: the user chose that place
+        Files.createSymbolicLink(dir.resolve("out"), outside);
+        assertThat(AtomicFiles.confine(dir.resolve("out/r.sarif"), target)).isEmpty();
+        assertThat(AtomicFiles.confine(target.resolve("elsewhere/r.sarif"), null))
+                .isEmpty();
+        assertThat(Files.isSymbolicLink(dir.resolve("out"))).isTrue();
+    }
+
+    @Test
+    void confineJudgesTheRootByWhereItReallyIs(@TempDir Path build) throws IOException {
+        // target itself a link (to a RAM disk, say): folders below it that stay there are inside
+        Path target = Files.createSymbolicLink(dir.resolve("target"), build);
+        Files.createDirectories(build.resolve("real"));
+        Files.createSymbolicLink(build.resolve("pg-advisory-lint"), build.resolve("real"));
+        assertThat(AtomicFiles.confine(target.resolve("pg-advisory-lint/cache.json"), target))
+                .isEmpty();
+        assertThat(Files.isSymbolicLink(build.resolve("pg-advisory-lint"))).isTrue();
+    }
 }

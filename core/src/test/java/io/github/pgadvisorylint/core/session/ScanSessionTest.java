@@ -353,6 +353,78 @@ class ScanSessionTest {
     }
 
     @Test
+    void linksLeadingOutOfTheOutputRootAreReplacedWithAWarningAndNothingOutsideIsWritten(@TempDir Path outside)
+            throws IOException {
+        // issue 27: a committed link at target/pg-advisory-lint made the Maven plugin write cache.json outside
+        write("V1.sql", LOCK);
+        Path target = Files.createDirectories(repo.resolve("target"));
+        Files.createSymbolicLink(target.resolve("pg-advisory-lint"), outside);
+        Files.createSymbolicLink(target.resolve("reports"), outside);
+        ScanOutcome outcome = new ScanSession()
+                .run(request(repo)
+                        .display(p -> repo.relativize(p).toString())
+                        .cacheFile(target.resolve("pg-advisory-lint/cache.json"))
+                        .outputRoot(target)
+                        .reports(List.of(
+                                new ScanRequest.ReportTarget(ReportFormat.SARIF, target.resolve("reports/r.sarif"))))
+                        .build());
+        assertThat(outside).isEmptyDirectory();
+        assertThat(target.resolve("pg-advisory-lint/cache.json")).isRegularFile();
+        assertThat(target.resolve("reports/r.sarif")).isRegularFile();
+        assertThat(outcome.messages())
+                .filteredOn(m -> m.level() == ScanMessage.Level.WARNING)
+                .extracting(ScanMessage::kind, ScanMessage::text)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(
+                                ScanMessage.Kind.CACHE,
+                                "target/pg-advisory-lint was a symbolic link leading out of target; the link was"
+                                        + " replaced by an empty folder, nothing outside was read or written"),
+                        org.assertj.core.groups.Tuple.tuple(
+                                ScanMessage.Kind.REPORT,
+                                "target/reports was a symbolic link leading out of target; the link was replaced"
+                                        + " by an empty folder, nothing outside was read or written"));
+
+        // the cache file itself a link leading out: removed before it is read, then written in its place
+        Files.delete(target.resolve("pg-advisory-lint/cache.json"));
+        Files.createSymbolicLink(target.resolve("pg-advisory-lint/cache.json"), outside.resolve("planted.json"));
+        ScanOutcome again = new ScanSession()
+                .run(request(repo)
+                        .display(p -> repo.relativize(p).toString())
+                        .cacheFile(target.resolve("pg-advisory-lint/cache.json"))
+                        .outputRoot(target)
+                        .build());
+        assertThat(outside).isEmptyDirectory();
+        assertThat(Files.isSymbolicLink(target.resolve("pg-advisory-lint/cache.json")))
+                .isFalse();
+        assertThat(again.messages())
+                .filteredOn(m -> m.level() == ScanMessage.Level.WARNING)
+                .extracting(ScanMessage::text)
+                .containsExactly("target/pg-advisory-lint/cache.json was a symbolic link leading out of target;"
+                        + " the link was removed (the cache takes its place), nothing outside was read or written");
+    }
+
+    @Test
+    void aCacheFileThatIsALinkLeadingOutOfItsFolderIsReplacedWithAWarningWithoutAnOutputRoot(@TempDir Path outside)
+            throws IOException {
+        // the CLI's --cache: no output root, but the replaced link is said, as for a report
+        write("V1.sql", LOCK);
+        Path cache = Files.createDirectories(repo.resolve("cache")).resolve("facts.json");
+        Files.createSymbolicLink(cache, outside.resolve("planted.json"));
+        ScanOutcome outcome = new ScanSession()
+                .run(request(repo)
+                        .display(p -> repo.relativize(p).toString())
+                        .cacheFile(cache)
+                        .build());
+        assertThat(outside).isEmptyDirectory();
+        assertThat(cache).isRegularFile();
+        assertThat(outcome.messages())
+                .filteredOn(m -> m.level() == ScanMessage.Level.WARNING)
+                .extracting(ScanMessage::text)
+                .containsExactly("cache/facts.json was a symbolic link leading out of its directory; the link was"
+                        + " replaced by the cache, nothing outside was written");
+    }
+
+    @Test
     void missingOrBrokenInputIsATypedScanException() throws IOException {
         write("V1.sql", LOCK);
         assertThatThrownBy(() -> new ScanSession()
