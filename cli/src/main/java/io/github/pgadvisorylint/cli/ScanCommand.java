@@ -203,8 +203,9 @@ final class ScanCommand implements Callable<Integer> {
     @Option(
             names = "--path-base",
             paramLabel = "DIR",
+            // picocli reads descriptions as format strings: %% shows one %
             description = {
-                "Directory every reported path (and baseline entry) is relative to: SARIF's %SRCROOT%."
+                "Directory every reported path (and baseline entry) is relative to: SARIF's %%SRCROOT%%."
                         + " Default: the git root above the scan root (the nearest directory holding .git), else the"
                         + " scan root. It must contain the scan root."
             })
