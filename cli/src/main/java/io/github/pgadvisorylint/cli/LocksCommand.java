@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.cli;
 
 import io.github.pgadvisorylint.core.keys.KeyInventory;
+import io.github.pgadvisorylint.core.report.TerminalText;
 import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -154,7 +155,7 @@ final class LocksCommand implements Callable<Integer> {
         }
         if (snapshot.hiddenSessions() > 0) {
             PrintWriter err = spec.commandLine().getErr();
-            err.println(ToolInfo.NAME + ": " + report[0].hiddenNote());
+            err.println(ToolInfo.NAME + ": " + report[0].hiddenNote(TerminalText::escape));
             err.flush();
             return EXIT_INCOMPLETE;
         }
