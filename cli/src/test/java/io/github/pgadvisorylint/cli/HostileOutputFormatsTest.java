@@ -2,7 +2,10 @@ package io.github.pgadvisorylint.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.pgadvisorylint.core.diagnostic.Notification;
+import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.report.TerminalText;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -141,5 +144,22 @@ class HostileOutputFormatsTest {
         assertThat(text.exitCode()).as(text.err()).isZero();
         assertNoRawControls(text.out());
         assertNoWorkflowCommand(text.out());
+    }
+
+    @Test
+    void aFileThatCouldNotBeAnalysedIsNamedEscapedOnStandardError() throws Exception {
+        Notification failed = new Notification(
+                Severity.ERROR,
+                "file-read-error",
+                "cannot read \u001b]0;title\u0007",
+                SourceRegion.line("::stop-commands::b\u001b[2J\nforged.java", 1));
+        CliHarness harness = new CliHarness(root, CliHarness.rules(), CliHarness.result(List.of(), List.of(failed)));
+        for (String command : new String[] {"keys", "graph"}) {
+            CliHarness.Run r = harness.run(command, ".");
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            assertThat(r.err())
+                    .isEqualTo("\\u003A:stop-commands::b\\u001B[2J\\nforged.java:1:1: error: cannot read"
+                            + " \\u001B]0;title\\u0007\n");
+        }
     }
 }
