@@ -9,6 +9,7 @@ import io.github.pgadvisorylint.core.io.AtomicFiles;
 import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.report.ReportFormat;
 import io.github.pgadvisorylint.core.report.ReportOptions;
+import io.github.pgadvisorylint.core.report.TerminalText;
 import io.github.pgadvisorylint.core.rule.Rule;
 import io.github.pgadvisorylint.core.session.FailPolicy;
 import io.github.pgadvisorylint.core.session.ScanException;
@@ -451,11 +452,12 @@ final class ScanCommand implements Callable<Integer> {
                 case CONFIGURATION, REPORT -> false;
             };
             if (shown) {
+                // the summary is escaped by TextReporter; the other messages quote paths
                 err.println(
                         m.kind() == ScanMessage.Kind.SUMMARY
                                 ? m.text()
                                 : ToolInfo.NAME + ": " + (m.level() == ScanMessage.Level.WARNING ? "warning: " : "")
-                                        + m.text());
+                                        + TerminalText.escape(m.text()));
             }
         }
         err.flush();
