@@ -28,9 +28,9 @@ import org.postgresql.Driver;
  *
  * <p>Bounded: every wait on the server is limited by the timeout {@code T} ({@code locks --timeout}): connecting
  * (PgJDBC {@code connectTimeout}) and logging in ({@code loginTimeout}) T each; each query by
- * {@code statement_timeout} and {@link Statement#setQueryTimeout} (T), and every read from the socket by
- * {@code socketTimeout} (T + {@value #SOCKET_MARGIN_SECONDS} s, so that the server can report its own statement
- * timeout first). A server that accepts the connection and never answers is a {@link Failure} with exit code 4.
+ * {@code statement_timeout} (T) and, should the server not cancel it, by the driver's
+ * {@link Statement#setQueryTimeout} (T + 1 s); every read from the socket by {@code socketTimeout}
+ * (T + {@value #SOCKET_MARGIN_SECONDS} s, so that the server can report its own statement timeout first). A server that accepts the connection and never answers is a {@link Failure} with exit code 4.
  *
  * <p>Hidden sessions: {@code pg_stat_activity} shows {@value #INSUFFICIENT_PRIVILEGE} as the query of a session
  * the role may not see (PostgreSQL's {@code pgstatfuncs.c}: unless the role has the privileges of
@@ -197,7 +197,8 @@ final class LiveLocks {
             c.setAutoCommit(false);
             c.setReadOnly(true);
             try (Statement st = c.createStatement()) {
-                st.setQueryTimeout(timeoutSeconds);
+                // the server's statement_timeout first (its message names it); the driver's cancel one second later
+                st.setQueryTimeout(timeoutSeconds + 1);
                 st.execute("SET TRANSACTION READ ONLY");
                 st.execute("SET LOCAL statement_timeout = " + timeoutSeconds * 1000L);
                 String version;
