@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.cli;
 
+import java.net.SocketTimeoutException;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -22,7 +23,20 @@ import org.postgresql.Driver;
  *
  * <p>Credentials: a password in the URL ({@code ?password=}) wins; else the environment variable
  * {@code PGPASSWORD}; else the PostgreSQL JDBC driver reads {@code ~/.pgpass} (or the file named by
- * {@code PGPASSFILE}) itself. A password is never printed: error messages name host, port and database only.
+ * {@code PGPASSFILE}) itself. A password is never printed: messages name host, port and database, with any
+ * user-info password masked ({@link UrlMask}), and every password in use is masked in the driver's messages.
+ *
+ * <p>Bounded: every wait on the server is limited by the timeout {@code T} ({@code locks --timeout}): connecting
+ * (PgJDBC {@code connectTimeout}) and logging in ({@code loginTimeout}) T each; each query by
+ * {@code statement_timeout} (T) and, should the server not cancel it, by the driver's
+ * {@link Statement#setQueryTimeout} (T + 1 s); every read from the socket by {@code socketTimeout}
+ * (T + {@value #SOCKET_MARGIN_SECONDS} s, so that the server can report its own statement timeout first). A server that accepts the connection and never answers is a {@link Failure} with exit code 4.
+ *
+ * <p>Hidden sessions: {@code pg_stat_activity} shows {@value #INSUFFICIENT_PRIVILEGE} as the query of a session
+ * the role may not see (PostgreSQL's {@code pgstatfuncs.c}: unless the role has the privileges of
+ * {@code pg_read_all_stats}, before PostgreSQL 15 is a member of it, or has the privileges of the session's role;
+ * a superuser has all). A session counts as hidden only when that text shows <em>and</em> the role lacks those
+ * privileges ({@code pg_has_role}): a session whose real query text is {@value #INSUFFICIENT_PRIVILEGE} is not.
  */
 final class LiveLocks {
 
@@ -117,9 +131,26 @@ final class LiveLocks {
         }
     }
 
+    /** The default of {@code locks --timeout}, seconds. */
+    static final int DEFAULT_TIMEOUT_SECONDS = 10;
+
+    /** How much longer than the timeout a read from the socket may wait, seconds. */
+    static final int SOCKET_MARGIN_SECONDS = 5;
+
+    /** Whether the connected role sees every session's activity: a superuser, or pg_read_all_stats's privileges. */
+    private static final String SEES_ALL_QUERY = """
+            SELECT current_setting('server_version'), current_setting('server_version_num')::int, current_user, now(),
+                   COALESCE((SELECT rolsuper FROM pg_roles WHERE rolname = current_user), false)
+                   OR EXISTS (SELECT 1 FROM pg_roles r WHERE r.rolname = 'pg_read_all_stats'
+                                AND pg_has_role(current_user, r.oid,
+                                    CASE WHEN current_setting('server_version_num')::int >= 150000
+                                         THEN 'USAGE' ELSE 'MEMBER' END))""";
+
     private static final String LOCKS_QUERY = """
             SELECT l.pid, l.classid::bigint, l.objid::bigint, l.objsubid::int, l.mode, l.granted, %s AS waitstart,
-                   a.application_name, a.usename, a.state, a.state_change, a.query,
+                   a.application_name, a.usename, a.state, a.state_change,
+                   COALESCE(a.query = '<insufficient privilege>'
+                            AND NOT (%s OR COALESCE(pg_has_role(a.usesysid, 'USAGE'), false)), false) AS hidden,
                    CASE WHEN l.pid IS NULL OR l.granted THEN '{}'::int[] ELSE pg_blocking_pids(l.pid) END AS blocked_by
               FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
              WHERE l.locktype = 'advisory'
@@ -129,49 +160,64 @@ final class LiveLocks {
     private LiveLocks() {}
 
     /**
-     * @param url        a {@code jdbc:postgresql:} URL
-     * @param pgpassword the {@code PGPASSWORD} environment variable, or null
+     * @param url            a {@code jdbc:postgresql:} URL
+     * @param pgpassword     the {@code PGPASSWORD} environment variable, or null
+     * @param timeoutSeconds the longest wait for the server at each step (at least 1)
      * @return the locks now
-     * @throws Failure for an unreachable server, a refused login, or a failed read
+     * @throws Failure for an unreachable or silent server, a refused login, or a failed read
      */
-    static Snapshot read(String url, String pgpassword) {
+    static Snapshot read(String url, String pgpassword, int timeoutSeconds) {
         Properties parsed = Driver.parseURL(url, new Properties());
         if (parsed == null) {
             throw new InputException(
                     "--url: not a PostgreSQL JDBC URL (jdbc:postgresql://HOST[:PORT]/DATABASE[?user=...]): "
-                            + redact(url));
+                            + UrlMask.mask(url)
+                            + (UrlMask.password(url) == null
+                                    ? ""
+                                    : " (PgJDBC reads no user:password@ part: give ?user=, and the password in"
+                                            + " PGPASSWORD or ~/.pgpass)"));
         }
-        String target = parsed.getProperty("PGHOST", "localhost") + ":" + parsed.getProperty("PGPORT", "5432") + "/"
-                + parsed.getProperty("PGDBNAME", "");
+        String target = target(parsed);
         Properties props = new Properties();
         props.setProperty("ApplicationName", "pg-advisory-lint locks");
-        props.setProperty("connectTimeout", "10");
+        props.setProperty("connectTimeout", Integer.toString(timeoutSeconds));
+        props.setProperty("loginTimeout", Integer.toString(timeoutSeconds));
+        props.setProperty("socketTimeout", Integer.toString(timeoutSeconds + SOCKET_MARGIN_SECONDS));
         props.setProperty("readOnly", "true");
         if (parsed.getProperty("password") == null && pgpassword != null && !pgpassword.isEmpty()) {
             props.setProperty("password", pgpassword);
         }
-        String secret = parsed.getProperty("password", props.getProperty("password"));
+        List<String> secrets = new ArrayList<>();
+        for (String secret : new String[] {parsed.getProperty("password"), pgpassword, UrlMask.password(url)}) {
+            if (secret != null && !secret.isEmpty()) {
+                secrets.add(secret);
+            }
+        }
         try (Connection c = DriverManager.getConnection(url, props)) {
             c.setAutoCommit(false);
             c.setReadOnly(true);
             try (Statement st = c.createStatement()) {
+                // the server's statement_timeout first (its message names it); the driver's cancel one second later
+                st.setQueryTimeout(timeoutSeconds + 1);
                 st.execute("SET TRANSACTION READ ONLY");
-                st.execute("SET LOCAL statement_timeout = '30s'");
+                st.execute("SET LOCAL statement_timeout = " + timeoutSeconds * 1000L);
                 String version;
                 int versionNum;
                 String role;
                 OffsetDateTime now;
-                try (ResultSet rs = st.executeQuery("SELECT current_setting('server_version'),"
-                        + " current_setting('server_version_num')::int, current_user, now()")) {
+                boolean seesAll;
+                try (ResultSet rs = st.executeQuery(SEES_ALL_QUERY)) {
                     rs.next();
                     version = rs.getString(1);
                     versionNum = rs.getInt(2);
                     role = rs.getString(3);
                     now = rs.getObject(4, OffsetDateTime.class);
+                    seesAll = rs.getBoolean(5);
                 }
                 List<Lock> locks = new ArrayList<>();
                 Map<Integer, Session> sessions = new LinkedHashMap<>();
-                String sql = LOCKS_QUERY.formatted(versionNum >= 140000 ? "l.waitstart" : "NULL::timestamptz");
+                String sql = LOCKS_QUERY.formatted(
+                        versionNum >= 140000 ? "l.waitstart" : "NULL::timestamptz", seesAll ? "true" : "false");
                 try (ResultSet rs = st.executeQuery(sql)) {
                     while (rs.next()) {
                         int pid = rs.getInt(1);
@@ -184,7 +230,7 @@ final class LiveLocks {
                                 rs.getString(5).startsWith("Share"),
                                 granted,
                                 rs.getObject(7, OffsetDateTime.class)));
-                        String query = rs.getString(12);
+                        boolean hidden = rs.getBoolean(12);
                         List<Integer> blockedBy = ints(rs.getArray(13));
                         Session known = sessions.get(pid);
                         List<Integer> blockers = new ArrayList<>(known == null ? List.of() : known.blockedBy());
@@ -193,7 +239,7 @@ final class LiveLocks {
                                 blockers.add(b);
                             }
                         }
-                        boolean visible = pid == 0 || !INSUFFICIENT_PRIVILEGE.equals(query);
+                        boolean visible = pid == 0 || !hidden;
                         sessions.put(
                                 pid,
                                 new Session(
@@ -210,8 +256,27 @@ final class LiveLocks {
                 return new Snapshot(target, version, role, now, locks, sessions);
             }
         } catch (SQLException e) {
-            throw classify(e, target, secret);
+            throw classify(e, target, secrets, timeoutSeconds);
         }
+    }
+
+    /**
+     * @param parsed what {@link Driver#parseURL} read from the URL
+     * @return {@code host:port/database}, hosts and ports paired for the multi-host form
+     *     ({@code h1:5432,h2:5433/db}), any user-info password masked
+     */
+    static String target(Properties parsed) {
+        String[] hosts = parsed.getProperty("PGHOST", "localhost").split(",", -1);
+        String[] ports = parsed.getProperty("PGPORT", "5432").split(",", -1);
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < hosts.length; i++) {
+            b.append(i == 0 ? "" : ",")
+                    .append(hosts[i])
+                    .append(':')
+                    .append(i < ports.length ? ports[i] : ports[ports.length - 1]);
+        }
+        b.append('/').append(parsed.getProperty("PGDBNAME", ""));
+        return UrlMask.mask("//" + b).substring(2);
     }
 
     private static List<Integer> ints(Array array) throws SQLException {
@@ -227,14 +292,18 @@ final class LiveLocks {
     }
 
     /**
-     * @param e      what the driver threw
-     * @param target {@code host:port/database}
-     * @param secret the password in use, or null: masked should the driver ever echo it
+     * @param e              what the driver threw
+     * @param target         {@code host:port/database}
+     * @param secrets        the passwords that may be in use: masked should the driver ever echo one
+     * @param timeoutSeconds the timeout in force, named when the server did not answer in time
      * @return the failure to report, with its exit code
      */
-    static Failure classify(SQLException e, String target, String secret) {
+    static Failure classify(SQLException e, String target, List<String> secrets, int timeoutSeconds) {
         String state = e.getSQLState() == null ? "" : e.getSQLState();
-        String message = oneLine(e.getMessage(), secret);
+        String message = oneLine(e.getMessage(), secrets);
+        if (timedOut(e)) {
+            message += " (no answer within the timeout of " + timeoutSeconds + " s; --timeout)";
+        }
         if (state.equals("28P01")
                 || state.equals("28000")
                 || state.equals("3D000")
@@ -258,13 +327,25 @@ final class LiveLocks {
                 e);
     }
 
-    private static String oneLine(String message, String secret) {
-        String m = message == null ? "" : message.replaceAll("\\s*\\R\\s*", " ").strip();
-        return secret == null || secret.isEmpty() ? m : m.replace(secret, "***");
+    /** @return true when the driver or the server gave up waiting: a socket timeout, a login or statement timeout */
+    private static boolean timedOut(SQLException e) {
+        if ("57014".equals(e.getSQLState())) {
+            return true;
+        }
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SocketTimeoutException
+                    || (t.getMessage() != null && t.getMessage().contains("timed out"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
-    /** @return the URL with the value of any {@code password} parameter replaced by {@code ***} */
-    static String redact(String url) {
-        return url.replaceAll("(?i)(password=)[^&]*", "$1***");
+    private static String oneLine(String message, List<String> secrets) {
+        String m = message == null ? "" : message.replaceAll("\\s*\\R\\s*", " ").strip();
+        for (String secret : secrets) {
+            m = m.replace(secret, UrlMask.MASK);
+        }
+        return UrlMask.maskIn(m);
     }
 }

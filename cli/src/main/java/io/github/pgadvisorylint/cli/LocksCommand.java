@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.cli;
 
 import io.github.pgadvisorylint.core.keys.KeyInventory;
+import io.github.pgadvisorylint.core.report.TerminalText;
 import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -31,7 +32,10 @@ import picocli.CommandLine.TypeConversionException;
                     + " blocks which), the wait chains, and the code sites of PATH that take the key (file:line and"
                     + " method), or 'unknown to the code'. Reads only, in a read-only transaction.",
             "Password: ?password= in the URL, else the PGPASSWORD environment variable, else ~/.pgpass (or the file"
-                    + " PGPASSFILE names), read by the PostgreSQL JDBC driver. It is never printed.",
+                    + " PGPASSFILE names), read by the PostgreSQL JDBC driver. It is never printed: wherever the URL is"
+                    + " shown, passwords in it read ****.",
+            "Every wait on the server is bounded by --timeout: connecting, logging in, each query"
+                    + " (statement_timeout); a server that does not answer in time is exit code 4.",
             "The scan root is PATH when exactly one directory is given, else the current directory; paths are"
                     + " relative to it. Without PATH, no code is read and the keys are not matched."
         },
@@ -40,11 +44,12 @@ import picocli.CommandLine.TypeConversionException;
             "0:the locks were written",
             "2:usage or input error: bad option or value, no such path, unwritable output",
             "3:internal error: a bug, please report it (--debug prints the stack trace)",
-            "4:the server cannot be reached (refused, unknown host, timeout, too many connections) or the read failed",
+            "4:the server cannot be reached (refused, unknown host, no answer within --timeout, too many connections)"
+                    + " or the read failed",
             "5:the server refused the login (wrong password, no password, unknown role or database, no CONNECT"
                     + " privilege, pg_hba.conf)",
-            "6:the locks were written, but the role cannot see other roles' sessions (pg_stat_activity shows"
-                    + " <insufficient privilege>): their state and times are missing"
+            "6:the locks were written, but the role cannot see other roles' sessions (it is no superuser and lacks"
+                    + " pg_read_all_stats): their state and times are missing"
         },
         footer = {
             "%nExamples:",
@@ -105,6 +110,15 @@ final class LocksCommand implements Callable<Integer> {
     private String output;
 
     @Option(
+            names = "--timeout",
+            paramLabel = "SECONDS",
+            defaultValue = "" + LiveLocks.DEFAULT_TIMEOUT_SECONDS,
+            description = "The longest wait for the server at each step: connecting, logging in, each query"
+                    + " (default: ${DEFAULT-VALUE}). A read from the socket waits "
+                    + LiveLocks.SOCKET_MARGIN_SECONDS + " s more, for the server to report its own statement timeout.")
+    private int timeoutSeconds;
+
+    @Option(
             names = "--threads",
             paramLabel = "N",
             description = "Parsing threads (default: one per processor). The output never depends on it.")
@@ -128,7 +142,11 @@ final class LocksCommand implements Callable<Integer> {
             throw new ParameterException(
                     spec.commandLine(),
                     "--url must be a PostgreSQL JDBC URL" + " (jdbc:postgresql://HOST[:PORT]/DATABASE), not "
-                            + LiveLocks.redact(url));
+                            + UrlMask.mask(url));
+        }
+        if (timeoutSeconds < 1) {
+            throw new ParameterException(
+                    spec.commandLine(), "--timeout must be at least 1 second, not " + timeoutSeconds);
         }
         String file = output == null || output.equals("-") ? null : output;
         if (file != null && file.isBlank()) {
@@ -141,7 +159,7 @@ final class LocksCommand implements Callable<Integer> {
         if (!paths.isEmpty()) {
             ScanTargets.resolve(env.workingDirectory(), paths); // a wrong PATH fails before the server is asked
         }
-        LiveLocks.Snapshot snapshot = LiveLocks.read(url, env.terminal().getenv("PGPASSWORD"));
+        LiveLocks.Snapshot snapshot = LiveLocks.read(url, env.terminal().getenv("PGPASSWORD"), timeoutSeconds);
         LocksReport[] report = new LocksReport[1];
         if (paths.isEmpty()) {
             report[0] = new LocksReport(snapshot, null);
@@ -154,7 +172,7 @@ final class LocksCommand implements Callable<Integer> {
         }
         if (snapshot.hiddenSessions() > 0) {
             PrintWriter err = spec.commandLine().getErr();
-            err.println(ToolInfo.NAME + ": " + report[0].hiddenNote());
+            err.println(ToolInfo.NAME + ": " + report[0].hiddenNote(TerminalText::escape));
             err.flush();
             return EXIT_INCOMPLETE;
         }

@@ -8,6 +8,8 @@ import io.github.pgadvisorylint.core.keys.KeyFacts;
 import io.github.pgadvisorylint.core.keys.KeyInventory;
 import io.github.pgadvisorylint.core.model.JavaContext;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.report.MarkdownText;
+import io.github.pgadvisorylint.core.report.TerminalText;
 import java.io.IOException;
 import java.io.Writer;
 import java.time.Duration;
@@ -21,12 +23,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * Writes what {@code locks} found: each advisory key held or awaited now, decoded into its key space and value
  * ({@link KeyFacts#decode}), the sessions holding and awaiting it, which pid blocks which, the wait chains, and the
  * code sites of the key inventory that take that key ({@link KeyInventory#taking}) or may take it
  * ({@link KeyInventory#possiblyTaking}); a key no site takes is "unknown to the code". Text, JSON or Markdown.
+ * Text from the server (target, role, version, application names, states) and from the code (paths, calls,
+ * method names) goes through {@link TerminalText} in text and {@link MarkdownText} in Markdown; JSON is
+ * escaped by Jackson. The target never holds a password ({@link LiveLocks.Snapshot#target}).
  */
 final class LocksReport {
 
@@ -146,10 +152,11 @@ final class LocksReport {
         }
     }
 
-    private String header() {
+    private String header(UnaryOperator<String> esc) {
         long held = snapshot.locks().stream().filter(LiveLocks.Lock::granted).count();
-        return "Advisory locks on " + snapshot.target() + " (PostgreSQL " + snapshot.serverVersion() + ", as role "
-                + snapshot.role() + ") at " + TIME.format(snapshot.takenAt().withOffsetSameInstant(ZoneOffset.UTC))
+        return "Advisory locks on " + esc.apply(snapshot.target()) + " (PostgreSQL "
+                + esc.apply(snapshot.serverVersion()) + ", as role " + esc.apply(snapshot.role()) + ") at "
+                + TIME.format(snapshot.takenAt().withOffsetSameInstant(ZoneOffset.UTC))
                 + ": "
                 + held + " held, " + (snapshot.locks().size() - held) + " awaited, by "
                 + snapshot.sessions().size()
@@ -157,44 +164,45 @@ final class LocksReport {
     }
 
     private void text(Writer out) throws IOException {
-        out.write(header() + "\n");
+        UnaryOperator<String> esc = TerminalText::escape;
+        out.write(header(esc) + "\n");
         for (KeyLocks k : keys) {
             out.write("\nkey " + k.key().value() + "  " + k.key().spaceName() + "  (pg_locks classid="
                     + k.row().classid() + " objid=" + k.row().objid() + " objsubid="
                     + k.row().objsubid() + ")\n");
             for (LiveLocks.Lock l : k.holders()) {
-                out.write("  held by     " + session(l) + "\n");
+                out.write("  held by     " + session(l, esc) + "\n");
             }
             for (LiveLocks.Lock l : k.waiters()) {
-                out.write("  awaited by  " + session(l) + "\n");
+                out.write("  awaited by  " + session(l, esc) + "\n");
             }
             if (inventory == null) {
                 out.write("  code:       not matched (no PATH given)\n");
             } else if (!k.sites().isEmpty()) {
                 out.write("  code:\n");
                 for (LockSite s : k.sites()) {
-                    out.write("    " + site(s) + "\n");
+                    out.write("    " + esc.apply(site(s)) + "\n");
                 }
             } else {
                 out.write("  code:       " + UNKNOWN_TO_THE_CODE
                         + (k.possibleSites().isEmpty() ? "" : "; may be a key computed at run time by:") + "\n");
                 for (LockSite s : k.possibleSites()) {
-                    out.write("    " + site(s) + "\n");
+                    out.write("    " + esc.apply(site(s)) + "\n");
                 }
             }
         }
         if (!chains.isEmpty()) {
             out.write("\nwait chains (each pid waits for the next):\n");
             for (List<Integer> chain : chains) {
-                out.write("  " + chainText(chain) + "\n");
+                out.write("  " + chainText(chain, esc) + "\n");
             }
         }
         if (snapshot.hiddenSessions() > 0) {
-            out.write("\n" + hiddenNote() + "\n");
+            out.write("\n" + hiddenNote(esc) + "\n");
         }
     }
 
-    private String chainText(List<Integer> chain) {
+    private String chainText(List<Integer> chain, UnaryOperator<String> esc) {
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < chain.size(); i++) {
             b.append(i == 0 ? "" : " -> ").append(chain.get(i));
@@ -206,33 +214,36 @@ final class LocksReport {
             b.append("  (")
                     .append(chain.get(chain.size() - 1))
                     .append(" is ")
-                    .append(last.state())
+                    .append(esc.apply(last.state()))
                     .append(")");
         }
         return b.toString();
     }
 
-    /** @return the note printed when sessions hide their activity from the connected role */
-    String hiddenNote() {
+    /**
+     * @param esc the escaper of the output the note goes to
+     * @return the note printed when sessions hide their activity from the connected role
+     */
+    String hiddenNote(UnaryOperator<String> esc) {
         long hidden = snapshot.hiddenSessions();
-        return "role " + snapshot.role() + " cannot see the activity of " + hidden + " of "
+        return "role " + esc.apply(snapshot.role()) + " cannot see the activity of " + hidden + " of "
                 + snapshot.sessions().size()
                 + " sessions (pg_stat_activity shows " + LiveLocks.INSUFFICIENT_PRIVILEGE + "): their state and times"
                 + " are missing; connect as a superuser or a member of pg_read_all_stats";
     }
 
-    private String session(LiveLocks.Lock l) {
+    private String session(LiveLocks.Lock l, UnaryOperator<String> esc) {
         LiveLocks.Session s = snapshot.sessions().get(l.pid());
         StringBuilder b = new StringBuilder();
         b.append(l.pid() == 0 ? "a prepared transaction" : "pid " + l.pid());
         if (s != null && s.application() != null) {
-            b.append(" (").append(s.application()).append(")");
+            b.append(" (").append(esc.apply(s.application())).append(")");
         }
         b.append(l.shared() ? " shared" : " exclusive");
         if (s != null && !s.visible()) {
             b.append(", activity hidden from this role");
         } else if (s != null && s.state() != null) {
-            b.append(", ").append(s.state());
+            b.append(", ").append(esc.apply(s.state()));
             if (s.stateSince() != null) {
                 b.append(" since ").append(when(s.stateSince()));
             }
@@ -378,7 +389,8 @@ final class LocksReport {
     }
 
     private void markdown(Writer out) throws IOException {
-        out.write("### " + header().replace("|", "\\|") + "\n\n");
+        UnaryOperator<String> esc = MarkdownText::text;
+        out.write("### " + header(esc) + "\n\n");
         out.write("| Key | Key space | pg_locks (classid, objid, objsubid) | Held by | Awaited by | Code |\n");
         out.write("|---|---|---|---|---|---|\n");
         for (KeyLocks k : keys) {
@@ -386,36 +398,36 @@ final class LocksReport {
             if (inventory == null) {
                 code.add("not matched (no PATH given)");
             } else if (!k.sites().isEmpty()) {
-                k.sites().forEach(s -> code.add("`" + s.region() + "` " + cell(s.display()) + method(s, " in ")));
+                k.sites().forEach(s -> code.add(markdownSite(s)));
             } else {
                 code.add(UNKNOWN_TO_THE_CODE + (k.possibleSites().isEmpty() ? "" : "; may be:"));
-                k.possibleSites()
-                        .forEach(s -> code.add("`" + s.region() + "` " + cell(s.display()) + method(s, " in ")));
+                k.possibleSites().forEach(s -> code.add(markdownSite(s)));
             }
             out.write("| " + k.key().value() + " | " + k.key().spaceName() + " | "
                     + k.row().classid() + ", " + k.row().objid()
                     + ", " + k.row().objsubid() + " | "
                     + String.join(
-                                    "<br>",
-                                    k.holders().stream().map(this::session).toList())
-                            .replace("|", "\\|") + " | "
+                            "<br>",
+                            k.holders().stream().map(l -> session(l, esc)).toList())
+                    + " | "
                     + String.join(
-                                    "<br>",
-                                    k.waiters().stream().map(this::session).toList())
-                            .replace("|", "\\|") + " | " + String.join("<br>", code) + " |\n");
+                            "<br>",
+                            k.waiters().stream().map(l -> session(l, esc)).toList())
+                    + " | " + String.join("<br>", code) + " |\n");
         }
         if (!chains.isEmpty()) {
             out.write("\nWait chains (each pid waits for the next):\n\n");
             for (List<Integer> chain : chains) {
-                out.write("- " + chainText(chain) + "\n");
+                out.write("- " + chainText(chain, esc) + "\n");
             }
         }
         if (snapshot.hiddenSessions() > 0) {
-            out.write("\n> " + hiddenNote() + "\n");
+            out.write("\n> " + hiddenNote(esc) + "\n");
         }
     }
 
-    private static String cell(String code) {
-        return "`" + code.replace("|", "\\|") + "`";
+    private static String markdownSite(LockSite s) {
+        return MarkdownText.code(s.region().toString()) + " " + MarkdownText.code(s.display())
+                + MarkdownText.text(method(s, " in "));
     }
 }

@@ -132,7 +132,7 @@ public final class Main implements Runnable {
     private static int handleParameterException(ParameterException ex, String[] args) {
         CommandLine cmd = ex.getCommandLine();
         PrintWriter err = cmd.getErr();
-        err.println(ToolInfo.NAME + ": " + TerminalText.escape(ex.getMessage()));
+        err.println(ToolInfo.NAME + ": " + TerminalText.escape(UrlMask.maskIn(ex.getMessage())));
         if (!UnmatchedArgumentException.printSuggestions(ex, err)) {
             err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for more information.");
         }
@@ -143,13 +143,13 @@ public final class Main implements Runnable {
     private static int handleExecutionException(Exception ex, CommandLine cmd, ParseResult parseResult) {
         PrintWriter err = cmd.getErr();
         if (ex instanceof InputException) {
-            err.println(ToolInfo.NAME + ": " + TerminalText.escape(ex.getMessage()));
+            err.println(ToolInfo.NAME + ": " + TerminalText.escape(UrlMask.maskIn(ex.getMessage())));
             err.flush();
             return EXIT_USAGE;
         }
         if (ex instanceof LiveLocks.Failure f) {
             // the server is unreachable or refused the login: the user's to fix, one line
-            err.println(ToolInfo.NAME + ": " + TerminalText.escape(ex.getMessage()));
+            err.println(ToolInfo.NAME + ": " + TerminalText.escape(UrlMask.maskIn(ex.getMessage())));
             err.flush();
             return f.exitCode();
         }
@@ -160,7 +160,7 @@ public final class Main implements Runnable {
             return EXIT_INTERNAL;
         }
         boolean debug = debugRequested(parseResult);
-        err.println(ToolInfo.NAME + ": internal error: " + TerminalText.escape(String.valueOf(ex))
+        err.println(ToolInfo.NAME + ": internal error: " + TerminalText.escape(UrlMask.maskIn(String.valueOf(ex)))
                 + ". This is a bug; please report it at " + ToolInfo.INFORMATION_URI + "/issues"
                 + (debug ? "" : " (add --debug for the stack trace)"));
         if (debug) {

@@ -113,7 +113,8 @@ final class ModelCommand {
         for (Notification n : result.notifications()) {
             if (n.level() == Severity.ERROR) {
                 // a file that could not be read or parsed: what it holds is missing from the document
-                err.println(n.region() + ": " + n.level().sarifLevel() + ": " + n.message());
+                err.println(TerminalText.escape(n.region().toString()) + ": "
+                        + n.level().sarifLevel() + ": " + TerminalText.escape(n.message()));
             }
         }
         err.flush();

@@ -9,6 +9,7 @@ import io.github.pgadvisorylint.core.io.AtomicFiles;
 import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.report.ReportFormat;
 import io.github.pgadvisorylint.core.report.ReportOptions;
+import io.github.pgadvisorylint.core.report.TerminalText;
 import io.github.pgadvisorylint.core.rule.Rule;
 import io.github.pgadvisorylint.core.session.FailPolicy;
 import io.github.pgadvisorylint.core.session.ScanException;
@@ -224,8 +225,9 @@ final class ScanCommand implements Callable<Integer> {
     @Option(
             names = "--path-base",
             paramLabel = "DIR",
+            // picocli reads descriptions as format strings: %% shows one %
             description = {
-                "Directory every reported path (and baseline entry) is relative to: SARIF's %SRCROOT%."
+                "Directory every reported path (and baseline entry) is relative to: SARIF's %%SRCROOT%%."
                         + " Default: the git root above the scan root (the nearest directory holding .git), else the"
                         + " scan root. It must contain the scan root."
             })
@@ -473,11 +475,12 @@ final class ScanCommand implements Callable<Integer> {
                 case CONFIGURATION, REPORT -> false;
             };
             if (shown) {
+                // the summary is escaped by TextReporter; the other messages quote paths
                 err.println(
                         m.kind() == ScanMessage.Kind.SUMMARY
                                 ? m.text()
                                 : ToolInfo.NAME + ": " + (m.level() == ScanMessage.Level.WARNING ? "warning: " : "")
-                                        + m.text());
+                                        + TerminalText.escape(m.text()));
             }
         }
         if (outcome.incompleteFails()) {

@@ -3,8 +3,10 @@ package io.github.pgadvisorylint.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.pgadvisorylint.core.tool.ToolInfo;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -92,5 +94,34 @@ class CommandsTest {
                 .doesNotContainIgnoringCase("line")
                 .doesNotContainIgnoringCase("fewer");
         assertThat(Main.outOfMemory(6L << 30)).contains("JAVA_OPTS=-Xmx14g");
+    }
+
+    /**
+     * picocli reads every description, header and footer as a {@code String.format} pattern; one it cannot format
+     * (an unescaped {@code %}, as in {@code %SRCROOT%}) is printed raw with a {@code [picocli WARN]} line on the
+     * JVM's standard error, where picocli's tracer writes (so a JVM of its own).
+     */
+    @Test
+    void helpPrintsNoPicocliWarnings() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(
+                        java, "-cp", System.getProperty("java.class.path"), Main.class.getName(), "scan", "--help")
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        byte[] err = p.getErrorStream().readAllBytes();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isZero();
+        assertThat(new String(err, StandardCharsets.UTF_8))
+                .doesNotContain("[picocli WARN]")
+                .isEmpty();
+
+        // every other command's help, in one JVM of its own
+        Process all = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), HelpProbe.class.getName())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        byte[] allErr = all.getErrorStream().readAllBytes();
+        assertThat(all.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(all.exitValue()).isZero();
+        assertThat(new String(allErr, StandardCharsets.UTF_8)).isEmpty();
     }
 }

@@ -9,10 +9,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.pgadvisorylint.cli.facts.PostgresServer;
 import io.github.pgadvisorylint.cli.facts.PostgresServers;
 import io.github.pgadvisorylint.cli.facts.Sql;
+import io.github.pgadvisorylint.core.report.MarkdownText;
 import io.github.pgadvisorylint.fixtures.FixtureHarness;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -21,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -391,22 +396,177 @@ class LocksCommandTest {
     @Test
     void failuresAreClassifiedByTheirSqlStateAndNeverEchoThePassword() {
         String target = "db:5432/app";
-        assertThat(LiveLocks.classify(new SQLException("permission denied for database app", "42501"), target, null)
+        assertThat(LiveLocks.classify(
+                                new SQLException("permission denied for database app", "42501"), target, List.of(), 10)
                         .exitCode())
                 .isEqualTo(LocksCommand.EXIT_LOGIN_REFUSED);
-        assertThat(LiveLocks.classify(new SQLException("too many clients already", "53300"), target, null)
+        assertThat(LiveLocks.classify(new SQLException("too many clients already", "53300"), target, List.of(), 10)
                         .exitCode())
                 .isEqualTo(LocksCommand.EXIT_UNREACHABLE);
         LiveLocks.Failure timeout = LiveLocks.classify(
-                new SQLException("canceling statement due to statement timeout", "57014"), target, null);
+                new SQLException("canceling statement due to statement timeout", "57014"), target, List.of(), 10);
         assertThat(timeout.exitCode()).isEqualTo(LocksCommand.EXIT_UNREACHABLE);
         assertThat(timeout.getMessage())
                 .isEqualTo("reading the locks of db:5432/app failed: canceling statement due to"
-                        + " statement timeout (SQLSTATE 57014)");
-        LiveLocks.Failure echoed =
-                LiveLocks.classify(new SQLException("bad\n  password " + SECRET, "28P01"), target, SECRET);
-        assertThat(echoed.getMessage()).isEqualTo("login refused by db:5432/app: bad password ***");
-        assertThat(LiveLocks.redact("jdbc:postgresql://h/db?user=u&password=" + SECRET + "&ssl=true"))
-                .isEqualTo("jdbc:postgresql://h/db?user=u&password=***&ssl=true");
+                        + " statement timeout (no answer within the timeout of 10 s; --timeout) (SQLSTATE 57014)");
+        LiveLocks.Failure echoed = LiveLocks.classify(
+                new SQLException("bad\n  password " + SECRET + " for jdbc:postgresql://u:other@h/db", "28P01"),
+                target,
+                List.of(SECRET),
+                10);
+        assertThat(echoed.getMessage())
+                .isEqualTo("login refused by db:5432/app: bad password **** for jdbc:postgresql://u:****@h/db");
+        assertThat(UrlMask.mask("jdbc:postgresql://h/db?user=u&password=" + SECRET + "&ssl=true"))
+                .isEqualTo("jdbc:postgresql://h/db?user=u&password=****&ssl=true");
+    }
+
+    /** Nothing a run printed holds the password. */
+    private static void assertNoSecret(CliHarness.Run r) {
+        assertThat(r.out()).doesNotContain(SECRET);
+        assertThat(r.err()).doesNotContain(SECRET);
+    }
+
+    @Test
+    void thePasswordOfAUrlIsMaskedInEveryFormWhereverTheUrlIsShown() throws Exception {
+        int closedPort;
+        try (ServerSocket s = new ServerSocket(0)) {
+            closedPort = s.getLocalPort();
+        }
+        // user-info without a port: PgJDBC cannot read it; the message shows it masked and says why
+        CliHarness.Run userinfo =
+                run(tmp, Map.of(), "locks", "--url", "jdbc:postgresql://" + ROLE + ":" + SECRET + "@db/app");
+        assertThat(userinfo.exitCode()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(userinfo.err())
+                .contains("jdbc:postgresql://" + ROLE + ":****@db/app")
+                .contains("PgJDBC reads no user:password@ part");
+        assertNoSecret(userinfo);
+
+        // user-info with a port: PgJDBC takes it for a host name it cannot resolve
+        CliHarness.Run unresolved = run(
+                tmp,
+                Map.of(),
+                "locks",
+                "--url",
+                "jdbc:postgresql://" + ROLE + ":" + SECRET + "@127.0.0.1:" + server.port() + "/postgres",
+                "--timeout",
+                "2");
+        assertThat(unresolved.exitCode()).as(unresolved.err()).isEqualTo(LocksCommand.EXIT_UNREACHABLE);
+        assertThat(unresolved.err())
+                .startsWith(
+                        "pg-advisory-lint: cannot reach " + ROLE + ":****@127.0.0.1:" + server.port() + "/postgres");
+        assertNoSecret(unresolved);
+
+        // multi-host: the first host cannot be resolved, the second is the server; the header shows both, masked
+        String multi = "jdbc:postgresql://" + ROLE + ":" + SECRET + "@127.0.0.1:" + closedPort + ",127.0.0.1:"
+                + server.port() + "/postgres?user=" + PostgresServer.SUPERUSER;
+        String shown = ROLE + ":****@127.0.0.1:" + closedPort + ",127.0.0.1:" + server.port() + "/postgres";
+        for (String format : new String[] {"text", "json", "markdown"}) {
+            CliHarness.Run r = run(tmp, Map.of(), "locks", "--url", multi, "--format", format);
+            assertThat(r.exitCode()).as(r.err()).isZero();
+            assertThat(r.out())
+                    .contains(
+                            switch (format) {
+                                case "json" -> "\"target\" : \"" + shown + "\"";
+                                case "markdown" -> "### Advisory locks on " + MarkdownText.text(shown) + " (";
+                                default -> "Advisory locks on " + shown + " (";
+                            });
+            assertNoSecret(r);
+        }
+
+        // ?password=: a login that works, one that fails, and the URL given as a PATH by mistake
+        String withPassword = server.url("postgres") + "?user=" + ROLE + "&password=" + SECRET;
+        CliHarness.Run ok = run(tmp, Map.of(), "locks", "--url", withPassword, "--format", "json");
+        assertThat(ok.exitCode()).as(ok.err()).isZero();
+        assertNoSecret(ok);
+        CliHarness.Run refused = run(tmp, Map.of(), "locks", "--url", withPassword + "x");
+        assertThat(refused.exitCode()).isEqualTo(LocksCommand.EXIT_LOGIN_REFUSED);
+        assertNoSecret(refused);
+        CliHarness.Run asPath = run(tmp, Map.of(), "locks", "--url", superuserUrl(), withPassword);
+        assertThat(asPath.exitCode()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(asPath.err()).contains("password=****");
+        assertNoSecret(asPath);
+    }
+
+    @Test
+    void aServerThatAcceptsTheConnectionAndNeverAnswersIsExitCode4WithinTheTimeout() throws Exception {
+        assertThat(LiveLocks.DEFAULT_TIMEOUT_SECONDS).isEqualTo(10);
+        List<Socket> accepted = new CopyOnWriteArrayList<>();
+        try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+            Thread acceptor = new Thread(() -> {
+                try {
+                    while (true) {
+                        accepted.add(silent.accept()); // read nothing, write nothing
+                    }
+                } catch (IOException e) {
+                    // the test closed the socket
+                }
+            });
+            acceptor.setDaemon(true);
+            acceptor.start();
+            long start = System.nanoTime();
+            CliHarness.Run r = run(
+                    tmp,
+                    Map.of(),
+                    "locks",
+                    "--url",
+                    "jdbc:postgresql://127.0.0.1:" + silent.getLocalPort() + "/app?user=x",
+                    "--timeout",
+                    "1");
+            long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+            assertThat(r.exitCode()).as(r.err()).isEqualTo(LocksCommand.EXIT_UNREACHABLE);
+            assertThat(seconds).isLessThan(1 + LiveLocks.SOCKET_MARGIN_SECONDS + 3);
+            assertThat(r.err())
+                    .startsWith("pg-advisory-lint: cannot reach 127.0.0.1:" + silent.getLocalPort() + "/app: ")
+                    .contains("(no answer within the timeout of 1 s; --timeout)");
+            assertThat(accepted).isNotEmpty();
+        } finally {
+            for (Socket s : accepted) {
+                s.close();
+            }
+        }
+        CliHarness.Run zero = run(tmp, Map.of(), "locks", "--url", superuserUrl(), "--timeout", "0");
+        assertThat(zero.exitCode()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(zero.err()).contains("--timeout must be at least 1 second");
+    }
+
+    @Test
+    void aQueryThatWaitsLongerThanTheTimeoutIsCancelledWithExitCode4() throws Exception {
+        // a session holding pg_locks exclusively: the locks query waits for it until statement_timeout
+        Connection blocker = session("locks-test-blocker");
+        blocker.setAutoCommit(false);
+        exec(blocker, "LOCK TABLE pg_catalog.pg_locks IN ACCESS EXCLUSIVE MODE");
+        long start = System.nanoTime();
+        CliHarness.Run r = run(tmp, Map.of(), "locks", "--url", superuserUrl(), "--timeout", "1");
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+        blocker.rollback();
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(LocksCommand.EXIT_UNREACHABLE);
+        assertThat(seconds).isLessThan(1 + LiveLocks.SOCKET_MARGIN_SECONDS);
+        assertThat(r.err())
+                .startsWith("pg-advisory-lint: reading the locks of 127.0.0.1:" + server.port() + "/postgres failed: ")
+                // the server's statement_timeout, or under load the driver's cancel a second later: both 57014
+                .containsPattern("canceling statement due to (statement timeout|user request)")
+                .contains("(SQLSTATE 57014)");
+    }
+
+    @Test
+    void aSessionWhoseQueryTextReadsInsufficientPrivilegeHidesNothingFromASuperuser() throws Exception {
+        Connection forger = session("forger");
+        int forgerPid = pid(forger);
+        exec(forger, "SELECT pg_advisory_lock(31337)");
+        try {
+            exec(forger, LiveLocks.INSUFFICIENT_PRIVILEGE); // a syntax error, but pg_stat_activity shows its text
+        } catch (SQLException e) {
+            // expected
+        }
+        try (Connection observer = server.connect("locks-test-observer")) {
+            assertThat(Sql.text(observer, "SELECT query FROM pg_stat_activity WHERE pid = " + forgerPid))
+                    .isEqualTo(LiveLocks.INSUFFICIENT_PRIVILEGE);
+        }
+        CliHarness.Run r = run(tmp, Map.of(), "locks", "--url", superuserUrl());
+        assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.err()).isEmpty();
+        assertThat(r.out())
+                .contains("held by     pid " + forgerPid + " (forger) exclusive, idle since")
+                .doesNotContain("hidden");
     }
 }

@@ -7,6 +7,7 @@ import io.github.pgadvisorylint.core.config.LintConfig;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.report.ReportFormat;
+import io.github.pgadvisorylint.core.report.TerminalText;
 import io.github.pgadvisorylint.core.rule.Rule;
 import io.github.pgadvisorylint.core.rule.RuleRegistry;
 import io.github.pgadvisorylint.core.session.FailPolicy;
@@ -444,9 +445,9 @@ public abstract class AbstractLintMojo extends AbstractMojo {
 
     private void log(ScanMessage m) {
         if (m.level() == ScanMessage.Level.WARNING) {
-            getLog().warn(ToolInfo.NAME + ": " + m.text());
+            getLog().warn(ToolInfo.NAME + ": " + TerminalText.escape(m.text()));
         } else {
-            getLog().info(ToolInfo.NAME + ": " + m.text());
+            getLog().info(ToolInfo.NAME + ": " + TerminalText.escape(m.text()));
         }
     }
 

@@ -27,7 +27,8 @@ import org.apache.maven.reporting.MavenReportException;
  * {@code mvn site}; the page {@code pg-advisory-lint.html} lists each finding with its rule (linked to
  * the rule's documentation page), severity, {@code file:line} and message, then the files the tool
  * could not analyse. It scans what {@code check} scans, with the same configuration file, suppressions
- * and baseline, and never fails the build: a finding is a line of the page, not an error.
+ * and baseline, and never fails the build: a finding is a line of the page, not an error. Every path and
+ * message is written as plain text through {@link SiteText}, never as a link pattern.
  */
 @Mojo(name = "report", threadSafe = true)
 public class ReportMojo extends AbstractMavenReport {
@@ -169,9 +170,9 @@ public class ReportMojo extends AbstractMavenReport {
                     sink.tableCell();
                     link(ToolInfo.ruleHelpUri(f.ruleId()), f.ruleId());
                     sink.tableCell_();
-                    tableCell(f.severity().sarifLevel());
-                    tableCell(location(f.region()));
-                    tableCell(f.message());
+                    SiteText.cell(sink, f.severity().sarifLevel());
+                    SiteText.cell(sink, location(f.region()));
+                    SiteText.cell(sink, f.message());
                     sink.tableRow_();
                 }
                 endTable();
@@ -183,7 +184,11 @@ public class ReportMojo extends AbstractMavenReport {
                 startTable();
                 tableHeader(new String[] {"Level", "Location", "Message"});
                 for (Notification n : notes) { // sorted by location
-                    tableRow(new String[] {n.level().sarifLevel(), location(n.region()), n.message()});
+                    sink.tableRow();
+                    SiteText.cell(sink, n.level().sarifLevel());
+                    SiteText.cell(sink, location(n.region()));
+                    SiteText.cell(sink, n.message());
+                    sink.tableRow_();
                 }
                 endTable();
                 endSection();
@@ -198,9 +203,9 @@ public class ReportMojo extends AbstractMavenReport {
                 sink.tableCell();
                 link(ToolInfo.ruleHelpUri(d.id()), d.id());
                 sink.tableCell_();
-                tableCell(d.defaultSeverity().sarifLevel());
-                tableCell(String.valueOf(counts.getOrDefault(d.id(), 0L)));
-                tableCell(d.shortDescription());
+                SiteText.cell(sink, d.defaultSeverity().sarifLevel());
+                SiteText.cell(sink, String.valueOf(counts.getOrDefault(d.id(), 0L)));
+                SiteText.cell(sink, d.shortDescription());
                 sink.tableRow_();
             }
             endTable();

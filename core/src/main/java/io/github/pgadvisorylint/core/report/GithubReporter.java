@@ -21,9 +21,10 @@ import java.io.Writer;
  * {@code endColumn} (the last column, inclusive) are written only for a region on one line that is
  * not a whole line, since annotations support columns on one line only. Related locations are
  * appended to the message as {@code Related: path:line (message)}. Tool notifications follow with
- * the title {@code pg-advisory-lint [tool:kind]}. Escaping follows {@code @actions/core}: in the
- * message {@code %}, {@code \r}, {@code \n} become {@code %25}, {@code %0D}, {@code %0A}; in
- * property values {@code :} and {@code ,} also become {@code %3A} and {@code %2C}. Paths are relative
+ * the title {@code pg-advisory-lint [tool:kind]}. Every message, path and title goes through
+ * {@link WorkflowCommandText}: in the message {@code %}, {@code \r}, {@code \n} become {@code %25},
+ * {@code %0D}, {@code %0A}; in property values {@code :} and {@code ,} also become {@code %3A} and
+ * {@code %2C}; other control characters are shown as visible escapes. Paths are relative
  * to the scan root, which should be the repository root. Suppressed findings are never written.
  */
 public final class GithubReporter implements Reporter {
@@ -65,7 +66,7 @@ public final class GithubReporter implements Reporter {
         StringBuilder sb = new StringBuilder("::")
                 .append(level)
                 .append(" file=")
-                .append(property(region.path()))
+                .append(WorkflowCommandText.property(region.path()))
                 .append(",line=")
                 .append(region.startLine());
         boolean wholeLine = region.startColumn() == 1 && region.endColumn() == 1;
@@ -80,20 +81,10 @@ public final class GithubReporter implements Reporter {
             sb.append(",endLine=").append(region.endLine());
         }
         sb.append(",title=")
-                .append(property(title))
+                .append(WorkflowCommandText.property(title))
                 .append("::")
-                .append(data(message))
+                .append(WorkflowCommandText.data(message))
                 .append('\n');
         return sb.toString();
-    }
-
-    /** {@code @actions/core} {@code escapeData}: {@code %}, CR, LF. */
-    static String data(String s) {
-        return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A");
-    }
-
-    /** {@code @actions/core} {@code escapeProperty}: {@code %}, CR, LF, {@code :}, {@code ,}. */
-    static String property(String s) {
-        return data(s).replace(":", "%3A").replace(",", "%2C");
     }
 }

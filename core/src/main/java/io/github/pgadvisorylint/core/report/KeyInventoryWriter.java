@@ -267,9 +267,11 @@ public final class KeyInventoryWriter {
         for (Entry e : inv.entries()) {
             List<String> sites = new ArrayList<>();
             for (LockSite s : e.sites()) {
-                sites.add("`" + s.region() + "` " + code(s.display()) + method(s, " in "));
+                sites.add(MarkdownText.code(s.region().toString()) + " " + MarkdownText.code(s.display())
+                        + MarkdownText.text(method(s, " in ")));
             }
-            out.write("| " + md(e.spaceName()) + " | " + (e.known() ? md(e.value()) : code(e.value()) + " (not known)")
+            out.write("| " + md(e.spaceName()) + " | "
+                    + (e.known() ? md(e.value()) : MarkdownText.code(e.value()) + " (not known)")
                     + " | " + num(e.pgLocks().classid()) + " | "
                     + num(e.pgLocks().objid()) + " | " + e.pgLocks().objsubid()
                     + " | "
@@ -281,25 +283,7 @@ public final class KeyInventoryWriter {
         }
     }
 
-    /** Escapes text for a Markdown table cell: pipes, backslashes, HTML and emphasis characters, line breaks. */
-    static String md(String s) {
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '|', '\\', '*', '_', '`', '[', ']', '<', '>', '#' ->
-                    b.append('\\').append(c);
-                case '\n', '\r' -> b.append(' ');
-                default -> b.append(c);
-            }
-        }
-        return b.toString();
-    }
-
-    /** Inline code in a table cell; a pipe inside code still ends the cell in GitHub Markdown, so it is escaped. */
-    private static String code(String s) {
-        String body = s.replace("\n", " ").replace("\r", " ").replace("|", "\\|");
-        String fence = body.contains("`") ? "``" : "`";
-        return fence + (fence.length() > 1 ? " " + body + " " : body) + fence;
+    private static String md(String s) {
+        return MarkdownText.text(s);
     }
 }

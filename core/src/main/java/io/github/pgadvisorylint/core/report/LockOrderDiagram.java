@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.regex.Pattern;
 
 /**
  * Draws the model's {@link LockOrderGraph}: one box per key (named by its constant, or its value, or
@@ -16,7 +17,12 @@ import java.util.TreeSet;
  * inside a strongly connected component of the graph (a proven possible deadlock, RULES.md F9, the
  * same components the {@code unordered-multi-key-lock} rule reports) red. Pairs of {@code _shared}
  * locks, which never block each other, are left out unless they are part of such a component.
- * Written as Graphviz DOT or Mermaid; deterministic.
+ * Written as Graphviz DOT or Mermaid; deterministic. Labels quote code (key expressions, method names):
+ * control characters are shown as {@code \}{@code uXXXX} ({@link TerminalText}), and the label
+ * syntax of each language is escaped: in DOT {@code \} and {@code "} (a label stays one quoted string),
+ * in Mermaid {@code "}, {@code <}, {@code >}, {@code &}, {@code |} and a {@code #} that would start an
+ * entity code as Mermaid's entity codes ({@code #quot;}, {@code #35;}, ...), so no label ends its string
+ * or becomes HTML.
  */
 public final class LockOrderDiagram {
 
@@ -85,7 +91,10 @@ public final class LockOrderDiagram {
                 out.write("  " + n.id() + " [label=\"" + dot(n.label()) + "\"];\n");
             }
             for (Arrow a : arrows) {
-                out.write("  " + a.from() + " -> " + a.to() + " [label=\"" + dot(String.join("\\n", a.methods())) + "\""
+                out.write("  " + a.from() + " -> " + a.to() + " [label=\""
+                        + String.join(
+                                "\\n",
+                                a.methods().stream().map(LockOrderDiagram::dot).toList()) + "\""
                         + (a.waits() ? "" : ", style=dashed")
                         + (a.cycle() ? ", color=red, fontcolor=red, penwidth=2" : "")
                         + "];\n");
@@ -112,11 +121,44 @@ public final class LockOrderDiagram {
         }
     }
 
-    private static String dot(String s) {
-        return s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\\\\n", "\\n");
+    /** A DOT quoted string's content: controls visible, then {@code \} and {@code "} escaped. */
+    static String dot(String s) {
+        return visible(s).replace("\\", "\\\\").replace("\"", "\\\"");
     }
 
-    private static String mermaid(String s) {
-        return s.replace("\"", "#quot;");
+    /** What Mermaid decodes as an entity code: {@code #}, word characters, {@code ;}. */
+    private static final Pattern MERMAID_ENTITY = Pattern.compile("#\\w+;");
+
+    /** A Mermaid quoted label: controls visible, then Mermaid's entity codes for its own syntax and HTML. */
+    static String mermaid(String s) {
+        String v = visible(s);
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < v.length(); i++) {
+            char c = v.charAt(i);
+            switch (c) {
+                case '"' -> sb.append("#quot;");
+                case '#' ->
+                    sb.append(MERMAID_ENTITY.matcher(v).region(i, v.length()).lookingAt() ? "#35;" : "#");
+                case '<' -> sb.append("#lt;");
+                case '>' -> sb.append("#gt;");
+                case '&' -> sb.append("#amp;");
+                case '|' -> sb.append("#124;");
+                default -> sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String visible(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (TerminalText.needsEscape(c)) {
+                TerminalText.appendVisible(sb, c);
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
     }
 }

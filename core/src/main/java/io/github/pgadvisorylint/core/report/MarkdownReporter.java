@@ -31,8 +31,9 @@ import java.util.TreeMap;
  * The table counts findings per rule that has any, sorted by id; the list is sorted like the text
  * format and stops after {@value #MAX_ROWS} rows with a line saying how many more there are (the
  * step summary holds at most 1 MiB). Counts of suppressed findings and tool notifications follow
- * when non-zero. Table cells escape {@code |}, {@code <}, {@code >}, {@code &} and backticks, and
- * line breaks become spaces. No elapsed time: the output is deterministic.
+ * when non-zero. Every text from the scan (paths, messages) goes through {@link MarkdownText}: a file
+ * name or a message cannot break the table or add a heading, link, image or HTML. No elapsed time: the
+ * output is deterministic.
  */
 public final class MarkdownReporter implements Reporter {
 
@@ -67,7 +68,7 @@ public final class MarkdownReporter implements Reporter {
                 out.write("| " + f.severity().sarifLevel() + " | "
                         + code(f.region().path() + ":" + f.region().startLine() + ":"
                                 + f.region().startColumn())
-                        + " | " + code(f.ruleId()) + " | " + cell(f.message()) + " |\n");
+                        + " | " + code(f.ruleId()) + " | " + MarkdownText.text(f.message()) + " |\n");
             }
             if (sorted.size() > MAX_ROWS) {
                 out.write("\n… and " + (sorted.size() - MAX_ROWS) + " more; see the full report.\n");
@@ -84,23 +85,8 @@ public final class MarkdownReporter implements Reporter {
         }
     }
 
-    /** A table cell: escapes what Markdown or HTML would interpret, joins lines. */
-    static String cell(String s) {
-        return s.replace("\r\n", " ")
-                .replace('\n', ' ')
-                .replace('\r', ' ')
-                .replace("&", "&amp;")
-                .replace("<", "&lt;")
-                .replace(">", "&gt;")
-                .replace("|", "\\|")
-                .replace("`", "\\`")
-                .replace("*", "\\*")
-                .replace("_", "\\_");
-    }
-
-    /** A code span in a table cell: backticks cannot be escaped inside it, so they are dropped. */
     private static String code(String s) {
-        return "`" + s.replace("`", "'").replace("|", "\\|").replace('\n', ' ') + "`";
+        return MarkdownText.code(s);
     }
 
     private static String plural(long count, String noun) {

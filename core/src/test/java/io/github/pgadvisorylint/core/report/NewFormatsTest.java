@@ -178,7 +178,7 @@ class NewFormatsTest {
                         + "| `session-lock-under-transaction-pooling` | 1 | 0 | 0 |\n");
         assertThat(md)
                 .contains("| warning | `db/my scripts/Zoë.sql:3:8` | `lock-in-limit-query` | "
-                        + "pg\\_advisory\\_lock(id) in a query with LIMIT may lock rows[] it does not return |");
+                        + "pg\\_advisory\\_lock(id) in a query with LIMIT may lock rows\\[\\] it does not return |");
         assertThat(md).contains("2 findings suppressed").contains("1 tool notification");
         assertThat(md.lines()
                         .filter(l ->
@@ -188,7 +188,7 @@ class NewFormatsTest {
 
     @Test
     void markdownEscapesTableCells() {
-        assertThat(MarkdownReporter.cell("a|b <x> `c`\nd")).isEqualTo("a\\|b &lt;x&gt; \\`c\\` d");
+        assertThat(MarkdownText.text("a|b <x> `c`\nd")).isEqualTo("a\\|b \\<x\\> \\`c\\` d");
     }
 
     @Test
