@@ -316,6 +316,34 @@ class FactsCacheTest {
         assertThat(observable(warm)).isEqualTo(observable(fewerRules.analyze(project, List.of(project))));
     }
 
+    /**
+     * Found while fixing what the fuzzing harness found (issue 27): a Java string holding half a
+     * surrogate pair ({@code "\\uD800"}, decoded before parsing) puts it in the facts, whose JSON cannot
+     * hold it as UTF-8 text. The cache failed to save ({@code MalformedInputException}), and once the
+     * writer replaced it with U+FFFD, every later run found the cache "edited or damaged" and analysed
+     * afresh. The file holds every non-ASCII character as a JSON escape, so it reads back exactly.
+     */
+    @Test
+    void halfASurrogatePairInAStringIsCachedExactly() throws IOException {
+        Path project = tmp.resolve("surrogate");
+        Path source = project.resolve("src/main/java/a/Keys.java");
+        Files.createDirectories(source.getParent());
+        Files.writeString(
+                source,
+                "package a;\n\nclass Keys {\n    void lock(java.sql.Statement st) throws Exception {\n"
+                        + "        st.execute(\"SELECT pg_advisory_lock(hashtext('\\uD800 \u00e9\uD83D\uDE00'))\");\n"
+                        + "    }\n}\n");
+        Path cacheFile = tmp.resolve("cache.json");
+        AnalysisResult cold = ANALYZER.analyze(project, List.of(project));
+        assertThat(cold.findings()).anySatisfy(f -> assertThat(f.message()).contains("\uD800"));
+        cached(ANALYZER, project, cacheFile);
+        FactsCache warm = FactsCache.load(cacheFile);
+        assertThat(warm.problem()).isEmpty();
+        AnalysisResult result = ANALYZER.analyze(project, List.of(project), warm);
+        assertThat(warm.stats().javaReused()).isTrue();
+        assertThat(observable(result)).isEqualTo(observable(cold));
+    }
+
     @Test
     void aCorruptCacheIsReportedAndIgnored() throws IOException {
         Path project = copy(FixtureHarness.fixture("lock-helpers"));

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -223,7 +224,14 @@ public final class FactsCache {
                     + " choose another cache file)");
         }
         Snapshot sealed = next.withIntegrity(seal(next.withIntegrity(null)));
-        return Optional.of(AtomicFiles.write(file, w -> Json.MAPPER.writeValue(w, sealed)));
+        // every non-ASCII character as a \\u escape: the facts may hold half a surrogate pair (a Java string
+        // "\\uD800"), which UTF-8 text cannot; the checksum is over the JSON as parsed, so it is unchanged
+        return Optional.of(AtomicFiles.write(
+                file,
+                w -> Json.MAPPER
+                        .writer()
+                        .with(JsonWriteFeature.ESCAPE_NON_ASCII)
+                        .writeValue(w, sealed)));
     }
 
     /**

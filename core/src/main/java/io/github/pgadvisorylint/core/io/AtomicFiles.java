@@ -1,7 +1,12 @@
 package io.github.pgadvisorylint.core.io;
 
+import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.Writer;
+import java.nio.charset.CharsetEncoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
@@ -65,7 +70,8 @@ public final class AtomicFiles {
      *       links: written through, never replaced.</li>
      *   <li>Anything else that is not a regular file (a directory, a block device): an error.</li>
      * </ul>
-     * The temporary file is created with the default permissions (umask), not {@code 0600}.
+     * The temporary file is created with the default permissions (umask), not {@code 0600}. Text UTF-8
+     * cannot encode (half a surrogate pair) is written as U+FFFD.
      *
      * @param target  the file to create or replace
      * @param content what to write
@@ -160,19 +166,35 @@ public final class AtomicFiles {
     }
 
     private static void stream(Path target, Content content) throws IOException {
-        try (Writer w = Files.newBufferedWriter(
-                target, StandardCharsets.UTF_8, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (Writer w =
+                utf8(Files.newOutputStream(target, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING))) {
             content.writeTo(w);
         }
     }
+
+    /**
+     * A buffered UTF-8 writer that writes text UTF-8 cannot encode, half a surrogate pair (a Java
+     * string literal may hold one, and findings quote code), as U+FFFD instead of failing the whole
+     * report with a {@code MalformedInputException}.
+     */
+    private static Writer utf8(OutputStream out) {
+        CharsetEncoder encoder = StandardCharsets.UTF_8
+                .newEncoder()
+                .onMalformedInput(CodingErrorAction.REPLACE)
+                .onUnmappableCharacter(CodingErrorAction.REPLACE)
+                .replaceWith(REPLACEMENT);
+        return new BufferedWriter(new OutputStreamWriter(out, encoder));
+    }
+
+    /** U+FFFD in UTF-8. */
+    private static final byte[] REPLACEMENT = {(byte) 0xEF, (byte) 0xBF, (byte) 0xBD};
 
     private static void replace(Path absolute, Content content) throws IOException {
         Path dir = absolute.getParent();
         Path tmp = dir.resolve("." + absolute.getFileName() + "." + UUID.randomUUID() + ".tmp");
         boolean done = false;
         try {
-            try (Writer w = Files.newBufferedWriter(
-                    tmp, StandardCharsets.UTF_8, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            try (Writer w = utf8(Files.newOutputStream(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE))) {
                 content.writeTo(w);
             }
             try {

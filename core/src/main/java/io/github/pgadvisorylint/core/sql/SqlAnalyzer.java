@@ -33,14 +33,15 @@ import java.util.Set;
  * same SQL (RULES.md F8 and lock-in-limit-query).
  *
  * <p>Thread-safe and stateless. Linear-ish in the text length; never throws and never overflows the
- * stack (JSqlParser is skipped for statements over {@value #MAX_PARSE_CHARS} characters or nested
- * deeper than {@value #MAX_PARSE_NESTING} parentheses, and any error it raises is caught).
+ * stack (JSqlParser is skipped for statements over {@value #MAX_PARSE_CHARS} characters, nested deeper
+ * than {@value #MAX_PARSE_NESTING} parentheses and brackets together, whose parentheses or brackets do
+ * not balance, or with a {@code CASE} without {@code END}, and any error it raises is caught).
  */
 public final class SqlAnalyzer {
 
     /** Statements longer than this are analysed lexically only (JSqlParser can be slow on them). */
     static final int MAX_PARSE_CHARS = 20_000;
-    /** Statements nested deeper than this are analysed lexically only. */
+    /** Statements whose parentheses and brackets nest deeper than this are analysed lexically only. */
     static final int MAX_PARSE_NESTING = 12;
     /** How deep DO blocks / function bodies inside bodies are followed. */
     private static final int MAX_BODY_NESTING = 4;
@@ -147,14 +148,20 @@ public final class SqlAnalyzer {
                     && parens >= 0
                     && parens <= MAX_PARSE_NESTING;
             if (useParser && !jdbcEscape && kind != StatementKind.OTHER && !parseable) {
-                // JSqlParser's lookahead grows exponentially with nested or unbalanced parentheses
+                // JSqlParser's lookahead grows exponentially with nested or unbalanced parentheses and brackets,
+                // and with unclosed CASE expressions
                 rejected = abandoned
                         ? "analysis abandoned over the time budget"
-                        : parens < 0
+                        : parens == UNBALANCED_PARENTHESES
                                 ? "unbalanced parentheses"
-                                : parens > MAX_PARSE_NESTING
-                                        ? "parentheses nested " + parens + " deep (more than " + MAX_PARSE_NESTING + ")"
-                                        : "statement longer than " + MAX_PARSE_CHARS + " characters";
+                                : parens == UNBALANCED_BRACKETS
+                                        ? "unbalanced brackets"
+                                        : parens == UNCLOSED_CASE
+                                                ? "CASE without END"
+                                                : parens > MAX_PARSE_NESTING
+                                                        ? "parentheses and brackets nested " + parens
+                                                                + " deep (more than " + MAX_PARSE_NESTING + ")"
+                                                        : "statement longer than " + MAX_PARSE_CHARS + " characters";
             }
             if (parseable) {
                 ParserContexts.Result r = ParserContexts.parse(sanitize(toks, a, b, base, text, inBody));
@@ -630,20 +637,47 @@ public final class SqlAnalyzer {
         return out;
     }
 
-    /** @return the deepest parenthesis nesting of the tokens, or -1 when they do not balance */
+    /** {@link #nestingOf}: the parentheses do not balance. */
+    private static final int UNBALANCED_PARENTHESES = -1;
+    /** {@link #nestingOf}: the brackets do not balance, or close a parenthesis. */
+    private static final int UNBALANCED_BRACKETS = -2;
+    /** {@link #nestingOf}: a {@code CASE} has no {@code END}. */
+    private static final int UNCLOSED_CASE = -3;
+
+    /**
+     * Parentheses and brackets count together: JSqlParser's lookahead grows exponentially with nested
+     * brackets ({@code ARRAY[ARRAY[...]]}) as with parentheses, and with an unclosed bracket it took
+     * minutes for four of them. It grows exponentially with unclosed {@code CASE} expressions too
+     * (seven took seconds), which can never parse.
+     *
+     * @return the deepest nesting of parentheses and brackets of the tokens, or
+     *     {@link #UNBALANCED_PARENTHESES} / {@link #UNBALANCED_BRACKETS} when they do not balance, or
+     *     {@link #UNCLOSED_CASE} when a {@code CASE} has no {@code END}
+     */
     private static int nestingOf(List<SqlToken> toks, int a, int b) {
-        int depth = 0;
+        Deque<Boolean> open = new ArrayDeque<>(); // true for "(", false for "["
         int max = 0;
+        int cases = 0;
         for (int i = a; i < b; i++) {
-            if (toks.get(i).isPunct("(")) {
-                max = Math.max(max, ++depth);
-            } else if (toks.get(i).isPunct(")")) {
-                if (--depth < 0) {
-                    return -1;
+            SqlToken t = toks.get(i);
+            if (t.is("CASE")) {
+                cases++;
+            } else if (t.is("END") && cases > 0) {
+                cases--;
+            } else if (t.isPunct("(") || t.isPunct("[")) {
+                open.push(t.isPunct("("));
+                max = Math.max(max, open.size());
+            } else if (t.isPunct(")") || t.isPunct("]")) {
+                boolean paren = t.isPunct(")");
+                if (open.isEmpty() || open.pop() != paren) {
+                    return paren ? UNBALANCED_PARENTHESES : UNBALANCED_BRACKETS;
                 }
             }
         }
-        return depth == 0 ? max : -1;
+        if (!open.isEmpty()) {
+            return open.contains(true) ? UNBALANCED_PARENTHESES : UNBALANCED_BRACKETS;
+        }
+        return cases > 0 ? UNCLOSED_CASE : max;
     }
 
     /**

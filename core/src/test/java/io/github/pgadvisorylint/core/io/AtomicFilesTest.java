@@ -33,6 +33,22 @@ class AtomicFilesTest {
         }
     }
 
+    /**
+     * Found by the fuzzing harness (issue 27): a Java string may hold half a surrogate pair
+     * ({@code "\\uD800"} is decoded before parsing, as javac does), and a finding quoting it made every
+     * report fail to write ({@code MalformedInputException}: "cannot write report.sarif", exit 2). Text
+     * UTF-8 cannot encode is written as U+FFFD, the replacement character.
+     */
+    @Test
+    void halfASurrogatePairIsWrittenAsTheReplacementCharacter() throws IOException {
+        Path target = dir.resolve("report.json");
+        AtomicFiles.write(target, w -> w.write("a\uD800b\uDC00c\uD83D\uDE00"));
+        assertThat(Files.readString(target)).isEqualTo("a\uFFFDb\uFFFDc\uD83D\uDE00");
+        Path stream = Path.of("/dev/null");
+        Assumptions.assumeTrue(Files.exists(stream) && Files.isWritable(stream));
+        assertThat(AtomicFiles.write(stream, w -> w.write("\uDBFF"))).isEqualTo(AtomicFiles.Outcome.STREAMED);
+    }
+
     @Test
     void aFailedWriteKeepsTheOldFileAndLeavesNoTemporaryFile() throws IOException {
         Path target = dir.resolve("report.sarif");

@@ -81,6 +81,67 @@ class SqlAnalyzerRobustnessTest {
                 .satisfies(c -> assertThat(c.context().depth()).isEqualTo(n));
     }
 
+    /**
+     * Found by the fuzzing harness (issue 27): JSqlParser backtracks exponentially on an unclosed
+     * {@code ARRAY[} (four of them took minutes), and on deeply nested brackets even when they close,
+     * because only parentheses were counted. Brackets now count with parentheses: an unclosed one, or
+     * nesting past the limit, goes to the lexical analysis without JSqlParser, which the note says.
+     */
+    @Test
+    void unclosedOrDeeplyNestedBracketsSkipJSqlParser() {
+        SqlAnalysis unclosed = analyzer.analyze("SELECT ARRAY[ARRAY[ARRAY[ARRAY[pg_advisory_lock(5);");
+        assertThat(unclosed.calls())
+                .singleElement()
+                .satisfies(c -> assertThat(c.context().parsedBySqlParser()).isFalse());
+        assertThat(unclosed.problems())
+                .singleElement()
+                .satisfies(p -> assertThat(p.message()).contains("(unbalanced brackets)"));
+        SqlAnalysis mismatched = analyzer.analyze("SELECT ARRAY[(pg_advisory_lock(5)];");
+        assertThat(mismatched.problems())
+                .singleElement()
+                .satisfies(p -> assertThat(p.message()).contains("(unbalanced brackets)"));
+        int n = SqlAnalyzer.MAX_PARSE_NESTING;
+        SqlAnalysis deep =
+                analyzer.analyze("SELECT " + "ARRAY[".repeat(n) + "pg_advisory_lock(5)" + "]".repeat(n) + ";");
+        assertThat(deep.calls()).hasSize(1);
+        assertThat(deep.problems())
+                .singleElement()
+                .satisfies(p -> assertThat(p.message())
+                        .contains("parentheses and brackets nested " + (n + 1) + " deep (more than " + n + ")"));
+        SqlAnalysis shallow = analyzer.analyze("SELECT ARRAY[ARRAY[pg_advisory_lock(5)]], a[1:2] FROM t;");
+        assertThat(shallow.problems()).isEmpty();
+        assertThat(shallow.calls())
+                .singleElement()
+                .satisfies(c -> assertThat(c.context().parsedBySqlParser()).isTrue());
+    }
+
+    /**
+     * Found by the fuzzing harness (issue 27): JSqlParser backtracks exponentially on CASE expressions
+     * that are not closed (seven took seconds, eighteen did not finish in minutes). A statement with a
+     * CASE and no END for it goes to the lexical analysis without JSqlParser; closed ones still parse.
+     */
+    @Test
+    void anUnclosedCaseSkipsJSqlParser() {
+        String when = "CASE WHEN pg_try_advisory_lock(4) THEN ";
+        for (int n : new int[] {1, 5, 18}) {
+            SqlAnalysis unclosed = analyzer.analyze("SELECT " + when.repeat(n) + "1" + " END".repeat(n - 1) + ";");
+            assertThat(unclosed.calls()).as("%d", n).hasSize(n);
+            assertThat(unclosed.problems())
+                    .as("%d", n)
+                    .singleElement()
+                    .satisfies(p -> assertThat(p.message()).contains("(CASE without END)"));
+        }
+        SqlAnalysis simple = analyzer.analyze("SELECT CASE x WHEN 1 THEN CASE y WHEN 2 THEN pg_advisory_lock(1);");
+        assertThat(simple.problems())
+                .singleElement()
+                .satisfies(p -> assertThat(p.message()).contains("(CASE without END)"));
+        SqlAnalysis closed = analyzer.analyze("SELECT " + when.repeat(18) + "1" + " END".repeat(18) + ";");
+        assertThat(closed.problems()).isEmpty();
+        assertThat(closed.calls())
+                .hasSize(18)
+                .allSatisfy(c -> assertThat(c.context().parsedBySqlParser()).isTrue());
+    }
+
     @Test
     void hugeInput() {
         StringBuilder sb = new StringBuilder("SELECT pg_try_advisory_lock(id) FROM t WHERE a IN (");
