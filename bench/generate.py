@@ -2,11 +2,17 @@
 """Builds a deterministic synthetic Java repository for pg-advisory-lint benchmarks.
 
 Usage: generate.py OUT_DIR [--files N] [--lines-per-file L] [--lock-share P] [--helper-share P] [--seed S]
+       generate.py OUT_DIR --long-method N | --long-script N
+
 
 - N Java files of about L lines each, spread over packages of 50 files;
 - a share P of them takes an advisory lock directly (JDBC and JdbcTemplate shapes, some with LIMIT
   queries or no finally), and a share of them calls a lock helper declared in one helper class;
 - one key registry class with constants the lockers refer to, a pgbouncer.ini and an application.yml.
+With --long-method N, the tree is one Java method of N statements instead (groups of four: a local,
+a session lock, a call with it, the unlock); with --long-script N, one SQL script of N statements
+(a session lock, an update and the unlock, alternating with a transaction-level lock). These are the
+shapes of bench/run.sh's scaling rows: their cost must grow linearly with N.
 The same arguments always give the same bytes.
 """
 import argparse
@@ -54,6 +60,34 @@ def java_file(pkg, name, lines, kind, rnd, key):
     return "\n".join(out) + "\n"
 
 
+def long_method(out, n):
+    path = os.path.join(out, "src/main/java/bench/LongMethod.java")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("package bench;\n\nimport java.sql.*;\n\nclass LongMethod {\n"
+                "    void run(Connection conn, Helper h) throws SQLException {\n")
+        for i in range(n // 4):
+            f.write(f"        String s{i} = \"job-\" + {i};\n")
+            f.write(f"        try (Statement a{i} = conn.createStatement()) {{ a{i}.execute(\"SELECT pg_advisory_lock({i})\"); }}\n")
+            f.write(f"        h.work(s{i}, conn);\n")
+            f.write(f"        try (Statement u{i} = conn.createStatement()) {{ u{i}.execute(\"SELECT pg_advisory_unlock({i})\"); }}\n")
+        f.write("    }\n}\n\ninterface Helper {\n    void work(String s, Connection c);\n}\n")
+
+
+def long_script(out, n):
+    os.makedirs(os.path.join(out, "db"), exist_ok=True)
+    with open(os.path.join(out, "db/jobs.sql"), "w", encoding="utf-8") as f:
+        i = 0
+        while i < n:
+            if (i // 4) % 2:
+                f.write(f"SELECT pg_advisory_lock({i});\nUPDATE jobs SET state = 1 WHERE id = {i};\n"
+                        f"SELECT pg_advisory_unlock({i});\n")
+                i += 3
+            else:
+                f.write(f"SELECT pg_advisory_xact_lock({i});\n")
+                i += 1
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
@@ -62,7 +96,15 @@ def main():
     ap.add_argument("--lock-share", type=float, default=0.01)
     ap.add_argument("--helper-share", type=float, default=0.01)
     ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("--long-method", type=int, metavar="N", help="one Java method of N statements")
+    ap.add_argument("--long-script", type=int, metavar="N", help="one SQL script of N statements")
     a = ap.parse_args()
+    if a.long_method:
+        long_method(a.out, a.long_method)
+        return
+    if a.long_script:
+        long_script(a.out, a.long_script)
+        return
     rnd = random.Random(a.seed)
     root = os.path.join(a.out, "src/main/java")
     def write(rel, text):

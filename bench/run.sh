@@ -6,7 +6,7 @@
 #   | tree | lines | CLI median | reference | ratio | lines/s | peak RSS | goal | result |
 #
 # Usage:
-#   bench/run.sh [--runs N] [--repo NAME=DIR]... [--edit NAME] [--no-synthetic]
+#   bench/run.sh [--runs N] [--repo NAME=DIR]... [--edit NAME] [--no-synthetic | --scaling-only]
 #
 #   --repo NAME=DIR   a real repository (repeatable); a bare DIR means --repo "$(basename DIR)"=DIR.
 #                     Its row is the ratio to `grep -rlI --include='*.java' -i advisory DIR`; the goal
@@ -16,7 +16,8 @@
 #                     first named repository with a lock user; no such row without one). It is
 #                     copied to a temporary folder (without .git): the named repositories are only read.
 #   --runs N          timed runs per measurement (default 3, or $RUNS); the median is reported.
-#   --no-synthetic    skip the synthetic trees.
+#   --no-synthetic    skip the synthetic trees (and the scaling rows).
+#   --scaling-only    of the synthetic rows, only the two scaling rows (about 2 minutes).
 #
 #   bench/run.sh                                   # the synthetic rows only (about 3 minutes)
 #   bench/run.sh --repo concord=/work/repos/concord --repo thingsboard=/work/repos/thingsboard \
@@ -33,6 +34,9 @@
 #     itself; whole process wall time on both sides), the peak RSS, and one run with -Xmx256m (PASS
 #     when it exits 0 with the same report as the run with the default heap; stopped after 3x the
 #     CLI median, at least 30 s);
+#   - scaling (issue 27): one Java method of 1,250 and of 5,000 statements, one SQL script of 1,000 and of
+#     4,000 statements (bench/generate.py --long-method / --long-script); the ratio of the analysis
+#     times (each CLI median less an empty scan's) at 4N and N is at most 5x: linear work gives 4x;
 #   - warm --cache with one lock-using file edited: a cache is filled, then RUNS times a warm run on the
 #     unchanged copy and a warm run after appending a fresh comment line to the first file of
 #     `grep -rlI --include='*.java' -i 'pg_.*advisory' DIR | sort`. The report of the last edited run
@@ -52,7 +56,7 @@ root="$(dirname "$here")"
 lint="$root/bin/pg-advisory-lint"
 jar="$root/cli/target/pg-advisory-lint.jar"
 
-usage() { sed -n '8,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit "${1:-2}"; }
+usage() { sed -n '8,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit "${1:-2}"; }
 die() { echo "bench/run.sh: $*" >&2; exit 2; }
 note() { echo "[bench $(date +%H:%M:%S)] $*" >&2; }
 
@@ -70,6 +74,7 @@ while [ "$#" -gt 0 ]; do
     --edit) [ "$#" -ge 2 ] || usage; edit="$2"; shift 2 ;;
     --edit=*) edit="${1#--edit=}"; shift ;;
     --no-synthetic) synthetic=0; shift ;;
+    --scaling-only) synthetic=2; shift ;;
     -h | --help) usage 0 ;;
     -*) echo "bench/run.sh: unknown option $1" >&2; usage ;;
     *) spec="$(basename "$1")=$1"; shift ;;
@@ -83,7 +88,7 @@ while [ "$#" -gt 0 ]; do
   fi
 done
 case "$runs" in '' | *[!0-9]* | 0) die "--runs wants a positive number, got '$runs'" ;; esac
-[ "${#repo_names[@]}" -gt 0 ] || [ "$synthetic" = 1 ] || die "nothing to measure: --no-synthetic without --repo"
+[ "${#repo_names[@]}" -gt 0 ] || [ "$synthetic" != 0 ] || die "nothing to measure: --no-synthetic without --repo"
 command -v /usr/bin/time >/dev/null || die "needs /usr/bin/time (Debian package: time)"
 command -v python3 >/dev/null || die "needs python3 (bench/generate.py)"
 
@@ -288,6 +293,39 @@ bench_edit() {
   rm -rf "$copy" "$cache"
 }
 
+# bench_scale LABEL --long-method|--long-script N: the scaling row of one long method or script (issue
+# 27): the analysis time at N and at 4N statements, each the CLI median less the median of a scan of
+# an empty folder (the JVM's start and the walk), and their ratio. Linear work gives 4x, quadratic 16x;
+# the goal is at most 5x. Both reports must be those of a complete analysis (no notification that a
+# budget left something out).
+bench_scale() {
+  local label="$1" flag="$2" n="$3" empty="$work/empty" t_small=() t_large=() t_empty=() peak=0 i
+  mkdir -p "$empty"
+  python3 "$here/generate.py" "$work/scale-1" "$flag" "$n"
+  python3 "$here/generate.py" "$work/scale-4" "$flag" $((4 * n))
+  for ((i = 0; i < runs; i++)); do
+    scan "$empty" "$work/scale-empty.json"
+    t_empty+=("$T")
+    scan "$work/scale-1" "$work/scale-1.json"
+    t_small+=("$T")
+    scan "$work/scale-4" "$work/scale-4.json"
+    t_large+=("$T")
+    [ "$M" -gt "$peak" ] && peak=$M
+  done
+  if grep -q '"method-budget"\|"file-too-large"\|"java-too-deep"' "$work/scale-1.json" "$work/scale-4.json"; then
+    die "$label: a budget left part of the analysis out; the scaling row would not measure it"
+  fi
+  local e s l r
+  e=$(median "${t_empty[@]}")
+  s=$(awk -v t="$(median "${t_small[@]}")" -v e="$e" 'BEGIN { printf "%.3f", (t - e > 0.001 ? t - e : 0.001) }')
+  l=$(awk -v t="$(median "${t_large[@]}")" -v e="$e" 'BEGIN { printf "%.3f", (t - e > 0.001 ? t - e : 0.001) }')
+  r=$(ratio "$l" "$s")
+  row "$label, $((4 * n)) statements against $n (analysis time: CLI less an empty scan)" \
+      "$(wc -l < "$(find "$work/scale-4" -type f \( -name '*.java' -o -name '*.sql' \) | head -n 1)")" \
+      "$l" "$n statements $(printf '%.2f' "$s") s" "$r" "-" "$peak" "at most 5x (linear: 4x)" "$(at_most "$r" 5)"
+  rm -rf "$work/scale-1" "$work/scale-4"
+}
+
 # ---------------------------------------------------------------- the rows
 
 # goal per repository: at most 4x grep without a lock user, 8x with; the edited-file row: --edit NAME,
@@ -326,6 +364,10 @@ if [ "$synthetic" = 1 ]; then
   python3 "$here/generate.py" "$work/all" --files 2000 --lock-share 1.0 --helper-share 0
   bench_tree "synthetic, every file a lock user" "$work/all" lines/s parse
   rm -rf "$work/all"
+fi
+if [ "$synthetic" != 0 ]; then
+  bench_scale "one Java method" --long-method 1250
+  bench_scale "one SQL script" --long-script 1000
 fi
 [ -z "$edit_dir" ] || bench_edit "$edit_name" "$edit_dir"
 

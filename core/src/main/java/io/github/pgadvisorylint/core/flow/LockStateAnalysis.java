@@ -39,6 +39,13 @@ public final class LockStateAnalysis {
 
     /** Largest number of path states kept at one node before a method is given up as too branchy. */
     public static final int MAX_STATES = 96;
+    /**
+     * Largest number of path states kept at the normal or the exceptional exit. An exit has no
+     * successor, so its states cost one judgement each, not a walk of the rest of the method: a method
+     * of 1,000 lock/unlock pairs whose work can throw reaches its exceptional exit with a different
+     * hold from each pair, and is analysed whole.
+     */
+    public static final int MAX_EXIT_STATES = 4_096;
     /** Number of path states at a node from which paths with the same holds are joined. */
     private static final int JOIN_AT = 16;
 
@@ -300,6 +307,8 @@ public final class LockStateAnalysis {
         final Set<String> failedBeforeThrow = new TreeSet<>();
         /** Why {@link #execute} gave up, or null. */
         String gaveUp;
+        /** Per exit node, its states by projection. */
+        final Map<Integer, Map<List<Object>, PathState>> exitIndex = new HashMap<>();
 
         Run(MethodFlow flow) {
             this.flow = flow;
@@ -380,6 +389,16 @@ public final class LockStateAnalysis {
                     m.owners.remove(k); // the hold is gone: who it was taken through no longer matters
                 }
             }
+            for (String k : s.alias().keySet()) {
+                String r = rootOf(k);
+                if (!r.equals("this")
+                        && !flow.params().contains(r)
+                        && !s.escaped().contains(r)
+                        && !downstream.mentions(target, r)) {
+                    m = m == null ? s.edit() : m;
+                    m.alias.remove(k); // a local nobody reads again: what it named no longer matters
+                }
+            }
             for (String f : s.failed()) {
                 LockSite acquisition = sites.get(f);
                 if (acquisition != null && !downstream.mayRelease(target, r -> sameLock(acquisition, r), sites)) {
@@ -398,6 +417,9 @@ public final class LockStateAnalysis {
             Set<PathState> set = in.get(target);
             if (set.contains(s)) {
                 return true;
+            }
+            if (target == MethodFlow.EXIT || target == MethodFlow.EXCEPTIONAL_EXIT) {
+                return arrive(target, s, set);
             }
             if (set.size() >= JOIN_AT) {
                 List<Object> key = s.projection();
@@ -423,6 +445,33 @@ public final class LockStateAnalysis {
             }
             if (!work.contains(target)) {
                 work.add(target);
+            }
+            return true;
+        }
+
+        /**
+         * Adds a state to an exit: joined with the state of the same {@link PathState#projection()} when
+         * there is one (found through an index, not a walk of the set), never queued (an exit has no
+         * successor), bounded by {@link #MAX_EXIT_STATES}.
+         */
+        private boolean arrive(int exit, PathState s, Set<PathState> set) {
+            Map<List<Object>, PathState> index = exitIndex.computeIfAbsent(exit, k -> new HashMap<>());
+            List<Object> key = s.projection();
+            PathState g = index.get(key);
+            if (g != null) {
+                PathState m = g.meet(s);
+                if (!m.equals(g)) {
+                    set.remove(g);
+                    set.add(m);
+                    index.put(key, m);
+                }
+                return true;
+            }
+            set.add(s);
+            index.put(key, s);
+            if (set.size() > MAX_EXIT_STATES) {
+                gaveUp = "more than " + MAX_EXIT_STATES + " path states at the method's exit";
+                return false;
             }
             return true;
         }

@@ -24,7 +24,9 @@ import io.github.pgadvisorylint.core.model.TransactionState;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -49,6 +51,8 @@ final class ExecutionContextAnalyzer {
     private final SourceFile file;
     private final Set<String> pooledTypes;
     private final SpringTransactions spring;
+    /** Per callable of the file, its calls that set autocommit, found once (a long method has many lock calls). */
+    private final Map<Node, List<MethodCallExpr>> autoCommitCalls = new IdentityHashMap<>();
 
     ExecutionContextAnalyzer(SourceFile file) {
         this(file, Set.of());
@@ -255,9 +259,13 @@ final class ExecutionContextAnalyzer {
         Node scope = JavaScopes.callableOf(exec);
         int at = offset(exec);
         if (scope != null) {
-            for (MethodCallExpr m : scope.findAll(MethodCallExpr.class)) {
-                if (API.is(Role.SETS_AUTOCOMMIT, m.getNameAsString())
-                        && offset(m) < at
+            List<MethodCallExpr> setters = autoCommitCalls.computeIfAbsent(
+                    scope,
+                    sc -> JavaScopes.calls(sc).stream()
+                            .filter(m -> API.is(Role.SETS_AUTOCOMMIT, m.getNameAsString()))
+                            .toList());
+            for (MethodCallExpr m : setters) {
+                if (offset(m) < at
                         && m.getScope()
                                 .map(s -> s.toString().equals(connection))
                                 .orElse(false)

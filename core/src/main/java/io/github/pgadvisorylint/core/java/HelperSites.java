@@ -25,7 +25,6 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -175,7 +174,7 @@ final class HelperSites {
             List<LockLifecycle> lifecycles,
             Map<LockSite, LockSite> inners,
             Map<LockSite, Map<String, Boolean>> flags) {
-        Map<CallableDeclaration<?>, List<HelperSummary.Op>> ops = new LinkedHashMap<>();
+        IdentityGroups<CallableDeclaration<?>, HelperSummary.Op> ops = new IdentityGroups<>();
         Set<SourceRegion> pairedReleases = new HashSet<>();
         Map<HelperSummary.Op, SourceRegion> opRegions = new IdentityHashMap<>();
         for (LockSite site : sites) {
@@ -222,7 +221,7 @@ final class HelperSites {
             HelperSummary.Op op = new HelperSummary.Op(
                     site.function(), parts, inners.getOrDefault(site, site), releasedInside, site.execution(), when);
             opRegions.put(op, site.region());
-            ops.computeIfAbsent(m, k -> new ArrayList<>()).add(op);
+            ops.add(m, op);
         }
         // the releases those acquisitions were paired with are not the callers' to pair again
         ops.replaceAll((m, list) -> list.stream()
@@ -232,14 +231,14 @@ final class HelperSites {
                         && pairedReleases.contains(opRegions.get(op))))
                 .toList());
         List<HelperSummary> out = new ArrayList<>();
-        for (Map.Entry<CallableDeclaration<?>, List<HelperSummary.Op>> e : ops.entrySet()) {
-            CallableDeclaration<?> m = e.getKey();
+        for (CallableDeclaration<?> m : ops.keys()) {
+            List<HelperSummary.Op> methodOps = ops.get(m);
             TypeDeclaration<?> type = m.findAncestor(TypeDeclaration.class).orElse(null);
             if (type == null) {
                 continue;
             }
             String name = m instanceof ConstructorDeclaration ? "<init>" : m.getNameAsString();
-            boolean handle = isHandleType(type, ops.keySet())
+            boolean handle = isHandleType(type, ops.keys())
                     && (m instanceof ConstructorDeclaration
                             || (m instanceof MethodDeclaration md
                                     && md.isStatic()
@@ -250,8 +249,8 @@ final class HelperSites {
                     name,
                     m.getParameters().size(),
                     handle,
-                    e.getValue(),
-                    returnsLockResult(m, e.getValue())));
+                    methodOps,
+                    returnsLockResult(m, methodOps)));
         }
         return out;
     }
@@ -312,7 +311,7 @@ final class HelperSites {
     }
 
     /** A type that implements {@code AutoCloseable}/{@code Closeable} and releases in {@code close()}. */
-    private static boolean isHandleType(TypeDeclaration<?> type, Set<CallableDeclaration<?>> lockingMethods) {
+    private static boolean isHandleType(TypeDeclaration<?> type, List<CallableDeclaration<?>> lockingMethods) {
         if (!(type instanceof ClassOrInterfaceDeclaration c)
                 || c.getImplementedTypes().stream()
                         .noneMatch(t -> t.getNameAsString().equals("AutoCloseable")

@@ -69,6 +69,7 @@ import io.github.pgadvisorylint.core.sql.SqlLockCall;
 import io.github.pgadvisorylint.core.sql.SqlProblem;
 import io.github.pgadvisorylint.core.sql.SqlSiteUsage;
 import io.github.pgadvisorylint.core.sql.SqlSites;
+import io.github.pgadvisorylint.core.sql.SqlTimeouts;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -522,7 +523,9 @@ public final class JavaFrontEnd {
         private final StringEvaluator strings;
         private final List<Candidate> candidates = new ArrayList<>();
         private final List<LockSite> sites = new ArrayList<>();
-        private final Map<LockSite, Node> siteNodes = new HashMap<>();
+        /** By identity: a site's record hash walks its key, context and SQL; never iterated. */
+        private final Map<LockSite, Node> siteNodes = new IdentityHashMap<>();
+
         private final Set<Notification> notifications = new LinkedHashSet<>();
         private final Map<String, SqlAnalysis> analyses = new HashMap<>();
         private final KeyEvaluator keys;
@@ -547,7 +550,7 @@ public final class JavaFrontEnd {
         }
 
         FileFacts run() {
-            for (MethodCallExpr call : unit.findAll(MethodCallExpr.class)) {
+            for (MethodCallExpr call : JavaScopes.calls(unit)) {
                 collectCall(call);
             }
             for (AnnotationExpr a : unit.findAll(AnnotationExpr.class)) {
@@ -1264,6 +1267,7 @@ public final class JavaFrontEnd {
                 notifications.add(new Notification(Severity.NOTE, "sql-parse-fallback", problem.message(), where));
             }
             JavaContext context = context(c);
+            SqlTimeouts.Timeline timeline = SqlTimeouts.timeline(c.text.text(), analysis.statements());
             for (SqlLockCall call : analysis.calls()) {
                 int s = c.text.offsetAt(call.nameStart());
                 int e = c.text.offsetAt(call.nameEnd() - 1);
@@ -1313,7 +1317,7 @@ public final class JavaFrontEnd {
                 if (!c.text.assumptions().isEmpty()) {
                     siteFlags.put(site, c.text.assumptions());
                 }
-                sqlUsages.put(site, SqlSiteUsage.of(c.text.text(), analysis, call, (from, to) -> {
+                sqlUsages.put(site, SqlSiteUsage.of(c.text.text(), analysis, timeline, call, (from, to) -> {
                     int a = c.text.offsetAt(from);
                     int b = c.text.offsetAt(to - 1);
                     return a >= 0 && b >= a ? file.region(a, b + 1) : null;

@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.core.java;
 
+import com.github.javaparser.ast.CompilationUnit;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.CallableDeclaration;
 import com.github.javaparser.ast.body.FieldDeclaration;
@@ -9,14 +10,19 @@ import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.AssignExpr;
 import com.github.javaparser.ast.expr.LambdaExpr;
+import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /** Name look-ups inside one method body, shared by the string and key evaluators. */
@@ -47,10 +53,7 @@ final class JavaScopes {
             return Optional.empty();
         }
         int line = use.getBegin().map(p -> p.line).orElse(Integer.MAX_VALUE);
-        Map<Node, Map<String, List<VariableDeclarator>>> cache = SYMBOLS.get();
-        List<VariableDeclarator> candidates = cache == null
-                ? declarators(scope).getOrDefault(name, List.of())
-                : cache.computeIfAbsent(scope, JavaScopes::declarators).getOrDefault(name, List.of());
+        List<VariableDeclarator> candidates = declarators(scope).getOrDefault(name, List.of());
         VariableDeclarator best = null;
         for (VariableDeclarator v : candidates) {
             if (v.getBegin().map(p -> p.line).orElse(0) <= line) {
@@ -61,28 +64,129 @@ final class JavaScopes {
     }
 
     /**
-     * The symbol table of one callable: its local variable declarators (fields of local and anonymous
-     * classes left out) by name, in the order of the tree. Built once per callable while
-     * {@link #withSymbolTables} runs, so a look-up costs the declarators of one name, not a walk of the
-     * whole body: a 5,000-statement method no longer costs time quadratic in its size.
+     * The index of one callable, built by one walk of its body: its local variable declarators (fields
+     * of local and anonymous classes left out) by name, its method calls in the order of the tree
+     * ({@link Node#findAll}'s pre-order) and by name, its name expressions by name, and the names
+     * assigned by an {@code =} or compound assignment, and each call's position in tree order. Built once per
+     * callable while {@link #withSymbolTables} runs, so a look-up per lock call costs what the name
+     * selects, not a walk of the whole body: a 5,000-statement method does not cost time quadratic in
+     * its size.
      */
-    private static Map<String, List<VariableDeclarator>> declarators(Node scope) {
-        Map<String, List<VariableDeclarator>> byName = new HashMap<>();
-        for (VariableDeclarator v : scope.findAll(VariableDeclarator.class)) {
-            if (!(v.getParentNode().orElse(null) instanceof FieldDeclaration)) {
-                byName.computeIfAbsent(v.getNameAsString(), k -> new ArrayList<>())
-                        .add(v);
+    private record Index(
+            Map<String, List<VariableDeclarator>> declarators,
+            List<MethodCallExpr> calls,
+            Map<String, List<MethodCallExpr>> callsByName,
+            Map<String, List<NameExpr>> namesByName,
+            Set<String> assignedNames,
+            Map<MethodCallExpr, Integer> order) {
+
+        static Index of(Node scope) {
+            Map<String, List<VariableDeclarator>> declarators = new HashMap<>();
+            List<MethodCallExpr> calls = new ArrayList<>();
+            Map<String, List<MethodCallExpr>> callsByName = new HashMap<>();
+            Map<String, List<NameExpr>> namesByName = new HashMap<>();
+            Set<String> assignedNames = new HashSet<>();
+            scope.walk(Node.TreeTraversal.PREORDER, n -> {
+                if (n instanceof VariableDeclarator v
+                        && !(v.getParentNode().orElse(null) instanceof FieldDeclaration)) {
+                    declarators
+                            .computeIfAbsent(v.getNameAsString(), k -> new ArrayList<>())
+                            .add(v);
+                } else if (n instanceof MethodCallExpr m) {
+                    calls.add(m);
+                    callsByName
+                            .computeIfAbsent(m.getNameAsString(), k -> new ArrayList<>())
+                            .add(m);
+                } else if (n instanceof NameExpr e) {
+                    namesByName
+                            .computeIfAbsent(e.getNameAsString(), k -> new ArrayList<>())
+                            .add(e);
+                } else if (n instanceof AssignExpr a && a.getTarget() instanceof NameExpr t) {
+                    assignedNames.add(t.getNameAsString());
+                }
+            });
+            Map<MethodCallExpr, Integer> order = new IdentityHashMap<>();
+            for (MethodCallExpr m : calls) {
+                order.put(m, order.size());
             }
+            return new Index(declarators, List.copyOf(calls), callsByName, namesByName, assignedNames, order);
         }
-        return byName;
     }
 
-    /** Symbol tables of the callables of the file being extracted on this thread, or null outside one. */
-    private static final ThreadLocal<Map<Node, Map<String, List<VariableDeclarator>>>> SYMBOLS = new ThreadLocal<>();
+    /** Indexes of the callables of the file being extracted on this thread, or null outside one. */
+    private static final ThreadLocal<Map<Node, Index>> SYMBOLS = new ThreadLocal<>();
+
+    private static Index index(Node scope) {
+        Map<Node, Index> cache = SYMBOLS.get();
+        return cache == null ? Index.of(scope) : cache.computeIfAbsent(scope, Index::of);
+    }
+
+    private static Map<String, List<VariableDeclarator>> declarators(Node scope) {
+        return index(scope).declarators();
+    }
 
     /**
-     * Runs one file's extraction with a symbol table per callable, built on first use and dropped at the
-     * end, so no syntax tree outlives its file. Nested calls share the outer tables.
+     * @param scope a callable ({@link #callableOf}), a type, a file or any node
+     * @return the method calls under it in tree order, as {@code scope.findAll(MethodCallExpr.class)};
+     *     read from an index when {@code scope} is a callable, type or file and {@link #withSymbolTables} runs
+     */
+    static List<MethodCallExpr> calls(Node scope) {
+        return indexed(scope) ? index(scope).calls() : scope.findAll(MethodCallExpr.class);
+    }
+
+    /**
+     * @param scope a callable or any node
+     * @param name  a method name
+     * @return the calls of that name under it, in tree order
+     */
+    static List<MethodCallExpr> callsNamed(Node scope, String name) {
+        if (indexed(scope)) {
+            return index(scope).callsByName().getOrDefault(name, List.of());
+        }
+        return scope.findAll(MethodCallExpr.class, m -> m.getNameAsString().equals(name));
+    }
+
+    /**
+     * @param scope a callable or any node
+     * @param names method names
+     * @return the calls of any of those names under it, in tree order (as {@link #calls} filtered)
+     */
+    static List<MethodCallExpr> callsNamed(Node scope, Collection<String> names) {
+        if (!indexed(scope)) {
+            return scope.findAll(MethodCallExpr.class, m -> names.contains(m.getNameAsString()));
+        }
+        Index index = index(scope);
+        List<MethodCallExpr> out = new ArrayList<>();
+        for (String name : new HashSet<>(names)) {
+            out.addAll(index.callsByName().getOrDefault(name, List.of()));
+        }
+        out.sort(Comparator.comparingInt(index.order()::get));
+        return out;
+    }
+
+    /**
+     * @param scope a callable or any node
+     * @param name  a simple name
+     * @return the name expressions of that name under it, in tree order
+     */
+    static List<NameExpr> names(Node scope, String name) {
+        if (indexed(scope)) {
+            return index(scope).namesByName().getOrDefault(name, List.of());
+        }
+        return scope.findAll(NameExpr.class, e -> e.getNameAsString().equals(name));
+    }
+
+    /** Callables, types and files get an index: the scopes a look-up per lock call walks. */
+    private static boolean indexed(Node n) {
+        return n instanceof CallableDeclaration<?>
+                || n instanceof InitializerDeclaration
+                || n instanceof TypeDeclaration<?>
+                || n instanceof CompilationUnit;
+    }
+
+    /**
+     * Runs one file's extraction with an index per callable, built on first use and dropped at the
+     * end, so no syntax tree outlives its file. Nested calls share the outer indexes.
      *
      * @param work the extraction
      * @return what it returns
@@ -124,10 +228,7 @@ final class JavaScopes {
     /** @return true when the local variable is assigned again after its declaration (not effectively final) */
     static boolean reassigned(VariableDeclarator v) {
         Node scope = callableOf(v);
-        return scope != null
-                && scope.findAll(AssignExpr.class).stream()
-                        .anyMatch(a -> a.getTarget() instanceof NameExpr n
-                                && n.getNameAsString().equals(v.getNameAsString()));
+        return scope != null && index(scope).assignedNames().contains(v.getNameAsString());
     }
 
     /**

@@ -299,7 +299,7 @@ final class KeyEvaluator {
         }
         Checksum sum = fn == KeyHash.Function.CRC32 ? new CRC32() : new Adler32();
         StringBuilder input = new StringBuilder();
-        for (MethodCallExpr u : scope.findAll(MethodCallExpr.class)) {
+        for (MethodCallExpr u : JavaScopes.calls(scope)) {
             if (u.getNameAsString().equals("update")
                     && u.getScope()
                             .map(s -> s.toString().equals(n.getNameAsString()))

@@ -36,6 +36,7 @@ import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -124,11 +125,9 @@ final class LifecycleAnalyzer {
             }
         }
         String ownName = scope instanceof MethodDeclaration m ? m.getNameAsString() : null;
-        for (MethodCallExpr call : scope.findAll(MethodCallExpr.class)) {
+        for (MethodCallExpr call : JavaScopes.callsNamed(scope, releasingMethods)) {
             String n = call.getNameAsString();
-            if (releasingMethods.contains(n)
-                    && !n.equals(ownName)
-                    && call.getScope().map(s -> s.isThisExpr()).orElse(true)) {
+            if (!n.equals(ownName) && call.getScope().map(s -> s.isThisExpr()).orElse(true)) {
                 releases.add(new Release(call, region(call), n + "(...)"));
             }
         }
@@ -266,14 +265,13 @@ final class LifecycleAnalyzer {
                         a, ReleaseGuarantee.TRY_WITH_RESOURCES, null, what + " is a try-with-resources resource");
             }
         }
-        boolean escapes = scope.findAll(NameExpr.class).stream()
-                .anyMatch(n -> n.getNameAsString().equals(name)
-                        && (n.getParentNode().orElse(null) instanceof ReturnStmt
-                                || (n.getParentNode().orElse(null) instanceof MethodCallExpr m
-                                        && m.getArguments().contains(n))
-                                || (n.getParentNode().orElse(null) instanceof AssignExpr as2 && as2.getValue() == n)));
+        boolean escapes = JavaScopes.names(scope, name).stream()
+                .anyMatch(n -> (n.getParentNode().orElse(null) instanceof ReturnStmt
+                        || (n.getParentNode().orElse(null) instanceof MethodCallExpr m
+                                && m.getArguments().contains(n))
+                        || (n.getParentNode().orElse(null) instanceof AssignExpr as2 && as2.getValue() == n)));
         MethodCallExpr closeCall = null;
-        for (MethodCallExpr m : scope.findAll(MethodCallExpr.class)) {
+        for (MethodCallExpr m : JavaScopes.calls(scope)) {
             if (m.getNameAsString().equals("close")
                     && m.getArguments().isEmpty()
                     && m.getScope().map(x -> x.toString().equals(name)).orElse(false)) {
@@ -335,7 +333,7 @@ final class LifecycleAnalyzer {
     /** Names of methods of this file that release a lock, directly or through each other. */
     private Set<String> releasingMethods(List<LockSite> sites) {
         Set<String> names = new HashSet<>();
-        Set<MethodDeclaration> methods = new HashSet<>();
+        Set<MethodDeclaration> methods = Collections.newSetFromMap(new IdentityHashMap<>());
         for (LockSite s : sites) {
             Node n = nodes.get(s);
             if (s.function().operation().isRelease() && n != null) {
@@ -351,7 +349,7 @@ final class LifecycleAnalyzer {
             Node root = methods.iterator().next().findRootNode();
             for (MethodDeclaration m : root.findAll(MethodDeclaration.class)) {
                 if (!methods.contains(m)
-                        && m.findAll(MethodCallExpr.class).stream()
+                        && JavaScopes.calls(m).stream()
                                 .anyMatch(c -> names.contains(c.getNameAsString())
                                         && c.getScope().isEmpty())) {
                     methods.add(m);
@@ -452,7 +450,7 @@ final class LifecycleAnalyzer {
                 && readsOutcome(i.getCondition())) {
             return false; // a guard on the try-lock's outcome: "if (!locked) return;"
         }
-        for (MethodCallExpr call : s.findAll(MethodCallExpr.class)) {
+        for (MethodCallExpr call : JavaScopes.calls(s)) {
             String receiver = call.getScope().map(Node::toString).orElse("");
             if (API.isLoggerReceiver(receiver)
                     || API.is(Role.PURE, call.getNameAsString())
@@ -477,7 +475,7 @@ final class LifecycleAnalyzer {
      * only ({@code if (dryRun) return;}) was decided before the lock and skips the unlock.
      */
     private static boolean readsOutcome(Expression condition) {
-        if (!condition.findAll(MethodCallExpr.class).isEmpty()) {
+        if (!JavaScopes.calls(condition).isEmpty()) {
             return true;
         }
         Node scope = JavaScopes.callableOf(condition);
@@ -527,7 +525,7 @@ final class LifecycleAnalyzer {
     private Map<String, List<MethodCallExpr>> callsByName(TypeDeclaration<?> type) {
         return callsInType.computeIfAbsent(type, t -> {
             Map<String, List<MethodCallExpr>> byName = new HashMap<>();
-            for (MethodCallExpr c : t.findAll(MethodCallExpr.class)) {
+            for (MethodCallExpr c : JavaScopes.calls(t)) {
                 byName.computeIfAbsent(c.getNameAsString(), k -> new ArrayList<>())
                         .add(c);
             }
@@ -543,7 +541,7 @@ final class LifecycleAnalyzer {
         while (cur != null && !(cur instanceof CallableDeclaration<?>)) {
             if (cur instanceof TryStmt t) {
                 for (Expression r : t.getResources()) {
-                    for (MethodCallExpr m : r.findAll(MethodCallExpr.class)) {
+                    for (MethodCallExpr m : JavaScopes.calls(r)) {
                         if (m.getNameAsString().equals("getConnection")
                                 && m.getScope()
                                         .map(x -> x.toString().equals("DriverManager"))

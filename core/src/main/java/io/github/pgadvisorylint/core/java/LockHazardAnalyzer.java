@@ -192,7 +192,7 @@ final class LockHazardAnalyzer {
         int from =
                 acquisition.getEnd().map(p -> file.offsetOf(p.line, p.column)).orElse(offset(acquisition));
         int to = offset(release);
-        for (MethodCallExpr m : body.findAll(MethodCallExpr.class)) {
+        for (MethodCallExpr m : JavaScopes.calls(body)) {
             int o = offset(m);
             if (o > from
                     && o < to
@@ -200,7 +200,7 @@ final class LockHazardAnalyzer {
                     && !logging(m)
                     && !READS_RESULT.matcher(m.getNameAsString()).matches()
                     && !PLUMBING.matcher(m.getNameAsString()).matches()
-                    && m.findAll(MethodCallExpr.class).stream().noneMatch(siteNodes::contains)
+                    && JavaScopes.calls(m).stream().noneMatch(siteNodes::contains)
                     && m.findAncestor(MethodCallExpr.class, siteNodes::contains).isEmpty()) {
                 return true;
             }
@@ -217,7 +217,9 @@ final class LockHazardAnalyzer {
         int at = offset(release);
         MethodCallExpr begin = null;
         List<MethodCallExpr> commits = new ArrayList<>();
-        for (MethodCallExpr m : body.findAll(MethodCallExpr.class)) {
+        List<MethodCallExpr> transactionCalls = new ArrayList<>(JavaScopes.callsNamed(body, "setAutoCommit"));
+        transactionCalls.addAll(JavaScopes.callsNamed(body, "commit"));
+        for (MethodCallExpr m : transactionCalls) {
             String receiver = m.getScope().map(LockHazardAnalyzer::plain).orElse("");
             if (!connections.contains(receiver)) {
                 continue;
@@ -607,7 +609,7 @@ final class LockHazardAnalyzer {
     }
 
     private boolean doesWork(Expression condition) {
-        return condition.findAll(MethodCallExpr.class).stream()
+        return JavaScopes.calls(condition).stream()
                 .anyMatch(m -> !siteNodes.contains(m)
                         && !READS_RESULT.matcher(m.getNameAsString()).matches());
     }
@@ -765,7 +767,7 @@ final class LockHazardAnalyzer {
         if (type == null) {
             return null;
         }
-        for (MethodCallExpr call : type.findAll(MethodCallExpr.class)) {
+        for (MethodCallExpr call : JavaScopes.calls(type)) {
             if (!call.getNameAsString().equals(method.getNameAsString())
                     || call.getArguments().size() != method.getParameters().size()
                     || !call.getScope().map(Expression::isThisExpr).orElse(true)

@@ -20,6 +20,7 @@ import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -52,7 +53,11 @@ final class LockOrderAnalyzer {
         for (LockLifecycle l : lifecycles) {
             lifecycleOf.put(l.acquisition(), l);
         }
-        Map<Node, List<LockSite>> byScope = new HashMap<>();
+        IdentityGroups<Node, LockSite> byScope = new IdentityGroups<>();
+        Map<LockSite, Integer> siteOrder = new IdentityHashMap<>();
+        for (LockSite s : sites) {
+            siteOrder.putIfAbsent(s, siteOrder.size());
+        }
         Map<String, LoopOrder> loops = new HashMap<>();
         for (LockSite s : sites) {
             Node n = nodes.get(s);
@@ -61,7 +66,7 @@ final class LockOrderAnalyzer {
             }
             Node scope = JavaScopes.callableOf(n);
             if (scope != null && !LifecycleAnalyzer.preparedForLater(n)) {
-                byScope.computeIfAbsent(scope, k -> new ArrayList<>()).add(s);
+                byScope.add(scope, s);
             }
             LoopOrder loop = loop(n);
             if (loop != null) {
@@ -69,13 +74,13 @@ final class LockOrderAnalyzer {
             }
         }
         List<LockOrderEdge> edges = new ArrayList<>();
-        for (Map.Entry<Node, List<LockSite>> e : byScope.entrySet()) {
-            List<LockSite> acquisitions = e.getValue(); // in source order (sites are created in order per node)
+        for (Node scope : byScope.keys()) {
+            List<LockSite> acquisitions = new ArrayList<>(byScope.get(scope)); // sites are created in order per node
             acquisitions.sort((a, b) -> {
                 int c = Integer.compare(offset(nodes.get(a)), offset(nodes.get(b)));
-                return c != 0 ? c : Integer.compare(sites.indexOf(a), sites.indexOf(b));
+                return c != 0 ? c : Integer.compare(siteOrder.get(a), siteOrder.get(b));
             });
-            boolean ordered = ordersItsKeys(e.getKey());
+            boolean ordered = ordersItsKeys(scope);
             for (int i = 0; i < acquisitions.size(); i++) {
                 for (int j = i + 1; j < acquisitions.size(); j++) {
                     LockSite a = acquisitions.get(i);
@@ -159,7 +164,7 @@ final class LockOrderAnalyzer {
             Node scope = JavaScopes.callableOf(use);
             if (scope != null) {
                 int at = offset(use);
-                for (MethodCallExpr m : scope.findAll(MethodCallExpr.class)) {
+                for (MethodCallExpr m : JavaScopes.calls(scope)) {
                     boolean sorts = (m.getNameAsString().equals("sort")
                             && (m.getScope().map(s -> s.toString().equals(name)).orElse(false)
                                     || m.getArguments().stream()
@@ -199,7 +204,7 @@ final class LockOrderAnalyzer {
             default -> false;
         });
         return compares
-                || method.findAll(MethodCallExpr.class).stream()
+                || JavaScopes.calls(method).stream()
                         .anyMatch(m -> Set.of("min", "max", "compareTo", "compare", "sort", "sorted")
                                 .contains(m.getNameAsString()));
     }

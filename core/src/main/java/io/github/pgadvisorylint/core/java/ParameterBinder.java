@@ -70,7 +70,7 @@ final class ParameterBinder {
             return null;
         }
         Expression found = null;
-        for (MethodCallExpr set : scope.findAll(MethodCallExpr.class)) {
+        for (MethodCallExpr set : JavaScopes.calls(scope)) {
             if (SETTERS.contains(set.getNameAsString())
                     && set.getArguments().size() >= 2
                     && set.getScope().map(s -> s.toString().equals(var)).orElse(false)
@@ -105,7 +105,7 @@ final class ParameterBinder {
         if (var == null || scope == null) {
             return null;
         }
-        for (MethodCallExpr m : scope.findAll(MethodCallExpr.class)) {
+        for (MethodCallExpr m : JavaScopes.calls(scope)) {
             Expression root = m;
             while (root instanceof MethodCallExpr rm && rm.getScope().isPresent()) {
                 root = rm.getScope().get();
@@ -166,7 +166,7 @@ final class ParameterBinder {
         for (Expression a : call.getArguments()) {
             if (a instanceof LambdaExpr l && l.getParameters().isNonEmpty()) {
                 String var = l.getParameter(0).getNameAsString();
-                for (MethodCallExpr set : l.findAll(MethodCallExpr.class)) {
+                for (MethodCallExpr set : JavaScopes.calls(l)) {
                     if (SETTERS.contains(set.getNameAsString())
                             && set.getArguments().size() >= 2
                             && set.getScope().map(s -> s.toString().equals(var)).orElse(false)
@@ -196,7 +196,7 @@ final class ParameterBinder {
             return null;
         }
         Expression found = null;
-        for (MethodCallExpr set : scope.findAll(MethodCallExpr.class)) {
+        for (MethodCallExpr set : JavaScopes.calls(scope)) {
             if (SETTERS.contains(set.getNameAsString())
                     && set.getArguments().size() >= 2
                     && set.getScope()
@@ -235,7 +235,7 @@ final class ParameterBinder {
         Node scope =
                 call.findAncestor(CallableDeclaration.class).map(x -> (Node) x).orElse(null);
         if (var != null && scope != null) {
-            for (MethodCallExpr set : scope.findAll(MethodCallExpr.class)) {
+            for (MethodCallExpr set : JavaScopes.calls(scope)) {
                 if (set.getNameAsString().equals("setParameter")
                         && set.getArguments().size() >= 2
                         && set.getScope().map(s -> s.toString().equals(var)).orElse(false)) {
@@ -330,7 +330,7 @@ final class ParameterBinder {
                     }
                 }
             }
-            for (MethodCallExpr m : scope.findAll(MethodCallExpr.class)) {
+            for (MethodCallExpr m : JavaScopes.calls(scope)) {
                 if ((m.getNameAsString().equals("addValue")
                                 || m.getNameAsString().equals("put"))
                         && m.getScope()

@@ -713,9 +713,8 @@ final class SiteUsageAnalyzer {
             return out;
         }
         int start = from.getEnd().map(p -> p.line * 10_000 + p.column).orElse(0);
-        for (NameExpr n : scope.findAll(NameExpr.class)) {
-            if (n.getNameAsString().equals(name)
-                    && n.getBegin().map(p -> p.line * 10_000 + p.column).orElse(0) > start) {
+        for (NameExpr n : JavaScopes.names(scope, name)) {
+            if (n.getBegin().map(p -> p.line * 10_000 + p.column).orElse(0) > start) {
                 out.add(n);
             }
         }
@@ -875,7 +874,7 @@ final class SiteUsageAnalyzer {
             if (tx != null && within(tx, region(body))) {
                 return true;
             }
-            for (MethodCallExpr m : body.findAll(MethodCallExpr.class)) {
+            for (MethodCallExpr m : JavaScopes.calls(body)) {
                 String n = m.getNameAsString();
                 if (n.equals("commit")
                         || n.equals("rollback")
@@ -905,7 +904,7 @@ final class SiteUsageAnalyzer {
                 return true;
             }
         }
-        for (MethodCallExpr m : body.findAll(MethodCallExpr.class)) {
+        for (MethodCallExpr m : JavaScopes.calls(body)) {
             String n = m.getNameAsString().toLowerCase(Locale.ROOT);
             if (n.contains("unlock") || n.equals("release") || n.equals("releaselock")) {
                 return true;
@@ -1040,6 +1039,13 @@ final class SiteUsageAnalyzer {
     /** See {@link #queryTimeoutCalls}; by identity. */
     private final Map<TypeDeclaration<?>, List<MethodCallExpr>> queryTimeoutCallsByType = new IdentityHashMap<>();
 
+    private final Map<MethodCallExpr, Boolean> timeoutSetters = new IdentityHashMap<>();
+    /** The names of the calls that can set a query timeout, checked further below. */
+    private static final List<String> TIMEOUT_SETTERS =
+            List.of("setQueryTimeout", "queryTimeout", "setTimeout", "setHint");
+
+    private final Map<MethodDeclaration, Boolean> timeoutMethods = new IdentityHashMap<>();
+
     private TimeoutEvidence javaTimeout(MethodCallExpr exec) {
         Node scope = JavaScopes.callableOf(exec);
         // @Transactional(timeout = n) on the method or class
@@ -1077,7 +1083,7 @@ final class SiteUsageAnalyzer {
             }
         }
         int execStart = exec.getBegin().map(p -> p.line * 10_000 + p.column).orElse(0);
-        List<MethodCallExpr> candidates = new ArrayList<>(scope.findAll(MethodCallExpr.class));
+        List<MethodCallExpr> candidates = new ArrayList<>(JavaScopes.callsNamed(scope, TIMEOUT_SETTERS));
         // a template configured elsewhere in the class (constructor, @PostConstruct)
         exec.findAncestor(TypeDeclaration.class)
                 .ifPresent(t -> candidates.addAll(queryTimeoutCalls((TypeDeclaration<?>) t)));
@@ -1122,7 +1128,7 @@ final class SiteUsageAnalyzer {
             }
         }
         // SET lock_timeout executed earlier in the method, or in a method of this class called earlier
-        for (MethodCallExpr m : scope.findAll(MethodCallExpr.class)) {
+        for (MethodCallExpr m : JavaScopes.calls(scope)) {
             if (m.getBegin().map(p -> p.line * 10_000 + p.column).orElse(Integer.MAX_VALUE) >= execStart) {
                 continue;
             }
@@ -1136,9 +1142,7 @@ final class SiteUsageAnalyzer {
                 Optional<MethodDeclaration> callee = exec.findAncestor(TypeDeclaration.class)
                         .flatMap(t -> ((TypeDeclaration<?>) t)
                                 .getMethodsByName(m.getNameAsString()).stream().findFirst());
-                if (callee.isPresent()
-                        && callee.get() != scope
-                        && callee.get().findAll(MethodCallExpr.class).stream().anyMatch(this::setsTimeout)) {
+                if (callee.isPresent() && callee.get() != scope && setsTimeoutInside(callee.get())) {
                     return new TimeoutEvidence(
                             TimeoutEvidence.Kind.SQL_SET,
                             m.getNameAsString() + "(...) sets a lock or statement timeout earlier in this method",
@@ -1160,12 +1164,21 @@ final class SiteUsageAnalyzer {
         return false;
     }
 
+    /** Whether a call executes SQL that sets a timeout; each call's text is evaluated once per file. */
     private boolean setsTimeout(MethodCallExpr m) {
         if (!API.takesSql(m.getNameAsString()) || m.getArguments().isEmpty()) {
             return false;
         }
-        JavaText text = strings.evaluate(m.getArgument(0));
-        return text != null && SqlTimeouts.setsTimeout(text.text());
+        return timeoutSetters.computeIfAbsent(m, call -> {
+            JavaText text = strings.evaluate(call.getArgument(0));
+            return text != null && SqlTimeouts.setsTimeout(text.text());
+        });
+    }
+
+    /** Whether a method of the class executes SQL that sets a timeout, once per method and file. */
+    private boolean setsTimeoutInside(MethodDeclaration method) {
+        return timeoutMethods.computeIfAbsent(
+                method, d -> JavaScopes.calls(d).stream().anyMatch(this::setsTimeout));
     }
 
     // ------------------------------------------------------------------ control flow and connections

@@ -396,7 +396,7 @@ final class SpringTransactions {
     private static List<MethodCallExpr> selfCalls(MethodDeclaration m) {
         TypeDeclaration<?> type = (TypeDeclaration<?>) m.getParentNode().orElseThrow();
         List<MethodCallExpr> out = new ArrayList<>();
-        for (MethodCallExpr c : type.findAll(MethodCallExpr.class)) {
+        for (MethodCallExpr c : JavaScopes.calls(type)) {
             if (c.getNameAsString().equals(m.getNameAsString())
                     && c.getArguments().size() == m.getParameters().size()
                     && c.getScope().map(Expression::isThisExpr).orElse(true)

@@ -406,7 +406,7 @@ final class StringEvaluator {
     private List<MethodCallExpr> callsNamed(Node any, String name) {
         if (callsByName == null) {
             callsByName = new HashMap<>();
-            for (MethodCallExpr c : any.findRootNode().findAll(MethodCallExpr.class)) {
+            for (MethodCallExpr c : JavaScopes.calls(any.findRootNode())) {
                 callsByName
                         .computeIfAbsent(c.getNameAsString(), k -> new ArrayList<>())
                         .add(c);

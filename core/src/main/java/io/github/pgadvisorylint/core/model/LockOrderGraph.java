@@ -138,7 +138,9 @@ public final class LockOrderGraph {
         this.nodes = List.copyOf(nodes);
         this.edges = List.copyOf(edges);
         this.components = List.copyOf(components);
-        Map<LockOrderEdge, Component> of = new HashMap<>();
+        // by identity: every look-up passes an edge of this graph, and a record key would hash both
+        // sites whole for each of what can be a million edges
+        Map<LockOrderEdge, Component> of = new IdentityHashMap<>();
         for (Component c : components) {
             c.edges().forEach(e -> of.put(e, c));
         }
@@ -472,7 +474,8 @@ public final class LockOrderGraph {
     }
 
     /**
-     * @param edge a lock-order edge of this graph
+     * @param edge a lock-order edge of this graph (the instance the graph was built from: edges are
+     *     compared by identity)
      * @return the component the edge lies in, or null when it is on no cycle of waits
      */
     public Component componentOf(LockOrderEdge edge) {

@@ -46,8 +46,11 @@ public final class SqlFileFrontEnd {
      * (one statement, one transaction), a migration tool's file (its own transaction), or psql's
      * autocommit, where each statement is its own transaction and a transaction-level lock ends with
      * its statement (RULES.md F3). A function body's transaction is its caller's: unknown.
+     *
+     * @param openBegins {@link #openBegins} of the statements
      */
-    static ExecutionContext transaction(SourceFile file, List<SqlStatement> statements, int index) {
+    static ExecutionContext transaction(
+            SourceFile file, List<SqlStatement> statements, SqlStatement[] openBegins, int index) {
         if (index < 0 || index >= statements.size()) {
             return ExecutionContext.UNKNOWN;
         }
@@ -58,15 +61,7 @@ public final class SqlFileFrontEnd {
         if (kind == StatementKind.CREATE_FUNCTION) {
             return ExecutionContext.UNKNOWN;
         }
-        SqlStatement open = null;
-        for (int i = 0; i < index; i++) {
-            StatementKind k = statements.get(i).kind();
-            if (k == StatementKind.BEGIN) {
-                open = statements.get(i);
-            } else if (k == StatementKind.COMMIT || k == StatementKind.ROLLBACK) {
-                open = null;
-            }
-        }
+        SqlStatement open = openBegins[index];
         if (open != null) {
             return context(TransactionState.IN_TRANSACTION, "BEGIN", file.region(open.start(), open.start() + 5));
         }
@@ -82,6 +77,26 @@ public final class SqlFileFrontEnd {
                     null);
         }
         return ExecutionContext.UNKNOWN;
+    }
+
+    /**
+     * @param statements a script's top-level statements
+     * @return per statement index, the {@code BEGIN} whose transaction is open when it starts (none:
+     *     null), read in one pass
+     */
+    static SqlStatement[] openBegins(List<SqlStatement> statements) {
+        SqlStatement[] open = new SqlStatement[statements.size()];
+        SqlStatement current = null;
+        for (int i = 0; i < statements.size(); i++) {
+            open[i] = current;
+            StatementKind k = statements.get(i).kind();
+            if (k == StatementKind.BEGIN) {
+                current = statements.get(i);
+            } else if (k == StatementKind.COMMIT || k == StatementKind.ROLLBACK) {
+                current = null;
+            }
+        }
+        return open;
     }
 
     private static ExecutionContext context(TransactionState state, String evidence, SourceRegion region) {
@@ -146,6 +161,8 @@ public final class SqlFileFrontEnd {
         List<LockLifecycle> lifecycles = new ArrayList<>();
         Map<String, SiteUsage> usages = new HashMap<>();
         Map<SqlLockCall, PlpgsqlLifecycles.Pairing> bodies = PlpgsqlLifecycles.analyze(file.text(), analysis);
+        SqlStatement[] openBegins = openBegins(analysis.statements());
+        SqlTimeouts.Timeline timeline = SqlTimeouts.timeline(file.text(), analysis.statements());
         for (SqlLockCall call : analysis.calls()) {
             LockSite site = new LockSite(
                     file.path() + "#" + sites.size(),
@@ -157,9 +174,9 @@ public final class SqlFileFrontEnd {
                     ExecutionApi.SQL_FILE,
                     call.context(),
                     null,
-                    transaction(file, analysis.statements(), call.statementIndex()));
+                    transaction(file, analysis.statements(), openBegins, call.statementIndex()));
             sites.add(site);
-            usages.put(site.id(), SqlSiteUsage.of(file.text(), analysis, call, file::region));
+            usages.put(site.id(), SqlSiteUsage.of(file.text(), analysis, timeline, call, file::region));
             if (call.function().operation().isAcquisition()) {
                 lifecycles.add(
                         call.function().level() == LockLevel.TRANSACTION

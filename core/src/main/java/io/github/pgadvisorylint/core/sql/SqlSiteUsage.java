@@ -28,7 +28,27 @@ public final class SqlSiteUsage {
      */
     public static SiteUsage of(
             String text, SqlAnalysis analysis, SqlLockCall call, BiFunction<Integer, Integer, SourceRegion> regionOf) {
-        TimeoutEvidence timeout = timeout(text, analysis, call, regionOf);
+        return of(text, analysis, SqlTimeouts.timeline(text, analysis.statements()), call, regionOf);
+    }
+
+    /**
+     * The usage of one of many calls in one text: the timeline is read once for all of them, so a
+     * script with thousands of lock calls costs time linear in its length.
+     *
+     * @param text     the analysed SQL text
+     * @param analysis its analysis
+     * @param timeline {@link SqlTimeouts#timeline} of the text and its statements
+     * @param call     one of its lock calls
+     * @param regionOf maps a text range {@code [from, to)} to a file region, or null when it cannot
+     * @return the usage; never null
+     */
+    public static SiteUsage of(
+            String text,
+            SqlAnalysis analysis,
+            SqlTimeouts.Timeline timeline,
+            SqlLockCall call,
+            BiFunction<Integer, Integer, SourceRegion> regionOf) {
+        TimeoutEvidence timeout = timeout(text, analysis, timeline, call, regionOf);
         ResultUse result = ResultUse.UNKNOWN;
         String note = "";
         String stmt = call.context().statementText().stripLeading().toLowerCase(Locale.ROOT);
@@ -45,8 +65,12 @@ public final class SqlSiteUsage {
     }
 
     private static TimeoutEvidence timeout(
-            String text, SqlAnalysis analysis, SqlLockCall call, BiFunction<Integer, Integer, SourceRegion> regionOf) {
-        Optional<SqlTimeouts.Setting> before = SqlTimeouts.inForce(text, analysis.statements(), call.nameStart());
+            String text,
+            SqlAnalysis analysis,
+            SqlTimeouts.Timeline timeline,
+            SqlLockCall call,
+            BiFunction<Integer, Integer, SourceRegion> regionOf) {
+        Optional<SqlTimeouts.Setting> before = timeline.inForce(call.nameStart());
         if (before.isPresent()) {
             SqlTimeouts.Setting s = before.get();
             return new TimeoutEvidence(

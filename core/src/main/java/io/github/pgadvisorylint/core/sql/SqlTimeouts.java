@@ -1,5 +1,7 @@
 package io.github.pgadvisorylint.core.sql;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -41,14 +43,42 @@ public final class SqlTimeouts {
      * @return the last setting before {@code end} that leaves a timeout on, or empty (none, or reset / set to 0 last)
      */
     public static Optional<Setting> lastBefore(String text, int end) {
-        String clean = withoutLineComments(text.substring(0, Math.max(0, Math.min(end, text.length()))));
-        Matcher m = SETTING.matcher(clean);
-        Setting last = null;
+        String prefix = text.substring(0, Math.max(0, Math.min(end, text.length())));
+        return timeline(prefix, List.of()).lastBefore(prefix.length());
+    }
+
+    /**
+     * The timeout in force at a call in a SQL string or script: the last setting before it, unless it
+     * was local and a {@code COMMIT}/{@code ROLLBACK} statement ended its transaction in between.
+     * For many calls in one text, build a {@link #timeline} once instead.
+     *
+     * @param text       the SQL text
+     * @param statements its top-level statements
+     * @param callOffset the offset of the lock call
+     * @return the setting in force, or empty
+     */
+    public static Optional<Setting> inForce(String text, List<SqlStatement> statements, int callOffset) {
+        return timeline(text, statements).inForce(callOffset);
+    }
+
+    /**
+     * Reads every timeout setting, reset and transaction end of a text once, in time linear in its
+     * length, so that the setting in force at each of its calls is a binary search.
+     *
+     * @param text       the SQL text
+     * @param statements its top-level statements (for {@code COMMIT}/{@code ROLLBACK}); may be empty
+     * @return the timeline; never null
+     */
+    public static Timeline timeline(String text, List<SqlStatement> statements) {
+        Matcher m = SETTING.matcher(withoutLineComments(text));
+        List<Integer> ends = new ArrayList<>();
+        List<Setting> states = new ArrayList<>();
         while (m.find()) {
+            Setting state;
             if (m.group(8) != null) {
-                last = null;
+                state = null;
             } else if (m.group(2) != null) {
-                last = enabled(m.group(4))
+                state = enabled(m.group(4))
                         ? new Setting(
                                 m.start(),
                                 m.end(),
@@ -57,7 +87,7 @@ public final class SqlTimeouts {
                                 m.group(1) != null && m.group(1).trim().equalsIgnoreCase("local"))
                         : null;
             } else {
-                last = enabled(m.group(6))
+                state = enabled(m.group(6))
                         ? new Setting(
                                 m.start(),
                                 m.end(),
@@ -66,31 +96,68 @@ public final class SqlTimeouts {
                                 m.group(7).equalsIgnoreCase("true"))
                         : null;
             }
+            ends.add(m.end());
+            states.add(state);
         }
-        return Optional.ofNullable(last);
+        int[] transactionEnds = statements.stream()
+                .filter(st -> st.kind() == StatementKind.COMMIT || st.kind() == StatementKind.ROLLBACK)
+                .mapToInt(SqlStatement::start)
+                .sorted()
+                .toArray();
+        return new Timeline(ends.stream().mapToInt(Integer::intValue).toArray(), states, transactionEnds);
     }
 
     /**
-     * The timeout in force at a call in a SQL string or script: the last setting before it, unless it
-     * was local and a {@code COMMIT}/{@code ROLLBACK} statement ended its transaction in between.
-     *
-     * @param text       the SQL text
-     * @param statements its top-level statements
-     * @param callOffset the offset of the lock call
-     * @return the setting in force, or empty
+     * The timeout settings of one text in order: entry {@code i} is the state left by the setting or
+     * reset that ends at offset {@code ends[i]} (null: no timeout), plus the start offsets of the
+     * text's {@code COMMIT}/{@code ROLLBACK} statements. Immutable.
      */
-    public static Optional<Setting> inForce(String text, List<SqlStatement> statements, int callOffset) {
-        Optional<Setting> found = lastBefore(text, callOffset);
-        if (found.isPresent() && found.get().local()) {
-            for (SqlStatement s : statements) {
-                if ((s.kind() == StatementKind.COMMIT || s.kind() == StatementKind.ROLLBACK)
-                        && s.start() > found.get().start()
-                        && s.start() < callOffset) {
+    public static final class Timeline {
+        private final int[] ends;
+        private final List<Setting> states;
+        private final int[] transactionEnds;
+
+        private Timeline(int[] ends, List<Setting> states, int[] transactionEnds) {
+            this.ends = ends;
+            this.states = states;
+            this.transactionEnds = transactionEnds;
+        }
+
+        /**
+         * @param end an offset of the text
+         * @return the state left by the last setting or reset that ends at or before {@code end}, if it
+         *     leaves a timeout on
+         */
+        public Optional<Setting> lastBefore(int end) {
+            int i = Arrays.binarySearch(ends, end);
+            int last = i >= 0 ? lastAt(i) : -i - 2;
+            return last < 0 ? Optional.empty() : Optional.ofNullable(states.get(last));
+        }
+
+        /**
+         * @param callOffset the offset of a lock call in the text
+         * @return the setting in force there: {@link #lastBefore}, unless it was local and a
+         *     {@code COMMIT}/{@code ROLLBACK} statement starts between it and the call
+         */
+        public Optional<Setting> inForce(int callOffset) {
+            Optional<Setting> found = lastBefore(callOffset);
+            if (found.isPresent() && found.get().local()) {
+                int i = Arrays.binarySearch(transactionEnds, found.get().start() + 1);
+                int next = i >= 0 ? i : -i - 1;
+                if (next < transactionEnds.length && transactionEnds[next] < callOffset) {
                     return Optional.empty();
                 }
             }
+            return found;
         }
-        return found;
+
+        private int lastAt(int i) {
+            int j = i;
+            while (j + 1 < ends.length && ends[j + 1] == ends[i]) {
+                j++;
+            }
+            return j;
+        }
     }
 
     /**
