@@ -8,7 +8,8 @@
 #   - all of it in a checkout whose path holds spaces and non-ASCII letters, the launcher called through a
 #     relative symbolic link from another such folder, the archive really used there (-Xshare:on);
 #   - then the same checkout moved below a folder named with an emoji (a character Java cannot have on
-#     its class path, JDK-8258246): the jar it built runs from the launcher's copy, nothing is rebuilt.
+#     its class path, JDK-8258246), and below a folder named with a colon (a class-path separator): the
+#     jar it built runs from the launcher's copy, nothing is rebuilt.
 # Works on a copy of the source tree (no target/, no .git) in a temporary directory; about a minute.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -94,5 +95,18 @@ TMPDIR="$work/tmp dir" scan emoji-path
 if grep -q 'is missing; building it' "$work/emoji-path.err"; then fail "the moved checkout was built again"; fi
 ls "$work/tmp dir/pg-advisory-lint-$(id -u)/"pg-advisory-lint-*.jar >/dev/null 2>&1 \
   || fail "no copy of the jar in TMPDIR for a checkout under an emoji"
+
+# 6. The checkout below a folder whose name holds a colon: java -jar would split the jar's path on the
+#    class path (ClassNotFoundException, exit 1 read as "findings"); the launcher runs its copy.
+mkdir -p "$work/a:b"
+mv "$work/lock 🔒/ünïcødé 日本" "$work/a:b/ünïcødé 日本"
+copy="$work/a:b/ünïcødé 日本/src"
+rm "$work/bin dir/pg advisory lint"
+ln -s "../a:b/ünïcødé 日本/src/bin/pg-advisory-lint" "$work/bin dir/pg advisory lint"
+rm -rf "$work/tmp dir"/*
+TMPDIR="$work/tmp dir" scan colon-path
+if grep -q 'is missing; building it' "$work/colon-path.err"; then fail "the moved checkout was built again"; fi
+ls "$work/tmp dir/pg-advisory-lint-$(id -u)/"pg-advisory-lint-*.jar >/dev/null 2>&1 \
+  || fail "no copy of the jar in TMPDIR for a checkout under a folder named with a colon"
 
 echo "test-launcher: OK"

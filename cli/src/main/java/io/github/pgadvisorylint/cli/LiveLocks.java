@@ -14,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import org.postgresql.Driver;
 
 /**
@@ -156,6 +158,18 @@ final class LiveLocks {
              WHERE l.locktype = 'advisory'
                AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
              ORDER BY l.granted DESC, l.pid, l.objsubid, l.classid, l.objid, l.mode""";
+
+    /**
+     * PgJDBC's own logger, silenced: its warnings go to the console through java.util.logging and quote
+     * the URL as given (PgJDBC 42's {@code Driver.parseURL} logs "JDBC URL invalid port number:
+     * PASSWORD@host" for a {@code user:password@host} URL), where this command shows every URL masked.
+     * Held here so that the level is not lost with a collected logger.
+     */
+    private static final Logger PGJDBC_LOG = Logger.getLogger("org.postgresql");
+
+    static {
+        PGJDBC_LOG.setLevel(Level.OFF);
+    }
 
     private LiveLocks() {}
 

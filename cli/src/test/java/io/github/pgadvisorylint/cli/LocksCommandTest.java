@@ -27,6 +27,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -424,6 +427,37 @@ class LocksCommandTest {
     private static void assertNoSecret(CliHarness.Run r) {
         assertThat(r.out()).doesNotContain(SECRET);
         assertThat(r.err()).doesNotContain(SECRET);
+    }
+
+    /**
+     * Found by the fourth adversarial pass (issue 27): PgJDBC logs "JDBC URL invalid port number:
+     * PASSWORD@host" through java.util.logging, straight to the console, for a user-info URL.
+     */
+    @Test
+    void theDriversOwnLoggerPublishesNothing() throws Exception {
+        List<LogRecord> records = new ArrayList<>();
+        Handler capture = new Handler() {
+            @Override
+            public void publish(LogRecord record) {
+                records.add(record);
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        Logger driver = Logger.getLogger("org.postgresql");
+        driver.addHandler(capture);
+        try {
+            CliHarness.Run r =
+                    run(tmp, Map.of(), "locks", "--url", "jdbc:postgresql://" + ROLE + ":" + SECRET + "@db:5432/app");
+            assertNoSecret(r);
+        } finally {
+            driver.removeHandler(capture);
+        }
+        assertThat(records).extracting(LogRecord::getMessage).isEmpty();
     }
 
     @Test

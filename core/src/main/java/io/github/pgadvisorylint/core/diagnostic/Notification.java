@@ -18,14 +18,24 @@ public record Notification(Severity level, String kind, String message, SourceRe
         implements Comparable<Notification> {
 
     /**
-     * The kinds that mean part of the input was left out of the analysis over a bound or a failure: a
-     * method over a bound of the lock-state analysis, a file too large or nested too deep, a front end or a
-     * rule that failed. A scan with {@code --fail-on-incomplete} fails on any of them. Input the tool reads
-     * another way (the lexical SQL fallback, an encoding guessed) or skips on purpose (a link outside the
-     * path base) is not among them, nor is a file that does not parse.
+     * The kinds that mean part of the input was left out of the analysis: a method over a bound of the
+     * lock-state analysis, a file too large or nested too deep, a front end or a rule that failed, a
+     * lock-using Java file that does not parse or holds NUL bytes, and a file or folder that could not be
+     * read or is not a regular file (what it holds is unknown). A scan with {@code --fail-on-incomplete}
+     * fails on any of them. Input the tool reads another way (the lexical SQL fallback, an encoding
+     * guessed) or skips on purpose (a link outside the path base, a link loop) is not among them.
      */
-    public static final Set<String> LEAVES_OUT =
-            Set.of("method-budget", "file-too-large", "java-too-deep", "internal-error", "rule-failure");
+    public static final Set<String> LEAVES_OUT = Set.of(
+            "method-budget",
+            "file-too-large",
+            "java-too-deep",
+            "internal-error",
+            "rule-failure",
+            "java-parse-error",
+            "binary-file",
+            "special-file",
+            "unreadable-file",
+            "unreadable-path");
 
     /** Checks that every field is present. */
     public Notification {

@@ -29,7 +29,55 @@ public final class Prefilter {
             }
             return true;
         }
-        return false;
+        return mentionsAdvisoryThroughEscapes(bytes);
+    }
+
+    /**
+     * The word written with Java unicode escapes (a backslash, {@code u} and four hex digits in place of a
+     * letter of {@code advisory}), which javac and the Java
+     * front end decode before anything else (JLS 3.3). Only content with a backslash followed by
+     * {@code u} is decoded, so files without one cost nothing more; in a SQL file such text is no
+     * escape, and the file is merely analysed and found to hold no lock call.
+     */
+    private static boolean mentionsAdvisoryThroughEscapes(byte[] bytes) {
+        StringBuilder decoded = null;
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] == '\\' && i + 1 < bytes.length && bytes[i + 1] == 'u') {
+                int j = i + 1;
+                while (j < bytes.length && bytes[j] == 'u') {
+                    j++;
+                }
+                int value = j + 4 <= bytes.length ? hex(bytes, j) : -1;
+                if (value >= 0) {
+                    if (decoded == null) {
+                        decoded = new StringBuilder(bytes.length);
+                        for (int k = 0; k < i; k++) {
+                            decoded.append((char) (bytes[k] & 0xFF));
+                        }
+                    }
+                    decoded.append((char) value);
+                    i = j + 3;
+                    continue;
+                }
+            }
+            if (decoded != null) {
+                decoded.append((char) (bytes[i] & 0xFF));
+            }
+        }
+        return decoded != null && mentionsAdvisory(decoded);
+    }
+
+    /** @return the value of the four hex digits at {@code at}, or -1 */
+    private static int hex(byte[] bytes, int at) {
+        int value = 0;
+        for (int k = at; k < at + 4; k++) {
+            int d = Character.digit((char) (bytes[k] & 0xFF), 16);
+            if (d < 0) {
+                return -1;
+            }
+            value = value * 16 + d;
+        }
+        return value;
     }
 
     /**

@@ -40,10 +40,10 @@ public final class LockStateAnalysis {
     /** Largest number of path states kept at one node before a method is given up as too branchy. */
     public static final int MAX_STATES = 96;
     /**
-     * Largest number of path states kept at the normal or the exceptional exit. An exit has no
-     * successor, so its states cost one judgement each, not a walk of the rest of the method: a method
-     * of 1,000 lock/unlock pairs whose work can throw reaches its exceptional exit with a different
-     * hold from each pair, and is analysed whole.
+     * Largest number of path states kept at an exit or at a node reached only through an exception edge
+     * (a catch, the copy of a finally on the exceptional way out). States gather there one per throwing
+     * call, not one per combination of branches: a method of 1,000 lock/unlock pairs whose work can throw
+     * reaches its exception handler with a different hold from each pair, and is analysed whole.
      */
     public static final int MAX_EXIT_STATES = 4_096;
     /** Number of path states at a node from which paths with the same holds are joined. */
@@ -307,21 +307,60 @@ public final class LockStateAnalysis {
         final Set<String> failedBeforeThrow = new TreeSet<>();
         /** Why {@link #execute} gave up, or null. */
         String gaveUp;
-        /** Per exit node, its states by projection. */
+        /** Per exit node and node reached only through an exception edge, its states by projection. */
         final Map<Integer, Map<List<Object>, PathState>> exitIndex = new HashMap<>();
 
         Run(MethodFlow flow) {
             this.flow = flow;
             for (int i = 0; i < flow.nodes().size(); i++) {
                 in.add(new LinkedHashSet<>());
+                pending.add(new ArrayList<>());
             }
             this.downstream = Downstream.of(flow, LockStateAnalysis.this::resolve, sites);
+            this.normal = normallyReachable(flow);
+            this.queued = new boolean[flow.nodes().size()];
+        }
+
+        /** Per node, the states that arrived since it was last processed: only they are transferred. */
+        final List<List<PathState>> pending = new ArrayList<>();
+        /** Per node, whether it is reached from the entry without an exception edge. */
+        final boolean[] normal;
+        /** Per node, whether it is on the work list now. */
+        final boolean[] queued;
+
+        private void enqueue(Deque<Integer> work, int node) {
+            if (!queued[node]) {
+                queued[node] = true;
+                work.add(node);
+            }
+        }
+
+        /**
+         * Nodes reached only through an exception edge (a catch or the copy of a finally on the
+         * exceptional way out) gather one state per throwing call before them: their states grow with the
+         * number of calls, not with the branches, so they are bounded like the exits.
+         */
+        private static boolean[] normallyReachable(MethodFlow flow) {
+            boolean[] seen = new boolean[flow.nodes().size()];
+            Deque<Integer> todo = new ArrayDeque<>();
+            seen[MethodFlow.ENTRY] = true;
+            todo.add(MethodFlow.ENTRY);
+            while (!todo.isEmpty()) {
+                for (int next : flow.nodes().get(todo.poll()).next()) {
+                    if (!seen[next]) {
+                        seen[next] = true;
+                        todo.add(next);
+                    }
+                }
+            }
+            return seen;
         }
 
         boolean execute() {
             Deque<Integer> work = new ArrayDeque<>();
             in.get(MethodFlow.ENTRY).add(PathState.ENTRY);
-            work.add(MethodFlow.ENTRY);
+            pending.get(MethodFlow.ENTRY).add(PathState.ENTRY);
+            enqueue(work, MethodFlow.ENTRY);
             int visits = 0;
             while (!work.isEmpty()) {
                 if (++visits > MAX_VISITS) {
@@ -329,8 +368,16 @@ public final class LockStateAnalysis {
                     return false;
                 }
                 int n = work.poll();
+                queued[n] = false;
                 FlowNode node = flow.nodes().get(n);
-                for (PathState s : List.copyOf(in.get(n))) {
+                // a transfer depends on the node and the state alone: states processed before gave their
+                // results already, so only the new ones are transferred (linear in the states, not quadratic)
+                List<PathState> fresh = List.copyOf(pending.get(n));
+                pending.get(n).clear();
+                for (PathState s : fresh) {
+                    if (!in.get(n).contains(s)) {
+                        continue; // joined into another state since it arrived; that one is pending too
+                    }
                     Out o = new Out(node.next().size());
                     transfer(node, s, o);
                     if ((node.event().kind() == FlowEvent.Kind.EXECUTE
@@ -389,14 +436,18 @@ public final class LockStateAnalysis {
                     m.owners.remove(k); // the hold is gone: who it was taken through no longer matters
                 }
             }
+            Set<String> referenced = null;
             for (String k : s.alias().keySet()) {
                 String r = rootOf(k);
                 if (!r.equals("this")
                         && !flow.params().contains(r)
                         && !s.escaped().contains(r)
                         && !downstream.mentions(target, r)) {
-                    m = m == null ? s.edit() : m;
-                    m.alias.remove(k); // a local nobody reads again: what it named no longer matters
+                    referenced = referenced == null ? referencedRoots(s) : referenced;
+                    if (!referenced.contains(r)) {
+                        m = m == null ? s.edit() : m;
+                        m.alias.remove(k); // a local nobody reads again and nothing refers to: it no longer matters
+                    }
                 }
             }
             for (String f : s.failed()) {
@@ -412,6 +463,28 @@ public final class LockStateAnalysis {
             return m == null ? s : m.done();
         }
 
+        /**
+         * The roots of the names a state's facts refer to: alias targets (a field of a lock object can name
+         * a local), the connections of holds, kinds, closes and transactions, owners and the returned
+         * connection. An alias whose name is among them is still read through them.
+         */
+        private static Set<String> referencedRoots(PathState s) {
+            Set<String> out = new HashSet<>();
+            s.alias().values().forEach(v -> out.add(rootOf(v)));
+            s.held().keySet().forEach(k -> out.add(rootOf(conn(k))));
+            s.kinds().keySet().forEach(k -> out.add(rootOf(k)));
+            s.closed().keySet().forEach(k -> out.add(rootOf(k)));
+            s.tx().keySet().forEach(k -> out.add(rootOf(k)));
+            s.owners().forEach((k, v) -> {
+                out.add(rootOf(k));
+                out.add(rootOf(v));
+            });
+            if (s.returned() != null) {
+                out.add(rootOf(s.returned()));
+            }
+            return out;
+        }
+
         private boolean propagate(int target, PathState unpruned, Deque<Integer> work) {
             PathState s = prune(unpruned, target);
             Set<PathState> set = in.get(target);
@@ -419,7 +492,10 @@ public final class LockStateAnalysis {
                 return true;
             }
             if (target == MethodFlow.EXIT || target == MethodFlow.EXCEPTIONAL_EXIT) {
-                return arrive(target, s, set);
+                return arrive(target, s, set, null);
+            }
+            if (!normal[target]) {
+                return arrive(target, s, set, work);
             }
             if (set.size() >= JOIN_AT) {
                 List<Object> key = s.projection();
@@ -431,47 +507,59 @@ public final class LockStateAnalysis {
                         }
                         set.remove(g);
                         set.add(m);
-                        if (!work.contains(target)) {
-                            work.add(target);
-                        }
+                        pending.get(target).add(m);
+                        enqueue(work, target);
                         return true;
                     }
                 }
             }
             set.add(s);
+            pending.get(target).add(s);
             if (set.size() > MAX_STATES) {
                 gaveUp = "more than " + MAX_STATES + " path states at one node";
                 return false;
             }
-            if (!work.contains(target)) {
-                work.add(target);
-            }
+            enqueue(work, target);
             return true;
         }
 
         /**
-         * Adds a state to an exit: joined with the state of the same {@link PathState#projection()} when
-         * there is one (found through an index, not a walk of the set), never queued (an exit has no
-         * successor), bounded by {@link #MAX_EXIT_STATES}.
+         * Adds a state to an exit or to a node reached only through an exception edge: from {@link #JOIN_AT}
+         * states on, joined with the state of the same {@link PathState#projection()} when there is one
+         * (found through an index, not a walk of the set), bounded by {@link #MAX_EXIT_STATES}, and queued on {@code work} unless that is null
+         * (an exit has no successor).
          */
-        private boolean arrive(int exit, PathState s, Set<PathState> set) {
-            Map<List<Object>, PathState> index = exitIndex.computeIfAbsent(exit, k -> new HashMap<>());
+        private boolean arrive(int target, PathState s, Set<PathState> set, Deque<Integer> work) {
+            Map<List<Object>, PathState> index = exitIndex.computeIfAbsent(target, k -> new HashMap<>());
             List<Object> key = s.projection();
-            PathState g = index.get(key);
+            // as on the normal flow, paths are joined only from JOIN_AT states on: below, each keeps what
+            // it knows about names
+            PathState g = set.size() >= JOIN_AT ? index.get(key) : null;
+            PathState added;
             if (g != null) {
                 PathState m = g.meet(s);
-                if (!m.equals(g)) {
-                    set.remove(g);
-                    set.add(m);
-                    index.put(key, m);
+                if (m.equals(g) || set.contains(m)) {
+                    return true;
                 }
-                return true;
+                set.remove(g);
+                set.add(m);
+                index.put(key, m);
+                added = m;
+            } else {
+                set.add(s);
+                index.putIfAbsent(key, s);
+                added = s;
+                if (set.size() > MAX_EXIT_STATES) {
+                    gaveUp = "more than " + MAX_EXIT_STATES + " path states at one node"
+                            + (target == MethodFlow.EXIT || target == MethodFlow.EXCEPTIONAL_EXIT
+                                    ? " (the method's exit)"
+                                    : " after an exception");
+                    return false;
+                }
             }
-            set.add(s);
-            index.put(key, s);
-            if (set.size() > MAX_EXIT_STATES) {
-                gaveUp = "more than " + MAX_EXIT_STATES + " path states at the method's exit";
-                return false;
+            if (work != null) {
+                pending.get(target).add(added);
+                enqueue(work, target);
             }
             return true;
         }

@@ -46,6 +46,7 @@ import io.github.pgadvisorylint.core.facts.FileFacts;
 import io.github.pgadvisorylint.core.facts.HelperSummary;
 import io.github.pgadvisorylint.core.facts.Suppression;
 import io.github.pgadvisorylint.core.flow.FlowLowering;
+import io.github.pgadvisorylint.core.flow.LockPaths;
 import io.github.pgadvisorylint.core.flow.MethodFlow;
 import io.github.pgadvisorylint.core.model.AdvisoryFunction;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
@@ -567,11 +568,20 @@ public final class JavaFrontEnd {
                 }
             }
             var lifecycles = new LifecycleAnalyzer(file, siteNodes, helperOf, helperOps).analyze(sites);
-            List<Notification> notes = new ArrayList<>(notifications);
-            notes.sort(Comparator.naturalOrder());
             var usages = new SiteUsageAnalyzer(file, strings, siteNodes, sqlUsages, lifecycles, helperOf, wrapped)
                     .analyze(sites);
             LockOrderAnalyzer.Result order = new LockOrderAnalyzer(file).analyze(sites, siteNodes, lifecycles);
+            List<Notification> notes = new ArrayList<>(notifications);
+            for (Node method : order.overBound()) {
+                notes.add(new Notification(
+                        Severity.WARNING,
+                        LockPaths.METHOD_BUDGET,
+                        "the lock-order analysis left out part of " + callableName(method) + ": it holds more than "
+                                + LockOrderAnalyzer.MAX_EDGES_PER_METHOD + " pairs of locks at once; lock-order"
+                                + " findings through its later locks are not reported",
+                        method instanceof CallableDeclaration<?> c ? nodeRegion(c.getName()) : nodeRegion(method)));
+            }
+            notes.sort(Comparator.naturalOrder());
             var hazards = new LockHazardAnalyzer(file, siteNodes).analyze(sites);
             return new FileFacts(
                     file.path(),
@@ -585,6 +595,18 @@ public final class JavaFrontEnd {
                     usages,
                     flows(),
                     hazards);
+        }
+
+        /** @return {@code Type.method/arity} of a callable, as the lock-state analysis names it; else "an initializer" */
+        private static String callableName(Node method) {
+            if (method instanceof CallableDeclaration<?> c) {
+                String type = c.findAncestor(TypeDeclaration.class)
+                        .map(t -> ((TypeDeclaration<?>) t).getNameAsString())
+                        .orElse("?");
+                return type + "." + c.getNameAsString() + "/"
+                        + c.getParameters().size();
+            }
+            return "an initializer";
         }
 
         /** @return the file's method graphs, lowered with the lock sites at the calls that execute them */

@@ -45,8 +45,20 @@ final class LockOrderAnalyzer {
         this.file = file;
     }
 
-    /** Edges and loops of a file. */
-    record Result(List<LockOrderEdge> edges, Map<String, LoopOrder> loops) {}
+    /**
+     * Largest number of lock-order edges kept for one method. A method that holds k locks at once has
+     * k(k-1)/2 of them (1,000 lock calls without an unlock: half a million); past this bound the method's
+     * further edges are left out and said so, and the analysis of the file stays linear in its size.
+     */
+    static final int MAX_EDGES_PER_METHOD = 4_096;
+
+    /**
+     * Edges and loops of a file.
+     *
+     * @param edges     the lock-order edges, at most {@link #MAX_EDGES_PER_METHOD} per method
+     * @param overBound the methods (callables) whose further edges were left out over that bound, in order
+     */
+    record Result(List<LockOrderEdge> edges, Map<String, LoopOrder> loops, List<Node> overBound) {}
 
     Result analyze(List<LockSite> sites, Map<LockSite, Node> nodes, List<LockLifecycle> lifecycles) {
         Map<LockSite, LockLifecycle> lifecycleOf = new HashMap<>();
@@ -74,6 +86,7 @@ final class LockOrderAnalyzer {
             }
         }
         List<LockOrderEdge> edges = new ArrayList<>();
+        List<Node> overBound = new ArrayList<>();
         for (Node scope : byScope.keys()) {
             List<LockSite> acquisitions = new ArrayList<>(byScope.get(scope)); // sites are created in order per node
             acquisitions.sort((a, b) -> {
@@ -81,17 +94,23 @@ final class LockOrderAnalyzer {
                 return c != 0 ? c : Integer.compare(siteOrder.get(a), siteOrder.get(b));
             });
             boolean ordered = ordersItsKeys(scope);
+            int kept = 0;
+            pairs:
             for (int i = 0; i < acquisitions.size(); i++) {
                 for (int j = i + 1; j < acquisitions.size(); j++) {
                     LockSite a = acquisitions.get(i);
                     LockSite b = acquisitions.get(j);
                     if (heldAt(a, nodes.get(a), nodes.get(b), lifecycleOf.get(a))) {
+                        if (++kept > MAX_EDGES_PER_METHOD) {
+                            overBound.add(scope);
+                            break pairs;
+                        }
                         edges.add(new LockOrderEdge(a, b, ordered));
                     }
                 }
             }
         }
-        return new Result(edges, loops);
+        return new Result(edges, loops, overBound);
     }
 
     /** Whether {@code a} is still held when {@code bNode} runs. */

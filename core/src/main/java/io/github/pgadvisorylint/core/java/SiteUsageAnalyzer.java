@@ -1040,9 +1040,13 @@ final class SiteUsageAnalyzer {
     private final Map<TypeDeclaration<?>, List<MethodCallExpr>> queryTimeoutCallsByType = new IdentityHashMap<>();
 
     private final Map<MethodCallExpr, Boolean> timeoutSetters = new IdentityHashMap<>();
-    /** The names of the calls that can set a query timeout, checked further below. */
-    private static final List<String> TIMEOUT_SETTERS =
-            List.of("setQueryTimeout", "queryTimeout", "setTimeout", "setHint");
+    /** Per callable of the file, its calls that may set a query timeout, found once. */
+    private final Map<Node, List<MethodCallExpr>> timeoutCallsByScope = new IdentityHashMap<>();
+
+    /** A name the query-timeout check below looks at (it checks the arguments itself). */
+    private static boolean mayBeTimeoutCall(String n) {
+        return n.equals("setQueryTimeout") || n.equals("queryTimeout") || n.equals("setTimeout") || n.equals("setHint");
+    }
 
     private final Map<MethodDeclaration, Boolean> timeoutMethods = new IdentityHashMap<>();
 
@@ -1083,7 +1087,11 @@ final class SiteUsageAnalyzer {
             }
         }
         int execStart = exec.getBegin().map(p -> p.line * 10_000 + p.column).orElse(0);
-        List<MethodCallExpr> candidates = new ArrayList<>(JavaScopes.callsNamed(scope, TIMEOUT_SETTERS));
+        List<MethodCallExpr> candidates = new ArrayList<>(timeoutCallsByScope.computeIfAbsent(
+                scope,
+                sc -> JavaScopes.calls(sc).stream()
+                        .filter(m -> mayBeTimeoutCall(m.getNameAsString()))
+                        .toList()));
         // a template configured elsewhere in the class (constructor, @PostConstruct)
         exec.findAncestor(TypeDeclaration.class)
                 .ifPresent(t -> candidates.addAll(queryTimeoutCalls((TypeDeclaration<?>) t)));

@@ -2,6 +2,7 @@ package io.github.pgadvisorylint.core.source;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
@@ -20,7 +21,8 @@ public final class SourceDecoder {
      *
      * @param text    the text without a byte-order mark
      * @param charset the charset name used, e.g. {@code UTF-8}
-     * @param lossy   true when the bytes were not valid in the charset first tried (UTF-8)
+     * @param lossy   true when the bytes were not valid in the charset first tried (the byte-order mark's,
+     *                else UTF-8)
      */
     public record Decoded(String text, String charset, boolean lossy) {}
 
@@ -32,11 +34,16 @@ public final class SourceDecoder {
         if (bytes.length >= 3 && (bytes[0] & 0xFF) == 0xEF && (bytes[1] & 0xFF) == 0xBB && (bytes[2] & 0xFF) == 0xBF) {
             return utf8(ByteBuffer.wrap(bytes, 3, bytes.length - 3));
         }
+        // a UTF-16 mark on bytes that are not UTF-16 (an odd length, a lone surrogate) is no mark: the
+        // bytes are read as UTF-8, else ISO-8859-1, and said to be lossy, so no lock call vanishes in
+        // silence behind two bytes that happen to look like a mark
         if (bytes.length >= 2 && (bytes[0] & 0xFF) == 0xFE && (bytes[1] & 0xFF) == 0xFF) {
-            return new Decoded(new String(bytes, 2, bytes.length - 2, StandardCharsets.UTF_16BE), "UTF-16BE", false);
+            String text = strict(ByteBuffer.wrap(bytes, 2, bytes.length - 2), StandardCharsets.UTF_16BE);
+            return text != null ? new Decoded(text, "UTF-16BE", false) : lossy(utf8(ByteBuffer.wrap(bytes)));
         }
         if (bytes.length >= 2 && (bytes[0] & 0xFF) == 0xFF && (bytes[1] & 0xFF) == 0xFE) {
-            return new Decoded(new String(bytes, 2, bytes.length - 2, StandardCharsets.UTF_16LE), "UTF-16LE", false);
+            String text = strict(ByteBuffer.wrap(bytes, 2, bytes.length - 2), StandardCharsets.UTF_16LE);
+            return text != null ? new Decoded(text, "UTF-16LE", false) : lossy(utf8(ByteBuffer.wrap(bytes)));
         }
         switch (utf16WithoutBom(bytes)) {
             case 1:
@@ -90,17 +97,27 @@ public final class SourceDecoder {
 
     private static Decoded utf8(ByteBuffer buffer) {
         ByteBuffer copy = buffer.duplicate();
+        String text = strict(buffer, StandardCharsets.UTF_8);
+        return text != null
+                ? new Decoded(text, "UTF-8", false)
+                : new Decoded(StandardCharsets.ISO_8859_1.decode(copy).toString(), "ISO-8859-1", true);
+    }
+
+    /** @return the bytes decoded in the charset, or null when they are not valid in it */
+    private static String strict(ByteBuffer buffer, Charset charset) {
         try {
-            String text = StandardCharsets.UTF_8
-                    .newDecoder()
+            return charset.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(buffer)
                     .toString();
-            return new Decoded(text, "UTF-8", false);
         } catch (CharacterCodingException e) {
-            return new Decoded(StandardCharsets.ISO_8859_1.decode(copy).toString(), "ISO-8859-1", true);
+            return null;
         }
+    }
+
+    private static Decoded lossy(Decoded d) {
+        return new Decoded(d.text(), d.charset(), true);
     }
 
     /**

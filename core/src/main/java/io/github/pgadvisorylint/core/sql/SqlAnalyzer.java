@@ -43,6 +43,16 @@ public final class SqlAnalyzer {
     static final int MAX_PARSE_CHARS = 20_000;
     /** Statements whose parentheses and brackets nest deeper than this are analysed lexically only. */
     static final int MAX_PARSE_NESTING = 12;
+    /** Nesting up to which a statement costs JSqlParser little: it is not counted in {@link #NESTED_PARSE_BUDGET}. */
+    static final int CHEAP_NESTING = 4;
+    /**
+     * Work JSqlParser may spend on deeply nested statements of one text, in units of one statement nested
+     * {@value #CHEAP_NESTING} + 1 deep; a statement nested {@code d} deep costs 1.5^(d - {@value
+     * #CHEAP_NESTING}) units (measured: each level of {@code IN (SELECT ...)} makes its lookahead about
+     * 1.5 times slower; 12 levels take about a second). Statements over the budget are analysed
+     * lexically, so a file of hundreds of such statements costs seconds, not minutes, on any machine.
+     */
+    static final double NESTED_PARSE_BUDGET = 200;
     /** How deep DO blocks / function bodies inside bodies are followed. */
     private static final int MAX_BODY_NESTING = 4;
 
@@ -86,6 +96,9 @@ public final class SqlAnalyzer {
 
     /** The state of one {@link #analyze} call. */
     private final class Run {
+        /** Units of {@link #NESTED_PARSE_BUDGET} spent so far on this text. */
+        private double nestedParseWork;
+
         final String sql;
         final List<SqlStatement> statements = new ArrayList<>();
         final List<SqlLockCall> calls = new ArrayList<>();
@@ -140,13 +153,19 @@ public final class SqlAnalyzer {
             int parens = nestingOf(toks, a, b);
             // an interrupted thread runs a file abandoned over its time budget: skip the costly parser so it ends soon
             boolean abandoned = Thread.currentThread().isInterrupted();
+            double cost = parens > CHEAP_NESTING ? Math.pow(1.5, parens - CHEAP_NESTING) : 0;
+            boolean overBudget = nestedParseWork + cost > NESTED_PARSE_BUDGET;
             boolean parseable = useParser
                     && !jdbcEscape
                     && kind != StatementKind.OTHER
                     && !abandoned
                     && text.length() <= MAX_PARSE_CHARS
                     && parens >= 0
-                    && parens <= MAX_PARSE_NESTING;
+                    && parens <= MAX_PARSE_NESTING
+                    && !overBudget;
+            if (parseable) {
+                nestedParseWork += cost;
+            }
             if (useParser && !jdbcEscape && kind != StatementKind.OTHER && !parseable) {
                 // JSqlParser's lookahead grows exponentially with nested or unbalanced parentheses and brackets,
                 // and with unclosed CASE expressions
@@ -161,7 +180,11 @@ public final class SqlAnalyzer {
                                                 : parens > MAX_PARSE_NESTING
                                                         ? "parentheses and brackets nested " + parens
                                                                 + " deep (more than " + MAX_PARSE_NESTING + ")"
-                                                        : "statement longer than " + MAX_PARSE_CHARS + " characters";
+                                                        : text.length() > MAX_PARSE_CHARS
+                                                                ? "statement longer than " + MAX_PARSE_CHARS
+                                                                        + " characters"
+                                                                : "the text's parser budget for deeply nested"
+                                                                        + " statements is spent";
             }
             if (parseable) {
                 ParserContexts.Result r = ParserContexts.parse(sanitize(toks, a, b, base, text, inBody));

@@ -59,11 +59,13 @@ class TimeLimitTest {
     }
 
     @Test
-    @Timeout(120)
+    @Timeout(1800)
     void aSlowFileUnderTheLimitIsAnalysedWholeAndSaysNothing() throws Exception {
         writeGoodFiles();
         Files.writeString(root.resolve("slow.sql"), slowStatement().repeat(3));
-        AnalysisResult r = run(Duration.ofSeconds(100)).run();
+        // a limit no load can reach: the verdict must not depend on the machine (a loaded CI runner took
+        // over 100 s for these three statements)
+        AnalysisResult r = run(Duration.ofHours(1)).run();
         assertThat(r.notifications()).isEmpty();
         assertThat(r.model().sites()).extracting(s -> s.region().path()).contains("slow.sql");
     }

@@ -148,4 +148,44 @@ class PathStateBoundsTest {
                             .contains("more than " + LockStateAnalysis.MAX_STATES + " path states");
                 });
     }
+
+    /**
+     * A thousand pairs whose work can throw before the unlock (no finally): each reaches the exceptional
+     * exit with its own hold. The exits are bounded on their own ({@link LockStateAnalysis#MAX_EXIT_STATES}),
+     * so the method is analysed whole and every leak is a path fact, where the 96-state bound of one node
+     * left it out after about forty pairs.
+     */
+    @Test
+    void aThousandLeakingPairsAreAnalysedWhole() throws Exception {
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i < 1000; i++) {
+            body.append("            boolean got%1$d = tryLock(conn, %2$d);\n".formatted(i, 100 + i));
+            body.append("            work(conn, %1$d);\n".formatted(i));
+            body.append("            if (got%1$d) { unlock(conn, %2$d); }\n".formatted(i, 100 + i));
+        }
+        AnalysisResult r = analyze(body.toString());
+        assertThat(r.notifications()).extracting(Notification::kind).doesNotContain(LockPaths.METHOD_BUDGET);
+        assertThat(r.model().pathFindings()).isNotEmpty();
+    }
+
+    /**
+     * Found by the fourth adversarial pass (issue 27): 2,000 lock calls held at once in one method made two
+     * million lock-order edges (95 s, 2.8 GB). A method's edges are bounded, and the bound is said.
+     */
+    @Test
+    void lockOrderEdgesOfOneMethodAreBoundedAndSaid() throws Exception {
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i < 200; i++) {
+            body.append("            conn.createStatement().execute(\"SELECT pg_advisory_lock(%d)\");\n".formatted(i));
+        }
+        AnalysisResult r = analyze(body.toString());
+        assertThat(r.model().orderEdges()).hasSizeLessThanOrEqualTo(4_096);
+        assertThat(r.notifications())
+                .filteredOn(n ->
+                        n.kind().equals(LockPaths.METHOD_BUDGET) && n.message().contains("lock-order"))
+                .singleElement()
+                .satisfies(n -> assertThat(n.message())
+                        .contains("lock-order analysis left out part of Job.run/0")
+                        .contains("more than 4096 pairs of locks"));
+    }
 }

@@ -309,6 +309,25 @@ class ScanSessionTest {
                 .isFalse();
     }
 
+    /**
+     * Found by the fourth adversarial pass (issue 27): a lock-using Java file that does not parse, one
+     * that holds NUL bytes and a FIFO named {@code .java} were left out, yet {@code --fail-on-incomplete}
+     * passed the scan.
+     */
+    @Test
+    void failOnIncompleteFailsOnFilesThatCouldNotBeReadOrParsed() throws IOException {
+        write("server/db/V1.sql", LOCK);
+        write("src/Broken.java", "class Broken { void f() { s.execute(\"SELECT pg_advisory_lock(1)\"); \n");
+        write("src/Binary.java", "class Binary { String s = \"pg_advisory_lock(1)\u0000\"; }\n");
+        ScanOutcome o =
+                new ScanSession().run(request(repo).failOnIncomplete(true).build());
+        assertThat(o.leftOut())
+                .extracting(Notification::kind)
+                .containsExactlyInAnyOrder("java-parse-error", "binary-file");
+        assertThat(o.incompleteFails()).isTrue();
+        assertThat(o.failed()).isTrue();
+    }
+
     @Test
     void aCompleteScanNeverFailsOnIncompleteness() throws IOException {
         write("server/db/V1.sql", LOCK);

@@ -36,4 +36,21 @@ class SourceDecoderTest {
                 .as("too short to tell")
                 .isFalse();
     }
+
+    /**
+     * Found by the fourth adversarial pass (issue 27): {@code FF FE} before bytes of odd length that are
+     * not UTF-16 was taken for a mark; the file decoded to noise and its lock calls vanished with no
+     * note. Such a mark is no mark: the bytes are read as ISO-8859-1 (not UTF-8 either) and said lossy.
+     */
+    @Test
+    void aMarkOnBytesThatAreNotUtf16IsNoMark() {
+        byte[] fake = "\u00ff\u00fe-- x\nSELECT \u00e9\u00e9 pg_advisory_lock(2), pg_advisory_lock(3);\n"
+                .getBytes(StandardCharsets.ISO_8859_1);
+        SourceDecoder.Decoded d = SourceDecoder.decode(fake);
+        assertThat(d.lossy()).isTrue();
+        assertThat(d.charset()).isEqualTo("ISO-8859-1");
+        assertThat(d.text()).contains("pg_advisory_lock(2), pg_advisory_lock(3)");
+        byte[] real = new byte[] {(byte) 0xFF, (byte) 0xFE, 'a', 0, 'b', 0};
+        assertThat(SourceDecoder.decode(real)).isEqualTo(new SourceDecoder.Decoded("ab", "UTF-16LE", false));
+    }
 }

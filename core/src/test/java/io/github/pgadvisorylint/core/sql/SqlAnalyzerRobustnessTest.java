@@ -116,6 +116,33 @@ class SqlAnalyzerRobustnessTest {
     }
 
     /**
+     * Found by the fourth adversarial pass (issue 27): 300 statements with {@code IN (SELECT ...)} nested
+     * twelve deep (each about a second in JSqlParser) made one 108 KB file take five minutes. The text's
+     * budget for deeply nested statements, counted in nesting and not in time, parses the first few and
+     * analyses the rest lexically, each with a note naming the budget; shallow statements are never
+     * counted against it.
+     */
+    @Test
+    void deeplyNestedStatementsShareOneParserBudgetPerText() {
+        String deep = "SELECT pg_advisory_lock(1) FROM t WHERE a IN " + "(SELECT a FROM t WHERE a IN ".repeat(11)
+                + "(1)" + ")".repeat(11) + ";\n";
+        SqlAnalysis many = analyzer.analyze(deep.repeat(300) + "SELECT pg_advisory_lock(2) FROM t LIMIT 1;\n");
+        assertThat(many.calls()).hasSize(301);
+        long parsed = many.calls().stream()
+                .filter(c -> c.context().parsedBySqlParser())
+                .count();
+        // 12 levels cost 1.5^8 = 25.6 units of 200: seven statements, then the shallow one at the end
+        assertThat(parsed).isEqualTo(8);
+        assertThat(many.calls().get(300).context().parsedBySqlParser()).isTrue();
+        assertThat(many.problems())
+                .hasSize(293)
+                .allSatisfy(p -> assertThat(p.message()).contains("parser budget for deeply nested statements"));
+        SqlAnalysis shallow =
+                analyzer.analyze("SELECT pg_advisory_lock(1) FROM t WHERE a IN (SELECT 1);\n".repeat(500));
+        assertThat(shallow.problems()).isEmpty();
+    }
+
+    /**
      * Found by the fuzzing harness (issue 27): JSqlParser backtracks exponentially on CASE expressions
      * that are not closed (seven took seconds, eighteen did not finish in minutes). A statement with a
      * CASE and no END for it goes to the lexical analysis without JSqlParser; closed ones still parse.
