@@ -289,12 +289,25 @@ class CheckMojoTest {
         assertThat(log.lines).anyMatch(l -> l.startsWith("[INFO] pg-advisory-lint: 1 error,"));
     }
 
+    /**
+     * An unparsable lock-using file is a warning, never a finding; it was left out of the analysis, so
+     * the default {@code failOnIncomplete} fails the build on it (issue 27: a gate must not pass on a
+     * partial analysis), and with {@code failOnIncomplete} off the build passes.
+     */
     @Test
-    void unparsableFilesAreWarningsThatNeverFail() throws Exception {
+    void unparsableFilesAreWarningsThatFailOnlyAsIncomplete() throws Exception {
         write("src/main/java/a/Broken.java", "class Broken { void f( { \"SELECT pg_advisory_lock(1)\" }\n");
         CheckMojo m = mojo();
         m.failOnSeverity = "note";
-        m.execute();
+        assertThatThrownBy(m::execute)
+                .isInstanceOf(MojoFailureException.class)
+                .hasMessageStartingWith("pg-advisory-lint left 1 part of the input out of the analysis"
+                        + " (java-parse-error at src/main/java/a/Broken.java:1)");
+        log.lines.clear();
+        CheckMojo off = mojo();
+        off.failOnSeverity = "note";
+        off.failOnIncomplete = false;
+        off.execute();
         assertThat(log.lines)
                 .anyMatch(l -> l.startsWith("[WARNING] src/main/java/a/Broken.java:1:")
                         && l.contains("[tool:java-parse-error]"));

@@ -47,11 +47,11 @@ final class LockOrderAnalyzer {
 
     /**
      * Largest number of lock-order edges kept for one method. A method that holds k locks at once has
-     * k(k-1)/2 of them (1,000 lock calls without an unlock: half a million); past this bound (about 360
+     * k(k-1)/2 of them (1,000 lock calls without an unlock: half a million); past this bound (about 720
      * locks held at once) the method's further edges are left out and said so, and the analysis of the
      * file stays linear in its size.
      */
-    static final int MAX_EDGES_PER_METHOD = 65_536;
+    static final int MAX_EDGES_PER_METHOD = 262_144;
 
     /**
      * Edges and loops of a file.

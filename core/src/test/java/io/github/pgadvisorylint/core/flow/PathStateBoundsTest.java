@@ -175,17 +175,17 @@ class PathStateBoundsTest {
     @Test
     void lockOrderEdgesOfOneMethodAreBoundedAndSaid() throws Exception {
         StringBuilder body = new StringBuilder();
-        for (int i = 0; i < 400; i++) {
+        for (int i = 0; i < 800; i++) {
             body.append("            conn.createStatement().execute(\"SELECT pg_advisory_lock(%d)\");\n".formatted(i));
         }
         AnalysisResult r = analyze(body.toString());
-        assertThat(r.model().orderEdges()).hasSizeLessThanOrEqualTo(65_536);
+        assertThat(r.model().orderEdges()).hasSizeLessThanOrEqualTo(262_144);
         assertThat(r.notifications())
                 .filteredOn(n ->
                         n.kind().equals(LockPaths.METHOD_BUDGET) && n.message().contains("lock-order"))
                 .singleElement()
                 .satisfies(n -> assertThat(n.message())
                         .contains("lock-order analysis left out part of Job.run/0")
-                        .contains("more than 65536 pairs of locks"));
+                        .contains("more than 262144 pairs of locks"));
     }
 }
