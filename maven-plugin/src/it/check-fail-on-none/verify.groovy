@@ -5,7 +5,7 @@ assert log.contains('BUILD SUCCESS')
 def file = 'src/main/java/com/example/jobs/JobRunner.java'
 assert log.contains("[ERROR] ${file}:14:95 [lock-in-limit-query]")
 assert log.contains("[ERROR] ${file}:22:32 [lock-without-finally-unlock]")
-// An unparsable file is a warning, and never fails the build.
+// An unparsable file is a warning; with failOnIncomplete off it does not fail the build.
 assert log.contains('[WARNING] src/main/java/com/example/jobs/Broken.java:3:')
 assert log.contains('[tool:java-parse-error] Java file could not be parsed; skipped')
 assert log.contains('pg-advisory-lint: 2 errors, 0 warnings, 1 note in 2 files')
