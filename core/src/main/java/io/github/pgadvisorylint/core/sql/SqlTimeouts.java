@@ -48,20 +48,6 @@ public final class SqlTimeouts {
     }
 
     /**
-     * The timeout in force at a call in a SQL string or script: the last setting before it, unless it
-     * was local and a {@code COMMIT}/{@code ROLLBACK} statement ended its transaction in between.
-     * For many calls in one text, build a {@link #timeline} once instead.
-     *
-     * @param text       the SQL text
-     * @param statements its top-level statements
-     * @param callOffset the offset of the lock call
-     * @return the setting in force, or empty
-     */
-    public static Optional<Setting> inForce(String text, List<SqlStatement> statements, int callOffset) {
-        return timeline(text, statements).inForce(callOffset);
-    }
-
-    /**
      * Reads every timeout setting, reset and transaction end of a text once, in time linear in its
      * length, so that the setting in force at each of its calls is a binary search.
      *
