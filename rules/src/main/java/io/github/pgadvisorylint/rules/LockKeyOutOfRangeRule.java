@@ -4,6 +4,7 @@ import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.keys.KeyFacts;
 import io.github.pgadvisorylint.core.model.KeyHash;
 import io.github.pgadvisorylint.core.model.KeyPart;
+import io.github.pgadvisorylint.core.model.KeyPopulation;
 import io.github.pgadvisorylint.core.model.KeySpace;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
@@ -16,6 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -26,6 +29,7 @@ import java.util.stream.Collectors;
  */
 public final class LockKeyOutOfRangeRule extends AbstractRule {
 
+    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final BigInteger INT_MIN = BigInteger.valueOf(Integer.MIN_VALUE);
     private static final BigInteger INT_MAX = BigInteger.valueOf(Integer.MAX_VALUE);
     private static final BigInteger LONG_MIN = BigInteger.valueOf(Long.MIN_VALUE);
@@ -51,6 +55,9 @@ public final class LockKeyOutOfRangeRule extends AbstractRule {
         for (LockSite site : context.model().keySites()) {
             List<KeyPart> parts = site.key().parts();
             for (int i = 0; i < parts.size(); i++) {
+                if (site.key().space() == KeySpace.INT_PAIR && boundTooWide(context, site, i)) {
+                    break;
+                }
                 BigInteger v = KeyFacts.integerValue(parts.get(i));
                 if (v == null) {
                     continue;
@@ -82,6 +89,54 @@ public final class LockKeyOutOfRangeRule extends AbstractRule {
             }
         }
         checksumSigns(context);
+    }
+
+    /**
+     * A 64-bit Java value bound as one half of the two-int form (F20): as {@code bigint} every call fails
+     * ({@code function ...(integer, bigint) does not exist}); cast to {@code int} in the SQL, calls fail
+     * once the value passes 2^31-1, reported when the value is an id, a sequence value or an OID, which do.
+     *
+     * @return true when reported
+     */
+    private static boolean boundTooWide(RuleContext context, LockSite site, int i) {
+        KeyPart p = site.key().parts().get(i);
+        String which = i == 0 ? "first" : "second";
+        if (p.bound() == KeyPart.Bound.INT8) {
+            context.report(
+                    Severity.ERROR,
+                    site,
+                    site.display() + ": the " + which + " argument, " + p.expression() + ", is a Java long bound as"
+                            + " bigint, but the two-key form takes two int arguments and has no "
+                            + site.function().sqlName()
+                            + "(integer, bigint): every call fails with \"function does not exist\" (F20), whatever the"
+                            + " value. Use the one-bigint form for a 64-bit value, or bind an int that really fits.",
+                    List.of());
+            return true;
+        }
+        if (p.bound() == KeyPart.Bound.INT8_CAST_TO_INT4 && growsPastInt(p.expression())) {
+            context.report(
+                    Severity.ERROR,
+                    site,
+                    site.display() + ": the " + which + " argument, " + p.expression() + ", is a 64-bit id cast to int"
+                            + " in the SQL: once its value passes 2147483647 every call fails with \"integer out of range\""
+                            + " (F20). Use the one-bigint form for ids, or keep the id out of the two-key form.",
+                    List.of());
+            return true;
+        }
+        return false;
+    }
+
+    /** An id, a sequence value, a primary key or an OID: values that grow past 2^31-1. */
+    private static boolean growsPastInt(String expression) {
+        Matcher token = IDENTIFIER.matcher(expression);
+        while (token.find()) {
+            for (String w : KeyPopulation.words(token.group())) {
+                if (w.equals("id") || w.equals("pk") || w.equals("oid") || w.equals("seq") || w.equals("sequence")) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** One checksum of one input in one key position, reaching PostgreSQL as different values. */

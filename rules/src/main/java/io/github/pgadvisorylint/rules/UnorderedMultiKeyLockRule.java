@@ -9,6 +9,7 @@ import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.LockOrderEdge;
 import io.github.pgadvisorylint.core.model.LockOrderGraph;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.LoopContext;
 import io.github.pgadvisorylint.core.model.LoopOrder;
 import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
 import io.github.pgadvisorylint.core.model.SiteRole;
@@ -229,8 +230,15 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
         }
     }
 
-    /** A lock in a loop is a multi-key lock only when the iteration does not release it. */
+    /**
+     * A lock in a loop is a multi-key lock only when the iteration does not release it: no release,
+     * commit or per-iteration transaction in the loop body (the loop's {@link LoopContext}).
+     */
     private static boolean holdsAcrossIterations(LockModel model, LockSite site) {
+        LoopContext loop = model.usage(site).loop();
+        if (loop != null && loop.releasedEachIteration()) {
+            return false;
+        }
         if (site.function().level() == LockLevel.TRANSACTION) {
             return true;
         }

@@ -6,6 +6,7 @@ import static io.github.pgadvisorylint.cli.facts.Sql.heldBy;
 import static io.github.pgadvisorylint.cli.facts.Sql.number;
 import static io.github.pgadvisorylint.cli.facts.Sql.pid;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.DynamicContainer.dynamicContainer;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
@@ -16,6 +17,7 @@ import io.github.pgadvisorylint.core.keys.PostgresHash;
 import io.github.pgadvisorylint.core.model.AdvisoryFunction;
 import io.github.pgadvisorylint.core.model.KeySpace;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -34,7 +36,7 @@ import org.junit.jupiter.api.TestFactory;
 import org.postgresql.ds.PGConnectionPoolDataSource;
 
 /**
- * The PostgreSQL facts of docs/postgresql-facts.md (F1-F19), each run against a real server of every version
+ * The PostgreSQL facts of docs/postgresql-facts.md (F1-F20), each run against a real server of every version
  * in {@link PostgresServers#versions()}, oldest first, one server per version. F10 needs PgBouncer and is not
  * here. F8 is measured per plan shape by {@link LimitQueryMeasurements}. A fact that does not hold on a version
  * fails with what the server did instead. Each fact uses its own keys and leaves no lock behind.
@@ -115,6 +117,10 @@ class PostgresFactsTest {
                                                         b,
                                                         "F19 a session unlock frees the key before the transaction commits",
                                                         PostgresFactsTest::f19),
+                                                fact(
+                                                        b,
+                                                        "F20 the two-int form takes no bigint: a long bound fails at once, a cast fails past 2^31-1",
+                                                        PostgresFactsTest::f20),
                                                 fact(
                                                         b,
                                                         "F11 a full lock table fails every lock; the locks taken stay",
@@ -527,6 +533,49 @@ class PostgresFactsTest {
             a.commit();
             assertThat(number(b, "SELECT count(*) FROM f19_rows")).isEqualTo(3);
             assertThat(bool(b, "SELECT pg_advisory_unlock(306)")).isTrue();
+        }
+    }
+
+    static void f20(PostgresServer s) throws Exception {
+        try (Connection a = s.connect("f20")) {
+            try (PreparedStatement ps = a.prepareStatement("SELECT pg_try_advisory_lock(?, ?)")) {
+                ps.setInt(1, 7);
+                ps.setLong(2, 120L);
+                assertThatThrownBy(ps::executeQuery)
+                        .as("a long bound as the second int, however small")
+                        .isInstanceOf(SQLException.class)
+                        .satisfies(e ->
+                                assertThat(((SQLException) e).getSQLState()).isEqualTo("42883"))
+                        .hasMessageContaining("pg_try_advisory_lock(integer, bigint) does not exist");
+            }
+            try (PreparedStatement ps = a.prepareStatement("SELECT pg_try_advisory_lock(?, ?::int)")) {
+                ps.setInt(1, 7);
+                ps.setLong(2, 2_147_483_648L);
+                assertThatThrownBy(ps::executeQuery)
+                        .as("a long cast to int, past 2^31-1")
+                        .isInstanceOf(SQLException.class)
+                        .satisfies(e ->
+                                assertThat(((SQLException) e).getSQLState()).isEqualTo("22003"))
+                        .hasMessageContaining("integer out of range");
+            }
+            try (PreparedStatement ps = a.prepareStatement("SELECT pg_try_advisory_lock(?, ?::int)")) {
+                ps.setInt(1, 7);
+                ps.setLong(2, 2_147_483_647L);
+                try (ResultSet rs = ps.executeQuery()) {
+                    assertThat(rs.next() && rs.getBoolean(1))
+                            .as("the same cast within int")
+                            .isTrue();
+                }
+            }
+            exec(a, "SELECT pg_advisory_unlock(7, 2147483647)");
+            try (PreparedStatement ps = a.prepareStatement("SELECT pg_try_advisory_lock(?, ?)")) {
+                ps.setInt(1, 7);
+                ps.setObject(2, 120L);
+                assertThatThrownBy(ps::executeQuery)
+                        .as("a Long through setObject, as JdbcTemplate binds it")
+                        .isInstanceOf(SQLException.class)
+                        .hasMessageContaining("does not exist");
+            }
         }
     }
 

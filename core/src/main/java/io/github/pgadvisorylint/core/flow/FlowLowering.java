@@ -68,6 +68,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * Lowers the method bodies of one compilation unit to control-flow graphs of {@link FlowEvent}s
@@ -246,6 +247,11 @@ public final class FlowLowering {
 
     /** A dangling successor slot: {@code next[slot]} of node {@code node} is still to be linked. */
     private record End(int node, int slot) {}
+
+    /** Calls that return a statement, query or result set of the connection they are called on. */
+    private static final Pattern STATEMENT_FACTORY = Pattern.compile(
+            "prepare(Statement|Call)?|create(Statement|Query|Update|Call|NativeQuery|Batch)|executeQuery|getResultSet"
+                    + "|getGeneratedKeys");
 
     /** A pending {@code finally} action: a block, or the closes of try-with-resources. */
     private record Finally(BlockStmt block, List<String> closes, int handler, int depth) {}
@@ -716,7 +722,9 @@ public final class FlowLowering {
             String declared = r instanceof VariableDeclarationExpr v
                     ? simpleType(v.getVariables().get(0).getType())
                     : r instanceof NameExpr n ? types.get(n.getNameAsString()) : null;
-            if (name == null || closesNoConnection(declared)) {
+            if (name == null
+                    || closesNoConnection(declared)
+                    || ((declared == null || declared.equals("var")) && madeByStatementFactory(r))) {
                 return resources(t, i + 1, cur);
             }
             String close = declared == null || declared.equals("var") || declared.endsWith("Connection")
@@ -1037,6 +1045,18 @@ public final class FlowLowering {
             callee.add("*." + name + "/" + args.size());
             FlowEvent event = new FlowEvent(FlowEvent.Kind.CALL, tmp, receiver, sites, callee, args, false);
             return new Value(step(event, m, cur, !benign), tmp);
+        }
+
+        /**
+         * A {@code var} resource initialised by a call that returns a statement, query or result set of a
+         * connection ({@code try (var ps = c.prepareStatement(..))}): its close leaves the connection open.
+         * The lowering aliases such a value to its connection, so closing it as a connection would end the
+         * session on paper.
+         */
+        private static boolean madeByStatementFactory(Expression resource) {
+            return resource instanceof VariableDeclarationExpr v
+                    && v.getVariables().get(0).getInitializer().orElse(null) instanceof MethodCallExpr m
+                    && STATEMENT_FACTORY.matcher(m.getNameAsString()).matches();
         }
 
         /** @return true for a declared type whose close() leaves its connection open (statements, result sets) */

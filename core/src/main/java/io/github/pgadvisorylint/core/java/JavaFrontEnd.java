@@ -53,6 +53,7 @@ import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.ExecutionContext;
 import io.github.pgadvisorylint.core.model.JavaContext;
 import io.github.pgadvisorylint.core.model.KeyPart;
+import io.github.pgadvisorylint.core.model.KeyPopulation;
 import io.github.pgadvisorylint.core.model.KeySpace;
 import io.github.pgadvisorylint.core.model.Language;
 import io.github.pgadvisorylint.core.model.LockKey;
@@ -1357,6 +1358,37 @@ public final class JavaFrontEnd {
             return true;
         }
 
+        /**
+         * A SQL hash over Java input ({@code hashtext(?)}, {@code hashtext('" + name + "')}): the part with
+         * the population of the Java expression bound or spliced there, or the part unchanged when that is
+         * not visible or the SQL already says.
+         */
+        private KeyPart hashedInput(Candidate c, KeyPart part, SqlArgument arg) {
+            if (part.hash().population().cardinality() != KeyPopulation.Cardinality.UNKNOWN) {
+                return part;
+            }
+            String t = arg.text();
+            Expression input = null;
+            for (int k = 0; k < t.length() && input == null; k++) {
+                input = c.text.holeAt(arg.start() + k);
+            }
+            int q = t.indexOf('?');
+            if (input == null && q >= 0 && t.indexOf('?', q + 1) < 0 && c.wrapper == null && c.field == null) {
+                input = ParameterBinder.bound(
+                        c.api, c.call, questionMarksBefore(c.text.text(), arg.start() + q) + 1, null);
+            }
+            if (input == null) {
+                return part;
+            }
+            return new KeyPart(
+                    part.kind(),
+                    null,
+                    part.expression(),
+                    part.origin(),
+                    part.originName(),
+                    part.hash().withPopulation(HashInputs.of(input)));
+        }
+
         /** Replaces parameter parts by the value of the Java expression bound to them, where visible. */
         private LockKey bindParameters(Candidate c, LockKey key, SqlLockCall call) {
             List<KeyPart> parts = new ArrayList<>(key.parts());
@@ -1365,6 +1397,14 @@ public final class JavaFrontEnd {
                 KeyPart part = parts.get(i);
                 SqlArgument arg = call.arguments().get(i);
                 if (part.kind() != KeyPart.Kind.PARAMETER && part.kind() != KeyPart.Kind.UNKNOWN) {
+                    continue;
+                }
+                if (part.hash() != null) {
+                    KeyPart refined = hashedInput(c, part, arg);
+                    if (refined != part) {
+                        parts.set(i, refined);
+                        changed = true;
+                    }
                     continue;
                 }
                 Expression bound = c.text.holeAt(arg.start());
@@ -1404,7 +1444,13 @@ public final class JavaFrontEnd {
                         value.isKnown()
                                 ? value
                                 : new KeyPart(
-                                        KeyPart.Kind.PARAMETER, null, value.expression(), null, null, value.hash()));
+                                        KeyPart.Kind.PARAMETER,
+                                        null,
+                                        value.expression(),
+                                        null,
+                                        null,
+                                        value.hash(),
+                                        BoundTypes.of(bound, arg.text())));
                 changed = true;
             }
             return changed ? new LockKey(key.space(), parts) : key;

@@ -34,6 +34,7 @@ import com.github.javaparser.ast.stmt.ReturnStmt;
 import com.github.javaparser.ast.type.Type;
 import io.github.pgadvisorylint.core.model.KeyHash;
 import io.github.pgadvisorylint.core.model.KeyPart;
+import io.github.pgadvisorylint.core.model.KeyPopulation;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.nio.charset.StandardCharsets;
@@ -365,7 +366,7 @@ final class KeyEvaluator {
             }
             if ((name.equals("hash") || name.equals("hashCode"))
                     && (scope.equals("Objects") || scope.equals("Arrays"))) {
-                return new KeyHash(KeyHash.Function.OBJECTS_HASH, null);
+                return new KeyHash(KeyHash.Function.OBJECTS_HASH, null, HashInputs.of(m.getArguments()));
             }
             if (name.equals("hashCode") && m.getArguments().isEmpty()) {
                 if (m.getScope().isEmpty() || m.getScope().get() instanceof ThisExpr) {
@@ -378,10 +379,10 @@ final class KeyEvaluator {
                 String type = staticType(s);
                 if (type != null) {
                     if (type.equals("String") || type.equals("java.lang.String")) {
-                        return new KeyHash(KeyHash.Function.STRING_HASHCODE, null);
+                        return new KeyHash(KeyHash.Function.STRING_HASHCODE, null, HashInputs.of(s));
                     }
                     if (type.equals("UUID") || type.equals("java.util.UUID")) {
-                        return new KeyHash(KeyHash.Function.UUID_HASHCODE, null);
+                        return new KeyHash(KeyHash.Function.UUID_HASHCODE, null, HashInputs.of(s));
                     }
                     if (type.equals("Object") || isEnumType(type)) {
                         return new KeyHash(KeyHash.Function.IDENTITY_HASHCODE, null);
@@ -391,9 +392,9 @@ final class KeyEvaluator {
                     return new KeyHash(KeyHash.Function.IDENTITY_HASHCODE, null);
                 }
                 if (isStringExpression(s)) {
-                    return new KeyHash(KeyHash.Function.STRING_HASHCODE, null);
+                    return new KeyHash(KeyHash.Function.STRING_HASHCODE, null, HashInputs.of(s));
                 }
-                return new KeyHash(KeyHash.Function.HASHCODE, null);
+                return new KeyHash(KeyHash.Function.HASHCODE, null, HashInputs.of(s));
             }
             if (name.equals("getValue") && m.getScope().orElse(null) instanceof NameExpr n) {
                 Node scopeNode = m.findAncestor(CallableDeclaration.class)
@@ -407,8 +408,18 @@ final class KeyEvaluator {
                                         .filter(p -> p instanceof VariableDeclarator v
                                                 && v.getNameAsString().equals(n.getNameAsString()))
                                         .isPresent()) {
+                            List<Expression> updated = new ArrayList<>();
+                            for (MethodCallExpr u : JavaScopes.callsNamed(scopeNode, "update")) {
+                                if (u.getScope()
+                                        .filter(x -> x.toString().equals(n.getNameAsString()))
+                                        .isPresent()) {
+                                    updated.addAll(u.getArguments());
+                                }
+                            }
                             return new KeyHash(
-                                    t.equals("CRC32") ? KeyHash.Function.CRC32 : KeyHash.Function.ADLER32, null);
+                                    t.equals("CRC32") ? KeyHash.Function.CRC32 : KeyHash.Function.ADLER32,
+                                    null,
+                                    HashInputs.of(updated));
                         }
                     }
                 }
@@ -534,7 +545,16 @@ final class KeyEvaluator {
                 }
                 returns.add(r.getExpression().get());
             }
-            return allHashes(returns, declaring != null ? declaring : file, depth, visiting);
+            KeyHash inner = allHashes(returns, declaring != null ? declaring : file, depth, visiting);
+            if (inner == null || m.getArguments().isEmpty()) {
+                return inner;
+            }
+            // the call's arguments say more about the inputs than the method's parameter names
+            KeyPopulation atCall = HashInputs.of(m.getArguments());
+            return atCall.cardinality() == KeyPopulation.Cardinality.MANY
+                            || inner.population().cardinality() == KeyPopulation.Cardinality.UNKNOWN
+                    ? inner.withPopulation(atCall)
+                    : inner;
         } finally {
             visiting.remove(md);
         }

@@ -2,12 +2,19 @@ package io.github.pgadvisorylint.core.java;
 
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.FieldDeclaration;
+import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
+import com.github.javaparser.ast.expr.ArrayCreationExpr;
+import com.github.javaparser.ast.expr.ArrayInitializerExpr;
 import com.github.javaparser.ast.expr.BinaryExpr;
 import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.FieldAccessExpr;
 import com.github.javaparser.ast.expr.LambdaExpr;
+import com.github.javaparser.ast.expr.LiteralExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.expr.UnaryExpr;
 import com.github.javaparser.ast.stmt.ForEachStmt;
 import com.github.javaparser.ast.stmt.TryStmt;
 import com.github.javaparser.ast.stmt.WhileStmt;
@@ -171,6 +178,10 @@ final class LockOrderAnalyzer {
         if (text.contains("sorted(") || text.contains("TreeSet") || text.contains("TreeMap")) {
             return new LoopOrder(text, true, "sorted before the loop");
         }
+        String fixed = fixedOrder(source, use, 0);
+        if (fixed != null) {
+            return new LoopOrder(text, true, fixed);
+        }
         Expression root = source;
         while (root instanceof MethodCallExpr m && m.getScope().isPresent()) {
             root = m.getScope().get();
@@ -212,6 +223,91 @@ final class LockOrderAnalyzer {
                             : name + " is a " + JavaScopes.simpleTypeName(type) + " with no visible sort");
         }
         return new LoopOrder(text, false, "no visible order");
+    }
+
+    /**
+     * Why an iterated expression visits its elements in an order the language fixes, the same in every
+     * caller and JVM, or null: an enum's {@code values()} and {@code EnumSet}s (declaration order, JLS
+     * 8.9.3; {@code EnumSet} iterates in natural order), and {@code List.of}, {@code Arrays.asList},
+     * {@code Stream.of} or an array initializer of constants, directly or through a local or a constant
+     * field initialised with one. {@code Set.of} and {@code Map.of} are not: their iteration order is
+     * unspecified and varies between JVM runs.
+     */
+    private static String fixedOrder(Expression source, Node use, int depth) {
+        if (depth > 3) {
+            return null;
+        }
+        if (source instanceof MethodCallExpr m) {
+            String name = m.getNameAsString();
+            String scope = m.getScope().map(Node::toString).orElse("");
+            if (name.equals("values")
+                    && m.getArguments().isEmpty()
+                    && !scope.isEmpty()
+                    && Character.isUpperCase(JavaScopes.simpleTypeName(scope).charAt(0))) {
+                return scope + ".values() is in the enum's declaration order";
+            }
+            if (scope.equals("EnumSet")) {
+                return "an EnumSet iterates in the enum's declaration order";
+            }
+            if (((scope.equals("List") || scope.equals("Stream")) && name.equals("of"))
+                    || (scope.equals("Arrays") && (name.equals("asList") || name.equals("stream")))) {
+                return m.getArguments().stream().allMatch(LockOrderAnalyzer::constant)
+                        ? "a fixed list of constants"
+                        : null;
+            }
+            if (name.equals("stream") || name.equals("iterator")) {
+                return m.getScope().map(s -> fixedOrder(s, use, depth + 1)).orElse(null);
+            }
+            return null;
+        }
+        if (source instanceof ArrayCreationExpr a && a.getInitializer().isPresent()) {
+            return a.getInitializer().get().getValues().stream().allMatch(LockOrderAnalyzer::constant)
+                    ? "a fixed array of constants"
+                    : null;
+        }
+        if (source instanceof ArrayInitializerExpr a) {
+            return a.getValues().stream().allMatch(LockOrderAnalyzer::constant) ? "a fixed array of constants" : null;
+        }
+        if (source instanceof NameExpr n) {
+            Optional<VariableDeclarator> local = JavaScopes.local(n.getNameAsString(), use);
+            if (local.isPresent()) {
+                return local.get().getInitializer().isPresent() && !JavaScopes.reassigned(local.get())
+                        ? fixedOrder(local.get().getInitializer().get(), use, depth + 1)
+                        : null;
+            }
+            if (!JavaScopes.isParameter(n.getNameAsString(), use)) {
+                for (Node cur = use; cur != null; cur = cur.getParentNode().orElse(null)) {
+                    if (cur instanceof TypeDeclaration<?> t) {
+                        Optional<FieldDeclaration> f = t.getFieldByName(n.getNameAsString());
+                        if (f.isPresent()) {
+                            return f.get().isFinal()
+                                    ? f.get().getVariables().stream()
+                                            .filter(v -> v.getNameAsString().equals(n.getNameAsString()))
+                                            .findFirst()
+                                            .flatMap(VariableDeclarator::getInitializer)
+                                            .map(i -> fixedOrder(i, i, depth + 1))
+                                            .orElse(null)
+                                    : null;
+                        }
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /** A literal, an enum constant or a constant-named value ({@code A}, {@code Kind.A}, {@code 42L}). */
+    private static boolean constant(Expression e) {
+        if (e instanceof LiteralExpr) {
+            return true;
+        }
+        if (e instanceof UnaryExpr u && u.getExpression() instanceof LiteralExpr) {
+            return true;
+        }
+        String name = e instanceof NameExpr n
+                ? n.getNameAsString()
+                : e instanceof FieldAccessExpr f ? f.getNameAsString() : null;
+        return name != null && name.matches("[A-Z][A-Z0-9_]*");
     }
 
     /**

@@ -1,13 +1,38 @@
 package io.github.pgadvisorylint.core.model;
 
+import java.util.Objects;
+
 /**
  * A key part derived from a hash: which hash, of what, and how wide (RULES.md weak-lock-key-hash;
  * F15 for {@code hashtext}).
  *
- * @param function the hash function
- * @param input    the hashed string when it is a compile-time constant, else null
+ * @param function   the hash function
+ * @param input      the hashed string when it is a compile-time constant, else null
+ * @param population how many distinct inputs the code suggests at run time; {@link KeyPopulation#UNKNOWN}
+ *                   when nothing says, and for a constant input
  */
-public record KeyHash(Function function, String input) {
+public record KeyHash(Function function, String input, KeyPopulation population) {
+
+    /** Checks that the population is set. */
+    public KeyHash {
+        Objects.requireNonNull(function, "function");
+        Objects.requireNonNull(population, "population");
+    }
+
+    /**
+     * A hash whose inputs' population is not known.
+     *
+     * @param function the hash function
+     * @param input    the hashed string when it is a compile-time constant, else null
+     */
+    public KeyHash(Function function, String input) {
+        this(function, input, KeyPopulation.UNKNOWN);
+    }
+
+    /** @return this hash with the population replaced */
+    public KeyHash withPopulation(KeyPopulation p) {
+        return new KeyHash(function, input, p);
+    }
 
     /** Hash functions seen in lock keys. */
     public enum Function {

@@ -15,8 +15,36 @@ import java.util.Objects;
  * @param originName the qualified name of the constant the value comes from (e.g.
  *                   {@code com.acme.LockKeys.INVOICE_JOB}), or null for a literal written in place
  * @param hash       the hash the part is derived from, or null
+ * @param bound      how the value reaches PostgreSQL when Java binds it to a parameter (F20); never null
  */
-public record KeyPart(Kind kind, Long value, String expression, SourceRegion origin, String originName, KeyHash hash) {
+public record KeyPart(
+        Kind kind, Long value, String expression, SourceRegion origin, String originName, KeyHash hash, Bound bound) {
+
+    /**
+     * The SQL type a Java value bound to the part's parameter arrives as, from its setter
+     * ({@code setLong}, {@code setInt}), its Java type ({@code long}, {@code Integer}, a cast) and a cast in
+     * the SQL ({@code ?::int}).
+     */
+    public enum Bound {
+        /** Not bound from Java, or the type is not visible. */
+        UNKNOWN,
+        /** An {@code integer}: {@code setInt}, an {@code int} or {@code Integer}. */
+        INT4,
+        /** A {@code bigint}: {@code setLong}, a {@code long} or {@code Long} (JDBC sends int8). */
+        INT8,
+        /** A 64-bit Java value the SQL casts to {@code integer} ({@code ?::int}): out of range past 2^31-1. */
+        INT8_CAST_TO_INT4
+    }
+
+    /** A part with no Java binding type, see {@link Bound#UNKNOWN}. */
+    public KeyPart(Kind kind, Long value, String expression, SourceRegion origin, String originName, KeyHash hash) {
+        this(kind, value, expression, origin, originName, hash, Bound.UNKNOWN);
+    }
+
+    /** @return this part with its binding type replaced */
+    public KeyPart withBound(Bound b) {
+        return new KeyPart(kind, value, expression, origin, originName, hash, b);
+    }
 
     /** What is known about a key part. */
     public enum Kind {
@@ -34,6 +62,7 @@ public record KeyPart(Kind kind, Long value, String expression, SourceRegion ori
     public KeyPart {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(expression, "expression");
+        Objects.requireNonNull(bound, "bound");
         if ((kind == Kind.KNOWN) != (value != null)) {
             throw new IllegalArgumentException("value must be set exactly for KNOWN parts");
         }

@@ -3,6 +3,7 @@ package io.github.pgadvisorylint.core.sql;
 import io.github.pgadvisorylint.core.keys.PostgresHash;
 import io.github.pgadvisorylint.core.model.KeyHash;
 import io.github.pgadvisorylint.core.model.KeyPart;
+import io.github.pgadvisorylint.core.model.KeyPopulation;
 import io.github.pgadvisorylint.core.model.KeySpace;
 import io.github.pgadvisorylint.core.model.LockKey;
 import io.github.pgadvisorylint.core.source.SourceRegion;
@@ -56,7 +57,9 @@ public final class SqlSites {
         KeyHash.Function fn = extended ? KeyHash.Function.HASHTEXTEXTENDED : KeyHash.Function.HASHTEXT;
         if (m.group(2) == null || (extended && m.group(4) == null)) {
             return KeyPart.hashed(
-                    a.kind() == KeyPart.Kind.KNOWN ? KeyPart.Kind.UNKNOWN : a.kind(), text, new KeyHash(fn, null));
+                    a.kind() == KeyPart.Kind.KNOWN ? KeyPart.Kind.UNKNOWN : a.kind(),
+                    text,
+                    new KeyHash(fn, null, population(a.kind(), m.group(3))));
         }
         String input = m.group(2).replace("''", "'");
         long value = extended
@@ -64,4 +67,25 @@ public final class SqlSites {
                 : PostgresHash.hashtext(input);
         return KeyPart.known(value, text, region.apply(a.start(), a.end()), null, new KeyHash(fn, input));
     }
+
+    /**
+     * What the SQL says about how many values a hashed argument takes: a column of the rows the query
+     * reads is one key per row; otherwise the words of the names in the argument.
+     */
+    private static KeyPopulation population(KeyPart.Kind kind, String argument) {
+        if (kind == KeyPart.Kind.COLUMN) {
+            return KeyPopulation.many("a column, one key per row the query reads");
+        }
+        if (argument == null) {
+            return KeyPopulation.UNKNOWN;
+        }
+        List<String> names = new ArrayList<>();
+        Matcher w = IDENTIFIER.matcher(argument);
+        while (w.find()) {
+            names.add(w.group());
+        }
+        return KeyPopulation.ofIdentifiers(names);
+    }
+
+    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 }
