@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.rules;
 
 import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.keys.KeyShapes;
 import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.KeySpace;
 import io.github.pgadvisorylint.core.model.LockKey;
@@ -29,6 +30,8 @@ import java.util.Map;
  *   <li>exclusive unlock of a key only locked shared, or the reverse (F7: returns false, WARNING);</li>
  *   <li>the other key space: {@code lock(k)} / {@code unlock(0, k)} (F6);</li>
  *   <li>a known key the method (class) never locks, while it locks other known keys;</li>
+ *   <li>a key computed by the same function as every lock's it could release, from a different number of
+ *       inputs ({@link KeyShapes}: {@code lockId(db)} against {@code lockId(db, schema)});</li>
  *   <li>counts of straight-line SQL sites of main code (no branch, loop, catch or lambda around them; not
  *       calls of lock helpers, which keep their own state; not test sources): more unlocks than locks of a
  *       key, or a key locked twice or more and unlocked fewer times (F4: session locks stack);</li>
@@ -121,12 +124,33 @@ public final class UnlockMismatchRule extends AbstractRule {
         if (acquisitions.isEmpty()) {
             return false;
         }
+        List<LockSite> computedElsewise = new ArrayList<>();
         for (LockSite a : acquisitions) {
             if (a.key().mayEqual(r.key())
                     && a.function().level() == LockLevel.SESSION
                     && a.function().mode() == r.function().mode()) {
-                return false; // a lock this unlock may release
+                if (KeyShapes.computedDifferently(a.key(), r.key()).isEmpty()) {
+                    return false; // a lock this unlock may release
+                }
+                computedElsewise.add(a);
             }
+        }
+        if (!computedElsewise.isEmpty()) {
+            KeyShapes.Difference d = KeyShapes.computedDifferently(
+                            computedElsewise.get(0).key(), r.key())
+                    .orElseThrow();
+            LockSite a = computedElsewise.get(0);
+            report(
+                    context,
+                    r,
+                    computedElsewise,
+                    r.display() + " computes its key with " + d.release() + ", but " + where + " locks "
+                            + a.key().display() + ", computed with " + d.hold()
+                            + ": whenever the inputs differ the two keys differ, so the unlock returns false and the"
+                            + " lock stays held until the session ends. Compute the key once, in one method, and use it"
+                            + " for the lock and the unlock.",
+                    "the lock whose key is computed from other inputs");
+            return true;
         }
         List<LockSite> same =
                 acquisitions.stream().filter(a -> sameKey(a.key(), r.key())).toList();

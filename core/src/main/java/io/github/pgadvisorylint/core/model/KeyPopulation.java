@@ -8,8 +8,8 @@ import java.util.Set;
 
 /**
  * How many distinct values the input of a hashed lock key takes at run time, as far as the code says:
- * a handful (configured names, an enum constant's name, a class name, a parameter every caller passes
- * a constant), many (ids, UUIDs, tenants, users, a column read row by row), or unknown. It decides
+ * a handful (a configuration value, an enum constant's name, a class name, a parameter every caller
+ * passes a constant), many (ids, UUIDs, tenants, users, a column read row by row), or unknown. It decides
  * whether a 32-bit hash is worth a {@code weak-lock-key-hash} warning: by the birthday bound, n
  * distinct inputs share a 32-bit hash with probability about n^2/2^33, negligible for a handful and
  * likely for tens of thousands (RULES.md weak-lock-key-hash; F15).
@@ -22,7 +22,7 @@ public record KeyPopulation(Cardinality cardinality, String evidence) {
 
     /** The classes, from fewest to most values. */
     public enum Cardinality {
-        /** A small fixed set: configuration, names of code elements, constants at every call. */
+        /** A small fixed set the code shows: configuration, names of code elements, constants at every call. */
         FEW,
         /** No evidence either way. */
         UNKNOWN,
@@ -113,69 +113,6 @@ public record KeyPopulation(Cardinality cardinality, String evidence) {
             "token",
             "uid");
 
-    /** Words that name something a deployment has a handful of. */
-    private static final Set<String> FEW_WORDS = Set.of(
-            "name",
-            "names",
-            "topic",
-            "publisher",
-            "subscriber",
-            "table",
-            "schema",
-            "job",
-            "task",
-            "lock",
-            "resource",
-            "migration",
-            "migrations",
-            "changelog",
-            "region",
-            "env",
-            "environment",
-            "service",
-            "component",
-            "scheduler",
-            "channel",
-            "type",
-            "kind",
-            "category",
-            "phase",
-            "stage",
-            "queue",
-            "group",
-            "feature",
-            "module",
-            "app",
-            "application",
-            "pipeline",
-            "processor",
-            "handler",
-            "consumer",
-            "producer",
-            "cluster",
-            "shard",
-            "database",
-            "db",
-            "namespace",
-            "leader",
-            "role",
-            "worker",
-            "profile",
-            "mode",
-            "tag",
-            "label",
-            "operation",
-            "action",
-            "step",
-            "batch",
-            "report",
-            "cron",
-            "schedule",
-            "outbox",
-            "partition",
-            "datasource",
-            "tool");
-
     /** Checks that the evidence is set when the class is known. */
     public KeyPopulation {
         Objects.requireNonNull(cardinality, "cardinality");
@@ -194,25 +131,22 @@ public record KeyPopulation(Cardinality cardinality, String evidence) {
 
     /**
      * Classifies by the identifiers the hashed input is written with: an entity word ({@code tenantSlug},
-     * {@code order_id}, {@code userName}) says many, which wins over a name word ({@code jobName},
-     * {@code topic}, {@code logTable}) that says a handful.
+     * {@code order_id}, {@code userName}) says many. No word says a handful: names of topics, jobs or
+     * tables are as open-ended as the code that chooses them, so a handful takes structural evidence
+     * (see {@code HashInputs}).
      *
      * @param identifiers variable, field, method and column names, in the order read
-     * @return the population, {@link #UNKNOWN} when no word decides
+     * @return a population of many, or {@link #UNKNOWN} when no word decides
      */
     public static KeyPopulation ofIdentifiers(List<String> identifiers) {
-        String few = null;
         for (String identifier : identifiers) {
             for (String w : words(identifier)) {
                 if (MANY_WORDS.contains(w)) {
                     return many("a " + w + " value, one key per " + w);
                 }
-                if (few == null && FEW_WORDS.contains(w)) {
-                    few = "a " + w + " name";
-                }
             }
         }
-        return few != null ? few(few) : UNKNOWN;
+        return UNKNOWN;
     }
 
     /**
