@@ -28,8 +28,8 @@ public class MembershipLocks {
     /** Single attach: exclusive on the member, shared on the parent, both in ascending id order. */
     public void lockPair(UUID parentId, UUID memberId) {
         String sql = "SELECT CASE WHEN v.account_id = ? "
-                + "  THEN pg_advisory_xact_lock(?, hashtext(v.account_id::text)) "
-                + "  ELSE pg_advisory_xact_lock_shared(?, hashtext(v.account_id::text)) END "
+                + "  THEN pg_advisory_xact_lock(?, hashtext(v.account_id::text)) "             // may: unordered-multi-key-lock
+                + "  ELSE pg_advisory_xact_lock_shared(?, hashtext(v.account_id::text)) END "  // may: unordered-multi-key-lock
                 + "FROM unnest(?::uuid[]) AS v(account_id) "
                 + "ORDER BY v.account_id";
         jdbc.query(con -> {
