@@ -11,7 +11,21 @@ final class RowSources {
             "(?is)\\bwhere\\b(?:(?!\\bor\\b).)*?(?<![\\w.])(?:\\w+\\.)?id\\s*=\\s*(\\?|:\\w+|\\$\\d+|\\d+|'[^']*'|#\\{[^}]*})");
     private static final Pattern VALUES_SOURCE = Pattern.compile("(?is)\\bfrom\\s*\\(\\s*values\\b");
 
+    private static final Pattern SORTED_SUBQUERY_ONLY = Pattern.compile(
+            "(?is)^\\s*select\\b(?:(?!\\bfrom\\b).)*\\bfrom\\s*\\((.*\\border\\s+by\\b[^()]*(?:\\([^()]*\\)[^()]*)*)\\)"
+                    + "\\s*(?:as\\s+)?\\w+\\s*;?\\s*$");
+
     private RowSources() {}
+
+    /**
+     * @param sql a lock call's context
+     * @return true when the statement reads only one subquery whose last clause sorts its rows, with no
+     *     join, filter or grouping outside it ({@code SELECT pg_advisory_xact_lock(k) FROM (SELECT .. ORDER BY k) s}):
+     *     the form the rule pages give for locking many rows in a fixed order
+     */
+    static boolean sortedSubqueryOnly(SqlContext sql) {
+        return SORTED_SUBQUERY_ONLY.matcher(sql.statementText()).matches();
+    }
 
     /**
      * @param sql a lock call's context

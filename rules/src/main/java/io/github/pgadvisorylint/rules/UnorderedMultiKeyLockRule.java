@@ -215,7 +215,8 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
             if (model.role(site) != SiteRole.HELPER_CALL
                     && site.sql().readsRows()
                     && site.key().hasColumnPart()
-                    && site.sql().clause() != SqlClause.FROM) {
+                    && site.sql().clause() != SqlClause.FROM
+                    && !RowSources.sortedSubqueryOnly(site.sql())) {
                 put(
                         findings,
                         site,

@@ -2,21 +2,26 @@ package io.github.pgadvisorylint.core.sql;
 
 import io.github.pgadvisorylint.core.model.AdvisoryFunction;
 import io.github.pgadvisorylint.core.model.KeyPart;
+import io.github.pgadvisorylint.core.model.LockLevel;
+import io.github.pgadvisorylint.core.model.LockOperation;
 import io.github.pgadvisorylint.core.model.SqlClause;
 import io.github.pgadvisorylint.core.model.SqlContext;
 import java.math.BigInteger;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The SQL front end: finds every advisory-lock call in a SQL text, with its arguments and its query
@@ -88,7 +93,65 @@ public final class SqlAnalyzer {
                     0, "SQL analysis stopped early (" + t.getClass().getSimpleName() + "); results may be incomplete"));
         }
         run.calls.sort(Comparator.comparingInt(SqlLockCall::nameStart));
-        return new SqlAnalysis(run.statements, run.calls, run.problems);
+        return new SqlAnalysis(run.statements, withoutGuardedProbes(sql, run.calls), run.problems);
+    }
+
+    /** Between a try-lock's last argument and an unlock it guards: {@code ) THEN}, with {@code = true} or {@code NOT} around. */
+    private static final Pattern CASE_GUARD =
+            Pattern.compile("(?is)\\s*\\)\\s*(?:=\\s*true\\s*)?then\\s*(?:not\\s+)?\\(?\\s*(?:pg_catalog\\s*\\.\\s*)?");
+
+    /**
+     * Drops the pairs {@code CASE WHEN pg_try_advisory_lock(k) THEN pg_advisory_unlock(k) ... END} of one
+     * statement: the unlock runs only when the try-lock took the key (PostgreSQL evaluates a CASE's
+     * branches only when their condition holds), so the statement holds nothing when it ends. It probes
+     * whether the key is free; it neither takes a lock that outlives it nor releases one it did not take.
+     */
+    private static List<SqlLockCall> withoutGuardedProbes(String sql, List<SqlLockCall> calls) {
+        Set<SqlLockCall> dropped = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (int i = 0; i + 1 < calls.size(); i++) {
+            SqlLockCall t = calls.get(i);
+            SqlLockCall r = calls.get(i + 1);
+            if (t.function().operation() != LockOperation.TRY_ACQUIRE
+                    || r.function().operation() != LockOperation.RELEASE
+                    || t.function().level() != LockLevel.SESSION
+                    || t.function().mode() != r.function().mode()
+                    || t.statementIndex() != r.statementIndex()
+                    || t.arguments().isEmpty()
+                    || !sameArguments(t, r)) {
+                continue;
+            }
+            int from = t.arguments().get(t.arguments().size() - 1).end();
+            if (from <= r.nameStart()
+                    && r.nameStart() <= sql.length()
+                    && CASE_GUARD.matcher(sql.substring(from, r.nameStart())).matches()) {
+                dropped.add(t);
+                dropped.add(r);
+            }
+        }
+        if (dropped.isEmpty()) {
+            return calls;
+        }
+        List<SqlLockCall> kept = new ArrayList<>();
+        for (SqlLockCall c : calls) {
+            if (!dropped.contains(c)) {
+                kept.add(c);
+            }
+        }
+        return kept;
+    }
+
+    private static boolean sameArguments(SqlLockCall a, SqlLockCall b) {
+        if (a.arguments().size() != b.arguments().size()) {
+            return false;
+        }
+        for (int i = 0; i < a.arguments().size(); i++) {
+            String x = a.arguments().get(i).text().replaceAll("\\s+", "");
+            String y = b.arguments().get(i).text().replaceAll("\\s+", "");
+            if (!x.equals(y)) { // two ? are two parameters: the same text, bound by the caller
+                return false;
+            }
+        }
+        return true;
     }
 
     /** A lock call found lexically, before its context is known. */
