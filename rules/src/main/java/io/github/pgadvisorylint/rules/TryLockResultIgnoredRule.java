@@ -3,6 +3,7 @@ package io.github.pgadvisorylint.rules;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.LockOperation;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.PathFinding;
 import io.github.pgadvisorylint.core.model.ResultUse;
 import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.model.SiteUsage;
@@ -11,7 +12,9 @@ import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * {@code try-lock-result-ignored}: the boolean of {@code pg_try_advisory_*} is not what decides whether
@@ -42,6 +45,23 @@ public final class TryLockResultIgnoredRule extends AbstractRule {
 
     @Override
     public void check(RuleContext context) {
+        Set<LockSite> reported = usages(context);
+        for (PathFinding f : context.model().pathFindings()) {
+            if (f.kind() == PathFinding.Kind.WORK_WITHOUT_HOLD && !reported.contains(f.acquisition())) {
+                reportPath(
+                        context,
+                        Severity.ERROR,
+                        f,
+                        f.acquisition().display() + " returns false when another session holds the key, and "
+                                + f.note() + ". Skip the work (return, throw) when the try-lock did not succeed,"
+                                + " or wait with a blocking lock and lock_timeout.");
+            }
+        }
+    }
+
+    /** The checks of each site's result use; returns the try-locks reported, whose paths need no second finding. */
+    private static Set<LockSite> usages(RuleContext context) {
+        Set<LockSite> reported = new HashSet<>();
         for (LockSite site : context.model().sites()) {
             SiteUsage usage = context.model().usage(site);
             boolean helperCall = context.model().role(site) == SiteRole.HELPER_CALL;
@@ -76,6 +96,7 @@ public final class TryLockResultIgnoredRule extends AbstractRule {
                                     + ": the guarded work runs either way. Read the boolean and skip the "
                                     + "work when it is false, e.g. " + example + ".",
                             related);
+                    reported.add(site);
                 }
             } else if (op == LockOperation.RELEASE && usage.result() == ResultUse.DISCARDED) {
                 context.report(
@@ -89,5 +110,6 @@ public final class TryLockResultIgnoredRule extends AbstractRule {
                         related);
             }
         }
+        return reported;
     }
 }

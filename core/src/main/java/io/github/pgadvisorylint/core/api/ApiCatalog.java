@@ -11,6 +11,7 @@ import static io.github.pgadvisorylint.core.api.Role.DESCRIBES_RESULT;
 import static io.github.pgadvisorylint.core.api.Role.EXECUTES_SQL;
 import static io.github.pgadvisorylint.core.api.Role.FETCHES_LIST;
 import static io.github.pgadvisorylint.core.api.Role.FETCHES_ONE;
+import static io.github.pgadvisorylint.core.api.Role.GUARDS;
 import static io.github.pgadvisorylint.core.api.Role.ITERATES;
 import static io.github.pgadvisorylint.core.api.Role.LOGS;
 import static io.github.pgadvisorylint.core.api.Role.PASSES_VALUE;
@@ -739,6 +740,17 @@ public final class ApiCatalog {
                 "getProperty",
                 "getenv");
         t.add(ApiFamily.JDK, Set.of("PrintStream"), roles(LOGS, TAKES_NO_SQL), "println", "print", "printf");
+        // precondition checks: Guava, Spring, Commons Lang; each throws when its condition is false
+        t.add(
+                ApiFamily.GENERIC,
+                Set.of("Preconditions", "Assert", "Validate", "Verify"),
+                roles(GUARDS, TAKES_NO_SQL),
+                "checkState",
+                "checkArgument",
+                "state",
+                "isTrue",
+                "validState",
+                "verify");
 
         // logging
         t.add(

@@ -46,6 +46,11 @@ public enum Role {
     CLOSES,
     /** Runs a callback on one connection for the callback's whole length ({@code Session.doWork}, JDBI {@code withHandle}). */
     PINS_CONNECTION,
+    /**
+     * Throws when its first argument is false and returns otherwise: a precondition check
+     * ({@code Preconditions.checkState}, Spring {@code Assert.state}, Commons {@code Validate.isTrue}).
+     */
+    GUARDS,
     /** Only logs or prints; never touches the database. */
     LOGS,
     /** A getter, check, conversion or clock read that cannot fail in practice (not treated as throwing). */

@@ -68,7 +68,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /**
  * Lowers the method bodies of one compilation unit to control-flow graphs of {@link FlowEvent}s
@@ -248,11 +247,6 @@ public final class FlowLowering {
     /** A dangling successor slot: {@code next[slot]} of node {@code node} is still to be linked. */
     private record End(int node, int slot) {}
 
-    /** Calls that return a statement, query or result set of the connection they are called on. */
-    private static final Pattern STATEMENT_FACTORY = Pattern.compile(
-            "prepare(Statement|Call)?|create(Statement|Query|Update|Call|NativeQuery|Batch)|executeQuery|getResultSet"
-                    + "|getGeneratedKeys");
-
     /** A pending {@code finally} action: a block, or the closes of try-with-resources. */
     private record Finally(BlockStmt block, List<String> closes, int handler, int depth) {}
 
@@ -398,6 +392,13 @@ public final class FlowLowering {
                 return statements(b.getStatements(), ends);
             }
             if (s instanceof ExpressionStmt e) {
+                Expression guarded = guardedCondition(e.getExpression());
+                if (guarded != null) {
+                    // checkState(locked, ..): throws when the condition is false, goes on when it is true
+                    Cond c = condition(guarded, ends);
+                    link(c.whenFalse, handlers.peek());
+                    return c.whenTrue;
+                }
                 return value(e.getExpression(), ends).ends;
             }
             if (s instanceof IfStmt i) {
@@ -1053,10 +1054,79 @@ public final class FlowLowering {
          * The lowering aliases such a value to its connection, so closing it as a connection would end the
          * session on paper.
          */
-        private static boolean madeByStatementFactory(Expression resource) {
+        private boolean madeByStatementFactory(Expression resource) {
             return resource instanceof VariableDeclarationExpr v
                     && v.getVariables().get(0).getInitializer().orElse(null) instanceof MethodCallExpr m
-                    && STATEMENT_FACTORY.matcher(m.getNameAsString()).matches();
+                    && (API.is(Role.PREPARES_SQL, m.getNameAsString())
+                            || API.is(Role.CARRIES_RECEIVER, m.getNameAsString()));
+        }
+
+        /**
+         * The condition a guard call throws on when false: a {@link Role#GUARDS} method of the catalog
+         * called on its class or statically imported ({@code Preconditions.checkState(c, ..)}), or a method
+         * of this file whose body is only {@code if (!c) throw ..} on its first parameter. Null for any
+         * other expression.
+         */
+        private Expression guardedCondition(Expression e) {
+            if (!(e instanceof MethodCallExpr m) || m.getArguments().isEmpty()) {
+                return null;
+            }
+            String name = m.getNameAsString();
+            String scope = m.getScope().map(Node::toString).orElse("");
+            boolean library = API.is(Role.GUARDS, name)
+                    && (scope.isEmpty()
+                            ? m.findCompilationUnit()
+                                    .map(u -> u.getImports().stream()
+                                            .anyMatch(i -> i.isStatic()
+                                                    && (i.getNameAsString().endsWith("." + name) || i.isAsterisk())))
+                                    .orElse(false)
+                            : Character.isUpperCase(scope.charAt(scope.lastIndexOf('.') + 1)));
+            if (library) {
+                return m.getArgument(0);
+            }
+            return scope.isEmpty() || scope.equals("this") ? localGuard(m) : null;
+        }
+
+        /** The first argument of a call of a method of this file that only throws when its first parameter is false. */
+        private static Expression localGuard(MethodCallExpr m) {
+            Optional<CompilationUnit> unit = m.findCompilationUnit();
+            if (unit.isEmpty()) {
+                return null;
+            }
+            for (MethodDeclaration md : unit.get()
+                    .findAll(
+                            MethodDeclaration.class,
+                            d -> d.getNameAsString().equals(m.getNameAsString())
+                                    && d.getParameters().size()
+                                            == m.getArguments().size())) {
+                if (md.getBody().isEmpty()
+                        || md.getBody().get().getStatements().size() != 1
+                        || !md.getParameter(0).getType().asString().equals("boolean")
+                        || !(md.getBody().get().getStatement(0) instanceof IfStmt i)
+                        || i.getElseStmt().isPresent()
+                        || !(i.getCondition() instanceof UnaryExpr u)
+                        || u.getOperator() != UnaryExpr.Operator.LOGICAL_COMPLEMENT
+                        || !u.getExpression()
+                                .toString()
+                                .equals(md.getParameter(0).getNameAsString())
+                        || !throwsOnly(i.getThenStmt())) {
+                    continue;
+                }
+                return m.getArgument(0);
+            }
+            return null;
+        }
+
+        private static boolean throwsOnly(Statement s) {
+            if (s instanceof ThrowStmt) {
+                return true;
+            }
+            return s instanceof BlockStmt b
+                    && b.getStatements().isNonEmpty()
+                    && b.getStatements()
+                            .getLast()
+                            .filter(x -> x instanceof ThrowStmt)
+                            .isPresent();
         }
 
         /** @return true for a declared type whose close() leaves its connection open (statements, result sets) */

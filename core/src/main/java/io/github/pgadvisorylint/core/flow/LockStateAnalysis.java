@@ -300,6 +300,11 @@ public final class LockStateAnalysis {
         final Map<String, Set<Integer>> releasedAt = new TreeMap<>();
 
         final Map<String, PathFinding> releaseFindings = new TreeMap<>();
+        /** Per work node id: the try-locks held, and failed, by the states that reached it. */
+        final Map<Integer, Set<String>> heldAtWork = new TreeMap<>();
+
+        final Map<Integer, Set<String>> failedAtWork = new TreeMap<>();
+        final List<PathFinding> workFindings = new ArrayList<>();
         final Set<String> handedOver = new TreeSet<>();
         /** What later nodes can still observe: facts nobody reads again are dropped from the states. */
         final Downstream downstream;
@@ -377,6 +382,11 @@ public final class LockStateAnalysis {
                 for (PathState s : fresh) {
                     if (!in.get(n).contains(s)) {
                         continue; // joined into another state since it arrived; that one is pending too
+                    }
+                    if ((node.event().kind() == FlowEvent.Kind.EXECUTE
+                                    || node.event().kind() == FlowEvent.Kind.CALL)
+                            && !node.onException().isEmpty()) {
+                        outcomesAtWork(node, s);
                     }
                     Out o = new Out(node.next().size());
                     transfer(node, s, o);
@@ -562,6 +572,57 @@ public final class LockStateAnalysis {
                 enqueue(work, target);
             }
             return true;
+        }
+
+        /**
+         * Notes, at a node doing work, which try-locks arriving states hold and which they failed: work
+         * reached both holding a try-lock and after it returned false runs with and without the lock.
+         */
+        private void outcomesAtWork(FlowNode node, PathState s) {
+            if (s.failed().isEmpty()) {
+                for (String k : s.held().keySet()) {
+                    heldAtWork.computeIfAbsent(node.id(), x -> new TreeSet<>()).add(id(k));
+                }
+                return;
+            }
+            for (String k : s.held().keySet()) {
+                heldAtWork.computeIfAbsent(node.id(), x -> new TreeSet<>()).add(id(k));
+            }
+            failedAtWork.computeIfAbsent(node.id(), x -> new TreeSet<>()).addAll(s.failed());
+        }
+
+        /**
+         * Work both under a try-lock and after the same try-lock returned false: the result was tested (a
+         * wait for a deadline, a log line) but the work runs either way. One finding per try-lock, at its
+         * first such node.
+         */
+        private void workWithoutHold() {
+            Set<String> reported = new TreeSet<>();
+            for (Map.Entry<Integer, Set<String>> e : failedAtWork.entrySet()) {
+                Set<String> held = heldAtWork.getOrDefault(e.getKey(), Set.of());
+                FlowNode node = flow.nodes().get(e.getKey());
+                for (String f : e.getValue()) {
+                    LockSite site = sites.get(f);
+                    if (site == null
+                            || !held.contains(f)
+                            || site.function().operation() != LockOperation.TRY_ACQUIRE
+                            || Integer.valueOf(node.id()).equals(acquiredHere.get(f))
+                            || node.region() == null
+                            || !reported.add(f)) {
+                        continue;
+                    }
+                    workFindings.add(new PathFinding(
+                            PathFinding.Kind.WORK_WITHOUT_HOLD,
+                            site,
+                            null,
+                            site.region(),
+                            "the work here runs both when " + site.display() + " returned true and when it returned"
+                                    + " false: the result is tested, but on the false path the code goes on into the"
+                                    + " same work without the lock",
+                            List.of(new PathFinding.Step(
+                                    node.region(), "this work also runs when the try-lock failed"))));
+                }
+            }
         }
 
         /** Marks the holds on connections in an open transaction as having had work done under them. */
@@ -1509,6 +1570,10 @@ public final class LockStateAnalysis {
             }
             for (PathFinding f : releaseFindings.values()) {
                 out.putIfAbsent(f.kind() + "|" + f.at() + "|" + f.release().id(), f);
+            }
+            workWithoutHold();
+            for (PathFinding f : workFindings) {
+                out.putIfAbsent(f.kind() + "|" + f.at() + "|" + f.acquisition().id(), f);
             }
         }
 

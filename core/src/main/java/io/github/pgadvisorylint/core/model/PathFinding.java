@@ -44,7 +44,12 @@ public record PathFinding(
          * A method catches the failure of its blocking acquisition and returns normally, with no result
          * that says so: its callers carry on into the work without the lock.
          */
-        FAILURE_SWALLOWED
+        FAILURE_SWALLOWED,
+        /**
+         * Work runs both holding a try-lock and after the same try-lock returned false: the result is
+         * tested (a deadline, a log line) but does not decide whether the work runs.
+         */
+        WORK_WITHOUT_HOLD
     }
 
     /**
