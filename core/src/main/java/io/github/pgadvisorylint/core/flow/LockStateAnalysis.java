@@ -579,16 +579,20 @@ public final class LockStateAnalysis {
          * reached both holding a try-lock and after it returned false runs with and without the lock.
          */
         private void outcomesAtWork(FlowNode node, PathState s) {
-            if (s.failed().isEmpty()) {
-                for (String k : s.held().keySet()) {
-                    heldAtWork.computeIfAbsent(node.id(), x -> new TreeSet<>()).add(id(k));
-                }
-                return;
-            }
+            Set<String> held = new TreeSet<>();
             for (String k : s.held().keySet()) {
-                heldAtWork.computeIfAbsent(node.id(), x -> new TreeSet<>()).add(id(k));
+                held.add(id(k));
             }
-            failedAtWork.computeIfAbsent(node.id(), x -> new TreeSet<>()).addAll(s.failed());
+            if (!held.isEmpty()) {
+                heldAtWork.computeIfAbsent(node.id(), x -> new TreeSet<>()).addAll(held);
+            }
+            for (String f : s.failed()) {
+                if (!held.contains(f)) { // a later attempt failed, an earlier one still holds: held
+                    failedAtWork
+                            .computeIfAbsent(node.id(), x -> new TreeSet<>())
+                            .add(f);
+                }
+            }
         }
 
         /**

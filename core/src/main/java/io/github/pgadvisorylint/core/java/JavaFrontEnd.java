@@ -544,7 +544,7 @@ public final class JavaFrontEnd {
         FileScan(SourceFile file, CompilationUnit unit, KeyEvaluator keys, HelperRegistry helpers) {
             this.file = file;
             this.unit = unit;
-            this.strings = new StringEvaluator(file, unit);
+            this.strings = new StringEvaluator(file, unit, keys.project);
             this.sqlWrappers = new SqlWrappers(unit);
             this.keys = keys;
             this.helpers = helpers;

@@ -33,8 +33,8 @@ public final class JavaOutline {
     /** Bodies up to this length (characters between the braces) are kept: getters, setters. */
     static final int KEPT_BODY_CHARS = 200;
 
-    /** Words (lower case) whose mention keeps a body: what a hash of a run-time value is made of. */
-    private static final List<String> KEEP_WORDS = List.of("hash", "crc", "adler", "checksum");
+    /** Words (lower case) whose mention keeps a body: what a hash of a run-time value, or lock SQL, is made of. */
+    private static final List<String> KEEP_WORDS = List.of("hash", "crc", "adler", "checksum", "advisory");
 
     private JavaOutline() {}
 

@@ -1007,6 +1007,22 @@ final class KeyEvaluator {
     }
 
     private StringEvaluator strings(SourceFile file, CompilationUnit unit) {
-        return stringEvaluators.computeIfAbsent(unit, u -> new StringEvaluator(file, u));
+        return stringEvaluators.computeIfAbsent(unit, u -> new StringEvaluator(file, u, project));
     }
+
+    /** Other files' types and their string evaluators, for static methods that return SQL. */
+    final StringEvaluator.Project project = new StringEvaluator.Project() {
+        @Override
+        public TypeDeclaration<?> type(String simpleName) {
+            List<TypeDeclaration<?>> types = index.types(simpleName);
+            return types.size() == 1 ? types.get(0) : null;
+        }
+
+        @Override
+        public StringEvaluator evaluatorOf(TypeDeclaration<?> type) {
+            SourceFile declaring = index.fileOf(type);
+            Optional<CompilationUnit> unit = type.findCompilationUnit();
+            return declaring == null || unit.isEmpty() ? null : strings(declaring, unit.get());
+        }
+    };
 }

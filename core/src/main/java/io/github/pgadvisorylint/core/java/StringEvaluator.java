@@ -85,7 +85,31 @@ final class StringEvaluator {
     private final Set<String> typeNames = new HashSet<>();
     private final Set<VariableDeclarator> usedConstants = new HashSet<>();
 
+    /**
+     * Where methods of other files are found: a type's declaration by simple name (unique in the project)
+     * and the evaluator of the file declaring it; null when only this file is evaluated.
+     */
+    interface Project {
+        /** @return the one type of the project with this simple name, or null */
+        TypeDeclaration<?> type(String simpleName);
+
+        /** @return the evaluator of the file declaring the type */
+        StringEvaluator evaluatorOf(TypeDeclaration<?> type);
+    }
+
+    private Project project;
+
     StringEvaluator(SourceFile file, Node unit) {
+        this(file, unit, null);
+    }
+
+    /**
+     * @param file    the file
+     * @param unit    its syntax tree
+     * @param project where static methods of other files that return SQL are found, or null
+     */
+    StringEvaluator(SourceFile file, Node unit, Project project) {
+        this.project = project;
         this.file = file;
         // one pre-order walk for both (the same order as two findAll calls)
         unit.walk(node -> {
@@ -349,7 +373,119 @@ final class StringEvaluator {
                         || (scope instanceof NameExpr sn && typeNames.contains(sn.getNameAsString())))) {
             return inline(call, depth, visiting);
         }
+        if (choices != null
+                && project != null
+                && scope instanceof NameExpr sn
+                && Character.isUpperCase(sn.getNameAsString().charAt(0))) {
+            return remote(call, sn.getNameAsString());
+        }
         return null;
+    }
+
+    /**
+     * A static method of another file that returns SQL ({@code LockSql.lock(true, false)}): every text its
+     * returns give with its parameters bound to the call's arguments (flags pick branches there), one of
+     * them per path here. The chars come from another file, so they carry no offsets of this one; a hole
+     * is kept when it is a parameter concatenated as is, bound to the call's argument.
+     */
+    private JavaText remote(MethodCallExpr call, String typeName) {
+        TypeDeclaration<?> type = project.type(typeName);
+        if (type == null) {
+            return null;
+        }
+        MethodDeclaration found = null;
+        for (MethodDeclaration m : type.getMethodsByName(call.getNameAsString())) {
+            if (m.getParameters().size() == call.getArguments().size()) {
+                if (found != null) {
+                    return null; // overloaded: not resolved by name and arity
+                }
+                found = m;
+            }
+        }
+        if (found == null
+                || !found.isStatic()
+                || found.getBody().isEmpty()
+                || found.getParameters().stream().anyMatch(p -> p.isVarArgs())
+                || !(found.getType().asString().equals("String")
+                        || found.getType().asString().equals("java.lang.String"))) {
+            return null;
+        }
+        StringEvaluator other = project.evaluatorOf(type);
+        if (other == null || other == this) {
+            return null;
+        }
+        List<JavaText> texts = other.returnsOf(found, call);
+        if (texts == null || texts.isEmpty()) {
+            return null;
+        }
+        JavaText picked = texts.get(texts.size() == 1 ? 0 : choices.choose(null, texts.size()));
+        JavaText out = new JavaText();
+        for (int i = 0; i < picked.length(); i++) {
+            Expression hole = picked.holeAt(i);
+            int parameter = hole instanceof NameExpr n ? parameterIndex(found, n.getNameAsString()) : -1;
+            if (parameter >= 0) {
+                out.appendHole(call.getArgument(parameter));
+            } else {
+                out.append(picked.text().charAt(i), JavaText.SYNTHETIC);
+            }
+        }
+        return out.viaConstant(typeName + "." + found.getNameAsString() + "(..)");
+    }
+
+    private static int parameterIndex(MethodDeclaration m, String name) {
+        for (int i = 0; i < m.getParameters().size(); i++) {
+            if (m.getParameter(i).getNameAsString().equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Every text a method of this file returns with its parameters bound to a call's arguments (a call in
+     * another file, whose literal arguments pick branches). Null when this evaluator is already
+     * enumerating (a cycle between files), or when too many texts or paths.
+     *
+     * @param m    a method of this file
+     * @param call the call
+     * @return the distinct texts, sorted by text, or null
+     */
+    List<JavaText> returnsOf(MethodDeclaration m, MethodCallExpr call) {
+        if (choices != null) {
+            return null;
+        }
+        Choices ch = new Choices();
+        choices = ch;
+        try {
+            Map<String, JavaText> out = new TreeMap<>();
+            List<Expression> returned = reachableReturns(m);
+            if (returned.isEmpty()) {
+                return null;
+            }
+            for (int path = 0; path < MAX_PATHS; path++) {
+                ch.startPath();
+                frame = new Frame(m, call, null, ++frameIds);
+                int pick = returned.size() == 1 ? 0 : ch.choose(null, returned.size());
+                Set<Node> visiting = new HashSet<>();
+                visiting.add(m);
+                JavaText t = eval(returned.get(pick), 0, visiting);
+                if (t != null) {
+                    out.putIfAbsent(t.text(), t);
+                    if (out.size() > MAX_ALTERNATIVES) {
+                        return null;
+                    }
+                }
+                if (!ch.advance()) {
+                    return out.isEmpty() ? null : new ArrayList<>(out.values());
+                }
+            }
+            return null;
+        } catch (StackOverflowError | RuntimeException ex) {
+            return null;
+        } finally {
+            choices = null;
+            frame = null;
+        }
     }
 
     /**
@@ -749,6 +885,15 @@ final class StringEvaluator {
                 && m.getScope().isPresent()) {
             appended.add(m.getArgument(0));
             cur = m.getScope().get();
+        }
+        if (cur instanceof NameExpr local && !appended.isEmpty()) {
+            // sb.append(..).toString() on a local builder: its appends so far, then the chain's
+            JavaText base = localBuilder(local, depth, visiting);
+            if (base == null) {
+                return null;
+            }
+            Collections.reverse(appended);
+            return appendAll(base, appended, depth, visiting);
         }
         if (!(cur instanceof ObjectCreationExpr oc
                 && BUILDERS.contains(oc.getType().getNameAsString()))) {

@@ -38,6 +38,58 @@ class SqlValueFlowTest {
                 .toList();
     }
 
+    private List<LockSite> sites(String helper, String caller) throws Exception {
+        Path h = root.resolve("src/sqlkit/LockSql.java");
+        Files.createDirectories(h.getParent());
+        Files.writeString(h, helper);
+        return sites(caller);
+    }
+
+    private static final String LOCK_SQL = """
+            package sqlkit;
+            public final class LockSql {
+              public static String lock(boolean tryOnly, boolean transaction) {
+                StringBuilder sql = new StringBuilder("SELECT pg_");
+                if (tryOnly) {
+                  sql.append("try_");
+                }
+                sql.append("advisory_");
+                if (transaction) {
+                  sql.append("xact_");
+                }
+                return sql.append("lock(?)").toString();
+              }
+              public static String pair(boolean transaction) {
+                return transaction ? "SELECT pg_advisory_xact_lock(?, ?)" : "SELECT pg_advisory_lock(?, ?)";
+              }
+              public static String keyed(String key) {
+                return "SELECT pg_advisory_unlock(" + key + ")";
+              }
+            }
+            """;
+
+    @Test
+    void flagsAtTheCallPickTheTextOfAStaticMethodOfAnotherFile() throws Exception {
+        List<LockSite> s = sites(LOCK_SQL, """
+                import java.sql.*;
+                import sqlkit.LockSql;
+                class Locks { // its advisory locks come from LockSql
+                  void run(Connection c, long k, int t, boolean wait) throws SQLException {
+                    c.prepareStatement(LockSql.lock(false, false)).execute();
+                    c.prepareStatement(LockSql.lock(true, true)).execute();
+                    c.prepareStatement(LockSql.pair(false)).execute();
+                    c.prepareStatement(LockSql.lock(!wait, false)).execute();
+                    c.prepareStatement(LockSql.keyed("k")).execute();
+                  }
+                }
+                """);
+        assertThat(functions(s, 5)).containsExactly("pg_advisory_lock");
+        assertThat(functions(s, 6)).containsExactly("pg_try_advisory_xact_lock");
+        assertThat(functions(s, 7)).containsExactly("pg_advisory_lock");
+        assertThat(functions(s, 8)).containsExactly("pg_advisory_lock", "pg_try_advisory_lock");
+        assertThat(functions(s, 9)).containsExactly("pg_advisory_unlock");
+    }
+
     @Test
     void aBuilderChainWithTwoUndecidedFlagsGivesEveryCall() throws Exception {
         List<LockSite> s = sites("""
