@@ -29,6 +29,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import javax.sql.PooledConnection;
 import org.junit.jupiter.api.DynamicNode;
@@ -36,7 +37,7 @@ import org.junit.jupiter.api.TestFactory;
 import org.postgresql.ds.PGConnectionPoolDataSource;
 
 /**
- * The PostgreSQL facts of docs/postgresql-facts.md (F1-F20), each run against a real server of every version
+ * The PostgreSQL facts of docs/postgresql-facts.md (F1-F21), each run against a real server of every version
  * in {@link PostgresServers#versions()}, oldest first, one server per version. F10 needs PgBouncer and is not
  * here. F8 is measured per plan shape by {@link LimitQueryMeasurements}. A fact that does not hold on a version
  * fails with what the server did instead. Each fact uses its own keys and leaves no lock behind.
@@ -121,6 +122,10 @@ class PostgresFactsTest {
                                                         b,
                                                         "F20 the two-int form takes no bigint: a long bound fails at once, a cast fails past 2^31-1",
                                                         PostgresFactsTest::f20),
+                                                fact(
+                                                        b,
+                                                        "F21 a concurrent index build deadlocks with a blocking waiter for the lock its session holds",
+                                                        PostgresFactsTest::f21),
                                                 fact(
                                                         b,
                                                         "F11 a full lock table fails every lock; the locks taken stay",
@@ -576,6 +581,221 @@ class PostgresFactsTest {
                         .isInstanceOf(SQLException.class)
                         .hasMessageContaining("does not exist");
             }
+        }
+    }
+
+    /**
+     * F21: session A holds a session lock and builds an index concurrently; session B waits for the same key, as a
+     * second instance starting its migrations does. The build waits for B's snapshot (its virtual transaction) while
+     * B waits for A's key: PostgreSQL detects the cycle. B has waited past its {@code deadlock_timeout} (checked
+     * once, before the cycle existed), so the build is the victim and leaves an invalid index. Every wait is bounded
+     * by {@code lock_timeout} or {@code statement_timeout}.
+     */
+    static void f21(PostgresServer s) throws Exception {
+        try (Connection a = s.connect("f21-a")) {
+            exec(a, "DROP TABLE IF EXISTS f21_t");
+            exec(a, "CREATE TABLE f21_t (id int, v int)");
+            exec(a, "INSERT INTO f21_t SELECT g, g FROM generate_series(1, 1000) g");
+        }
+        for (String[] waiter : new String[][] {
+            {"a blocking session lock in autocommit", "", "SELECT pg_advisory_lock(401)"},
+            {"a blocking session lock in a transaction", "BEGIN", "SELECT pg_advisory_lock(401)"},
+            {"a blocking transaction lock in a transaction", "BEGIN", "SELECT pg_advisory_xact_lock(401)"},
+            {"a blocking transaction lock in autocommit", "", "SELECT pg_advisory_xact_lock(401)"}
+        }) {
+            Blocked build = buildWithWaiter(s, waiter[1], waiter[2], "CREATE INDEX CONCURRENTLY f21_v ON f21_t (v)");
+            assertThat(build.state())
+                    .as("the build, while B waits with %s", waiter[0])
+                    .isEqualTo("40P01");
+            assertThat(build.message()).contains("virtual transaction");
+            assertThat(build.waiter()).as("B, %s, once A unlocked", waiter[0]).isEqualTo("granted");
+            assertThat(build.invalidIndexes()).as("indexes left invalid").containsExactly("f21_v");
+        }
+        try (Connection a = s.connect("f21-a")) {
+            exec(a, "CREATE INDEX f21_v ON f21_t (v)");
+        }
+        Blocked reindex = buildWithWaiter(s, "", "SELECT pg_advisory_lock(401)", "REINDEX INDEX CONCURRENTLY f21_v");
+        assertThat(reindex.state()).as("REINDEX CONCURRENTLY while B waits").isEqualTo("40P01");
+        assertThat(reindex.invalidIndexes()).as("indexes left invalid").containsExactly("f21_v_ccnew");
+        try (Connection a = s.connect("f21-a")) {
+            exec(a, "CREATE INDEX f21_v ON f21_t (v)");
+        }
+        Blocked drop = buildWithWaiter(s, "", "SELECT pg_advisory_lock(401)", "DROP INDEX CONCURRENTLY f21_v");
+        assertThat(drop.state()).as("DROP INDEX CONCURRENTLY while B waits").isEqualTo("completed");
+        assertThat(drop.waitedWhileBuilding())
+                .as("B still waiting when the drop ended")
+                .isTrue();
+
+        Blocked shortTimeout = buildWithWaiter(
+                s,
+                "SET lock_timeout = '1500ms'",
+                "SELECT pg_advisory_lock(401)",
+                "CREATE INDEX CONCURRENTLY f21_v ON f21_t (v)");
+        assertThat(shortTimeout.waiter())
+                .as("B with a lock_timeout below the deadlock_timeout")
+                .isEqualTo("55P03");
+        assertThat(shortTimeout.state()).as("the build once B gave up").isEqualTo("completed");
+        assertThat(shortTimeout.millis()).as("ms the build waited for B").isGreaterThan(500);
+        assertThat(shortTimeout.invalidIndexes()).isEmpty();
+        FactsReport.record(
+                s,
+                "F21",
+                "ms a build waited for a waiter with lock_timeout 1500ms",
+                Long.toString(shortTimeout.millis()));
+
+        pollingWaiter(s);
+        pollingInOneStatement(s);
+        try (Connection a = s.connect("f21-a")) {
+            exec(a, "DROP TABLE f21_t");
+        }
+    }
+
+    /**
+     * What happened to A's statement and to B's wait.
+     *
+     * @param state                SQLSTATE of A's statement, or {@code completed}
+     * @param message              its error message, or empty
+     * @param waiter               B's outcome: {@code granted} or its SQLSTATE
+     * @param waitedWhileBuilding  B was still waiting when A's statement ended
+     * @param millis               how long A's statement ran
+     * @param invalidIndexes       the invalid indexes of the table afterwards (then dropped)
+     */
+    record Blocked(
+            String state,
+            String message,
+            String waiter,
+            boolean waitedWhileBuilding,
+            long millis,
+            List<String> invalidIndexes) {}
+
+    /**
+     * A holds key 401 and runs {@code ddl} while B waits for the key. Both sessions have {@code deadlock_timeout}
+     * 100 ms; B has waited 400 ms (its one deadlock check done) before A starts. When B sets a lock_timeout of its own
+     * ({@code waiterSetup}), both have {@code deadlock_timeout} 3 s and A starts at once. B's wait is bounded by 20 s,
+     * A's statement by 20 s.
+     */
+    static Blocked buildWithWaiter(PostgresServer s, String waiterSetup, String waiterLock, String ddl)
+            throws Exception {
+        try (Connection a = s.connect("f21-a");
+                Connection b = s.connect("f21-b")) {
+            boolean ownTimeout = waiterSetup.startsWith("SET lock_timeout");
+            String deadlockTimeout = ownTimeout ? "3s" : "100ms";
+            exec(a, "SET deadlock_timeout = '" + deadlockTimeout + "'");
+            exec(a, "SET statement_timeout = '20s'");
+            exec(b, "SET deadlock_timeout = '" + deadlockTimeout + "'");
+            exec(b, "SET lock_timeout = '20s'");
+            boolean inTransaction = waiterSetup.equals("BEGIN");
+            if (inTransaction) {
+                b.setAutoCommit(false);
+            } else if (!waiterSetup.isEmpty()) {
+                exec(b, waiterSetup);
+            }
+            exec(a, "SELECT pg_advisory_lock(401)");
+            int waiterPid = pid(b);
+            CompletableFuture<SQLException> wait = CompletableFuture.supplyAsync(() -> attempt(b, waiterLock));
+            waitUntilWaiting(s, waiterPid);
+            if (!ownTimeout) {
+                Thread.sleep(400);
+            }
+            long start = System.nanoTime();
+            SQLException e = attempt(a, ddl);
+            long millis = (System.nanoTime() - start) / 1_000_000;
+            boolean stillWaiting = !wait.isDone();
+            exec(a, "SELECT pg_advisory_unlock(401)");
+            SQLException waited = wait.get(30, TimeUnit.SECONDS);
+            if (inTransaction) {
+                b.rollback();
+                b.setAutoCommit(true);
+            }
+            exec(b, "SELECT pg_advisory_unlock_all()");
+            List<String> invalid = new ArrayList<>();
+            try (Statement st = a.createStatement();
+                    ResultSet rs = st.executeQuery("SELECT indexrelid::regclass::text FROM pg_index"
+                            + " WHERE indrelid = 'f21_t'::regclass AND NOT indisvalid ORDER BY 1")) {
+                while (rs.next()) {
+                    invalid.add(rs.getString(1));
+                }
+            }
+            exec(a, "DROP INDEX IF EXISTS f21_v");
+            exec(a, "DROP INDEX IF EXISTS f21_v_ccnew");
+            return new Blocked(
+                    e == null ? "completed" : e.getSQLState(),
+                    e == null ? "" : e.getMessage(),
+                    waited == null ? "granted" : waited.getSQLState(),
+                    stillWaiting,
+                    millis,
+                    invalid);
+        }
+    }
+
+    /** B polls with a try-lock, each try its own statement in autocommit, sleeping between: A's build completes. */
+    static void pollingWaiter(PostgresServer s) throws Exception {
+        try (Connection a = s.connect("f21-a");
+                Connection b = s.connect("f21-b")) {
+            exec(a, "SET statement_timeout = '20s'");
+            exec(a, "SELECT pg_advisory_lock(402)");
+            AtomicBoolean polling = new AtomicBoolean(true);
+            CompletableFuture<Boolean> poller = CompletableFuture.supplyAsync(() -> {
+                try {
+                    for (int i = 0; i < 400 && polling.get(); i++) {
+                        if (bool(b, "SELECT pg_try_advisory_lock(402)")) {
+                            return true;
+                        }
+                        Thread.sleep(50);
+                    }
+                    return false;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(300);
+            SQLException e = attempt(a, "CREATE INDEX CONCURRENTLY f21_v ON f21_t (v)");
+            assertThat((Throwable) e)
+                    .as("the build while B polls in autocommit")
+                    .isNull();
+            assertThat(poller.isDone())
+                    .as("B still polling when the build ended")
+                    .isFalse();
+            assertThat(bool(a, "SELECT indisvalid FROM pg_index WHERE indexrelid = 'f21_v'::regclass"))
+                    .isTrue();
+            exec(a, "SELECT pg_advisory_unlock(402)");
+            boolean got = poller.get(30, TimeUnit.SECONDS);
+            polling.set(false);
+            assertThat(got).as("B's poll once A unlocked").isTrue();
+            exec(b, "SELECT pg_advisory_unlock(402)");
+            exec(a, "DROP INDEX f21_v");
+        }
+    }
+
+    /**
+     * B polls inside one statement (a DO loop), so its snapshot lives as long as it polls: A's build waits for it with
+     * no deadlock to detect, here until A's own lock_timeout; B's statement_timeout ends the poll.
+     */
+    static void pollingInOneStatement(PostgresServer s) throws Exception {
+        try (Connection a = s.connect("f21-a");
+                Connection b = s.connect("f21-b")) {
+            exec(a, "SELECT pg_advisory_lock(403)");
+            exec(b, "SET statement_timeout = '2500ms'");
+            CompletableFuture<SQLException> poll = CompletableFuture.supplyAsync(() -> attempt(
+                    b,
+                    "DO $$ BEGIN WHILE NOT pg_try_advisory_lock(403) LOOP PERFORM pg_sleep(0.05); END LOOP; END $$"));
+            Thread.sleep(300);
+            exec(a, "SET lock_timeout = '1s'");
+            SQLException e = attempt(a, "CREATE INDEX CONCURRENTLY f21_v ON f21_t (v)");
+            assertThat((Throwable) e)
+                    .as("the build while B polls in one statement")
+                    .isNotNull();
+            assertThat(e.getSQLState()).as("a wait, no deadlock detected").isEqualTo("55P03");
+            SQLException polled = poll.get(30, TimeUnit.SECONDS);
+            assertThat((Throwable) polled)
+                    .as("B's poll, ended by its statement_timeout")
+                    .isNotNull();
+            assertThat(polled.getSQLState()).isEqualTo("57014");
+            exec(a, "SELECT pg_advisory_unlock(403)");
+            exec(a, "DROP INDEX IF EXISTS f21_v");
         }
     }
 
