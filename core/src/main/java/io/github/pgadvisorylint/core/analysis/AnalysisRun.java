@@ -236,6 +236,7 @@ final class AnalysisRun {
         LockModel model = new LockModel(sites, lifecycles, poolingEvidence, pooling, orderEdges, loops, helperBodies)
                 .withUsage(usages, timeoutEvidence);
         model = LockPaths.apply(model, flows, notifications).withHazards(hazards);
+        model = model.withMigrations(MigrationScan.scan(discovered.files(), model.acquisitions()));
         phaseDone("paths");
         Set<String> known = new TreeSet<>();
         settings.rules().forEach(r -> known.add(r.descriptor().id()));

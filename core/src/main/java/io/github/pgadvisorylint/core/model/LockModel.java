@@ -51,6 +51,7 @@ public final class LockModel {
     private Map<String, SiteHazards> hazards = Map.of();
     private List<PathFinding> pathFindings = List.of();
     private Map<String, List<PathFinding>> pathFindingsBySite = Map.of();
+    private MigrationFacts migrations = MigrationFacts.NONE;
 
     /**
      * @param sites      every lock site found; copied and sorted by region
@@ -384,7 +385,23 @@ public final class LockModel {
         copy.pathFindings = pathFindings;
         copy.pathFindingsBySite = pathFindingsBySite;
         copy.hazards = hazards;
+        copy.migrations = migrations;
         return copy;
+    }
+
+    /**
+     * @param facts the project's migrations: concurrent index builds and the files that run migrations (F21)
+     * @return a copy of this model with those facts and every other fact of this one
+     */
+    public LockModel withMigrations(MigrationFacts facts) {
+        LockModel copy = copy(List.copyOf(lifecycles.values()));
+        copy.migrations = Objects.requireNonNull(facts, "facts");
+        return copy;
+    }
+
+    /** @return the project's migrations; {@link MigrationFacts#NONE} when none were scanned */
+    public MigrationFacts migrations() {
+        return migrations;
     }
 
     /** @return what the lock-state analysis proved along paths, sorted by where each is reported */
