@@ -1,5 +1,7 @@
 package io.github.pgadvisorylint.core.analysis;
 
+import io.github.pgadvisorylint.core.api.ApiCatalog;
+import io.github.pgadvisorylint.core.api.Role;
 import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
 import io.github.pgadvisorylint.core.discovery.FileKind;
 import io.github.pgadvisorylint.core.model.ConcurrentIndexBuild;
@@ -45,11 +47,16 @@ final class MigrationScan {
     /** Flyway's file names: {@code V3__add_index.sql}, {@code V1.2__x.sql}, {@code R__views.sql}, {@code U3__x.sql}. */
     private static final Pattern FLYWAY_NAME = Pattern.compile("(?:[VU]\\d[\\w.]*|R)__.+\\.sql");
 
-    /** Java that runs migrations: a migration tool's entry points, a script runner, a method named for it. */
-    private static final Pattern JAVA_RUNNER = Pattern.compile("\\.migrate\\s*\\(\\s*\\)"
-            + "|\\bnew\\s+Liquibase\\s*\\(|\\bLiquibase\\b[\\s\\S]{0,2000}?\\.update\\s*\\("
-            + "|\\bScriptUtils\\s*\\.\\s*executeSqlScript\\s*\\(|\\bResourceDatabasePopulator\\b"
-            + "|\\b(?:run|apply|execute)Migrations?\\s*\\(");
+    /**
+     * Java that runs migrations: a call of a migration runner of the catalog ({@link Role#RUNS_MIGRATIONS}:
+     * {@code flyway.migrate()}, {@code liquibase.update(..)}, {@code ScriptUtils.executeSqlScript(..)}),
+     * a Liquibase or Spring populator object, or a method of the project named for migrations
+     * ({@code runMigrations()}, {@code applyMigration(..)}).
+     */
+    private static final Pattern JAVA_RUNNER = Pattern.compile("\\.(?:"
+            + String.join("|", new TreeSet<>(ApiCatalog.standard().names(Role.RUNS_MIGRATIONS)))
+            + ")\\s*\\(|\\bnew\\s+Liquibase\\s*\\(|\\bResourceDatabasePopulator\\b"
+            + "|\\b[a-z]\\w*Migrations?\\s*\\(");
 
     /** A psql script that runs others. */
     private static final Pattern PSQL_INCLUDE = Pattern.compile("(?m)^\\s*\\\\i[r]?\\s+\\S");

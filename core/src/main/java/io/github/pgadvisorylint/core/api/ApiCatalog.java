@@ -21,6 +21,7 @@ import static io.github.pgadvisorylint.core.api.Role.PURE;
 import static io.github.pgadvisorylint.core.api.Role.READS_RESULT;
 import static io.github.pgadvisorylint.core.api.Role.RETURNS_CONNECTION;
 import static io.github.pgadvisorylint.core.api.Role.ROLLS_BACK;
+import static io.github.pgadvisorylint.core.api.Role.RUNS_MIGRATIONS;
 import static io.github.pgadvisorylint.core.api.Role.SETS_AUTOCOMMIT;
 import static io.github.pgadvisorylint.core.api.Role.TAKES_NO_SQL;
 import static io.github.pgadvisorylint.core.api.Role.TESTS_ROW;
@@ -740,6 +741,15 @@ public final class ApiCatalog {
                 "getProperty",
                 "getenv");
         t.add(ApiFamily.JDK, Set.of("PrintStream"), roles(LOGS, TAKES_NO_SQL), "println", "print", "printf");
+        // schema migration runners: a blocking lock around them waits on their concurrent index builds (F21)
+        t.add(ApiFamily.GENERIC, Set.of("Flyway"), roles(RUNS_MIGRATIONS), "migrate");
+        t.add(ApiFamily.GENERIC, Set.of("Liquibase"), roles(RUNS_MIGRATIONS), "update");
+        t.add(ApiFamily.GENERIC, Set.of("ScriptUtils"), roles(RUNS_MIGRATIONS), "executeSqlScript");
+        t.add(
+                ApiFamily.GENERIC,
+                Set.of("ResourceDatabasePopulator", "DatabasePopulatorUtils"),
+                roles(RUNS_MIGRATIONS),
+                "populate");
         // precondition checks: Guava, Spring, Commons Lang; each throws when its condition is false
         t.add(
                 ApiFamily.GENERIC,

@@ -51,6 +51,11 @@ public enum Role {
      * ({@code Preconditions.checkState}, Spring {@code Assert.state}, Commons {@code Validate.isTrue}).
      */
     GUARDS,
+    /**
+     * Runs a project's schema migrations: Flyway {@code migrate}, Liquibase {@code update}, Spring's
+     * {@code ScriptUtils.executeSqlScript} and {@code DatabasePopulator.populate}.
+     */
+    RUNS_MIGRATIONS,
     /** Only logs or prints; never touches the database. */
     LOGS,
     /** A getter, check, conversion or clock read that cannot fail in practice (not treated as throwing). */
