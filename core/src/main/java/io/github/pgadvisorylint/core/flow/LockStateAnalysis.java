@@ -611,6 +611,8 @@ public final class LockStateAnalysis {
                             || !held.contains(f)
                             || site.function().operation() != LockOperation.TRY_ACQUIRE
                             || Integer.valueOf(node.id()).equals(acquiredHere.get(f))
+                            || node.inFinally() // cleanup runs on every path by design
+                            || releasedAt.getOrDefault(f, Set.of()).contains(node.id())
                             || node.region() == null
                             || !reported.add(f)) {
                         continue;
