@@ -5,7 +5,6 @@ import io.github.pgadvisorylint.core.model.KeyHash;
 import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.KeyPopulation;
 import io.github.pgadvisorylint.core.model.KeySpace;
-import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.Precision;
@@ -69,22 +68,12 @@ public final class WeakLockKeyHashRule extends AbstractRule {
                 if (site.key().space() == KeySpace.BIGINT
                         && h.function().bits() <= 32
                         && !p.isKnown()
-                        && h.population().cardinality() != KeyPopulation.Cardinality.FEW
-                        && !waitsOneTransaction(site)) {
+                        && h.population().cardinality() != KeyPopulation.Cardinality.FEW) {
                     context.report(Severity.WARNING, site, message(site, p, h), List.of());
                     break;
                 }
             }
         }
-    }
-
-    /**
-     * A blocking transaction-level lock: two inputs that share a key make one transaction wait for the
-     * other's commit, once, and both run; no work is skipped or run twice. A try-lock skips work on a
-     * collision, and a session-level lock can be held for as long as its session.
-     */
-    private static boolean waitsOneTransaction(LockSite site) {
-        return site.function().isBlocking() && site.function().level() == LockLevel.TRANSACTION;
     }
 
     /**

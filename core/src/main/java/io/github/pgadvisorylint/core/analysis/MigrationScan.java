@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.core.analysis;
 
 import io.github.pgadvisorylint.core.api.ApiCatalog;
+import io.github.pgadvisorylint.core.api.MethodMatcher;
 import io.github.pgadvisorylint.core.api.Role;
 import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
 import io.github.pgadvisorylint.core.discovery.FileKind;
@@ -48,15 +49,26 @@ final class MigrationScan {
     private static final Pattern FLYWAY_NAME = Pattern.compile("(?:[VU]\\d[\\w.]*|R)__.+\\.sql");
 
     /**
-     * Java that runs migrations: a call of a migration runner of the catalog ({@link Role#RUNS_MIGRATIONS}:
-     * {@code flyway.migrate()}, {@code liquibase.update(..)}, {@code ScriptUtils.executeSqlScript(..)}),
-     * a Liquibase or Spring populator object, or a method of the project named for migrations
-     * ({@code runMigrations()}, {@code applyMigration(..)}).
+     * Java that runs migrations: {@code .migrate()}, a migration runner of the catalog
+     * ({@link Role#RUNS_MIGRATIONS}) named with its type ({@code Flyway ... .migrate(}, {@code Liquibase ... .update(},
+     * {@code ScriptUtils.executeSqlScript(}), a Liquibase object built here, a Spring populator, or a
+     * method of the project named for migrations ({@code runMigrations()}, {@code applyMigration(..)}).
      */
-    private static final Pattern JAVA_RUNNER = Pattern.compile("\\.(?:"
-            + String.join("|", new TreeSet<>(ApiCatalog.standard().names(Role.RUNS_MIGRATIONS)))
-            + ")\\s*\\(|\\bnew\\s+Liquibase\\s*\\(|\\bResourceDatabasePopulator\\b"
-            + "|\\b[a-z]\\w*Migrations?\\s*\\(");
+    private static final Pattern JAVA_RUNNER = Pattern.compile(runnerCalls()
+            + "|\\.migrate\\s*\\(\\s*\\)|\\bnew\\s+Liquibase\\s*\\(|\\bResourceDatabasePopulator\\b"
+            + "|\\b(?:run|apply|do|perform)\\w*Migrations?\\s*\\(");
+
+    /** One alternative per runner of the catalog: its type, then a call of its method within 2,000 chars. */
+    private static String runnerCalls() {
+        List<String> alternatives = new ArrayList<>();
+        for (MethodMatcher m : ApiCatalog.standard().matchers()) {
+            if (m.roles().contains(Role.RUNS_MIGRATIONS)) {
+                alternatives.add("\\b(?:" + String.join("|", new TreeSet<>(m.receivers())) + ")\\b[\\s\\S]{0,2000}?\\."
+                        + Pattern.quote(m.name()) + "\\s*\\(");
+            }
+        }
+        return String.join("|", alternatives);
+    }
 
     /** A psql script that runs others. */
     private static final Pattern PSQL_INCLUDE = Pattern.compile("(?m)^\\s*\\\\i[r]?\\s+\\S");
