@@ -41,11 +41,6 @@ public record KeyPart(
         this(kind, value, expression, origin, originName, hash, Bound.UNKNOWN);
     }
 
-    /** @return this part with its binding type replaced */
-    public KeyPart withBound(Bound b) {
-        return new KeyPart(kind, value, expression, origin, originName, hash, b);
-    }
-
     /** What is known about a key part. */
     public enum Kind {
         /** A value computed statically. */

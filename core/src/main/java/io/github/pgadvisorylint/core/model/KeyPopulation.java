@@ -113,7 +113,7 @@ public record KeyPopulation(Cardinality cardinality, String evidence) {
             "token",
             "uid");
 
-    /** Checks that the evidence is set when the class is known. */
+    /** Checks that both components are set. */
     public KeyPopulation {
         Objects.requireNonNull(cardinality, "cardinality");
         Objects.requireNonNull(evidence, "evidence");
