@@ -38,7 +38,9 @@ import io.github.pgadvisorylint.core.model.KeyPopulation;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -270,6 +272,117 @@ final class KeyEvaluator {
             Optional<ConstantIndex.Constant> en = enumConstant(m.getScope().get());
             if (en.isPresent()) {
                 return enumGetter(en.get(), name, depth, visiting);
+            }
+        }
+        return returnedValue(m, file, depth, visiting);
+    }
+
+    /** A call being evaluated through its method's body: the method, the call and the caller's file. */
+    private record Binding(MethodDeclaration method, MethodCallExpr call, SourceFile callerFile) {}
+
+    /** The calls whose methods are being evaluated, innermost first; at most {@value #MAX_INLINED}. */
+    private final Deque<Binding> bindings = new ArrayDeque<>();
+
+    private static final int MAX_INLINED = 4;
+
+    /**
+     * The value of a call of a static method of this or another file that returns an integral key
+     * ({@code LockKeys.forShard(1)} with {@code return BASE + 100 + shard;}): its one {@code return}
+     * expression, evaluated in the declaring file with the parameters bound to the call's arguments.
+     * Null when the method is not found or not unique, returns anything else, has several returns, or
+     * a value it reads is not known.
+     */
+    private Val returnedValue(MethodCallExpr m, SourceFile file, int depth, Set<Node> visiting) {
+        if (bindings.size() >= MAX_INLINED) {
+            return null;
+        }
+        MethodDeclaration found = null;
+        for (TypeDeclaration<?> t : receiverTypes(m)) {
+            for (MethodDeclaration md : t.getMethodsByName(m.getNameAsString())) {
+                if (md.getParameters().size() == m.getArguments().size()
+                        && md.getBody().isPresent()) {
+                    if (found != null) {
+                        return null; // overloaded or declared twice: not resolved by name and arity
+                    }
+                    found = md;
+                }
+            }
+            if (found != null) {
+                break;
+            }
+        }
+        if (found == null || !found.isStatic() || !visiting.add(found)) {
+            return null;
+        }
+        MethodDeclaration method = found;
+        try {
+            String type = method.getType().asString();
+            boolean asInt = type.equals("int") || type.equals("Integer");
+            if (!asInt && !type.equals("long") && !type.equals("Long")) {
+                return null;
+            }
+            List<ReturnStmt> returns = new ArrayList<>();
+            for (ReturnStmt r : method.getBody().get().findAll(ReturnStmt.class)) {
+                if (r.findAncestor(CallableDeclaration.class).orElse(null) == method
+                        && r.findAncestor(LambdaExpr.class)
+                                .filter(l -> isInside(l, method))
+                                .isEmpty()) {
+                    returns.add(r);
+                }
+            }
+            if (returns.size() != 1 || returns.get(0).getExpression().isEmpty()) {
+                return null;
+            }
+            SourceFile declaring = method.findAncestor(TypeDeclaration.class)
+                    .map(index::fileOf)
+                    .orElse(file);
+            bindings.push(new Binding(method, m, file));
+            try {
+                Val v = eval(
+                        returns.get(0).getExpression().get(),
+                        declaring != null ? declaring : file,
+                        depth + 1,
+                        visiting);
+                if (v == null) {
+                    return null;
+                }
+                // the method names the key's purpose: every call of it with the same value is one lock
+                String owner = "";
+                for (Node cur = method; cur != null; cur = cur.getParentNode().orElse(null)) {
+                    if (cur instanceof TypeDeclaration<?> td) {
+                        owner = td.getFullyQualifiedName().orElse("");
+                        break;
+                    }
+                }
+                Expression returned = returns.get(0).getExpression().get();
+                return new Val(
+                        asInt ? (int) v.value : v.value,
+                        asInt,
+                        region(returned, declaring != null ? declaring : file),
+                        (owner.isEmpty() ? "" : owner + ".") + method.getNameAsString() + "(..)",
+                        v.hash);
+            } finally {
+                bindings.pop();
+            }
+        } finally {
+            visiting.remove(method);
+        }
+    }
+
+    /** The argument a parameter of the method being evaluated is bound to, evaluated where the call is. */
+    private Val boundParameter(NameExpr n, int depth, Set<Node> visiting) {
+        Binding b = bindings.peek();
+        if (b == null || !isInside(n, b.method())) {
+            return null;
+        }
+        for (int i = 0; i < b.method().getParameters().size(); i++) {
+            if (b.method().getParameter(i).getNameAsString().equals(n.getNameAsString())) {
+                bindings.pop();
+                try {
+                    return eval(b.call().getArgument(i), b.callerFile(), depth + 1, visiting);
+                } finally {
+                    bindings.push(b);
+                }
             }
         }
         return null;
@@ -711,7 +824,7 @@ final class KeyEvaluator {
             }
         }
         if (JavaScopes.isParameter(name, n)) {
-            return null;
+            return boundParameter(n, depth, visiting);
         }
         Optional<ConstantIndex.Constant> c = unqualified(name, n);
         return c.flatMap(x -> Optional.ofNullable(constant(x, depth, visiting))).orElse(null);
