@@ -70,8 +70,9 @@ public final class JavaOutline {
     /**
      * The simple names of the types a Java source may take constants from, read from its tokens
      * (without parsing it): the first capitalised segment of each import, every capitalised name
-     * followed by {@code .name} that is not a method call ({@code LockKeys.INVOICE},
-     * {@code Outer.Inner.X}), and the capitalised names after {@code extends} and {@code implements}.
+     * followed by {@code .name} ({@code LockKeys.INVOICE}, {@code Outer.Inner.X}) or a static call
+     * ({@code StockKeys.forBin(2)}, whose key {@code KeyEvaluator} computes from its body), and the
+     * capitalised names after {@code extends} and {@code implements}.
      * A superset of what {@link JavaFrontEnd#referencedTypeNames} finds in the syntax tree (a qualified
      * type such as {@code Map.Entry} counts too), so every file the tree would name is named.
      *
@@ -116,19 +117,12 @@ public final class JavaOutline {
                     if (inSupertypes) {
                         out.add(word);
                     }
-                    // Name.member, not Name.method(
+                    // Name.member and Name.method(: a static method of another file may return a key or SQL
                     int k = skipSpace(text, end);
                     if (k < n && text.charAt(k) == '.') {
                         int m = skipSpace(text, k + 1);
                         if (m < n && Character.isJavaIdentifierStart(text.charAt(m))) {
-                            int e = m + 1;
-                            while (e < n && Character.isJavaIdentifierPart(text.charAt(e))) {
-                                e++;
-                            }
-                            int after = skipSpace(text, e);
-                            if (after >= n || text.charAt(after) != '(') {
-                                out.add(word);
-                            }
+                            out.add(word);
                         }
                     }
                 }
