@@ -4,7 +4,6 @@ import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.keys.KeyFacts;
 import io.github.pgadvisorylint.core.model.KeyHash;
 import io.github.pgadvisorylint.core.model.KeyPart;
-import io.github.pgadvisorylint.core.model.KeyPopulation;
 import io.github.pgadvisorylint.core.model.KeySpace;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
@@ -17,8 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -29,7 +26,6 @@ import java.util.stream.Collectors;
  */
 public final class LockKeyOutOfRangeRule extends AbstractRule {
 
-    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final BigInteger INT_MIN = BigInteger.valueOf(Integer.MIN_VALUE);
     private static final BigInteger INT_MAX = BigInteger.valueOf(Integer.MAX_VALUE);
     private static final BigInteger LONG_MIN = BigInteger.valueOf(Long.MIN_VALUE);
@@ -93,8 +89,8 @@ public final class LockKeyOutOfRangeRule extends AbstractRule {
 
     /**
      * A 64-bit Java value bound as one half of the two-int form (F20): as {@code bigint} every call fails
-     * ({@code function ...(integer, bigint) does not exist}); cast to {@code int} in the SQL, calls fail
-     * once the value passes 2^31-1, reported when the value is an id, a sequence value or an OID, which do.
+     * ({@code function ...(integer, bigint) does not exist}); an id, sequence value or OID cast to
+     * {@code int} in the SQL ({@link KeyPart.Bound#ID_CAST_TO_INT4}) fails once it passes 2^31-1.
      *
      * @return true when reported
      */
@@ -113,7 +109,7 @@ public final class LockKeyOutOfRangeRule extends AbstractRule {
                     List.of());
             return true;
         }
-        if (p.bound() == KeyPart.Bound.INT8_CAST_TO_INT4 && growsPastInt(p.expression())) {
+        if (p.bound() == KeyPart.Bound.ID_CAST_TO_INT4) {
             context.report(
                     Severity.ERROR,
                     site,
@@ -122,19 +118,6 @@ public final class LockKeyOutOfRangeRule extends AbstractRule {
                             + " (F20). Use the one-bigint form for ids, or keep the id out of the two-key form.",
                     List.of());
             return true;
-        }
-        return false;
-    }
-
-    /** An id, a sequence value, a primary key or an OID: values that grow past 2^31-1. */
-    private static boolean growsPastInt(String expression) {
-        Matcher token = IDENTIFIER.matcher(expression);
-        while (token.find()) {
-            for (String w : KeyPopulation.words(token.group())) {
-                if (w.equals("id") || w.equals("pk") || w.equals("oid") || w.equals("seq") || w.equals("sequence")) {
-                    return true;
-                }
-            }
         }
         return false;
     }

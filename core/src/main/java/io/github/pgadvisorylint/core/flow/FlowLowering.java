@@ -1089,32 +1089,33 @@ public final class FlowLowering {
 
         /** The first argument of a call of a method of this file that only throws when its first parameter is false. */
         private static Expression localGuard(MethodCallExpr m) {
-            Optional<CompilationUnit> unit = m.findCompilationUnit();
-            if (unit.isEmpty()) {
-                return null;
-            }
-            for (MethodDeclaration md : unit.get()
-                    .findAll(
-                            MethodDeclaration.class,
-                            d -> d.getNameAsString().equals(m.getNameAsString())
-                                    && d.getParameters().size()
-                                            == m.getArguments().size())) {
-                if (md.getBody().isEmpty()
-                        || md.getBody().get().getStatements().size() != 1
-                        || !md.getParameter(0).getType().asString().equals("boolean")
-                        || !(md.getBody().get().getStatement(0) instanceof IfStmt i)
-                        || i.getElseStmt().isPresent()
-                        || !(i.getCondition() instanceof UnaryExpr u)
-                        || u.getOperator() != UnaryExpr.Operator.LOGICAL_COMPLEMENT
-                        || !u.getExpression()
-                                .toString()
-                                .equals(md.getParameter(0).getNameAsString())
-                        || !throwsOnly(i.getThenStmt())) {
+            // an unqualified call reaches a method of an enclosing type: their members, not the whole file
+            for (Node cur = m.getParentNode().orElse(null);
+                    cur != null;
+                    cur = cur.getParentNode().orElse(null)) {
+                if (!(cur instanceof TypeDeclaration<?> type)) {
                     continue;
                 }
-                return m.getArgument(0);
+                for (MethodDeclaration md : type.getMethodsByName(m.getNameAsString())) {
+                    if (md.getParameters().size() == m.getArguments().size() && throwsUnlessFirstParameter(md)) {
+                        return m.getArgument(0);
+                    }
+                }
             }
             return null;
+        }
+
+        /** A method whose body is only {@code if (!p) throw ..;} on its first parameter, a {@code boolean}. */
+        private static boolean throwsUnlessFirstParameter(MethodDeclaration md) {
+            return md.getBody().isPresent()
+                    && md.getBody().get().getStatements().size() == 1
+                    && md.getParameter(0).getType().asString().equals("boolean")
+                    && md.getBody().get().getStatement(0) instanceof IfStmt i
+                    && i.getElseStmt().isEmpty()
+                    && i.getCondition() instanceof UnaryExpr u
+                    && u.getOperator() == UnaryExpr.Operator.LOGICAL_COMPLEMENT
+                    && u.getExpression().toString().equals(md.getParameter(0).getNameAsString())
+                    && throwsOnly(i.getThenStmt());
         }
 
         private static boolean throwsOnly(Statement s) {

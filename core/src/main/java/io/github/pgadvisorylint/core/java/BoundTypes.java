@@ -7,8 +7,11 @@ import com.github.javaparser.ast.expr.IntegerLiteralExpr;
 import com.github.javaparser.ast.expr.LongLiteralExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.expr.SimpleName;
 import io.github.pgadvisorylint.core.model.KeyPart;
+import io.github.pgadvisorylint.core.model.KeyPopulation;
 import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -33,13 +36,28 @@ final class BoundTypes {
     static KeyPart.Bound of(Expression bound, String sqlText) {
         KeyPart.Bound javaType = javaType(bound);
         if (javaType == KeyPart.Bound.INT8 && INT4_CAST.matcher(sqlText).matches()) {
-            return KeyPart.Bound.INT8_CAST_TO_INT4;
+            // a counter cast to int stays small; an id, key, sequence value or OID grows past 2^31-1
+            return growsPastInt(bound) ? KeyPart.Bound.ID_CAST_TO_INT4 : KeyPart.Bound.UNKNOWN;
         }
         if (javaType == KeyPart.Bound.INT8 && sqlText.contains("::")) {
             return KeyPart.Bound.UNKNOWN; // cast to another type: not this fact
         }
         return javaType;
     }
+
+    /** Whether the names the expression reads say id, primary key, sequence or OID ({@code rowId}, {@code table_oid}). */
+    private static boolean growsPastInt(Expression e) {
+        for (SimpleName n : e.findAll(SimpleName.class)) {
+            for (String w : KeyPopulation.words(n.getIdentifier())) {
+                if (GROWING.contains(w)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static final Set<String> GROWING = Set.of("id", "pk", "oid", "seq", "sequence");
 
     private static KeyPart.Bound javaType(Expression e) {
         if (e.getParentNode().orElse(null) instanceof MethodCallExpr setter

@@ -277,10 +277,7 @@ final class HashInputs {
                 continue;
             }
             Expression a = c.getArgument(index);
-            boolean constant = a instanceof LiteralExpr
-                    || (a instanceof NameExpr n && n.getNameAsString().matches("[A-Z][A-Z0-9_]*"))
-                    || (a instanceof FieldAccessExpr f && f.getNameAsString().matches("[A-Z][A-Z0-9_]*"));
-            if (!constant) {
+            if (!JavaScopes.isConstantLike(a)) {
                 return false;
             }
             seen++;

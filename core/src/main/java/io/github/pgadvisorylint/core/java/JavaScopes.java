@@ -9,10 +9,14 @@ import com.github.javaparser.ast.body.Parameter;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.AssignExpr;
+import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.FieldAccessExpr;
 import com.github.javaparser.ast.expr.LambdaExpr;
+import com.github.javaparser.ast.expr.LiteralExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
+import com.github.javaparser.ast.expr.UnaryExpr;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -24,6 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 /** Name look-ups inside one method body, shared by the string and key evaluators. */
 final class JavaScopes {
@@ -202,6 +207,23 @@ final class JavaScopes {
             SYMBOLS.remove();
         }
     }
+
+    /**
+     * @param e an expression
+     * @return true for a literal (negated too: {@code -5}) or a value named like a constant
+     *     ({@code LIMIT}, {@code Kind.A}, {@code Keys.NIGHTLY}): a value every evaluation gives the same
+     */
+    static boolean isConstantLike(Expression e) {
+        if (e instanceof LiteralExpr || (e instanceof UnaryExpr u && u.getExpression() instanceof LiteralExpr)) {
+            return true;
+        }
+        String name = e instanceof NameExpr n
+                ? n.getNameAsString()
+                : e instanceof FieldAccessExpr f ? f.getNameAsString() : null;
+        return name != null && CONSTANT_NAME.matcher(name).matches();
+    }
+
+    private static final Pattern CONSTANT_NAME = Pattern.compile("[A-Z][A-Z0-9_]*");
 
     /** @return true when the name is a parameter of an enclosing method or lambda (which shadows fields) */
     static boolean isParameter(String name, Node use) {

@@ -296,40 +296,17 @@ final class KeyEvaluator {
         if (bindings.size() >= MAX_INLINED) {
             return null;
         }
-        MethodDeclaration found = null;
-        for (TypeDeclaration<?> t : receiverTypes(m)) {
-            for (MethodDeclaration md : t.getMethodsByName(m.getNameAsString())) {
-                if (md.getParameters().size() == m.getArguments().size()
-                        && md.getBody().isPresent()) {
-                    if (found != null) {
-                        return null; // overloaded or declared twice: not resolved by name and arity
-                    }
-                    found = md;
-                }
-            }
-            if (found != null) {
-                break;
-            }
-        }
-        if (found == null || !found.isStatic() || !visiting.add(found)) {
+        MethodDeclaration method = calledMethod(m);
+        if (method == null || !method.isStatic() || !visiting.add(method)) {
             return null;
         }
-        MethodDeclaration method = found;
         try {
             String type = method.getType().asString();
             boolean asInt = type.equals("int") || type.equals("Integer");
             if (!asInt && !type.equals("long") && !type.equals("Long")) {
                 return null;
             }
-            List<ReturnStmt> returns = new ArrayList<>();
-            for (ReturnStmt r : method.getBody().get().findAll(ReturnStmt.class)) {
-                if (r.findAncestor(CallableDeclaration.class).orElse(null) == method
-                        && r.findAncestor(LambdaExpr.class)
-                                .filter(l -> isInside(l, method))
-                                .isEmpty()) {
-                    returns.add(r);
-                }
-            }
+            List<ReturnStmt> returns = ownReturns(method);
             if (returns.size() != 1 || returns.get(0).getExpression().isEmpty()) {
                 return null;
             }
@@ -367,6 +344,43 @@ final class KeyEvaluator {
         } finally {
             visiting.remove(method);
         }
+    }
+
+    /**
+     * The method a call reaches: same name and arity, with a body, in the nearest of its receiver types
+     * that declares one ({@link #receiverTypes}); null when none, or several (overloads by type).
+     */
+    private MethodDeclaration calledMethod(MethodCallExpr m) {
+        for (TypeDeclaration<?> t : receiverTypes(m)) {
+            MethodDeclaration found = null;
+            for (MethodDeclaration md : t.getMethodsByName(m.getNameAsString())) {
+                if (md.getParameters().size() == m.getArguments().size()
+                        && md.getBody().isPresent()) {
+                    if (found != null) {
+                        return null;
+                    }
+                    found = md;
+                }
+            }
+            if (found != null) {
+                return found;
+            }
+        }
+        return null;
+    }
+
+    /** The method's own {@code return} statements, not those of its lambdas or local and anonymous classes. */
+    private static List<ReturnStmt> ownReturns(MethodDeclaration md) {
+        List<ReturnStmt> out = new ArrayList<>();
+        for (ReturnStmt r : md.getBody().map(b -> b.findAll(ReturnStmt.class)).orElse(List.of())) {
+            if (r.findAncestor(CallableDeclaration.class).orElse(null) == md
+                    && r.findAncestor(LambdaExpr.class)
+                            .filter(l -> isInside(l, md))
+                            .isEmpty()) {
+                out.add(r);
+            }
+        }
+        return out;
     }
 
     /** The argument a parameter of the method being evaluated is bound to, evaluated where the call is. */
@@ -617,23 +631,10 @@ final class KeyEvaluator {
      * value: its value is known, not weak in the rule's sense).
      */
     private KeyHash returnedHash(MethodCallExpr m, SourceFile file, int depth, Set<Node> visiting) {
-        List<TypeDeclaration<?>> types = receiverTypes(m);
-        List<MethodDeclaration> found = new ArrayList<>();
-        for (TypeDeclaration<?> t : types) {
-            for (MethodDeclaration md : t.getMethodsByName(m.getNameAsString())) {
-                if (md.getParameters().size() == m.getArguments().size()
-                        && md.getBody().isPresent()) {
-                    found.add(md);
-                }
-            }
-            if (!found.isEmpty()) {
-                break; // the nearest type declaring it
-            }
-        }
-        if (found.size() != 1) {
+        MethodDeclaration md = calledMethod(m);
+        if (md == null) {
             return null;
         }
-        MethodDeclaration md = found.get(0);
         if (!m.getArguments().isEmpty()
                 && m.getArguments().stream().allMatch(a -> isConstant(a, file, depth, visiting))) {
             return null;
@@ -645,14 +646,7 @@ final class KeyEvaluator {
             SourceFile declaring =
                     md.findAncestor(TypeDeclaration.class).map(index::fileOf).orElse(null);
             List<Expression> returns = new ArrayList<>();
-            for (ReturnStmt r : md.getBody().get().findAll(ReturnStmt.class)) {
-                if (r.findAncestor(LambdaExpr.class)
-                                .filter(l -> isInside(l, md))
-                                .isPresent()
-                        || r.findAncestor(TypeDeclaration.class).orElse(null)
-                                != md.findAncestor(TypeDeclaration.class).orElse(null)) {
-                    continue; // a lambda's or a local class's own return
-                }
+            for (ReturnStmt r : ownReturns(md)) {
                 if (r.getExpression().isEmpty()) {
                     return null;
                 }

@@ -9,12 +9,9 @@ import com.github.javaparser.ast.expr.ArrayCreationExpr;
 import com.github.javaparser.ast.expr.ArrayInitializerExpr;
 import com.github.javaparser.ast.expr.BinaryExpr;
 import com.github.javaparser.ast.expr.Expression;
-import com.github.javaparser.ast.expr.FieldAccessExpr;
 import com.github.javaparser.ast.expr.LambdaExpr;
-import com.github.javaparser.ast.expr.LiteralExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
-import com.github.javaparser.ast.expr.UnaryExpr;
 import com.github.javaparser.ast.stmt.ForEachStmt;
 import com.github.javaparser.ast.stmt.TryStmt;
 import com.github.javaparser.ast.stmt.WhileStmt;
@@ -251,7 +248,7 @@ final class LockOrderAnalyzer {
             }
             if (((scope.equals("List") || scope.equals("Stream")) && name.equals("of"))
                     || (scope.equals("Arrays") && (name.equals("asList") || name.equals("stream")))) {
-                return m.getArguments().stream().allMatch(LockOrderAnalyzer::constant)
+                return m.getArguments().stream().allMatch(JavaScopes::isConstantLike)
                         ? "a fixed list of constants"
                         : null;
             }
@@ -261,12 +258,12 @@ final class LockOrderAnalyzer {
             return null;
         }
         if (source instanceof ArrayCreationExpr a && a.getInitializer().isPresent()) {
-            return a.getInitializer().get().getValues().stream().allMatch(LockOrderAnalyzer::constant)
+            return a.getInitializer().get().getValues().stream().allMatch(JavaScopes::isConstantLike)
                     ? "a fixed array of constants"
                     : null;
         }
         if (source instanceof ArrayInitializerExpr a) {
-            return a.getValues().stream().allMatch(LockOrderAnalyzer::constant) ? "a fixed array of constants" : null;
+            return a.getValues().stream().allMatch(JavaScopes::isConstantLike) ? "a fixed array of constants" : null;
         }
         if (source instanceof NameExpr n) {
             Optional<VariableDeclarator> local = JavaScopes.local(n.getNameAsString(), use);
@@ -294,20 +291,6 @@ final class LockOrderAnalyzer {
             }
         }
         return null;
-    }
-
-    /** A literal, an enum constant or a constant-named value ({@code A}, {@code Kind.A}, {@code 42L}). */
-    private static boolean constant(Expression e) {
-        if (e instanceof LiteralExpr) {
-            return true;
-        }
-        if (e instanceof UnaryExpr u && u.getExpression() instanceof LiteralExpr) {
-            return true;
-        }
-        String name = e instanceof NameExpr n
-                ? n.getNameAsString()
-                : e instanceof FieldAccessExpr f ? f.getNameAsString() : null;
-        return name != null && name.matches("[A-Z][A-Z0-9_]*");
     }
 
     /**

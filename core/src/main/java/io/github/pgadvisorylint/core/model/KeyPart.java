@@ -32,8 +32,11 @@ public record KeyPart(
         INT4,
         /** A {@code bigint}: {@code setLong}, a {@code long} or {@code Long} (JDBC sends int8). */
         INT8,
-        /** A 64-bit Java value the SQL casts to {@code integer} ({@code ?::int}): out of range past 2^31-1. */
-        INT8_CAST_TO_INT4
+        /**
+         * A 64-bit id, primary key, sequence value or OID (by its names) the SQL casts to {@code integer}
+         * ({@code ?::int}): out of range once it passes 2^31-1.
+         */
+        ID_CAST_TO_INT4
     }
 
     /** A part with no Java binding type, see {@link Bound#UNKNOWN}. */
