@@ -1,10 +1,12 @@
 package io.github.pgadvisorylint.rules;
 
 import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.model.AdvisoryFunction;
 import io.github.pgadvisorylint.core.model.KeyHash;
 import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.KeyPopulation;
 import io.github.pgadvisorylint.core.model.KeySpace;
+import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.Precision;
@@ -16,7 +18,10 @@ import java.util.List;
  * run time ({@code hashtext}, {@code String.hashCode()}, {@code UUID.hashCode()}, {@code Objects.hash},
  * CRC32, Adler32, an unknown {@code hashCode()}): collisions are likely after tens of thousands of
  * keys (birthday bound). Error, in any key space, for identity-based hashes that differ between JVM
- * runs. Silent for 64-bit hashes, for a 32-bit hash as the second part of the two-int form, for the
+ * runs. A warning when the code shows many inputs (ids, tenants, UUIDs, a column read row by row) and
+ * a collision costs more than a wait: a session-level lock or a try-lock. A note when the count of
+ * inputs is not shown, or when the lock is a blocking transaction-level one, where a collision only
+ * makes two transactions wait for each other (readers of unseen code judged those debatable, eval/). Silent for 64-bit hashes, for a 32-bit hash as the second part of the two-int form, for the
  * hash of a compile-time constant (its value is known; duplicate-lock-key compares it), and for an input
  * the code shows to be one of a handful ({@link KeyPopulation.Cardinality#FEW}: configuration, an enum
  * name, a class name, a topic or job name), where a collision needs two of a few values to meet.
@@ -69,7 +74,9 @@ public final class WeakLockKeyHashRule extends AbstractRule {
                         && h.function().bits() <= 32
                         && !p.isKnown()
                         && h.population().cardinality() != KeyPopulation.Cardinality.FEW) {
-                    context.report(Severity.WARNING, site, message(site, p, h), List.of());
+                    boolean harmful = h.population().cardinality() == KeyPopulation.Cardinality.MANY
+                            && !briefWait(site.function());
+                    context.report(harmful ? Severity.WARNING : Severity.NOTE, site, message(site, p, h), List.of());
                     break;
                 }
             }
@@ -77,17 +84,33 @@ public final class WeakLockKeyHashRule extends AbstractRule {
     }
 
     /**
-     * The warning: the hash, what its input is when the code says (one key per tenant, per row), and the
+     * Whether a collision of this lock only makes one transaction wait for another to end: a blocking
+     * transaction-level lock is released at commit or rollback (F2), so two inputs sharing a key delay
+     * each other and never skip or lose work. A session-level lock can be held across long work, and a
+     * try-lock that loses to a colliding key skips its work.
+     */
+    private static boolean briefWait(AdvisoryFunction f) {
+        return f.level() == LockLevel.TRANSACTION && f.isBlocking();
+    }
+
+    /**
+     * The message: the hash, what its input is when the code says (one key per tenant, per row), and the
      * birthday bound, p = 1 - exp(-n(n-1)/2^33) for n distinct inputs of a 32-bit hash.
      */
     private static String message(LockSite site, KeyPart p, KeyHash h) {
-        String input = h.population().cardinality() == KeyPopulation.Cardinality.MANY
-                ? ", over " + h.population().evidence()
-                : ", over a value known only at run time";
+        boolean many = h.population().cardinality() == KeyPopulation.Cardinality.MANY;
+        String input = many ? ", over " + h.population().evidence() : ", over a value known only at run time";
+        String effect = briefWait(site.function())
+                ? " and two unrelated transactions then wait for each other until one ends."
+                : " and unrelated work then excludes each other.";
+        String count = many
+                ? ""
+                : " The code here does not show how many distinct values it takes; with a handful of names"
+                        + " the risk is negligible.";
         return site.display() + ": " + p.expression() + " is " + what(h.function()) + input
                 + ", used as the whole one-bigint key: two of n distinct inputs share a key with probability"
-                + " about n^2/2^33, 1% at 9,300 inputs, 50% at 77,000, 69% at 100,000, and unrelated work then"
-                + " excludes each other." + fix(h.function());
+                + " about n^2/2^33, 1% at 9,300 inputs, 50% at 77,000, 69% at 100,000," + effect + count
+                + fix(h.function());
     }
 
     private static String what(KeyHash.Function f) {

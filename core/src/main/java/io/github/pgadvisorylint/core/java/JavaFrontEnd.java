@@ -119,6 +119,14 @@ public final class JavaFrontEnd {
     private static final Set<String> PARAM_NAME_ANNOTATIONS = Set.of("Param", "Bind");
 
     /** A function name without SQL text around it: {@code pg_try_advisory_lock}, {@code pg_catalog.pg_advisory_lock}. */
+
+    /**
+     * One placeholder inside a hashed key argument: a named one ({@code hashtext(:key)}, not the
+     * {@code ::} of a cast), a MyBatis {@code #{key}}, or a numbered {@code $1}.
+     */
+    private static final Pattern HASHED_PLACEHOLDER =
+            Pattern.compile("(?<![:\\w]):([A-Za-z_]\\w*)|#\\{\\s*(\\w+)|\\$(\\d+)");
+
     private static final Pattern FUNCTION_NAME = Pattern.compile("\\s*[A-Za-z_][\\w.]*\\s*");
 
     private final SqlAnalyzer sqlAnalyzer;
@@ -1376,6 +1384,14 @@ public final class JavaFrontEnd {
             if (input == null && q >= 0 && t.indexOf('?', q + 1) < 0 && c.wrapper == null && c.field == null) {
                 input = ParameterBinder.bound(
                         c.api, c.call, questionMarksBefore(c.text.text(), arg.start() + q) + 1, null);
+            }
+            Matcher placeholder = HASHED_PLACEHOLDER.matcher(t);
+            if (input == null && q < 0 && c.wrapper == null && c.field == null && placeholder.find()) {
+                String named = placeholder.group(1) != null ? placeholder.group(1) : placeholder.group(2);
+                int position = placeholder.group(3) != null ? parsePosition(placeholder.group(3)) : 0;
+                if (!placeholder.find()) {
+                    input = ParameterBinder.bound(c.api, c.call, position, named);
+                }
             }
             if (input == null) {
                 return part;
