@@ -361,6 +361,46 @@ final class StringEvaluator {
             JavaText format = eval(scope, depth + 1, visiting);
             return format == null ? null : format(format, call.getArguments(), depth, visiting);
         }
+        if (name.equals("format")
+                && scope instanceof NameExpr s
+                && s.getNameAsString().equals("MessageFormat")
+                && call.getArguments().isNonEmpty()) {
+            JavaText pattern = eval(call.getArgument(0), depth + 1, visiting);
+            return pattern == null
+                    ? null
+                    : messageFormat(
+                            pattern,
+                            call.getArguments().subList(1, call.getArguments().size()),
+                            depth,
+                            visiting);
+        }
+        if (name.equals("concat") && scope != null && call.getArguments().size() == 1) {
+            JavaText left = eval(scope, depth + 1, visiting);
+            if (left == null) {
+                return null;
+            }
+            JavaText out = new JavaText();
+            out.append(left);
+            appendOperand(out, eval(call.getArgument(0), depth + 1, visiting), call.getArgument(0));
+            return out;
+        }
+        if (name.equals("join")
+                && scope instanceof NameExpr s
+                && s.getNameAsString().equals("String")
+                && call.getArguments().size() >= 2) {
+            return join(call, depth, visiting);
+        }
+        if ((name.equals("replace") || name.equals("replaceAll") || name.equals("replaceFirst"))
+                && scope != null
+                && call.getArguments().size() == 2
+                && call.getArgument(0) instanceof StringLiteralExpr target) {
+            String placeholder = name.equals("replace") ? target.asString() : plainRegex(target.asString());
+            JavaText template = placeholder == null || placeholder.isEmpty() ? null : eval(scope, depth + 1, visiting);
+            return template == null
+                    ? null
+                    : substitute(
+                            template, placeholder, call.getArgument(1), name.equals("replaceFirst"), depth, visiting);
+        }
         if (name.equals("toString") && call.getArguments().isEmpty() && scope != null) {
             if (scope instanceof NameExpr n) {
                 return localBuilder(n, depth, visiting);
@@ -861,6 +901,135 @@ final class StringEvaluator {
         }
         out.append(fmt, last, f.length());
         return out.constantOf(fmt);
+    }
+
+    /**
+     * {@code MessageFormat.format(pattern, args...)}: {@code {n}} and {@code {n,type,style}} take argument n;
+     * a pair of single quotes is one quote and a quoted run is copied as is (java.text.MessageFormat's
+     * documented syntax). Null when an index has no argument or a brace is unbalanced.
+     */
+    private JavaText messageFormat(JavaText pattern, List<Expression> args, int depth, Set<Node> visiting) {
+        String p = pattern.text();
+        JavaText out = new JavaText();
+        boolean quoted = false;
+        for (int i = 0; i < p.length(); i++) {
+            char c = p.charAt(i);
+            if (c == '\'') {
+                if (i + 1 < p.length() && p.charAt(i + 1) == '\'') {
+                    out.append('\'', pattern.offsetAt(i));
+                    i++;
+                } else {
+                    quoted = !quoted;
+                }
+            } else if (c == '{' && !quoted) {
+                int close = p.indexOf('}', i);
+                if (close < 0) {
+                    return null;
+                }
+                String spec = p.substring(i + 1, close);
+                int comma = spec.indexOf(',');
+                int index;
+                try {
+                    index = Integer.parseInt((comma < 0 ? spec : spec.substring(0, comma)).trim());
+                } catch (NumberFormatException e) {
+                    return null;
+                }
+                if (index < 0 || index >= args.size()) {
+                    return null;
+                }
+                Expression arg = args.get(index);
+                appendOperand(out, eval(arg, depth + 1, visiting), arg);
+                i = close;
+            } else {
+                out.append(c, pattern.offsetAt(i));
+            }
+        }
+        return out.constantOf(pattern);
+    }
+
+    /**
+     * {@code String.join(delimiter, a, b, ...)} or {@code String.join(delimiter, List.of(a, b))}: the parts
+     * with the delimiter between them. Null when the delimiter or every part is unknown.
+     */
+    private JavaText join(MethodCallExpr call, int depth, Set<Node> visiting) {
+        JavaText delimiter = eval(call.getArgument(0), depth + 1, visiting);
+        List<Expression> parts = new ArrayList<>(
+                call.getArguments().subList(1, call.getArguments().size()));
+        if (parts.size() == 1
+                && parts.get(0) instanceof MethodCallExpr list
+                && (list.getNameAsString().equals("of")
+                        || list.getNameAsString().equals("asList"))) {
+            parts = new ArrayList<>(list.getArguments());
+        }
+        if (delimiter == null) {
+            return null;
+        }
+        List<JavaText> values = new ArrayList<>();
+        boolean any = false;
+        for (Expression part : parts) {
+            JavaText v = eval(part, depth + 1, visiting);
+            values.add(v);
+            any |= v != null;
+        }
+        if (!any) {
+            return null;
+        }
+        JavaText out = new JavaText();
+        for (int i = 0; i < parts.size(); i++) {
+            if (i > 0) {
+                out.append(delimiter);
+            }
+            appendOperand(out, values.get(i), parts.get(i));
+        }
+        return out;
+    }
+
+    /**
+     * A project's own template substitution: {@code template.replace("{table}", value)} (or
+     * {@code replaceAll}/{@code replaceFirst} with a regular expression that matches one plain string),
+     * every occurrence of the placeholder (the first for {@code replaceFirst}) replaced by the value, or
+     * by a hole for it when its text is not known.
+     */
+    private JavaText substitute(
+            JavaText template, String placeholder, Expression value, boolean firstOnly, int depth, Set<Node> visiting) {
+        String t = template.text();
+        int at = t.indexOf(placeholder);
+        if (at < 0) {
+            return template;
+        }
+        JavaText replacement = eval(value, depth + 1, visiting);
+        JavaText out = new JavaText();
+        int last = 0;
+        while (at >= 0) {
+            out.append(template, last, at);
+            appendOperand(out, replacement, value);
+            last = at + placeholder.length();
+            at = firstOnly ? -1 : t.indexOf(placeholder, last);
+        }
+        out.append(template, last, t.length());
+        return out.constantOf(template);
+    }
+
+    /**
+     * The one string a regular expression matches when it is a plain string with its metacharacters
+     * escaped ({@code "\\{table\\}"} gives {@code {table}}), else null.
+     */
+    private static String plainRegex(String regex) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 0; i < regex.length(); i++) {
+            char c = regex.charAt(i);
+            if (c == '\\') {
+                if (i + 1 >= regex.length() || Character.isLetterOrDigit(regex.charAt(i + 1))) {
+                    return null;
+                }
+                out.append(regex.charAt(++i));
+            } else if (".[]{}()*+?^$|".indexOf(c) >= 0) {
+                return null;
+            } else {
+                out.append(c);
+            }
+        }
+        return out.toString();
     }
 
     /** {@code new StringBuilder("..")}, {@code new StringBuilder()} or {@code new StringBuilder(capacity)}. */
