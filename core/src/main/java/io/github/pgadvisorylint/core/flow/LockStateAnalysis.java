@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -46,6 +47,13 @@ public final class LockStateAnalysis {
      * reaches its exception handler with a different hold from each pair, and is analysed whole.
      */
     public static final int MAX_EXIT_STATES = 4_096;
+
+    /** Simple names of logging types whose calls record rather than do work. */
+    private static final Set<String> LOGGER_TYPES = Set.of("Logger", "Log", "System.Logger", "LogManager");
+
+    /** Receiver names conventionally holding a logger, in lower case. */
+    private static final Set<String> LOGGER_NAMES = Set.of("log", "logger", "slf4jlogger");
+
     /** Number of path states at a node from which paths with the same holds are joined. */
     private static final int JOIN_AT = 16;
 
@@ -613,6 +621,8 @@ public final class LockStateAnalysis {
                             || Integer.valueOf(node.id()).equals(acquiredHere.get(f))
                             || node.inFinally() // cleanup runs on every path by design
                             || releasedAt.getOrDefault(f, Set.of()).contains(node.id())
+                            || logging(node.event())
+                            || returnsResult(f)
                             || node.region() == null
                             || !reported.add(f)) {
                         continue;
@@ -629,6 +639,59 @@ public final class LockStateAnalysis {
                                     node.region(), "this work also runs when the try-lock failed"))));
                 }
             }
+        }
+
+        /**
+         * A call of a logger ({@code log.warn(..)}, {@code LOGGER.info(..)}): a record that the try-lock
+         * failed is not work done without it.
+         */
+        private static boolean logging(FlowEvent e) {
+            if (e.kind() != FlowEvent.Kind.CALL) {
+                return false;
+            }
+            for (String key : e.callee()) {
+                String type = key.contains(".") ? key.substring(0, key.lastIndexOf('.')) : "";
+                if (LOGGER_TYPES.contains(type)) {
+                    return true;
+                }
+            }
+            String receiver =
+                    e.path() == null ? "" : e.path().substring(e.path().lastIndexOf('.') + 1);
+            return LOGGER_NAMES.contains(receiver.toLowerCase(Locale.ROOT));
+        }
+
+        /**
+         * Whether the method returns the try-lock's boolean (or a copy of it): a lock helper whose caller
+         * decides what runs without the lock, so what it does between the attempt and its return is not
+         * the protected work.
+         */
+        private boolean returnsResult(String acquisition) {
+            Integer at = acquiredHere.get(acquisition);
+            if (at == null || flow.nodes().get(at).event().target() == null) {
+                return false;
+            }
+            Set<String> names = new HashSet<>();
+            names.add(flow.nodes().get(at).event().target());
+            boolean grew = true;
+            while (grew) {
+                grew = false;
+                for (FlowNode n : flow.nodes()) {
+                    FlowEvent e = n.event();
+                    if (e.kind() == FlowEvent.Kind.ASSIGN
+                            && e.path() != null
+                            && e.target() != null
+                            && names.contains(e.path())) {
+                        grew |= names.add(e.target());
+                    }
+                }
+            }
+            for (FlowNode n : flow.nodes()) {
+                if (n.event().kind() == FlowEvent.Kind.RETURN
+                        && names.contains(n.event().target())) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** Marks the holds on connections in an open transaction as having had work done under them. */

@@ -1,6 +1,7 @@
 // Case: golang-migrate's Postgres driver waits for its migration lock with a blocking pg_advisory_lock; when several replicas migrate at start-up and the holder runs CREATE INDEX CONCURRENTLY, the index build waits for the waiters' in-flight lock statements and the waiters wait for the holder: "deadlock detected", a dirty schema version and an INVALID index.
 // Source: https://github.com/golang-migrate/migrate/issues/960
 // Kind: bug
+// Relabelled 2026-12-02: the marker below said `want: none` (no rule described the defect when the case was written); the rule migration-lock-waits-on-concurrent-index, added since, describes it. The defect and its line are unchanged.
 // Expected: every replica runs this at start-up; a replica blocked in SELECT pg_advisory_lock is a running statement that holds a snapshot, CREATE INDEX CONCURRENTLY in the replica holding the lock waits for that snapshot's transaction to end, which never happens while the holder keeps the lock: PostgreSQL aborts one side as a deadlock (or the two wait for ever when the index is built on another connection). Poll pg_try_advisory_lock with a sleep instead of blocking.
 package com.example.migrate;
 
@@ -29,7 +30,7 @@ public class AdvisoryLockMigrator {
     /** Applies the files not yet recorded, in order; each runs as one autocommit statement on the lock's connection. */
     public void up(List<Resource> files) throws SQLException {
         try (Connection conn = dataSource.getConnection()) {
-            try (PreparedStatement lock = conn.prepareStatement("SELECT pg_advisory_lock(?)")) { // want: none
+            try (PreparedStatement lock = conn.prepareStatement("SELECT pg_advisory_lock(?)")) { // want: migration-lock-waits-on-concurrent-index
                 lock.setLong(1, MIGRATE_LOCK_KEY);
                 lock.execute();                        // waits here while another replica migrates
             }
