@@ -286,7 +286,8 @@ final class KeyEvaluator {
     private static final int MAX_INLINED = 4;
 
     /**
-     * The value of a call of a static method of this or another file that returns an integral key
+     * The value of a call of a static method of this or another file, or of an instance method of a
+     * concrete class ({@link #concreteClassMethod}), that returns an integral key
      * ({@code LockKeys.forShard(1)} with {@code return BASE + 100 + shard;}): its one {@code return}
      * expression, evaluated in the declaring file with the parameters bound to the call's arguments.
      * Null when the method is not found or not unique, returns anything else, has several returns, or
@@ -297,7 +298,7 @@ final class KeyEvaluator {
             return null;
         }
         MethodDeclaration method = calledMethod(m);
-        if (method == null || !method.isStatic() || !visiting.add(method)) {
+        if (method == null || !(method.isStatic() || concreteClassMethod(method)) || !visiting.add(method)) {
             return null;
         }
         try {
@@ -344,6 +345,18 @@ final class KeyEvaluator {
         } finally {
             visiting.remove(method);
         }
+    }
+
+    /**
+     * An instance method of a concrete class (not an interface or an abstract class), whose body is the
+     * one every call on a receiver of that declared type runs unless a subclass overrides it, which the
+     * call graph decides, not this evaluator.
+     */
+    private static boolean concreteClassMethod(MethodDeclaration method) {
+        return method.getParentNode().orElse(null) instanceof ClassOrInterfaceDeclaration c
+                && !c.isInterface()
+                && !c.isAbstract()
+                && !method.isAbstract();
     }
 
     /**

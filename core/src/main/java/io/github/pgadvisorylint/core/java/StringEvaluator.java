@@ -417,21 +417,46 @@ final class StringEvaluator {
                 && project != null
                 && scope instanceof NameExpr sn
                 && Character.isUpperCase(sn.getNameAsString().charAt(0))) {
-            return remote(call, sn.getNameAsString());
+            return remote(call, sn.getNameAsString(), true);
+        }
+        if (choices != null && project != null && scope != null) {
+            String receiverType = receiverType(scope);
+            return receiverType == null ? null : remote(call, receiverType, false);
         }
         return null;
     }
 
     /**
-     * A static method of another file that returns SQL ({@code LockSql.lock(true, false)}): every text its
+     * The declared class of an instance receiver: a local, parameter or field ({@code dialect},
+     * {@code this.dialect}), as a simple name; null for anything else or a type of this file.
+     */
+    private String receiverType(Expression scope) {
+        String name = scope instanceof NameExpr n
+                        && !Character.isUpperCase(n.getNameAsString().charAt(0))
+                ? n.getNameAsString()
+                : scope instanceof FieldAccessExpr f && f.getScope() instanceof ThisExpr ? f.getNameAsString() : null;
+        String declared = name == null ? null : JavaScopes.declaredType(name, scope);
+        if (declared == null) {
+            return null;
+        }
+        String simple = JavaScopes.simpleTypeName(declared);
+        return typeNames.contains(simple) || simple.equals("String") ? null : simple;
+    }
+
+    /**
+     * A static method of another file that returns SQL ({@code LockSql.lock(true, false)}), or an instance
+     * method of a concrete class of another file called on a local, parameter or field of that declared
+     * type ({@code queries.lockSql(true)}; an override in a subclass is not seen): every text its
      * returns give with its parameters bound to the call's arguments (flags pick branches there), one of
      * them per path here. The chars come from another file, so they carry no offsets of this one; a hole
      * is kept when it is a parameter concatenated as is, bound to the call's argument.
      */
-    private JavaText remote(MethodCallExpr call, String typeName) {
+    private JavaText remote(MethodCallExpr call, String typeName, boolean staticCall) {
         TypeDeclaration<?> type = project.type(typeName);
-        if (type == null) {
-            return null;
+        if (type == null
+                || (!staticCall
+                        && !(type instanceof ClassOrInterfaceDeclaration c && !c.isInterface() && !c.isAbstract()))) {
+            return null; // an instance method is taken from a concrete class; overrides are the call graph's
         }
         MethodDeclaration found = null;
         for (MethodDeclaration m : type.getMethodsByName(call.getNameAsString())) {
@@ -443,7 +468,7 @@ final class StringEvaluator {
             }
         }
         if (found == null
-                || !found.isStatic()
+                || found.isStatic() != staticCall
                 || found.getBody().isEmpty()
                 || found.getParameters().stream().anyMatch(p -> p.isVarArgs())
                 || !(found.getType().asString().equals("String")
