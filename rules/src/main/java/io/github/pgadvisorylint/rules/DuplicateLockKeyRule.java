@@ -450,7 +450,8 @@ public final class DuplicateLockKeyRule extends AbstractRule {
             message += " The " + related.size() + " nearest in path order are listed as related locations, and "
                     + (n - related.size()) + " more, see `pg-advisory-lint keys`.";
         }
-        context.report(Severity.WARNING, site, message, related);
+        // two different strings hashing to one key is never meant; the same value written twice may be
+        context.report(strongest == Collision.HASH ? Severity.ERROR : Severity.WARNING, site, message, related);
     }
 
     /** @return the first {@value #MAX_RELATED} strings, comma-separated, and how many more there are */
