@@ -403,7 +403,8 @@ final class StringEvaluator {
         }
         if (name.equals("toString") && call.getArguments().isEmpty() && scope != null) {
             if (scope instanceof NameExpr n) {
-                return localBuilder(n, depth, visiting);
+                JavaText joined = joiner(n, depth, visiting);
+                return joined != null ? joined : localBuilder(n, depth, visiting);
             }
             return builderChain(scope, depth, visiting);
         }
@@ -1205,14 +1206,78 @@ final class StringEvaluator {
     }
 
     /** The operands of {@code name.append(a).append(b);} as a statement, in order; null for any other statement. */
+    /**
+     * A local {@code StringJoiner} ({@code new StringJoiner(delimiter)} or
+     * {@code new StringJoiner(delimiter, prefix, suffix)}) given its parts by {@code add} statements in the
+     * block that declares it, before the use: prefix, the parts with the delimiter between them, suffix.
+     * Null when the local is no such joiner, or is used any other way before the use.
+     */
+    private JavaText joiner(NameExpr use, int depth, Set<Node> visiting) {
+        String name = use.getNameAsString();
+        Optional<VariableDeclarator> local = JavaScopes.local(name, use);
+        if (local.isEmpty()
+                || JavaScopes.reassigned(local.get())
+                || !(local.get().getInitializer().orElse(null) instanceof ObjectCreationExpr init)
+                || !init.getType().getNameAsString().equals("StringJoiner")
+                || (init.getArguments().size() != 1 && init.getArguments().size() != 3)) {
+            return null;
+        }
+        Statement declaration = local.get().findAncestor(Statement.class).orElse(null);
+        if (declaration == null || !(declaration.getParentNode().orElse(null) instanceof BlockStmt block)) {
+            return null;
+        }
+        JavaText delimiter = eval(init.getArgument(0), depth + 1, visiting);
+        JavaText prefix =
+                init.getArguments().size() == 3 ? eval(init.getArgument(1), depth + 1, visiting) : new JavaText();
+        JavaText suffix =
+                init.getArguments().size() == 3 ? eval(init.getArgument(2), depth + 1, visiting) : new JavaText();
+        if (delimiter == null || prefix == null || suffix == null) {
+            return null;
+        }
+        Statement useStatement = use.findAncestor(Statement.class).orElse(null);
+        List<Expression> parts = new ArrayList<>();
+        List<Statement> stmts = block.getStatements();
+        for (int k = stmts.indexOf(declaration) + 1; k < stmts.size(); k++) {
+            Statement st = stmts.get(k);
+            if (st == useStatement
+                    || st.findFirst(NameExpr.class, x -> x == use).isPresent()) {
+                JavaText out = new JavaText();
+                out.append(prefix);
+                for (int i = 0; i < parts.size(); i++) {
+                    if (i > 0) {
+                        out.append(delimiter);
+                    }
+                    appendOperand(out, eval(parts.get(i), depth + 1, visiting), parts.get(i));
+                }
+                out.append(suffix);
+                return out;
+            }
+            List<Expression> added = callsOn(st, name, "add");
+            if (added != null) {
+                parts.addAll(added);
+            } else if (st.findFirst(NameExpr.class, x -> x.getNameAsString().equals(name))
+                    .isPresent()) {
+                return null;
+            }
+        }
+        return null;
+    }
+
     private static List<Expression> appendsTo(Statement st, String name) {
+        return callsOn(st, name, "append");
+    }
+
+    /**
+     * {@code name.m(a).m(b);} as a statement: the arguments a, b in order; null for any other statement.
+     */
+    private static List<Expression> callsOn(Statement st, String name, String method) {
         if (!(st instanceof ExpressionStmt es)) {
             return null;
         }
         List<Expression> appended = new ArrayList<>();
         Expression cur = es.getExpression();
         while (cur instanceof MethodCallExpr m
-                && m.getNameAsString().equals("append")
+                && m.getNameAsString().equals(method)
                 && m.getArguments().size() == 1
                 && m.getScope().isPresent()) {
             appended.add(m.getArgument(0));
