@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Tries the README's CI recipes as far as they run without the hosted services (README "How the recipes
-# were tried"), on reports of the bundled example plus a file that cannot be parsed (a located notification):
-#   - "Getting the CLI in any CI": the README's snippet, run against a Maven repository layout served over
+# Tries the CI recipes of docs/ci.md as far as they run without the hosted services (docs/ci.md, "How the
+# recipes were tried"), on reports of the bundled example plus a file that cannot be parsed (a located
+# notification):
+#   - "Getting the CLI in any CI": the snippet of docs/ci.md, run against a Maven repository layout served over
 #     HTTP (the host replaced), then again with a wrong .sha1, which must fail;
 #   - Jenkins Warnings NG: the Checkstyle XML and the SARIF read by the parsers Warnings NG uses
 #     (analysis-model from Maven Central; .ci/recipes/WarningsNgParse.java compares them with the JSON report);
@@ -37,10 +38,10 @@ printf '%s\n' 'class Unfinished {' '  void f() { String q = "SELECT pg_advisory_
 [ "$(jq '.findings | length' "$work/report.json")" -gt 0 ] || fail "the example gave no finding"
 [ "$(jq '.notifications | length' "$work/report.json")" -gt 0 ] || fail "the unparsable file gave no notification"
 
-# --- Getting the CLI: the README's snippet against a repository layout served over HTTP.
-snippet=$(awk '/^### Getting the CLI in any CI/ { section = 1 } section && /^```sh$/ { block = 1; next }
-               block && /^```$/ { exit } block { print }' README.md)
-[ -n "$snippet" ] || fail "no snippet under 'Getting the CLI in any CI' in README.md"
+# --- Getting the CLI: the snippet of docs/ci.md against a repository layout served over HTTP.
+snippet=$(awk '/^#+ Getting the CLI in any CI$/ { section = 1 } section && /^```sh$/ { block = 1; next }
+               block && /^```$/ { exit } block { print }' docs/ci.md)
+[ -n "$snippet" ] || fail "no snippet under 'Getting the CLI in any CI' in docs/ci.md"
 version=$(printf '%s\n' "$snippet" | sed -n 's/^version=//p')
 repo=$work/maven-repository
 if ! ./mvnw -B -ntp -N deploy:deploy-file -Dfile="$jar" -DgroupId=io.github.pgadvisorylint \
@@ -57,14 +58,14 @@ local_snippet=${snippet//https:\/\/repo1.maven.org\/maven2/http://127.0.0.1:$por
 [ "$local_snippet" != "$snippet" ] || fail "the snippet does not download from Maven Central's URL"
 mkdir "$work/get" "$work/get-bad"
 (cd "$work/get" && bash -eo pipefail -c "$local_snippet") >"$work/get.log" 2>&1 \
-  || { cat "$work/get.log" >&2; fail "the README's download snippet failed"; }
+  || { cat "$work/get.log" >&2; fail "the download snippet of docs/ci.md failed"; }
 grep -q ': OK$' "$work/get.log" && grep -q '^pg-advisory-lint ' "$work/get.log" \
   || { cat "$work/get.log" >&2; fail "the snippet did not check the checksum and run the jar"; }
 echo "test-recipes: getting the CLI: downloaded, $(grep ': OK$' "$work/get.log")"
 echo 0000000000000000000000000000000000000000 \
   >"$repo/io/github/pgadvisorylint/pg-advisory-lint-cli/$version/pg-advisory-lint-cli-$version-all.jar.sha1"
 if (cd "$work/get-bad" && bash -eo pipefail -c "$local_snippet") >"$work/get-bad.log" 2>&1; then
-  fail "the README's download snippet passed with a wrong .sha1"
+  fail "the download snippet of docs/ci.md passed with a wrong .sha1"
 fi
 echo "test-recipes: getting the CLI: a wrong .sha1 stops the snippet"
 
@@ -111,7 +112,7 @@ problems=$(validate "$work/report.sarif" "$work/validation.sarif")
 [ -z "$problems" ] || fail "the SARIF Multitool rejects the SARIF: $problems"
 echo "test-recipes: SARIF Multitool: no error or warning ($(jq '.runs[0].results | length' "$work/validation.sarif") notes)"
 
-# --- GitLab Code Quality: the README's jq program.
+# --- GitLab Code Quality: the jq program of docs/ci.md's GitLab recipe.
 jq -f docs/gitlab-code-quality.jq "$work/report.json" >"$work/gl-code-quality-report.json"
 python3 - "$work/gl-code-quality-report.json" "$work/report.json" <<'PY' || fail "the GitLab Code Quality report is not what GitLab reads"
 import json, sys
@@ -129,7 +130,7 @@ assert all(isinstance(f, str) and f for f in fingerprints) and len(set(fingerpri
 print(f"test-recipes: GitLab Code Quality: {len(issues)} issues, unique fingerprints")
 PY
 
-# --- SonarQube generic issue import: the README's jq program.
+# --- SonarQube generic issue import: the jq program of docs/ci.md's SonarQube recipe.
 jq -f docs/sonarqube-generic-issues.jq "$work/report.json" >"$work/sonar-issues.json"
 python3 - "$work/sonar-issues.json" "$work/report.json" "$root" <<'PY' || fail "the SonarQube generic issue report is not what SonarQube reads"
 import json, os, sys

@@ -1,5 +1,5 @@
 # pg-advisory-lint JSON report (schemaVersion 1) to a GitLab Code Quality report (the Code Climate
-# subset GitLab reads), for the README's GitLab CI recipe: jq -f gitlab-code-quality.jq pg-advisory-lint.json
+# subset GitLab reads), for the GitLab CI recipe in docs/ci.md: jq -f gitlab-code-quality.jq pg-advisory-lint.json
 [ .findings[]
   | select(.suppression == null)
   | { description: "[\(.ruleId)] \(.message)",

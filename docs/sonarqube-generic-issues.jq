@@ -1,5 +1,5 @@
 # pg-advisory-lint JSON report (schemaVersion 1) to SonarQube's generic issue import format (SonarQube 10.3
-# and newer, SonarQube Cloud), for the README's SonarQube recipe:
+# and newer, SonarQube Cloud), for the SonarQube recipe in docs/ci.md:
 #   jq -f sonarqube-generic-issues.jq pg-advisory-lint.json > pg-advisory-lint-sonar.json
 # Each rule is filed under the RELIABILITY software quality with the LOGICAL attribute (a lock bug, not a
 # vulnerability), its impact HIGH, MEDIUM or LOW after its most severe finding (error, warning, note).

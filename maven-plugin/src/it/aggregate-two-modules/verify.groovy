@@ -20,22 +20,22 @@ assert checkResults[0].locations[0].physicalLocation.artifactLocation.uri == bil
 assert checkResults[0].locations[0].physicalLocation.artifactLocation.uriBaseId == '%SRCROOT%'
 def checkRun = slurper.parse(new File(basedir, 'billing/target/pg-advisory-lint.sarif')).runs[0]
 assert checkRun.originalUriBaseIds.containsKey('%SRCROOT%')
-// lock-support: only a note, the unlock helper drops the unlock's boolean
-assert slurper.parse(new File(basedir, 'lock-support/target/pg-advisory-lint.sarif')).runs[0].results*.ruleId == ['try-lock-result-ignored']
+// lock-support: nothing (its unlock helper drops the unlock's boolean: unlock-result-ignored, off by default)
+assert slurper.parse(new File(basedir, 'lock-support/target/pg-advisory-lint.sarif')).runs[0].results*.ruleId == []
 
 // Build 2, mvn verify with aggregate bound at the root: both modules together, the helper's unlock
 // counts, no finding, the build passes. aggregate runs once, at the root.
 assert build2.count(':aggregate (default) @ ') == 1
 assert build2.contains(':aggregate (default) @ aggregate-two-modules ---')
-assert build2.contains('pg-advisory-lint: 0 errors, 0 warnings, 1 note in 2 files')
+assert build2.contains('pg-advisory-lint: 0 errors, 0 warnings, 0 notes in 2 files')
 assert !build2.contains('[lock-without-finally-unlock]')
 
 // Build 3, aggregate with includeTests: one SARIF at the root, paths relative to the root.
 def testFile = 'billing/src/test/resources/claim_invoices.sql'
 assert build3.contains("[ERROR] ${testFile}:2:31 [lock-in-limit-query]")
-assert build3.contains('pg-advisory-lint found 1 finding at or above failOnSeverity=warning (1 error, 0 warnings, 1 note). SARIF report: target/pg-advisory-lint.sarif')
+assert build3.contains('pg-advisory-lint found 1 finding at or above failOnSeverity=warning (1 error, 0 warnings, 0 notes). SARIF report: target/pg-advisory-lint.sarif')
 def aggregate = slurper.parse(new File(basedir, 'target/pg-advisory-lint.sarif'))
 assert aggregate.runs.size() == 1
-assert aggregate.runs[0].results*.ruleId == ['lock-in-limit-query', 'try-lock-result-ignored']
+assert aggregate.runs[0].results*.ruleId == ['lock-in-limit-query']
 assert aggregate.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri == testFile
 return true

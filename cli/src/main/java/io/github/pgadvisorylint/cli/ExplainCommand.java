@@ -1,11 +1,14 @@
 package io.github.pgadvisorylint.cli;
 
 import io.github.pgadvisorylint.core.rule.Rule;
-import io.github.pgadvisorylint.core.rule.RuleRegistry;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import org.apache.commons.text.similarity.LevenshteinDistance;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
@@ -25,7 +28,11 @@ final class ExplainCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "RULE-ID", description = "A rule id, as 'list-rules' prints it.")
+    @Parameters(
+            index = "0",
+            paramLabel = "RULE-ID",
+            description = "A rule id, as 'list-rules' prints it, or its SARIF name (WeakLockKeyHash) or suppression"
+                    + " form (pg-advisory-lint:weak-lock-key-hash); an unknown id gets the nearest ones.")
     private String ruleId;
 
     /** @param env where the rules come from */
@@ -40,18 +47,67 @@ final class ExplainCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         List<Rule> rules = env.rules().get();
-        Rule rule = RuleRegistry.find(rules, ruleId.trim())
-                .orElseThrow(() -> new InputException("unknown rule '" + ruleId + "'. "
-                        + (rules.isEmpty()
-                                ? "No rules are installed."
-                                : "Known rules: "
-                                        + rules.stream()
-                                                .map(r -> r.descriptor().id())
-                                                .collect(Collectors.joining(", ")))));
+        Rule rule = lookup(rules, ruleId).orElseThrow(() -> new InputException(unknown(rules, ruleId)));
         PrintWriter out = spec.commandLine().getOut();
         String page = rule.descriptor().helpMarkdown();
         out.print(page.endsWith("\n") ? page : page + "\n");
         out.flush();
         return Main.EXIT_OK;
+    }
+
+    /**
+     * A rule by what a user may have copied: its id ({@code weak-lock-key-hash}), its SARIF name
+     * ({@code WeakLockKeyHash}, as code scanning shows it), or a suppression's form
+     * ({@code pg-advisory-lint:weak-lock-key-hash}); case and surrounding blanks do not matter.
+     *
+     * @return the rule, or empty
+     */
+    static Optional<Rule> lookup(List<Rule> rules, String given) {
+        String key = given.strip();
+        int colon = Math.max(key.lastIndexOf(':'), key.lastIndexOf('/'));
+        String bare = (colon >= 0 ? key.substring(colon + 1) : key).toLowerCase(Locale.ROOT);
+        return rules.stream()
+                .filter(r -> r.descriptor().id().equals(bare)
+                        || r.descriptor().name().toLowerCase(Locale.ROOT).equals(bare))
+                .findFirst();
+    }
+
+    /**
+     * @return the message for an id no rule has: the nearest ids by edit distance (at most a third of the
+     *     given id's length, Levenshtein) as "did you mean", then every known id
+     */
+    static String unknown(List<Rule> rules, String given) {
+        if (rules.isEmpty()) {
+            return "unknown rule '" + given + "'. No rules are installed.";
+        }
+        String bare = given.strip().toLowerCase(Locale.ROOT);
+        int limit = Math.max(2, bare.length() / 3);
+        LevenshteinDistance distance = new LevenshteinDistance(limit);
+        List<String> near = new ArrayList<>();
+        int best = Integer.MAX_VALUE;
+        for (Rule r : rules) {
+            String id = r.descriptor().id();
+            int d = distance.apply(bare, id);
+            if (d < 0) {
+                continue; // farther than the limit
+            }
+            if (d < best) {
+                best = d;
+                near.clear();
+            }
+            if (d == best) {
+                near.add(id);
+            }
+        }
+        for (Rule r : rules) {
+            String id = r.descriptor().id();
+            if (near.isEmpty() && bare.length() >= 4 && id.contains(bare)) {
+                near.add(id); // a fragment of one id: "hash" for weak-lock-key-hash
+            }
+        }
+        String ids = rules.stream().map(r -> r.descriptor().id()).collect(Collectors.joining(", "));
+        return "unknown rule '" + given + "'."
+                + (near.isEmpty() ? "" : " Did you mean " + String.join(" or ", near) + "?")
+                + " Known rules: " + ids;
     }
 }

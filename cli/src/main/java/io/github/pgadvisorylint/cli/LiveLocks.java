@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.regex.Pattern;
 import org.postgresql.Driver;
 
 /**
@@ -55,6 +56,10 @@ final class LiveLocks {
      * @param stateSince  when the state began; null when hidden
      * @param visible     false when this role may not see the session's activity ({@code <insufficient privilege>})
      * @param blockedBy   the pids it waits for ({@code pg_blocking_pids}), empty when it waits for nothing
+     * @param client      the client's address ({@code client_addr}, e.g. {@code 10.0.3.7}: which pod or host holds
+     *                    the key); null for a Unix-domain socket, a prepared transaction, or when hidden
+     * @param connectedAt when the session began ({@code backend_start}); null when hidden
+     * @param query       its last or current statement ({@code query}), on one line; null when hidden or empty
      */
     record Session(
             int pid,
@@ -63,9 +68,24 @@ final class LiveLocks {
             String state,
             OffsetDateTime stateSince,
             boolean visible,
-            List<Integer> blockedBy) {
+            List<Integer> blockedBy,
+            String client,
+            OffsetDateTime connectedAt,
+            String query) {
         Session {
             blockedBy = List.copyOf(blockedBy);
+        }
+
+        /** A session with no client address, start time or query known. */
+        Session(
+                int pid,
+                String application,
+                String user,
+                String state,
+                OffsetDateTime stateSince,
+                boolean visible,
+                List<Integer> blockedBy) {
+            this(pid, application, user, state, stateSince, visible, blockedBy, null, null, null);
         }
     }
 
@@ -153,7 +173,8 @@ final class LiveLocks {
                    a.application_name, a.usename, a.state, a.state_change,
                    COALESCE(a.query = '<insufficient privilege>'
                             AND NOT (%s OR COALESCE(pg_has_role(a.usesysid, 'USAGE'), false)), false) AS hidden,
-                   CASE WHEN l.pid IS NULL OR l.granted THEN '{}'::int[] ELSE pg_blocking_pids(l.pid) END AS blocked_by
+                   CASE WHEN l.pid IS NULL OR l.granted THEN '{}'::int[] ELSE pg_blocking_pids(l.pid) END AS blocked_by,
+                   host(a.client_addr), a.backend_start, a.query
               FROM pg_locks l LEFT JOIN pg_stat_activity a ON a.pid = l.pid
              WHERE l.locktype = 'advisory'
                AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
@@ -263,7 +284,10 @@ final class LiveLocks {
                                         rs.getString(10),
                                         rs.getObject(11, OffsetDateTime.class),
                                         visible,
-                                        blockers));
+                                        blockers,
+                                        visible ? rs.getString(14) : null,
+                                        visible ? rs.getObject(15, OffsetDateTime.class) : null,
+                                        visible ? oneLine(rs.getString(16)) : null));
                     }
                 }
                 c.rollback();
@@ -292,6 +316,20 @@ final class LiveLocks {
         b.append('/').append(parsed.getProperty("PGDBNAME", ""));
         return UrlMask.mask("//" + b).substring(2);
     }
+
+    /** The longest query text kept, in characters; longer texts end in an ellipsis. */
+    static final int QUERY_CHARS = 120;
+
+    /** @return the text with every run of white space as one space, at most {@value #QUERY_CHARS} characters; null when empty */
+    static String oneLine(String query) {
+        if (query == null || query.isBlank()) {
+            return null;
+        }
+        String flat = WHITE_SPACE.matcher(query.strip()).replaceAll(" ");
+        return flat.length() <= QUERY_CHARS ? flat : flat.substring(0, QUERY_CHARS - 3) + "...";
+    }
+
+    private static final Pattern WHITE_SPACE = Pattern.compile("\\s+");
 
     private static List<Integer> ints(Array array) throws SQLException {
         if (array == null) {

@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * {@code locks --url JDBC-URL [PATH...]}: the advisory locks held and awaited now on a PostgreSQL database
+ * {@code locks [--url URL] [PATH...]} ({@link ConnectionTarget}: a JDBC URL, a connection URI or libpq's variables): the advisory locks held and awaited now on a PostgreSQL database
  * ({@code pg_locks} joined with {@code pg_stat_activity} and {@code pg_blocking_pids}, read in one read-only
  * transaction), each key decoded into its key space and value (fact F6) and matched to the code sites of the key
  * inventory of PATH ({@link KeyInventory}, the {@code keys} command's). Without PATH the keys are not matched.
@@ -28,8 +28,8 @@ import picocli.CommandLine.TypeConversionException;
         versionProvider = VersionProvider.class,
         description = {
             "Lists the advisory locks held and awaited now on the database of --url: each key's key space"
-                    + " and value, the sessions holding and awaiting it (pid, application, state and since when, which pid"
-                    + " blocks which), the wait chains, and the code sites of PATH that take the key (file:line and"
+                    + " and value, the sessions holding and awaiting it (pid, application, client address, connected"
+                    + " since, state and since when, last query, which pid blocks which), the wait chains, and the code sites of PATH that take the key (file:line and"
                     + " method), or 'unknown to the code'. Reads only, in a read-only transaction.",
             "Password: ?password= in the URL, else the PGPASSWORD environment variable, else ~/.pgpass (or the file"
                     + " PGPASSFILE names), read by the PostgreSQL JDBC driver. It is never printed: wherever the URL is"
@@ -54,7 +54,9 @@ import picocli.CommandLine.TypeConversionException;
         footer = {
             "%nExamples:",
             "  pg-advisory-lint locks --url jdbc:postgresql://db.internal:5432/invoices?user=ops .",
-            "  PGPASSWORD=... pg-advisory-lint locks --url jdbc:postgresql://localhost/app?user=app --format json src"
+            "  PGPASSWORD=... pg-advisory-lint locks --url jdbc:postgresql://localhost/app?user=app --format json src",
+            "  PGHOST=db.internal PGUSER=ops PGDATABASE=invoices pg-advisory-lint locks .",
+            "  pg-advisory-lint locks --url postgresql://ops@db.internal:5432/invoices?sslmode=require ."
         })
 final class LocksCommand implements Callable<Integer> {
 
@@ -84,9 +86,11 @@ final class LocksCommand implements Callable<Integer> {
 
     @Option(
             names = "--url",
-            required = true,
-            paramLabel = "JDBC-URL",
-            description = "The database: jdbc:postgresql://HOST[:PORT]/DATABASE[?user=ROLE&...].")
+            paramLabel = "URL",
+            description = "The database: a JDBC URL, jdbc:postgresql://HOST[:PORT]/DATABASE[?user=ROLE&...], or a"
+                    + " connection URI, postgresql://[ROLE[:PASSWORD]@]HOST[:PORT]/DATABASE[?...]. Default: libpq's"
+                    + " PGHOST, PGPORT, PGUSER, PGDATABASE and PGSSLMODE (localhost, 5432, the system user, a database"
+                    + " named as the role).")
     private String url;
 
     @Parameters(
@@ -138,12 +142,7 @@ final class LocksCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!url.startsWith("jdbc:postgresql:")) {
-            throw new ParameterException(
-                    spec.commandLine(),
-                    "--url must be a PostgreSQL JDBC URL" + " (jdbc:postgresql://HOST[:PORT]/DATABASE), not "
-                            + UrlMask.mask(url));
-        }
+        String jdbcUrl = ConnectionTarget.jdbcUrl(url, env.terminal()::getenv, System.getProperty("user.name"));
         if (timeoutSeconds < 1) {
             throw new ParameterException(
                     spec.commandLine(), "--timeout must be at least 1 second, not " + timeoutSeconds);
@@ -159,7 +158,7 @@ final class LocksCommand implements Callable<Integer> {
         if (!paths.isEmpty()) {
             ScanTargets.resolve(env.workingDirectory(), paths); // a wrong PATH fails before the server is asked
         }
-        LiveLocks.Snapshot snapshot = LiveLocks.read(url, env.terminal().getenv("PGPASSWORD"), timeoutSeconds);
+        LiveLocks.Snapshot snapshot = LiveLocks.read(jdbcUrl, env.terminal().getenv("PGPASSWORD"), timeoutSeconds);
         LocksReport[] report = new LocksReport[1];
         if (paths.isEmpty()) {
             report[0] = new LocksReport(snapshot, null);

@@ -239,6 +239,9 @@ final class LocksReport {
         if (s != null && s.application() != null) {
             b.append(" (").append(esc.apply(s.application())).append(")");
         }
+        if (s != null && s.client() != null) {
+            b.append(" from ").append(esc.apply(s.client()));
+        }
         b.append(l.shared() ? " shared" : " exclusive");
         if (s != null && !s.visible()) {
             b.append(", activity hidden from this role");
@@ -259,6 +262,12 @@ final class LocksReport {
             if (!blocks.isEmpty()) {
                 b.append(", blocks ").append(pids(blocks));
             }
+        }
+        if (s != null && s.connectedAt() != null) {
+            b.append(", connected since ").append(when(s.connectedAt()));
+        }
+        if (s != null && s.query() != null) {
+            b.append(", last query: ").append(esc.apply(s.query()));
         }
         return b.toString();
     }
@@ -351,6 +360,13 @@ final class LocksReport {
         n.put("application", s == null ? null : s.application());
         n.put("user", s == null ? null : s.user());
         n.put("visible", s == null || s.visible());
+        n.put("client_addr", s == null ? null : s.client());
+        n.put(
+                "backend_start",
+                s == null || s.connectedAt() == null
+                        ? null
+                        : s.connectedAt().withOffsetSameInstant(ZoneOffset.UTC).toString());
+        n.put("query", s == null ? null : s.query());
         n.put("state", s == null ? null : s.state());
         n.put(
                 "state_since",

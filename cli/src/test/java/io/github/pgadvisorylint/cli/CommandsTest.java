@@ -55,6 +55,31 @@ class CommandsTest {
     }
 
     @Test
+    void explainSuggestsTheNearestIdsForATypoOrAFragment() {
+        CliHarness.Run typo = harness().run("explain", "duplicate-lock-keys");
+        assertThat(typo.exitCode()).isEqualTo(2);
+        assertThat(typo.err())
+                .isEqualTo("pg-advisory-lint: unknown rule 'duplicate-lock-keys'. Did you mean duplicate-lock-key?"
+                        + " Known rules: duplicate-lock-key, session-lock-under-transaction-pooling\n");
+        assertThat(harness().run("explain", "pooling").err())
+                .contains("Did you mean session-lock-under-transaction-pooling?");
+        assertThat(harness().run("explain", "xyz").err()).doesNotContain("Did you mean");
+    }
+
+    @Test
+    void explainTakesTheSarifNameAndTheSuppressionForm() {
+        for (String given : List.of(
+                "DuplicateLockKey",
+                "duplicatelockkey",
+                "pg-advisory-lint:duplicate-lock-key",
+                " DUPLICATE-LOCK-KEY ")) {
+            CliHarness.Run run = harness().run("explain", given);
+            assertThat(run.exitCode()).as(given).isZero();
+            assertThat(run.out()).as(given).startsWith("# duplicate-lock-key\n");
+        }
+    }
+
+    @Test
     void versionAndHelp() {
         CliHarness.Run version = harness().run("--version");
         assertThat(version.exitCode()).isZero();

@@ -178,30 +178,33 @@ class LocksCommandTest {
                         + server.serverVersion() + ", as role postgres) at ")
                 .contains(": 4 held, 2 awaited, by 5 sessions\n");
         assertThat(block(out, "key 2001  bigint  (pg_locks classid=0 objid=2001 objsubid=1)"))
+                .containsPattern("held by     pid " + close
+                        + " \\(settlement-close\\) from 127\\.0\\.0\\.1 exclusive, idle in transaction"
+                        + " since \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ \\(\\d+ s\\), blocks " + payout
+                        + ", connected since \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ \\(\\d+ s\\), last query: .+\n")
                 .containsPattern(
-                        "held by     pid " + close + " \\(settlement-close\\) exclusive, idle in transaction since "
-                                + "\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\dZ \\(\\d+ s\\), blocks " + payout + "\n")
-                .containsPattern("awaited by  pid " + payout + " \\(settlement-payout\\) exclusive, active since .*"
-                        + ", waiting since .*, blocked by " + close + "\n")
+                        "awaited by  pid " + payout + " \\(settlement-payout\\) from 127\\.0\\.0\\.1 exclusive, active"
+                                + " since .*, waiting since .*, blocked by " + close + ", connected since .*"
+                                + ", last query: SELECT pg_advisory_xact_lock\\(2001\\)\n")
                 .contains("  code:\n"
                         + "    src/main/java/com/acme/invoice/settlement/SettlementJob.java:27:37  pg_advisory_xact_lock(LockKeys.LEDGER_CLOSE)"
                         + "  in SettlementJob.closeMonth\n"
                         + "    src/main/java/com/acme/invoice/settlement/SettlementJob.java:36:37  pg_advisory_xact_lock(LockKeys.LEDGER_CLOSE)"
                         + "  in SettlementJob.payOut\n");
         assertThat(block(out, "key 2002  bigint  (pg_locks classid=0 objid=2002 objsubid=1)"))
-                .contains("held by     pid " + payout + " (settlement-payout) exclusive")
-                .contains("blocks " + second + "\n")
-                .contains("awaited by  pid " + second + " (settlement-payout-2) exclusive")
+                .contains("held by     pid " + payout + " (settlement-payout) from 127.0.0.1 exclusive")
+                .contains("blocks " + second + ", connected since ")
+                .contains("awaited by  pid " + second + " (settlement-payout-2) from 127.0.0.1 exclusive")
                 .contains(
                         "SettlementJob.java:28:37  pg_advisory_xact_lock(LockKeys.PAYOUT_BATCH)  in SettlementJob.closeMonth");
         assertThat(block(out, "key 12, 77  int, int  (pg_locks classid=12 objid=77 objsubid=2)"))
-                .contains("held by     pid " + pids[3] + " (pdf-archive) exclusive, idle since")
+                .contains("held by     pid " + pids[3] + " (pdf-archive) from 127.0.0.1 exclusive, idle since")
                 .contains("  code:       unknown to the code; may be a key computed at run time by:\n")
                 .contains(
                         "src/main/java/com/acme/invoice/pdf/PdfArchiveWorker.java:42:47  AdvisoryLock.acquire"
                                 + " (pg_advisory_lock(LockKeys.PDF_ARCHIVE_NAMESPACE, customerId))  in PdfArchiveWorker.archive");
         assertThat(block(out, "key 424242  bigint  (pg_locks classid=0 objid=424242 objsubid=1)"))
-                .contains("held by     pid " + pids[4] + " (psql-operator) exclusive")
+                .contains("held by     pid " + pids[4] + " (psql-operator) from 127.0.0.1 exclusive")
                 .contains("  code:       unknown to the code")
                 .doesNotContain("SettlementJob");
         assertThat(out)
@@ -233,6 +236,11 @@ class LocksCommandTest {
                 .isEqualTo(close);
         assertThat(ledger.get("awaited_by").get(0).get("waiting_since").asText())
                 .endsWith("Z");
+        // which client holds the key, since when it is connected, and what it ran last
+        assertThat(ledger.get("held_by").get(0).get("client_addr").asText()).isEqualTo("127.0.0.1");
+        assertThat(ledger.get("held_by").get(0).get("backend_start").asText()).endsWith("Z");
+        assertThat(ledger.get("awaited_by").get(0).get("query").asText())
+                .isEqualTo("SELECT pg_advisory_xact_lock(2001)");
         assertThat(ledger.get("sites").get(0).get("path").asText())
                 .isEqualTo("src/main/java/com/acme/invoice/settlement/SettlementJob.java");
         assertThat(ledger.get("sites").get(0).get("line").asInt()).isEqualTo(27);
@@ -287,6 +295,37 @@ class LocksCommandTest {
             }
         }
         throw new AssertionError("no key " + space + " " + key + " in " + root);
+    }
+
+    @Test
+    void libpqVariablesOrAConnectionUriNameTheServerWithoutAJdbcUrl() throws Exception {
+        Connection holder = session("uri-holder");
+        exec(holder, "SELECT pg_advisory_lock(5150)");
+        Map<String, String> libpq = Map.of(
+                "PGHOST",
+                "127.0.0.1",
+                "PGPORT",
+                Integer.toString(server.port()),
+                "PGUSER",
+                PostgresServer.SUPERUSER,
+                "PGDATABASE",
+                "postgres");
+        CliHarness.Run viaEnv = run(tmp, libpq, "locks");
+        assertThat(viaEnv.exitCode()).as(viaEnv.err()).isZero();
+        assertThat(viaEnv.out())
+                .startsWith("Advisory locks on 127.0.0.1:" + server.port() + "/postgres")
+                .contains("key 5150  bigint");
+        CliHarness.Run viaUri = run(
+                tmp,
+                Map.of(),
+                "locks",
+                "--url",
+                "postgresql://" + PostgresServer.SUPERUSER + "@127.0.0.1:" + server.port() + "/postgres");
+        assertThat(viaUri.exitCode()).as(viaUri.err()).isZero();
+        assertThat(viaUri.out()).contains("held by     pid " + pid(holder) + " (uri-holder) from 127.0.0.1 exclusive");
+        CliHarness.Run socket = run(tmp, Map.of("PGHOST", "/var/run/postgresql"), "locks");
+        assertThat(socket.exitCode()).isEqualTo(Main.EXIT_USAGE);
+        assertThat(socket.err()).contains("Unix-domain socket");
     }
 
     @Test
@@ -383,7 +422,7 @@ class LocksCommandTest {
                 assertThat(granted.err()).isEmpty();
                 assertThat(granted.out())
                         .contains("held by     pid " + pid(holder)
-                                + " (nightly-invoices) exclusive, idle in transaction since");
+                                + " (nightly-invoices) from 127.0.0.1 exclusive, idle in transaction since");
             } finally {
                 exec(admin, "REVOKE pg_read_all_stats FROM " + ROLE);
             }
@@ -600,7 +639,7 @@ class LocksCommandTest {
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.err()).isEmpty();
         assertThat(r.out())
-                .contains("held by     pid " + forgerPid + " (forger) exclusive, idle since")
+                .contains("held by     pid " + forgerPid + " (forger) from 127.0.0.1 exclusive, idle since")
                 .doesNotContain("hidden");
     }
 }

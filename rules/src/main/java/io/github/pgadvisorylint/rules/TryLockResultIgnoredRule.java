@@ -20,8 +20,8 @@ import java.util.Set;
  * {@code try-lock-result-ignored}: the boolean of {@code pg_try_advisory_*} is not what decides whether
  * the guarded work runs (RULES.md; F14: {@code Statement.execute} says only that a result set exists;
  * F16: {@code pg_try_*} and the unlocks return {@code boolean}). Error for try-locks whose result is
- * never read, replaced by {@code execute}'s flag or by row existence, or read without deciding; note
- * for an unlock whose boolean a statement drops ({@code execute(...)}, {@code queryForObject(...)}).
+ * never read, replaced by {@code execute}'s flag or by row existence, or read without deciding; a
+ * dropped unlock boolean is {@link UnlockResultIgnoredRule}'s.
  * Facts from {@link io.github.pgadvisorylint.core.model.SiteUsage#result()}; calls of lock helpers are
  * skipped (the helper's own SQL is judged, once) unless core judged the call itself: a repository
  * method whose return value is the lock's boolean.
@@ -98,16 +98,6 @@ public final class TryLockResultIgnoredRule extends AbstractRule {
                             related);
                     reported.add(site);
                 }
-            } else if (op == LockOperation.RELEASE && usage.result() == ResultUse.DISCARDED) {
-                context.report(
-                        Severity.NOTE,
-                        site,
-                        site.display() + " returns false when this session did not hold "
-                                + "the lock, but " + usage.resultNote()
-                                + ": a false here means exclusivity was already lost "
-                                + "(the lock was never taken, taken on another connection, or released twice). Read the boolean "
-                                + "and log or fail when it is false.",
-                        related);
             }
         }
         return reported;

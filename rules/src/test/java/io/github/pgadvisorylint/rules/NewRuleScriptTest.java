@@ -26,10 +26,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code scripts/new-rule} on a copy of the files it touches: it writes the four files of a rule and
- * the README row, the class compiles against today's core and loads its page, the page passes the
- * metadata checks, and the fixture holds one firing and one silent case that the unfinished rule
- * fails (so a scaffold cannot pass the suite before it is written). Fails when core moves under it.
+ * {@code scripts/new-rule} on a copy of the files it touches: it writes the four files of a rule, the
+ * README row and the copy of the page under {@code docs/rules/}, the class compiles against today's
+ * core and loads its page, the page passes the metadata checks, and the fixture holds one firing and
+ * one silent case that the unfinished rule fails (so a scaffold cannot pass the suite before it is
+ * written). Fails when core moves under it.
  */
 class NewRuleScriptTest {
 
@@ -60,6 +61,8 @@ class NewRuleScriptTest {
         Path fixture = root.resolve("rules/src/test/resources/fixtures/" + ID);
         assertThat(classFile).isRegularFile();
         assertThat(resources.resolve("docs/" + ID + ".md")).isRegularFile();
+        assertThat(root.resolve(RuleDocsMirrorTest.MIRROR + "/" + ID + ".md"))
+                .hasSameBinaryContentAs(resources.resolve("docs/" + ID + ".md"));
 
         List<String> before = Files.readAllLines(services.resolve(serviceName));
         List<String> after = Files.readAllLines(root.resolve(SERVICES + "/" + serviceName));
@@ -70,7 +73,10 @@ class NewRuleScriptTest {
 
         assertThat(Files.readString(root.resolve("README.md"))).contains("| `" + ID + "` | warning | ");
         assertThat(Files.readString(root.resolve("README.md"))
-                        .replace("| `" + ID + "` | warning | <what it finds, " + "one line> |\n", ""))
+                        .replace(
+                                "| `" + ID + "` | warning | [<what it finds, " + "one line>](docs/rules/" + ID
+                                        + ".md) |\n",
+                                ""))
                 .isEqualTo(Files.readString(repo.resolve("README.md")));
 
         Expectations cases = Expectations.parse(fixture);

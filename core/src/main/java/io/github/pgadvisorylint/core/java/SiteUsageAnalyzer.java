@@ -341,7 +341,36 @@ final class SiteUsageAnalyzer {
         if (pn.equals("queryForObject") && dropped(p.getParentNode().orElse(null))) {
             return new Verdict(ResultUse.DISCARDED, "the Boolean queryForObject(...) returns is dropped");
         }
+        if (pn.equals("executeQuery")
+                && p.getParentNode().orElse(null) instanceof MethodCallExpr close
+                && close.getNameAsString().equals("close")
+                && close.getScope().orElse(null) == p
+                && dropped(close.getParentNode().orElse(null))) {
+            return new Verdict(
+                    ResultUse.DISCARDED, "executeQuery() runs the unlock and its result set is closed unread");
+        }
+        MethodCallExpr top = chainTop(exec);
+        if (SINGLE_RESULTS.contains(top.getNameAsString())
+                && dropped(top.getParentNode().orElse(null))) {
+            return new Verdict(
+                    ResultUse.DISCARDED,
+                    top.getNameAsString() + "() returns the unlock's boolean and the statement drops it");
+        }
         return null;
+    }
+
+    /** Methods of JPA and Hibernate queries that return the selected value. */
+    private static final Set<String> SINGLE_RESULTS =
+            Set.of("getSingleResult", "getSingleResultOrNull", "getResultList", "uniqueResult", "list");
+
+    /** The last call of a fluent chain that starts at a call: {@code q.setParameter(..).getSingleResult()}. */
+    private static MethodCallExpr chainTop(MethodCallExpr call) {
+        MethodCallExpr cur = call;
+        while (cur.getParentNode().orElse(null) instanceof MethodCallExpr parent
+                && parent.getScope().orElse(null) == cur) {
+            cur = parent;
+        }
+        return cur;
     }
 
     /** A prepared or callable statement: follow it to its execution. */

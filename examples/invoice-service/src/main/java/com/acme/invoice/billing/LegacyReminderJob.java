@@ -53,7 +53,7 @@ public class LegacyReminderJob {
                 mailer.sendReminder(invoiceId);
             }
 
-            try (PreparedStatement unlock = connection.prepareStatement("SELECT pg_advisory_unlock(?)")) { // expect: try-lock-result-ignored(note)
+            try (PreparedStatement unlock = connection.prepareStatement("SELECT pg_advisory_unlock(?)")) {
                 unlock.setLong(1, LockKeys.PAYMENT_REMINDER_RUN);
                 unlock.execute();
             }

@@ -93,7 +93,7 @@ public class InvoiceRenderQueue {
     }
 
     private static void release(Connection connection, long invoiceId) throws SQLException {
-        try (PreparedStatement unlock = connection.prepareStatement("SELECT pg_advisory_unlock(?)")) { // expect: try-lock-result-ignored(note)
+        try (PreparedStatement unlock = connection.prepareStatement("SELECT pg_advisory_unlock(?)")) {
             unlock.setLong(1, invoiceId);
             unlock.execute();
         }

@@ -52,7 +52,7 @@ public class SearchReindexCron {
                 log.info("reindexed {} invoices", updated);
             } finally {
                 if (acquired) {
-                    st.execute("SELECT pg_advisory_unlock(" + LockKeys.SEARCH_REINDEX + ")"); // expect: try-lock-result-ignored(note)
+                    st.execute("SELECT pg_advisory_unlock(" + LockKeys.SEARCH_REINDEX + ")");
                 }
             }
         }
