@@ -6,7 +6,8 @@
 #   2. the way a user sets it up (.pre-commit-config.yaml naming this repository at its HEAD commit,
 #      `pre-commit install`, `git commit`): the buggy file cannot be committed, the fixed one can; a commit
 #      of a Markdown file alone skips the hook; a commit of an unrelated Java file is refused while a
-#      committed SQL file still has the bug (the scan is project-wide; see .pre-commit-hooks.yaml).
+#      committed SQL file still has the bug (the scan is project-wide; see .pre-commit-hooks.yaml), and so is
+#      one of a staged pgbouncer.ini, .env or compose file alone (configuration the analysis reads).
 # Each of the two builds the CLI once in pre-commit's clone (about a minute each). Part 2 uses the
 # committed HEAD of this repository; part 1 also sees uncommitted changes (try-repo copies them).
 set -euo pipefail
@@ -109,5 +110,18 @@ commit unrelated
 [ "$code" -ne 0 ] && grep -q 'db/claim.sql:2:.*\[lock-in-limit-query\]' "$work/commit.log" \
   || { cat "$work/commit.log" >&2; fail "the committed bug was not reported with a Java file staged"; }
 echo "test-pre-commit: a staged Java file scans the whole project (committed bug reported)"
+
+# Configuration the analysis reads (pooling evidence) runs the hook too: a pgbouncer.ini, a .env file and a
+# compose file, each staged alone.
+for config in deploy/pgbouncer.ini .env docker-compose.yml; do
+  mkdir -p "$project/$(dirname "$config")"
+  printf '%s\n' '# configuration' >"$project/$config"
+  git -C "$project" add "$config"
+  commit "config $config"
+  [ "$code" -ne 0 ] && grep -q 'db/claim.sql:2:.*\[lock-in-limit-query\]' "$work/commit.log" \
+    || { cat "$work/commit.log" >&2; fail "staging $config alone did not run the hook"; }
+  git -C "$project" reset -q "$config"
+done
+echo "test-pre-commit: a staged pgbouncer.ini, .env or compose file runs the hook"
 
 echo "test-pre-commit: OK"
