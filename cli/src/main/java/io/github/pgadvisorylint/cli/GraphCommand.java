@@ -1,6 +1,8 @@
 package io.github.pgadvisorylint.cli;
 
 import io.github.pgadvisorylint.core.report.LockOrderDiagram;
+import io.github.pgadvisorylint.core.tool.ToolInfo;
+import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ITypeConverter;
@@ -78,6 +80,18 @@ final class GraphCommand implements Callable<Integer> {
     public Integer call() {
         return ModelCommand.run(spec, env, options, result -> {
             LockOrderDiagram graph = LockOrderDiagram.of(result.model());
+            if (graph.isEmpty()) {
+                // an empty drawing alone reads like a failure: say why it is empty, on standard error
+                PrintWriter err = spec.commandLine().getErr();
+                int acquisitions = result.model().acquisitions().size();
+                err.println(ToolInfo.NAME + ": the lock-order graph has no edges: "
+                        + (acquisitions == 0
+                                ? "no advisory-lock acquisition was found"
+                                : "none of the " + acquisitions + " advisory-lock acquisition"
+                                        + (acquisitions == 1 ? "" : "s")
+                                        + " found is taken while another lock is held"));
+                err.flush();
+            }
             return out -> graph.write(format, out);
         });
     }

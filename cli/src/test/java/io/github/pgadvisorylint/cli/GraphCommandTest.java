@@ -35,6 +35,25 @@ class GraphCommandTest {
     }
 
     @Test
+    void aGraphWithoutEdgesSaysWhyOnStandardError() throws Exception {
+        Files.writeString(
+                out.resolve("Single.java"),
+                "class Single { void run(java.sql.Statement s) throws Exception {"
+                        + " s.execute(\"SELECT pg_advisory_xact_lock(1)\"); } }\n");
+        CliHarness.Run one = CliHarness.real(out, "graph", out.toString());
+        assertThat(one.exitCode()).isZero();
+        assertThat(one.out()).startsWith("digraph lock_order {");
+        assertThat(one.err())
+                .isEqualTo("pg-advisory-lint: the lock-order graph has no edges: none of the 1 advisory-lock"
+                        + " acquisition found is taken while another lock is held\n");
+        Path empty = Files.createDirectory(out.resolve("empty"));
+        assertThat(CliHarness.real(empty, "graph", empty.toString()).err())
+                .contains("no advisory-lock acquisition was found");
+        Path example = FixtureHarness.exampleProject();
+        assertThat(CliHarness.real(example, "graph", example.toString()).err()).isEmpty();
+    }
+
+    @Test
     void exampleGraphIsPinnedInBothFormats() throws Exception {
         Path example = FixtureHarness.exampleProject();
         assertThat(run(example, "graph", example.toString())).isEqualTo(resource("invoice-service.dot"));
