@@ -625,14 +625,54 @@ public final class JavaFrontEnd {
             for (LockSite site : sites) {
                 Node n = siteNodes.get(site);
                 if (n != null) {
-                    byNode.computeIfAbsent(n, k -> new ArrayList<>()).add(site.id());
-                    if (site.viaHelper()) {
-                        helperCalls.add(n);
+                    for (Node at : executions(site, n)) {
+                        byNode.computeIfAbsent(at, k -> new ArrayList<>()).add(site.id());
+                        if (site.viaHelper()) {
+                            helperCalls.add(at);
+                        }
                     }
                 }
             }
             return FlowLowering.lower(
                     unit, byNode, helperCalls, SpringTransactions::flowModifiers, this::nodeRegion, notifications::add);
+        }
+
+        /**
+         * Where a site's SQL runs in the method's control flow: for a statement prepared into a local
+         * ({@code PreparedStatement unlock = c.prepareStatement(UNLOCK)}, also a try resource) and executed
+         * later, the calls that execute it ({@code unlock.execute()}, in a {@code finally} or a retry loop);
+         * preparing takes and releases nothing. Otherwise the site's own node.
+         */
+        private List<Node> executions(LockSite site, Node n) {
+            if ((site.api() != ExecutionApi.JDBC_PREPARED_STATEMENT
+                            && site.api() != ExecutionApi.JDBC_CALLABLE_STATEMENT)
+                    || !(n instanceof MethodCallExpr prepare)
+                    || !prepare.getNameAsString().startsWith("prepare")
+                    || !(prepare.getParentNode().orElse(null) instanceof VariableDeclarator v)
+                    || JavaScopes.reassigned(v)) {
+                return List.of(n);
+            }
+            Node callable = prepare.findAncestor(CallableDeclaration.class)
+                    .map(c -> (Node) c)
+                    .orElse(null);
+            if (callable == null) {
+                return List.of(n);
+            }
+            String name = v.getNameAsString();
+            List<Node> out = new ArrayList<>();
+            for (MethodCallExpr call : JavaScopes.calls(callable)) {
+                if (call.getScope().orElse(null) instanceof NameExpr receiver
+                        && receiver.getNameAsString().equals(name)
+                        && JavaScopes.local(name, receiver).filter(d -> d == v).isPresent()
+                        && API.roles(
+                                        "PreparedStatement",
+                                        call.getNameAsString(),
+                                        call.getArguments().size())
+                                .contains(Role.EXECUTES_SQL)) {
+                    out.add(call);
+                }
+            }
+            return out.isEmpty() ? List.of(n) : out;
         }
 
         /** A call of a known lock helper becomes one lock site per operation of the helper, keyed by the call's arguments. */
