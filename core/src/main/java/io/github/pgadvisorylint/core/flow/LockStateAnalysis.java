@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.core.flow;
 
+import io.github.pgadvisorylint.core.api.ApiCatalog;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockOperation;
 import io.github.pgadvisorylint.core.model.LockSite;
@@ -16,7 +17,6 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -48,11 +48,8 @@ public final class LockStateAnalysis {
      */
     public static final int MAX_EXIT_STATES = 4_096;
 
-    /** Simple names of logging types whose calls record rather than do work. */
-    private static final Set<String> LOGGER_TYPES = Set.of("Logger", "Log", "System.Logger", "LogManager");
-
-    /** Receiver names conventionally holding a logger, in lower case. */
-    private static final Set<String> LOGGER_NAMES = Set.of("log", "logger", "slf4jlogger");
+    /** Which receivers only log (core.api). */
+    private static final ApiCatalog API = ApiCatalog.standard();
 
     /** Number of path states at a node from which paths with the same holds are joined. */
     private static final int JOIN_AT = 16;
@@ -646,18 +643,7 @@ public final class LockStateAnalysis {
          * failed is not work done without it.
          */
         private static boolean logging(FlowEvent e) {
-            if (e.kind() != FlowEvent.Kind.CALL) {
-                return false;
-            }
-            for (String key : e.callee()) {
-                String type = key.contains(".") ? key.substring(0, key.lastIndexOf('.')) : "";
-                if (LOGGER_TYPES.contains(type)) {
-                    return true;
-                }
-            }
-            String receiver =
-                    e.path() == null ? "" : e.path().substring(e.path().lastIndexOf('.') + 1);
-            return LOGGER_NAMES.contains(receiver.toLowerCase(Locale.ROOT));
+            return e.kind() == FlowEvent.Kind.CALL && e.path() != null && API.isLoggerReceiver(e.path());
         }
 
         /**

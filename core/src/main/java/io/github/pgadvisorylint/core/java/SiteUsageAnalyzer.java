@@ -36,6 +36,7 @@ import com.github.javaparser.ast.stmt.SwitchStmt;
 import com.github.javaparser.ast.stmt.TryStmt;
 import com.github.javaparser.ast.stmt.WhileStmt;
 import io.github.pgadvisorylint.core.api.ApiCatalog;
+import io.github.pgadvisorylint.core.api.ApiFamily;
 import io.github.pgadvisorylint.core.api.Role;
 import io.github.pgadvisorylint.core.facts.HelperSummary;
 import io.github.pgadvisorylint.core.model.ConnectionScope;
@@ -350,7 +351,8 @@ final class SiteUsageAnalyzer {
                     ResultUse.DISCARDED, "executeQuery() runs the unlock and its result set is closed unread");
         }
         MethodCallExpr top = chainTop(exec);
-        if (SINGLE_RESULTS.contains(top.getNameAsString())
+        if ((API.is(Role.FETCHES_ONE, top.getNameAsString(), JPA)
+                        || API.is(Role.FETCHES_LIST, top.getNameAsString(), JPA))
                 && dropped(top.getParentNode().orElse(null))) {
             return new Verdict(
                     ResultUse.DISCARDED,
@@ -359,9 +361,8 @@ final class SiteUsageAnalyzer {
         return null;
     }
 
-    /** Methods of JPA and Hibernate queries that return the selected value. */
-    private static final Set<String> SINGLE_RESULTS =
-            Set.of("getSingleResult", "getSingleResultOrNull", "getResultList", "uniqueResult", "list");
+    /** JPA and Hibernate queries, whose fetches ({@code getSingleResult}, {@code list}) return the selected value. */
+    private static final Set<ApiFamily> JPA = Set.of(ApiFamily.JPA);
 
     /** The last call of a fluent chain that starts at a call: {@code q.setParameter(..).getSingleResult()}. */
     private static MethodCallExpr chainTop(MethodCallExpr call) {
