@@ -143,7 +143,10 @@ public final class Main implements Runnable {
     private static int handleExecutionException(Exception ex, CommandLine cmd, ParseResult parseResult) {
         PrintWriter err = cmd.getErr();
         if (ex instanceof InputException) {
-            err.println(ToolInfo.NAME + ": " + TerminalText.escape(UrlMask.maskIn(ex.getMessage())));
+            // one line per problem (a configuration file with several mistakes names each)
+            ex.getMessage()
+                    .lines()
+                    .forEach(l -> err.println(ToolInfo.NAME + ": " + TerminalText.escape(UrlMask.maskIn(l))));
             err.flush();
             return EXIT_USAGE;
         }

@@ -173,6 +173,17 @@ class AdoptionTest {
                 .isEqualTo("pg-advisory-lint: repo/.pg-advisory-lint.yml:1:10: pooling:"
                         + " 'transactional' is not allowed (allowed: auto, transaction, statement, session, none)");
 
+        // two mistakes: both reported, each on a line of its own with the tool's prefix
+        Files.writeString(project.resolve(".pg-advisory-lint.yml"), "pooling: transactional\nincludeTests: maybe\n");
+        Run two = run("scan", "repo");
+        assertThat(two.code()).isEqualTo(2);
+        assertThat(two.err().lines())
+                .containsExactly(
+                        "pg-advisory-lint: repo/.pg-advisory-lint.yml:1:10: pooling: 'transactional' is not allowed"
+                                + " (allowed: auto, transaction, statement, session, none)",
+                        "pg-advisory-lint: repo/.pg-advisory-lint.yml:2:15: includeTests: 'maybe' is not allowed"
+                                + " (allowed: true, false)");
+
         Files.writeString(dir.resolve("other.yml"), "rules:\n  no-such-rule: off\n");
         Run unknown = run("scan", "repo", "--config", "other.yml");
         assertThat(unknown.code()).isEqualTo(2);

@@ -54,7 +54,8 @@ import org.snakeyaml.engine.v2.scanner.StreamReader;
  * timeLimit: 300              # seconds a file phase or a rule may run before the scan stops
  * </pre>
  * The file is composed into nodes only (never constructed into objects), so a YAML tag cannot run
- * code; anchors and aliases are limited. Every problem is a {@link ConfigException} naming the file,
+ * code; anchors and aliases are limited. Every problem is a {@link ConfigException} naming the file
+ * (all the problems of the file at once, one per line, when there are several),
  * line and column and the allowed keys or values.
  */
 public final class LintConfigLoader {
@@ -279,103 +280,127 @@ public final class LintConfigLoader {
         Boolean failOnIncomplete = null;
         Duration timeLimit = null;
         Map<String, Node> seen = new HashMap<>();
+        // every mistake of the file is reported at once, each at its own line: a user fixes them in one go
+        List<ConfigException> problems = new ArrayList<>();
         for (NodeTuple t : top.getValue()) {
-            String key = scalar(t.getKeyNode(), "a key");
-            Node value = t.getValueNode();
-            duplicate(seen, key, t.getKeyNode(), "key");
-            switch (key) {
-                case "rules" -> {
-                    if (isNull(value)) {
-                        break;
-                    }
-                    Map<String, Node> seenRules = new HashMap<>();
-                    for (NodeTuple r : mapping(
-                                    value, "rules", "a mapping of rule id to one of " + String.join(", ", RULE_VALUES))
-                            .getValue()) {
-                        String id = scalar(r.getKeyNode(), "a rule id");
-                        duplicate(seenRules, id, r.getKeyNode(), "rule");
-                        if (!knownRuleIds.contains(id)) {
-                            String hint = Names.closest(id, knownRuleIds);
-                            throw error(
-                                    r.getKeyNode(),
-                                    "rules: unknown rule '" + id + "'"
-                                            + (hint == null ? "" : " (did you mean " + hint + "?)")
-                                            + " (allowed: " + String.join(", ", knownRuleIds) + ")");
+            try {
+                String key = scalar(t.getKeyNode(), "a key");
+                Node value = t.getValueNode();
+                duplicate(seen, key, t.getKeyNode(), "key");
+                switch (key) {
+                    case "rules" -> {
+                        if (isNull(value)) {
+                            break;
                         }
-                        String v = scalar(r.getValueNode(), "one of " + String.join(", ", RULE_VALUES), "rules." + id)
-                                .toLowerCase(Locale.ROOT);
-                        switch (v) {
-                            case "off" -> disabled.add(id);
-                            case "on" -> enabled.add(id);
-                            case "error", "warning", "note" -> {
-                                severities.put(id, Severity.parse(v));
-                                enabled.add(id);
+                        Map<String, Node> seenRules = new HashMap<>();
+                        for (NodeTuple r : mapping(
+                                        value,
+                                        "rules",
+                                        "a mapping of rule id to one of " + String.join(", ", RULE_VALUES))
+                                .getValue()) {
+                            try {
+                                String id = scalar(r.getKeyNode(), "a rule id");
+                                duplicate(seenRules, id, r.getKeyNode(), "rule");
+                                if (!knownRuleIds.contains(id)) {
+                                    String hint = Names.closest(id, knownRuleIds);
+                                    throw error(
+                                            r.getKeyNode(),
+                                            "rules: unknown rule '" + id + "'"
+                                                    + (hint == null ? "" : " (did you mean " + hint + "?)")
+                                                    + " (allowed: " + String.join(", ", knownRuleIds) + ")");
+                                }
+                                String v = scalar(
+                                                r.getValueNode(),
+                                                "one of " + String.join(", ", RULE_VALUES),
+                                                "rules." + id)
+                                        .toLowerCase(Locale.ROOT);
+                                switch (v) {
+                                    case "off" -> disabled.add(id);
+                                    case "on" -> enabled.add(id);
+                                    case "error", "warning", "note" -> {
+                                        severities.put(id, Severity.parse(v));
+                                        enabled.add(id);
+                                    }
+                                    default ->
+                                        throw error(
+                                                r.getValueNode(),
+                                                "rules." + id + ": '" + v + "' is not allowed (allowed: "
+                                                        + String.join(", ", RULE_VALUES) + ")");
+                                }
+                            } catch (ConfigException e) {
+                                problems.add(e);
                             }
-                            default ->
-                                throw error(
-                                        r.getValueNode(),
-                                        "rules." + id + ": '" + v + "' is not allowed (allowed: "
-                                                + String.join(", ", RULE_VALUES) + ")");
                         }
                     }
-                }
-                case "includes" -> includes = globs(value, key);
-                case "excludes" -> excludes = globs(value, key);
-                case "pooling" -> {
-                    String v = scalar(value, "one of auto, transaction, statement, session, none", key);
-                    try {
-                        pooling = PoolingSetting.parse(v);
-                    } catch (IllegalArgumentException e) {
-                        throw error(
+                    case "includes" -> includes = globs(value, key);
+                    case "excludes" -> excludes = globs(value, key);
+                    case "pooling" -> {
+                        String v = scalar(value, "one of auto, transaction, statement, session, none", key);
+                        try {
+                            pooling = PoolingSetting.parse(v);
+                        } catch (IllegalArgumentException e) {
+                            throw error(
+                                    value,
+                                    "pooling: '" + v + "' is not allowed (allowed: auto, transaction,"
+                                            + " statement, session, none)");
+                        }
+                    }
+                    case "includeTests" -> {
+                        String v = scalar(value, "true or false", key);
+                        if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+                            throw error(value, "includeTests: '" + v + "' is not allowed (allowed: true, false)");
+                        }
+                        includeTests = Boolean.parseBoolean(v.toLowerCase(Locale.ROOT));
+                    }
+                    case "failOnIncomplete" -> {
+                        String v = scalar(value, "true or false", key);
+                        if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+                            throw error(value, "failOnIncomplete: '" + v + "' is not allowed (allowed: true, false)");
+                        }
+                        failOnIncomplete = Boolean.parseBoolean(v.toLowerCase(Locale.ROOT));
+                    }
+                    case "timeLimit" -> {
+                        String v = scalar(value, "a number of seconds", key);
+                        long seconds;
+                        try {
+                            seconds = Long.parseLong(v.strip());
+                        } catch (NumberFormatException e) {
+                            seconds = -1;
+                        }
+                        if (seconds < 1 || seconds > MAX_TIME_LIMIT_SECONDS) {
+                            throw error(
+                                    value,
+                                    "timeLimit: '" + v
+                                            + "' is not allowed (allowed: a whole number of seconds from 1 to "
+                                            + MAX_TIME_LIMIT_SECONDS + ")");
+                        }
+                        timeLimit = Duration.ofSeconds(seconds);
+                    }
+                    case "lockHelpers" ->
+                        lockHelpers = names(
                                 value,
-                                "pooling: '" + v + "' is not allowed (allowed: auto, transaction,"
-                                        + " statement, session, none)");
-                    }
-                }
-                case "includeTests" -> {
-                    String v = scalar(value, "true or false", key);
-                    if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
-                        throw error(value, "includeTests: '" + v + "' is not allowed (allowed: true, false)");
-                    }
-                    includeTests = Boolean.parseBoolean(v.toLowerCase(Locale.ROOT));
-                }
-                case "failOnIncomplete" -> {
-                    String v = scalar(value, "true or false", key);
-                    if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
-                        throw error(value, "failOnIncomplete: '" + v + "' is not allowed (allowed: true, false)");
-                    }
-                    failOnIncomplete = Boolean.parseBoolean(v.toLowerCase(Locale.ROOT));
-                }
-                case "timeLimit" -> {
-                    String v = scalar(value, "a number of seconds", key);
-                    long seconds;
-                    try {
-                        seconds = Long.parseLong(v.strip());
-                    } catch (NumberFormatException e) {
-                        seconds = -1;
-                    }
-                    if (seconds < 1 || seconds > MAX_TIME_LIMIT_SECONDS) {
+                                key,
+                                "method names such as acquire," + " Locks.acquire or com.acme.Locks.acquire");
+                    case "pooledApiTypes" ->
+                        pooledApiTypes = names(
+                                value, key, "type names such as PooledDataSource" + " or com.acme.db.PooledDataSource");
+                    default -> {
+                        String hint = Names.closest(key, KEYS);
                         throw error(
-                                value,
-                                "timeLimit: '" + v + "' is not allowed (allowed: a whole number of seconds from 1 to "
-                                        + MAX_TIME_LIMIT_SECONDS + ")");
+                                t.getKeyNode(),
+                                "unknown key '" + key + "'" + (hint == null ? "" : " (did you mean " + hint + "?)")
+                                        + " (allowed: " + String.join(", ", KEYS) + ")");
                     }
-                    timeLimit = Duration.ofSeconds(seconds);
                 }
-                case "lockHelpers" ->
-                    lockHelpers = names(
-                            value, key, "method names such as acquire," + " Locks.acquire or com.acme.Locks.acquire");
-                case "pooledApiTypes" ->
-                    pooledApiTypes = names(
-                            value, key, "type names such as PooledDataSource" + " or com.acme.db.PooledDataSource");
-                default -> {
-                    String hint = Names.closest(key, KEYS);
-                    throw error(
-                            t.getKeyNode(),
-                            "unknown key '" + key + "'" + (hint == null ? "" : " (did you mean " + hint + "?)")
-                                    + " (allowed: " + String.join(", ", KEYS) + ")");
-                }
+            } catch (ConfigException e) {
+                problems.add(e);
             }
+        }
+        if (problems.size() == 1) {
+            throw problems.get(0);
+        }
+        if (!problems.isEmpty()) {
+            throw ConfigException.several(problems);
         }
         return new LintConfig(
                 file.toAbsolutePath().normalize(),

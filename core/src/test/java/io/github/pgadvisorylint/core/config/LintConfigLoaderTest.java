@@ -198,6 +198,23 @@ class LintConfigLoaderTest {
     }
 
     @Test
+    void everyMistakeOfTheFileIsReportedEachOnItsLine() {
+        assertThatThrownBy(() -> parse("rules:\n  no-such-rule: on\n  duplicate-lock-key: loud\npooling: sometimes\n"
+                        + "failOn: wrong\nincludeTests: true\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage(FILE + ":2:3: rules: unknown rule 'no-such-rule' (allowed: duplicate-lock-key,"
+                        + " lock-in-limit-query, unused-suppression)\n"
+                        + FILE + ":3:23: rules.duplicate-lock-key: 'loud' is not allowed (allowed: off, on, error,"
+                        + " warning, note)\n"
+                        + FILE + ":4:10: pooling: 'sometimes' is not allowed (allowed: auto, transaction, statement,"
+                        + " session, none)\n"
+                        + FILE + ":5:1: unknown key 'failOn' (allowed: rules,"
+                        + " includes, excludes, pooling, includeTests, lockHelpers, pooledApiTypes, failOnIncomplete,"
+                        + " timeLimit)")
+                .satisfies(e -> assertThat(((ConfigException) e).line()).isEqualTo(2));
+    }
+
+    @Test
     void notAMappingOrNotYaml() {
         fails(
                 "- a\n- b\n",
