@@ -64,7 +64,9 @@ public final class SessionLockUnderTransactionPoolingRule extends AbstractRule {
         String why;
         if (setting == PoolingSetting.TRANSACTION || setting == PoolingSetting.STATEMENT) {
             severity = Severity.ERROR;
-            why = "connections go through a pooler in " + setting.word() + " mode (--pooling " + setting.word() + ")";
+            // the setting may come from --pooling, the configuration file's pooling: or the Maven parameter
+            why = "connections go through a pooler in " + setting.word() + " mode (the scan's pooling setting is "
+                    + setting.word() + ")";
         } else if (declared) {
             severity = Severity.ERROR;
             why = "the configuration routes connections through a pooler in transaction or statement mode";

@@ -43,6 +43,13 @@ class SessionLockUnderTransactionPoolingTest {
                 .hasSize(2)
                 .extracting(Finding::severity)
                 .containsOnly(Severity.ERROR);
+        // the setting may come from the command line, the configuration file or the Maven parameter: the
+        // message names it without naming one of them
+        assertThat(scan("no-evidence", PoolingSetting.TRANSACTION))
+                .extracting(Finding::message)
+                .allSatisfy(m -> assertThat(m)
+                        .contains("(the scan's pooling setting is transaction)")
+                        .doesNotContain("--pooling"));
     }
 
     @Test
