@@ -291,7 +291,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
             return;
         }
         AnalysisResult result = outcome.result();
-        LogReport.print(result, getLog(), printFindings);
+        LogReport.print(result, getLog(), printFindings, threshold);
         outcome.messages(ScanMessage.Kind.SUMMARY).forEach(this::log);
 
         if (outcome.failed()) {

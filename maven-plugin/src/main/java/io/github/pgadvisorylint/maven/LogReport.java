@@ -30,17 +30,22 @@ final class LogReport {
      * @param result        the analysis result, findings already sorted
      * @param log           where to print
      * @param printFindings false to print only notifications (the summary is the caller's)
+     * @param threshold     the severity from which findings fail the build, or null when none can
+     *                      ({@code failOnViolation=false}, {@code failOnSeverity=none}): a finding that
+     *                      cannot fail the build is logged at {@code WARNING} at most, with its severity
+     *                      in the line ({@code path:14:95 error [rule] ...}), so no {@code [ERROR]} line
+     *                      announces a failure that does not come
      */
-    static void print(AnalysisResult result, Log log, boolean printFindings) {
+    static void print(AnalysisResult result, Log log, boolean printFindings, Severity threshold) {
         if (printFindings) {
             for (Finding f : result.findings()) {
-                String line = position(f.region()) + " [" + f.ruleId() + "] " + TerminalText.escape(f.message());
-                emit(log, f.severity(), line);
+                boolean demoted = f.severity() == Severity.ERROR && threshold == null;
+                Severity level = demoted ? Severity.WARNING : f.severity();
+                String line = position(f.region()) + (demoted ? " error" : "") + " [" + f.ruleId() + "] "
+                        + TerminalText.escape(f.message());
+                emit(log, level, line);
                 for (RelatedLocation r : f.related()) {
-                    emit(
-                            log,
-                            f.severity(),
-                            "    " + position(r.region()) + " related " + TerminalText.escape(r.message()));
+                    emit(log, level, "    " + position(r.region()) + " related " + TerminalText.escape(r.message()));
                 }
             }
         }
