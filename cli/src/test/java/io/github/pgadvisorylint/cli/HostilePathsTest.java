@@ -255,7 +255,9 @@ class HostilePathsTest {
         Path project = Files.createDirectories(root.resolve("project/src"));
         Files.writeString(project.resolve("Job.java"), UNSAFE_JAVA);
         // a file in a parent folder, no repository anywhere: it must not switch the rule off unseen
-        Files.writeString(root.resolve(".pg-advisory-lint.yml"), "rules:\n  lock-without-finally-unlock: off\n");
+        Files.writeString(
+                root.resolve(".pg-advisory-lint.yml"),
+                "rules:\n  lock-without-finally-unlock: off\n  unlock-result-ignored: on\n");
         CliHarness.Run r = run("scan", "project");
         assertThat(r.out()).contains("[lock-without-finally-unlock]").doesNotContain("Configuration:");
 
