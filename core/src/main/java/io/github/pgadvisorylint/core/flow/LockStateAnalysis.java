@@ -1648,10 +1648,17 @@ public final class LockStateAnalysis {
                     String r = root(c);
                     if (s.stuck().contains(id)) {
                         kind = PathFinding.Kind.ABORTED_UNLOCK;
-                        note = "its unlock runs after a failed statement has aborted the manual transaction on this "
-                                + "connection: it fails with SQLSTATE 25P02 and releases nothing, and a ROLLBACK does not "
-                                + "release a session-level lock either. Roll back first and then unlock, or unlock in "
-                                + "autocommit";
+                        boolean spring = r.equals("this") && flow.modifiers().contains("transactional");
+                        note = "its unlock runs after a failed statement has aborted "
+                                + (spring
+                                        ? "the transaction Spring runs this method in (@Transactional)"
+                                        : "the manual transaction on this connection")
+                                + ": it fails with SQLSTATE 25P02 and releases nothing, and a ROLLBACK does not "
+                                + "release a session-level lock either. "
+                                + (spring
+                                        ? "Take and release the lock outside the transaction (a caller without"
+                                                + " @Transactional), or use pg_advisory_xact_lock"
+                                        : "Roll back first and then unlock, or unlock in autocommit");
                     } else if (c.startsWith("@") && s.closed().containsKey(c)) {
                         if (!ConnectionKind.POOLED.name().equals(s.kinds().get(c))) {
                             continue;
