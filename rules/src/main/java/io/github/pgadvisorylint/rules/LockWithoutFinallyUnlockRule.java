@@ -121,7 +121,7 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
             }
         }
         for (PathFinding f : model.pathFindings()) {
-            if (!f.isLeak() || helperCallInTests(model, f.acquisition())) {
+            if (!f.isLeak() || helperCallInTests(model, f.acquisition()) || releasedBeforeCommit(model, f)) {
                 continue;
             }
             String fix = switch (f.kind()) {
@@ -138,6 +138,23 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
                             + ": the lock stays held until the database session ends (a ROLLBACK does not release it)."
                             + fix);
         }
+    }
+
+    /**
+     * An unlock stuck in an aborted transaction that is also released before that transaction commits:
+     * {@code session-unlock-before-commit} reports the unlock and says both consequences (one change, taking
+     * the lock outside the transaction or using pg_advisory_xact_lock, fixes both), so this rule does not.
+     */
+    private static boolean releasedBeforeCommit(LockModel model, PathFinding f) {
+        if (f.kind() != PathFinding.Kind.ABORTED_UNLOCK) {
+            return false;
+        }
+        for (LockSite release : model.possibleReleases(f.acquisition())) {
+            if (model.hazards(release).uncommittedRelease() != null) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A call of a lock API from test sources: tests take and release step by step on purpose. */

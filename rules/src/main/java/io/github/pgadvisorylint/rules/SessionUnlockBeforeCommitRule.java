@@ -59,7 +59,7 @@ public final class SessionUnlockBeforeCommitRule extends AbstractRule {
                     site,
                     site.display() + " releases a session-level lock " + where
                             + ": the unlock takes effect at once, so another session can take the key and read the data "
-                            + "before this transaction's writes are committed. " + fix,
+                            + "before this transaction's writes are committed." + aborted(context, site) + " " + fix,
                     List.of(
                             new RelatedLocation(open.acquisition(), "the session-level lock released too early"),
                             new RelatedLocation(open.boundary(), "the transaction that is still open at the unlock")));
@@ -81,5 +81,21 @@ public final class SessionUnlockBeforeCommitRule extends AbstractRule {
                             + "session can take the key and read the data before this transaction's writes are committed. Use "
                             + "pg_advisory_xact_lock inside the transaction (released at its commit), or unlock after the commit.");
         }
+    }
+
+    /**
+     * The second consequence of the same unlock, when the path analysis found it (a {@code lock-without-finally-unlock}
+     * finding this rule takes over, so that one change, one result): a failed statement aborts the transaction
+     * first, and the unlock then fails too (F18).
+     */
+    static String aborted(RuleContext context, LockSite release) {
+        for (PathFinding f : context.model().pathFindings()) {
+            if (f.kind() == PathFinding.Kind.ABORTED_UNLOCK
+                    && context.model().possibleReleases(f.acquisition()).contains(release)) {
+                return " And when a statement fails first, the transaction is aborted and this unlock fails with"
+                        + " SQLSTATE 25P02: nothing is released, and the connection goes back to the pool holding the lock.";
+            }
+        }
+        return "";
     }
 }
