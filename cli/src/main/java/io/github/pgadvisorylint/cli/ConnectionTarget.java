@@ -43,7 +43,7 @@ final class ConnectionTarget {
                 : url.startsWith("postgres://") ? "postgres://" : null;
         if (scheme == null) {
             throw new InputException("--url must be a PostgreSQL JDBC URL (jdbc:postgresql://HOST[:PORT]/DATABASE) or a"
-                    + " connection URI (postgresql://[USER[:PASSWORD]@]HOST[:PORT]/DATABASE), not "
+                    + " connection URI (postgresql://HOST[:PORT]/DATABASE?user=ROLE, or with ROLE@ before HOST), not "
                     + UrlMask.mask(url));
         }
         return fromUri(url, url.substring(scheme.length()), getenv);

@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.cli;
 
+import io.github.pgadvisorylint.core.rule.Names;
 import io.github.pgadvisorylint.core.rule.Rule;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -7,8 +8,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
-import org.apache.commons.text.similarity.LevenshteinDistance;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
@@ -73,41 +72,25 @@ final class ExplainCommand implements Callable<Integer> {
     }
 
     /**
-     * @return the message for an id no rule has: the nearest ids by edit distance (at most a third of the
-     *     given id's length, Levenshtein) as "did you mean", then every known id
+     * @return the message for an id no rule has: the nearest id ({@link Names#closest}, the same suggestion
+     *     the configuration file gives), else the ids the given text is a fragment of, as "did you mean",
+     *     then every known id
      */
     static String unknown(List<Rule> rules, String given) {
         if (rules.isEmpty()) {
             return "unknown rule '" + given + "'. No rules are installed.";
         }
+        List<String> ids = rules.stream().map(r -> r.descriptor().id()).toList();
         String bare = given.strip().toLowerCase(Locale.ROOT);
-        int limit = Math.max(2, bare.length() / 3);
-        LevenshteinDistance distance = new LevenshteinDistance(limit);
         List<String> near = new ArrayList<>();
-        int best = Integer.MAX_VALUE;
-        for (Rule r : rules) {
-            String id = r.descriptor().id();
-            int d = distance.apply(bare, id);
-            if (d < 0) {
-                continue; // farther than the limit
-            }
-            if (d < best) {
-                best = d;
-                near.clear();
-            }
-            if (d == best) {
-                near.add(id);
-            }
+        String closest = bare.isEmpty() ? null : Names.closest(bare, ids);
+        if (closest != null) {
+            near.add(closest);
+        } else if (bare.length() >= 4) {
+            ids.stream().filter(id -> id.contains(bare)).forEach(near::add); // "pooling", "hash"
         }
-        for (Rule r : rules) {
-            String id = r.descriptor().id();
-            if (near.isEmpty() && bare.length() >= 4 && id.contains(bare)) {
-                near.add(id); // a fragment of one id: "hash" for weak-lock-key-hash
-            }
-        }
-        String ids = rules.stream().map(r -> r.descriptor().id()).collect(Collectors.joining(", "));
         return "unknown rule '" + given + "'."
                 + (near.isEmpty() ? "" : " Did you mean " + String.join(" or ", near) + "?")
-                + " Known rules: " + ids;
+                + " Known rules: " + String.join(", ", ids);
     }
 }

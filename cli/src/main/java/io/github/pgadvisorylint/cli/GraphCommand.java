@@ -84,12 +84,15 @@ final class GraphCommand implements Callable<Integer> {
                 // an empty drawing alone reads like a failure: say why it is empty, on standard error
                 PrintWriter err = spec.commandLine().getErr();
                 int acquisitions = result.model().acquisitions().size();
-                err.println(ToolInfo.NAME + ": the lock-order graph has no edges: "
+                err.println(ToolInfo.NAME + ": the lock-order graph has no edges"
                         + (acquisitions == 0
-                                ? "no advisory-lock acquisition was found"
-                                : "none of the " + acquisitions + " advisory-lock acquisition"
-                                        + (acquisitions == 1 ? "" : "s")
-                                        + " found is taken while another lock is held"));
+                                ? ": no advisory-lock acquisition was found"
+                                : acquisitions == 1
+                                        ? ": the one advisory-lock acquisition found is never taken while another"
+                                                + " lock is held"
+                                        : ": none of the " + acquisitions + " advisory-lock acquisitions found is"
+                                                + " taken while another lock is held")
+                        + " (keys appear in the graph only on an edge; `keys` lists them all)");
                 err.flush();
             }
             return out -> graph.write(format, out);

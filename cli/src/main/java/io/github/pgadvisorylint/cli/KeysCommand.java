@@ -26,7 +26,7 @@ import picocli.CommandLine.TypeConversionException;
                     + " shows as, its origin (constant or literal), the functions, levels and modes using it, and"
                     + " every site. Keys not known statically are listed with their expression.",
             "The scan root is PATH when exactly one directory is given, else the current directory;"
-                    + " paths are relative to it."
+                    + " paths are relative to --path-base (the git root above the scan root by default)."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {

@@ -36,8 +36,8 @@ import picocli.CommandLine.TypeConversionException;
                     + " shown, passwords in it read ****.",
             "Every wait on the server is bounded by --timeout: connecting, logging in, each query"
                     + " (statement_timeout); a server that does not answer in time is exit code 4.",
-            "The scan root is PATH when exactly one directory is given, else the current directory; paths are"
-                    + " relative to it. Without PATH, no code is read and the keys are not matched."
+            "The scan root is PATH when exactly one directory is given, else the current directory; code sites'"
+                    + " paths are relative to --path-base. Without PATH, no code is read and the keys are not matched."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
@@ -53,10 +53,10 @@ import picocli.CommandLine.TypeConversionException;
         },
         footer = {
             "%nExamples:",
-            "  pg-advisory-lint locks --url jdbc:postgresql://db.internal:5432/invoices?user=ops .",
-            "  PGPASSWORD=... pg-advisory-lint locks --url jdbc:postgresql://localhost/app?user=app --format json src",
-            "  PGHOST=db.internal PGUSER=ops PGDATABASE=invoices pg-advisory-lint locks .",
-            "  pg-advisory-lint locks --url postgresql://ops@db.internal:5432/invoices?sslmode=require ."
+            "  pg-advisory-lint locks --url 'jdbc:postgresql://db:5432/app?user=ops' .",
+            "  PGHOST=db PGUSER=ops PGDATABASE=app pg-advisory-lint locks .",
+            "  pg-advisory-lint locks --url 'postgresql://ops@db/app?sslmode=require' src",
+            "  PGPASSWORD=... pg-advisory-lint locks --format json --url 'postgresql://ops@db/app'"
         })
 final class LocksCommand implements Callable<Integer> {
 

@@ -70,8 +70,8 @@ import picocli.CommandLine.TypeConversionException;
             "  pg-advisory-lint scan .",
             "  pg-advisory-lint scan --format sarif --output out.sarif --format text src",
             "  pg-advisory-lint scan --format json --fail-on error",
-            "  pg-advisory-lint scan --write-baseline pg-advisory-lint-baseline.json",
-            "  pg-advisory-lint scan --baseline pg-advisory-lint-baseline.json --format github"
+            "  pg-advisory-lint scan --write-baseline baseline.json",
+            "  pg-advisory-lint scan --baseline baseline.json --format github"
         })
 final class ScanCommand implements Callable<Integer> {
 
@@ -184,9 +184,9 @@ final class ScanCommand implements Callable<Integer> {
             names = "--fail-on-incomplete",
             negatable = true,
             description = {
-                "Also exit with 1 when a file, method or rule was left out of the analysis over a bound (a"
-                        + " method-budget, file-too-large, java-too-deep, internal-error or rule-failure"
-                        + " notification), so a gate never passes on a partial analysis (default: the configuration"
+                "Also exit with 1 when a file, method or rule was left out of the analysis (a method-budget,"
+                        + " file-too-large, java-too-deep, internal-error, rule-failure, java-parse-error, binary-file,"
+                        + " special-file, unreadable-file or unreadable-path notification), so a gate never passes on a partial analysis (default: the configuration"
                         + " file's failOnIncomplete, else not; the Maven plugin: on)."
             })
     private Boolean failOnIncomplete;

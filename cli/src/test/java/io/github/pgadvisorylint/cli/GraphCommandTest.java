@@ -44,8 +44,9 @@ class GraphCommandTest {
         assertThat(one.exitCode()).isZero();
         assertThat(one.out()).startsWith("digraph lock_order {");
         assertThat(one.err())
-                .isEqualTo("pg-advisory-lint: the lock-order graph has no edges: none of the 1 advisory-lock"
-                        + " acquisition found is taken while another lock is held\n");
+                .isEqualTo("pg-advisory-lint: the lock-order graph has no edges: the one advisory-lock acquisition"
+                        + " found is never taken while another lock is held (keys appear in the graph only on an"
+                        + " edge; `keys` lists them all)\n");
         Path empty = Files.createDirectory(out.resolve("empty"));
         assertThat(CliHarness.real(empty, "graph", empty.toString()).err())
                 .contains("no advisory-lock acquisition was found");

@@ -130,13 +130,16 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
                 case HELD_ON_RETURN -> " Unlock on every path: put the work in try { ... } finally { unlock }.";
                 default -> " Put the work in try { ... } finally { unlock }, starting right after the lock.";
             };
+            // the aborted-transaction note says its consequence and its fix itself
             reportPath(
                     context,
                     Severity.ERROR,
                     f,
-                    f.acquisition().display() + " takes a session-level lock, but " + f.note()
-                            + ": the lock stays held until the database session ends (a ROLLBACK does not release it)."
-                            + fix);
+                    f.kind() == PathFinding.Kind.ABORTED_UNLOCK
+                            ? f.acquisition().display() + " takes a session-level lock, but " + f.note() + "."
+                            : f.acquisition().display() + " takes a session-level lock, but " + f.note()
+                                    + ": the lock stays held until the database session ends (a ROLLBACK does not"
+                                    + " release it)." + fix);
         }
     }
 

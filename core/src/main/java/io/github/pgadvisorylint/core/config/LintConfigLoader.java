@@ -321,11 +321,21 @@ public final class LintConfigLoader {
                                         severities.put(id, Severity.parse(v));
                                         enabled.add(id);
                                     }
-                                    default ->
+                                    default -> {
+                                        // a shortened or lengthened value ("warn", "errors"); an edit
+                                        // distance between such short words suggests nonsense ("loud": "off")
+                                        String hint = v.isEmpty()
+                                                ? null
+                                                : RULE_VALUES.stream()
+                                                        .filter(a -> a.startsWith(v) || v.startsWith(a))
+                                                        .findFirst()
+                                                        .orElse(null);
                                         throw error(
                                                 r.getValueNode(),
-                                                "rules." + id + ": '" + v + "' is not allowed (allowed: "
-                                                        + String.join(", ", RULE_VALUES) + ")");
+                                                "rules." + id + ": '" + v + "' is not allowed"
+                                                        + (hint == null ? "" : " (did you mean " + hint + "?)")
+                                                        + " (allowed: " + String.join(", ", RULE_VALUES) + ")");
+                                    }
                                 }
                             } catch (ConfigException e) {
                                 problems.add(e);

@@ -1653,8 +1653,8 @@ public final class LockStateAnalysis {
                                 + (spring
                                         ? "the transaction Spring runs this method in (@Transactional)"
                                         : "the manual transaction on this connection")
-                                + ": it fails with SQLSTATE 25P02 and releases nothing, and a ROLLBACK does not "
-                                + "release a session-level lock either. "
+                                + ": it fails with SQLSTATE 25P02 and releases nothing, a ROLLBACK does not release a"
+                                + " session-level lock either, and the lock stays held until the database session ends. "
                                 + (spring
                                         ? "Take and release the lock outside the transaction (a caller without"
                                                 + " @Transactional), or use pg_advisory_xact_lock"

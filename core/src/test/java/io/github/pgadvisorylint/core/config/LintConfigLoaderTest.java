@@ -212,6 +212,10 @@ class LintConfigLoaderTest {
                         + " includes, excludes, pooling, includeTests, lockHelpers, pooledApiTypes, failOnIncomplete,"
                         + " timeLimit)")
                 .satisfies(e -> assertThat(((ConfigException) e).line()).isEqualTo(2));
+        fails(
+                "rules:\n  duplicate-lock-key: warn\n",
+                "2:23: rules.duplicate-lock-key: 'warn' is not allowed (did you mean warning?) (allowed: off, on,"
+                        + " error, warning, note)");
     }
 
     @Test
