@@ -12,8 +12,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Pattern;
@@ -195,13 +197,14 @@ final class LiveLocks {
     private LiveLocks() {}
 
     /**
-     * @param url            a {@code jdbc:postgresql:} URL
+     * @param given          a {@code jdbc:postgresql:} URL; its timeout parameters are dropped ({@link #withoutTimeouts})
      * @param pgpassword     the {@code PGPASSWORD} environment variable, or null
      * @param timeoutSeconds the longest wait for the server at each step (at least 1)
      * @return the locks now
      * @throws Failure for an unreachable or silent server, a refused login, or a failed read
      */
-    static Snapshot read(String url, String pgpassword, int timeoutSeconds) {
+    static Snapshot read(String given, String pgpassword, int timeoutSeconds) {
+        String url = withoutTimeouts(given);
         Properties parsed = Driver.parseURL(url, new Properties());
         if (parsed == null) {
             throw new InputException(
@@ -316,6 +319,32 @@ final class LiveLocks {
         b.append('/').append(parsed.getProperty("PGDBNAME", ""));
         return UrlMask.mask("//" + b).substring(2);
     }
+
+    /** PgJDBC parameters that bound or unbound the waits; in the URL they would win over --timeout. */
+    private static final Set<String> TIMEOUT_PARAMETERS =
+            Set.of("connecttimeout", "logintimeout", "sockettimeout", "cancelsignaltimeout");
+
+    /**
+     * @param url a JDBC URL
+     * @return it without the timeout parameters, so that every wait is bounded by {@code --timeout}
+     */
+    static String withoutTimeouts(String url) {
+        int q = url.indexOf('?');
+        if (q < 0) {
+            return url;
+        }
+        List<String> kept = new ArrayList<>();
+        for (String p : AMPERSAND.split(url.substring(q + 1), -1)) {
+            int eq = p.indexOf('=');
+            String name = (eq < 0 ? p : p.substring(0, eq)).toLowerCase(Locale.ROOT);
+            if (!p.isEmpty() && !TIMEOUT_PARAMETERS.contains(name)) {
+                kept.add(p);
+            }
+        }
+        return url.substring(0, q) + (kept.isEmpty() ? "" : "?" + String.join("&", kept));
+    }
+
+    private static final Pattern AMPERSAND = Pattern.compile("&");
 
     /** The longest query text kept, in characters; longer texts end in an ellipsis. */
     static final int QUERY_CHARS = 120;

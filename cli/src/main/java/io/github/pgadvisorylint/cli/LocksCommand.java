@@ -60,6 +60,9 @@ import picocli.CommandLine.TypeConversionException;
         })
 final class LocksCommand implements Callable<Integer> {
 
+    /** The longest --timeout, seconds: an hour (PostgreSQL's statement_timeout and the driver's take milliseconds). */
+    static final int MAX_TIMEOUT_SECONDS = 3600;
+
     /** Exit code: the server could not be reached. */
     static final int EXIT_UNREACHABLE = 4;
     /** Exit code: the server refused the login. */
@@ -143,9 +146,10 @@ final class LocksCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         String jdbcUrl = ConnectionTarget.jdbcUrl(url, env.terminal()::getenv, System.getProperty("user.name"));
-        if (timeoutSeconds < 1) {
+        if (timeoutSeconds < 1 || timeoutSeconds > MAX_TIMEOUT_SECONDS) {
             throw new ParameterException(
-                    spec.commandLine(), "--timeout must be at least 1 second, not " + timeoutSeconds);
+                    spec.commandLine(),
+                    "--timeout must be from 1 to " + MAX_TIMEOUT_SECONDS + " seconds, not " + timeoutSeconds);
         }
         String file = output == null || output.equals("-") ? null : output;
         if (file != null && file.isBlank()) {

@@ -1,11 +1,14 @@
 package io.github.pgadvisorylint.cli;
 
 import io.github.pgadvisorylint.core.analysis.TimeLimitExceededException;
+import io.github.pgadvisorylint.core.config.ConfigException;
 import io.github.pgadvisorylint.core.report.TerminalText;
 import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -140,13 +143,26 @@ public final class Main implements Runnable {
         return EXIT_USAGE;
     }
 
+    private static final Pattern NEWLINE = Pattern.compile("\n");
+
+    private static boolean hasCause(Throwable ex, Class<? extends Throwable> type) {
+        for (Throwable t = ex; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (type.isInstance(t)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static int handleExecutionException(Exception ex, CommandLine cmd, ParseResult parseResult) {
         PrintWriter err = cmd.getErr();
         if (ex instanceof InputException) {
-            // one line per problem (a configuration file with several mistakes names each)
-            ex.getMessage()
-                    .lines()
-                    .forEach(l -> err.println(ToolInfo.NAME + ": " + TerminalText.escape(UrlMask.maskIn(l))));
+            // one line per problem of a configuration file with several mistakes (ConfigException.several joins
+            // them with \n and escapes every other line break); any other message is one line, escaped whole
+            List<String> lines = hasCause(ex, ConfigException.class)
+                    ? List.of(NEWLINE.split(ex.getMessage(), -1))
+                    : List.of(ex.getMessage());
+            lines.forEach(l -> err.println(ToolInfo.NAME + ": " + TerminalText.escape(UrlMask.maskIn(l))));
             err.flush();
             return EXIT_USAGE;
         }

@@ -599,7 +599,7 @@ class LocksCommandTest {
         }
         CliHarness.Run zero = run(tmp, Map.of(), "locks", "--url", superuserUrl(), "--timeout", "0");
         assertThat(zero.exitCode()).isEqualTo(Main.EXIT_USAGE);
-        assertThat(zero.err()).contains("--timeout must be at least 1 second");
+        assertThat(zero.err()).contains("--timeout must be from 1 to 3600 seconds");
     }
 
     @Test

@@ -697,6 +697,9 @@ public final class ApiCatalog {
                 "is*",
                 "has*");
         t.add(ApiFamily.JDK, ANY_RECEIVER, roles(PURE, TAKES_NO_SQL), "format", "formatted", "append");
+        // string building: the text they return is followed to where it runs (core.java.StringEvaluator)
+        t.add(ApiFamily.JDK, ANY_RECEIVER, roles(PURE, TAKES_NO_SQL), "join", "concat");
+        t.add(ApiFamily.JDK, Set.of("StringJoiner"), roles(TAKES_NO_SQL), "add", "setEmptyValue");
         t.add(ApiFamily.JDK, ANY_RECEIVER, roles(PURE, TESTS_ROW), "isPresent", "isEmpty", "size");
         t.add(ApiFamily.JDK, ANY_RECEIVER, roles(TESTS_ROW), "hasNext");
         t.add(

@@ -28,7 +28,11 @@ public final class ConfigException extends RuntimeException {
      * @param cause   the underlying exception, or null
      */
     public ConfigException(Path file, int line, int column, String problem, Throwable cause) {
-        super(file + (line > 0 ? ":" + line + (column > 0 ? ":" + column : "") : "") + ": " + problem, cause);
+        // one line: a value quoted in the problem may hold line breaks, shown escaped
+        super(
+                file + (line > 0 ? ":" + line + (column > 0 ? ":" + column : "") : "") + ": "
+                        + problem.replace("\r", "\\r").replace("\n", "\\n"),
+                cause);
         this.file = file;
         this.line = line;
     }

@@ -21,6 +21,7 @@ import com.github.javaparser.ast.expr.LambdaExpr;
 import com.github.javaparser.ast.expr.LongLiteralExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.expr.NullLiteralExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
 import com.github.javaparser.ast.expr.StringLiteralExpr;
 import com.github.javaparser.ast.expr.TextBlockLiteralExpr;
@@ -362,8 +363,8 @@ final class StringEvaluator {
             return format == null ? null : format(format, call.getArguments(), depth, visiting);
         }
         if (name.equals("format")
-                && scope instanceof NameExpr s
-                && s.getNameAsString().equals("MessageFormat")
+                && scope != null
+                && (scope.toString().equals("MessageFormat") || scope.toString().equals("java.text.MessageFormat"))
                 && call.getArguments().isNonEmpty()) {
             JavaText pattern = eval(call.getArgument(0), depth + 1, visiting);
             return pattern == null
@@ -395,7 +396,14 @@ final class StringEvaluator {
                 && call.getArguments().size() == 2
                 && call.getArgument(0) instanceof StringLiteralExpr target) {
             String placeholder = name.equals("replace") ? target.asString() : plainRegex(target.asString());
-            JavaText template = placeholder == null || placeholder.isEmpty() ? null : eval(scope, depth + 1, visiting);
+            Expression replacement = call.getArgument(1);
+            boolean plainReplacement = !(replacement instanceof NullLiteralExpr)
+                    && (name.equals("replace")
+                            || !(replacement instanceof StringLiteralExpr r)
+                            || (r.asString().indexOf('$') < 0 && r.asString().indexOf('\\') < 0));
+            JavaText template = placeholder == null || placeholder.isEmpty() || !plainReplacement
+                    ? null
+                    : eval(scope, depth + 1, visiting);
             return template == null
                     ? null
                     : substitute(
@@ -890,6 +898,15 @@ final class StringEvaluator {
     }
 
     /** Builder types whose {@code append} chains are evaluated. */
+    /** A plain MessageFormat argument index, {@code {0}}: digits only, no spaces. */
+    private static final Pattern ARGUMENT_INDEX = Pattern.compile("\\d{1,3}");
+
+    /**
+     * An integer MessageFormat prints with grouping separators (java.text.MessageFormat formats a
+     * Number argument with NumberFormat.getInstance(locale): {@code 1234} is {@code 1,234} in English).
+     */
+    private static final Pattern GROUPED_NUMBER = Pattern.compile("-?\\d{4,}");
+
     private static final Set<String> BUILDERS =
             Set.of("StringBuilder", "StringBuffer", "java.lang.StringBuilder", "java.lang.StringBuffer");
 
@@ -954,17 +971,29 @@ final class StringEvaluator {
                 }
                 String spec = p.substring(i + 1, close);
                 int comma = spec.indexOf(',');
-                int index;
-                try {
-                    index = Integer.parseInt((comma < 0 ? spec : spec.substring(0, comma)).trim());
-                } catch (NumberFormatException e) {
+                String number = comma < 0 ? spec : spec.substring(0, comma);
+                if (comma >= 0 || !ARGUMENT_INDEX.matcher(number).matches()) {
+                    // a format type (number, choice, date...) or a malformed element: the text depends on
+                    // the locale or on a choice the evaluator does not make, or the call throws
                     return null;
                 }
-                if (index < 0 || index >= args.size()) {
+                int index = Integer.parseInt(number);
+                if (index >= args.size()) {
                     return null;
                 }
                 Expression arg = args.get(index);
-                appendOperand(out, eval(arg, depth + 1, visiting), arg);
+                JavaText value = eval(arg, depth + 1, visiting);
+                String digits = value != null
+                        ? value.text()
+                        : arg.isIntegerLiteralExpr() || arg.isLongLiteralExpr() ? arg.toString() : null;
+                if (digits != null
+                        && GROUPED_NUMBER
+                                .matcher(digits.replace("_", "").replaceAll("[lL]$", ""))
+                                .matches()) {
+                    out.appendHole(arg); // a number of 4 digits or more gets the locale's grouping separators
+                } else {
+                    appendOperand(out, value, arg);
+                }
                 i = close;
             } else {
                 out.append(c, pattern.offsetAt(i));
