@@ -111,7 +111,7 @@ final class ModelCommand {
         AnalysisResult result = env.engine().analyze(base, scan.targets(), threadCount, List.of());
         PrintWriter err = spec.commandLine().getErr();
         for (Notification n : result.notifications()) {
-            if (n.level() == Severity.ERROR) {
+            if (n.level() == Severity.ERROR || n.leavesOut()) {
                 // a file that could not be read or parsed: what it holds is missing from the document
                 err.println(TerminalText.escape(n.region().toString()) + ": "
                         + n.level().sarifLevel() + ": " + TerminalText.escape(n.message()));

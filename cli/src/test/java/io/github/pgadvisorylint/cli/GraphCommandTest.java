@@ -52,6 +52,14 @@ class GraphCommandTest {
                 .contains("no advisory-lock acquisition was found");
         Path example = FixtureHarness.exampleProject();
         assertThat(CliHarness.real(example, "graph", example.toString()).err()).isEmpty();
+        // a lock-using file that does not parse is left out: graph and keys say so, as scan does
+        Files.writeString(out.resolve("Broken.java"), "class Broken { void x( { \"pg_advisory_lock\" }\n");
+        for (String command : List.of("graph", "keys")) {
+            assertThat(CliHarness.real(out, command, out.toString()).err())
+                    .as(command)
+                    .contains("Broken.java:1:")
+                    .contains("warning: Java file could not be parsed; skipped");
+        }
     }
 
     @Test
