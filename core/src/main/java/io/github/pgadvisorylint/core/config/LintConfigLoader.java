@@ -24,6 +24,7 @@ import java.util.TreeSet;
 import java.util.regex.Pattern;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.api.lowlevel.Compose;
+import org.snakeyaml.engine.v2.common.ScalarStyle;
 import org.snakeyaml.engine.v2.events.Event;
 import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
@@ -519,9 +520,14 @@ public final class LintConfigLoader {
         }
     }
 
+    /** A null value: tagged so, or a plain {@code ~}/{@code null} (the YAML 1.2 core schema's nulls). */
     private static boolean isNull(Node node) {
-        return node instanceof ScalarNode s && s.getTag().getValue().endsWith(":null");
+        return node instanceof ScalarNode s
+                && (s.getTag().getValue().endsWith(":null")
+                        || (s.getScalarStyle() == ScalarStyle.PLAIN && NULLS.contains(s.getValue())));
     }
+
+    private static final Set<String> NULLS = Set.of("~", "null", "Null", "NULL");
 
     private static String kind(Node node) {
         if (isNull(node)) {

@@ -219,6 +219,12 @@ class LintConfigLoaderTest {
     }
 
     @Test
+    void aTildeIsNullAsInYamlsCoreSchema() {
+        assertThat(parse("includes: ~\nexcludes: ~\n")).isEqualTo(parse("includes:\nexcludes:\n"));
+        assertThat(parse("includes: '~'\n").includes()).containsExactly("~");
+    }
+
+    @Test
     void notAMappingOrNotYaml() {
         fails(
                 "- a\n- b\n",
