@@ -77,18 +77,6 @@ final class LiveLocks {
         Session {
             blockedBy = List.copyOf(blockedBy);
         }
-
-        /** A session with no client address, start time or query known. */
-        Session(
-                int pid,
-                String application,
-                String user,
-                String state,
-                OffsetDateTime stateSince,
-                boolean visible,
-                List<Integer> blockedBy) {
-            this(pid, application, user, state, stateSince, visible, blockedBy, null, null, null);
-        }
     }
 
     /**

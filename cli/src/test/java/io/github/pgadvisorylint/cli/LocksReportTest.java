@@ -47,8 +47,11 @@ class LocksReportTest {
         OffsetDateTime now = OffsetDateTime.of(2026, 1, 2, 3, 4, 5, 0, ZoneOffset.UTC);
         Map<Integer, LiveLocks.Session> sessions = new LinkedHashMap<>();
         sessions.put(
-                101, new LiveLocks.Session(101, "::stop-commands::app " + HOSTILE, "u", HOSTILE, now, true, List.of()));
-        sessions.put(102, new LiveLocks.Session(102, HOSTILE, "u", "active", now, true, List.of(101)));
+                101,
+                new LiveLocks.Session(
+                        101, "::stop-commands::app " + HOSTILE, "u", HOSTILE, now, true, List.of(), null, null, null));
+        sessions.put(
+                102, new LiveLocks.Session(102, HOSTILE, "u", "active", now, true, List.of(101), null, null, null));
         LiveLocks.Snapshot snapshot = new LiveLocks.Snapshot(
                 "db" + HOSTILE + ":5432/app",
                 "17.2 " + HOSTILE,

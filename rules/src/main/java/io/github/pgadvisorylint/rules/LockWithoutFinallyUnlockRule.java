@@ -149,15 +149,8 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
      * the lock outside the transaction or using pg_advisory_xact_lock, fixes both), so this rule does not.
      */
     private static boolean releasedBeforeCommit(LockModel model, PathFinding f) {
-        if (f.kind() != PathFinding.Kind.ABORTED_UNLOCK) {
-            return false;
-        }
-        for (LockSite release : model.possibleReleases(f.acquisition())) {
-            if (model.hazards(release).uncommittedRelease() != null) {
-                return true;
-            }
-        }
-        return false;
+        return f.kind() == PathFinding.Kind.ABORTED_UNLOCK
+                && !model.releasesBeforeCommit(f.acquisition()).isEmpty();
     }
 
     /** A call of a lock API from test sources: tests take and release step by step on purpose. */

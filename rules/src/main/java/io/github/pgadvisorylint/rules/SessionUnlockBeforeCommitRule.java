@@ -88,10 +88,10 @@ public final class SessionUnlockBeforeCommitRule extends AbstractRule {
      * finding this rule takes over, so that one change, one result): a failed statement aborts the transaction
      * first, and the unlock then fails too (F18).
      */
-    static String aborted(RuleContext context, LockSite release) {
+    private static String aborted(RuleContext context, LockSite release) {
         for (PathFinding f : context.model().pathFindings()) {
             if (f.kind() == PathFinding.Kind.ABORTED_UNLOCK
-                    && context.model().possibleReleases(f.acquisition()).contains(release)) {
+                    && context.model().releasesBeforeCommit(f.acquisition()).contains(release)) {
                 return " And when a statement fails first, the transaction is aborted and this unlock fails with"
                         + " SQLSTATE 25P02: nothing is released, and the connection goes back to the pool holding the lock.";
             }

@@ -652,6 +652,14 @@ public final class LockStateAnalysis {
          * the protected work.
          */
         private boolean returnsResult(String acquisition) {
+            // asked once per node that does work with and without the hold: the answer is the method's
+            return returnsResult.computeIfAbsent(acquisition, this::returnsResultOnce);
+        }
+
+        /** Per try-lock site id: whether the method returns its result ({@link #returnsResult}). */
+        private final Map<String, Boolean> returnsResult = new HashMap<>();
+
+        private boolean returnsResultOnce(String acquisition) {
             Integer at = acquiredHere.get(acquisition);
             if (at == null || flow.nodes().get(at).event().target() == null) {
                 return false;

@@ -121,11 +121,37 @@ public final class JavaFrontEnd {
     /** A function name without SQL text around it: {@code pg_try_advisory_lock}, {@code pg_catalog.pg_advisory_lock}. */
 
     /**
-     * One placeholder inside a hashed key argument: a named one ({@code hashtext(:key)}, not the
-     * {@code ::} of a cast), a MyBatis {@code #{key}}, or a numbered {@code $1}.
+     * A placeholder inside SQL text: {@code ?}, {@code ?1}/{@code $1}, a named {@code :key} (not the {@code ::}
+     * of a cast), or MyBatis {@code #{key}}/{@code ${key}}.
      */
-    private static final Pattern HASHED_PLACEHOLDER =
-            Pattern.compile("(?<![:\\w]):([A-Za-z_]\\w*)|#\\{\\s*(\\w+)|\\$(\\d+)");
+    private static final Pattern PLACEHOLDER = Pattern.compile("(?<![:\\w]):[A-Za-z_]\\w*|[#$]\\{[^}]*}|[$?]\\d+|\\?");
+
+    /**
+     * What a placeholder token names: a parameter name ({@code :key}, {@code #{key,jdbcType=BIGINT}}), a
+     * 1-based position ({@code $2}, {@code ?2}), or neither (a plain {@code ?}, whose position is its count
+     * in the statement).
+     *
+     * @param name     the name, or null
+     * @param position the position, or 0
+     */
+    private record Placeholder(String name, int position) {
+        static Placeholder of(String token) {
+            if (token.startsWith(":")) {
+                return new Placeholder(token.substring(1), 0);
+            }
+            if (token.startsWith("#{") || token.startsWith("${")) {
+                String inner = token.substring(2, Math.max(2, token.length() - 1));
+                int comma = inner.indexOf(',');
+                return new Placeholder((comma < 0 ? inner : inner.substring(0, comma)).trim(), 0);
+            }
+            if ((token.startsWith("$") || token.startsWith("?"))
+                    && token.length() > 1
+                    && Character.isDigit(token.charAt(1))) {
+                return new Placeholder(null, parsePosition(token.substring(1)));
+            }
+            return new Placeholder(null, 0);
+        }
+    }
 
     private static final Pattern FUNCTION_NAME = Pattern.compile("\\s*[A-Za-z_][\\w.]*\\s*");
 
@@ -652,24 +678,12 @@ public final class JavaFrontEnd {
                     || JavaScopes.reassigned(v)) {
                 return List.of(n);
             }
-            Node callable = prepare.findAncestor(CallableDeclaration.class)
-                    .map(c -> (Node) c)
-                    .orElse(null);
-            if (callable == null) {
-                return List.of(n);
-            }
             String name = v.getNameAsString();
             List<Node> out = new ArrayList<>();
-            for (MethodCallExpr call : JavaScopes.calls(callable)) {
+            for (MethodCallExpr call : SiteUsageAnalyzer.statementExecutions(prepare)) {
                 if (call.getScope().orElse(null) instanceof NameExpr receiver
-                        && receiver.getNameAsString().equals(name)
-                        && JavaScopes.local(name, receiver).filter(d -> d == v).isPresent()
-                        && API.roles(
-                                        "PreparedStatement",
-                                        call.getNameAsString(),
-                                        call.getArguments().size())
-                                .contains(Role.EXECUTES_SQL)) {
-                    out.add(call);
+                        && JavaScopes.local(name, receiver).filter(d -> d == v).isPresent()) {
+                    out.add(call); // the same local, not one of the same name declared later
                 }
             }
             return out.isEmpty() ? List.of(n) : out;
@@ -1420,17 +1434,16 @@ public final class JavaFrontEnd {
             for (int k = 0; k < t.length() && input == null; k++) {
                 input = c.text.holeAt(arg.start() + k);
             }
-            int q = t.indexOf('?');
-            if (input == null && q >= 0 && t.indexOf('?', q + 1) < 0 && c.wrapper == null && c.field == null) {
-                input = ParameterBinder.bound(
-                        c.api, c.call, questionMarksBefore(c.text.text(), arg.start() + q) + 1, null);
-            }
-            Matcher placeholder = HASHED_PLACEHOLDER.matcher(t);
-            if (input == null && q < 0 && c.wrapper == null && c.field == null && placeholder.find()) {
-                String named = placeholder.group(1) != null ? placeholder.group(1) : placeholder.group(2);
-                int position = placeholder.group(3) != null ? parsePosition(placeholder.group(3)) : 0;
-                if (!placeholder.find()) {
-                    input = ParameterBinder.bound(c.api, c.call, position, named);
+            Matcher m = PLACEHOLDER.matcher(t);
+            if (input == null && c.wrapper == null && c.field == null && m.find()) {
+                String token = m.group();
+                int at = m.start();
+                if (!m.find()) { // one placeholder only: the bound value is the hashed input
+                    Placeholder p = Placeholder.of(token);
+                    int position = p.position() > 0
+                            ? p.position()
+                            : p.name() == null ? questionMarksBefore(c.text.text(), arg.start() + at) + 1 : 0;
+                    input = ParameterBinder.bound(c.api, c.call, position, p.name());
                 }
             }
             if (input == null) {
@@ -1465,18 +1478,11 @@ public final class JavaFrontEnd {
                 }
                 Expression bound = c.text.holeAt(arg.start());
                 if (bound == null && part.kind() == KeyPart.Kind.PARAMETER) {
-                    String t = arg.text().trim();
-                    String name = t.startsWith(":")
-                            ? t.substring(1)
-                            : t.startsWith("#{") || t.startsWith("${")
-                                    ? t.substring(2, Math.max(2, t.length() - 1))
-                                            .split(",", -1)[0]
-                                            .trim()
-                                    : null;
-                    int position =
-                            (t.startsWith("$") || t.startsWith("?")) && t.length() > 1 && Character.isDigit(t.charAt(1))
-                                    ? parsePosition(t.substring(1))
-                                    : name == null ? questionMarksBefore(c.text.text(), arg.start()) + 1 : 0;
+                    Placeholder p = Placeholder.of(arg.text().trim());
+                    String name = p.name();
+                    int position = p.position() > 0
+                            ? p.position()
+                            : name == null ? questionMarksBefore(c.text.text(), arg.start()) + 1 : 0;
                     bound = c.wrapper != null
                             ? (name == null ? c.wrapper.bound(c.call, position) : null)
                             : c.field != null

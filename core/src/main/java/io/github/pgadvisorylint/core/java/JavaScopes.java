@@ -16,6 +16,7 @@ import com.github.javaparser.ast.expr.LiteralExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
+import com.github.javaparser.ast.expr.ThisExpr;
 import com.github.javaparser.ast.expr.UnaryExpr;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -295,6 +296,22 @@ final class JavaScopes {
             }
         }
         return null;
+    }
+
+    /**
+     * The declared type of a call's receiver when it is a variable: a local, parameter or field by name
+     * ({@code dialect}), or a field through {@code this} ({@code this.dialect}).
+     *
+     * @param scope a call's receiver
+     * @return the simple name of its declared type, e.g. {@code PostgresLockDialect}; null for any other
+     *     receiver or an undeclared ({@code var} without a constructor call) one
+     */
+    static String receiverTypeName(Expression scope) {
+        String name = scope instanceof NameExpr n
+                ? n.getNameAsString()
+                : scope instanceof FieldAccessExpr f && f.getScope() instanceof ThisExpr ? f.getNameAsString() : null;
+        String declared = name == null ? null : declaredType(name, scope);
+        return declared == null ? null : simpleTypeName(declared);
     }
 
     /**

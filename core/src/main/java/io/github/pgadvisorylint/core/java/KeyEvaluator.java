@@ -716,15 +716,11 @@ final class KeyEvaluator {
             }
             return out;
         }
-        String typeName = null;
-        if (scope instanceof NameExpr n) {
-            String declared = JavaScopes.declaredType(n.getNameAsString(), m);
-            typeName = declared != null
-                    ? JavaScopes.simpleTypeName(declared)
-                    : Character.isUpperCase(n.getNameAsString().charAt(0)) ? n.getNameAsString() : null;
-        } else if (scope instanceof FieldAccessExpr f && f.getScope() instanceof ThisExpr) {
-            String declared = JavaScopes.declaredType(f.getNameAsString(), m);
-            typeName = declared == null ? null : JavaScopes.simpleTypeName(declared);
+        String typeName = JavaScopes.receiverTypeName(scope);
+        if (typeName == null
+                && scope instanceof NameExpr n
+                && Character.isUpperCase(n.getNameAsString().charAt(0))) {
+            typeName = n.getNameAsString(); // a static call on a type name
         }
         if (typeName != null) {
             List<TypeDeclaration<?>> named = index.types(typeName);

@@ -763,19 +763,27 @@ final class SiteUsageAnalyzer {
         return out;
     }
 
-    /** The execution of a prepared statement: chained, or on the variable holding it. */
+    /** The execution of a prepared statement: chained, or the first on the variable holding it. */
     private static Optional<MethodCallExpr> statementExecution(MethodCallExpr prepare) {
+        List<MethodCallExpr> runs = statementExecutions(prepare);
+        return runs.isEmpty() ? Optional.empty() : Optional.of(runs.get(0));
+    }
+
+    /**
+     * The calls that execute a prepared statement ({@code execute}, {@code executeQuery}, ...): the call chained
+     * on it, or every such call on the variable holding it, in source order.
+     *
+     * @param prepare a {@code prepareStatement}/{@code prepareCall} call
+     * @return the executions; empty when none is found
+     */
+    static List<MethodCallExpr> statementExecutions(MethodCallExpr prepare) {
         Predicate<String> runs = n -> API.roles("PreparedStatement", n, 0).contains(Role.EXECUTES_SQL);
         if (prepare.getParentNode().orElse(null) instanceof MethodCallExpr m
                 && m.getScope().filter(s -> s == prepare).isPresent()) {
-            return runs.test(m.getNameAsString()) ? Optional.of(m) : Optional.empty();
+            return runs.test(m.getNameAsString()) ? List.of(m) : List.of();
         }
         String var = assignedName(prepare);
-        if (var == null) {
-            return Optional.empty();
-        }
-        List<MethodCallExpr> calls = callsOn(prepare, var, runs);
-        return calls.isEmpty() ? Optional.empty() : Optional.of(calls.get(0));
+        return var == null ? List.of() : callsOn(prepare, var, runs);
     }
 
     private static String receiverName(MethodCallExpr call) {

@@ -39,6 +39,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -440,16 +441,12 @@ final class StringEvaluator {
      * {@code this.dialect}), as a simple name; null for anything else or a type of this file.
      */
     private String receiverType(Expression scope) {
-        String name = scope instanceof NameExpr n
-                        && !Character.isUpperCase(n.getNameAsString().charAt(0))
-                ? n.getNameAsString()
-                : scope instanceof FieldAccessExpr f && f.getScope() instanceof ThisExpr ? f.getNameAsString() : null;
-        String declared = name == null ? null : JavaScopes.declaredType(name, scope);
-        if (declared == null) {
-            return null;
+        if (scope instanceof NameExpr n
+                && Character.isUpperCase(n.getNameAsString().charAt(0))) {
+            return null; // a type name: static calls are remote(.., true)
         }
-        String simple = JavaScopes.simpleTypeName(declared);
-        return typeNames.contains(simple) || simple.equals("String") ? null : simple;
+        String simple = JavaScopes.receiverTypeName(scope);
+        return simple == null || typeNames.contains(simple) || simple.equals("String") ? null : simple;
     }
 
     /**
@@ -1019,24 +1016,32 @@ final class StringEvaluator {
         if (delimiter == null) {
             return null;
         }
-        List<JavaText> values = new ArrayList<>();
-        boolean any = false;
-        for (Expression part : parts) {
-            JavaText v = eval(part, depth + 1, visiting);
-            values.add(v);
-            any |= v != null;
-        }
-        if (!any) {
+        List<JavaText> values = values(parts, depth, visiting);
+        if (values.stream().allMatch(Objects::isNull)) {
             return null;
         }
         JavaText out = new JavaText();
+        appendJoined(out, delimiter, parts, values);
+        return out;
+    }
+
+    /** @return each expression's text, or null where it is not known, in order */
+    private List<JavaText> values(List<Expression> parts, int depth, Set<Node> visiting) {
+        List<JavaText> values = new ArrayList<>(parts.size());
+        for (Expression part : parts) {
+            values.add(eval(part, depth + 1, visiting));
+        }
+        return values;
+    }
+
+    /** Appends the parts with the delimiter between them ({@code String.join}, {@code StringJoiner}). */
+    private void appendJoined(JavaText out, JavaText delimiter, List<Expression> parts, List<JavaText> values) {
         for (int i = 0; i < parts.size(); i++) {
             if (i > 0) {
                 out.append(delimiter);
             }
             appendOperand(out, values.get(i), parts.get(i));
         }
-        return out;
     }
 
     /**
@@ -1147,64 +1152,110 @@ final class StringEvaluator {
      * appended to anywhere else (a branch, a loop), passed on, or reassigned.
      */
     private JavaText localBuilder(NameExpr use, int depth, Set<Node> visiting) {
-        String name = use.getNameAsString();
-        Optional<VariableDeclarator> local = JavaScopes.local(name, use);
-        if (local.isEmpty()
-                || JavaScopes.reassigned(local.get())
-                || local.get().getInitializer().isEmpty()
-                || !visiting.add(local.get())) {
+        Optional<VariableDeclarator> local = JavaScopes.local(use.getNameAsString(), use);
+        if (local.isEmpty() || local.get().getInitializer().isEmpty() || !visiting.add(local.get())) {
             return null;
         }
         try {
-            VariableDeclarator v = local.get();
-            JavaText out = eval(v.getInitializer().get(), depth + 1, visiting);
-            Statement declaration = v.findAncestor(Statement.class).orElse(null);
-            if (out == null
-                    || declaration == null
-                    || !(declaration.getParentNode().orElse(null) instanceof BlockStmt block)) {
+            JavaText out = eval(local.get().getInitializer().get(), depth + 1, visiting);
+            List<Expression> appended = out == null ? null : operandsBeforeUse(use, local.get(), "append");
+            if (appended == null) {
                 return null;
             }
-            List<Statement> stmts = block.getStatements();
-            int i = stmts.indexOf(declaration);
-            if (i < 0) {
-                return null;
+            for (Expression a : appended) {
+                appendOperand(out, eval(a, depth + 1, visiting), a);
             }
-            for (int k = i + 1; k < stmts.size(); k++) {
-                Statement st = stmts.get(k);
-                if (st.findFirst(NameExpr.class, x -> x == use).isPresent()
-                        || st == use.findAncestor(Statement.class).orElse(null)) {
-                    return out;
-                }
-                List<Expression> appended = appendsTo(st, name);
-                if (appended == null && st instanceof IfStmt branch) {
-                    appended = appendsInBranch(branch, name);
-                }
-                if (appended == null) {
-                    if (st.findFirst(NameExpr.class, x -> x.getNameAsString().equals(name))
-                            .isPresent()) {
-                        return null; // used some other way before the toString()
-                    }
-                    continue;
-                }
-                for (Expression a : appended) {
-                    appendOperand(out, eval(a, depth + 1, visiting), a);
-                }
-            }
-            return null;
+            return out;
         } finally {
             visiting.remove(local.get());
         }
     }
 
     /**
+     * A local {@code StringJoiner} ({@code new StringJoiner(delimiter)} or
+     * {@code new StringJoiner(delimiter, prefix, suffix)}) given its parts by {@code add} statements in the
+     * block that declares it, before the use: prefix, the parts with the delimiter between them, suffix.
+     * Null when the local is no such joiner, or is used any other way before the use.
+     */
+    private JavaText joiner(NameExpr use, int depth, Set<Node> visiting) {
+        Optional<VariableDeclarator> local = JavaScopes.local(use.getNameAsString(), use);
+        if (local.isEmpty()
+                || !(local.get().getInitializer().orElse(null) instanceof ObjectCreationExpr init)
+                || !init.getType().getNameAsString().equals("StringJoiner")
+                || (init.getArguments().size() != 1 && init.getArguments().size() != 3)
+                || !visiting.add(local.get())) {
+            return null;
+        }
+        try {
+            boolean framed = init.getArguments().size() == 3;
+            JavaText delimiter = eval(init.getArgument(0), depth + 1, visiting);
+            JavaText prefix = framed ? eval(init.getArgument(1), depth + 1, visiting) : new JavaText();
+            JavaText suffix = framed ? eval(init.getArgument(2), depth + 1, visiting) : new JavaText();
+            List<Expression> parts = delimiter == null || prefix == null || suffix == null
+                    ? null
+                    : operandsBeforeUse(use, local.get(), "add");
+            if (parts == null) {
+                return null;
+            }
+            JavaText out = new JavaText();
+            out.append(prefix);
+            appendJoined(out, delimiter, parts, values(parts, depth, visiting));
+            out.append(suffix);
+            return out;
+        } finally {
+            visiting.remove(local.get());
+        }
+    }
+
+    /**
+     * The operands a local builder or joiner is given, statement by statement, between its declaration and
+     * the statement that uses it ({@code sb.append(a).append(b);}, {@code j.add(a);}, and an {@code if}
+     * around such calls: see {@link #operandsInBranch}). Null when the local is reassigned, is not declared
+     * in a block, or is used any other way before the use.
+     *
+     * @param method {@code append} or {@code add}
+     */
+    private List<Expression> operandsBeforeUse(NameExpr use, VariableDeclarator v, String method) {
+        String name = use.getNameAsString();
+        Statement declaration = v.findAncestor(Statement.class).orElse(null);
+        if (JavaScopes.reassigned(v)
+                || declaration == null
+                || !(declaration.getParentNode().orElse(null) instanceof BlockStmt block)) {
+            return null;
+        }
+        Statement useStatement = use.findAncestor(Statement.class).orElse(null);
+        List<Statement> stmts = block.getStatements();
+        List<Expression> out = new ArrayList<>();
+        for (int k = stmts.indexOf(declaration) + 1; k < stmts.size(); k++) {
+            Statement st = stmts.get(k);
+            if (st == useStatement
+                    || st.findFirst(NameExpr.class, x -> x == use).isPresent()) {
+                return out;
+            }
+            List<Expression> given = callsOn(st, name, method);
+            if (given == null && st instanceof IfStmt branch) {
+                given = operandsInBranch(branch, name, method);
+            }
+            if (given != null) {
+                out.addAll(given);
+            } else if (st.findFirst(NameExpr.class, x -> x.getNameAsString().equals(name))
+                    .isPresent()) {
+                return null; // used some other way before the use
+            }
+        }
+        return null;
+    }
+
+    /**
      * {@code if (c) { name.append(..); } else { name.append(..); }} (the else optional): the operands of the
      * branch a constant condition picks or, while enumerating, the branch chosen on this path; null when
-     * a branch does anything but append to the builder, or in single-value mode for a run-time condition.
+     * a branch does anything but call {@code method} on the local, or in single-value mode for a run-time
+     * condition.
      */
-    private List<Expression> appendsInBranch(IfStmt branch, String name) {
-        List<Expression> then = appendsIn(branch.getThenStmt(), name);
+    private List<Expression> operandsInBranch(IfStmt branch, String name, String method) {
+        List<Expression> then = operandsIn(branch.getThenStmt(), name, method);
         List<Expression> otherwise =
-                branch.getElseStmt().map(e -> appendsIn(e, name)).orElse(List.of());
+                branch.getElseStmt().map(e -> operandsIn(e, name, method)).orElse(List.of());
         if (then == null || otherwise == null) {
             return null;
         }
@@ -1218,82 +1269,20 @@ final class StringEvaluator {
         return v ? then : otherwise;
     }
 
-    /** The operands a statement or block appends to the builder, in order; null when it does anything else. */
-    private static List<Expression> appendsIn(Statement st, String name) {
+    /** The operands a statement or block gives the local through {@code method}, in order; null when it does anything else. */
+    private static List<Expression> operandsIn(Statement st, String name, String method) {
         if (!(st instanceof BlockStmt block)) {
-            return appendsTo(st, name);
+            return callsOn(st, name, method);
         }
         List<Expression> out = new ArrayList<>();
         for (Statement inner : block.getStatements()) {
-            List<Expression> a = appendsTo(inner, name);
+            List<Expression> a = callsOn(inner, name, method);
             if (a == null) {
                 return null;
             }
             out.addAll(a);
         }
         return out;
-    }
-
-    /** The operands of {@code name.append(a).append(b);} as a statement, in order; null for any other statement. */
-    /**
-     * A local {@code StringJoiner} ({@code new StringJoiner(delimiter)} or
-     * {@code new StringJoiner(delimiter, prefix, suffix)}) given its parts by {@code add} statements in the
-     * block that declares it, before the use: prefix, the parts with the delimiter between them, suffix.
-     * Null when the local is no such joiner, or is used any other way before the use.
-     */
-    private JavaText joiner(NameExpr use, int depth, Set<Node> visiting) {
-        String name = use.getNameAsString();
-        Optional<VariableDeclarator> local = JavaScopes.local(name, use);
-        if (local.isEmpty()
-                || JavaScopes.reassigned(local.get())
-                || !(local.get().getInitializer().orElse(null) instanceof ObjectCreationExpr init)
-                || !init.getType().getNameAsString().equals("StringJoiner")
-                || (init.getArguments().size() != 1 && init.getArguments().size() != 3)) {
-            return null;
-        }
-        Statement declaration = local.get().findAncestor(Statement.class).orElse(null);
-        if (declaration == null || !(declaration.getParentNode().orElse(null) instanceof BlockStmt block)) {
-            return null;
-        }
-        JavaText delimiter = eval(init.getArgument(0), depth + 1, visiting);
-        JavaText prefix =
-                init.getArguments().size() == 3 ? eval(init.getArgument(1), depth + 1, visiting) : new JavaText();
-        JavaText suffix =
-                init.getArguments().size() == 3 ? eval(init.getArgument(2), depth + 1, visiting) : new JavaText();
-        if (delimiter == null || prefix == null || suffix == null) {
-            return null;
-        }
-        Statement useStatement = use.findAncestor(Statement.class).orElse(null);
-        List<Expression> parts = new ArrayList<>();
-        List<Statement> stmts = block.getStatements();
-        for (int k = stmts.indexOf(declaration) + 1; k < stmts.size(); k++) {
-            Statement st = stmts.get(k);
-            if (st == useStatement
-                    || st.findFirst(NameExpr.class, x -> x == use).isPresent()) {
-                JavaText out = new JavaText();
-                out.append(prefix);
-                for (int i = 0; i < parts.size(); i++) {
-                    if (i > 0) {
-                        out.append(delimiter);
-                    }
-                    appendOperand(out, eval(parts.get(i), depth + 1, visiting), parts.get(i));
-                }
-                out.append(suffix);
-                return out;
-            }
-            List<Expression> added = callsOn(st, name, "add");
-            if (added != null) {
-                parts.addAll(added);
-            } else if (st.findFirst(NameExpr.class, x -> x.getNameAsString().equals(name))
-                    .isPresent()) {
-                return null;
-            }
-        }
-        return null;
-    }
-
-    private static List<Expression> appendsTo(Statement st, String name) {
-        return callsOn(st, name, "append");
     }
 
     /**

@@ -309,6 +309,21 @@ public final class LockModel {
     }
 
     /**
+     * The releases of an acquisition ({@link #possibleReleases}) that run while the transaction doing the
+     * locked work is still open ({@link SiteHazards#uncommittedRelease()}, F19): what
+     * {@code session-unlock-before-commit} reports, and what takes over the aborted-transaction case of
+     * {@code lock-without-finally-unlock} for the same unlock (one change fixes both).
+     *
+     * @param acquisition an acquiring site
+     * @return those releases, sorted; empty when none
+     */
+    public List<LockSite> releasesBeforeCommit(LockSite acquisition) {
+        return possibleReleases(acquisition).stream()
+                .filter(r -> hazards(r).uncommittedRelease() != null)
+                .toList();
+    }
+
+    /**
      * Attaches what the front ends found around each site (RULES.md try-lock-result-ignored,
      * unbounded-lock-count, blocking-lock-without-timeout, unlock-mismatch) and the timeouts the
      * project's connection configuration sets.
