@@ -46,10 +46,10 @@ public final class BlockingLockWithoutTimeoutRule extends AbstractRule {
 
     @Override
     public void check(RuleContext context) {
-        if (!context.model().connectionTimeouts().isEmpty()) {
-            return; // every connection gets a timeout from configuration
-        }
         for (LockSite site : context.model().acquisitions()) {
+            if (!context.model().connectionTimeouts(site.region().path()).isEmpty()) {
+                continue; // every connection of its module (or project) gets a timeout from configuration
+            }
             SiteRole role = context.model().role(site);
             if (role == SiteRole.HELPER_CALL
                     || role == SiteRole.DECLARATION

@@ -14,8 +14,10 @@ import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * {@code session-lock-under-transaction-pooling}: a session-level lock or unlock in a project whose
@@ -49,10 +51,40 @@ public final class SessionLockUnderTransactionPoolingRule extends AbstractRule {
         if (setting == PoolingSetting.SESSION || setting == PoolingSetting.NONE) {
             return;
         }
+        Map<List<PoolingEvidence>, Verdict> verdicts = new HashMap<>();
+        for (LockSite site : model.sites()) {
+            if (site.function().level() != LockLevel.SESSION || model.role(site) == SiteRole.HELPER_CALL) {
+                continue;
+            }
+            // evidence in a module's configuration speaks for that module only (EvidenceScopes)
+            Verdict verdict = verdicts.computeIfAbsent(
+                    model.poolingEvidence(site.region().path()), evidence -> verdict(setting, evidence));
+            if (verdict == null) {
+                continue;
+            }
+            String what = site.function().operation().isAcquisition()
+                    ? "takes a session-level lock"
+                    : "releases a session-level lock";
+            context.report(
+                    verdict.severity(),
+                    site,
+                    site.display() + " " + what + ", but " + verdict.why()
+                            + ": the lock stays on a server connection that other clients borrow, and the unlock may run on "
+                            + "another one. Use " + replacement(site) + " inside a transaction, or connect this code "
+                            + "directly or through a session-mode pool.",
+                    verdict.related());
+        }
+    }
+
+    /** What the rule says of every session-level site that one list of evidence speaks for. */
+    private record Verdict(Severity severity, String why, List<RelatedLocation> related) {}
+
+    /** @return the verdict for sites under this setting and evidence, or null when they are fine */
+    private static Verdict verdict(PoolingSetting setting, List<PoolingEvidence> evidence) {
         List<PoolingEvidence> transactional = new ArrayList<>();
         boolean declared = false;
         boolean declaredSession = false;
-        for (PoolingEvidence e : model.poolingEvidence()) {
+        for (PoolingEvidence e : evidence) {
             if (e.mode() == PoolingMode.SESSION) {
                 declaredSession |= e.strength() == EvidenceStrength.DECLARED;
             } else {
@@ -74,7 +106,7 @@ public final class SessionLockUnderTransactionPoolingRule extends AbstractRule {
             severity = Severity.WARNING;
             why = "the configuration suggests a pooler in transaction mode";
         } else {
-            return;
+            return null;
         }
         boolean onlyDeclared = declared;
         List<PoolingEvidence> shown = transactional.stream()
@@ -90,22 +122,7 @@ public final class SessionLockUnderTransactionPoolingRule extends AbstractRule {
                 ? ""
                 : " (" + shown.get(0).region().path() + ":"
                         + shown.get(0).region().startLine() + ")";
-        for (LockSite site : model.sites()) {
-            if (site.function().level() != LockLevel.SESSION || model.role(site) == SiteRole.HELPER_CALL) {
-                continue;
-            }
-            String what = site.function().operation().isAcquisition()
-                    ? "takes a session-level lock"
-                    : "releases a session-level lock";
-            context.report(
-                    severity,
-                    site,
-                    site.display() + " " + what + ", but " + why + where
-                            + ": the lock stays on a server connection that other clients borrow, and the unlock may run on "
-                            + "another one. Use " + replacement(site) + " inside a transaction, or connect this code "
-                            + "directly or through a session-mode pool.",
-                    related);
-        }
+        return new Verdict(severity, why + where, List.copyOf(related));
     }
 
     private static String replacement(LockSite site) {

@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.core.analysis;
 
 import io.github.pgadvisorylint.core.config.ConfigScan;
+import io.github.pgadvisorylint.core.config.ModuleDirectories;
 import io.github.pgadvisorylint.core.config.PoolingEvidenceScanner;
 import io.github.pgadvisorylint.core.config.TimeoutEvidenceScanner;
 import io.github.pgadvisorylint.core.diagnostic.Notification;
@@ -16,6 +17,7 @@ import io.github.pgadvisorylint.core.flow.LockPaths;
 import io.github.pgadvisorylint.core.flow.MethodFlow;
 import io.github.pgadvisorylint.core.io.BoundedReads;
 import io.github.pgadvisorylint.core.java.JavaFrontEnd;
+import io.github.pgadvisorylint.core.model.EvidenceScopes;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.LockOrderEdge;
@@ -234,7 +236,8 @@ final class AnalysisRun {
             }
         }
         LockModel model = new LockModel(sites, lifecycles, poolingEvidence, pooling, orderEdges, loops, helperBodies)
-                .withUsage(usages, timeoutEvidence);
+                .withUsage(usages, timeoutEvidence)
+                .withEvidenceScopes(evidenceScopes(discovered.files()));
         model = LockPaths.apply(model, flows, notifications).withHazards(hazards);
         model = model.withMigrations(MigrationScan.scan(discovered.files(), model.acquisitions()));
         phaseDone("paths");
@@ -591,6 +594,20 @@ final class AnalysisRun {
                 reused[i] = true;
             }
         }
+    }
+
+    /**
+     * @param sources every file of the scan
+     * @return the modules each file with pooling or timeout evidence speaks for
+     */
+    private EvidenceScopes evidenceScopes(List<DiscoveredFile> sources) {
+        Set<String> files = new TreeSet<>();
+        poolingEvidence.forEach(e -> files.add(e.region().path()));
+        timeoutEvidence.stream()
+                .filter(t -> t.region() != null)
+                .forEach(t -> files.add(t.region().path()));
+        return ModuleDirectories.scopes(
+                root, files, sources.stream().map(DiscoveredFile::relativePath).toList());
     }
 
     /** What this analysis leaves for the next: every file read, with its hash and facts. */

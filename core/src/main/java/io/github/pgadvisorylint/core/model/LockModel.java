@@ -52,6 +52,7 @@ public final class LockModel {
     private List<PathFinding> pathFindings = List.of();
     private Map<String, List<PathFinding>> pathFindingsBySite = Map.of();
     private MigrationFacts migrations = MigrationFacts.NONE;
+    private EvidenceScopes evidenceScopes = EvidenceScopes.PROJECT;
 
     /**
      * @param sites      every lock site found; copied and sorted by region
@@ -238,6 +239,31 @@ public final class LockModel {
         return poolingEvidence;
     }
 
+    /**
+     * @param source a source file's path, relative to the scan root
+     * @return the pooling evidence that speaks for it ({@link EvidenceScopes}), sorted by region
+     */
+    public List<PoolingEvidence> poolingEvidence(String source) {
+        return poolingEvidence.stream()
+                .filter(e -> evidenceScopes.applies(e.region(), source))
+                .toList();
+    }
+
+    /**
+     * @param scopes the module each configuration file speaks for
+     * @return a copy of this model with those scopes and every other fact of this one
+     */
+    public LockModel withEvidenceScopes(EvidenceScopes scopes) {
+        LockModel copy = copy(List.copyOf(lifecycles.values()));
+        copy.evidenceScopes = Objects.requireNonNull(scopes, "scopes");
+        return copy;
+    }
+
+    /** @return the module each configuration file speaks for; {@link EvidenceScopes#PROJECT} by default */
+    public EvidenceScopes evidenceScopes() {
+        return evidenceScopes;
+    }
+
     /** @return the user's pooling setting; {@code AUTO} means the evidence decides */
     public PoolingSetting pooling() {
         return pooling;
@@ -401,6 +427,7 @@ public final class LockModel {
         copy.pathFindingsBySite = pathFindingsBySite;
         copy.hazards = hazards;
         copy.migrations = migrations;
+        copy.evidenceScopes = evidenceScopes;
         return copy;
     }
 
@@ -449,5 +476,15 @@ public final class LockModel {
     /** @return lock or statement timeouts set for every connection by the project's configuration, sorted */
     public List<TimeoutEvidence> connectionTimeouts() {
         return connectionTimeouts;
+    }
+
+    /**
+     * @param source a source file's path, relative to the scan root
+     * @return the connection timeouts that speak for it ({@link EvidenceScopes}), sorted
+     */
+    public List<TimeoutEvidence> connectionTimeouts(String source) {
+        return connectionTimeouts.stream()
+                .filter(t -> evidenceScopes.applies(t.region(), source))
+                .toList();
     }
 }

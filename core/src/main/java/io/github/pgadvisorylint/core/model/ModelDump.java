@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.core.model;
 
 import io.github.pgadvisorylint.core.source.SourceRegion;
+import java.util.List;
 import java.util.stream.Collectors;
 
 /**
@@ -92,15 +93,23 @@ public final class ModelDump {
                     .append(region(e.region()))
                     .append(' ')
                     .append(text(e.description()))
+                    .append(scope(model, e.region()))
                     .append('\n');
         }
         out.append("connection-timeouts ")
                 .append(model.connectionTimeouts().size())
                 .append('\n');
         for (TimeoutEvidence t : model.connectionTimeouts()) {
-            out.append("  ").append(timeout(t)).append('\n');
+            out.append("  ").append(timeout(t)).append(scope(model, t.region())).append('\n');
         }
         return out.toString();
+    }
+
+    /** @return {@code " modules DIR,DIR"} for evidence that speaks for some modules only, else {@code ""} */
+    private static String scope(LockModel model, SourceRegion region) {
+        List<String> modules =
+                region == null ? List.of() : model.evidenceScopes().modulesOf(region.path());
+        return modules.isEmpty() ? "" : " modules " + String.join(",", modules);
     }
 
     private static void site(StringBuilder out, LockModel model, LockSite s) {

@@ -23,6 +23,7 @@ import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
+import io.github.pgadvisorylint.core.source.SafeXml;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import io.github.pgadvisorylint.core.sql.SqlAnalysis;
@@ -41,8 +42,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.xml.XMLConstants;
-import javax.xml.stream.XMLInputFactory;
 import javax.xml.stream.XMLStreamConstants;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamReader;
@@ -93,7 +92,7 @@ public final class MyBatisMapperFrontEnd {
      */
     public static Optional<String> mapperNamespace(SourceFile file) {
         try {
-            XMLStreamReader r = factory().createXMLStreamReader(new StringReader(file.text()));
+            XMLStreamReader r = SafeXml.inputFactory().createXMLStreamReader(new StringReader(file.text()));
             try {
                 while (r.hasNext()) {
                     if (r.next() == XMLStreamConstants.START_ELEMENT) {
@@ -113,23 +112,6 @@ public final class MyBatisMapperFrontEnd {
         return Optional.empty();
     }
 
-    /** A StAX factory that never reads a DTD or an external entity and expands no entity. */
-    private static XMLInputFactory factory() {
-        XMLInputFactory f = XMLInputFactory.newFactory();
-        f.setProperty(XMLInputFactory.SUPPORT_DTD, false);
-        f.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
-        f.setProperty(XMLInputFactory.IS_REPLACING_ENTITY_REFERENCES, false);
-        f.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, false);
-        for (String p : List.of(XMLConstants.ACCESS_EXTERNAL_DTD, XMLConstants.ACCESS_EXTERNAL_SCHEMA)) {
-            try {
-                f.setProperty(p, "");
-            } catch (IllegalArgumentException e) {
-                // not supported by this StAX implementation: SUPPORT_DTD=false already keeps DTDs unread
-            }
-        }
-        return f;
-    }
-
     /** One statement element: its id, the offset just after its start tag, and its line. */
     private record Statement(String id, String element, int contentStart) {}
 
@@ -145,7 +127,7 @@ public final class MyBatisMapperFrontEnd {
         String namespace = null;
         List<Statement> statements = new ArrayList<>();
         try {
-            XMLStreamReader r = factory().createXMLStreamReader(new StringReader(text));
+            XMLStreamReader r = SafeXml.inputFactory().createXMLStreamReader(new StringReader(text));
             try {
                 int depth = 0;
                 int childIndex = -1;
