@@ -23,11 +23,17 @@ assert checkRun.originalUriBaseIds.containsKey('%SRCROOT%')
 // lock-support: nothing (its unlock helper drops the unlock's boolean: unlock-result-ignored, off by default)
 assert slurper.parse(new File(basedir, 'lock-support/target/pg-advisory-lint.sarif')).runs[0].results*.ruleId == []
 
-// Build 2, mvn verify with aggregate bound at the root: both modules together, the helper's unlock
-// counts, no finding, the build passes. aggregate runs once, at the root.
-assert build2.count(':aggregate (default) @ ') == 1
-assert build2.contains(':aggregate (default) @ aggregate-two-modules ---')
-assert build2.contains('pg-advisory-lint: 0 errors, 0 warnings, 0 notes in 2 files')
+// Build 2, mvn verify with aggregate bound in the parent and inherited: both modules together, the
+// helper's unlock counts, no finding, the build passes. The execution reaches every project; the
+// analysis runs once, in billing, the last module, after both modules compiled; the report is the
+// root's.
+assert build2.count(':aggregate (default) @ ') == 3
+assert build2.count('pg-advisory-lint: aggregate runs once, after the reactor') == 2
+def analysis = build2.indexOf('pg-advisory-lint: 0 errors, 0 warnings, 0 notes in 2 files')
+assert analysis > build2.indexOf(':aggregate (default) @ billing ---')
+assert analysis > build2.indexOf(':compile (default-compile) @ billing ---')
+assert build2.indexOf(':compile (default-compile) @ billing ---') > 0
+assert build2.contains('SARIF written to target/pg-advisory-lint.sarif')
 assert !build2.contains('[lock-without-finally-unlock]')
 
 // Build 3, aggregate with includeTests: one SARIF at the root, paths relative to the root.

@@ -1,5 +1,6 @@
 def log = new File(basedir, 'build.log').text
 assert log.contains('BUILD SUCCESS')
+assert log.contains('[WARNING] pg-advisory-lint: baseline is set for the plugin in <build> but not in <reporting>')
 def page = new File(basedir, 'target/site/pg-advisory-lint.html')
 assert page.isFile()
 def html = page.text

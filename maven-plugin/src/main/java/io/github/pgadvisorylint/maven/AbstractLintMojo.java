@@ -260,6 +260,43 @@ public abstract class AbstractLintMojo extends AbstractMojo {
     }
 
     /**
+     * @return the project whose directories hold this goal's outputs, cache and configuration search:
+     *     {@link #project}, except for a goal that runs for the whole reactor in one of its modules
+     */
+    MavenProject home() {
+        return project;
+    }
+
+    /**
+     * A path parameter as the POM meant it: when this goal runs in a module for another project
+     * ({@link #home()}), a path inside the module's base directory (as {@code ${project.basedir}} or
+     * {@code ${project.build.directory}} gave it there) is moved to the same place in the home
+     * project's; any other path is kept.
+     *
+     * @param file the parameter's value, or null
+     * @return the absolute, normalized path, or null for null
+     */
+    Path rebased(File file) {
+        if (file == null) {
+            return null;
+        }
+        Path path = file.toPath().toAbsolutePath().normalize();
+        MavenProject home = home();
+        if (home == project || project == null || project.getBasedir() == null || home.getBasedir() == null) {
+            return path;
+        }
+        Path module = project.getBasedir().toPath().toAbsolutePath().normalize();
+        Path target = home.getBasedir().toPath().toAbsolutePath().normalize();
+        if (!path.startsWith(module) || module.equals(target)) {
+            return path;
+        }
+        Path moved = target.resolve(module.relativize(path));
+        getLog().debug(ToolInfo.NAME + ": " + path + " is read as " + moved + " (the parameter's place in "
+                + home.getArtifactId() + ")");
+        return moved;
+    }
+
+    /**
      * Runs the analysis, writes the reports, prints the findings and decides the build's fate.
      *
      * @throws MojoExecutionException for a configuration error (a bad parameter value), an
@@ -376,9 +413,8 @@ public abstract class AbstractLintMojo extends AbstractMojo {
                 + " files) of " + scope.root() + ", paths relative to " + base.directory()
                 + " (" + base.origin() + ")");
 
-        Path dir = outputDirectory == null
-                ? null
-                : outputDirectory.toPath().toAbsolutePath().normalize();
+        Path dir = rebased(outputDirectory);
+        Path baselinePath = rebased(baseline);
         List<Path> testRoots = new ArrayList<>();
         scope.modules().forEach(m -> testRoots.addAll(m.testRoots()));
         ScanRequest request = ScanRequest.builder(scope.root(), rules)
@@ -386,22 +422,15 @@ public abstract class AbstractLintMojo extends AbstractMojo {
                 .extraNotifications(chosen.notifications())
                 .threads(threadCount)
                 .pathBase(base.directory())
-                .configFile(configFile == null ? null : configFile.toPath())
+                .configFile(rebased(configFile))
                 .configSearch(configSearchStart(), executionRoot())
                 .pooling(poolingSetting)
                 .includeTests(includeTests)
                 .testRoots(testRoots)
-                .cacheFile(
-                        useCache && cacheFile != null
-                                ? cacheFile.toPath().toAbsolutePath().normalize()
-                                : null)
+                .cacheFile(useCache ? rebased(cacheFile) : null)
                 .outputRoot(buildDirectory())
-                .baselineFile(
-                        baseline == null
-                                ? null
-                                : baseline.toPath().toAbsolutePath().normalize())
-                .writeBaseline(
-                        updateBaseline ? baseline.toPath().toAbsolutePath().normalize() : null, baselineRecordAll)
+                .baselineFile(baselinePath)
+                .writeBaseline(updateBaseline ? baselinePath : null, baselineRecordAll)
                 .showSuppressed(showSuppressed)
                 .reports(reportFormats.stream()
                         .map(f -> new ScanRequest.ReportTarget(f, dir.resolve(reportFileName(f))))
@@ -459,10 +488,11 @@ public abstract class AbstractLintMojo extends AbstractMojo {
      * @return the project's build directory ({@code target}), absolute, or null when there is none
      */
     Path buildDirectory() {
-        if (project == null || project.getBuild() == null || project.getBuild().getDirectory() == null) {
+        MavenProject home = home();
+        if (home == null || home.getBuild() == null || home.getBuild().getDirectory() == null) {
             return null;
         }
-        return Path.of(project.getBuild().getDirectory()).toAbsolutePath().normalize();
+        return Path.of(home.getBuild().getDirectory()).toAbsolutePath().normalize();
     }
 
     /** @return the Maven reactor's root directory (the top-level project's), or null outside a build */
@@ -475,8 +505,9 @@ public abstract class AbstractLintMojo extends AbstractMojo {
     }
 
     private Path configSearchStart() {
-        return project != null && project.getBasedir() != null
-                ? project.getBasedir().toPath()
+        MavenProject home = home();
+        return home != null && home.getBasedir() != null
+                ? home.getBasedir().toPath()
                 : Path.of(System.getProperty("user.dir"));
     }
 

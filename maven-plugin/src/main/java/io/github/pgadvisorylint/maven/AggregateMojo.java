@@ -3,7 +3,14 @@ package io.github.pgadvisorylint.maven;
 import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
+import org.apache.maven.model.Plugin;
+import org.apache.maven.model.PluginExecution;
+import org.apache.maven.plugin.MojoExecution;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
@@ -15,16 +22,24 @@ import org.apache.maven.project.MavenProject;
  * whole build into the top-level project's {@code outputDirectory}. The scan root is the top-level
  * project's base directory (or the deepest directory containing every module, when a module lies
  * outside it); paths are relative to the path base ({@code pathBase}, else the git root, else the
- * scan root). Bound to {@code verify} by default; it reads only sources, so it may run before the
- * modules are built.
+ * scan root). Bound to {@code verify} by default.
  *
- * <p>When bound in a parent POM it is inherited by every module; it then runs only in the
- * top-level project of the reactor ({@link org.apache.maven.execution.MavenSession#getTopLevelProject()})
- * and does nothing elsewhere. Declaring the execution with {@code <inherited>false</inherited>}
- * avoids the extra no-op executions.
+ * <p>Bound in a parent POM, the execution is inherited by every module and the analysis runs once, at
+ * the end of the reactor: each module's execution marks the module as reached, and the execution that
+ * finds every module binding the goal reached runs the analysis (in a sequential build, the last one),
+ * so every module is compiled and tested first, as with JaCoCo's {@code report-aggregate}. A module
+ * that fails stops the build before it. Paths the parent POM gave relative to the project
+ * ({@code ${project.build.directory}} for the reports and the cache, {@code ${project.basedir}} for the
+ * baseline and the configuration file) are taken relative to the top-level project, where they were
+ * written. Run from the command line ({@code mvn pg-advisory-lint:aggregate}), the goal runs once, in
+ * the top-level project, before anything is built. With {@code <inherited>false</inherited>} it runs in
+ * the top-level project only, that is first; a line in the log says so.
  */
 @Mojo(name = "aggregate", defaultPhase = LifecyclePhase.VERIFY, aggregator = true, threadSafe = true)
 public class AggregateMojo extends AbstractLintMojo {
+
+    /** Per build (its request): the ids of the reactor's projects whose execution of this goal was reached. */
+    private static final Map<Object, Set<String>> REACHED = new WeakHashMap<>();
 
     /** Creates the goal; Maven injects the parameters. */
     public AggregateMojo() {}
@@ -32,26 +47,62 @@ public class AggregateMojo extends AbstractLintMojo {
     @Override
     boolean notThisProject() {
         MavenProject top = topLevel();
-        if (top != null && !top.getBasedir().equals(project.getBasedir())) {
-            getLog().info(ToolInfo.NAME + ": aggregate runs once, in " + top.getArtifactId() + "; nothing to do here");
+        List<MavenProject> projects = reactor();
+        boolean fromCommandLine = mojoExecution != null && mojoExecution.getSource() == MojoExecution.Source.CLI;
+        if (top == null || projects.size() <= 1 || fromCommandLine) {
+            if (top != null && !top.getBasedir().equals(project.getBasedir())) {
+                getLog().info(ToolInfo.NAME + ": aggregate runs once, in " + top.getArtifactId()
+                        + "; nothing to do here");
+                return true;
+            }
+            return false;
+        }
+        String key = pluginKey();
+        List<MavenProject> binding = projects.stream()
+                .filter(p -> p == project || bindsAggregate(p, key))
+                .toList();
+        List<String> waiting;
+        synchronized (REACHED) {
+            Set<String> reached = REACHED.computeIfAbsent(buildKey(), k -> new HashSet<>());
+            if (!reached.add(project.getId())) {
+                return true;
+            }
+            waiting = binding.stream()
+                    .filter(p -> !reached.contains(p.getId()))
+                    .map(MavenProject::getArtifactId)
+                    .toList();
+        }
+        if (!waiting.isEmpty()) {
+            getLog().info(ToolInfo.NAME + ": aggregate runs once, after the reactor's last module that binds it;"
+                    + " waiting for " + waiting.size() + " more ("
+                    + String.join(", ", waiting.subList(0, Math.min(3, waiting.size())))
+                    + (waiting.size() > 3 ? ", ..." : "") + ")");
             return true;
+        }
+        if (binding.size() == 1 && projects.get(projects.size() - 1) != project) {
+            getLog().info(
+                            ToolInfo.NAME + ": aggregate runs in " + project.getArtifactId() + " before the reactor's"
+                                    + " other modules are built; bind it without <inherited>false</inherited> to run it after the last one");
         }
         return false;
     }
 
     @Override
+    MavenProject home() {
+        MavenProject top = topLevel();
+        return top == null || top.getBasedir() == null ? project : top;
+    }
+
+    @Override
     Scope scope() throws MojoExecutionException {
-        List<MavenProject> projects = session.getProjects();
-        if (projects == null || projects.isEmpty()) {
-            projects = List.of(project);
-        }
+        List<MavenProject> projects = reactor();
         List<SourceSelection.Module> modules = new ArrayList<>();
         List<Path> basedirs = new ArrayList<>();
         for (MavenProject p : projects) {
             modules.add(module(p));
             basedirs.add(p.getBasedir().toPath());
         }
-        Path root = project.getBasedir().toPath().toAbsolutePath().normalize();
+        Path root = home().getBasedir().toPath().toAbsolutePath().normalize();
         if (!basedirs.stream().allMatch(b -> b.toAbsolutePath().normalize().startsWith(root))) {
             basedirs.add(root);
             Path common = SourceSelection.commonAncestor(basedirs);
@@ -63,6 +114,38 @@ public class AggregateMojo extends AbstractLintMojo {
             return new Scope(common, modules);
         }
         return new Scope(root, modules);
+    }
+
+    private List<MavenProject> reactor() {
+        List<MavenProject> projects = session == null ? null : session.getProjects();
+        return projects == null || projects.isEmpty() ? List.of(project) : projects;
+    }
+
+    private Object buildKey() {
+        return session.getRequest() != null ? session.getRequest() : session;
+    }
+
+    /** @return {@code groupId:artifactId} of this plugin, as {@link Plugin#getKey()} spells it; the constant outside Maven */
+    private String pluginKey() {
+        if (mojoExecution != null && mojoExecution.getMojoDescriptor() != null) {
+            return mojoExecution.getMojoDescriptor().getPluginDescriptor().getPluginLookupKey();
+        }
+        return ReportMojo.PLUGIN_KEY;
+    }
+
+    /** @return whether {@code p}'s build runs this plugin's {@code aggregate} goal in some execution */
+    private static boolean bindsAggregate(MavenProject p, String key) {
+        Plugin plugin =
+                p.getBuild() == null ? null : p.getBuild().getPluginsAsMap().get(key);
+        if (plugin == null) {
+            return false;
+        }
+        for (PluginExecution execution : plugin.getExecutions()) {
+            if (execution.getGoals().contains("aggregate")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private MavenProject topLevel() {

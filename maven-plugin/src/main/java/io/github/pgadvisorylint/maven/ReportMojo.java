@@ -14,12 +14,14 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.maven.doxia.sink.Sink;
 import org.apache.maven.execution.MavenSession;
+import org.apache.maven.model.Plugin;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.reporting.AbstractMavenReport;
 import org.apache.maven.reporting.AbstractMavenReportRenderer;
 import org.apache.maven.reporting.MavenReportException;
+import org.codehaus.plexus.util.xml.Xpp3Dom;
 
 /**
  * Goal {@code report}: the Maven site page of pg-advisory-lint, as PMD's {@code pmd} and Checkstyle's
@@ -72,6 +74,9 @@ public class ReportMojo extends AbstractMavenReport {
     @Parameter(defaultValue = "${session}", readonly = true, required = true)
     MavenSession session;
 
+    /** This plugin's key ({@code groupId:artifactId}), as {@link Plugin#getKey()} spells it. */
+    static final String PLUGIN_KEY = "io.github.pgadvisorylint:pg-advisory-lint-maven-plugin";
+
     /** Creates the goal; Maven injects the parameters. */
     public ReportMojo() {}
 
@@ -114,7 +119,8 @@ public class ReportMojo extends AbstractMavenReport {
      * @throws MojoExecutionException for a configuration error or an internal failure of the analysis
      */
     AbstractLintMojo.Scan scan() throws MojoExecutionException {
-        CheckMojo check = new CheckMojo();
+        warnBuildOnlyBaseline();
+        AbstractLintMojo check = lintGoal();
         check.setLog(getLog());
         check.project = project;
         check.session = session;
@@ -127,6 +133,36 @@ public class ReportMojo extends AbstractMavenReport {
         check.threads = threads;
         check.useCache = false;
         return check.scan();
+    }
+
+    /** @return the goal whose scan this page shows: {@code check}, on this module */
+    AbstractLintMojo lintGoal() {
+        return new CheckMojo();
+    }
+
+    /**
+     * A report reads its configuration from {@code <reporting>} only; a {@code baseline} set for the
+     * plugin in {@code <build>} alone would be ignored in silence, so the page would list findings the
+     * build leaves out. Logs a warning naming the parameter when that is so.
+     */
+    private void warnBuildOnlyBaseline() {
+        if (baseline != null || project == null || project.getBuild() == null) {
+            return;
+        }
+        Plugin plugin = project.getBuild().getPluginsAsMap().get(PLUGIN_KEY);
+        if (plugin == null) {
+            return;
+        }
+        if (configures(plugin.getConfiguration(), "baseline")
+                || plugin.getExecutions().stream().anyMatch(e -> configures(e.getConfiguration(), "baseline"))) {
+            getLog().warn(ToolInfo.NAME + ": baseline is set for the plugin in <build> but not in <reporting>; the"
+                    + " report reads only <reporting>'s configuration, so the page lists every finding. Set"
+                    + " <baseline> in the <reporting> plugin's <configuration> too.");
+        }
+    }
+
+    private static boolean configures(Object configuration, String parameter) {
+        return configuration instanceof Xpp3Dom dom && dom.getChild(parameter) != null;
     }
 
     /** The page: a summary, the findings table, the files not analysed. */

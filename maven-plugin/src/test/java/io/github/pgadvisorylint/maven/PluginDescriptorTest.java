@@ -74,13 +74,18 @@ class PluginDescriptorTest {
         assertThat(text(plugin, "goalPrefix")).isEqualTo("pg-advisory-lint");
         assertThat(text(plugin, "requiredJavaVersion")).isEqualTo("17");
         NodeList goals = descriptor.getElementsByTagName("mojo");
-        assertThat(goals.getLength()).as("check, aggregate, report and help").isEqualTo(4);
+        assertThat(goals.getLength())
+                .as("check, aggregate, report, report-aggregate and help")
+                .isEqualTo(5);
     }
 
-    @Test
-    void reportIsASiteReportThatSharesTheScanParameters() {
-        Element report = mojo("report");
-        assertThat(text(report, "implementation")).isEqualTo(ReportMojo.class.getName());
+    @ParameterizedTest
+    @ValueSource(strings = {"report", "report-aggregate"})
+    void reportsAreSiteReportsThatShareTheScanParameters(String goal) {
+        Element report = mojo(goal);
+        assertThat(text(report, "implementation"))
+                .isEqualTo(goal.equals("report") ? ReportMojo.class.getName() : ReportAggregateMojo.class.getName());
+        assertThat(text(report, "aggregator")).isEqualTo(String.valueOf(goal.equals("report-aggregate")));
         assertThat(text(report, "threadSafe")).isEqualTo("true");
         Map<String, String[]> conf = configuration(report);
         for (String shared : new String[] {
