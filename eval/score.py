@@ -82,10 +82,27 @@ class Finding:
     related: tuple
     message: str
 
+    def covers(self, rules):
+        """True when this finding is one of those rules, or takes over one of them (TAKES_OVER)."""
+        return any(r in rules for r in (self.rule,) + taken_over(self))
+
     def touches(self, path, first, last, slack=SLACK):
         """True when the primary location, or a related one, lies in path at lines [first, last] +- slack."""
         locations = ((self.path, self.line),) + self.related
         return any(p == path and first - slack <= line <= last + slack for (p, line) in locations)
+
+
+# One result per bug: where one change fixes what two rules see, one rule reports both consequences
+# and the other stays silent (docs/architecture.md). Such a result counts for the silent rule's defect
+# rows too when its message says that rule's consequence: (reporting rule, silent rule, words).
+TAKES_OVER = (
+    ("session-unlock-before-commit", "lock-without-finally-unlock", "SQLSTATE 25P02"),
+)
+
+
+def taken_over(finding):
+    """The rules a finding also stands for, by TAKES_OVER."""
+    return tuple(silent for (rule, silent, words) in TAKES_OVER if finding.rule == rule and words in finding.message)
 
 
 @dataclass
@@ -212,7 +229,7 @@ def judge_repository(item):
         if explicit:
             verdict, why = explicit[0].verdict, explicit[0].reason
         else:
-            defects = [r for r in item.rows if r.kind == "defect" and f.rule in r.rules and f.touches(r.path, r.first, r.last)]
+            defects = [r for r in item.rows if r.kind == "defect" and f.covers(r.rules) and f.touches(r.path, r.first, r.last)]
             if defects:
                 verdict, why = "true", "reports the defect row " + defects[0].origin
             elif any(r.kind == "correct" and f.path == r.path and r.first <= f.line <= r.last for r in item.rows):
@@ -228,8 +245,8 @@ def judge_case(item):
     for f in item.findings:
         if f.severity not in REPORTED:
             continue
-        wants = [r for r in item.rows if r.kind == "want" and f.rule in r.rules and f.touches(r.path, r.first, r.last)]
-        mays = [r for r in item.rows if r.kind == "may" and f.rule in r.rules and f.touches(r.path, r.first, r.last)]
+        wants = [r for r in item.rows if r.kind == "want" and f.covers(r.rules) and f.touches(r.path, r.first, r.last)]
+        mays = [r for r in item.rows if r.kind == "may" and f.covers(r.rules) and f.touches(r.path, r.first, r.last)]
         if wants:
             judged.append((f, "true", "want marker " + wants[0].origin))
         elif mays:
@@ -242,7 +259,7 @@ def judge_case(item):
 def match_defects(item, defects):
     results = []
     for d in defects:
-        hits = [f for f in item.findings if f.rule in d.rules and f.touches(d.path, d.first, d.last)]
+        hits = [f for f in item.findings if f.covers(d.rules) and f.touches(d.path, d.first, d.last)]
         if any(f.severity in REPORTED for f in hits):
             status = "reported"
         elif hits:

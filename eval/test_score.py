@@ -37,8 +37,8 @@ class Job {
 """
 
 
-def finding(rule, path, line, severity="error", related=()):
-    return {"ruleId": rule, "severity": severity, "message": "m", "path": path, "line": line,
+def finding(rule, path, line, severity="error", related=(), message="m"):
+    return {"ruleId": rule, "severity": severity, "message": message, "path": path, "line": line,
             "related": [{"path": p, "line": n, "message": "r"} for (p, n) in related], "suppression": None}
 
 
@@ -101,6 +101,18 @@ class ScoreTest(unittest.TestCase):
         self.assertEqual(alpha["precision"], "67 %")
         self.assertIn("src/C.java:5 error [unpinned-session-lock] (on a site the reader judged correct)", text)
         self.assertIn("src/B.java:5-5 [none]", text)
+
+    def test_a_result_that_takes_over_another_rule_counts_for_its_defects(self):
+        self.report("repositories", "alpha", [
+            # one result for one change: the unlock before commit says the aborted-transaction leak too
+            finding("session-unlock-before-commit", "src/A.java", 13, message="... fails with SQLSTATE 25P02 ..."),
+            # without those words it stands for its own rule only: not the defect at line 30
+            finding("session-unlock-before-commit", "src/A.java", 30),
+        ])
+        figures, text = self.run_score()
+        alpha = figures["dev"]["repositories"]
+        self.assertEqual((alpha["true"], alpha["unjudged"]), (1, 1))
+        self.assertEqual((alpha["defects"], alpha["reported"]), (3, 1))
 
     def test_case_findings_are_judged_by_markers(self):
         self.report("cases", "ignored-try-lock", [

@@ -78,7 +78,8 @@ public final class SessionUnlockBeforeCommitRule extends AbstractRule {
                     f.release().display() + " releases the session-level lock "
                             + f.acquisition().display() + " while " + f.note()
                             + ": the unlock takes effect at once, so another "
-                            + "session can take the key and read the data before this transaction's writes are committed. Use "
+                            + "session can take the key and read the data before this transaction's writes are committed."
+                            + aborted(context, f.release()) + " Use "
                             + "pg_advisory_xact_lock inside the transaction (released at its commit), or unlock after the commit.");
         }
     }

@@ -335,17 +335,31 @@ public final class LockModel {
     }
 
     /**
-     * The releases of an acquisition ({@link #possibleReleases}) that run while the transaction doing the
-     * locked work is still open ({@link SiteHazards#uncommittedRelease()}, F19): what
-     * {@code session-unlock-before-commit} reports, and what takes over the aborted-transaction case of
-     * {@code lock-without-finally-unlock} for the same unlock (one change fixes both).
+     * The releases of an acquisition that run while the transaction doing the locked work is still open
+     * (F19), as either analysis found them: a possible release ({@link #possibleReleases}) with
+     * {@link SiteHazards#uncommittedRelease()}, or the release of a {@link PathFinding.Kind#RELEASE_BEFORE_COMMIT}
+     * path of this acquisition. What {@code session-unlock-before-commit} reports, and what takes over the
+     * aborted-transaction case of {@code lock-without-finally-unlock} for the same unlock (one change fixes
+     * both).
      *
      * @param acquisition an acquiring site
-     * @return those releases, sorted; empty when none
+     * @return those releases, sorted by region; empty when none
      */
     public List<LockSite> releasesBeforeCommit(LockSite acquisition) {
-        return possibleReleases(acquisition).stream()
+        Map<String, LockSite> found = new TreeMap<>();
+        possibleReleases(acquisition).stream()
                 .filter(r -> hazards(r).uncommittedRelease() != null)
+                .forEach(r -> found.put(r.id(), r));
+        for (PathFinding f : pathFindings(acquisition)) {
+            if (f.kind() == PathFinding.Kind.RELEASE_BEFORE_COMMIT
+                    && f.release() != null
+                    && f.acquisition() != null
+                    && f.acquisition().id().equals(acquisition.id())) {
+                found.put(f.release().id(), f.release());
+            }
+        }
+        return found.values().stream()
+                .sorted(Comparator.comparing(LockSite::region))
                 .toList();
     }
 
