@@ -107,7 +107,7 @@ final class ScanCommand implements Callable<Integer> {
         }
     }
 
-    /** Converts {@code text|sarif|json|github|checkstyle|markdown}, any case. */
+    /** Converts {@code text|sarif|json|github|checkstyle|markdown|html}, any case. */
     static final class FormatConverter implements ITypeConverter<ReportFormat> {
         @Override
         public ReportFormat convert(String value) {
@@ -157,8 +157,8 @@ final class ScanCommand implements Callable<Integer> {
             names = {"-f", "--format"},
             paramLabel = "FORMAT",
             converter = FormatConverter.class,
-            description = "Report format: text, sarif, json, github (Actions workflow commands), checkstyle (XML)"
-                    + " or markdown (default: text). Repeat for several reports.")
+            description = "Report format: text, sarif, json, github (Actions workflow commands), checkstyle (XML),"
+                    + " markdown or html (default: text). Repeat for several reports.")
     private List<ReportFormat> formats = new ArrayList<>();
 
     @Option(

@@ -641,6 +641,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         return switch (format) {
             case TEXT -> REPORT_BASE_NAME + ".txt";
             case MARKDOWN -> REPORT_BASE_NAME + ".md";
+            case HTML -> REPORT_BASE_NAME + ".html";
             case CHECKSTYLE -> REPORT_BASE_NAME + "-checkstyle.xml";
             case GITHUB -> REPORT_BASE_NAME + "-github.txt";
             default -> REPORT_BASE_NAME + "." + format.id();

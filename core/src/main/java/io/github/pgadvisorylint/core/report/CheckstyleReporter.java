@@ -74,7 +74,7 @@ public final class CheckstyleReporter implements Reporter {
             for (Map.Entry<String, List<Row>> file : byFile.entrySet()) {
                 xml.writeCharacters("\n  ");
                 xml.writeStartElement("file");
-                xml.writeAttribute("name", clean(file.getKey()));
+                xml.writeAttribute("name", ReportSupport.xmlText(file.getKey()));
                 List<Row> rows = new ArrayList<>(file.getValue());
                 rows.sort(Comparator.comparing(Row::region)
                         .thenComparing(Row::source)
@@ -85,8 +85,8 @@ public final class CheckstyleReporter implements Reporter {
                     xml.writeAttribute("line", Integer.toString(r.region().startLine()));
                     xml.writeAttribute("column", Integer.toString(r.region().startColumn()));
                     xml.writeAttribute("severity", r.severity());
-                    xml.writeAttribute("message", clean(r.message()));
-                    xml.writeAttribute("source", clean(r.source()));
+                    xml.writeAttribute("message", ReportSupport.xmlText(r.message()));
+                    xml.writeAttribute("source", ReportSupport.xmlText(r.source()));
                 }
                 xml.writeCharacters("\n  ");
                 xml.writeEndElement();
@@ -103,29 +103,5 @@ public final class CheckstyleReporter implements Reporter {
 
     private static String severity(Severity s) {
         return s == Severity.NOTE ? "info" : s.sarifLevel();
-    }
-
-    /** Replaces line breaks with spaces and characters XML 1.0 forbids with U+FFFD. */
-    static String clean(String s) {
-        StringBuilder sb = new StringBuilder(s.length());
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '\r' || c == '\n' || c == '\t') {
-                sb.append(' ');
-            } else if (c < 0x20 || c == 0xFFFE || c == 0xFFFF) {
-                sb.append('\uFFFD');
-            } else if (Character.isHighSurrogate(c)) {
-                if (i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
-                    sb.append(c).append(s.charAt(++i));
-                } else {
-                    sb.append('\uFFFD');
-                }
-            } else if (Character.isLowSurrogate(c)) {
-                sb.append('\uFFFD');
-            } else {
-                sb.append(c);
-            }
-        }
-        return sb.toString();
     }
 }

@@ -15,23 +15,26 @@ public enum ReportFormat {
     /** Checkstyle XML for reviewdog, Jenkins Warnings and GitLab converters; see {@link CheckstyleReporter}. */
     CHECKSTYLE,
     /** A Markdown summary for {@code $GITHUB_STEP_SUMMARY} and pull-request comments; see {@link MarkdownReporter}. */
-    MARKDOWN;
+    MARKDOWN,
+    /** One self-contained HTML page for a browser or a CI artifact; see {@link HtmlReporter}. */
+    HTML;
 
     /** The allowed names, for messages. */
-    public static final String ALLOWED = "text, sarif, json, github, checkstyle, markdown";
+    public static final String ALLOWED = "text, sarif, json, github, checkstyle, markdown, html";
 
     /** @return the lower-case name used on the command line and in messages, e.g. {@code text}, {@code checkstyle} */
     public String id() {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** @return the name shown to users in the text summary: {@code Text}, {@code SARIF}, {@code JSON}, {@code GitHub annotations}, {@code Checkstyle XML}, {@code Markdown} */
+    /** @return the name shown to users in the text summary: {@code Text}, {@code SARIF}, {@code JSON}, {@code GitHub annotations}, {@code Checkstyle XML}, {@code Markdown}, {@code HTML} */
     public String displayName() {
         return switch (this) {
             case TEXT -> "Text";
             case GITHUB -> "GitHub annotations";
             case CHECKSTYLE -> "Checkstyle XML";
             case MARKDOWN -> "Markdown";
+            case HTML -> "HTML";
             default -> name();
         };
     }
@@ -48,6 +51,7 @@ public enum ReportFormat {
             case GITHUB -> new GithubReporter();
             case CHECKSTYLE -> new CheckstyleReporter();
             case MARKDOWN -> new MarkdownReporter();
+            case HTML -> new HtmlReporter();
         };
     }
 

@@ -78,4 +78,32 @@ final class ReportSupport {
         out.write(WRITER.writeValueAsString(root));
         out.write('\n');
     }
+
+    /**
+     * Replaces line breaks and tabs with spaces, and with U+FFFD the characters XML 1.0 forbids, unpaired
+     * surrogates and every other character a terminal or a viewer acts on ({@link TerminalText#needsEscape}:
+     * DEL, the C1 controls, the Unicode line separators and bidirectional controls).
+     */
+    static String xmlText(String s) {
+        StringBuilder sb = new StringBuilder(s.length());
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '\r' || c == '\n' || c == '\t') {
+                sb.append(' ');
+            } else if (c < 0x20 || TerminalText.needsEscape(c) || c == 0xFFFE || c == 0xFFFF) {
+                sb.append('\uFFFD');
+            } else if (Character.isHighSurrogate(c)) {
+                if (i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    sb.append(c).append(s.charAt(++i));
+                } else {
+                    sb.append('\uFFFD');
+                }
+            } else if (Character.isLowSurrogate(c)) {
+                sb.append('\uFFFD');
+            } else {
+                sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
 }

@@ -20,6 +20,7 @@ import io.github.pgadvisorylint.core.model.SqlContext;
 import io.github.pgadvisorylint.core.rule.Finding;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.source.SourceRegion;
+import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -33,6 +34,9 @@ import org.commonmark.ext.gfm.tables.TablesExtension;
 import org.commonmark.parser.Parser;
 import org.commonmark.renderer.html.HtmlRenderer;
 import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
 
 /**
  * Every writer of text from scanned code, fed file names and SQL text holding every hostile character class:
@@ -280,6 +284,30 @@ class HostileTextByFormatTest {
         assertThat(findings.get(1).get(1)).isEqualTo(cell(HOSTILE_FILE) + ":1:1");
         assertThat(findings.get(1).get(3)).isEqualTo(cell(HOSTILE));
         assertThat(findings.get(0).get(3)).isEqualTo("pg_advisory_lock(" + cell(SQL_KEY) + ") in a query with LIMIT");
+    }
+
+    @Test
+    void htmlHoldsEveryTextAsTextInAWellFormedPage() throws Exception {
+        String page = render(new HtmlReporter());
+        assertNoRawControls(page);
+        Document doc = NewFormatsTest.parseHtml(page);
+        assertThat(doc.getElementsByTagName("script").getLength()).isZero();
+        assertThat(doc.getElementsByTagName("img").getLength()).isZero();
+        NodeList links = doc.getElementsByTagName("a");
+        for (int i = 0; i < links.getLength(); i++) {
+            assertThat(((Element) links.item(i)).getAttribute("href"))
+                    .as("only the writer's rule links")
+                    .startsWith(ToolInfo.INFORMATION_URI + "/blob/main/rules/src/main/resources/docs/");
+        }
+        List<String> cells = new ArrayList<>();
+        NodeList tds = doc.getElementsByTagName("td");
+        for (int i = 0; i < tds.getLength(); i++) {
+            cells.add(tds.item(i).getTextContent());
+        }
+        assertThat(cells)
+                .as("the file name and the message come back as text, controls as U+FFFD")
+                .contains(ReportSupport.xmlText(HOSTILE_FILE) + ":1:1")
+                .anySatisfy(c -> assertThat(c).startsWith(ReportSupport.xmlText(HOSTILE)));
     }
 
     @Test

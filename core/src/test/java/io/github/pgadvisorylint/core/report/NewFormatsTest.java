@@ -197,6 +197,61 @@ class NewFormatsTest {
                 .isEqualTo("## pg-advisory-lint\n\n**No findings** in 1 file.\n");
     }
 
+    // --- HTML ------------------------------------------------------------------------------------
+
+    /** Parses the page as XML (it is XHTML-compatible), which also proves no text added markup. */
+    static Document parseHtml(String html) throws Exception {
+        DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+        f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", false);
+        return f.newDocumentBuilder().parse(new InputSource(new StringReader(html)));
+    }
+
+    @Test
+    void htmlIsOnePageWithCountsRulesFindingsAndNotifications() throws Exception {
+        AnalysisResult base = SampleResults.withSuppressed();
+        Finding tricky = new Finding(
+                "lock-in-limit-query",
+                Severity.ERROR,
+                "a < b && \"c\" > 'd'\u0001 <script>alert(1)</script>",
+                new SourceRegion("A.java", 3, 1, 3, 5),
+                List.of(),
+                "abcdefabcdef0000");
+        List<Finding> findings = new ArrayList<>(base.findings());
+        findings.add(tricky);
+        String html = render(new HtmlReporter(), base.withFindings(findings, base.suppressed()));
+        assertThat(html).startsWith("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>");
+        Document doc = parseHtml(html);
+        assertThat(doc.getElementsByTagName("script").getLength()).isZero();
+        assertThat(doc.getElementsByTagName("h1").item(0).getTextContent()).isEqualTo("pg-advisory-lint");
+        assertThat(html).contains("<p>2 errors, 1 warning, 1 note in 412 files.</p>");
+        NodeList tables = doc.getElementsByTagName("table");
+        assertThat(tables.getLength()).as("rules, findings, notifications").isEqualTo(3);
+        NodeList findingRows = ((Element) tables.item(1)).getElementsByTagName("tr");
+        assertThat(findingRows.getLength())
+                .as("a header and the four active findings")
+                .isEqualTo(5);
+        Element first = (Element) findingRows.item(1);
+        assertThat(first.getAttribute("class")).isEqualTo("error");
+        assertThat(first.getTextContent())
+                .contains("A.java:3:1")
+                .contains("a < b && \"c\" > 'd'\uFFFD <script>alert(1)</script>");
+        Element link = (Element) first.getElementsByTagName("a").item(0);
+        assertThat(link.getAttribute("href")).isEqualTo(ToolInfo.ruleHelpUri("lock-in-limit-query"));
+        assertThat(html).contains("2 findings suppressed (in source or by the baseline), not listed.");
+        assertThat(((Element) tables.item(2)).getTextContent()).contains("java-parse-error");
+    }
+
+    @Test
+    void htmlOfACleanScanSaysSo() throws Exception {
+        String html = render(new HtmlReporter(), SampleResults.empty());
+        Document doc = parseHtml(html);
+        assertThat(doc.getElementsByTagName("table").getLength()).isZero();
+        assertThat(html).contains("<p>No findings in 1 file.</p>");
+        assertThat(render(new HtmlReporter(), SampleResults.empty()))
+                .as("deterministic")
+                .isEqualTo(html);
+    }
+
     // --- Text ------------------------------------------------------------------------------------
 
     @Test
