@@ -39,7 +39,7 @@ assert !build2.contains('[lock-without-finally-unlock]')
 // Build 3, aggregate with includeTests: one SARIF at the root, paths relative to the root.
 def testFile = 'billing/src/test/resources/claim_invoices.sql'
 assert build3.contains("[ERROR] ${testFile}:2:31 [lock-in-limit-query]")
-assert build3.contains('pg-advisory-lint found 1 finding at or above failOnSeverity=warning (1 error, 0 warnings, 0 notes). SARIF report: target/pg-advisory-lint.sarif')
+assert build3.contains('pg-advisory-lint found 1 finding in the reactor\'s 3 projects at or above failOnSeverity=warning (1 error, 0 warnings, 0 notes). SARIF report: target/pg-advisory-lint.sarif')
 def aggregate = slurper.parse(new File(basedir, 'target/pg-advisory-lint.sarif'))
 assert aggregate.runs.size() == 1
 assert aggregate.runs[0].results*.ruleId == ['lock-in-limit-query']

@@ -259,6 +259,11 @@ public abstract class AbstractLintMojo extends AbstractMojo {
         return false;
     }
 
+    /** @return words after "found N findings" that say what was scanned when it is not this module; empty here */
+    String scopeWords() {
+        return "";
+    }
+
     /**
      * @return the project whose directories hold this goal's outputs, cache and configuration search:
      *     {@link #project}, except for a goal that runs for the whole reactor in one of its modules
@@ -657,7 +662,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
      */
     String failureMessage(AnalysisResult result, Severity threshold, Path sarif) {
         long failing = new FailPolicy(threshold, maxAllowedViolations).failing(result);
-        return ToolInfo.NAME + " found " + failing + (failing == 1 ? " finding" : " findings")
+        return ToolInfo.NAME + " found " + failing + (failing == 1 ? " finding" : " findings") + scopeWords()
                 + " at or above failOnSeverity=" + threshold.sarifLevel()
                 + (maxAllowedViolations > 0 ? ", more than maxAllowedViolations=" + maxAllowedViolations : "") + " ("
                 + plural(result.count(Severity.ERROR), "error") + ", "

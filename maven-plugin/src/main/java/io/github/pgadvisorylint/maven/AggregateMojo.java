@@ -34,8 +34,12 @@ import org.apache.maven.project.MavenProject;
  * written. Run from the command line ({@code mvn pg-advisory-lint:aggregate}), the goal runs once, in
  * the top-level project, before anything is built. With {@code <inherited>false</inherited>} it runs in
  * the top-level project only, that is first; a line in the log says so.
+ *
+ * <p>It is not a Maven aggregator goal: an aggregator bound in a parallel build ({@code -T}) is run one
+ * module at a time, with a warning per module; this goal reads the reactor's projects from the session
+ * itself and never needs that.
  */
-@Mojo(name = "aggregate", defaultPhase = LifecyclePhase.VERIFY, aggregator = true, threadSafe = true)
+@Mojo(name = "aggregate", defaultPhase = LifecyclePhase.VERIFY, threadSafe = true)
 public class AggregateMojo extends AbstractLintMojo {
 
     /** Per build (its request): the ids of the reactor's projects whose execution of this goal was reached. */
@@ -85,6 +89,13 @@ public class AggregateMojo extends AbstractLintMojo {
                                     + " other modules are built; bind it without <inherited>false</inherited> to run it after the last one");
         }
         return false;
+    }
+
+    /** @return {@code " in the reactor's N projects"}: the failure is reported on the module the analysis ran in */
+    @Override
+    String scopeWords() {
+        int n = reactor().size();
+        return n > 1 ? " in the reactor's " + n + " projects" : "";
     }
 
     @Override

@@ -213,6 +213,10 @@ public class ReportMojo extends AbstractMavenReport {
                 }
                 endTable();
             }
+            if (!result.suppressed().isEmpty()) {
+                paragraph(plural(result.suppressed().size(), "finding")
+                        + " suppressed (in source or by the baseline), not listed.");
+            }
             endSection();
             List<Notification> notes = result.notifications();
             if (!notes.isEmpty()) {

@@ -365,11 +365,12 @@ class CheckMojoTest {
                 .isInstanceOf(MojoExecutionException.class)
                 .hasMessage("pg-advisory-lint: failOnSeverity must be error, warning, note or none, not 'fatal'");
         CheckMojo m2 = mojo();
-        m2.formats = List.of("sarif", "html");
+        m2.formats = List.of("sarif", "pdf");
         assertThatThrownBy(m2::execute)
                 .isInstanceOf(MojoExecutionException.class)
                 .hasMessage(
-                        "pg-advisory-lint: formats must be among text, sarif, json, github, checkstyle, markdown, not 'html'");
+                        "pg-advisory-lint: formats must be among text, sarif, json, github, checkstyle, markdown, html,"
+                                + " not 'pdf'");
         CheckMojo m3 = mojo();
         m3.excludes = List.of("src/{a");
         assertThatThrownBy(m3::execute)

@@ -124,7 +124,8 @@ class PluginDescriptorTest {
     void aggregateRunsOncePerReactor() {
         Element aggregate = mojo("aggregate");
         assertThat(text(aggregate, "phase")).isEqualTo("verify");
-        assertThat(text(aggregate, "aggregator")).isEqualTo("true");
+        // not an aggregator: Maven would serialise it in a parallel build and warn in every module
+        assertThat(text(aggregate, "aggregator")).isEqualTo("false");
         assertThat(text(aggregate, "threadSafe")).isEqualTo("true");
         assertThat(text(aggregate, "implementation")).isEqualTo(AggregateMojo.class.getName());
     }

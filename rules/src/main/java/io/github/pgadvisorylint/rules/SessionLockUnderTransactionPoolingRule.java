@@ -71,13 +71,13 @@ public final class SessionLockUnderTransactionPoolingRule extends AbstractRule {
                     site.display() + " " + what + ", but " + verdict.why()
                             + ": the lock stays on a server connection that other clients borrow, and the unlock may run on "
                             + "another one. Use " + replacement(site) + " inside a transaction, or connect this code "
-                            + "directly or through a session-mode pool.",
+                            + "directly or through a session-mode pool." + verdict.declare(),
                     verdict.related());
         }
     }
 
     /** What the rule says of every session-level site that one list of evidence speaks for. */
-    private record Verdict(Severity severity, String why, List<RelatedLocation> related) {}
+    private record Verdict(Severity severity, String why, String declare, List<RelatedLocation> related) {}
 
     /** @return the verdict for sites under this setting and evidence, or null when they are fine */
     private static Verdict verdict(PoolingSetting setting, List<PoolingEvidence> evidence) {
@@ -104,7 +104,9 @@ public final class SessionLockUnderTransactionPoolingRule extends AbstractRule {
             why = "the configuration routes connections through a pooler in transaction or statement mode";
         } else if (!transactional.isEmpty() && !declaredSession) {
             severity = Severity.WARNING;
-            why = "the configuration suggests a pooler in transaction mode";
+            // a PgBouncer port or host shows a pooler, not its mode (pool_mode defaults to session)
+            why = "the configuration suggests a pooler, which breaks session-level locks in transaction or"
+                    + " statement mode";
         } else {
             return null;
         }
@@ -122,7 +124,11 @@ public final class SessionLockUnderTransactionPoolingRule extends AbstractRule {
                 ? ""
                 : " (" + shown.get(0).region().path() + ":"
                         + shown.get(0).region().startLine() + ")";
-        return new Verdict(severity, why + where, List.copyOf(related));
+        String declare = declared || setting != PoolingSetting.AUTO
+                ? ""
+                : " If that pooler runs in session mode, say so: pool_mode = session in its pgbouncer.ini, or"
+                        + " pooling: session in the configuration file.";
+        return new Verdict(severity, why + where, declare, List.copyOf(related));
     }
 
     private static String replacement(LockSite site) {

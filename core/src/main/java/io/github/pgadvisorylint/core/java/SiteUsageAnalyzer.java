@@ -521,7 +521,7 @@ final class SiteUsageAnalyzer {
             return oneRow
                     ? new Verdict(
                             ResultUse.ROW_EXISTENCE,
-                            rs + ".next() is tested but the lock's value is never"
+                            rs + ".next() tests only that a row exists, and the lock's value is never"
                                     + " read; the query returns a row whether or not the lock was granted")
                     : null;
         }

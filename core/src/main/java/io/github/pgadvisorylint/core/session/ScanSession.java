@@ -22,6 +22,8 @@ import io.github.pgadvisorylint.core.rule.RuleDescriptor;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -338,6 +340,12 @@ public final class ScanSession {
         if (all.stream().anyMatch(baseline::contains)) {
             return Optional.empty();
         }
+        // an entry whose file exists below the path base shows the paths are right: a scan of one module
+        // with the baseline of the whole repository matches none of its entries, and that is fine
+        Path root = base.directory().toAbsolutePath().normalize();
+        if (baseline.entries().stream().anyMatch(e -> existsBelow(root, e.path()))) {
+            return Optional.empty();
+        }
         Path file = request.baselineFile() != null ? request.baselineFile() : request.writeBaselineFile();
         int n = baseline.entries().size();
         return Optional.of(warning(
@@ -347,6 +355,23 @@ public final class ScanSession {
                         + " but none matches a finding of this scan: it was"
                         + " probably written from another directory or with another path base (paths are now relative to "
                         + request.display().apply(base.directory()) + "), or everything it held has been fixed"));
+    }
+
+    /** @return whether {@code path} names a regular file below {@code root} (no link followed); false for a bad path */
+    private static boolean existsBelow(Path root, String path) {
+        try {
+            Path file = root.resolve(path).normalize();
+            return file.startsWith(root) && Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS);
+        } catch (InvalidPathException e) {
+            return false;
+        }
+    }
+
+    /** @return the file as the request displays it, followed by its absolute path when that differs */
+    private static String shownWithAbsolute(ScanRequest request, Path file) {
+        String shown = request.display().apply(file);
+        String absolute = file.toAbsolutePath().normalize().toString();
+        return shown.equals(absolute) ? shown : shown + " (" + absolute + ")";
     }
 
     private static LintConfig loadConfig(ScanRequest request) {
@@ -394,7 +419,7 @@ public final class ScanSession {
             throw new ScanException(
                     ScanException.Problem.NO_BASELINE_FILE,
                     file,
-                    "no such baseline file: " + request.display().apply(file),
+                    "no such baseline file: " + shownWithAbsolute(request, file),
                     null);
         }
         try {
