@@ -49,6 +49,7 @@ class FactsCacheTest {
                 r.model().orderEdges(),
                 r.model().poolingEvidence(),
                 r.model().connectionTimeouts(),
+                r.model().evidenceScopes(),
                 r.filesScanned(),
                 r.filesAnalyzed(),
                 r.rules());
@@ -185,7 +186,8 @@ class FactsCacheTest {
     void anyEditOfOneLockUsingFileGivesTheColdResult(String fixture) throws IOException {
         Path project = copy(FixtureHarness.fixture(fixture));
         Path cacheFile = tmp.resolve("cache.json");
-        cached(ANALYZER, project, cacheFile);
+        // a comment appended to a file changes nothing observable: its warm result must equal this one
+        List<Object> unedited = observable(cached(ANALYZER, project, cacheFile));
         List<Path> javaFiles;
         try (Stream<Path> walk = Files.walk(project)) {
             javaFiles =
@@ -203,9 +205,7 @@ class FactsCacheTest {
                     .isEqualTo(observable(ANALYZER.analyze(project, List.of(project))));
             Files.writeString(edited, text + "// and a comment\n");
             warm = cached(ANALYZER, project, cacheFile);
-            assertThat(observable(warm))
-                    .as(edited.toString())
-                    .isEqualTo(observable(ANALYZER.analyze(project, List.of(project))));
+            assertThat(observable(warm)).as(edited + " with a comment appended").isEqualTo(unedited);
         }
     }
 
