@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks bin/pg-advisory-lint (README "Quick start"):
 #   - on a tree without a built jar, the first run shows Maven's progress on standard error (each module
-#     built, BUILD SUCCESS) and standard output carries the report alone: valid SARIF;
+#     built, BUILD SUCCESS) and standard output carries the report alone: valid SARIF; its build takes
+#     the mirror of a settings file given through MAVEN_ARGS;
 #   - nothing of the JVM's reaches standard output when the class-data-sharing archive beside the jar does
 #     not fit: garbage in the archive, an archive made for another jar (the JVM warns; the warning must go
 #     to standard error), an archive older than a rebuilt jar (not used at all, so no warning);
@@ -43,8 +44,18 @@ print(f"test-launcher: {sys.argv[2]}: stdout is SARIF with {len(doc['runs'][0]['
 PY
 }
 
-# 1. First run: the launcher builds the jar and shows Maven's progress on stderr.
-scan first-build
+# 1. First run: the launcher builds the jar and shows Maven's progress on stderr. Its build is ./mvnw, so
+#    Maven's own settings apply: a mirror in a settings file given through MAVEN_ARGS (Maven 3.9), as a
+#    repository manager behind a firewall needs (README "Quick start"), here the outer local repository
+#    served as a file:// mirror to an empty local repository.
+cat >"$work/settings.xml" <<EOF
+<settings><mirrors><mirror><id>launcher-mirror</id><mirrorOf>*</mirrorOf>
+<url>file://${HOME}/.m2/repository</url></mirror></mirrors></settings>
+EOF
+MAVEN_ARGS="-s $work/settings.xml -Dmaven.repo.local=$work/m2" scan first-build
+grep -rqs --include=_remote.repositories 'launcher-mirror' "$work/m2" \
+  || fail "the launcher's build did not download through the mirror of MAVEN_ARGS' settings file"
+echo "test-launcher: first build: dependencies came through the settings file's mirror ($(du -sm "$work/m2" | cut -f1) MB)"
 jar=$copy/cli/target/pg-advisory-lint.jar
 jsa=$copy/cli/target/pg-advisory-lint.jsa
 [ -f "$jar" ] && [ -f "$jsa" ] || fail "the first run did not build $jar and its archive"
