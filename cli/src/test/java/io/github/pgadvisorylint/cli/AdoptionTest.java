@@ -255,9 +255,17 @@ class AdoptionTest {
         assertThat(Files.readString(dir.resolve("summary.md"))).contains("| `lock-in-limit-query` | 1 | 0 | 0 |");
         assertThat(xml.err()).contains("Checkstyle XML written to cs.xml").contains("Markdown written to summary.md");
 
-        Run badFormat = run("scan", "repo", "--format", "html");
+        Run html = run("scan", "repo", "--format", "html", "--output", "report.html");
+        assertThat(html.code()).isEqualTo(1);
+        assertThat(html.err()).contains("HTML written to report.html");
+        assertThat(Files.readString(dir.resolve("report.html")))
+                .startsWith("<!DOCTYPE html>")
+                .contains("<code>src/main/java/com/acme/Claims.java:");
+
+        Run badFormat = run("scan", "repo", "--format", "pdf");
         assertThat(badFormat.code()).isEqualTo(2);
-        assertThat(badFormat.err()).contains("'html' is not one of text, sarif, json, github, checkstyle, markdown");
+        assertThat(badFormat.err())
+                .contains("'pdf' is not one of text, sarif, json, github, checkstyle, markdown, html");
     }
 
     // --- colour and progress -----------------------------------------------------------------------------
