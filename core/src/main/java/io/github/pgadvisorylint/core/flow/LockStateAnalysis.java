@@ -211,12 +211,57 @@ public final class LockStateAnalysis {
                 }
             }
         }
+        // and the methods they call that run statements, themselves or through their own callees: a failed
+        // statement there aborts the transaction the caller holds its lock in (MethodSummary#executes)
+        Set<MethodFlow> executing = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (MethodFlow f : flows) {
+            if (f.nodes().stream().anyMatch(n -> n.event().kind() == FlowEvent.Kind.EXECUTE)) {
+                executing.add(f);
+            }
+        }
+        grew = true;
+        for (int depth = 0; grew && depth < 4; depth++) {
+            grew = false;
+            for (MethodFlow f : flows) {
+                if (!executing.contains(f) && callsAny(f, executing)) {
+                    executing.add(f);
+                    grew = true;
+                }
+            }
+        }
+        grew = true;
+        for (int depth = 0; grew && depth < 4; depth++) {
+            grew = false;
+            for (MethodFlow f : List.copyOf(chosen)) {
+                for (FlowNode n : f.nodes()) {
+                    MethodFlow target = n.event().kind() == FlowEvent.Kind.CALL
+                            ? resolveFlow(n.event().callee())
+                            : null;
+                    if (target != null && executing.contains(target) && chosen.add(target)) {
+                        grew = true;
+                    }
+                }
+            }
+        }
         for (MethodFlow f : flows) {
             if (chosen.contains(f)) {
                 out.add(f);
             }
         }
         return out;
+    }
+
+    /** @return true when a call of {@code f} resolves to one of {@code targets} */
+    private boolean callsAny(MethodFlow f, Set<MethodFlow> targets) {
+        for (FlowNode n : f.nodes()) {
+            if (n.event().kind() == FlowEvent.Kind.CALL) {
+                MethodFlow target = resolveFlow(n.event().callee());
+                if (target != null && targets.contains(target)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**
@@ -315,6 +360,8 @@ public final class LockStateAnalysis {
         final Downstream downstream;
         /** Failed try-locks dropped from states on a way to the exceptional exit: still in the summary. */
         final Set<String> failedBeforeThrow = new TreeSet<>();
+        /** The caller's connections (relative paths) this method runs a statement on: {@link MethodSummary#executes()}. */
+        final Set<String> executes = new TreeSet<>();
         /** Why {@link #execute} gave up, or null. */
         String gaveUp;
         /** Per exit node and node reached only through an exception edge, its states by projection. */
@@ -769,7 +816,9 @@ public final class LockStateAnalysis {
                             null);
                 case EXECUTE -> {
                     o.all(s);
-                    o.thrown.add(abort(s, List.of(s.resolve(e.path()))));
+                    String c = s.resolve(e.path());
+                    executedOn(c);
+                    o.thrown.add(abort(s, List.of(c)));
                 }
                 case CLOSE -> {
                     String c = s.resolve(e.path());
@@ -1269,6 +1318,17 @@ public final class LockStateAnalysis {
                     touched.add(s.resolve(a));
                 }
             }
+            if (summary != null) {
+                // the callee's statements on this method's connections (a field's template, a parameter)
+                // can fail there and abort the transaction open on them
+                for (String x : summary.executes()) {
+                    String target = map(s, e, x);
+                    if (target != null) {
+                        touched.add(target);
+                        executedOn(target);
+                    }
+                }
+            }
             if (summary == null || summary.cases().isEmpty()) {
                 if (!e.sites().isEmpty()) {
                     String c = connectionArgument(s, e);
@@ -1488,6 +1548,14 @@ public final class LockStateAnalysis {
             return base == null ? null : s.resolve(base + rest);
         }
 
+        /** Records that a statement runs on {@code c} (a path of this method), for {@link MethodSummary#executes()}. */
+        private void executedOn(String c) {
+            String rel = c == null ? null : relative(c);
+            if (rel != null) {
+                executes.add(rel);
+            }
+        }
+
         private String relative(String c) {
             String r = root(c);
             String rest = c.substring(r.length());
@@ -1569,7 +1637,8 @@ public final class LockStateAnalysis {
             }
             boolean guarded = !releases.isEmpty()
                     && cases.stream().anyMatch(c -> c.releases().isEmpty());
-            return new MethodSummary(flow.key(), list, List.copyOf(thrown), List.copyOf(closes), guarded);
+            return new MethodSummary(
+                    flow.key(), list, List.copyOf(thrown), List.copyOf(closes), guarded, List.copyOf(executes));
         }
 
         /**

@@ -19,20 +19,30 @@ import java.util.Objects;
  * @param closes the caller's connections the method closes (or returns to their pool) on some exit
  * @param guarded true when some exit of a release helper releases nothing (it checks first whether it
  *                holds the lock): its releases are never reported as releasing a hold not taken
+ * @param executes the caller's connections (paths as above, sorted) the method runs a statement on,
+ *                 itself or through its callees: a statement that fails there aborts the caller's open
+ *                 transaction on that connection (F18), so an unlock the caller runs after it fails
  */
-public record MethodSummary(String key, List<Case> cases, List<String> thrown, List<String> closes, boolean guarded) {
+public record MethodSummary(
+        String key,
+        List<Case> cases,
+        List<String> thrown,
+        List<String> closes,
+        boolean guarded,
+        List<String> executes) {
 
-    /** Copies the cases. */
+    /** Copies the lists. */
     public MethodSummary {
         Objects.requireNonNull(key, "key");
         cases = List.copyOf(cases);
         thrown = List.copyOf(thrown);
         closes = List.copyOf(closes);
+        executes = List.copyOf(executes);
     }
 
-    /** A summary with no exception-path holds and no closes. */
+    /** A summary with no exception-path holds, no closes and no statements on the caller's connections. */
     public MethodSummary(String key, List<Case> cases) {
-        this(key, cases, List.of(), List.of(), false);
+        this(key, cases, List.of(), List.of(), false, List.of());
     }
 
     /**
@@ -78,8 +88,8 @@ public record MethodSummary(String key, List<Case> cases, List<String> thrown, L
         }
     }
 
-    /** @return true when no exit changes anything a caller can see */
+    /** @return true when no exit changes anything a caller can see and no statement runs on its connections */
     public boolean isEmpty() {
-        return cases.stream().allMatch(Case::isEmpty) && thrown.isEmpty() && closes.isEmpty();
+        return cases.stream().allMatch(Case::isEmpty) && thrown.isEmpty() && closes.isEmpty() && executes.isEmpty();
     }
 }
