@@ -5,10 +5,10 @@
 #
 # Usage: eval/run.sh [--repos DIR] [--workdir DIR] [--out DIR] [--half dev|sealed|all] [--jar JAR]
 #                    [--only NAME]... [--no-cases] [--no-repositories]
-#   --repos DIR    take each repository from DIR/NAME (a checkout; offline). When its HEAD is not the
-#                  commit of eval/repositories.tsv but the commit is in its history, that commit's tree
-#                  is exported (git archive) into the output folder and scanned there; the checkout is
-#                  not changed.
+#   --repos DIR    take each repository from DIR/NAME (a checkout or a bare repository; offline). When it is
+#                  bare, or its HEAD is not the commit of eval/repositories.tsv but the commit is in its
+#                  history, that commit's tree is exported (git archive) into the output folder and
+#                  scanned there; the checkout is not changed.
 #   --workdir DIR  without --repos: clone each missing repository into DIR/NAME from its public address
 #                  and check out its commit (needs network access to the code host).
 #   --out DIR      where the JSON reports, logs and the table go (default: a new temporary folder)
@@ -93,7 +93,9 @@ if [ "$repositories" = 1 ]; then
             failed=1
             continue
         fi
-        if [ "$(git -C "$dir" rev-parse HEAD 2>/dev/null)" != "$commit" ]; then
+        # a checkout at another commit, or a bare repository (a mirror: no work tree to scan), is exported
+        if [ "$(git -C "$dir" rev-parse HEAD 2>/dev/null)" != "$commit" ] \
+            || [ "$(git -C "$dir" rev-parse --is-bare-repository 2>/dev/null)" = true ]; then
             if ! git -C "$dir" cat-file -e "$commit^{commit}" 2>/dev/null; then
                 echo "eval/run.sh: $dir is not at $commit and does not hold it" >&2
                 failed=1
@@ -101,7 +103,7 @@ if [ "$repositories" = 1 ]; then
             fi
             tree=$out/trees/$name
             rm -rf "$tree" && mkdir -p "$tree"
-            git -C "$dir" archive "$commit" | tar -x -C "$tree"
+            python3 "$eval_dir/export.py" "$dir" "$commit" "$tree"
             dir=$tree
         fi
         echo "eval/run.sh: scanning $name" >&2

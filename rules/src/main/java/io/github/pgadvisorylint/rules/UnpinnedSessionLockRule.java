@@ -20,6 +20,9 @@ import java.util.List;
  */
 public final class UnpinnedSessionLockRule extends AbstractRule {
 
+    /** At most this many callers outside a transaction are shown as related locations. */
+    private static final int MAX_CALLERS = 3;
+
     /** Creates the rule with its metadata and documentation page. */
     public UnpinnedSessionLockRule() {
         // precision: the transaction and connection context inferred from frameworks
@@ -43,7 +46,19 @@ public final class UnpinnedSessionLockRule extends AbstractRule {
                     || site.execution().transaction() == TransactionState.IN_TRANSACTION) {
                 continue;
             }
+            // a helper runs in its callers' context: when every call of it runs inside a transaction, the
+            // transaction keeps one connection for the helper's lock and for its unlock
+            List<LockSite> calls = context.model().helperCalls(site);
+            if (!calls.isEmpty()
+                    && calls.stream().allMatch(c -> c.execution().transaction() == TransactionState.IN_TRANSACTION)) {
+                continue;
+            }
             List<RelatedLocation> related = new ArrayList<>();
+            calls.stream()
+                    .filter(c -> c.execution().transaction() != TransactionState.IN_TRANSACTION)
+                    .limit(MAX_CALLERS)
+                    .forEach(c -> related.add(
+                            new RelatedLocation(c.region(), "a call of this helper outside a transaction")));
             for (LockSite release : context.model().possibleReleases(site)) {
                 if (release.path().equals(site.path())
                         && release.execution().connection() == ConnectionScope.POOLED_PER_CALL) {

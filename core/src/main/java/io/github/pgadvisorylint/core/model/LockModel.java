@@ -200,6 +200,24 @@ public final class LockModel {
     }
 
     /**
+     * The calls of a lock helper whose body holds this site: the helper-call sites declared at its
+     * region ({@link LockSite#declarationRegion()}), each with its caller's execution context.
+     *
+     * @param body a site of this model, normally {@link SiteRole#HELPER_BODY}
+     * @return those calls, sorted by region; empty for a site no helper call names
+     */
+    public List<LockSite> helperCalls(LockSite body) {
+        List<LockSite> out = new ArrayList<>();
+        for (LockSite s : sites) {
+            if (body.region().equals(s.declarationRegion()) && role(s) == SiteRole.HELPER_CALL) {
+                out.add(s);
+            }
+        }
+        out.sort(Comparator.comparing(LockSite::region));
+        return out;
+    }
+
+    /**
      * @param site a lock site of this model
      * @return true when it lies in test sources ({@link TestSources#DIRECTORIES}): code that
      *     drives locks step by step or spells out keys next to a mock
