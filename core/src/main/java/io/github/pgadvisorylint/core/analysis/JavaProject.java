@@ -2,6 +2,7 @@ package io.github.pgadvisorylint.core.analysis;
 
 import com.github.javaparser.ast.CompilationUnit;
 import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
+import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import io.github.pgadvisorylint.core.diagnostic.Notification;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
@@ -24,6 +25,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
@@ -261,6 +263,14 @@ final class JavaProject {
         Map<Integer, SourceFile> texts = new TreeMap<>();
         candidates.forEach((slot, t) -> texts.put(slot, t.file()));
         join(texts, facts);
+        // callers of a method that returns lock SQL built in another file (Utils.buildLockQuery(...))
+        // hold the lock site, though their own text names no advisory function: they join here
+        SortedMap<String, Set<String>> providers = sqlProviders();
+        if (!providers.isEmpty()) {
+            Set<String> names = new TreeSet<>();
+            providers.values().forEach(names::addAll);
+            join(callers(names, relatedTypeNames(providers.keySet())), facts);
+        }
         phaseDone.accept("outlines");
         List<HelperSummary> mapperHelpers = analyzeMappers(mappers, facts);
         if (!configuredHelperNames.isEmpty()) {
@@ -710,11 +720,41 @@ final class JavaProject {
      * and the types that extend or implement it, as the index knows them.
      */
     private Set<String> helperTypeNames(HelperRegistry registry) {
-        Set<String> out = new TreeSet<>();
+        Set<String> declared = new TreeSet<>();
         for (HelperSummary s : registry.summaries()) {
-            out.add(s.typeName());
+            declared.add(s.typeName());
         }
-        Set<String> declared = new TreeSet<>(out);
+        return relatedTypeNames(declared);
+    }
+
+    /**
+     * The methods of the indexed types (the candidates' and those they refer to) that return text and
+     * whose body names an advisory function: they build or hold lock SQL for their callers.
+     *
+     * @return declaring type name to those methods' names, sorted; empty when there are none
+     */
+    private SortedMap<String, Set<String>> sqlProviders() {
+        SortedMap<String, Set<String>> out = new TreeMap<>();
+        for (TypeDeclaration<?> t : index.allTypes()) {
+            for (MethodDeclaration m : t.getMethods()) {
+                String type = m.getType().asString();
+                if ((type.equals("String") || type.equals("java.lang.String") || type.equals("CharSequence"))
+                        && m.getBody().isPresent()
+                        && m.getBody().get().toString().toLowerCase(Locale.ROOT).contains("advisory")) {
+                    out.computeIfAbsent(t.getNameAsString(), k -> new TreeSet<>())
+                            .add(m.getNameAsString());
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * @param declared type names
+     * @return those names, their direct super types and the indexed types that extend or implement one
+     */
+    private Set<String> relatedTypeNames(Set<String> declared) {
+        Set<String> out = new TreeSet<>(declared);
         for (String type : declared) {
             for (TypeDeclaration<?> t : index.types(type)) {
                 if (t instanceof ClassOrInterfaceDeclaration c) {

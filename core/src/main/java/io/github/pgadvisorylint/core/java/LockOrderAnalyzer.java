@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.core.java;
 
 import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.NodeList;
 import com.github.javaparser.ast.body.CallableDeclaration;
 import com.github.javaparser.ast.body.FieldDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
@@ -8,13 +9,23 @@ import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.ArrayCreationExpr;
 import com.github.javaparser.ast.expr.ArrayInitializerExpr;
 import com.github.javaparser.ast.expr.BinaryExpr;
+import com.github.javaparser.ast.expr.ConditionalExpr;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.LambdaExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.stmt.BlockStmt;
+import com.github.javaparser.ast.stmt.BreakStmt;
+import com.github.javaparser.ast.stmt.ContinueStmt;
 import com.github.javaparser.ast.stmt.ForEachStmt;
+import com.github.javaparser.ast.stmt.IfStmt;
+import com.github.javaparser.ast.stmt.ReturnStmt;
+import com.github.javaparser.ast.stmt.Statement;
+import com.github.javaparser.ast.stmt.SwitchEntry;
+import com.github.javaparser.ast.stmt.ThrowStmt;
 import com.github.javaparser.ast.stmt.TryStmt;
 import com.github.javaparser.ast.stmt.WhileStmt;
+import com.github.javaparser.ast.stmt.YieldStmt;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.model.LockOrderEdge;
@@ -27,6 +38,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -105,7 +117,7 @@ final class LockOrderAnalyzer {
                 for (int j = i + 1; j < acquisitions.size(); j++) {
                     LockSite a = acquisitions.get(i);
                     LockSite b = acquisitions.get(j);
-                    if (heldAt(a, nodes.get(a), nodes.get(b), lifecycleOf.get(a))) {
+                    if (heldAt(a, b, nodes.get(a), nodes.get(b), lifecycleOf.get(a))) {
                         if (++kept > MAX_EDGES_PER_METHOD) {
                             overBound.add(scope);
                             break pairs;
@@ -119,9 +131,14 @@ final class LockOrderAnalyzer {
     }
 
     /** Whether {@code a} is still held when {@code bNode} runs. */
-    private boolean heldAt(LockSite a, Node aNode, Node bNode, LockLifecycle life) {
+    private boolean heldAt(LockSite a, LockSite b, Node aNode, Node bNode, LockLifecycle life) {
         if (aNode == bNode) {
-            return true; // two operations of one helper call, in the helper's order
+            // two operations of one helper call, in the helper's order; but the alternatives of one SQL
+            // text built from flags (Utils.buildLockQuery(shared, ...)) are one lock, never two at once
+            return !Objects.equals(a.declarationRegion(), b.declarationRegion());
+        }
+        if (exclusive(aNode, bNode)) {
+            return false; // the other arm of an if, a switch or a conditional: never both on one path
         }
         if (isWithin(bNode, aNode)) {
             return true; // inside the lock call's own arguments (withLock(key, () -> ...))
@@ -143,6 +160,78 @@ final class LockOrderAnalyzer {
             return release > offset(bNode);
         }
         return true; // no release in the method: held to its end
+    }
+
+    /**
+     * @return true when the two nodes lie in different arms of one {@code if}/{@code else}, one
+     *     conditional expression, or one switch whose arms do not fall through (arrow arms, or a
+     *     statement group that ends in {@code break}, {@code return}, {@code throw} or {@code continue}):
+     *     no path runs both
+     */
+    private static boolean exclusive(Node a, Node b) {
+        List<Node> up = new ArrayList<>();
+        for (Node cur = a; cur != null; cur = cur.getParentNode().orElse(null)) {
+            up.add(cur);
+        }
+        Node below = b;
+        for (Node cur = b.getParentNode().orElse(null);
+                cur != null;
+                cur = cur.getParentNode().orElse(null)) {
+            int at = indexOfIdentity(up, cur);
+            if (at > 0) {
+                Node aChild = up.get(at - 1);
+                Node bChild = below;
+                if (cur instanceof IfStmt i) {
+                    return i.getElseStmt().isPresent()
+                            && ((aChild == i.getThenStmt()
+                                            && bChild == i.getElseStmt().get())
+                                    || (bChild == i.getThenStmt()
+                                            && aChild == i.getElseStmt().get()));
+                }
+                if (cur instanceof ConditionalExpr c) {
+                    return (aChild == c.getThenExpr() && bChild == c.getElseExpr())
+                            || (bChild == c.getThenExpr() && aChild == c.getElseExpr());
+                }
+                if (aChild instanceof SwitchEntry ea && bChild instanceof SwitchEntry eb && ea != eb) {
+                    return endsArm(ea);
+                }
+                return false;
+            }
+            if (cur instanceof CallableDeclaration<?>) {
+                return false;
+            }
+            below = cur;
+        }
+        return false;
+    }
+
+    /** @return whether control leaves the switch arm at its end (no fall-through into the next arm) */
+    private static boolean endsArm(SwitchEntry e) {
+        if (e.getType() != SwitchEntry.Type.STATEMENT_GROUP) {
+            return true;
+        }
+        NodeList<Statement> body = e.getStatements();
+        if (body.isEmpty()) {
+            return false;
+        }
+        Statement last = body.get(body.size() - 1);
+        while (last instanceof BlockStmt block && !block.getStatements().isEmpty()) {
+            last = block.getStatements().get(block.getStatements().size() - 1);
+        }
+        return last instanceof BreakStmt
+                || last instanceof ReturnStmt
+                || last instanceof ThrowStmt
+                || last instanceof ContinueStmt
+                || last instanceof YieldStmt;
+    }
+
+    private static int indexOfIdentity(List<Node> nodes, Node n) {
+        for (int i = 0; i < nodes.size(); i++) {
+            if (nodes.get(i) == n) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** The loop around an acquisition, with whether its elements come in a fixed order. */
