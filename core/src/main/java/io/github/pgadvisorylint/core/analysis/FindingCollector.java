@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -86,6 +87,10 @@ final class FindingCollector {
         String id = rule.descriptor().id();
         // the rule's own list: an abandoned rule that goes on reporting never reaches the findings
         List<Raw> reported = Collections.synchronizedList(new ArrayList<>());
+        // one result per call: the forms one SQL text can take (built from flags: exclusive or shared, one
+        // key or two) and the operations of one helper call are sites at one region; the first reported
+        // stands for them all (one alert per bug)
+        Set<SourceRegion> siteRegions = Collections.synchronizedSet(new HashSet<>());
         RuleContext context = new RuleContext() {
             @Override
             public LockModel model() {
@@ -94,6 +99,9 @@ final class FindingCollector {
 
             @Override
             public void report(Severity severity, LockSite site, String message, List<RelatedLocation> related) {
+                if (!siteRegions.add(site.region())) {
+                    return;
+                }
                 String method = site.java() == null
                         ? ""
                         : site.java().typeName() + "#" + site.java().methodName();

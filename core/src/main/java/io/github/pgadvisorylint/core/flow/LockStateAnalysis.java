@@ -18,6 +18,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -1044,14 +1045,24 @@ public final class LockStateAnalysis {
                 }
                 thrown.add(t.done());
             }
-            for (String id : ids) {
-                LockSite site = sites.get(id);
-                if (site == null) {
-                    continue;
-                }
+            // the operations of one helper call run one after the other; the forms one SQL text can take
+            // (built from flags: exclusive or shared, try or not) are alternatives: each path takes one
+            for (List<String> group : alternatives(ids)) {
                 List<PathState> next = new ArrayList<>();
+                boolean releases = group.size() > 1
+                        && group.stream()
+                                .noneMatch(id ->
+                                        sites.get(id).function().operation().isAcquisition());
                 for (PathState p : cur) {
-                    next.addAll(apply(node, p, c, site, as == null ? id : as, target, thrown));
+                    if (releases) {
+                        // which form runs follows the flags that chose the lock's form: the analysis does not
+                        // pair them, so the form that releases a hold of this path stands for the statement
+                        next.addAll(releasingForm(node, p, c, group, as, target, thrown));
+                        continue;
+                    }
+                    for (String id : group) {
+                        next.addAll(apply(node, p, c, sites.get(id), as == null ? id : as, target, thrown));
+                    }
                 }
                 cur = next;
             }
@@ -1062,6 +1073,60 @@ public final class LockStateAnalysis {
                 thrown.addAll(cur); // an unlock that throws is not the bug this analysis looks for
             }
             o.thrown.addAll(thrown);
+        }
+
+        /**
+         * @return the states after the first form of a release that matches a hold of {@code p} on this
+         *     connection (the same mode, a key that may be equal), else after the first form; probing applies
+         *     nothing
+         */
+        private List<PathState> releasingForm(
+                FlowNode node,
+                PathState p,
+                String c,
+                List<String> group,
+                String as,
+                String target,
+                List<PathState> thrown) {
+            for (String id : group) {
+                LockSite form = sites.get(id);
+                for (String k : p.held().keySet()) {
+                    LockSite held = sites.get(id(k));
+                    if (held != null
+                            && conn(k).equals(c)
+                            && held.function().mode() == form.function().mode()
+                            && form.key().mayEqual(held.key())) {
+                        return apply(node, p, c, form, as == null ? id : as, target, thrown);
+                    }
+                }
+            }
+            String id = group.get(0);
+            return apply(node, p, c, sites.get(id), as == null ? id : as, target, thrown);
+        }
+
+        /**
+         * @return the known sites of one node in order, consecutive forms of one SQL text (same region, same
+         *     declaration) grouped: one group per operation
+         */
+        private List<List<String>> alternatives(List<String> ids) {
+            List<List<String>> groups = new ArrayList<>();
+            LockSite first = null;
+            for (String id : ids) {
+                LockSite site = sites.get(id);
+                if (site == null) {
+                    continue;
+                }
+                if (first != null
+                        && site.region().equals(first.region())
+                        && Objects.equals(site.declarationRegion(), first.declarationRegion())
+                        && !site.viaHelper()) {
+                    groups.get(groups.size() - 1).add(id);
+                } else {
+                    groups.add(new ArrayList<>(List.of(id)));
+                    first = site;
+                }
+            }
+            return groups;
         }
 
         private List<PathState> apply(

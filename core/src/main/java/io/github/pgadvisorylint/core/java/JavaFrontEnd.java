@@ -392,7 +392,7 @@ public final class JavaFrontEnd {
         }
         try {
             return JavaScopes.withSymbolTables(
-                    () -> new FileScan(parsed.file(), parsed.unit(), new KeyEvaluator(index), helpers).run());
+                    index, () -> new FileScan(parsed.file(), parsed.unit(), new KeyEvaluator(index), helpers).run());
         } catch (StackOverflowError e) {
             return FileFacts.failed(
                     parsed.file().path(),

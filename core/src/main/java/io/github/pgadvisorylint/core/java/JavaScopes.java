@@ -3,6 +3,7 @@ package io.github.pgadvisorylint.core.java;
 import com.github.javaparser.ast.CompilationUnit;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
 import com.github.javaparser.ast.body.FieldDeclaration;
 import com.github.javaparser.ast.body.InitializerDeclaration;
 import com.github.javaparser.ast.body.Parameter;
@@ -198,15 +199,89 @@ final class JavaScopes {
      * @return what it returns
      */
     static <T> T withSymbolTables(Supplier<T> work) {
-        if (SYMBOLS.get() != null) {
-            return work.get();
+        return withSymbolTables(null, work);
+    }
+
+    /**
+     * As {@link #withSymbolTables(Supplier)}, with the project's types for the fields a class inherits
+     * ({@link #declaredType}: {@code jdbcTemplate} declared in an abstract base class of another file).
+     *
+     * @param types the project's outlined types, or null for the file's own only
+     * @param work  the extraction
+     * @return what it returns
+     */
+    static <T> T withSymbolTables(ConstantIndex types, Supplier<T> work) {
+        boolean outer = SYMBOLS.get() == null;
+        boolean typesHere = types != null && TYPES.get() == null;
+        if (outer) {
+            SYMBOLS.set(new IdentityHashMap<>());
         }
-        SYMBOLS.set(new IdentityHashMap<>());
+        if (typesHere) {
+            TYPES.set(types);
+        }
         try {
             return work.get();
         } finally {
-            SYMBOLS.remove();
+            if (outer) {
+                SYMBOLS.remove();
+            }
+            if (typesHere) {
+                TYPES.remove();
+            }
         }
+    }
+
+    /**
+     * @return the type as written in {@code declaring}'s file, qualified by that file's single-type import
+     *     of its simple name when there is one: the using file may not import it
+     */
+    private static String qualified(String type, Node declaring) {
+        String simple = simpleTypeName(type);
+        if (type.contains(".")) {
+            return type;
+        }
+        return declaring
+                .findCompilationUnit()
+                .flatMap(cu -> cu.getImports().stream()
+                        .filter(i -> !i.isAsterisk() && !i.isStatic())
+                        .map(i -> i.getNameAsString())
+                        .filter(i -> i.endsWith("." + simple))
+                        .findFirst())
+                .map(q -> q + type.substring(simple.length()))
+                .orElse(type);
+    }
+
+    /** The project's types while {@link #withSymbolTables(ConstantIndex, Supplier)} runs on this thread. */
+    private static final ThreadLocal<ConstantIndex> TYPES = new ThreadLocal<>();
+
+    /** How many super classes up {@link #inheritedFieldType} looks. */
+    private static final int MAX_SUPER_DEPTH = 4;
+
+    /**
+     * @return the declared type of a field {@code name} that {@code type} inherits from a super class of
+     *     the project (its own fields are looked at by the caller), or null
+     */
+    private static String inheritedFieldType(TypeDeclaration<?> type, String name) {
+        ConstantIndex types = TYPES.get();
+        if (types == null || !(type instanceof ClassOrInterfaceDeclaration start)) {
+            return null;
+        }
+        ClassOrInterfaceDeclaration cur = start;
+        for (int depth = 0; depth < MAX_SUPER_DEPTH && cur.getExtendedTypes().isNonEmpty(); depth++) {
+            List<TypeDeclaration<?>> supers =
+                    types.types(cur.getExtendedTypes().get(0).getNameAsString());
+            if (supers.size() != 1 || !(supers.get(0) instanceof ClassOrInterfaceDeclaration next) || next == cur) {
+                return null; // unknown or ambiguous by simple name: not decided here
+            }
+            Optional<FieldDeclaration> f = next.getFieldByName(name);
+            if (f.isPresent()) {
+                return f.get().isPrivate()
+                        ? null
+                        : qualified(f.get().getElementType().asString(), next);
+            }
+            cur = next;
+        }
+        return null;
     }
 
     /**
@@ -292,6 +367,10 @@ final class JavaScopes {
                 Optional<FieldDeclaration> f = t.getFieldByName(name);
                 if (f.isPresent()) {
                     return f.get().getElementType().asString();
+                }
+                String inherited = inheritedFieldType(t, name);
+                if (inherited != null) {
+                    return inherited;
                 }
             }
         }
