@@ -18,7 +18,6 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -1105,8 +1104,8 @@ public final class LockStateAnalysis {
         }
 
         /**
-         * @return the known sites of one node in order, consecutive forms of one SQL text (same region, same
-         *     declaration) grouped: one group per operation
+         * @return the known sites of one node in order, consecutive forms of one statement
+         *     ({@link LockSite#sameStatement}) grouped: one group per operation
          */
         private List<List<String>> alternatives(List<String> ids) {
             List<List<String>> groups = new ArrayList<>();
@@ -1116,10 +1115,7 @@ public final class LockStateAnalysis {
                 if (site == null) {
                     continue;
                 }
-                if (first != null
-                        && site.region().equals(first.region())
-                        && Objects.equals(site.declarationRegion(), first.declarationRegion())
-                        && !site.viaHelper()) {
+                if (first != null && site.sameStatement(first)) {
                     groups.get(groups.size() - 1).add(id);
                 } else {
                     groups.add(new ArrayList<>(List.of(id)));

@@ -38,7 +38,6 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -133,9 +132,9 @@ final class LockOrderAnalyzer {
     /** Whether {@code a} is still held when {@code bNode} runs. */
     private boolean heldAt(LockSite a, LockSite b, Node aNode, Node bNode, LockLifecycle life) {
         if (aNode == bNode) {
-            // two operations of one helper call, in the helper's order; but the alternatives of one SQL
-            // text built from flags (Utils.buildLockQuery(shared, ...)) are one lock, never two at once
-            return !Objects.equals(a.declarationRegion(), b.declarationRegion());
+            // two operations of one helper call, in the helper's order; two forms of one statement are
+            // one lock, never two at once
+            return !a.sameStatement(b);
         }
         if (exclusive(aNode, bNode)) {
             return false; // the other arm of an if, a switch or a conditional: never both on one path
@@ -169,17 +168,19 @@ final class LockOrderAnalyzer {
      *     no path runs both
      */
     private static boolean exclusive(Node a, Node b) {
-        List<Node> up = new ArrayList<>();
-        for (Node cur = a; cur != null; cur = cur.getParentNode().orElse(null)) {
-            up.add(cur);
+        // each ancestor of a, with the child on a's side below it
+        Map<Node, Node> childTowardA = new IdentityHashMap<>();
+        for (Node child = a, cur = a.getParentNode().orElse(null);
+                cur != null;
+                child = cur, cur = cur.getParentNode().orElse(null)) {
+            childTowardA.put(cur, child);
         }
         Node below = b;
         for (Node cur = b.getParentNode().orElse(null);
                 cur != null;
                 cur = cur.getParentNode().orElse(null)) {
-            int at = indexOfIdentity(up, cur);
-            if (at > 0) {
-                Node aChild = up.get(at - 1);
+            Node aChild = childTowardA.get(cur);
+            if (aChild != null) {
                 Node bChild = below;
                 if (cur instanceof IfStmt i) {
                     return i.getElseStmt().isPresent()
@@ -223,15 +224,6 @@ final class LockOrderAnalyzer {
                 || last instanceof ThrowStmt
                 || last instanceof ContinueStmt
                 || last instanceof YieldStmt;
-    }
-
-    private static int indexOfIdentity(List<Node> nodes, Node n) {
-        for (int i = 0; i < nodes.size(); i++) {
-            if (nodes.get(i) == n) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     /** The loop around an acquisition, with whether its elements come in a fixed order. */

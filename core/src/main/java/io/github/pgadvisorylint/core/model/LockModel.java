@@ -42,6 +42,9 @@ public final class LockModel {
     private final SortedSet<SourceRegion> helperBodies;
     private final Set<SourceRegion> bodies;
     private final Map<String, SiteRole> roles;
+    /** Helper-call sites by the region of the helper's own site they name ({@link LockSite#declarationRegion()}). */
+    private final Map<SourceRegion, List<LockSite>> helperCallsByBody;
+
     private final Set<String> testSources;
     private final List<LockSite> acquisitions;
     private final List<LockSite> sqlAcquisitions;
@@ -169,6 +172,15 @@ public final class LockModel {
         }
         this.bodies = Set.copyOf(bodies);
         this.roles = Map.copyOf(r);
+        Map<SourceRegion, List<LockSite>> calls = new HashMap<>();
+        for (LockSite s : this.sites) { // sorted by region: each list is too
+            if (s.declarationRegion() != null && r.get(s.id()) == SiteRole.HELPER_CALL) {
+                calls.computeIfAbsent(s.declarationRegion(), k -> new ArrayList<>())
+                        .add(s);
+            }
+        }
+        calls.replaceAll((k, v) -> List.copyOf(v));
+        this.helperCallsByBody = Map.copyOf(calls);
         this.testSources = Set.copyOf(tests);
         this.acquisitions = this.sites.stream()
                 .filter(s -> s.function().operation().isAcquisition())
@@ -207,14 +219,7 @@ public final class LockModel {
      * @return those calls, sorted by region; empty for a site no helper call names
      */
     public List<LockSite> helperCalls(LockSite body) {
-        List<LockSite> out = new ArrayList<>();
-        for (LockSite s : sites) {
-            if (body.region().equals(s.declarationRegion()) && role(s) == SiteRole.HELPER_CALL) {
-                out.add(s);
-            }
-        }
-        out.sort(Comparator.comparing(LockSite::region));
-        return out;
+        return helperCallsByBody.getOrDefault(body.region(), List.of());
     }
 
     /**

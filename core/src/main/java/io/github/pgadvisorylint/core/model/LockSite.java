@@ -64,6 +64,17 @@ public record LockSite(
         return region.path();
     }
 
+    /**
+     * @param other another site
+     * @return true when both are forms of one statement: one call whose SQL text, built from flags, can be
+     *     either (exclusive or shared, try or not, one key or two); same region and same declaration. Two
+     *     forms are one lock operation, never two in a row (the operations of one helper call have
+     *     different declarations)
+     */
+    public boolean sameStatement(LockSite other) {
+        return region.equals(other.region()) && Objects.equals(declarationRegion, other.declarationRegion());
+    }
+
     /** @return true when this site is a call of a lock helper, not the SQL that takes the lock */
     public boolean viaHelper() {
         return api == ExecutionApi.LOCK_HELPER;

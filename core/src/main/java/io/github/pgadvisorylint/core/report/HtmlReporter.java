@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.io.Writer;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import javax.xml.stream.XMLOutputFactory;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamWriter;
@@ -61,7 +60,7 @@ public final class HtmlReporter implements Reporter {
                 element(
                         html,
                         "p",
-                        plural(result.suppressed().size(), "finding")
+                        ReportSupport.plural(result.suppressed().size(), "finding")
                                 + " suppressed (in source or by the baseline), not listed.");
             }
             element(html, "p", ToolInfo.NAME + " " + ToolInfo.version() + ".");
@@ -76,19 +75,17 @@ public final class HtmlReporter implements Reporter {
 
     private static String summary(AnalysisResult result) {
         if (result.findings().isEmpty()) {
-            return "No findings in " + plural(result.filesScanned(), "file") + ".";
+            return "No findings in " + ReportSupport.plural(result.filesScanned(), "file") + ".";
         }
-        return plural(result.count(Severity.ERROR), "error") + ", " + plural(result.count(Severity.WARNING), "warning")
-                + ", " + plural(result.count(Severity.NOTE), "note") + " in " + plural(result.filesScanned(), "file")
+        return ReportSupport.plural(result.count(Severity.ERROR), "error") + ", "
+                + ReportSupport.plural(result.count(Severity.WARNING), "warning")
+                + ", " + ReportSupport.plural(result.count(Severity.NOTE), "note") + " in "
+                + ReportSupport.plural(result.filesScanned(), "file")
                 + ".";
     }
 
     private static void rules(XMLStreamWriter html, AnalysisResult result) throws XMLStreamException {
-        Map<String, long[]> perRule = new TreeMap<>();
-        for (Finding f : result.findings()) {
-            perRule.computeIfAbsent(f.ruleId(), k -> new long[3])[
-                    2 - f.severity().ordinal()]++;
-        }
+        Map<String, long[]> perRule = ReportSupport.countsPerRule(result.findings());
         html.writeStartElement("table");
         header(html, "Rule", "Errors", "Warnings", "Notes");
         for (Map.Entry<String, long[]> r : perRule.entrySet()) {
@@ -191,9 +188,5 @@ public final class HtmlReporter implements Reporter {
 
     private static String location(SourceRegion region, boolean column) {
         return region.path() + ":" + region.startLine() + (column ? ":" + region.startColumn() : "");
-    }
-
-    private static String plural(long count, String noun) {
-        return count + " " + noun + (count == 1 ? "" : "s");
     }
 }

@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.Writer;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * A GitHub-flavoured Markdown summary for {@code $GITHUB_STEP_SUMMARY} and pull-request comments:
@@ -47,15 +46,12 @@ public final class MarkdownReporter implements Reporter {
         long w = result.count(Severity.WARNING);
         long n = result.count(Severity.NOTE);
         if (result.findings().isEmpty()) {
-            out.write("**No findings** in " + plural(result.filesScanned(), "file") + ".\n");
+            out.write("**No findings** in " + ReportSupport.plural(result.filesScanned(), "file") + ".\n");
         } else {
-            out.write("**" + plural(e, "error") + ", " + plural(w, "warning") + ", " + plural(n, "note") + "** in "
-                    + plural(result.filesScanned(), "file") + ".\n\n");
-            Map<String, long[]> perRule = new TreeMap<>();
-            for (Finding f : result.findings()) {
-                perRule.computeIfAbsent(f.ruleId(), k -> new long[3])[
-                        2 - f.severity().ordinal()]++;
-            }
+            out.write("**" + ReportSupport.plural(e, "error") + ", " + ReportSupport.plural(w, "warning") + ", "
+                    + ReportSupport.plural(n, "note") + "** in " + ReportSupport.plural(result.filesScanned(), "file")
+                    + ".\n\n");
+            Map<String, long[]> perRule = ReportSupport.countsPerRule(result.findings());
             out.write("| Rule | Errors | Warnings | Notes |\n|---|---:|---:|---:|\n");
             for (Map.Entry<String, long[]> r : perRule.entrySet()) {
                 long[] c = r.getValue();
@@ -75,21 +71,17 @@ public final class MarkdownReporter implements Reporter {
             }
         }
         if (!result.suppressed().isEmpty()) {
-            out.write("\n" + plural(result.suppressed().size(), "finding")
+            out.write("\n" + ReportSupport.plural(result.suppressed().size(), "finding")
                     + " suppressed (in source or by the baseline).\n");
         }
         List<Notification> notes = result.notifications();
         if (!notes.isEmpty()) {
-            out.write("\n" + plural(notes.size(), "tool notification") + " (files or statements not fully analysed);"
-                    + " see the text or SARIF report.\n");
+            out.write("\n" + ReportSupport.plural(notes.size(), "tool notification")
+                    + " (files or statements not fully analysed);" + " see the text or SARIF report.\n");
         }
     }
 
     private static String code(String s) {
         return MarkdownText.code(s);
-    }
-
-    private static String plural(long count, String noun) {
-        return count + " " + noun + (count == 1 ? "" : "s");
     }
 }

@@ -14,6 +14,8 @@ import java.io.Writer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /** Ordering and JSON output shared by the reporters. */
 final class ReportSupport {
@@ -105,5 +107,29 @@ final class ReportSupport {
             }
         }
         return sb.toString();
+    }
+
+    /** @return e.g. {@code 1 error}, {@code 3 notes}: the count and the noun, plural with an {@code s} */
+    static String plural(long count, String noun) {
+        return count + " " + noun + (count == 1 ? "" : "s");
+    }
+
+    /**
+     * @param findings active findings
+     * @return rule id (sorted) to its counts of errors, warnings and notes, in that order; rules without a
+     *     finding are absent
+     */
+    static SortedMap<String, long[]> countsPerRule(List<Finding> findings) {
+        SortedMap<String, long[]> perRule = new TreeMap<>();
+        for (Finding f : findings) {
+            long[] counts = perRule.computeIfAbsent(f.ruleId(), k -> new long[3]);
+            counts[
+                    switch (f.severity()) {
+                        case ERROR -> 0;
+                        case WARNING -> 1;
+                        case NOTE -> 2;
+                    }]++;
+        }
+        return perRule;
     }
 }

@@ -85,20 +85,20 @@ public final class TextReporter implements Reporter {
      */
     public String summary(AnalysisResult result) {
         StringBuilder sb = new StringBuilder()
-                .append(plural(result.count(Severity.ERROR), "error"))
+                .append(ReportSupport.plural(result.count(Severity.ERROR), "error"))
                 .append(", ")
-                .append(plural(result.count(Severity.WARNING), "warning"))
+                .append(ReportSupport.plural(result.count(Severity.WARNING), "warning"))
                 .append(", ")
-                .append(plural(result.count(Severity.NOTE), "note"))
+                .append(ReportSupport.plural(result.count(Severity.NOTE), "note"))
                 .append(" in ")
-                .append(plural(result.filesScanned(), "file"))
+                .append(ReportSupport.plural(result.filesScanned(), "file"))
                 .append(String.format(Locale.ROOT, " (%.1f s)", result.elapsedMillis() / 1000.0));
         if (!result.suppressed().isEmpty()) {
             sb.append("; ").append(result.suppressed().size()).append(" suppressed");
         }
         if (!result.notifications().isEmpty()) {
             sb.append("; ")
-                    .append(plural(result.notifications().size(), "tool notification"))
+                    .append(ReportSupport.plural(result.notifications().size(), "tool notification"))
                     .append(" (files or statements not fully analysed)");
         }
         if (!result.unanalysed().isEmpty()) {
@@ -128,9 +128,5 @@ public final class TextReporter implements Reporter {
 
     private static String position(SourceRegion r) {
         return TerminalText.escape(r.path()) + ":" + r.startLine() + ":" + r.startColumn();
-    }
-
-    private static String plural(long n, String noun) {
-        return n + " " + noun + (n == 1 ? "" : "s");
     }
 }

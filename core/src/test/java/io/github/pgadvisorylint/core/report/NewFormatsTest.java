@@ -32,6 +32,20 @@ class NewFormatsTest {
         return w.toString();
     }
 
+    /** @return the sample with suppressions plus one error at {@code A.java:3:1} with that message */
+    private static AnalysisResult withTrickyFinding(String message) {
+        AnalysisResult base = SampleResults.withSuppressed();
+        List<Finding> findings = new ArrayList<>(base.findings());
+        findings.add(new Finding(
+                "lock-in-limit-query",
+                Severity.ERROR,
+                message,
+                new SourceRegion("A.java", 3, 1, 3, 5),
+                List.of(),
+                "abcdefabcdef0000"));
+        return base.withFindings(findings, base.suppressed());
+    }
+
     // --- SARIF -------------------------------------------------------------------------------
 
     @Test
@@ -119,17 +133,7 @@ class NewFormatsTest {
 
     @Test
     void checkstyleIsWellFormedSortedAndEscaped() throws Exception {
-        AnalysisResult base = SampleResults.withSuppressed();
-        Finding tricky = new Finding(
-                "lock-in-limit-query",
-                Severity.ERROR,
-                "a < b && \"c\" > 'd'\u0001 end\nnext",
-                new SourceRegion("A.java", 3, 1, 3, 5),
-                List.of(),
-                "abcdefabcdef0000");
-        List<Finding> findings = new ArrayList<>(base.findings());
-        findings.add(tricky);
-        String xml = render(new CheckstyleReporter(), base.withFindings(findings, base.suppressed()));
+        String xml = render(new CheckstyleReporter(), withTrickyFinding("a < b && \"c\" > 'd'\u0001 end\nnext"));
         assertThat(xml).startsWith("<?xml version=\"1.0\" encoding=\"UTF-8\"?>");
         Document doc =
                 DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(new InputSource(new StringReader(xml)));
@@ -208,17 +212,8 @@ class NewFormatsTest {
 
     @Test
     void htmlIsOnePageWithCountsRulesFindingsAndNotifications() throws Exception {
-        AnalysisResult base = SampleResults.withSuppressed();
-        Finding tricky = new Finding(
-                "lock-in-limit-query",
-                Severity.ERROR,
-                "a < b && \"c\" > 'd'\u0001 <script>alert(1)</script>",
-                new SourceRegion("A.java", 3, 1, 3, 5),
-                List.of(),
-                "abcdefabcdef0000");
-        List<Finding> findings = new ArrayList<>(base.findings());
-        findings.add(tricky);
-        String html = render(new HtmlReporter(), base.withFindings(findings, base.suppressed()));
+        String html =
+                render(new HtmlReporter(), withTrickyFinding("a < b && \"c\" > 'd'\u0001 <script>alert(1)</script>"));
         assertThat(html).startsWith("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>");
         Document doc = parseHtml(html);
         assertThat(doc.getElementsByTagName("script").getLength()).isZero();
