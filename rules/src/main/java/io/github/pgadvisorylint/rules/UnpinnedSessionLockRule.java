@@ -49,9 +49,11 @@ public final class UnpinnedSessionLockRule extends AbstractRule {
             // a helper runs in its callers' context: when every call of it runs inside a transaction, the
             // transaction keeps one connection for the helper's lock and for its unlock
             List<LockSite> calls = context.model().helperCalls(site);
-            if (!calls.isEmpty()
-                    && calls.stream().allMatch(c -> c.execution().transaction() == TransactionState.IN_TRANSACTION)) {
-                continue;
+            if ((!calls.isEmpty()
+                            && calls.stream()
+                                    .allMatch(c -> c.execution().transaction() == TransactionState.IN_TRANSACTION))
+                    || context.model().inCallersTransaction(site)) {
+                continue; // and so when every chain of calls that reaches it starts in one
             }
             List<RelatedLocation> related = new ArrayList<>();
             calls.stream()

@@ -5,10 +5,13 @@ import com.github.javaparser.ast.Modifier;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.NodeList;
 import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
 import com.github.javaparser.ast.body.ConstructorDeclaration;
+import com.github.javaparser.ast.body.EnumDeclaration;
 import com.github.javaparser.ast.body.FieldDeclaration;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.Parameter;
+import com.github.javaparser.ast.body.RecordDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.AssignExpr;
@@ -21,6 +24,7 @@ import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.FieldAccessExpr;
 import com.github.javaparser.ast.expr.LambdaExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.MethodReferenceExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
 import com.github.javaparser.ast.expr.ThisExpr;
@@ -128,7 +132,22 @@ public final class FlowLowering {
 
     private final Map<Node, List<String>> sitesByNode;
     private final Function<Node, SourceRegion> regions;
+    /**
+     * Prefix of the value of a lambda or method reference: {@code $fn:Type.method$lambda0/1} names the
+     * lambda's graph, {@code $fn:Type.name/?} a method reference whose arity the call that runs it gives.
+     */
+    static final String FUNCTION = "$fn:";
+
+    /** The functional interfaces of the JDK whose parameters a helper runs as callbacks. */
+    private static final Set<String> FUNCTIONAL =
+            Set.of("Runnable", "Callable", "Supplier", "Function", "BiFunction", "Consumer", "BiConsumer", "Predicate");
+
+    /** Their single abstract methods. */
+    private static final Set<String> CALLBACK_METHODS = Set.of("run", "call", "get", "apply", "accept", "test");
+
     private final List<MethodFlow> out = new ArrayList<>();
+    /** The simple names each type of the file extends and implements. */
+    private final Map<String, List<String>> supertypes = new HashMap<>();
 
     private final Set<Node> helperCalls;
     /**
@@ -167,6 +186,9 @@ public final class FlowLowering {
                 .anyMatch(o -> API.connectionKind(o.getType().getNameAsString())
                         .filter(k -> k == ConnectionSource.UNPOOLED)
                         .isPresent());
+        for (TypeDeclaration<?> t : unit.findAll(TypeDeclaration.class)) {
+            lowering.supertypes.putIfAbsent(t.getNameAsString(), directSupertypes(t));
+        }
         for (CallableDeclaration<?> c : unit.findAll(CallableDeclaration.class)) {
             BlockStmt body = c instanceof MethodDeclaration m
                     ? m.getBody().orElse(null)
@@ -227,15 +249,31 @@ public final class FlowLowering {
         }
         Builder b = new Builder(type, name, owner);
         names.forEach(b.locals::add);
+        b.params.addAll(names);
         for (int i = 0; i < names.size(); i++) {
             b.types.put(names.get(i), types.get(i));
         }
         List<End> ends = b.statement(body, List.of(new End(MethodFlow.ENTRY, 0)));
         b.link(ends, MethodFlow.EXIT);
-        out.add(new MethodFlow(type, name, names, types, mods, b.build(), region));
+        out.add(new MethodFlow(
+                type, supertypes.getOrDefault(type, List.of()), name, names, types, mods, b.build(), region));
         for (Runnable nested : b.pendingNested) {
             nested.run();
         }
+    }
+
+    /** @return the simple names a type extends and implements, in source order */
+    private static List<String> directSupertypes(TypeDeclaration<?> t) {
+        List<String> out = new ArrayList<>();
+        if (t instanceof ClassOrInterfaceDeclaration c) {
+            c.getExtendedTypes().forEach(x -> out.add(x.getNameAsString()));
+            c.getImplementedTypes().forEach(x -> out.add(x.getNameAsString()));
+        } else if (t instanceof EnumDeclaration e) {
+            e.getImplementedTypes().forEach(x -> out.add(x.getNameAsString()));
+        } else if (t instanceof RecordDeclaration r) {
+            r.getImplementedTypes().forEach(x -> out.add(x.getNameAsString()));
+        }
+        return out;
     }
 
     private static String simpleType(Type t) {
@@ -289,6 +327,9 @@ public final class FlowLowering {
         final String method;
         final List<Draft> nodes = new ArrayList<>();
         final Set<String> locals = new HashSet<>();
+        /** The method's parameters: a callback passed in runs when one of them is called. */
+        final Set<String> params = new HashSet<>();
+
         final Map<String, String> types = new HashMap<>();
         final Map<String, String> fieldTypes = new HashMap<>();
         final Deque<Integer> handlers = new ArrayDeque<>();
@@ -801,7 +842,20 @@ public final class FlowLowering {
                 return new Value(out, tmp);
             }
             if (e instanceof LambdaExpr l) {
-                lowerLambda(l);
+                // the value of a lambda names its graph, so that a callee that runs it can be bound to it
+                return new Value(ends, FUNCTION + lowerLambda(l));
+            }
+            if (e instanceof MethodReferenceExpr r) {
+                String owner = r.getScope() instanceof ThisExpr
+                        ? type
+                        : r.getScope().isTypeExpr()
+                                ? r.getScope().asTypeExpr().getType().asString()
+                                : typeOf(r.getScope());
+                if (owner != null && !r.getIdentifier().equals("new")) {
+                    int dot = owner.lastIndexOf('.');
+                    // the arity is the one the callee calls it with: bound in LockStateAnalysis
+                    return new Value(ends, FUNCTION + owner.substring(dot + 1) + "." + r.getIdentifier() + "/?");
+                }
                 return new Value(ends, null);
             }
             if (e instanceof ObjectCreationExpr o) {
@@ -852,9 +906,12 @@ public final class FlowLowering {
             return new Value(cur, null);
         }
 
-        private void lowerLambda(LambdaExpr l) {
+        /** @return the key of the lambda's graph, {@code Type.method$lambdaN/arity} */
+        private String lowerLambda(LambdaExpr l) {
             Statement body = l.getBody();
-            lowerNested(method + "$lambda" + (nestedCount++), l.getParameters(), body, l);
+            String name = method + "$lambda" + (nestedCount++);
+            lowerNested(name, l.getParameters(), body, l);
+            return type + "." + name + "/" + l.getParameters().size();
         }
 
         private void lowerNested(String name, NodeList<Parameter> params, Statement body, Node owner) {
@@ -912,6 +969,7 @@ public final class FlowLowering {
                 return new Value(cur, args.get(0)); // Mono.from(lock statement), Flux.from(...)
             }
             boolean benign = sites.isEmpty()
+                    && !runsCallback(m)
                     && (API.isLoggerReceiver(m.getScope().map(Node::toString).orElse(""))
                             || (API.is(Role.PURE, name) && !API.is(Role.EXECUTES_SQL, name, ON_CONNECTION))
                             || (receiverType != null
@@ -1046,6 +1104,19 @@ public final class FlowLowering {
             callee.add("*." + name + "/" + args.size());
             FlowEvent event = new FlowEvent(FlowEvent.Kind.CALL, tmp, receiver, sites, callee, args, false);
             return new Value(step(event, m, cur, !benign), tmp);
+        }
+
+        /**
+         * @return true for the call of a functional interface's method on a parameter of such a type
+         *     ({@code work.get()}, {@code action.run()}): it runs the caller's lambda, which can throw and do
+         *     anything, however pure the method's name
+         */
+        private boolean runsCallback(MethodCallExpr m) {
+            if (!(m.getScope().orElse(null) instanceof NameExpr n) || !params.contains(n.getNameAsString())) {
+                return false;
+            }
+            String t = types.get(n.getNameAsString());
+            return t != null && FUNCTIONAL.contains(t) && CALLBACK_METHODS.contains(m.getNameAsString());
         }
 
         /**

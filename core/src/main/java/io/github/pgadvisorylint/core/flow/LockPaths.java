@@ -98,6 +98,6 @@ public final class LockPaths {
         List<PathFinding> kept = result.findings().stream()
                 .filter(f -> !f.isLeak() || decided.contains(f.acquisition().id()))
                 .toList(); // a specific verdict of the shape analysis (a handle never closed) is not said twice
-        return model.withPaths(kept, replaced);
+        return model.withPaths(kept, replaced, result.inCallersTransaction());
     }
 }

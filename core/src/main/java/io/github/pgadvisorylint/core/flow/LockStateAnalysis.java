@@ -60,7 +60,12 @@ public final class LockStateAnalysis {
 
     private final List<MethodFlow> flows;
     private final Map<String, LockSite> sites;
-    private final Map<String, List<MethodFlow>> byKey = new HashMap<>();
+    private final CallGraph graph;
+    /** The callers whose transaction a copy of a method runs in, by the copy's key (CallingContexts). */
+    private final Map<String, CallingContexts.Caller> transactionCallers;
+    /** Keys of the methods every run of which is in a transaction (CallingContexts). */
+    private final Set<String> alwaysInTransaction;
+
     private final Map<String, MethodSummary> summaries = new HashMap<>();
     /** Keys of the methods some analysed call resolves to. */
     private final Set<String> called = new HashSet<>();
@@ -74,9 +79,16 @@ public final class LockStateAnalysis {
      * @param covered    ids of the acquisitions taken in a method the analysis followed to the end
      * @param handedOver ids of those still held at an exit by a connection the caller or the object owns
      *                   (a parameter, a field, a returned connection): their release is someone else's
+     * @param leftOut    the methods given up, sorted by where they are declared
+     * @param inCallersTransaction ids of the lock sites executed only by methods every run of which is in a
+     *                   transaction, their own or their callers' ({@link CallingContexts})
      */
     public record Result(
-            List<PathFinding> findings, Set<String> covered, Set<String> handedOver, List<LeftOut> leftOut) {}
+            List<PathFinding> findings,
+            Set<String> covered,
+            Set<String> handedOver,
+            List<LeftOut> leftOut,
+            Set<String> inCallersTransaction) {}
 
     /**
      * A method the analysis gave up on: the rules say nothing that needs its paths.
@@ -92,12 +104,14 @@ public final class LockStateAnalysis {
      * @param sites every lock site of the project, by id
      */
     public LockStateAnalysis(List<MethodFlow> flows, Map<String, LockSite> sites) {
-        this.flows = flows;
+        CallingContexts.Expanded expanded = CallingContexts.expand(flows);
+        this.flows = expanded.flows();
+        this.transactionCallers = expanded.transactionCallers();
+        this.alwaysInTransaction = expanded.alwaysInTransaction();
         this.sites = sites;
-        for (MethodFlow f : flows) {
-            byKey.computeIfAbsent(f.key(), k -> new ArrayList<>()).add(f);
-            byKey.computeIfAbsent("*." + f.name() + "/" + f.params().size(), k -> new ArrayList<>())
-                    .add(f);
+        this.graph = new CallGraph(this.flows);
+        if (System.getenv("PAL_DEBUG_FLOWS") != null) {
+            this.flows.forEach(f -> System.err.println(f.modifiers() + " " + f.render()));
         }
     }
 
@@ -107,10 +121,7 @@ public final class LockStateAnalysis {
         for (MethodFlow f : relevant) {
             for (FlowNode n : f.nodes()) {
                 if (n.event().kind() == FlowEvent.Kind.CALL) {
-                    MethodFlow target = resolveFlow(n.event().callee());
-                    if (target != null) {
-                        called.add(target.key());
-                    }
+                    graph.resolve(n.event().callee()).forEach(target -> called.add(target.key()));
                 }
             }
         }
@@ -177,7 +188,23 @@ public final class LockStateAnalysis {
             }
         }
         gaveUp.sort(Comparator.comparing(LeftOut::region).thenComparing(LeftOut::method));
-        return new Result(findings, covered, handedOver, gaveUp);
+        return new Result(findings, covered, handedOver, gaveUp, inCallersTransaction());
+    }
+
+    /** @return ids of the lock sites that only methods always run in a transaction execute */
+    private Set<String> inCallersTransaction() {
+        Set<String> inside = new TreeSet<>();
+        Set<String> outside = new TreeSet<>();
+        for (MethodFlow f : flows) {
+            // a method's own transaction is the site's execution context's to decide (self-calls, propagation)
+            boolean callers = !f.modifiers().contains("transactional") || transactionCallers.containsKey(f.key());
+            Set<String> into = callers && alwaysInTransaction.contains(f.key()) ? inside : outside;
+            for (FlowNode n : f.nodes()) {
+                into.addAll(n.event().sites());
+            }
+        }
+        inside.removeAll(outside);
+        return Collections.unmodifiableSet(inside);
     }
 
     /**
@@ -234,11 +261,13 @@ public final class LockStateAnalysis {
             grew = false;
             for (MethodFlow f : List.copyOf(chosen)) {
                 for (FlowNode n : f.nodes()) {
-                    MethodFlow target = n.event().kind() == FlowEvent.Kind.CALL
-                            ? resolveFlow(n.event().callee())
-                            : null;
-                    if (target != null && executing.contains(target) && chosen.add(target)) {
-                        grew = true;
+                    if (n.event().kind() != FlowEvent.Kind.CALL) {
+                        continue;
+                    }
+                    for (MethodFlow target : graph.resolve(n.event().callee())) {
+                        if (executing.contains(target) && chosen.add(target)) {
+                            grew = true;
+                        }
                     }
                 }
             }
@@ -254,11 +283,9 @@ public final class LockStateAnalysis {
     /** @return true when a call of {@code f} resolves to one of {@code targets} */
     private boolean callsAny(MethodFlow f, Set<MethodFlow> targets) {
         for (FlowNode n : f.nodes()) {
-            if (n.event().kind() == FlowEvent.Kind.CALL) {
-                MethodFlow target = resolveFlow(n.event().callee());
-                if (target != null && targets.contains(target)) {
-                    return true;
-                }
+            if (n.event().kind() == FlowEvent.Kind.CALL
+                    && graph.resolve(n.event().callee()).stream().anyMatch(targets::contains)) {
+                return true;
             }
         }
         return false;
@@ -302,24 +329,21 @@ public final class LockStateAnalysis {
         return new TreeMap<>(summaries).values().stream().toList();
     }
 
-    /** @return the summary of the method a call names, or null when none is known or the name is ambiguous */
+    /**
+     * @return the summary of the method a call runs (the union of its implementations' when the class
+     *     hierarchy gives several, {@link CallGraph}), or null when none is known or the name is ambiguous
+     */
     MethodSummary resolve(List<String> callee) {
-        MethodFlow f = resolveFlow(callee);
-        return f == null ? null : summaries.get(f.key());
-    }
-
-    /** @return the method a call names: by its receiver's type first, by name and arity when unique */
-    private MethodFlow resolveFlow(List<String> callee) {
-        for (String key : callee) {
-            List<MethodFlow> found = byKey.get(key);
-            if (found != null && found.size() == 1) {
-                return found.get(0);
-            }
-            if (found != null && found.size() > 1 && !key.startsWith("*.")) {
-                return null; // overloads of one arity: not decided here
-            }
+        List<MethodFlow> targets = graph.resolve(callee);
+        if (targets.size() == 1) {
+            return summaries.get(targets.get(0).key());
         }
-        return null;
+        List<MethodSummary> known = new ArrayList<>();
+        for (MethodFlow f : targets) {
+            MethodSummary s = summaries.get(f.key());
+            known.add(s == null ? new MethodSummary(f.key(), List.of()) : s);
+        }
+        return known.isEmpty() ? null : MethodSummary.union(String.join("|", callee), known);
     }
 
     private static String root(String path) {
@@ -759,11 +783,11 @@ public final class LockStateAnalysis {
             }
             LockSite site = sites.get(acquisition);
             // the site's own transaction context (core.java.SpringTransactions: proxies, self-calls, propagation)
-            // decides where it has one; a lock a callee takes runs in this method's transaction
-            boolean inTransaction =
-                    (ownSite && site != null && site.execution().transaction() != TransactionState.UNKNOWN)
+            // decides where it has one, unless this copy runs in its caller's transaction (CallingContexts)
+            boolean inTransaction = transactionCallers.containsKey(flow.key())
+                    || ((ownSite && site != null && site.execution().transaction() != TransactionState.UNKNOWN)
                             ? site.execution().transaction() == TransactionState.IN_TRANSACTION
-                            : flow.modifiers().contains("transactional");
+                            : flow.modifiers().contains("transactional"));
             if (inTransaction) {
                 m.tx.putIfAbsent(c, "MANUAL");
             }
@@ -1306,7 +1330,13 @@ public final class LockStateAnalysis {
             SourceRegion lockAt = taken == null ? null : flow.nodes().get(taken).region();
             steps.add(new PathFinding.Step(
                     lockAt != null ? lockAt : acquisition.region(), "the lock taken in that transaction"));
-            if (flow.modifiers().contains("transactional")) {
+            CallingContexts.Caller caller = transactionCallers.get(flow.key());
+            if (caller != null) {
+                steps.add(new PathFinding.Step(
+                        caller.at(),
+                        "called here by " + caller.method()
+                                + ", which runs in a transaction that commits only after this call returns"));
+            } else if (flow.modifiers().contains("transactional")) {
                 steps.add(new PathFinding.Step(
                         flow.region(), "the method Spring runs in a transaction that commits when it returns"));
             }
@@ -1317,7 +1347,10 @@ public final class LockStateAnalysis {
                             acquisition,
                             release,
                             at,
-                            "the transaction doing the work under the lock commits only after it",
+                            caller != null
+                                    ? "the transaction of its caller " + caller.method()
+                                            + ", doing the work under the lock, commits only after it"
+                                    : "the transaction doing the work under the lock commits only after it",
                             steps));
         }
 
@@ -1569,8 +1602,8 @@ public final class LockStateAnalysis {
          * nothing it is passed, so its arguments do not escape. A method left out over a budget may.
          */
         private boolean followedCallee(FlowEvent e) {
-            MethodFlow f = resolveFlow(e.callee());
-            return f != null && !leftOut.containsKey(f.key());
+            List<MethodFlow> targets = graph.resolve(e.callee());
+            return !targets.isEmpty() && targets.stream().noneMatch(f -> leftOut.containsKey(f.key()));
         }
 
         /** The connection a helper call without a summary acts on: its first argument naming a known connection. */
@@ -1787,10 +1820,13 @@ public final class LockStateAnalysis {
                     if (s.stuck().contains(id)) {
                         kind = PathFinding.Kind.ABORTED_UNLOCK;
                         boolean spring = r.equals("this") && flow.modifiers().contains("transactional");
+                        CallingContexts.Caller caller = transactionCallers.get(flow.key());
                         note = "its unlock runs after a failed statement has aborted "
-                                + (spring
-                                        ? "the transaction Spring runs this method in (@Transactional)"
-                                        : "the manual transaction on this connection")
+                                + (caller != null
+                                        ? "the transaction of its caller " + caller.method()
+                                        : spring
+                                                ? "the transaction Spring runs this method in (@Transactional)"
+                                                : "the manual transaction on this connection")
                                 + ": it fails with SQLSTATE 25P02 and releases nothing, a ROLLBACK does not release a"
                                 + " session-level lock either, and the lock stays held until the database session ends. "
                                 + (spring

@@ -10,6 +10,7 @@ import java.util.Set;
  * {@link FlowEvent}s. Node 0 is the entry, node 1 the normal exit, node 2 the exceptional exit.
  *
  * @param typeName    simple name of the declaring type ({@code InvoiceJob}); lambdas use the enclosing type
+ * @param supertypes  simple names the declaring type extends and implements, in source order
  * @param name        method name; {@code <init>} for constructors; {@code name$lambdaN} for a lambda
  * @param params      parameter names in order
  * @param paramTypes  simple parameter type names in order ({@code Connection}, {@code long})
@@ -20,6 +21,7 @@ import java.util.Set;
  */
 public record MethodFlow(
         String typeName,
+        List<String> supertypes,
         String name,
         List<String> params,
         List<String> paramTypes,
@@ -38,6 +40,7 @@ public record MethodFlow(
     public MethodFlow {
         Objects.requireNonNull(typeName, "typeName");
         Objects.requireNonNull(name, "name");
+        supertypes = List.copyOf(supertypes);
         params = List.copyOf(params);
         paramTypes = List.copyOf(paramTypes);
         modifiers = Set.copyOf(modifiers);
@@ -81,6 +84,16 @@ public record MethodFlow(
             b.append('\n');
         }
         return b.toString();
+    }
+
+    /**
+     * @param newName      the copy's name, which gives it a key of its own ({@code runLocked$tx})
+     * @param newModifiers the copy's modifiers
+     * @param newNodes     the copy's graph, node for node this one's with some events changed
+     * @return a copy of this graph in another calling context, declared at the same place
+     */
+    public MethodFlow derive(String newName, Set<String> newModifiers, List<FlowNode> newNodes) {
+        return new MethodFlow(typeName, supertypes, newName, params, paramTypes, newModifiers, newNodes, region);
     }
 
     /** @return {@code Type.name/arity}, the key calls resolve by */

@@ -2,6 +2,8 @@ package io.github.pgadvisorylint.core.flow;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * What a method does, seen from its callers, to the connections and lock objects it receives or holds in
@@ -86,6 +88,39 @@ public record MethodSummary(
         public int compareTo(Case o) {
             return toString().compareTo(o.toString());
         }
+    }
+
+    /**
+     * The summary of a call that can run any of several methods (implementations of one interface method):
+     * each exit of each is an exit of the call. A method that does nothing the analysis follows contributes
+     * an exit that changes nothing.
+     *
+     * @param key     the call's names, for debugging
+     * @param members the summaries of the methods it can run, at least one
+     * @return their union: exits, exception-path holds, closes and statements, sorted and without repeats;
+     *     guarded when any member is
+     */
+    public static MethodSummary union(String key, List<MethodSummary> members) {
+        Set<Case> cases = new TreeSet<>();
+        Set<String> thrown = new TreeSet<>();
+        Set<String> closes = new TreeSet<>();
+        Set<String> executes = new TreeSet<>();
+        boolean guarded = false;
+        for (MethodSummary m : members) {
+            cases.addAll(m.cases());
+            if (m.cases().isEmpty()) {
+                cases.add(new Case(List.of(), List.of(), null, null, List.of(), List.of()));
+            }
+            thrown.addAll(m.thrown());
+            closes.addAll(m.closes());
+            executes.addAll(m.executes());
+            guarded |= m.guarded();
+        }
+        if (cases.stream().allMatch(Case::isEmpty)) {
+            cases.clear(); // nothing any of them does reaches the caller's exits
+        }
+        return new MethodSummary(
+                key, List.copyOf(cases), List.copyOf(thrown), List.copyOf(closes), guarded, List.copyOf(executes));
     }
 
     /** @return true when no exit changes anything a caller can see and no statement runs on its connections */

@@ -54,6 +54,7 @@ public final class LockModel {
     private Map<String, SiteHazards> hazards = Map.of();
     private List<PathFinding> pathFindings = List.of();
     private Map<String, List<PathFinding>> pathFindingsBySite = Map.of();
+    private Set<String> inCallersTransaction = Set.of();
     private MigrationFacts migrations = MigrationFacts.NONE;
     private EvidenceScopes evidenceScopes = EvidenceScopes.PROJECT;
 
@@ -420,6 +421,15 @@ public final class LockModel {
 
     /**
      * @param site a site of this model
+     * @return true when every run of the site is inside a transaction, its method's own or, through every
+     *     call the scanned code makes of that method, its callers' (the lock-state analysis' calling contexts)
+     */
+    public boolean inCallersTransaction(LockSite site) {
+        return inCallersTransaction.contains(site.id());
+    }
+
+    /**
+     * @param site a site of this model
      * @return what the code around it does that defeats the lock; {@link SiteHazards#NONE} when nothing
      */
     public SiteHazards hazards(LockSite site) {
@@ -432,6 +442,18 @@ public final class LockModel {
      * @return a copy of this model with those facts
      */
     public LockModel withPaths(List<PathFinding> findings, List<LockLifecycle> replaced) {
+        return withPaths(findings, replaced, inCallersTransaction);
+    }
+
+    /**
+     * @param findings             what the lock-state analysis proved along paths (core.flow)
+     * @param replaced             lifecycles that replace those of the same acquisitions
+     * @param inCallersTransaction ids of the sites that run inside a transaction on every call, their method's
+     *                             own or its callers' (core.flow.CallingContexts)
+     * @return a copy of this model with those facts
+     */
+    public LockModel withPaths(
+            List<PathFinding> findings, List<LockLifecycle> replaced, Set<String> inCallersTransaction) {
         Map<String, LockLifecycle> merged = new TreeMap<>(lifecycles);
         for (LockLifecycle l : replaced) {
             merged.put(l.acquisition().id(), l);
@@ -451,6 +473,7 @@ public final class LockModel {
         }
         bySite.replaceAll((id, list) -> List.copyOf(list));
         copy.pathFindingsBySite = Map.copyOf(bySite);
+        copy.inCallersTransaction = Set.copyOf(inCallersTransaction);
         return copy;
     }
 
@@ -462,6 +485,7 @@ public final class LockModel {
         copy.connectionTimeouts = connectionTimeouts;
         copy.pathFindings = pathFindings;
         copy.pathFindingsBySite = pathFindingsBySite;
+        copy.inCallersTransaction = inCallersTransaction;
         copy.hazards = hazards;
         copy.migrations = migrations;
         copy.evidenceScopes = evidenceScopes;

@@ -1,0 +1,174 @@
+package io.github.pgadvisorylint.core.flow;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The project's call graph as the method graphs give it: each {@link MethodFlow} by key, the class hierarchy
+ * their declaring types spell ({@link MethodFlow#supertypes()}), and the resolution of a call's callee names
+ * ({@link FlowEvent#callee()}, most specific first) to the graphs the call can run.
+ *
+ * <p>A call written on a type ({@code JobLock.acquire/1}) runs that type's own method, else the nearest one
+ * it inherits, and any override in a subtype of the project: class hierarchy analysis (Dean, Grove and
+ * Chambers, ECOOP 1995). The call then has the union of their summaries. Overloads of one arity on one type
+ * are not told apart (the name resolves to nothing), nor are more than {@link #MAX_TARGETS} implementations
+ * (too broad to say anything). A {@code *.name/arity} name resolves when exactly one method of the project has
+ * that name and arity. Not thread-safe; one instance per analysis.
+ */
+final class CallGraph {
+
+    /** Most implementations one call is resolved to; a call with more resolves to nothing. */
+    static final int MAX_TARGETS = 8;
+
+    private static final int MAX_DEPTH = 8;
+
+    private final Map<String, List<MethodFlow>> byKey = new HashMap<>();
+    private final Map<String, List<MethodFlow>> byName = new HashMap<>();
+    private final Map<String, Set<String>> supertypes = new HashMap<>();
+    private final Map<String, Set<String>> subtypes = new HashMap<>();
+    private final Map<List<String>, List<MethodFlow>> memo = new HashMap<>();
+
+    /** @param flows every method graph of the project */
+    CallGraph(List<MethodFlow> flows) {
+        flows.forEach(this::add);
+    }
+
+    /** Adds one graph (a copy for a calling context has a key of its own). */
+    void add(MethodFlow f) {
+        byKey.computeIfAbsent(f.key(), k -> new ArrayList<>()).add(f);
+        byName.computeIfAbsent(f.name() + "/" + f.params().size(), k -> new ArrayList<>())
+                .add(f);
+        for (String s : f.supertypes()) {
+            supertypes.computeIfAbsent(f.typeName(), k -> new TreeSet<>()).add(s);
+            subtypes.computeIfAbsent(s, k -> new TreeSet<>()).add(f.typeName());
+        }
+        memo.clear();
+    }
+
+    /** @return the graphs of exactly this key ({@code Type.name/arity}), in the order they were added */
+    List<MethodFlow> flows(String key) {
+        return byKey.getOrDefault(key, List.of());
+    }
+
+    /**
+     * @param callee a call's names, most specific first ({@code JobLock.acquire/1}, {@code *.acquire/1})
+     * @return the graphs the call can run, sorted by key; empty when none is known, overloads make the name
+     *     ambiguous, or more than {@link #MAX_TARGETS} implementations could run
+     */
+    List<MethodFlow> resolve(List<String> callee) {
+        List<MethodFlow> known = memo.get(callee);
+        if (known == null) {
+            known = compute(callee);
+            memo.put(List.copyOf(callee), known);
+        }
+        return known;
+    }
+
+    /** @return the single graph a call runs, or null when it resolves to none or to several */
+    MethodFlow unique(List<String> callee) {
+        List<MethodFlow> found = resolve(callee);
+        return found.size() == 1 ? found.get(0) : null;
+    }
+
+    private List<MethodFlow> compute(List<String> callee) {
+        for (String key : callee) {
+            int dot = key.indexOf('.');
+            if (dot < 0) {
+                continue;
+            }
+            String type = key.substring(0, dot);
+            String method = key.substring(dot + 1);
+            if (type.equals("*")) {
+                List<MethodFlow> found = byName.get(method);
+                if (found != null && found.size() == 1) {
+                    return found;
+                }
+                continue;
+            }
+            List<MethodFlow> own = byKey.get(key);
+            if (own != null && own.size() > 1) {
+                return List.of(); // overloads of one arity: not decided here
+            }
+            Set<MethodFlow> out = new LinkedHashSet<>();
+            if (own != null) {
+                out.addAll(own);
+            } else {
+                List<MethodFlow> inherited = inherited(type, method);
+                if (inherited == null) {
+                    return List.of();
+                }
+                out.addAll(inherited);
+            }
+            if (!overrides(type, method, out)) {
+                return List.of();
+            }
+            if (!out.isEmpty()) {
+                List<MethodFlow> sorted = new ArrayList<>(out);
+                sorted.sort(Comparator.comparing(MethodFlow::key));
+                return List.copyOf(sorted);
+            }
+        }
+        return List.of();
+    }
+
+    /**
+     * @return the declaration the nearest supertypes give, breadth first; empty when none declares it; null when
+     *     one level declares it more than once (two default methods, or overloads)
+     */
+    private List<MethodFlow> inherited(String type, String method) {
+        Set<String> seen = new HashSet<>(Set.of(type));
+        List<String> level = List.copyOf(supertypes.getOrDefault(type, Set.of()));
+        for (int depth = 0; depth < MAX_DEPTH && !level.isEmpty(); depth++) {
+            List<MethodFlow> found = new ArrayList<>();
+            List<String> next = new ArrayList<>();
+            for (String s : level) {
+                if (seen.add(s)) {
+                    found.addAll(byKey.getOrDefault(s + "." + method, List.of()));
+                    next.addAll(supertypes.getOrDefault(s, Set.of()));
+                }
+            }
+            if (found.size() > 1) {
+                return null;
+            }
+            if (found.size() == 1) {
+                return found;
+            }
+            level = next;
+        }
+        return List.of();
+    }
+
+    /**
+     * Adds the overrides in every subtype of {@code type}, transitively.
+     *
+     * @return false when there are more than {@link #MAX_TARGETS} targets in all
+     */
+    private boolean overrides(String type, String method, Set<MethodFlow> out) {
+        Set<String> seen = new HashSet<>(Set.of(type));
+        Deque<String> todo = new ArrayDeque<>(subtypes.getOrDefault(type, Set.of()));
+        while (!todo.isEmpty()) {
+            String sub = todo.poll();
+            if (!seen.add(sub)) {
+                continue;
+            }
+            List<MethodFlow> found = byKey.getOrDefault(sub + "." + method, List.of());
+            if (found.size() == 1) {
+                out.add(found.get(0));
+            }
+            if (out.size() > MAX_TARGETS) {
+                return false;
+            }
+            todo.addAll(subtypes.getOrDefault(sub, Set.of()));
+        }
+        return true;
+    }
+}

@@ -1,0 +1,371 @@
+package io.github.pgadvisorylint.core.flow;
+
+import io.github.pgadvisorylint.core.source.SourceRegion;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Copies of method graphs for the contexts they are called in, made once before the lock-state fixpoint so
+ * that a method called from two contexts gets two summaries and two verdicts:
+ *
+ * <ol>
+ *   <li><b>Callbacks.</b> A call that passes a lambda or method reference ({@code runLocked(k, () -> work())})
+ *       to a method that runs its parameter ({@code work.run()}) calls a copy of that method in which the
+ *       parameter's call runs the lambda's graph: the lambda's statements, locks and commits happen in the
+ *       callee's state, between its lock and its unlock. One level deep: a copy does not bind the lambdas it
+ *       passes on.
+ *   <li><b>The caller's transaction.</b> A method Spring or JTA runs in a transaction ({@code transactional}
+ *       among its modifiers) runs every method it calls in that transaction (it is bound to the thread), unless
+ *       the callee declares its own ({@code @Transactional} with any propagation) or runs elsewhere
+ *       ({@code @Async}). Such a call calls a copy of the callee marked {@code transactional}, transitively up
+ *       to {@link #MAX_DEPTH} calls deep; the copy's findings name the first caller found as the one whose
+ *       context makes them a bug.
+ * </ol>
+ *
+ * Only methods that can reach a lock event (a lock site, a lock helper's call, or a call of such a method by
+ * name) are copied, at most {@link #MAX_COPIES} times each.
+ */
+final class CallingContexts {
+
+    /** Calls deep a caller's transaction is followed. */
+    static final int MAX_DEPTH = 4;
+    /** Copies of one method, over every context. */
+    static final int MAX_COPIES = 8;
+
+    /** Methods of a functional interface's parameter that do not run it. */
+    private static final Set<String> NOT_RUNNING =
+            Set.of("equals", "hashCode", "toString", "andThen", "compose", "negate", "and", "or", "getClass");
+
+    /** Annotations by which a callee leaves its caller's transaction or thread. */
+    private static final Set<String> OWN_CONTEXT =
+            Set.of("@Transactional", "@Async", "@TransactionalEventListener", "@Scheduled", "transactional");
+
+    /**
+     * A caller whose context a copy runs in.
+     *
+     * @param method the caller's name, {@code Type.method}
+     * @param at     the call
+     */
+    record Caller(String method, SourceRegion at) {}
+
+    /**
+     * The graphs to analyse.
+     *
+     * @param flows              the project's graphs, some with calls that now name a copy, then the copies
+     * @param transactionCallers for each copy run in a caller's transaction, by the copy's key, that caller
+     * @param alwaysInTransaction keys of the methods every run of which is in a transaction: their own, or,
+     *                            for a method with callers, that of each caller (a greatest fixpoint over the
+     *                            calls the project makes; a method no scanned code calls is an entry point)
+     */
+    record Expanded(List<MethodFlow> flows, Map<String, Caller> transactionCallers, Set<String> alwaysInTransaction) {}
+
+    private CallingContexts() {}
+
+    /**
+     * @param flows every method graph of the project, in a deterministic order
+     * @return the graphs with their calling contexts made explicit; the input when nothing applies
+     */
+    static Expanded expand(List<MethodFlow> flows) {
+        List<MethodFlow> bound = bindCallbacks(flows);
+        return inCallersTransaction(bound);
+    }
+
+    /** Step 1: calls that pass a lambda to a method that runs it call a copy bound to that lambda. */
+    private static List<MethodFlow> bindCallbacks(List<MethodFlow> flows) {
+        CallGraph graph = new CallGraph(flows);
+        Map<MethodFlow, List<FlowNode>> edits = new IdentityHashMap<>();
+        List<MethodFlow> copies = new ArrayList<>();
+        Map<String, Integer> copiesOf = new HashMap<>();
+        for (MethodFlow caller : flows) {
+            for (FlowNode n : caller.nodes()) {
+                FlowEvent e = n.event();
+                if (e.kind() != FlowEvent.Kind.CALL || e.args().stream().noneMatch(CallingContexts::function)) {
+                    continue;
+                }
+                MethodFlow callee = graph.unique(e.callee());
+                if (callee == null || callee == caller) {
+                    continue;
+                }
+                List<FlowNode> nodes = new ArrayList<>(callee.nodes());
+                boolean changed = false;
+                for (FlowNode m : callee.nodes()) {
+                    FlowEvent call = m.event();
+                    int i = call.kind() == FlowEvent.Kind.CALL && call.path() != null
+                            ? callee.params().indexOf(call.path())
+                            : -1;
+                    if (i < 0 || i >= e.args().size() || !function(e.args().get(i)) || notRunning(call)) {
+                        continue;
+                    }
+                    String fn = e.args().get(i).substring(FlowLowering.FUNCTION.length());
+                    if (fn.endsWith("/?")) {
+                        fn = fn.substring(0, fn.length() - 1) + call.args().size();
+                    }
+                    if (graph.flows(fn).size() == 1) {
+                        nodes.set(m.id(), withCallee(m, List.of(fn)));
+                        changed = true;
+                    }
+                }
+                int count = copiesOf.merge(callee.key(), 1, Integer::sum);
+                if (!changed || count > MAX_COPIES) {
+                    continue;
+                }
+                MethodFlow copy = callee.derive(callee.name() + "$bound" + count, callee.modifiers(), nodes);
+                copies.add(copy);
+                List<FlowNode> callerNodes = edits.computeIfAbsent(caller, c -> new ArrayList<>(c.nodes()));
+                callerNodes.set(n.id(), withCallee(n, prepend(copy.key(), e.callee())));
+            }
+        }
+        return rebuild(flows, edits, copies);
+    }
+
+    /** Step 2: calls made in a transaction call a copy of the callee that runs in it. */
+    private static Expanded inCallersTransaction(List<MethodFlow> flows) {
+        CallGraph graph = new CallGraph(flows);
+        Set<MethodFlow> reaching = reachingLocks(flows);
+        Map<MethodFlow, List<FlowNode>> edits = new IdentityHashMap<>();
+        Map<String, MethodFlow> copyOf = new LinkedHashMap<>();
+        Map<String, Caller> callers = new TreeMap<>();
+        Deque<MethodFlow> work = new ArrayDeque<>();
+        Map<MethodFlow, Integer> depth = new IdentityHashMap<>();
+        for (MethodFlow f : flows) {
+            if (f.modifiers().contains("transactional")
+                    && reaching.contains(f)
+                    && !selfCalledOutside(f, flows, graph)) {
+                work.add(f);
+                depth.put(f, 0);
+            }
+        }
+        while (!work.isEmpty()) {
+            MethodFlow caller = work.poll();
+            int d = depth.get(caller);
+            if (d >= MAX_DEPTH) {
+                continue;
+            }
+            boolean readOnly = caller.modifiers().contains("readOnly");
+            List<FlowNode> nodes = edits.getOrDefault(caller, caller.nodes());
+            for (int k = 0; k < nodes.size(); k++) {
+                FlowNode n = nodes.get(k);
+                if (n.event().kind() != FlowEvent.Kind.CALL) {
+                    continue;
+                }
+                MethodFlow callee = graph.unique(n.event().callee());
+                if (callee == null
+                        || callee == caller
+                        || !reaching.contains(callee)
+                        || callee.modifiers().stream().anyMatch(OWN_CONTEXT::contains)) {
+                    continue;
+                }
+                String copyKey = callee.key() + (readOnly ? "|readOnly" : "");
+                MethodFlow copy = copyOf.get(copyKey);
+                if (copy == null) {
+                    Set<String> mods = new TreeSet<>(callee.modifiers());
+                    mods.add("transactional");
+                    if (readOnly) {
+                        mods.add("readOnly");
+                    }
+                    copy = callee.derive(callee.name() + (readOnly ? "$readOnlyTx" : "$tx"), mods, callee.nodes());
+                    copyOf.put(copyKey, copy);
+                    callers.put(copy.key(), new Caller(display(caller), n.region()));
+                    depth.put(copy, d + 1);
+                    work.add(copy);
+                }
+                List<FlowNode> edited = edits.computeIfAbsent(caller, c -> new ArrayList<>(c.nodes()));
+                edited.set(k, withCallee(n, prepend(copy.key(), n.event().callee())));
+                nodes = edited;
+            }
+        }
+        List<MethodFlow> copies = new ArrayList<>();
+        Map<MethodFlow, List<FlowNode>> originals = new IdentityHashMap<>();
+        for (MethodFlow copy : copyOf.values()) {
+            List<FlowNode> ownEdits = edits.remove(copy);
+            copies.add(ownEdits == null ? copy : copy.derive(copy.name(), copy.modifiers(), ownEdits));
+        }
+        originals.putAll(edits);
+        List<MethodFlow> out = rebuild(flows, originals, copies);
+        return new Expanded(out, Collections.unmodifiableMap(callers), alwaysInTransaction(out, copyOf.values()));
+    }
+
+    /**
+     * @param flows  the graphs after the copies were made
+     * @param copies the copies run in a caller's transaction
+     * @return the keys of the methods in a transaction on every run: transactional themselves, or called only
+     *     by such methods and copies (starting from every method that has a caller, those called by one that is
+     *     not are removed until none is)
+     */
+    private static Set<String> alwaysInTransaction(List<MethodFlow> flows, Iterable<MethodFlow> copies) {
+        CallGraph graph = new CallGraph(flows);
+        Map<String, String> originalOf = new HashMap<>();
+        for (MethodFlow copy : copies) {
+            String suffix = copy.name().endsWith("$readOnlyTx") ? "$readOnlyTx" : "$tx";
+            String name = copy.name().substring(0, copy.name().length() - suffix.length());
+            originalOf.put(
+                    copy.key(),
+                    copy.typeName() + "." + name + "/" + copy.params().size());
+        }
+        Map<String, Set<String>> callersOf = new HashMap<>();
+        for (MethodFlow f : flows) {
+            for (FlowNode n : f.nodes()) {
+                if (n.event().kind() != FlowEvent.Kind.CALL) {
+                    continue;
+                }
+                for (MethodFlow target : graph.resolve(n.event().callee())) {
+                    String key = originalOf.getOrDefault(target.key(), target.key());
+                    callersOf.computeIfAbsent(key, k -> new TreeSet<>()).add(f.key());
+                }
+            }
+        }
+        Set<String> in = new TreeSet<>();
+        for (MethodFlow f : flows) {
+            if (f.modifiers().contains("transactional")) {
+                if (originalOf.containsKey(f.key()) || !selfCalledOutside(f, flows, graph)) {
+                    in.add(f.key());
+                }
+            } else if (callersOf.containsKey(f.key()) && f.modifiers().stream().noneMatch(OWN_CONTEXT::contains)) {
+                in.add(f.key()); // for now: removed below when a caller runs outside a transaction
+            }
+        }
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (MethodFlow f : flows) {
+                if (!f.modifiers().contains("transactional")
+                        && in.contains(f.key())
+                        && !in.containsAll(callersOf.get(f.key()))) {
+                    in.remove(f.key());
+                    changed = true;
+                }
+            }
+        }
+        return Collections.unmodifiableSet(in);
+    }
+
+    /**
+     * @return true when a method of the same type without a transaction calls {@code f} on itself: that call
+     *     does not go through the proxy that opens {@code f}'s transaction (Spring AOP, CDI interceptors), so
+     *     {@code f} also runs without one
+     */
+    private static boolean selfCalledOutside(MethodFlow f, List<MethodFlow> flows, CallGraph graph) {
+        for (MethodFlow caller : flows) {
+            if (caller == f
+                    || !caller.typeName().equals(f.typeName())
+                    || caller.modifiers().contains("transactional")) {
+                continue;
+            }
+            for (FlowNode n : caller.nodes()) {
+                if (n.event().kind() == FlowEvent.Kind.CALL
+                        && (n.event().path() == null || n.event().path().equals("this"))
+                        && graph.resolve(n.event().callee()).contains(f)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The methods whose summary can hold a lock fact: those with a lock event or a lock helper's call, and,
+     * transitively, those that call one by name and arity (as {@link LockStateAnalysis} chooses its methods).
+     */
+    private static Set<MethodFlow> reachingLocks(List<MethodFlow> flows) {
+        Set<MethodFlow> out = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<String> names = new TreeSet<>();
+        for (MethodFlow f : flows) {
+            boolean own = f.nodes().stream()
+                    .anyMatch(n -> n.event().kind() == FlowEvent.Kind.LOCK
+                            || (n.event().kind() == FlowEvent.Kind.CALL
+                                    && !n.event().sites().isEmpty()));
+            if (own) {
+                out.add(f);
+                names.add(f.name() + "/" + f.params().size());
+            }
+        }
+        boolean grew = true;
+        for (int round = 0; grew && round < 8; round++) {
+            grew = false;
+            for (MethodFlow f : flows) {
+                if (!out.contains(f) && callsByName(f, names)) {
+                    out.add(f);
+                    names.add(f.name() + "/" + f.params().size());
+                    grew = true;
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean callsByName(MethodFlow f, Set<String> names) {
+        for (FlowNode n : f.nodes()) {
+            if (n.event().kind() == FlowEvent.Kind.CALL) {
+                for (String c : n.event().callee()) {
+                    if (names.contains(c.substring(c.indexOf('.') + 1))) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    private static List<MethodFlow> rebuild(
+            List<MethodFlow> flows, Map<MethodFlow, List<FlowNode>> edits, List<MethodFlow> copies) {
+        if (edits.isEmpty() && copies.isEmpty()) {
+            return flows;
+        }
+        List<MethodFlow> out = new ArrayList<>(flows.size() + copies.size());
+        for (MethodFlow f : flows) {
+            List<FlowNode> nodes = edits.get(f);
+            out.add(nodes == null ? f : f.derive(f.name(), f.modifiers(), nodes));
+        }
+        out.addAll(copies);
+        return List.copyOf(out);
+    }
+
+    /** @return {@code Type.method} of a graph, without the suffix of a copy or a lambda */
+    static String display(MethodFlow f) {
+        String name = f.name();
+        int cut = name.indexOf('$');
+        return f.typeName() + "." + (cut < 0 ? name : name.substring(0, cut));
+    }
+
+    private static boolean function(String arg) {
+        return arg != null && arg.startsWith(FlowLowering.FUNCTION);
+    }
+
+    private static boolean notRunning(FlowEvent call) {
+        for (String c : call.callee()) {
+            String name = c.substring(c.indexOf('.') + 1, c.lastIndexOf('/'));
+            if (NOT_RUNNING.contains(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static List<String> prepend(String key, List<String> callee) {
+        List<String> out = new ArrayList<>(callee.size() + 1);
+        out.add(key);
+        out.addAll(callee);
+        return out;
+    }
+
+    private static FlowNode withCallee(FlowNode n, List<String> callee) {
+        FlowEvent e = n.event();
+        return new FlowNode(
+                n.id(),
+                new FlowEvent(e.kind(), e.target(), e.path(), e.sites(), callee, e.args(), e.negated()),
+                n.next(),
+                n.onException(),
+                n.region(),
+                n.inFinally());
+    }
+}
