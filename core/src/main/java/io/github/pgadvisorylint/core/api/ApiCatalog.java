@@ -21,6 +21,7 @@ import static io.github.pgadvisorylint.core.api.Role.PURE;
 import static io.github.pgadvisorylint.core.api.Role.READS_RESULT;
 import static io.github.pgadvisorylint.core.api.Role.RETURNS_CONNECTION;
 import static io.github.pgadvisorylint.core.api.Role.ROLLS_BACK;
+import static io.github.pgadvisorylint.core.api.Role.RUNS_IN_TRANSACTION;
 import static io.github.pgadvisorylint.core.api.Role.RUNS_MIGRATIONS;
 import static io.github.pgadvisorylint.core.api.Role.SETS_AUTOCOMMIT;
 import static io.github.pgadvisorylint.core.api.Role.TAKES_NO_SQL;
@@ -513,6 +514,14 @@ public final class ApiCatalog {
                 "doInTransaction",
                 "doInTransactionWithoutResult");
 
+        t.add(
+                ApiFamily.SPRING_TX,
+                Set.of("TransactionTemplate", "TransactionOperations"),
+                roles(RUNS_IN_TRANSACTION),
+                "execute",
+                "executeWithoutResult");
+        t.add(ApiFamily.GENERIC, Set.of("QuarkusTransaction"), roles(RUNS_IN_TRANSACTION), "run", "call");
+
         // JPA and Hibernate: native queries, their options and fetches
         t.add(
                 ApiFamily.JPA,
@@ -583,7 +592,12 @@ public final class ApiCatalog {
                 "query",
                 "resultQuery");
         t.add(ApiFamily.JOOQ, Set.of("DSLContext"), roles(PINS_CONNECTION), "connection", "connectionResult");
-        t.add(ApiFamily.JOOQ, Set.of("DSLContext"), roles(BEGINS_TRANSACTION), "transaction", "transactionResult");
+        t.add(
+                ApiFamily.JOOQ,
+                Set.of("DSLContext"),
+                roles(BEGINS_TRANSACTION, RUNS_IN_TRANSACTION),
+                "transaction",
+                "transactionResult");
 
         // JDBI: a Handle is one connection; Jdbi opens one per call
         t.add(
@@ -602,7 +616,7 @@ public final class ApiCatalog {
         t.add(
                 ApiFamily.JDBI,
                 Set.of("Jdbi", "Handle"),
-                roles(BEGINS_TRANSACTION),
+                roles(BEGINS_TRANSACTION, RUNS_IN_TRANSACTION),
                 "inTransaction",
                 "useTransaction",
                 "inTransactionUnchecked");
@@ -627,7 +641,7 @@ public final class ApiCatalog {
                 "preparedQuery",
                 "query");
         t.add(ApiFamily.VERTX, VERTX_POOLS, roles(PINS_CONNECTION), "withConnection");
-        t.add(ApiFamily.VERTX, VERTX_POOLS, roles(BEGINS_TRANSACTION), "withTransaction");
+        t.add(ApiFamily.VERTX, VERTX_POOLS, roles(BEGINS_TRANSACTION, RUNS_IN_TRANSACTION), "withTransaction");
         t.add(ApiFamily.VERTX, VERTX_POOLS, roles(BORROWS_CONNECTION), "getConnection");
 
         // Micronaut Data JdbcOperations

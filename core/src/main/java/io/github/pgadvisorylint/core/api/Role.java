@@ -32,6 +32,12 @@ public enum Role {
     FETCHES_LIST,
     /** Runs a callback in a transaction it begins and ends ({@code TransactionTemplate.execute}, JDBI {@code inTransaction}). */
     BEGINS_TRANSACTION,
+    /**
+     * Runs the lambda it is passed, at once, inside a transaction it opens for it and commits when the lambda
+     * returns ({@code TransactionTemplate.execute}, JDBI {@code inTransaction}, jOOQ {@code transactionResult});
+     * matched on the receiver's declared type, never by name alone (core.flow.CallingContexts).
+     */
+    RUNS_IN_TRANSACTION,
     /** Commits the receiver's transaction ({@code Connection.commit}). */
     COMMITS,
     /** Rolls back the receiver's transaction ({@code Connection.rollback}). */

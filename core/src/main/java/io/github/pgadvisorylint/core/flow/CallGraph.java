@@ -73,6 +73,27 @@ final class CallGraph {
         return known;
     }
 
+    /**
+     * The methods a call may run, for questions where more is safer (who can call a method): like {@link
+     * #resolve}, except that overloads of one arity on one type are all taken.
+     *
+     * @param callee a call's names, most specific first
+     * @return the graphs, sorted by key; empty when none is known or more than {@link #MAX_TARGETS}
+     */
+    List<MethodFlow> resolveMay(List<String> callee) {
+        List<MethodFlow> found = resolve(callee);
+        if (!found.isEmpty() || callee.isEmpty() || callee.get(0).startsWith("*.")) {
+            return found;
+        }
+        List<MethodFlow> overloads = byKey.getOrDefault(callee.get(0), List.of());
+        if (overloads.size() < 2 || overloads.size() > MAX_TARGETS) {
+            return List.of();
+        }
+        List<MethodFlow> sorted = new ArrayList<>(overloads);
+        sorted.sort(Comparator.comparing(MethodFlow::key));
+        return List.copyOf(sorted);
+    }
+
     /** @return the single graph a call runs, or null when it resolves to none or to several */
     MethodFlow unique(List<String> callee) {
         List<MethodFlow> found = resolve(callee);

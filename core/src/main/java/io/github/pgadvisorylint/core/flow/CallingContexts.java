@@ -1,5 +1,7 @@
 package io.github.pgadvisorylint.core.flow;
 
+import io.github.pgadvisorylint.core.api.ApiCatalog;
+import io.github.pgadvisorylint.core.api.Role;
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -32,7 +34,12 @@ import java.util.TreeSet;
  *       context makes them a bug.
  * </ol>
  *
- * Only methods that can reach a lock event (a lock site, a lock helper's call, or a call of such a method by
+ * A lambda handed to a framework method that runs it in a transaction of its own ({@link
+ * Role#RUNS_IN_TRANSACTION}: {@code TransactionTemplate.execute}, JDBI {@code inTransaction}, jOOQ
+ * {@code transactionResult}, Vert.x {@code withTransaction}) is copied the same way, with the framework call as
+ * its caller; the caller's own analysis still treats the framework call as a library call.
+ *
+ * <p>Only methods that can reach a lock event (a lock site, a lock helper's call, or a call of such a method by
  * name) are copied, at most {@link #MAX_COPIES} times each.
  */
 final class CallingContexts {
@@ -41,6 +48,19 @@ final class CallingContexts {
     static final int MAX_DEPTH = 4;
     /** Copies of one method, over every context. */
     static final int MAX_COPIES = 8;
+
+    /**
+     * A modifier of a lambda copy whose first parameter is the handle or connection of the transaction it runs
+     * in (JDBI's {@code h -> ..} of {@code inTransaction}, Vert.x's {@code client -> ..} of
+     * {@code withTransaction}): {@link LockStateAnalysis} starts it with that transaction open.
+     */
+    static final String HANDLE_PARAMETER = "transactionalHandle";
+
+    /** Receivers whose transaction callbacks receive the transaction's handle first. */
+    private static final Set<String> HANDLE_IN_TRANSACTION =
+            Set.of("Jdbi", "Handle", "Pool", "PgPool", "JDBCPool", "MySQLPool");
+
+    private static final ApiCatalog API = ApiCatalog.standard();
 
     /** Methods of a functional interface's parameter that do not run it. */
     private static final Set<String> NOT_RUNNING =
@@ -145,6 +165,28 @@ final class CallingContexts {
                 depth.put(f, 0);
             }
         }
+        // lambdas a framework runs in a transaction it opens (TransactionTemplate.execute, Jdbi.inTransaction)
+        for (MethodFlow f : flows) {
+            for (FlowNode n : f.nodes()) {
+                MethodFlow lambda = transactionCallback(n.event(), graph);
+                if (lambda == null || !reaching.contains(lambda) || copyOf.containsKey(lambda.key())) {
+                    continue;
+                }
+                String api = n.event().callee().get(0);
+                Set<String> mods = new TreeSet<>(lambda.modifiers());
+                mods.add("transactional");
+                if (HANDLE_IN_TRANSACTION.contains(api.substring(0, api.indexOf('.')))) {
+                    mods.add(HANDLE_PARAMETER);
+                }
+                MethodFlow copy = lambda.derive(lambda.name() + "$tx", mods, lambda.nodes());
+                copyOf.put(lambda.key(), copy);
+                callers.put(
+                        copy.key(),
+                        new Caller(api.substring(0, api.lastIndexOf('/')) + " in " + display(f), n.region()));
+                depth.put(copy, 1);
+                work.add(copy);
+            }
+        }
         while (!work.isEmpty()) {
             MethodFlow caller = work.poll();
             int d = depth.get(caller);
@@ -218,7 +260,7 @@ final class CallingContexts {
                 if (n.event().kind() != FlowEvent.Kind.CALL) {
                     continue;
                 }
-                for (MethodFlow target : graph.resolve(n.event().callee())) {
+                for (MethodFlow target : graph.resolveMay(n.event().callee())) {
                     String key = originalOf.getOrDefault(target.key(), target.key());
                     callersOf.computeIfAbsent(key, k -> new TreeSet<>()).add(f.key());
                 }
@@ -230,6 +272,8 @@ final class CallingContexts {
                 if (originalOf.containsKey(f.key()) || !selfCalledOutside(f, flows, graph)) {
                     in.add(f.key());
                 }
+            } else if (originalOf.containsValue(f.key()) && !callersOf.containsKey(f.key())) {
+                in.add(f.key()); // a lambda only the framework runs, in its transaction
             } else if (callersOf.containsKey(f.key()) && f.modifiers().stream().noneMatch(OWN_CONTEXT::contains)) {
                 in.add(f.key()); // for now: removed below when a caller runs outside a transaction
             }
@@ -240,13 +284,45 @@ final class CallingContexts {
             for (MethodFlow f : flows) {
                 if (!f.modifiers().contains("transactional")
                         && in.contains(f.key())
-                        && !in.containsAll(callersOf.get(f.key()))) {
+                        && !in.containsAll(callersOf.getOrDefault(f.key(), Set.of()))) {
                     in.remove(f.key());
                     changed = true;
                 }
             }
         }
         return Collections.unmodifiableSet(in);
+    }
+
+    /**
+     * @return the lambda graph a call hands to a method that runs it in a transaction ({@link
+     *     Role#RUNS_IN_TRANSACTION}, matched on the receiver's declared type), or null
+     */
+    private static MethodFlow transactionCallback(FlowEvent e, CallGraph graph) {
+        if (e.kind() != FlowEvent.Kind.CALL || e.callee().isEmpty()) {
+            return null;
+        }
+        String first = e.callee().get(0);
+        int dot = first.indexOf('.');
+        int slash = first.lastIndexOf('/');
+        if (dot <= 0 || first.startsWith("*.") || slash < dot) {
+            return null;
+        }
+        if (!API.roles(
+                        first.substring(0, dot),
+                        first.substring(dot + 1, slash),
+                        e.args().size())
+                .contains(Role.RUNS_IN_TRANSACTION)) {
+            return null;
+        }
+        for (String a : e.args()) {
+            if (function(a) && !a.endsWith("/?")) {
+                List<MethodFlow> found = graph.flows(a.substring(FlowLowering.FUNCTION.length()));
+                if (found.size() == 1) {
+                    return found.get(0);
+                }
+            }
+        }
+        return null;
     }
 
     /**

@@ -110,9 +110,6 @@ public final class LockStateAnalysis {
         this.alwaysInTransaction = expanded.alwaysInTransaction();
         this.sites = sites;
         this.graph = new CallGraph(this.flows);
-        if (System.getenv("PAL_DEBUG_FLOWS") != null) {
-            this.flows.forEach(f -> System.err.println(f.modifiers() + " " + f.render()));
-        }
     }
 
     /** @return the findings of every method, sorted by where they are reported, and the covered acquisitions */
@@ -439,8 +436,15 @@ public final class LockStateAnalysis {
 
         boolean execute() {
             Deque<Integer> work = new ArrayDeque<>();
-            in.get(MethodFlow.ENTRY).add(PathState.ENTRY);
-            pending.get(MethodFlow.ENTRY).add(PathState.ENTRY);
+            PathState entry = PathState.ENTRY;
+            if (flow.modifiers().contains(CallingContexts.HANDLE_PARAMETER)
+                    && !flow.params().isEmpty()) {
+                PathState.Mutable m = entry.edit();
+                m.tx.put(flow.params().get(0), "MANUAL"); // the framework's transaction, on the handle it passes
+                entry = m.done();
+            }
+            in.get(MethodFlow.ENTRY).add(entry);
+            pending.get(MethodFlow.ENTRY).add(entry);
             enqueue(work, MethodFlow.ENTRY);
             int visits = 0;
             while (!work.isEmpty()) {

@@ -1,0 +1,82 @@
+package io.github.pgadvisorylint.core.flow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.javaparser.StaticJavaParser;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** {@link CallGraph}: a call's names resolved through the class hierarchy of the project's own types. */
+class CallGraphTest {
+
+    private static CallGraph graph(String source) {
+        return new CallGraph(FlowLowering.lower(
+                StaticJavaParser.parse(source),
+                new IdentityHashMap<>(),
+                new HashSet<>(),
+                c -> Set.of(),
+                n -> null,
+                n -> {}));
+    }
+
+    private static List<String> keys(List<MethodFlow> flows) {
+        return flows.stream().map(MethodFlow::key).toList();
+    }
+
+    private static final String HIERARCHY = """
+            interface Store { void save(long id); default void saveAll(long a) { save(a); } }
+            class JdbcStore implements Store { public void save(long id) { } }
+            class CachedStore extends JdbcStore { public void save(long id) { super.save(id); } }
+            class Audit { void save(long id) { } }
+            abstract class Job { void run() { work(); } abstract void work(); }
+            class Purge extends Job { void work() { } }
+            class Twice { void put(long a) { } void put(String s) { } }
+            """;
+
+    @Test
+    void anInterfaceCallRunsEveryImplementationInTheProject() {
+        assertThat(keys(graph(HIERARCHY).resolve(List.of("Store.save/1", "*.save/1"))))
+                .containsExactly("CachedStore.save/1", "JdbcStore.save/1");
+    }
+
+    @Test
+    void aClassCallRunsItsOwnMethodAndTheOverridesBelowIt() {
+        assertThat(keys(graph(HIERARCHY).resolve(List.of("JdbcStore.save/1"))))
+                .containsExactly("CachedStore.save/1", "JdbcStore.save/1");
+        assertThat(keys(graph(HIERARCHY).resolve(List.of("CachedStore.save/1"))))
+                .containsExactly("CachedStore.save/1");
+    }
+
+    @Test
+    void anInheritedMethodIsTheNearestSupertypes() {
+        assertThat(keys(graph(HIERARCHY).resolve(List.of("CachedStore.saveAll/1"))))
+                .as("a default method of an interface two levels up")
+                .containsExactly("Store.saveAll/1");
+        assertThat(keys(graph(HIERARCHY).resolve(List.of("Job.work/0", "*.work/0"))))
+                .as("an abstract method: its implementation")
+                .containsExactly("Purge.work/0");
+    }
+
+    @Test
+    void overloadsOfOneArityAndUnknownTypesResolveToNothingOrByUniqueName() {
+        CallGraph g = graph(HIERARCHY);
+        assertThat(g.resolve(List.of("Twice.put/1", "*.put/1"))).isEmpty();
+        assertThat(g.resolve(List.of("*.save/1")))
+                .as("four methods of that name")
+                .isEmpty();
+        assertThat(keys(g.resolve(List.of("Unknown.work/0", "*.work/0")))).containsExactly("Purge.work/0");
+        assertThat(g.unique(List.of("Store.save/1"))).as("two implementations").isNull();
+    }
+
+    @Test
+    void tooManyImplementationsSayNothing() {
+        StringBuilder source = new StringBuilder("interface Sink { void put(long id); }\n");
+        for (int i = 0; i <= CallGraph.MAX_TARGETS; i++) {
+            source.append("class Sink").append(i).append(" implements Sink { public void put(long id) { } }\n");
+        }
+        assertThat(graph(source.toString()).resolve(List.of("Sink.put/1"))).isEmpty();
+    }
+}
