@@ -266,10 +266,16 @@ final class JavaProject {
         // callers of a method that returns lock SQL built in another file (Utils.buildLockQuery(...))
         // hold the lock site, though their own text names no advisory function: they join here
         SortedMap<String, Set<String>> providers = sqlProviders();
-        if (!providers.isEmpty()) {
+        // and so do the implementations of the abstract and interface methods the lock-using types declare:
+        // a call of one runs the implementation (core.flow.CallGraph), whose statements and locks count there
+        SortedMap<String, Set<String>> abstracts = abstractMethods(candidates.keySet());
+        if (!providers.isEmpty() || !abstracts.isEmpty()) {
             Set<String> names = new TreeSet<>();
             providers.values().forEach(names::addAll);
-            join(callers(names, relatedTypeNames(providers.keySet())), facts);
+            abstracts.values().forEach(names::addAll);
+            Set<String> types = new TreeSet<>(relatedTypeNames(providers.keySet()));
+            types.addAll(abstracts.keySet());
+            join(callers(names, types), facts);
         }
         phaseDone.accept("outlines");
         List<HelperSummary> mapperHelpers = analyzeMappers(mappers, facts);
@@ -743,6 +749,28 @@ final class JavaProject {
                         && m.getBody().get().toString().toLowerCase(Locale.ROOT).contains("advisory")) {
                     out.computeIfAbsent(t.getNameAsString(), k -> new TreeSet<>())
                             .add(m.getNameAsString());
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * @param slots the files that name an advisory function
+     * @return for each abstract class or interface those files are named after, the names of its methods without
+     *     a body; empty when there are none
+     */
+    private SortedMap<String, Set<String>> abstractMethods(Set<Integer> slots) {
+        SortedMap<String, Set<String>> out = new TreeMap<>();
+        for (int slot : slots) {
+            String name = typeName(files.get(slot));
+            for (TypeDeclaration<?> t : index.types(name)) {
+                if (t instanceof ClassOrInterfaceDeclaration c && (c.isInterface() || c.isAbstract())) {
+                    for (MethodDeclaration m : c.getMethods()) {
+                        if (m.getBody().isEmpty() && !m.isStatic()) {
+                            out.computeIfAbsent(name, k -> new TreeSet<>()).add(m.getNameAsString());
+                        }
+                    }
                 }
             }
         }

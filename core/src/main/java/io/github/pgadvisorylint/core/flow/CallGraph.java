@@ -31,6 +31,22 @@ final class CallGraph {
 
     private static final int MAX_DEPTH = 8;
 
+    /**
+     * The JDK's functional interfaces: a call on one runs a lambda, never the project's one method that happens
+     * to have the same name and arity.
+     */
+    private static final Set<String> CALLBACK_TYPES = Set.of(
+            "Runnable",
+            "Callable",
+            "Supplier",
+            "Function",
+            "BiFunction",
+            "Consumer",
+            "BiConsumer",
+            "Predicate",
+            "BooleanSupplier",
+            "UnaryOperator");
+
     private final Map<String, List<MethodFlow>> byKey = new HashMap<>();
     private final Map<String, List<MethodFlow>> byName = new HashMap<>();
     private final Map<String, Set<String>> supertypes = new HashMap<>();
@@ -114,6 +130,9 @@ final class CallGraph {
                     return found;
                 }
                 continue;
+            }
+            if (CALLBACK_TYPES.contains(type) && !byKey.containsKey(key)) {
+                return List.of(); // runs whatever lambda was passed: bound by CallingContexts, else unknown
             }
             List<MethodFlow> own = byKey.get(key);
             if (own != null && own.size() > 1) {

@@ -70,6 +70,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -146,6 +147,8 @@ public final class FlowLowering {
     private static final Set<String> CALLBACK_METHODS = Set.of("run", "call", "get", "apply", "accept", "test");
 
     private final List<MethodFlow> out = new ArrayList<>();
+    /** The declared type of a field a type inherits, or null. */
+    private BiFunction<TypeDeclaration<?>, String, String> inheritedFields = (t, n) -> null;
     /** The simple names each type of the file extends and implements. */
     private final Map<String, List<String>> supertypes = new HashMap<>();
 
@@ -181,7 +184,26 @@ public final class FlowLowering {
             Function<CallableDeclaration<?>, Set<String>> facts,
             Function<Node, SourceRegion> regions,
             Consumer<Notification> leftOut) {
+        return lower(unit, sitesByNode, helperCalls, facts, regions, leftOut, (t, n) -> null);
+    }
+
+    /**
+     * As {@link #lower(CompilationUnit, IdentityHashMap, Set, Function, Function, Consumer)}, with the fields
+     * a type inherits from the project's super classes.
+     *
+     * @param inheritedFields the declared type of a field a type inherits ({@code (type, name) -> "Connection"}),
+     *                        or null when it inherits none of that name
+     */
+    public static List<MethodFlow> lower(
+            CompilationUnit unit,
+            IdentityHashMap<Node, List<String>> sitesByNode,
+            Set<Node> helperCalls,
+            Function<CallableDeclaration<?>, Set<String>> facts,
+            Function<Node, SourceRegion> regions,
+            Consumer<Notification> leftOut,
+            BiFunction<TypeDeclaration<?>, String, String> inheritedFields) {
         FlowLowering lowering = new FlowLowering(sitesByNode, helperCalls, regions);
+        lowering.inheritedFields = inheritedFields;
         lowering.unpooledInFile = unit.findAll(ObjectCreationExpr.class).stream()
                 .anyMatch(o -> API.connectionKind(o.getType().getNameAsString())
                         .filter(k -> k == ConnectionSource.UNPOOLED)
@@ -342,6 +364,8 @@ public final class FlowLowering {
         final List<Runnable> pendingNested = new ArrayList<>();
         /** Temporaries holding the value of a lock statement, whose chained calls still execute it. */
         final Set<String> lockResults = new HashSet<>();
+        /** The type whose body this is, for the fields it inherits; null outside a type. */
+        TypeDeclaration<?> ownerType;
 
         Builder(String type, String method, Node owner) {
             this.type = type;
@@ -351,6 +375,7 @@ public final class FlowLowering {
             add(FlowEvent.NOTHING, null); // exceptional exit
             handlers.push(MethodFlow.EXCEPTIONAL_EXIT);
             owner.findAncestor(TypeDeclaration.class).ifPresent(t -> {
+                ownerType = t;
                 for (Object f : t.getFields()) {
                     for (VariableDeclarator v : ((FieldDeclaration) f).getVariables()) {
                         fieldTypes.put(v.getNameAsString(), simpleType(v.getType()));
@@ -1231,13 +1256,33 @@ public final class FlowLowering {
                     || t.equals("Handle");
         }
 
+        /**
+         * @return true when a name that is not a local is a field of this type, its own or inherited from a
+         *     super class of the project (then remembered with its simple type)
+         */
+        private boolean field(String name) {
+            if (fieldTypes.containsKey(name)) {
+                return true;
+            }
+            String inherited = ownerType == null ? null : inheritedFields.apply(ownerType, name);
+            if (inherited == null) {
+                return false;
+            }
+            int dot = inherited.lastIndexOf('.');
+            int generic = inherited.indexOf('<');
+            String simple = generic >= 0 ? inherited.substring(0, generic) : inherited;
+            simple = simple.substring(simple.lastIndexOf('.') + 1);
+            fieldTypes.put(name, dot < 0 && generic < 0 ? inherited : simple);
+            return true;
+        }
+
         String typeOf(Expression scope) {
             if (scope instanceof NameExpr n) {
                 String name = n.getNameAsString();
                 if (types.containsKey(name)) {
                     return types.get(name);
                 }
-                if (!locals.contains(name) && fieldTypes.containsKey(name)) {
+                if (!locals.contains(name) && field(name)) {
                     return fieldTypes.get(name);
                 }
                 return null;
@@ -1258,7 +1303,7 @@ public final class FlowLowering {
         String path(Expression e) {
             if (e instanceof NameExpr n) {
                 String name = n.getNameAsString();
-                return locals.contains(name) ? name : fieldTypes.containsKey(name) ? "this." + name : name;
+                return locals.contains(name) ? name : field(name) ? "this." + name : name;
             }
             if (e instanceof ThisExpr) {
                 return "this";

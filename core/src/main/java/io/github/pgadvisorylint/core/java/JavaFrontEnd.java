@@ -660,7 +660,13 @@ public final class JavaFrontEnd {
                 }
             }
             return FlowLowering.lower(
-                    unit, byNode, helperCalls, SpringTransactions::flowModifiers, this::nodeRegion, notifications::add);
+                    unit,
+                    byNode,
+                    helperCalls,
+                    SpringTransactions::flowModifiers,
+                    this::nodeRegion,
+                    notifications::add,
+                    JavaScopes::inheritedFieldType);
         }
 
         /**

@@ -258,10 +258,13 @@ final class JavaScopes {
     private static final int MAX_SUPER_DEPTH = 4;
 
     /**
+     * @param type a type declaration of the file being analysed
+     * @param name a simple name used in its bodies
      * @return the declared type of a field {@code name} that {@code type} inherits from a super class of
-     *     the project (its own fields are looked at by the caller), or null
+     *     the project (its own fields are looked at by the caller), qualified as its declaring file imports
+     *     it; null when none is known, or when no {@link #withSymbolTables} runs on this thread
      */
-    private static String inheritedFieldType(TypeDeclaration<?> type, String name) {
+    public static String inheritedFieldType(TypeDeclaration<?> type, String name) {
         ConstantIndex types = TYPES.get();
         if (types == null || !(type instanceof ClassOrInterfaceDeclaration start)) {
             return null;

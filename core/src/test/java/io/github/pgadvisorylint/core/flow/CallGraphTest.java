@@ -72,6 +72,12 @@ class CallGraphTest {
     }
 
     @Test
+    void aCallOnAJdkFunctionalInterfaceNeverResolvesByName() {
+        assertThat(graph(HIERARCHY).resolve(List.of("Runnable.work/0", "*.work/0")))
+                .isEmpty();
+    }
+
+    @Test
     void tooManyImplementationsSayNothing() {
         StringBuilder source = new StringBuilder("interface Sink { void put(long id); }\n");
         for (int i = 0; i <= CallGraph.MAX_TARGETS; i++) {
