@@ -277,6 +277,7 @@ final class JavaProject {
             types.addAll(abstracts.keySet());
             join(callers(names, types), facts);
         }
+        join(superclasses(candidates.keySet()), facts);
         phaseDone.accept("outlines");
         List<HelperSummary> mapperHelpers = analyzeMappers(mappers, facts);
         if (!configuredHelperNames.isEmpty()) {
@@ -694,13 +695,44 @@ final class JavaProject {
             // the first read already looked for these names: only the files it saw call one can
             unread.removeIf(i -> !callPreviousNames.contains(i));
         }
-        List<SourceReader.Read> read = tasks.map(
+        return read(
                 unread,
-                files::get,
-                i -> reader.read(
-                        files.get(i),
-                        text -> SourceReader.callsAny(text, names)
-                                && (typeNames.isEmpty() || SourceReader.mentionsAny(text, typeNames))));
+                text -> SourceReader.callsAny(text, names)
+                        && (typeNames.isEmpty() || SourceReader.mentionsAny(text, typeNames)));
+    }
+
+    /**
+     * The files the project's types named after the lock-using files extend: their methods run on those
+     * objects (an inherited {@code exec(sql)} on an inherited connection field), so they are analysed too.
+     *
+     * @param slots the files that name an advisory function
+     * @return the texts of the super classes' files not taking part yet, by slot
+     */
+    private Map<Integer, SourceFile> superclasses(Set<Integer> slots) {
+        Set<String> names = new TreeSet<>();
+        for (int slot : slots) {
+            for (TypeDeclaration<?> t : index.types(typeName(files.get(slot)))) {
+                if (t instanceof ClassOrInterfaceDeclaration c) {
+                    c.getExtendedTypes().forEach(x -> names.add(x.getNameAsString()));
+                }
+            }
+        }
+        List<Integer> unread = new ArrayList<>();
+        for (String name : names) {
+            for (DiscoveredFile f : javaByTypeName.getOrDefault(name, List.of())) {
+                int i = files.indexOf(f);
+                if (i >= 0 && ruledOut.contains(i) && !members.containsKey(i) && !tasks.isSkipped(f.relativePath())) {
+                    unread.add(i);
+                }
+            }
+        }
+        Collections.sort(unread);
+        return read(unread, text -> true);
+    }
+
+    /** @return the texts of those files whose text passes {@code wanted}, by slot, their hashes recorded */
+    private Map<Integer, SourceFile> read(List<Integer> unread, Predicate<String> wanted) {
+        List<SourceReader.Read> read = tasks.map(unread, files::get, i -> reader.read(files.get(i), wanted));
         Map<Integer, SourceFile> out = new TreeMap<>();
         for (int k = 0; k < unread.size(); k++) {
             SourceReader.Read r = read.get(k);

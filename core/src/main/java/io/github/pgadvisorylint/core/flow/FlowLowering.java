@@ -465,7 +465,18 @@ public final class FlowLowering {
                     link(c.whenFalse, handlers.peek());
                     return c.whenTrue;
                 }
-                return value(e.getExpression(), ends).ends;
+                Value v = value(e.getExpression(), ends);
+                if (e.getParentNode().orElse(null) instanceof LambdaExpr) {
+                    // an expression lambda returns its expression's value (a try-lock helper's boolean)
+                    List<End> cur = step(
+                            new FlowEvent(FlowEvent.Kind.RETURN, v.path, null, null, null, null, false),
+                            e,
+                            v.ends,
+                            false);
+                    link(cur, MethodFlow.EXIT);
+                    return List.of();
+                }
+                return v.ends;
             }
             if (s instanceof IfStmt i) {
                 Cond c = condition(i.getCondition(), ends);

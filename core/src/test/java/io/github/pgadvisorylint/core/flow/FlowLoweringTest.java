@@ -57,6 +57,52 @@ class FlowLoweringTest {
     }
 
     @Test
+    void lambdasAndMethodReferencesAreValuesNamingTheirGraphsAndTheirCallsCanThrow() {
+        List<MethodFlow> flows = lower("""
+                class A {
+                    java.sql.Connection c;
+                    boolean locked() { return true; }
+                    void run(java.util.function.Supplier<Boolean> probe) {
+                        retry(() -> locked(), this::locked);
+                        probe.get();
+                    }
+                    void retry(java.util.function.Supplier<Boolean> a, java.util.function.Supplier<Boolean> b) { }
+                }
+                class B extends A {
+                    void use() throws Exception { c.createStatement().execute("UPDATE t SET x = 1"); }
+                }
+                """);
+        MethodFlow run = flows.stream()
+                .filter(f -> f.key().equals("A.run/1"))
+                .findFirst()
+                .orElseThrow();
+        FlowNode retry = run.nodes().stream()
+                .filter(n -> n.event().callee().contains("A.retry/2"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(retry.event().args()).containsExactly("$fn:A.run$lambda0/0", "$fn:A.locked/?");
+        FlowNode probe = run.nodes().stream()
+                .filter(n -> "probe".equals(n.event().path()))
+                .findFirst()
+                .orElseThrow();
+        assertThat(probe.onException()).as("it runs the caller's code").isNotEmpty();
+        MethodFlow lambda = flows.stream()
+                .filter(f -> f.key().equals("A.run$lambda0/0"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(lambda.nodes().stream().filter(n -> n.event().kind() == FlowEvent.Kind.RETURN))
+                .as("an expression lambda returns its value")
+                .singleElement()
+                .satisfies(n -> assertThat(n.event().target()).isNotNull());
+        assertThat(flows.stream()
+                        .filter(f -> f.typeName().equals("B"))
+                        .findFirst()
+                        .orElseThrow()
+                        .supertypes())
+                .containsExactly("A");
+    }
+
+    @Test
     void anUnlabelledBreakInALabelledSwitchLeavesTheSwitch() {
         MethodFlow flow = lower("""
                 class A {
