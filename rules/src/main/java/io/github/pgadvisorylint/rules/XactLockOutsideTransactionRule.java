@@ -3,6 +3,7 @@ package io.github.pgadvisorylint.rules;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.PathFinding;
 import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.model.TransactionBoundary;
 import io.github.pgadvisorylint.core.model.TransactionState;
@@ -68,6 +69,19 @@ public final class XactLockOutsideTransactionRule extends AbstractRule {
                                 + site.execution().transactionEvidence()
                                 + "), releasing the lock before the work that follows. Do the work inside the same transaction.",
                         related);
+            }
+        }
+        // the lock-state analysis: a lock whose connection's transaction its caller decides (a helper given a
+        // connection the caller opened and left in autocommit), judged at the call
+        for (PathFinding f : context.model().pathFindings()) {
+            if (f.kind() == PathFinding.Kind.XACT_IN_AUTOCOMMIT) {
+                reportPath(
+                        context,
+                        Severity.ERROR,
+                        f,
+                        f.acquisition().display() + " takes a transaction-level lock in autocommit: " + f.note()
+                                + ". Call setAutoCommit(false) before it and commit after the work, so the lock"
+                                + " and the work share one transaction.");
             }
         }
     }

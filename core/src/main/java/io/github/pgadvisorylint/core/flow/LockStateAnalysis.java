@@ -371,6 +371,8 @@ public final class LockStateAnalysis {
         final Map<String, Set<Integer>> releasedAt = new TreeMap<>();
 
         final Map<String, PathFinding> releaseFindings = new TreeMap<>();
+        /** Transaction-level locks in autocommit, by kind, acquisition and region. */
+        final Map<String, PathFinding> xactFindings = new TreeMap<>();
         /** Per work node id: the try-locks held, and failed, by the states that reached it. */
         final Map<Integer, Set<String>> heldAtWork = new TreeMap<>();
 
@@ -383,6 +385,8 @@ public final class LockStateAnalysis {
         final Set<String> failedBeforeThrow = new TreeSet<>();
         /** The caller's connections (relative paths) this method runs a statement on: {@link MethodSummary#executes()}. */
         final Set<String> executes = new TreeSet<>();
+        /** {@code path|acquisitionId}: transaction-level locks on the caller's connections (MethodSummary). */
+        final Set<String> xactLocks = new TreeSet<>();
         /** Why {@link #execute} gave up, or null. */
         String gaveUp;
         /** Per exit node and node reached only through an exception edge, its states by projection. */
@@ -1156,6 +1160,11 @@ public final class LockStateAnalysis {
         private List<PathState> apply(
                 FlowNode node, PathState s, String c, LockSite site, String id, String target, List<PathState> thrown) {
             LockOperation op = site.function().operation();
+            if (op.isAcquisition()
+                    && site.function().level() != LockLevel.SESSION
+                    && !site.key().hasColumnPart()) {
+                xactLock(node, s, c, site, null);
+            }
             if ((op.isAcquisition() && site.function().level() != LockLevel.SESSION)
                     || site.key().hasColumnPart()) {
                 return List.of(s); // transaction-level locks end with their transaction; per-row locks follow rows
@@ -1358,6 +1367,53 @@ public final class LockStateAnalysis {
                             steps));
         }
 
+        /**
+         * A transaction-level lock on {@code c}: nothing when a transaction is open on it (manual, or Spring's
+         * on an object's connection); on a connection this method opened and left in autocommit, a
+         * {@link PathFinding.Kind#XACT_IN_AUTOCOMMIT} finding at this node; on a parameter's connection, an
+         * entry of the summary for the caller to judge with its own state.
+         */
+        private void xactLock(FlowNode node, PathState s, String c, LockSite site, String via) {
+            if (c == null
+                    || s.tx().containsKey(c)
+                    || (c.startsWith("this") && flow.modifiers().contains("transactional"))
+                    || site.execution().transaction() != TransactionState.UNKNOWN) {
+                return; // in a transaction, or the site's own context says where it runs (its rule reads it)
+            }
+            String rel = relative(c);
+            if (rel != null && !rel.startsWith("#this")) {
+                xactLocks.add(rel + "|" + site.id());
+                return;
+            }
+            String kind = s.kinds().get(c);
+            SourceRegion at = node.region();
+            if (kind == null || at == null || !c.startsWith("@")) {
+                return; // not a connection this method opened: its transaction is not known here
+            }
+            List<PathFinding.Step> steps = new ArrayList<>();
+            steps.add(new PathFinding.Step(at, "the lock runs here, on a connection in autocommit"));
+            if (via != null && site.region() != null) {
+                steps.add(new PathFinding.Step(site.region(), "the transaction-level lock " + via + " takes"));
+            }
+            xactFindings.putIfAbsent(
+                    PathFinding.Kind.XACT_IN_AUTOCOMMIT + "|" + site.id() + "|" + at,
+                    new PathFinding(
+                            PathFinding.Kind.XACT_IN_AUTOCOMMIT,
+                            site,
+                            null,
+                            at,
+                            (via == null ? "it runs" : via + " runs it")
+                                    + " on a connection this method opened and left in autocommit (no"
+                                    + " setAutoCommit(false) before it), so the lock is released when its own"
+                                    + " statement ends, before any work",
+                            steps));
+        }
+
+        /** @return the method a call runs, or the first of several */
+        private MethodFlow summaryOwner(FlowEvent e) {
+            return graph.resolve(e.callee()).get(0);
+        }
+
         /** @return the call's own release site when the call is a lock helper's, else the callee's */
         private LockSite callRelease(FlowEvent e, LockSite inner) {
             return e.sites().stream()
@@ -1424,6 +1480,15 @@ public final class LockStateAnalysis {
                     if (target != null) {
                         touched.add(target);
                         executedOn(target);
+                    }
+                }
+                // its transaction-level locks on them: judged with this method's transaction state
+                for (String x : summary.xactLocks()) {
+                    int bar = x.lastIndexOf('|');
+                    LockSite site = sites.get(x.substring(bar + 1));
+                    String target = map(s, e, x.substring(0, bar));
+                    if (site != null && target != null) {
+                        xactLock(node, s, target, site, CallingContexts.display(summaryOwner(e)));
                     }
                 }
             }
@@ -1736,7 +1801,13 @@ public final class LockStateAnalysis {
             boolean guarded = !releases.isEmpty()
                     && cases.stream().anyMatch(c -> c.releases().isEmpty());
             return new MethodSummary(
-                    flow.key(), list, List.copyOf(thrown), List.copyOf(closes), guarded, List.copyOf(executes));
+                    flow.key(),
+                    list,
+                    List.copyOf(thrown),
+                    List.copyOf(closes),
+                    guarded,
+                    List.copyOf(executes),
+                    List.copyOf(xactLocks));
         }
 
         /**
@@ -1800,6 +1871,9 @@ public final class LockStateAnalysis {
             }
             for (PathFinding f : releaseFindings.values()) {
                 out.putIfAbsent(f.kind() + "|" + f.at() + "|" + f.release().id(), f);
+            }
+            for (PathFinding f : xactFindings.values()) {
+                out.putIfAbsent(f.kind() + "|" + f.at() + "|" + f.acquisition().id(), f);
             }
             workWithoutHold();
             for (PathFinding f : workFindings) {

@@ -24,6 +24,10 @@ import java.util.TreeSet;
  * @param executes the caller's connections (paths as above, sorted) the method runs a statement on,
  *                 itself or through its callees: a statement that fails there aborts the caller's open
  *                 transaction on that connection (F18), so an unlock the caller runs after it fails
+ * @param xactLocks {@code path|acquisitionId}, sorted: the caller's connections on which the method takes a
+ *                  transaction-level lock, itself or through its callees, without opening a transaction on
+ *                  them first; on a connection in autocommit at the call the lock ends with its own statement
+ *                  (F2)
  */
 public record MethodSummary(
         String key,
@@ -31,7 +35,8 @@ public record MethodSummary(
         List<String> thrown,
         List<String> closes,
         boolean guarded,
-        List<String> executes) {
+        List<String> executes,
+        List<String> xactLocks) {
 
     /** Copies the lists. */
     public MethodSummary {
@@ -40,11 +45,12 @@ public record MethodSummary(
         thrown = List.copyOf(thrown);
         closes = List.copyOf(closes);
         executes = List.copyOf(executes);
+        xactLocks = List.copyOf(xactLocks);
     }
 
     /** A summary with no exception-path holds, no closes and no statements on the caller's connections. */
     public MethodSummary(String key, List<Case> cases) {
-        this(key, cases, List.of(), List.of(), false, List.of());
+        this(key, cases, List.of(), List.of(), false, List.of(), List.of());
     }
 
     /**
@@ -105,6 +111,7 @@ public record MethodSummary(
         Set<String> thrown = new TreeSet<>();
         Set<String> closes = new TreeSet<>();
         Set<String> executes = new TreeSet<>();
+        Set<String> xactLocks = new TreeSet<>();
         boolean guarded = false;
         for (MethodSummary m : members) {
             cases.addAll(m.cases());
@@ -114,17 +121,28 @@ public record MethodSummary(
             thrown.addAll(m.thrown());
             closes.addAll(m.closes());
             executes.addAll(m.executes());
+            xactLocks.addAll(m.xactLocks());
             guarded |= m.guarded();
         }
         if (cases.stream().allMatch(Case::isEmpty)) {
             cases.clear(); // nothing any of them does reaches the caller's exits
         }
         return new MethodSummary(
-                key, List.copyOf(cases), List.copyOf(thrown), List.copyOf(closes), guarded, List.copyOf(executes));
+                key,
+                List.copyOf(cases),
+                List.copyOf(thrown),
+                List.copyOf(closes),
+                guarded,
+                List.copyOf(executes),
+                List.copyOf(xactLocks));
     }
 
     /** @return true when no exit changes anything a caller can see and no statement runs on its connections */
     public boolean isEmpty() {
-        return cases.stream().allMatch(Case::isEmpty) && thrown.isEmpty() && closes.isEmpty() && executes.isEmpty();
+        return cases.stream().allMatch(Case::isEmpty)
+                && thrown.isEmpty()
+                && closes.isEmpty()
+                && executes.isEmpty()
+                && xactLocks.isEmpty();
     }
 }

@@ -49,7 +49,12 @@ public record PathFinding(
          * Work runs both holding a try-lock and after the same try-lock returned false: the result is
          * tested (a deadline, a log line) but does not decide whether the work runs.
          */
-        WORK_WITHOUT_HOLD
+        WORK_WITHOUT_HOLD,
+        /**
+         * A transaction-level lock taken, here or in a callee given the connection, on a connection this method
+         * opened and left in autocommit: the lock ends with its own statement, before any work (F2).
+         */
+        XACT_IN_AUTOCOMMIT
     }
 
     /**
