@@ -31,7 +31,8 @@ import java.util.TreeSet;
  * <p>PostgreSQL facts it encodes (RULES.md): session-level locks stack (F4) and survive a ROLLBACK (F1);
  * closing an unpooled connection ends the session and its locks, closing a pooled one does not (F13); a
  * statement that fails in a manual transaction aborts it and a later unlock then fails (F18);
- * transaction-level locks are not tracked here (they end with the transaction, F2).
+ * transaction-level locks are not held in the state (they end with the transaction, F2); one taken on a connection in
+ * autocommit is a finding where that connection's transaction is decided.
  *
  * <p>Methods whose state set grows past {@link #MAX_STATES} at a node are left out (no facts, no
  * summary): the rules are then silent on them, never guessing.
