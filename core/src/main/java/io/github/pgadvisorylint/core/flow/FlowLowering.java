@@ -1099,7 +1099,10 @@ public final class FlowLowering {
                     }
                     default -> {}
                 }
-                if (receiver != null && API.is(Role.EXECUTES_SQL, name, ON_CONNECTION) && isJdbcLike(receiverType)) {
+                if (receiver != null
+                        && API.is(Role.EXECUTES_SQL, name, ON_CONNECTION)
+                        && isJdbcLike(receiverType)
+                        && !API.roles(receiverType, name, args.size()).contains(Role.RUNS_IN_TRANSACTION)) {
                     String tmp = temp();
                     List<End> after = step(
                             new FlowEvent(FlowEvent.Kind.EXECUTE, tmp, receiver, null, null, null, false),
