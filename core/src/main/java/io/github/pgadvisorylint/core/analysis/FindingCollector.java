@@ -43,7 +43,8 @@ final class FindingCollector {
             String message,
             SourceRegion region,
             List<RelatedLocation> related,
-            String shape) {}
+            String shape,
+            List<RelatedLocation> path) {}
 
     /**
      * The findings of one analysis.
@@ -99,18 +100,7 @@ final class FindingCollector {
 
             @Override
             public void report(Severity severity, LockSite site, String message, List<RelatedLocation> related) {
-                if (!siteRegions.add(site.region())) {
-                    return;
-                }
-                String method = site.java() == null
-                        ? ""
-                        : site.java().typeName() + "#" + site.java().methodName();
-                report(
-                        severity,
-                        site.region(),
-                        site.function().sqlName() + site.key().canonical() + "@" + method,
-                        message,
-                        related);
+                reportPath(severity, site, site.region(), null, message, related, List.of());
             }
 
             @Override
@@ -120,13 +110,52 @@ final class FindingCollector {
                     String shape,
                     String message,
                     List<RelatedLocation> related) {
+                add(severity, region, shape, message, related, List.of());
+            }
+
+            @Override
+            public void reportPath(
+                    Severity severity,
+                    LockSite site,
+                    SourceRegion region,
+                    String shape,
+                    String message,
+                    List<RelatedLocation> related,
+                    List<RelatedLocation> path) {
+                if (!site.region().equals(region)) {
+                    add(severity, region, shape, message, related, path);
+                    return;
+                }
+                if (!siteRegions.add(site.region())) {
+                    return;
+                }
+                String method = site.java() == null
+                        ? ""
+                        : site.java().typeName() + "#" + site.java().methodName();
+                add(
+                        severity,
+                        site.region(),
+                        site.function().sqlName() + site.key().canonical() + "@" + method,
+                        message,
+                        related,
+                        path);
+            }
+
+            private void add(
+                    Severity severity,
+                    SourceRegion region,
+                    String shape,
+                    String message,
+                    List<RelatedLocation> related,
+                    List<RelatedLocation> path) {
                 reported.add(new Raw(
                         id,
                         severityOverrides.getOrDefault(id, severity),
                         message,
                         region,
                         List.copyOf(related),
-                        shape));
+                        shape,
+                        List.copyOf(path)));
             }
 
             @Override
@@ -268,7 +297,9 @@ final class FindingCollector {
                     r.message,
                     r.region,
                     r.related,
-                    sha256(base + "\u0000" + index).substring(0, 32)));
+                    sha256(base + "\u0000" + index).substring(0, 32),
+                    null,
+                    r.path));
         }
         return out;
     }

@@ -142,7 +142,10 @@ final class LockOrderAnalyzer {
         if (isWithin(bNode, aNode)) {
             return true; // inside the lock call's own arguments (withLock(key, () -> ...))
         }
-        if (a.function().level() == LockLevel.TRANSACTION || life == null) {
+        if (a.function().level() == LockLevel.TRANSACTION) {
+            return !transactionEndsBetween(aNode, bNode); // held to its transaction's end (F2)
+        }
+        if (life == null) {
             return true;
         }
         ReleaseGuarantee g = life.guarantee();
@@ -159,6 +162,38 @@ final class LockOrderAnalyzer {
             return release > offset(bNode);
         }
         return true; // no release in the method: held to its end
+    }
+
+    /**
+     * @return true when a {@code commit()} or {@code rollback()} of the method runs, in source order, after
+     *     {@code aNode} and before {@code bNode}, outside any lambda: it ends the transaction that held the
+     *     transaction-level lock taken at {@code aNode}
+     */
+    private boolean transactionEndsBetween(Node aNode, Node bNode) {
+        Node method = aNode.findAncestor(CallableDeclaration.class).orElse(null);
+        if (method == null || !bNode.isDescendantOf(method)) {
+            return false;
+        }
+        int from = offset(aNode);
+        int to = offset(bNode);
+        for (MethodCallExpr call : method.findAll(MethodCallExpr.class)) {
+            String name = call.getNameAsString();
+            if (!(name.equals("commit") || name.equals("rollback"))
+                    || call.getArguments().size() > 1) {
+                continue;
+            }
+            LambdaExpr lambda = call.findAncestor(LambdaExpr.class)
+                    .filter(l -> l.isDescendantOf(method))
+                    .orElse(null);
+            if (lambda != null && !aNode.isDescendantOf(lambda)) {
+                continue; // a callback's own transaction
+            }
+            int at = offset(call);
+            if (at > from && at < to && !exclusive(call, bNode)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

@@ -46,8 +46,11 @@ import java.util.Map;
  *       {@code message.text} (plain text; literal square brackets escaped with a backslash and each
  *       related location cited as an embedded link {@code [path:line](id)}, 3.11.6), one
  *       {@code physicalLocation} (3.29) and the {@code relatedLocations} (3.27.22) with ids 1..n
- *       (3.28.2), and {@code partialFingerprints} (3.27.17) {@code pgAdvisoryLint/v1} = the
- *       finding's line-independent fingerprint.</li>
+ *       (3.28.2), for a finding of the lock-state analysis one {@code codeFlows} entry (3.27.18, 3.36)
+ *       whose single {@code threadFlow} (3.37) lists the path's steps in execution order as
+ *       {@code threadFlowLocation}s (3.38: the lock, the work, the release, each with its message), and
+ *       {@code partialFingerprints} (3.27.17) {@code pgAdvisoryLint/v1} = the finding's line-independent
+ *       fingerprint.</li>
  *   <li>{@code columnKind} {@code utf16CodeUnits} (3.14.16).</li>
  *   <li>Suppressed findings are left out (GitHub code scanning ignores {@code suppressions}); with
  *       {@link #SarifReporter(boolean) showSuppressed} they are results too, in the same order, each
@@ -317,6 +320,27 @@ public final class SarifReporter implements Reporter {
                 text(g, "message", escapeBrackets(rl.message()));
                 g.writeEndObject();
             }
+            g.writeEndArray();
+        }
+        if (!f.path().isEmpty()) {
+            // one codeFlow (3.36) of one threadFlow (3.37): the path's steps in execution order (3.38)
+            g.writeArrayFieldStart("codeFlows");
+            g.writeStartObject();
+            g.writeArrayFieldStart("threadFlows");
+            g.writeStartObject();
+            g.writeArrayFieldStart("locations");
+            for (RelatedLocation step : f.path()) {
+                g.writeStartObject();
+                g.writeObjectFieldStart("location");
+                physicalLocation(g, step.region());
+                text(g, "message", escapeBrackets(step.message()));
+                g.writeEndObject();
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+            g.writeEndArray();
+            g.writeEndObject();
             g.writeEndArray();
         }
         g.writeObjectFieldStart("partialFingerprints");

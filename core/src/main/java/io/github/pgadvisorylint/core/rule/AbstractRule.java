@@ -142,15 +142,17 @@ public abstract class AbstractRule implements Rule {
             }
         }
         LockSite site = finding.release() != null ? finding.release() : finding.acquisition();
-        if (site.region().equals(finding.at())) {
-            context.report(severity, site, message, related);
-        } else {
-            context.report(
-                    severity,
-                    finding.at(),
-                    finding.kind().name().toLowerCase(Locale.ROOT) + ":" + site.display(),
-                    message,
-                    related);
+        List<RelatedLocation> path = new ArrayList<>();
+        for (PathFinding.Step step : finding.steps()) {
+            path.add(new RelatedLocation(step.region(), step.message()));
         }
+        context.reportPath(
+                severity,
+                site,
+                finding.at(),
+                finding.kind().name().toLowerCase(Locale.ROOT) + ":" + site.display(),
+                message,
+                related,
+                path);
     }
 }

@@ -19,6 +19,9 @@ import java.util.Objects;
  * @param suppression why the finding is suppressed (an in-source suppression or a baseline entry),
  *                    or null for an active finding; suppressed findings are kept apart in
  *                    {@code AnalysisResult.suppressed()} and reported only on request
+ * @param path        the program path that shows the bug, step by step in execution order (the lock,
+ *                    the work, the release), written to SARIF as a {@code codeFlow}; empty when the
+ *                    finding is not a path's
  */
 public record Finding(
         String ruleId,
@@ -27,9 +30,10 @@ public record Finding(
         SourceRegion region,
         List<RelatedLocation> related,
         String fingerprint,
-        FindingSuppression suppression) {
+        FindingSuppression suppression,
+        List<RelatedLocation> path) {
 
-    /** Copies the related locations and checks required fields. */
+    /** Copies the lists and checks required fields. */
     public Finding {
         Objects.requireNonNull(ruleId, "ruleId");
         Objects.requireNonNull(severity, "severity");
@@ -37,6 +41,29 @@ public record Finding(
         Objects.requireNonNull(region, "region");
         related = List.copyOf(related);
         Objects.requireNonNull(fingerprint, "fingerprint");
+        path = List.copyOf(path);
+    }
+
+    /**
+     * A finding with no path.
+     *
+     * @param ruleId      the rule's id
+     * @param severity    the effective severity
+     * @param message     plain-text message
+     * @param region      the primary location
+     * @param related     related locations
+     * @param fingerprint the line-independent fingerprint
+     * @param suppression why it is suppressed, or null
+     */
+    public Finding(
+            String ruleId,
+            Severity severity,
+            String message,
+            SourceRegion region,
+            List<RelatedLocation> related,
+            String fingerprint,
+            FindingSuppression suppression) {
+        this(ruleId, severity, message, region, related, fingerprint, suppression, List.of());
     }
 
     /**
@@ -70,6 +97,6 @@ public record Finding(
      * @return a copy with that suppression
      */
     public Finding withSuppression(FindingSuppression why) {
-        return new Finding(ruleId, severity, message, region, related, fingerprint, why);
+        return new Finding(ruleId, severity, message, region, related, fingerprint, why, path);
     }
 }

@@ -38,6 +38,34 @@ public interface RuleContext {
     void report(Severity severity, SourceRegion region, String shape, String message, List<RelatedLocation> related);
 
     /**
+     * Reports a finding with the program path that shows it: as {@link #report(Severity, LockSite, String,
+     * List)} or, when {@code region} is not the site's, as {@link #report(Severity, SourceRegion, String,
+     * String, List)} with {@code shape}.
+     *
+     * @param severity the finding's severity
+     * @param site     the site the finding is about (its fingerprint)
+     * @param region   the primary location: the site's region, or another (a call of the site's helper)
+     * @param shape    the fingerprint's shape when {@code region} is not the site's
+     * @param message  plain-text message
+     * @param related  related locations, possibly empty
+     * @param path     the path's steps in execution order, possibly empty; this default drops them
+     */
+    default void reportPath(
+            Severity severity,
+            LockSite site,
+            SourceRegion region,
+            String shape,
+            String message,
+            List<RelatedLocation> related,
+            List<RelatedLocation> path) {
+        if (site.region().equals(region)) {
+            report(severity, site, message, related);
+        } else {
+            report(severity, region, shape, message, related);
+        }
+    }
+
+    /**
      * @return for a rule of phase {@link Rule.Phase#AFTER_FINDINGS}: every in-source suppression of
      *     the analysed files with what it silenced, sorted by location; empty for {@link Rule.Phase#MODEL}
      *     rules, which run before findings exist

@@ -9,7 +9,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.github.pgadvisorylint.core.analysis.AnalysisResult;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.rule.Finding;
+import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleDescriptor;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import io.github.pgadvisorylint.core.tool.ToolInfo;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -33,6 +35,37 @@ class SarifReporterTest {
     void isValidAgainstTheSarif210Schema() throws Exception {
         assertThat(SarifSchemaCheck.violations(render(SampleResults.sample()))).isEmpty();
         assertThat(SarifSchemaCheck.violations(render(SampleResults.empty()))).isEmpty();
+    }
+
+    @Test
+    void aPathFindingIsOneCodeFlowThroughItsStepsInOrder() throws Exception {
+        AnalysisResult base = SampleResults.sample();
+        SourceRegion lock = new SourceRegion("src/main/java/com/example/Job.java", 10, 9, 10, 40);
+        SourceRegion unlock = new SourceRegion("src/main/java/com/example/Job.java", 14, 13, 14, 46);
+        Finding early = new Finding(
+                "session-unlock-before-commit",
+                Severity.ERROR,
+                "released before the commit",
+                unlock,
+                List.of(new RelatedLocation(lock, "the lock")),
+                "0123456789abcdef",
+                null,
+                List.of(
+                        new RelatedLocation(lock, "the lock is taken here"),
+                        new RelatedLocation(unlock, "the unlock runs here [inside] the transaction")));
+        String sarif = render(base.withFindings(List.of(early), List.of()));
+        assertThat(SarifSchemaCheck.violations(sarif)).isEmpty();
+        JsonNode steps = mapper.readTree(sarif).at("/runs/0/results/0/codeFlows/0/threadFlows/0/locations");
+        assertThat(steps).hasSize(2);
+        assertThat(steps.get(0)
+                        .at("/location/physicalLocation/region/startLine")
+                        .asInt())
+                .isEqualTo(10);
+        assertThat(steps.get(1).at("/location/message/text").asText())
+                .isEqualTo("the unlock runs here \\[inside\\] the transaction");
+        assertThat(mapper.readTree(render(base)).at("/runs/0/results/0").has("codeFlows"))
+                .as("a finding without a path has none")
+                .isFalse();
     }
 
     @Test
