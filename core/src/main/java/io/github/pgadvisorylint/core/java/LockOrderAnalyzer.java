@@ -47,7 +47,8 @@ import java.util.regex.Pattern;
  * (RULES.md unordered-multi-key-lock, F9), and the loop around each acquisition. Source order stands
  * for execution order within a method; a lock is held from its acquisition to its paired release, to
  * the end of the method when it has none there, and, for a transaction-level lock, to the end of the
- * transaction (the method); a lock taken by a helper that releases it itself is held only inside the
+ * transaction: the first {@code commit()} or {@code rollback()} of the method after it, else the method's end
+ * (F2); a lock taken by a helper that releases it itself is held only inside the
  * call (its lambda argument).
  */
 final class LockOrderAnalyzer {
