@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -157,10 +158,9 @@ final class CallingContexts {
         Map<String, Caller> callers = new TreeMap<>();
         Deque<MethodFlow> work = new ArrayDeque<>();
         Map<MethodFlow, Integer> depth = new IdentityHashMap<>();
+        Set<MethodFlow> bypassed = selfCalledOutside(flows, graph);
         for (MethodFlow f : flows) {
-            if (f.modifiers().contains("transactional")
-                    && reaching.contains(f)
-                    && !selfCalledOutside(f, flows, graph)) {
+            if (f.modifiers().contains("transactional") && reaching.contains(f) && !bypassed.contains(f)) {
                 work.add(f);
                 depth.put(f, 0);
             }
@@ -266,29 +266,39 @@ final class CallingContexts {
                 }
             }
         }
+        Set<MethodFlow> bypassed = selfCalledOutside(flows, graph);
+        Set<String> originals = new HashSet<>(originalOf.values());
         Set<String> in = new TreeSet<>();
+        Map<String, MethodFlow> byKey = new HashMap<>();
         for (MethodFlow f : flows) {
+            byKey.putIfAbsent(f.key(), f);
             if (f.modifiers().contains("transactional")) {
-                if (originalOf.containsKey(f.key()) || !selfCalledOutside(f, flows, graph)) {
+                if (originalOf.containsKey(f.key()) || !bypassed.contains(f)) {
                     in.add(f.key());
                 }
-            } else if (originalOf.containsValue(f.key()) && !callersOf.containsKey(f.key())) {
+            } else if (originals.contains(f.key()) && !callersOf.containsKey(f.key())) {
                 in.add(f.key()); // a lambda only the framework runs, in its transaction
             } else if (callersOf.containsKey(f.key()) && f.modifiers().stream().noneMatch(OWN_CONTEXT::contains)) {
                 in.add(f.key()); // for now: removed below when a caller runs outside a transaction
             }
         }
-        boolean changed = true;
-        while (changed) {
-            changed = false;
-            for (MethodFlow f : flows) {
-                if (!f.modifiers().contains("transactional")
-                        && in.contains(f.key())
-                        && !in.containsAll(callersOf.getOrDefault(f.key(), Set.of()))) {
-                    in.remove(f.key());
-                    changed = true;
-                }
+        // a greatest fixpoint by worklist: a method leaves when one of its callers is out, and its callees
+        // are looked at again
+        Map<String, Set<String>> calleesOf = new HashMap<>();
+        callersOf.forEach((callee, callers) -> callers.forEach(
+                c -> calleesOf.computeIfAbsent(c, k -> new TreeSet<>()).add(callee)));
+        Deque<String> todo = new ArrayDeque<>(in);
+        while (!todo.isEmpty()) {
+            String key = todo.poll();
+            MethodFlow f = byKey.get(key);
+            if (f == null
+                    || f.modifiers().contains("transactional")
+                    || !in.contains(key)
+                    || in.containsAll(callersOf.getOrDefault(key, Set.of()))) {
+                continue;
             }
+            in.remove(key);
+            todo.addAll(calleesOf.getOrDefault(key, Set.of()));
         }
         return Collections.unmodifiableSet(in);
     }
@@ -326,26 +336,29 @@ final class CallingContexts {
     }
 
     /**
-     * @return true when a method of the same type without a transaction calls {@code f} on itself: that call
-     *     does not go through the proxy that opens {@code f}'s transaction (Spring AOP, CDI interceptors), so
-     *     {@code f} also runs without one
+     * @return the methods a method of the same type without a transaction calls on itself: such a call does
+     *     not go through the proxy that opens the callee's transaction (Spring AOP, CDI interceptors), so the
+     *     callee also runs without one. One pass over every call.
      */
-    private static boolean selfCalledOutside(MethodFlow f, List<MethodFlow> flows, CallGraph graph) {
+    private static Set<MethodFlow> selfCalledOutside(List<MethodFlow> flows, CallGraph graph) {
+        Set<MethodFlow> out = Collections.newSetFromMap(new IdentityHashMap<>());
         for (MethodFlow caller : flows) {
-            if (caller == f
-                    || !caller.typeName().equals(f.typeName())
-                    || caller.modifiers().contains("transactional")) {
+            if (caller.modifiers().contains("transactional")) {
                 continue;
             }
             for (FlowNode n : caller.nodes()) {
-                if (n.event().kind() == FlowEvent.Kind.CALL
-                        && (n.event().path() == null || n.event().path().equals("this"))
-                        && graph.resolve(n.event().callee()).contains(f)) {
-                    return true;
+                if (n.event().kind() != FlowEvent.Kind.CALL
+                        || (n.event().path() != null && !n.event().path().equals("this"))) {
+                    continue;
+                }
+                for (MethodFlow target : graph.resolve(n.event().callee())) {
+                    if (target != caller && target.typeName().equals(caller.typeName())) {
+                        out.add(target);
+                    }
                 }
             }
         }
-        return false;
+        return out;
     }
 
     /**
