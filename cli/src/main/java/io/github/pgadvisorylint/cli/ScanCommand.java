@@ -5,6 +5,7 @@ import io.github.pgadvisorylint.core.analysis.Analyzer;
 import io.github.pgadvisorylint.core.analysis.ProgressListener;
 import io.github.pgadvisorylint.core.config.LintConfigLoader;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.flow.LockStateAnalysis;
 import io.github.pgadvisorylint.core.io.AtomicFiles;
 import io.github.pgadvisorylint.core.model.PoolingSetting;
 import io.github.pgadvisorylint.core.report.ReportFormat;
@@ -539,6 +540,22 @@ final class ScanCommand implements Callable<Integer> {
                                     "timing: parsed %d outlines, %d whole files (%d again for helper"
                                             + " rounds), %d extractions from the cache%n",
                                     outlines, parses, repeated, reused);
+                    spec.commandLine().getErr().flush();
+                }
+            }
+
+            @Override
+            public void paths(LockStateAnalysis.Bounds b) {
+                if (timings) {
+                    if (line != null) {
+                        line.clear();
+                    }
+                    spec.commandLine()
+                            .getErr()
+                            .printf(
+                                    "timing: paths over %d methods (%d copies for calling contexts), %d run to a"
+                                            + " fixpoint in %d rounds, %d left out%n",
+                                    b.methods(), b.copies(), b.analysed(), b.rounds(), b.leftOut());
                     spec.commandLine().getErr().flush();
                 }
             }

@@ -238,7 +238,8 @@ final class AnalysisRun {
         LockModel model = new LockModel(sites, lifecycles, poolingEvidence, pooling, orderEdges, loops, helperBodies)
                 .withUsage(usages, timeoutEvidence)
                 .withEvidenceScopes(evidenceScopes(discovered.files()));
-        model = LockPaths.apply(model, flows, notifications).withHazards(hazards);
+        model = LockPaths.apply(model, flows, notifications, settings.progress()::paths)
+                .withHazards(hazards);
         model = model.withMigrations(MigrationScan.scan(discovered.files(), model.acquisitions()));
         phaseDone("paths");
         Set<String> known = new TreeSet<>();

@@ -1,5 +1,7 @@
 package io.github.pgadvisorylint.core.analysis;
 
+import io.github.pgadvisorylint.core.flow.LockStateAnalysis;
+
 /**
  * Receives progress of a running analysis, for a terminal's progress line. Called from worker
  * threads, possibly concurrently, with non-decreasing {@code done} per thread; implementations must
@@ -38,4 +40,13 @@ public interface ProgressListener {
      * @param reused   extractions taken from the cache instead of a parse (the file and what it reads unchanged)
      */
     default void parsed(int outlines, int parses, int repeated, int reused) {}
+
+    /**
+     * Called once on the analysis thread after the lock-state analysis, with its size and what it left out
+     * (for {@code scan --timings} and the benchmarks).
+     *
+     * @param bounds the method graphs, the copies made for calling contexts, the methods run to a fixpoint
+     *               and those given up over a budget
+     */
+    default void paths(LockStateAnalysis.Bounds bounds) {}
 }

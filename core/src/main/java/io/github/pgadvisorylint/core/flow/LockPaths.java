@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Links the method graphs of a whole project, runs the {@link LockStateAnalysis}, and puts what it
@@ -53,6 +54,19 @@ public final class LockPaths {
      * @return the model with path findings and the replaced lifecycles
      */
     public static LockModel apply(LockModel model, List<MethodFlow> flows, List<Notification> notifications) {
+        return apply(model, flows, notifications, b -> {});
+    }
+
+    /**
+     * As {@link #apply(LockModel, List, List)}, telling the size of the run.
+     *
+     * @param bounds receives the run's size once, when there is a run
+     */
+    public static LockModel apply(
+            LockModel model,
+            List<MethodFlow> flows,
+            List<Notification> notifications,
+            Consumer<LockStateAnalysis.Bounds> bounds) {
         if (flows.isEmpty()) {
             return model;
         }
@@ -60,6 +74,7 @@ public final class LockPaths {
         model.sites().forEach(s -> byId.put(s.id(), s));
         LockStateAnalysis analysis = new LockStateAnalysis(flows, byId);
         LockStateAnalysis.Result result = analysis.run();
+        bounds.accept(result.bounds());
         for (LockStateAnalysis.LeftOut l : result.leftOut()) {
             notifications.add(new Notification(
                     Severity.WARNING,

@@ -64,6 +64,8 @@ public final class LockStateAnalysis {
     private final CallGraph graph;
     /** The callers whose transaction a copy of a method runs in, by the copy's key (CallingContexts). */
     private final Map<String, CallingContexts.Caller> transactionCallers;
+    /** How many graphs CallingContexts added. */
+    private final int copies;
     /** Keys of the methods every run of which is in a transaction (CallingContexts). */
     private final Set<String> alwaysInTransaction;
 
@@ -89,7 +91,19 @@ public final class LockStateAnalysis {
             Set<String> covered,
             Set<String> handedOver,
             List<LeftOut> leftOut,
-            Set<String> inCallersTransaction) {}
+            Set<String> inCallersTransaction,
+            Bounds bounds) {}
+
+    /**
+     * The size of one run, for {@code --timings}.
+     *
+     * @param methods  method graphs of the project, copies included
+     * @param copies   of those, copies made for a calling context (a bound lambda, a caller's transaction)
+     * @param analysed methods that can reach a lock event, run to the fixpoint
+     * @param leftOut  of those, methods given up over a budget (each also a {@code method-budget} warning)
+     * @param rounds   fixpoint rounds run (at most 4, then one last run of the methods still changing)
+     */
+    public record Bounds(int methods, int copies, int analysed, int leftOut, int rounds) {}
 
     /**
      * A method the analysis gave up on: the rules say nothing that needs its paths.
@@ -109,6 +123,7 @@ public final class LockStateAnalysis {
         this.flows = expanded.flows();
         this.transactionCallers = expanded.transactionCallers();
         this.alwaysInTransaction = expanded.alwaysInTransaction();
+        this.copies = this.flows.size() - flows.size();
         this.sites = sites;
         this.graph = new CallGraph(this.flows);
     }
@@ -128,7 +143,9 @@ public final class LockStateAnalysis {
         dirty.addAll(relevant);
         // each method's latest run; once no callee's summary changes after it, its findings are final
         Map<MethodFlow, Run> last = new IdentityHashMap<>();
+        int rounds = 0;
         for (int round = 0; round < MAX_ROUNDS && !dirty.isEmpty(); round++) {
+            rounds++;
             Set<String> changedNames = new TreeSet<>();
             for (MethodFlow f : relevant) {
                 if (!dirty.contains(f)) {
@@ -186,7 +203,8 @@ public final class LockStateAnalysis {
             }
         }
         gaveUp.sort(Comparator.comparing(LeftOut::region).thenComparing(LeftOut::method));
-        return new Result(findings, covered, handedOver, gaveUp, inCallersTransaction());
+        Bounds bounds = new Bounds(flows.size(), copies, relevant.size(), gaveUp.size(), rounds);
+        return new Result(findings, covered, handedOver, gaveUp, inCallersTransaction(), bounds);
     }
 
     /** @return ids of the lock sites that only methods always run in a transaction execute */
