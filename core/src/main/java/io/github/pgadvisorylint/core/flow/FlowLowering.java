@@ -147,6 +147,10 @@ public final class FlowLowering {
     private static final Set<String> CALLBACK_METHODS = Set.of("run", "call", "get", "apply", "accept", "test");
 
     private final List<MethodFlow> out = new ArrayList<>();
+    /** The method, constructor or initializer whose body and nested lambdas are being lowered. */
+    private String rootName = "";
+    /** Lambdas of {@link #rootName} lowered so far. */
+    private int lambdaCount;
     /** The declared type of a field a type inherits, or null. */
     private BiFunction<TypeDeclaration<?>, String, String> inheritedFields = (t, n) -> null;
     /** The simple names each type of the file extends and implements. */
@@ -229,6 +233,8 @@ public final class FlowLowering {
             c.getAnnotations().forEach(a -> mods.add("@" + a.getName().getIdentifier()));
             mods.addAll(facts.apply(c)); // the transaction Spring runs it in ("transactional", "readOnly")
             int before = lowering.out.size();
+            lowering.rootName = name;
+            lowering.lambdaCount = 0;
             try {
                 lowering.lowerBody(type, name, c.getParameters(), body, mods, c, regions.apply(c.getName()));
             } catch (RuntimeException | StackOverflowError e) {
@@ -945,7 +951,8 @@ public final class FlowLowering {
         /** @return the key of the lambda's graph, {@code Type.method$lambdaN/arity} */
         private String lowerLambda(LambdaExpr l) {
             Statement body = l.getBody();
-            String name = method + "$lambda" + (nestedCount++);
+            // numbered per top-level method, nested lambdas included: a name never grows with the nesting
+            String name = rootName + "$lambda" + (lambdaCount++);
             lowerNested(name, l.getParameters(), body, l);
             return type + "." + name + "/" + l.getParameters().size();
         }

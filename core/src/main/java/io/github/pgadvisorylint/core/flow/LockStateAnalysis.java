@@ -1406,8 +1406,8 @@ public final class LockStateAnalysis {
             }
             String kind = s.kinds().get(c);
             SourceRegion at = node.region();
-            if (kind == null || at == null || !c.startsWith("@")) {
-                return; // not a connection this method opened: its transaction is not known here
+            if (kind == null || at == null || !c.startsWith("@") || handedToAnotherCall(s, c, node)) {
+                return; // not a connection this method opened, or one a callee may begin a transaction on
             }
             List<PathFinding.Step> steps = new ArrayList<>();
             steps.add(new PathFinding.Step(at, "the lock runs here, on a connection in autocommit"));
@@ -1415,7 +1415,7 @@ public final class LockStateAnalysis {
                 steps.add(new PathFinding.Step(site.region(), "the transaction-level lock " + via + " takes"));
             }
             xactFindings.putIfAbsent(
-                    PathFinding.Kind.XACT_IN_AUTOCOMMIT + "|" + site.id() + "|" + at,
+                    PathFinding.Kind.XACT_IN_AUTOCOMMIT + "|" + at, // one per call: each implementation's lock
                     new PathFinding(
                             PathFinding.Kind.XACT_IN_AUTOCOMMIT,
                             site,
@@ -1426,6 +1426,41 @@ public final class LockStateAnalysis {
                                     + " setAutoCommit(false) before it), so the lock is released when its own"
                                     + " statement ends, before any work",
                             steps));
+        }
+
+        /**
+         * @return true when another call on a path to {@code at} is given {@code c} as an argument: a helper such
+         *     as {@code begin(c)} may turn its autocommit off, which the summaries do not say
+         */
+        private boolean handedToAnotherCall(PathState s, String c, FlowNode at) {
+            // the calls on some path to this node: a reverse walk over the normal and exception edges
+            boolean[] before = new boolean[flow.nodes().size()];
+            List<List<Integer>> preds = new ArrayList<>();
+            flow.nodes().forEach(n -> preds.add(new ArrayList<>()));
+            for (FlowNode n : flow.nodes()) {
+                n.next().forEach(x -> preds.get(x).add(n.id()));
+                n.onException().forEach(x -> preds.get(x).add(n.id()));
+            }
+            Deque<Integer> todo = new ArrayDeque<>(preds.get(at.id()));
+            while (!todo.isEmpty()) {
+                int id = todo.poll();
+                if (!before[id]) {
+                    before[id] = true;
+                    todo.addAll(preds.get(id));
+                }
+            }
+            for (FlowNode n : flow.nodes()) {
+                FlowEvent e = n.event();
+                if (n == at || !before[n.id()] || e.kind() != FlowEvent.Kind.CALL) {
+                    continue;
+                }
+                for (String a : e.args()) {
+                    if (a != null && c.equals(s.resolve(a))) {
+                        return true;
+                    }
+                }
+            }
+            return false;
         }
 
         /** @return the method a call runs, or the first of several */
@@ -1507,7 +1542,10 @@ public final class LockStateAnalysis {
                     LockSite site = sites.get(x.substring(bar + 1));
                     String target = map(s, e, x.substring(0, bar));
                     if (site != null && target != null) {
-                        xactLock(node, s, target, site, CallingContexts.display(summaryOwner(e)));
+                        String via = site.java() != null
+                                ? site.java().typeName() + "." + site.java().methodName()
+                                : CallingContexts.display(summaryOwner(e));
+                        xactLock(node, s, target, site, via);
                     }
                 }
             }
@@ -1862,7 +1900,8 @@ public final class LockStateAnalysis {
                                     site,
                                     null,
                                     at,
-                                    flow.name()
+                                    CallingContexts.display(flow)
+                                                    .substring(flow.typeName().length() + 1)
                                             + "() catches the failure of the lock and returns normally, so its callers carry"
                                             + " on into the work without the lock",
                                     List.of(
