@@ -275,7 +275,7 @@ public final class FlowLowering {
             names.add(p.getNameAsString());
             types.add(simpleType(p.getType()));
         }
-        Builder b = new Builder(type, name, owner);
+        Builder b = new Builder(type, owner);
         names.forEach(b.locals::add);
         b.params.addAll(names);
         for (int i = 0; i < names.size(); i++) {
@@ -352,7 +352,6 @@ public final class FlowLowering {
 
     private final class Builder {
         final String type;
-        final String method;
         final List<Draft> nodes = new ArrayList<>();
         final Set<String> locals = new HashSet<>();
         /** The method's parameters: a callback passed in runs when one of them is called. */
@@ -365,7 +364,6 @@ public final class FlowLowering {
         final Deque<Jump> jumps = new ArrayDeque<>();
         int finallyNesting;
         int temps;
-        int nestedCount;
         String pendingLabel;
         final List<Runnable> pendingNested = new ArrayList<>();
         /** Temporaries holding the value of a lock statement, whose chained calls still execute it. */
@@ -373,9 +371,8 @@ public final class FlowLowering {
         /** The type whose body this is, for the fields it inherits; null outside a type. */
         TypeDeclaration<?> ownerType;
 
-        Builder(String type, String method, Node owner) {
+        Builder(String type, Node owner) {
             this.type = type;
-            this.method = method;
             add(FlowEvent.NOTHING, null); // entry
             add(FlowEvent.NOTHING, null); // exit
             add(FlowEvent.NOTHING, null); // exceptional exit
