@@ -519,43 +519,32 @@ final class ScanCommand implements Callable<Integer> {
 
             @Override
             public void phaseDone(String phase, long elapsedMillis) {
-                if (timings) {
-                    if (line != null) {
-                        line.clear();
-                    }
-                    spec.commandLine().getErr().printf("timing: %-16s %7d ms%n", phase, elapsedMillis);
-                    spec.commandLine().getErr().flush();
-                }
+                timing("timing: %-16s %7d ms%n", phase, elapsedMillis);
             }
 
             @Override
             public void parsed(int outlines, int parses, int repeated, int reused) {
-                if (timings) {
-                    if (line != null) {
-                        line.clear();
-                    }
-                    spec.commandLine()
-                            .getErr()
-                            .printf(
-                                    "timing: parsed %d outlines, %d whole files (%d again for helper"
-                                            + " rounds), %d extractions from the cache%n",
-                                    outlines, parses, repeated, reused);
-                    spec.commandLine().getErr().flush();
-                }
+                timing(
+                        "timing: parsed %d outlines, %d whole files (%d again for helper rounds), %d extractions"
+                                + " from the cache%n",
+                        outlines, parses, repeated, reused);
             }
 
             @Override
             public void paths(LockStateAnalysis.Bounds b) {
+                timing(
+                        "timing: paths over %d methods (%d copies for calling contexts), %d run to a fixpoint in %d"
+                                + " rounds, %d left out%n",
+                        b.methods(), b.copies(), b.analysed(), b.rounds(), b.leftOut());
+            }
+
+            /** One {@code --timings} line on standard error, after clearing the progress line. */
+            private void timing(String format, Object... args) {
                 if (timings) {
                     if (line != null) {
                         line.clear();
                     }
-                    spec.commandLine()
-                            .getErr()
-                            .printf(
-                                    "timing: paths over %d methods (%d copies for calling contexts), %d run to a"
-                                            + " fixpoint in %d rounds, %d left out%n",
-                                    b.methods(), b.copies(), b.analysed(), b.rounds(), b.leftOut());
+                    spec.commandLine().getErr().printf(format, args);
                     spec.commandLine().getErr().flush();
                 }
             }

@@ -382,7 +382,7 @@ final class CallingContexts {
         for (int round = 0; grew && round < 8; round++) {
             grew = false;
             for (MethodFlow f : flows) {
-                if (!out.contains(f) && callsByName(f, names)) {
+                if (!out.contains(f) && LockStateAnalysis.calls(f, names)) {
                     out.add(f);
                     names.add(f.name() + "/" + f.params().size());
                     grew = true;
@@ -390,19 +390,6 @@ final class CallingContexts {
             }
         }
         return out;
-    }
-
-    private static boolean callsByName(MethodFlow f, Set<String> names) {
-        for (FlowNode n : f.nodes()) {
-            if (n.event().kind() == FlowEvent.Kind.CALL) {
-                for (String c : n.event().callee()) {
-                    if (names.contains(c.substring(c.indexOf('.') + 1))) {
-                        return true;
-                    }
-                }
-            }
-        }
-        return false;
     }
 
     private static List<MethodFlow> rebuild(

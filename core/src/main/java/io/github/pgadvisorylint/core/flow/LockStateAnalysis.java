@@ -323,7 +323,7 @@ public final class LockStateAnalysis {
     }
 
     /** @return true when {@code f} calls a method named {@code name/arity} among {@code names} */
-    private static boolean calls(MethodFlow f, Set<String> names) {
+    static boolean calls(MethodFlow f, Set<String> names) {
         if (names.isEmpty()) {
             return false;
         }

@@ -2,13 +2,7 @@ package io.github.pgadvisorylint.core.flow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.github.javaparser.StaticJavaParser;
-import com.github.javaparser.ast.CompilationUnit;
-import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.CallableDeclaration;
-import com.github.javaparser.ast.expr.MethodCallExpr;
-import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -17,23 +11,10 @@ import org.junit.jupiter.api.Test;
 class CallingContextsTest {
 
     private static CallingContexts.Expanded expand(String source) {
-        CompilationUnit unit = StaticJavaParser.parse(source);
-        IdentityHashMap<Node, List<String>> sites = new IdentityHashMap<>();
-        for (MethodCallExpr call : unit.findAll(MethodCallExpr.class)) {
-            call.getArguments().stream()
-                    .filter(a -> a.toString().contains("pg_advisory"))
-                    .findFirst()
-                    .ifPresent(a -> sites.put(call, List.of("site-" + sites.size())));
-        }
-        List<MethodFlow> flows = FlowLowering.lower(
-                unit,
-                sites,
-                new HashSet<>(),
+        return CallingContexts.expand(TinyGraphs.lower(
+                source,
                 (CallableDeclaration<?> c) ->
-                        c.getAnnotationByName("Transactional").isPresent() ? Set.of("transactional") : Set.of(),
-                n -> null,
-                n -> {});
-        return CallingContexts.expand(flows);
+                        c.getAnnotationByName("Transactional").isPresent() ? Set.of("transactional") : Set.of()));
     }
 
     private static MethodFlow flow(CallingContexts.Expanded e, String key) {

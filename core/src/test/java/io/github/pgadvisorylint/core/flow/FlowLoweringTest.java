@@ -2,30 +2,15 @@ package io.github.pgadvisorylint.core.flow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.github.javaparser.StaticJavaParser;
-import com.github.javaparser.ast.CompilationUnit;
-import com.github.javaparser.ast.Node;
-import com.github.javaparser.ast.expr.MethodCallExpr;
 import java.util.ArrayDeque;
-import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The control-flow graphs the lock-state analysis runs on: finally copies, exception edges, bounds. */
 class FlowLoweringTest {
 
     private static List<MethodFlow> lower(String source) {
-        CompilationUnit unit = StaticJavaParser.parse(source);
-        IdentityHashMap<Node, List<String>> sites = new IdentityHashMap<>();
-        for (MethodCallExpr call : unit.findAll(MethodCallExpr.class)) {
-            call.getArguments().stream()
-                    .filter(a -> a.toString().contains("pg_advisory"))
-                    .findFirst()
-                    .ifPresent(a -> sites.put(call, List.of("site-" + sites.size())));
-        }
-        return FlowLowering.lower(unit, sites, new HashSet<>(), c -> Set.of(), n -> null, n -> {});
+        return TinyGraphs.lower(source);
     }
 
     @Test

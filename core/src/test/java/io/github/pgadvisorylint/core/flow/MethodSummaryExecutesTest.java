@@ -2,15 +2,8 @@ package io.github.pgadvisorylint.core.flow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.github.javaparser.StaticJavaParser;
-import com.github.javaparser.ast.CompilationUnit;
-import com.github.javaparser.ast.Node;
-import com.github.javaparser.ast.expr.MethodCallExpr;
-import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -21,15 +14,7 @@ import org.junit.jupiter.api.Test;
 class MethodSummaryExecutesTest {
 
     private static Map<String, MethodSummary> summaries(String source) {
-        CompilationUnit unit = StaticJavaParser.parse(source);
-        IdentityHashMap<Node, List<String>> sites = new IdentityHashMap<>();
-        for (MethodCallExpr call : unit.findAll(MethodCallExpr.class)) {
-            call.getArguments().stream()
-                    .filter(a -> a.toString().contains("pg_advisory"))
-                    .findFirst()
-                    .ifPresent(a -> sites.put(call, List.of("site-" + sites.size())));
-        }
-        List<MethodFlow> flows = FlowLowering.lower(unit, sites, new HashSet<>(), c -> Set.of(), n -> null, n -> {});
+        List<MethodFlow> flows = TinyGraphs.lower(source);
         LockStateAnalysis analysis = new LockStateAnalysis(flows, Map.of());
         analysis.run();
         return analysis.summaries().stream().collect(Collectors.toMap(MethodSummary::key, s -> s));
