@@ -195,9 +195,10 @@ final class ScanCommand implements Callable<Integer> {
     @Option(
             names = "--time-limit",
             paramLabel = "SECONDS",
-            description = "Wall-clock safety limit: when one file (in one phase) or one rule runs longer, the scan"
-                    + " stops with exit code 3 and no report, so that no verdict depends on the machine's speed"
-                    + " (default: the configuration file's timeLimit, else 300).")
+            description =
+                    "Wall-clock safety limit: when one file (in one phase), the lock paths or one rule runs longer, the scan"
+                            + " stops with exit code 3 and no report, so that no verdict depends on the machine's speed"
+                            + " (default: the configuration file's timeLimit, else 300).")
     private Long timeLimitSeconds;
 
     @Option(

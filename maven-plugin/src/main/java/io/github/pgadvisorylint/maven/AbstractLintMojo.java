@@ -98,7 +98,7 @@ public abstract class AbstractLintMojo extends AbstractMojo {
     Boolean failOnIncomplete;
 
     /**
-     * The wall-clock safety limit in seconds: when one file (in one phase) or one rule runs longer, the
+     * The wall-clock safety limit in seconds: when one file (in one phase), the whole-program lock paths or one rule runs longer, the
      * build fails with no report, so that no verdict depends on the machine's speed. Unset: the
      * configuration file's {@code timeLimit}, else 300.
      */

@@ -238,7 +238,13 @@ final class AnalysisRun {
         LockModel model = new LockModel(sites, lifecycles, poolingEvidence, pooling, orderEdges, loops, helperBodies)
                 .withUsage(usages, timeoutEvidence)
                 .withEvidenceScopes(evidenceScopes(discovered.files()));
-        model = LockPaths.apply(model, flows, notifications, settings.progress()::paths)
+        long pathsDeadline = System.nanoTime() + limitNanos;
+        model = LockPaths.apply(model, flows, notifications, settings.progress()::paths, () -> {
+                    if (System.nanoTime() - pathsDeadline > 0) {
+                        throw new TimeLimitExceededException(
+                                "the lock paths (the whole-program phase)", Duration.ofNanos(limitNanos));
+                    }
+                })
                 .withHazards(hazards);
         model = model.withMigrations(MigrationScan.scan(discovered.files(), model.acquisitions()));
         phaseDone("paths");

@@ -3,7 +3,7 @@ package io.github.pgadvisorylint.core.analysis;
 import java.time.Duration;
 
 /**
- * The analysis stopped because one file (in one phase: read, parse, extract) or one rule ran longer than
+ * The analysis stopped because one file (in one phase: read, parse, extract), the whole-program lock paths or one rule ran longer than
  * the wall-clock safety limit ({@link Analyzer.Builder#timeLimit}). Every bound that decides what is
  * reported counts work, never time, so the same input gives the same report on any machine and load; the
  * time limit only guards against a hang, and a run that hits it fails as a whole instead of reporting

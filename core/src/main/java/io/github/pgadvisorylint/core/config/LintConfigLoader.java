@@ -52,7 +52,7 @@ import org.snakeyaml.engine.v2.scanner.StreamReader;
  * lockHelpers: [acquire, com.acme.Locks.withLock]
  * pooledApiTypes: [com.acme.db.PooledDataSource]
  * failOnIncomplete: true      # true | false: fail when a file, method or rule was left out
- * timeLimit: 300              # seconds a file phase or a rule may run before the scan stops
+ * timeLimit: 300              # seconds a file phase, the lock paths or a rule may run before the scan stops
  * </pre>
  * The file is composed into nodes only (never constructed into objects), so a YAML tag cannot run
  * code; anchors and aliases are limited. Every problem is a {@link ConfigException} naming the file

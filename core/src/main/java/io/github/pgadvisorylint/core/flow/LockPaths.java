@@ -67,12 +67,27 @@ public final class LockPaths {
             List<MethodFlow> flows,
             List<Notification> notifications,
             Consumer<LockStateAnalysis.Bounds> bounds) {
+        return apply(model, flows, notifications, bounds, () -> {});
+    }
+
+    /**
+     * As {@link #apply(LockModel, List, List, Consumer)}, under a safety limit.
+     *
+     * @param checkpoint called now and then while the paths are followed; it throws to stop the run (the
+     *                   wall-clock safety limit), and the exception passes out of this method
+     */
+    public static LockModel apply(
+            LockModel model,
+            List<MethodFlow> flows,
+            List<Notification> notifications,
+            Consumer<LockStateAnalysis.Bounds> bounds,
+            Runnable checkpoint) {
         if (flows.isEmpty()) {
             return model;
         }
         Map<String, LockSite> byId = new HashMap<>();
         model.sites().forEach(s -> byId.put(s.id(), s));
-        LockStateAnalysis analysis = new LockStateAnalysis(flows, byId);
+        LockStateAnalysis analysis = new LockStateAnalysis(flows, byId, checkpoint);
         LockStateAnalysis.Result result = analysis.run();
         bounds.accept(result.bounds());
         for (LockStateAnalysis.LeftOut l : result.leftOut()) {

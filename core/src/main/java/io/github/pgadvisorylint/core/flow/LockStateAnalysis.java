@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * The project-wide lock-state analysis: a forward dataflow over each method's control-flow graph
@@ -58,6 +59,8 @@ public final class LockStateAnalysis {
     private static final int MAX_CASES = 8;
     private static final int MAX_ROUNDS = 4;
     private static final int MAX_VISITS = 40_000;
+    /** Most fields after the receiver or a parameter in an access path a summary keeps. */
+    private static final int MAX_PATH_FIELDS = 3;
 
     private final List<MethodFlow> flows;
     private final Map<String, LockSite> sites;
@@ -72,6 +75,10 @@ public final class LockStateAnalysis {
     private final Map<String, MethodSummary> summaries = new HashMap<>();
     /** Keys of the methods some analysed call resolves to. */
     private final Set<String> called = new HashSet<>();
+    /** Node visits between two calls of {@link #checkpoint}. */
+    static final int CHECKPOINT_VISITS = 1_024;
+
+    private final Runnable checkpoint;
     /** Methods given up in their latest run, by key: which budget they exceeded. */
     private final Map<String, String> leftOut = new TreeMap<>();
 
@@ -119,6 +126,18 @@ public final class LockStateAnalysis {
      * @param sites every lock site of the project, by id
      */
     public LockStateAnalysis(List<MethodFlow> flows, Map<String, LockSite> sites) {
+        this(flows, sites, () -> {});
+    }
+
+    /**
+     * @param flows      every method graph of the project
+     * @param sites      every lock site of the project, by id
+     * @param checkpoint run before each method's run and every {@value #CHECKPOINT_VISITS} node
+     *                   visits in it; it may throw to stop the run (the
+     *                   caller's wall-clock safety limit), and the exception passes out of {@link #run()}
+     */
+    public LockStateAnalysis(List<MethodFlow> flows, Map<String, LockSite> sites, Runnable checkpoint) {
+        this.checkpoint = checkpoint;
         CallingContexts.Expanded expanded = CallingContexts.expand(flows);
         this.flows = expanded.flows();
         this.transactionCallers = expanded.transactionCallers();
@@ -458,6 +477,7 @@ public final class LockStateAnalysis {
         }
 
         boolean execute() {
+            checkpoint.run();
             Deque<Integer> work = new ArrayDeque<>();
             PathState entry = PathState.ENTRY;
             if (flow.modifiers().contains(CallingContexts.HANDLE_PARAMETER)
@@ -471,7 +491,10 @@ public final class LockStateAnalysis {
             enqueue(work, MethodFlow.ENTRY);
             int visits = 0;
             while (!work.isEmpty()) {
-                if (++visits > MAX_VISITS) {
+                if (++visits % CHECKPOINT_VISITS == 0) {
+                    checkpoint.run();
+                }
+                if (visits > MAX_VISITS) {
                     gaveUp = "more than " + MAX_VISITS + " node visits";
                     return false;
                 }
@@ -1211,17 +1234,18 @@ public final class LockStateAnalysis {
                 }
                 case RELEASE_ALL -> {
                     PathState.Mutable m = s.edit();
+                    Predicate<String> same = mayBeSame(s, c);
                     for (String k : s.held().keySet()) {
-                        if (mayBeSame(s, conn(k), c)) {
+                        if (same.test(conn(k))) {
                             m.held.remove(k);
                             releasedAt
                                     .computeIfAbsent(id(k), x -> new TreeSet<>())
                                     .add(node.id());
                         }
                     }
-                    String r = root(c);
-                    if (r.equals("this") || flow.params().contains(r)) {
-                        m.outer.add(relative(c) + "|" + site.id());
+                    String rel = relative(c);
+                    if (rel != null) {
+                        m.outer.add(rel + "|" + site.id());
                     }
                     return List.of(m.done());
                 }
@@ -1249,18 +1273,19 @@ public final class LockStateAnalysis {
         }
 
         /**
-         * Whether a release on connection {@code c} may act on a hold of connection {@code holder}: the same
+         * Which holders a release on connection {@code c} may act on, as a test of the holder's connection
+         * (computed once per release: a state can hold hundreds of keys): the same
          * identity, or one of them not known to this method (a lock object's statement, a field reached
          * through another object): releases are matched generously, so only a proven mismatch is reported.
          */
-        private boolean mayBeSame(PathState s, String holder, String c) {
-            if (holder.equals(c) || c.startsWith("?") || holder.startsWith("?")) {
-                return true;
+        private Predicate<String> mayBeSame(PathState s, String c) {
+            if (c.startsWith("?")) {
+                return holder -> true;
             }
             boolean known = c.startsWith("@")
                     || s.kinds().containsKey(c)
                     || s.held().keySet().stream().anyMatch(k -> conn(k).equals(c));
-            return !known;
+            return holder -> holder.equals(c) || holder.startsWith("?") || !known;
         }
 
         private boolean sameLock(LockSite acquisition, LockSite release) {
@@ -1272,8 +1297,9 @@ public final class LockStateAnalysis {
         private List<PathState> release(
                 FlowNode node, PathState s, String c, LockSite release, String target, List<PathState> thrown) {
             List<String> matching = new ArrayList<>();
+            Predicate<String> same = mayBeSame(s, c);
             for (Map.Entry<String, Integer> h : s.held().entrySet()) {
-                if (mayBeSame(s, conn(h.getKey()), c) && sameLock(sites.get(id(h.getKey())), release)) {
+                if (same.test(conn(h.getKey())) && sameLock(sites.get(id(h.getKey())), release)) {
                     matching.add(h.getKey());
                 }
             }
@@ -1345,9 +1371,9 @@ public final class LockStateAnalysis {
                     }
                 }
             }
-            String r = root(c);
-            if (r.equals("this") || flow.params().contains(r)) {
-                m.outer.add(relative(c) + "|" + release.id());
+            String rel = relative(c);
+            if (rel != null) {
+                m.outer.add(rel + "|" + release.id());
             }
             return List.of(m.done());
         }
@@ -1624,8 +1650,9 @@ public final class LockStateAnalysis {
                     boolean matched = false;
                     // the release as the caller writes it: a helper call's own site carries the caller's key
                     LockSite relAt = callRelease(e, rel);
+                    Predicate<String> same = mayBeSame(s, target);
                     for (String k : List.copyOf(m.held.keySet())) {
-                        if (mayBeSame(s, conn(k), target)
+                        if (same.test(conn(k))
                                 && (rel.function().operation() == LockOperation.RELEASE_ALL
                                         || sameLock(sites.get(id(k)), relAt))) {
                             matched = true;
@@ -1776,9 +1803,18 @@ public final class LockStateAnalysis {
             }
         }
 
+        /**
+         * @return {@code c} relative to this method's receiver or parameters ({@code #this.f}, {@code #0.conn}),
+         *     or null when it is neither or reaches more than {@link #MAX_PATH_FIELDS} fields deep: a summary
+         *     speaks of short access paths only, so calls around a cycle of objects ({@code a.b.a.b...}) cannot
+         *     grow its paths without bound (k-limiting)
+         */
         private String relative(String c) {
             String r = root(c);
             String rest = c.substring(r.length());
+            if (rest.chars().filter(ch -> ch == '.').count() > MAX_PATH_FIELDS) {
+                return null;
+            }
             if (r.equals("this")) {
                 return "#this" + rest;
             }
@@ -1808,8 +1844,9 @@ public final class LockStateAnalysis {
                 List<String> fields = new ArrayList<>();
                 for (Map.Entry<String, String> a : s.alias().entrySet()) {
                     String rel = a.getKey().startsWith("this.") ? relative(a.getValue()) : null;
-                    if (rel != null && !rel.startsWith("#this")) {
-                        fields.add(relative(a.getKey()) + "=" + rel);
+                    String field = rel == null ? null : relative(a.getKey());
+                    if (field != null && !rel.startsWith("#this")) {
+                        fields.add(field + "=" + rel);
                     }
                 }
                 cases.add(new MethodSummary.Case(
