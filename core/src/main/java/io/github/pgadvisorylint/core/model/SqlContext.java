@@ -25,6 +25,26 @@ public record SqlContext(
         boolean parsedBySqlParser,
         String statementText) {
 
+    /**
+     * @return the components, with the statement text as its length and {@link String#hashCode()} (which a
+     *     string caches): one statement with 10,000 lock calls gives 10,000 sites sharing one text, and digests
+     *     of helper summaries print every site; the whole text 10,000 times took gigabytes
+     */
+    @Override
+    public String toString() {
+        return "SqlContext[clause=" + clause
+                + ", limitKeyword=" + limitKeyword
+                + ", readsRows=" + readsRows
+                + ", feedsRowChoice=" + feedsRowChoice
+                + ", depth=" + depth
+                + ", parsedBySqlParser=" + parsedBySqlParser
+                + ", statementText="
+                + (statementText == null
+                        ? "null"
+                        : statementText.length() + " chars #" + Integer.toHexString(statementText.hashCode()))
+                + "]";
+    }
+
     /** @return true when a LIMIT, OFFSET or FETCH applies at the call's level or above */
     public boolean isLimited() {
         return limitKeyword != null;
