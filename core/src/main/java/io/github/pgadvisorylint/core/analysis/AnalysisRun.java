@@ -17,6 +17,7 @@ import io.github.pgadvisorylint.core.flow.LockPaths;
 import io.github.pgadvisorylint.core.flow.MethodFlow;
 import io.github.pgadvisorylint.core.io.BoundedReads;
 import io.github.pgadvisorylint.core.java.JavaFrontEnd;
+import io.github.pgadvisorylint.core.model.AutoCommitSetting;
 import io.github.pgadvisorylint.core.model.EvidenceScopes;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.model.LockModel;
@@ -239,12 +240,19 @@ final class AnalysisRun {
                 .withUsage(usages, timeoutEvidence)
                 .withEvidenceScopes(evidenceScopes(discovered.files()));
         long pathsDeadline = System.nanoTime() + limitNanos;
-        model = LockPaths.apply(model, flows, notifications, settings.progress()::paths, () -> {
-                    if (System.nanoTime() - pathsDeadline > 0) {
-                        throw new TimeLimitExceededException(
-                                "the lock paths (the whole-program phase)", Duration.ofNanos(limitNanos));
-                    }
-                })
+        AutoCommitSetting autoCommitOff = flows.isEmpty() ? null : ConnectionDefaults.autoCommitOff(discovered.files());
+        model = LockPaths.apply(
+                        model,
+                        flows,
+                        notifications,
+                        settings.progress()::paths,
+                        () -> {
+                            if (System.nanoTime() - pathsDeadline > 0) {
+                                throw new TimeLimitExceededException(
+                                        "the lock paths (the whole-program phase)", Duration.ofNanos(limitNanos));
+                            }
+                        },
+                        autoCommitOff)
                 .withHazards(hazards);
         model = model.withMigrations(MigrationScan.scan(discovered.files(), model.acquisitions()));
         phaseDone("paths");

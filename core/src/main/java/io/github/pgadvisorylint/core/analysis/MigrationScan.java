@@ -140,7 +140,11 @@ final class MigrationScan {
         return MigrationFacts.of(builds, runners);
     }
 
-    private static SourceFile read(DiscoveredFile f) {
+    /**
+     * @param f a discovered file
+     * @return its text, or null when it is larger than 2 MiB or cannot be read (the front ends report that)
+     */
+    static SourceFile read(DiscoveredFile f) {
         try {
             if (f.size() > MAX_BYTES) {
                 return null;

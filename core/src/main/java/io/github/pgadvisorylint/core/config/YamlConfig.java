@@ -92,19 +92,31 @@ final class YamlConfig {
         new YamlConfig(text, sink).run();
     }
 
-    private void run() {
+    /**
+     * A composer of the documents of a YAML text under this class's limits (aliases, nesting, code points);
+     * its {@code next()} throws {@link YamlEngineException} or {@link RuntimeException} on bad input.
+     *
+     * @param label the file's path, for the parser's messages
+     * @param text  the YAML text
+     * @return the composer, one document per {@code next()}
+     */
+    static Composer composer(String label, String text) {
         LoadSettings settings = LoadSettings.builder()
-                .setLabel(sink.file().path())
+                .setLabel(label)
                 .setMaxAliasesForCollections(MAX_ALIASES_FOR_COLLECTIONS)
                 .setAllowRecursiveKeys(false)
                 .setAllowDuplicateKeys(true)
                 .setCodePointLimit(CODE_POINT_LIMIT)
                 .setParseComments(false)
                 .build();
+        Parser parser = new DepthLimitedParser(new ParserImpl(settings, new StreamReader(settings, text)));
+        return new Composer(settings, parser);
+    }
+
+    private void run() {
         int resume = 0;
         try {
-            Parser parser = new DepthLimitedParser(new ParserImpl(settings, new StreamReader(settings, text)));
-            Composer composer = new Composer(settings, parser);
+            Composer composer = composer(sink.file().path(), text);
             while (composer.hasNext()) {
                 Node document = composer.next();
                 walkDocument(document);

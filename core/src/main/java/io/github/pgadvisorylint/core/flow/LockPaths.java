@@ -2,6 +2,7 @@ package io.github.pgadvisorylint.core.flow;
 
 import io.github.pgadvisorylint.core.diagnostic.Notification;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.model.AutoCommitSetting;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.model.LockModel;
@@ -67,7 +68,7 @@ public final class LockPaths {
             List<MethodFlow> flows,
             List<Notification> notifications,
             Consumer<LockStateAnalysis.Bounds> bounds) {
-        return apply(model, flows, notifications, bounds, () -> {});
+        return apply(model, flows, notifications, bounds, () -> {}, null);
     }
 
     /**
@@ -75,19 +76,22 @@ public final class LockPaths {
      *
      * @param checkpoint called now and then while the paths are followed; it throws to stop the run (the
      *                   wall-clock safety limit), and the exception passes out of this method
+     * @param autoCommitOff the configuration that turns auto-commit off for the main pool's connections, or
+     *                   null: connections borrowed from a pool then start inside a transaction
      */
     public static LockModel apply(
             LockModel model,
             List<MethodFlow> flows,
             List<Notification> notifications,
             Consumer<LockStateAnalysis.Bounds> bounds,
-            Runnable checkpoint) {
+            Runnable checkpoint,
+            AutoCommitSetting autoCommitOff) {
         if (flows.isEmpty()) {
             return model;
         }
         Map<String, LockSite> byId = new HashMap<>();
         model.sites().forEach(s -> byId.put(s.id(), s));
-        LockStateAnalysis analysis = new LockStateAnalysis(flows, byId, checkpoint);
+        LockStateAnalysis analysis = new LockStateAnalysis(flows, byId, checkpoint, autoCommitOff);
         LockStateAnalysis.Result result = analysis.run();
         bounds.accept(result.bounds());
         for (LockStateAnalysis.LeftOut l : result.leftOut()) {

@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.core.flow;
 
 import io.github.pgadvisorylint.core.api.ApiCatalog;
+import io.github.pgadvisorylint.core.model.AutoCommitSetting;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockOperation;
 import io.github.pgadvisorylint.core.model.LockSite;
@@ -75,10 +76,18 @@ public final class LockStateAnalysis {
     private final Map<String, MethodSummary> summaries = new HashMap<>();
     /** Keys of the methods some analysed call resolves to. */
     private final Set<String> called = new HashSet<>();
+    /**
+     * The transaction state of a pooled connection the configuration hands out with auto-commit off: a failed
+     * statement aborts it (F18), but an unlock in it is not judged against a commit the code may never write.
+     */
+    private static final String POOL_TRANSACTION = "POOL";
+
     /** Node visits between two calls of {@link #checkpoint}. */
     static final int CHECKPOINT_VISITS = 1_024;
 
     private final Runnable checkpoint;
+    /** The configuration that starts pooled connections inside a transaction, or null. */
+    private final AutoCommitSetting autoCommitOff;
     /** Methods given up in their latest run, by key: which budget they exceeded. */
     private final Map<String, String> leftOut = new TreeMap<>();
 
@@ -137,7 +146,21 @@ public final class LockStateAnalysis {
      *                   caller's wall-clock safety limit), and the exception passes out of {@link #run()}
      */
     public LockStateAnalysis(List<MethodFlow> flows, Map<String, LockSite> sites, Runnable checkpoint) {
+        this(flows, sites, checkpoint, null);
+    }
+
+    /**
+     * @param flows         every method graph of the project
+     * @param sites         every lock site of the project, by id
+     * @param checkpoint    as in {@link #LockStateAnalysis(List, Map, Runnable)}
+     * @param autoCommitOff the configuration that turns auto-commit off for the main pool, or null: a connection
+     *                      borrowed from a pool then starts inside a transaction (its first statement opens
+     *                      one), so a failed statement aborts it (F18)
+     */
+    public LockStateAnalysis(
+            List<MethodFlow> flows, Map<String, LockSite> sites, Runnable checkpoint, AutoCommitSetting autoCommitOff) {
         this.checkpoint = checkpoint;
+        this.autoCommitOff = autoCommitOff;
         CallingContexts.Expanded expanded = CallingContexts.expand(flows);
         this.flows = expanded.flows();
         this.transactionCallers = expanded.transactionCallers();
@@ -809,7 +832,22 @@ public final class LockStateAnalysis {
             return false;
         }
 
-        /** Marks the holds on connections in an open transaction as having had work done under them. */
+        /**
+         * @return the state of connection {@code c}'s next transaction after a commit or rollback: the pool's
+         *     when the configuration turns auto-commit off for pooled connections, else a manual one
+         */
+        private String reopened(PathState s, String c) {
+            return autoCommitOff != null
+                            && c.startsWith("@")
+                            && ConnectionKind.POOLED.name().equals(s.kinds().get(c))
+                    ? POOL_TRANSACTION
+                    : "MANUAL";
+        }
+
+        /**
+         * Marks the holds on connections in an open manual transaction as having had work done under them (not
+         * in a transaction only the pool's configuration opens: whether the code commits there is not known).
+         */
         private PathState worked(PathState s, FlowNode node) {
             PathState.Mutable m = null;
             for (String k : s.held().keySet()) {
@@ -876,6 +914,11 @@ public final class LockStateAnalysis {
                     m.closed.remove(identity);
                     m.held.keySet().removeIf(k -> conn(k).equals(identity));
                     m.tx.remove(identity);
+                    if (autoCommitOff != null
+                            && !e.callee().isEmpty()
+                            && e.callee().get(0).equals(ConnectionKind.POOLED.name())) {
+                        m.tx.put(identity, POOL_TRANSACTION); // the pool hands it out with auto-commit off
+                    }
                     o.all(m.done());
                     o.thrown.add(s);
                 }
@@ -926,7 +969,7 @@ public final class LockStateAnalysis {
                     String c = s.resolve(e.path());
                     PathState.Mutable m = s.edit();
                     if (m.tx.containsKey(c)) {
-                        m.tx.put(c, "MANUAL"); // a rollback (or a commit of an aborted one) starts afresh
+                        m.tx.put(c, reopened(s, c)); // a rollback (or a commit of an aborted one) starts afresh
                     }
                     for (String k : s.held().keySet()) {
                         if (conn(k).equals(c)) {
@@ -956,7 +999,7 @@ public final class LockStateAnalysis {
                 case CALL -> call(node, s, o);
                 case NOT_SQL_ERROR -> {
                     PathState.Mutable m = s.edit();
-                    m.tx.replaceAll((k, v) -> "ABORTED".equals(v) ? "MANUAL" : v);
+                    m.tx.replaceAll((k, v) -> "ABORTED".equals(v) ? reopened(s, k) : v);
                     o.all(m.done());
                 }
                 default -> o.all(s);
@@ -1046,7 +1089,7 @@ public final class LockStateAnalysis {
             PathState.Mutable m = s.edit();
             boolean changed = false;
             for (String c : conns) {
-                if (c != null && "MANUAL".equals(s.tx().get(c))) {
+                if (c != null && ("MANUAL".equals(s.tx().get(c)) || POOL_TRANSACTION.equals(s.tx().get(c)))) {
                     m.tx.put(c, "ABORTED");
                     changed = true;
                 }
@@ -1994,12 +2037,24 @@ public final class LockStateAnalysis {
                         kind = PathFinding.Kind.ABORTED_UNLOCK;
                         boolean spring = r.equals("this") && flow.modifiers().contains("transactional");
                         CallingContexts.Caller caller = transactionCallers.get(flow.key());
+                        boolean configured = autoCommitOff != null
+                                && c.startsWith("@")
+                                && ConnectionKind.POOLED.name().equals(s.kinds().get(c));
                         note = "its unlock runs after a failed statement has aborted "
                                 + (caller != null
                                         ? "the transaction of its caller " + caller.method()
                                         : spring
                                                 ? "the transaction Spring runs this method in (@Transactional)"
-                                                : "the manual transaction on this connection")
+                                                : configured
+                                                        ? "the transaction its pooled connection is in (auto-commit"
+                                                                + " is off: " + autoCommitOff.description() + " in "
+                                                                + autoCommitOff
+                                                                        .region()
+                                                                        .path() + ":"
+                                                                + autoCommitOff
+                                                                        .region()
+                                                                        .startLine() + ")"
+                                                        : "the manual transaction on this connection")
                                 + ": it fails with SQLSTATE 25P02 and releases nothing, a ROLLBACK does not release a"
                                 + " session-level lock either, and the lock stays held until the database session ends. "
                                 + (spring
