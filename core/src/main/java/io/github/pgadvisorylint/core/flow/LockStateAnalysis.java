@@ -76,6 +76,8 @@ public final class LockStateAnalysis {
     private final Map<String, MethodSummary> summaries = new HashMap<>();
     /** Keys of the methods some analysed call resolves to. */
     private final Set<String> called = new HashSet<>();
+    /** Of those, the methods some call of which is followed by more work in its caller ({@link #workFollows}). */
+    private final Set<String> carriedOn = new HashSet<>();
     /**
      * The transaction state of a pooled connection the configuration hands out with auto-commit off: a failed
      * statement aborts it (F18), but an unlock in it is not judged against a commit the code may never write.
@@ -170,13 +172,39 @@ public final class LockStateAnalysis {
         this.graph = new CallGraph(this.flows);
     }
 
+    /**
+     * @return whether a call, a statement or a lock event can run after {@code call} on a normal path of
+     *     {@code f} (the caller goes on to work after the callee returns), found by a walk of the graph
+     */
+    private static boolean workFollows(MethodFlow f, FlowNode call) {
+        boolean[] seen = new boolean[f.nodes().size()];
+        Deque<Integer> todo = new ArrayDeque<>(call.next());
+        while (!todo.isEmpty()) {
+            int n = todo.poll();
+            if (seen[n]) {
+                continue;
+            }
+            seen[n] = true;
+            FlowEvent.Kind kind = f.nodes().get(n).event().kind();
+            if (kind == FlowEvent.Kind.CALL || kind == FlowEvent.Kind.EXECUTE || kind == FlowEvent.Kind.LOCK) {
+                return true;
+            }
+            todo.addAll(f.nodes().get(n).next());
+        }
+        return false;
+    }
+
     /** @return the findings of every method, sorted by where they are reported, and the covered acquisitions */
     public Result run() {
         List<MethodFlow> relevant = relevant();
         for (MethodFlow f : relevant) {
             for (FlowNode n : f.nodes()) {
                 if (n.event().kind() == FlowEvent.Kind.CALL) {
-                    graph.resolve(n.event().callee()).forEach(target -> called.add(target.key()));
+                    List<MethodFlow> targets = graph.resolve(n.event().callee());
+                    targets.forEach(target -> called.add(target.key()));
+                    if (!targets.isEmpty() && workFollows(f, n)) {
+                        targets.forEach(target -> carriedOn.add(target.key()));
+                    }
                 }
             }
         }
@@ -1956,6 +1984,10 @@ public final class LockStateAnalysis {
             if (!called.contains(flow.key())) {
                 return; // no caller here: a failure swallowed and followed by work in this method is the shape
                 // analysis's
+            }
+            if (!carriedOn.contains(flow.key())) {
+                return; // no caller does anything after the call: the work is this method's (a callback it runs
+                // only when the lock was taken), and its own paths judge it
             }
             for (PathState s : in.get(MethodFlow.EXIT)) {
                 if ("false".equals(s.bools().get("$return"))) {

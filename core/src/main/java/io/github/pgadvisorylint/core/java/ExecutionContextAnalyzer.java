@@ -134,7 +134,7 @@ final class ExecutionContextAnalyzer {
         String what = call instanceof MethodCallExpr m
                 ? m.getScope().map(s -> s + ".").orElse("") + m.getNameAsString() + "(...)"
                 : "the helper";
-        if (b == TransactionBoundary.JOINS_CALLER) {
+        if (b == TransactionBoundary.JOINS_CALLER || b == TransactionBoundary.JOINS_CALLER_UNLESS_INHERITED) {
             if (caller.state() == TransactionState.UNKNOWN) {
                 return with(
                         inner,
@@ -142,6 +142,16 @@ final class ExecutionContextAnalyzer {
                         inner.transactionEvidence(),
                         inner.transactionRegion(),
                         caller.boundary());
+            }
+            if (b == TransactionBoundary.JOINS_CALLER_UNLESS_INHERITED
+                    && caller.state() != TransactionState.IN_TRANSACTION) {
+                // the helper may start a transaction of its own (an inherited @Transactional this file cannot see)
+                return with(
+                        inner,
+                        TransactionState.UNKNOWN,
+                        inner.transactionEvidence(),
+                        inner.transactionRegion(),
+                        TransactionBoundary.OWN);
             }
             if (caller.boundary() == TransactionBoundary.NEW_UNLESS_CALLER) {
                 return with(
@@ -185,6 +195,7 @@ final class ExecutionContextAnalyzer {
                                 TransactionBoundary.OWN);
             default:
                 return caller.boundary() == TransactionBoundary.JOINS_CALLER
+                                || caller.boundary() == TransactionBoundary.JOINS_CALLER_UNLESS_INHERITED
                         ? inner
                         : with(
                                 inner,

@@ -1,7 +1,9 @@
 package io.github.pgadvisorylint.core.java;
 
+import com.github.javaparser.ast.CompilationUnit;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.expr.AnnotationExpr;
@@ -20,6 +22,7 @@ import com.github.javaparser.ast.stmt.BlockStmt;
 import com.github.javaparser.ast.stmt.ExpressionStmt;
 import com.github.javaparser.ast.stmt.ReturnStmt;
 import com.github.javaparser.ast.stmt.Statement;
+import com.github.javaparser.ast.type.ClassOrInterfaceType;
 import io.github.pgadvisorylint.core.api.ApiCatalog;
 import io.github.pgadvisorylint.core.api.Role;
 import io.github.pgadvisorylint.core.model.TransactionBoundary;
@@ -202,6 +205,14 @@ final class SpringTransactions {
         }
         AnnotationExpr own = transactional(m).orElse(null);
         AnnotationExpr a = own != null ? own : transactional(type).orElse(null);
+        // an override of a project type declared elsewhere may inherit a @Transactional this file cannot see
+        boolean mayInherit = false;
+        if (a == null) {
+            Optional<AnnotationExpr> inherited = inheritedTransactional(m, type, 0);
+            mayInherit = inherited == null;
+            own = inherited == null ? null : inherited.orElse(null);
+            a = own;
+        }
         String where = "method " + m.getNameAsString() + "()";
         String bypass = null;
         boolean supports = false;
@@ -271,7 +282,17 @@ final class SpringTransactions {
         if (!managed) {
             return Tx.UNKNOWN;
         }
-        return joins(m, bypass, supports, depth, visiting);
+        Tx joined = joins(m, bypass, supports, depth, visiting);
+        if (!mayInherit || joined.state() == TransactionState.IN_TRANSACTION) {
+            return joined;
+        }
+        return joined.boundary() == TransactionBoundary.JOINS_CALLER
+                ? new Tx(
+                        joined.state(),
+                        joined.evidence(),
+                        joined.region(),
+                        TransactionBoundary.JOINS_CALLER_UNLESS_INHERITED)
+                : Tx.UNKNOWN;
     }
 
     /** A call of the method from its own object whose caller runs without a transaction: the proxy is bypassed. */
@@ -426,6 +447,75 @@ final class SpringTransactions {
                 .orElse(false);
     }
 
+    /** {@code java.lang} types a class can extend or implement without an import. */
+    private static final Set<String> JAVA_LANG_SUPERTYPES =
+            Set.of("Object", "Runnable", "AutoCloseable", "Comparable", "Iterable", "Cloneable", "Thread", "Record");
+
+    /**
+     * The {@code @Transactional} a method inherits: Spring finds the annotation on the methods it overrides and on
+     * its class's super types too (Spring Framework reference, "Using @Transactional": annotations are searched
+     * through the type hierarchy, and {@code @Transactional} is {@code @Inherited}). Super types are looked up in
+     * the method's file.
+     *
+     * @return the annotation of an overridden method or of a super type declared in this file; empty when there
+     *     is none; null when the method is an {@code @Override} of a project type this file does not declare,
+     *     whose annotations are not known here
+     */
+    private static Optional<AnnotationExpr> inheritedTransactional(
+            MethodDeclaration m, TypeDeclaration<?> type, int depth) {
+        if (depth > MAX_DEPTH
+                || !(type instanceof ClassOrInterfaceDeclaration c)
+                || type.findCompilationUnit().isEmpty()) {
+            return Optional.empty();
+        }
+        CompilationUnit unit = type.findCompilationUnit().get();
+        List<ClassOrInterfaceType> supers = new ArrayList<>(c.getExtendedTypes());
+        supers.addAll(c.getImplementedTypes());
+        boolean unseen = false;
+        for (ClassOrInterfaceType t : supers) {
+            String name = t.getNameAsString();
+            Optional<ClassOrInterfaceDeclaration> decl = unit.findFirst(
+                    ClassOrInterfaceDeclaration.class, d -> d.getNameAsString().equals(name));
+            if (decl.isEmpty()) {
+                unseen |= !fromTheJdk(t, unit);
+                continue;
+            }
+            for (MethodDeclaration sm : decl.get().getMethodsByName(m.getNameAsString())) {
+                Optional<AnnotationExpr> a =
+                        sm.getParameters().size() == m.getParameters().size() ? transactional(sm) : Optional.empty();
+                if (a.isPresent()) {
+                    return a;
+                }
+            }
+            Optional<AnnotationExpr> onType = transactional(decl.get());
+            if (onType.isPresent()) {
+                return onType;
+            }
+            Optional<AnnotationExpr> up = inheritedTransactional(m, decl.get(), depth + 1);
+            if (up == null) {
+                unseen = true;
+            } else if (up.isPresent()) {
+                return up;
+            }
+        }
+        return unseen && m.getAnnotationByName("Override").isPresent() ? null : Optional.empty();
+    }
+
+    /** @return whether a super type is the JDK's: {@code java.lang}, or imported from {@code java.} */
+    private static boolean fromTheJdk(ClassOrInterfaceType t, CompilationUnit unit) {
+        String name = t.getNameWithScope();
+        if (name.startsWith("java.")) {
+            return true;
+        }
+        if (!name.contains(".") && JAVA_LANG_SUPERTYPES.contains(name)) {
+            return true;
+        }
+        return unit.getImports().stream()
+                .anyMatch(i -> !i.isAsterisk()
+                        && i.getNameAsString().startsWith("java.")
+                        && i.getNameAsString().endsWith("." + name));
+    }
+
     /** The {@code @Transactional} annotation (Spring's, JTA's or any other of that name) of a method or type. */
     static Optional<AnnotationExpr> transactional(NodeWithAnnotations<?> owner) {
         return owner.getAnnotations().stream()
@@ -440,7 +530,7 @@ final class SpringTransactions {
      * What the lock-state analysis needs to know of a method's own transaction (core.flow): when Spring's
      * proxy runs a call of it in one, {@code transactional}, and {@code readOnly} when that transaction
      * writes nothing. The method's {@code @Transactional} counts, else its class's for a public instance
-     * method; never for a private or static one; not with {@code SUPPORTS} (the caller decides),
+     * method, else one it inherits from a super type of its file; never for a private or static one; not with {@code SUPPORTS} (the caller decides),
      * {@code NOT_SUPPORTED} or {@code NEVER}.
      *
      * @param c a method or constructor
@@ -453,6 +543,12 @@ final class SpringTransactions {
         Optional<AnnotationExpr> a = transactional(c);
         if (a.isEmpty() && c.isPublic()) {
             a = c.findAncestor(TypeDeclaration.class).flatMap(t -> transactional((TypeDeclaration<?>) t));
+        }
+        if (a.isEmpty()
+                && c instanceof MethodDeclaration m
+                && m.getParentNode().orElse(null) instanceof TypeDeclaration<?> type) {
+            Optional<AnnotationExpr> inherited = inheritedTransactional(m, type, 0);
+            a = inherited == null ? Optional.empty() : inherited; // not known: not taken to be transactional
         }
         Propagation p = a.map(SpringTransactions::propagation).orElse(null);
         if (p == null || p == Propagation.SUPPORTS || p == Propagation.NOT_SUPPORTED || p == Propagation.NEVER) {

@@ -19,6 +19,13 @@ public enum TransactionBoundary {
      */
     JOINS_CALLER,
     /**
+     * As {@link #JOINS_CALLER}, for a method that overrides a method of a project type declared in another
+     * file, whose {@code @Transactional} (if any) applies to it too: a caller in a transaction decides it, a
+     * caller without one does not (the method may start its own), and the state stays
+     * {@link TransactionState#UNKNOWN} there.
+     */
+    JOINS_CALLER_UNLESS_INHERITED,
+    /**
      * A {@code REQUIRED} (or {@code NESTED}) boundary that holds nothing but the lock: it joins the
      * caller's transaction if there is one; otherwise it starts one that commits, releasing the lock,
      * when the method returns. The state is {@link TransactionState#IN_TRANSACTION} until a call
