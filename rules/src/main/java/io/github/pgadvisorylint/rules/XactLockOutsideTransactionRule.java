@@ -51,7 +51,9 @@ public final class XactLockOutsideTransactionRule extends AbstractRule {
                     : List.of(new RelatedLocation(
                             site.execution().transactionRegion(),
                             site.execution().transactionEvidence()));
-            if (state == TransactionState.AUTOCOMMIT) {
+            if (state == TransactionState.AUTOCOMMIT && !context.model().inCallersTransaction(site)) {
+                // (the lock-state paths can know better: every caller in a transaction, or a pool whose
+                // configuration turns auto-commit off)
                 context.report(
                         Severity.ERROR,
                         site,

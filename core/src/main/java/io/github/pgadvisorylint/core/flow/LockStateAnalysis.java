@@ -102,7 +102,9 @@ public final class LockStateAnalysis {
      *                   (a parameter, a field, a returned connection): their release is someone else's
      * @param leftOut    the methods given up, sorted by where they are declared
      * @param inCallersTransaction ids of the lock sites executed only by methods every run of which is in a
-     *                   transaction, their own or their callers' ({@link CallingContexts})
+     *                   transaction, their own or their callers' ({@link CallingContexts}), and of the
+     *                   transaction-level ones whose every path finds a transaction open on their connection
+     *                   (a pool the configuration hands out with auto-commit off among them)
      */
     public record Result(
             List<PathFinding> findings,
@@ -245,6 +247,8 @@ public final class LockStateAnalysis {
         Map<String, PathFinding> out = new TreeMap<>();
         Set<String> covered = new TreeSet<>();
         Set<String> handedOver = new TreeSet<>();
+        Set<String> xactInTransaction = new TreeSet<>();
+        Set<String> xactOutside = new TreeSet<>();
         for (MethodFlow f : relevant) {
             Run r = last.get(f);
             if (dirty.contains(f)) {
@@ -260,6 +264,8 @@ public final class LockStateAnalysis {
                 r.check(out);
                 covered.addAll(r.acquiredHere.keySet());
                 handedOver.addAll(r.handedOver);
+                xactInTransaction.addAll(r.xactInTransaction);
+                xactOutside.addAll(r.xactOutside);
             }
         }
         List<PathFinding> findings = new ArrayList<>(out.values());
@@ -274,7 +280,12 @@ public final class LockStateAnalysis {
         }
         gaveUp.sort(Comparator.comparing(LeftOut::region).thenComparing(LeftOut::method));
         Bounds bounds = new Bounds(flows.size(), copies, relevant.size(), gaveUp.size(), rounds);
-        return new Result(findings, covered, handedOver, gaveUp, inCallersTransaction(), bounds);
+        // transaction-level locks every path of which found a transaction open on their connection (the pool's
+        // configured one among them), whatever the syntax shapes said of the site
+        xactInTransaction.removeAll(xactOutside);
+        Set<String> inTransaction = new TreeSet<>(inCallersTransaction());
+        inTransaction.addAll(xactInTransaction);
+        return new Result(findings, covered, handedOver, gaveUp, Collections.unmodifiableSet(inTransaction), bounds);
     }
 
     /** @return ids of the lock sites that only methods always run in a transaction execute */
@@ -468,6 +479,10 @@ public final class LockStateAnalysis {
         final Map<Integer, Set<String>> failedAtWork = new TreeMap<>();
         final List<PathFinding> workFindings = new ArrayList<>();
         final Set<String> handedOver = new TreeSet<>();
+        /** Transaction-level sites run here on a connection with a transaction open, and without one. */
+        final Set<String> xactInTransaction = new TreeSet<>();
+
+        final Set<String> xactOutside = new TreeSet<>();
         /** What later nodes can still observe: facts nobody reads again are dropped from the states. */
         final Downstream downstream;
         /** Failed try-locks dropped from states on a way to the exceptional exit: still in the summary. */
@@ -1490,6 +1505,9 @@ public final class LockStateAnalysis {
          * entry of the summary for the caller to judge with its own state.
          */
         private void xactLock(FlowNode node, PathState s, String c, LockSite site, String via) {
+            if (via == null) {
+                (c != null && s.tx().containsKey(c) ? xactInTransaction : xactOutside).add(site.id());
+            }
             if (c == null
                     || s.tx().containsKey(c)
                     || (c.startsWith("this") && flow.modifiers().contains("transactional"))
@@ -1552,7 +1570,30 @@ public final class LockStateAnalysis {
                     continue;
                 }
                 for (String a : e.args()) {
-                    if (a != null && c.equals(s.resolve(a))) {
+                    if (a != null && c.equals(s.resolve(a)) && mayBeginTransaction(e)) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
+        /**
+         * @return false when every method the call can run is of the project and neither turns autocommit off,
+         *     begins a transaction, nor hands anything on to another call; true otherwise
+         */
+        private boolean mayBeginTransaction(FlowEvent call) {
+            List<MethodFlow> targets = graph.resolve(call.callee());
+            if (targets.isEmpty()) {
+                return true;
+            }
+            for (MethodFlow t : targets) {
+                for (FlowNode n : t.nodes()) {
+                    FlowEvent.Kind k = n.event().kind();
+                    if (k == FlowEvent.Kind.AUTOCOMMIT
+                            || k == FlowEvent.Kind.BEGIN
+                            || (k == FlowEvent.Kind.CALL
+                                    && n.event().args().stream().anyMatch(a -> a != null))) {
                         return true;
                     }
                 }

@@ -422,7 +422,9 @@ public final class LockModel {
     /**
      * @param site a site of this model
      * @return true when every run of the site is inside a transaction, its method's own or, through every
-     *     call the scanned code makes of that method, its callers' (the lock-state analysis' calling contexts)
+     *     call the scanned code makes of that method, its callers' (the lock-state analysis' calling contexts);
+     *     for a transaction-level lock also when every path finds a transaction open on its connection (one a
+     *     pool hands out with auto-commit off, by the project's configuration)
      */
     public boolean inCallersTransaction(LockSite site) {
         return inCallersTransaction.contains(site.id());
