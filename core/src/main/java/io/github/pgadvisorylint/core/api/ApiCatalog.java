@@ -629,6 +629,10 @@ public final class ApiCatalog {
         t.add(ApiFamily.R2DBC, Set.of("DatabaseClient"), 1, 1, ExecutionApi.R2DBC, roles(PREPARES_SQL), "sql");
         t.add(ApiFamily.R2DBC, Set.of("Statement", "GenericExecuteSpec"), roles(BINDS_PARAMETER), "bind", "bindNull");
         t.add(ApiFamily.R2DBC, Set.of("DatabaseClient"), roles(PINS_CONNECTION), "inConnection", "inConnectionMany");
+        // an R2DBC connection's own transaction (R2DBC SPI 1.0, "Transactions"): begin, then commit or roll back
+        t.add(ApiFamily.R2DBC, Set.of("Connection"), 0, 1, null, roles(BEGINS_TRANSACTION), "beginTransaction");
+        t.add(ApiFamily.R2DBC, Set.of("Connection"), 0, 0, null, roles(COMMITS), "commitTransaction");
+        t.add(ApiFamily.R2DBC, Set.of("Connection"), 0, 0, null, roles(ROLLS_BACK), "rollbackTransaction");
 
         // Vert.x SQL client
         t.add(

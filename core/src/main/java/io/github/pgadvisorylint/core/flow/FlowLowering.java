@@ -96,6 +96,8 @@ public final class FlowLowering {
     private static final Set<ApiFamily> ON_CONNECTION = EnumSet.of(ApiFamily.JDBC, ApiFamily.SPRING_JDBC);
     /** The library whose parameter setters are not treated as throwing. */
     private static final Set<ApiFamily> JDBC = EnumSet.of(ApiFamily.JDBC);
+
+    private static final Set<ApiFamily> R2DBC = EnumSet.of(ApiFamily.R2DBC);
     /** Largest graph lowered for one method; a larger one is left out (the rules stay silent on it). */
     static final int MAX_NODES = 20_000;
     /** JDK in-memory types whose calls are not treated as throwing (recording a claim in a set, a counter). */
@@ -145,6 +147,44 @@ public final class FlowLowering {
 
     /** Their single abstract methods. */
     private static final Set<String> CALLBACK_METHODS = Set.of("run", "call", "get", "apply", "accept", "test");
+
+    /** Reactor's publisher types (a static call on them starts a chain; a variable of them is one). */
+    private static final Set<String> REACTOR_TYPES = Set.of("Mono", "Flux");
+
+    /** Static Reactor sources whose lambda runs when the chain is subscribed: its body is inlined. */
+    private static final Set<String> INLINED_SOURCES = Set.of("defer", "fromCallable", "fromRunnable", "fromSupplier");
+
+    /** Reactor operators whose one-parameter lambda runs after the upstream, in the chain: inlined. */
+    private static final Set<String> INLINED_OPERATORS = Set.of(
+            "flatMap",
+            "flatMapMany",
+            "concatMap",
+            "flatMapSequential",
+            "switchMap",
+            "delayUntil",
+            "zipWhen",
+            "doOnNext",
+            "doOnSuccess");
+
+    /** Reactor operators that run a publisher after the upstream completes. */
+    private static final Set<String> SEQUENCE_OPERATORS = Set.of("then", "thenMany", "thenEmpty", "concatWith", "and");
+
+    /** Reactor operators that catch the upstream's error signal. */
+    private static final Set<String> ERROR_HANDLERS =
+            Set.of("onErrorResume", "onErrorReturn", "onErrorComplete", "doOnError");
+
+    /** Operator names only Reactor's publishers have: a chain holding one is Reactor's. */
+    private static final Set<String> REACTOR_ONLY_OPERATORS = Set.of(
+            "usingWhen",
+            "thenMany",
+            "flatMapMany",
+            "thenReturn",
+            "doFinally",
+            "onErrorResume",
+            "then",
+            "subscribeOn",
+            "publishOn",
+            "thenEmpty");
 
     private final List<MethodFlow> out = new ArrayList<>();
     /** The method, constructor or initializer whose body and nested lambdas are being lowered. */
@@ -314,7 +354,11 @@ public final class FlowLowering {
     private record End(int node, int slot) {}
 
     /** A pending {@code finally} action: a block, or the closes of try-with-resources. */
-    private record Finally(BlockStmt block, List<String> closes, int handler, int depth) {}
+    /**
+     * Code run on every way out of a region: a {@code finally} block, the closes of try-with-resources, or an
+     * expression (a Reactor cleanup lambda's body, {@link Expression}); the handler its exceptions go to.
+     */
+    private record Finally(BlockStmt block, List<String> closes, Expression expression, int handler, int depth) {}
 
     /** What a {@code break} or {@code continue} can leave. */
     private enum JumpKind {
@@ -701,6 +745,9 @@ public final class FlowLowering {
                 if (f.block != null) {
                     return statement(f.block, ends);
                 }
+                if (f.expression != null) {
+                    return value(f.expression, ends).ends;
+                }
                 List<End> cur = ends;
                 for (int i = f.closes.size() - 1; i >= 0; i--) {
                     String[] typed = f.closes.get(i).split(" ", -1);
@@ -728,7 +775,7 @@ public final class FlowLowering {
         private List<End> tryStatement(TryStmt t, List<End> ends) {
             List<End> cur = ends;
             if (t.getFinallyBlock().isPresent()) {
-                Finally f = new Finally(t.getFinallyBlock().get(), null, handlers.peek(), finallies.size());
+                Finally f = new Finally(t.getFinallyBlock().get(), null, null, handlers.peek(), finallies.size());
                 return withFinally(f, cur, e -> catches(t, e));
             }
             return catches(t, cur);
@@ -811,7 +858,7 @@ public final class FlowLowering {
             String close = declared == null || declared.equals("var") || declared.endsWith("Connection")
                     ? name
                     : declared + " " + name;
-            Finally f = new Finally(null, List.of(close), handlers.peek(), finallies.size());
+            Finally f = new Finally(null, List.of(close), null, handlers.peek(), finallies.size());
             return withFinally(f, cur, e -> resources(t, i + 1, e));
         }
 
@@ -960,6 +1007,10 @@ public final class FlowLowering {
         }
 
         private Value call(MethodCallExpr m, List<End> ends) {
+            Value reactive = reactive(m, ends);
+            if (reactive != null) {
+                return reactive;
+            }
             String name = m.getNameAsString();
             List<End> cur = ends;
             String receiver = null;
@@ -1021,6 +1072,29 @@ public final class FlowLowering {
                 lockResults.add(tmp);
                 FlowEvent lock = new FlowEvent(FlowEvent.Kind.LOCK, tmp, receiver, sites, null, null, false);
                 return new Value(step(lock, m, cur, true), tmp);
+            }
+            if (sites.isEmpty() && receiver != null && receiverType != null) {
+                // an R2DBC connection's transaction, from the catalog
+                Set<Role> roles = API.roles(receiverType, name, args.size(), R2DBC);
+                if (roles.contains(Role.BEGINS_TRANSACTION)) {
+                    return new Value(step(FlowEvent.on(FlowEvent.Kind.BEGIN, receiver), m, cur, true), receiver);
+                }
+                if (roles.contains(Role.COMMITS) || roles.contains(Role.ROLLS_BACK)) {
+                    return new Value(
+                            step(
+                                    new FlowEvent(
+                                            FlowEvent.Kind.END,
+                                            null,
+                                            receiver,
+                                            null,
+                                            null,
+                                            null,
+                                            roles.contains(Role.ROLLS_BACK)),
+                                    m,
+                                    cur,
+                                    true),
+                            receiver);
+                }
             }
             if (sites.isEmpty()) {
                 switch (name) {
@@ -1147,6 +1221,242 @@ public final class FlowLowering {
             callee.add("*." + name + "/" + args.size());
             FlowEvent event = new FlowEvent(FlowEvent.Kind.CALL, tmp, receiver, sites, callee, args, false);
             return new Value(step(event, m, cur, !benign), tmp);
+        }
+
+        // ---------------------------------------------------------------- Reactor (and RxJava) chains
+
+        /**
+         * Lowers a Reactor operator whose lambdas run as part of the chain, in the order the chain runs them
+         * when subscribed (Reactor reference, "Which operator do I need?"): {@code Mono/Flux.usingWhen(resource,
+         * r -> body, cleanup)} as try-with-resources over the resource (a {@code ConnectionFactory.create()} opens a
+         * connection; {@code Connection::close} or a cleanup lambda runs on every way out); {@code flatMap} and its
+         * kin, {@code Mono.defer}/{@code fromCallable}, with their lambda's body inlined after the upstream;
+         * {@code doFinally} as a finally; {@code onErrorResume}, {@code onErrorReturn}, {@code onErrorComplete} and
+         * {@code doOnError} as a catch of the upstream's failures. Only chains recognisably Reactor's (a
+         * {@code Mono}/{@code Flux} root, or an operator only Reactor has) and expression lambdas (or
+         * {@code { return expr; }}) are lowered so; everything else is an ordinary call.
+         *
+         * @return the lowered value, or null when {@code m} is not such an operator
+         */
+        private Value reactive(MethodCallExpr m, List<End> ends) {
+            String name = m.getNameAsString();
+            Expression scope = m.getScope().orElse(null);
+            boolean staticReactor = scope instanceof NameExpr n
+                    && REACTOR_TYPES.contains(n.getNameAsString())
+                    && !locals.contains(n.getNameAsString());
+            if (staticReactor
+                    && (name.equals("usingWhen") || name.equals("using"))
+                    && m.getArguments().size() >= 3) {
+                return usingWhen(m, ends);
+            }
+            if (staticReactor
+                    && INLINED_SOURCES.contains(name)
+                    && m.getArguments().size() == 1) {
+                Expression body = inlineBody(m.getArgument(0), 0);
+                return body == null ? null : new Value(value(body, ends).ends, null);
+            }
+            if (scope == null || !reactorChain(scope)) {
+                return null;
+            }
+            if (INLINED_OPERATORS.contains(name) && m.getArguments().size() == 1) {
+                Expression body = inlineBody(m.getArgument(0), 1);
+                if (body == null) {
+                    return null;
+                }
+                Value up = value(scope, ends);
+                List<End> cur = bindParameter((LambdaExpr) m.getArgument(0), up.path, up.ends);
+                Value v = value(body, cur);
+                // the operator can fail downstream of the body (an error signal), like a call
+                String tmp = temp();
+                return new Value(
+                        step(
+                                new FlowEvent(FlowEvent.Kind.CALL, tmp, null, null, List.of(), List.of(), false),
+                                m,
+                                v.ends,
+                                true),
+                        v.path);
+            }
+            if (SEQUENCE_OPERATORS.contains(name) && m.getArguments().size() <= 1) {
+                // upstream, then the argument publisher, which can fail (an error signal goes downstream)
+                Value up = value(scope, ends);
+                if (m.getArguments().isEmpty()) {
+                    return new Value(up.ends, null); // then(): the upstream's completion, nothing that can fail
+                }
+                Expression a = m.getArgument(0);
+                boolean fails = a instanceof MethodCallExpr err
+                        && err.getNameAsString().equals("error")
+                        && err.getScope().orElse(null) instanceof NameExpr n
+                        && REACTOR_TYPES.contains(n.getNameAsString());
+                List<End> cur = value(a, up.ends).ends;
+                List<End> after = step(
+                        new FlowEvent(FlowEvent.Kind.CALL, temp(), null, null, List.of(), List.of(), false),
+                        m,
+                        cur,
+                        true);
+                return new Value(fails ? List.of() : after, null); // Mono.error(e) never completes
+            }
+            if (name.equals("doFinally") && m.getArguments().size() == 1) {
+                Expression body = inlineBody(m.getArgument(0), 1);
+                if (body == null) {
+                    return null;
+                }
+                Finally f = new Finally(null, null, body, handlers.peek(), finallies.size());
+                String[] path = new String[1];
+                List<End> out = withFinally(f, ends, e -> {
+                    Value up = value(scope, e);
+                    path[0] = up.path;
+                    return up.ends;
+                });
+                return new Value(out, path[0]);
+            }
+            if (ERROR_HANDLERS.contains(name)) {
+                Expression handler = m.getArguments().isEmpty()
+                        ? null
+                        : m.getArguments().get(m.getArguments().size() - 1);
+                Expression body = handler instanceof LambdaExpr ? inlineBody(handler, 1) : null;
+                if (handler instanceof LambdaExpr && body == null) {
+                    return null;
+                }
+                int dispatch = add(FlowEvent.NOTHING, null);
+                handlers.push(dispatch);
+                Value up;
+                try {
+                    up = value(scope, ends);
+                } finally {
+                    handlers.pop();
+                }
+                List<End> out = new ArrayList<>(up.ends);
+                List<End> caught = List.of(new End(dispatch, 0));
+                if (body != null) {
+                    caught = bindParameter((LambdaExpr) handler, null, caught);
+                    caught = value(body, caught).ends;
+                }
+                if (name.equals("doOnError")) {
+                    link(caught, handlers.peek()); // it only looks: the error goes on downstream
+                } else {
+                    out.addAll(caught);
+                }
+                return new Value(out, up.path);
+            }
+            return null;
+        }
+
+        /** {@code Mono/Flux.usingWhen(resource, r -> body, cleanup, ...)} (and {@code using}) as try-with-resources. */
+        private Value usingWhen(MethodCallExpr m, List<End> ends) {
+            Expression resource = m.getArgument(0);
+            Expression body = inlineBody(m.getArgument(1), 1);
+            Expression cleanup = m.getArgument(2);
+            boolean closes = cleanup instanceof MethodReferenceExpr r
+                    && r.getIdentifier().equals("close");
+            Expression cleanupBody = cleanup instanceof LambdaExpr ? inlineBody(cleanup, 1) : null;
+            if (body == null || (!closes && cleanupBody == null)) {
+                return null;
+            }
+            if (m.getNameAsString().equals("using")) {
+                resource = inlineBody(resource, 0); // using(() -> resource, ...): the supplier's value
+                if (resource == null) {
+                    return null;
+                }
+            }
+            List<End> cur = ends;
+            String res;
+            if (resource instanceof MethodCallExpr create
+                    && create.getNameAsString().equals("create")
+                    && create.getArguments().isEmpty()
+                    && create.getScope().isPresent()) {
+                // ConnectionFactory.create(): a connection of its own, from a pool when the factory is one
+                cur = value(create.getScope().get(), cur).ends;
+                String factory = typeOf(create.getScope().get());
+                ConnectionKind kind = factory == null
+                        ? ConnectionKind.UNKNOWN
+                        : API.connectionKind(factory)
+                                .map(k -> k == ConnectionSource.UNPOOLED
+                                        ? ConnectionKind.UNPOOLED
+                                        : ConnectionKind.POOLED)
+                                .orElse(ConnectionKind.UNKNOWN);
+                res = temp();
+                cur = step(
+                        new FlowEvent(FlowEvent.Kind.OPEN, res, null, null, List.of(kind.name()), null, false),
+                        create,
+                        cur,
+                        true);
+            } else {
+                Value r = value(resource, cur);
+                cur = r.ends;
+                res = r.path;
+            }
+            LambdaExpr use = (LambdaExpr) m.getArgument(1);
+            String p = use.getParameters().get(0).getNameAsString();
+            cur = bindParameter(use, res, cur);
+            if (resource instanceof MethodCallExpr create
+                    && create.getNameAsString().equals("create")) {
+                types.put(p, "Connection"); // the R2DBC connection the factory made
+            }
+            if (cleanup instanceof LambdaExpr l && !l.getParameters().isEmpty()) {
+                cur = bindParameter(l, res, cur);
+            }
+            Finally f = closes
+                    ? new Finally(null, List.of(p), null, handlers.peek(), finallies.size())
+                    : new Finally(null, null, cleanupBody, handlers.peek(), finallies.size());
+            List<End> out = withFinally(f, cur, e -> value(body, e).ends);
+            return new Value(out, null);
+        }
+
+        /**
+         * @return the expression a lambda of {@code arity} parameters evaluates (its expression body, or the
+         *     expression of a body that is one {@code return}), else null
+         */
+        private Expression inlineBody(Expression e, int arity) {
+            if (!(e instanceof LambdaExpr l) || l.getParameters().size() != arity) {
+                return null;
+            }
+            if (l.getExpressionBody().isPresent()) {
+                return l.getExpressionBody().get();
+            }
+            if (l.getBody() instanceof BlockStmt b
+                    && b.getStatements().size() == 1
+                    && b.getStatement(0) instanceof ReturnStmt r
+                    && r.getExpression().isPresent()) {
+                return r.getExpression().get();
+            }
+            return null;
+        }
+
+        /** Makes the lambda's parameters locals of this method, the first one bound to {@code value}. */
+        private List<End> bindParameter(LambdaExpr l, String value, List<End> ends) {
+            for (Parameter p : l.getParameters()) {
+                locals.add(p.getNameAsString());
+                types.remove(p.getNameAsString());
+            }
+            if (l.getParameters().isEmpty()) {
+                return ends;
+            }
+            return step(FlowEvent.assign(l.getParameters().get(0).getNameAsString(), value), null, ends, false);
+        }
+
+        /** @return whether the chain under {@code e} is recognisably Reactor's */
+        private boolean reactorChain(Expression e) {
+            Expression cur = e;
+            for (int depth = 0; depth < 64; depth++) {
+                if (cur instanceof MethodCallExpr c) {
+                    if (REACTOR_ONLY_OPERATORS.contains(c.getNameAsString())) {
+                        return true;
+                    }
+                    if (c.getScope().isEmpty()) {
+                        return false;
+                    }
+                    cur = c.getScope().get();
+                } else if (cur instanceof NameExpr n) {
+                    String t = types.get(n.getNameAsString());
+                    return (REACTOR_TYPES.contains(n.getNameAsString()) && !locals.contains(n.getNameAsString()))
+                            || (t != null && REACTOR_TYPES.contains(t));
+                } else if (cur instanceof EnclosedExpr en) {
+                    cur = en.getInner();
+                } else {
+                    return false;
+                }
+            }
+            return false;
         }
 
         /**

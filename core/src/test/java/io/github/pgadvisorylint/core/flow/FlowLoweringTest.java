@@ -138,4 +138,70 @@ class FlowLoweringTest {
         }
         return false;
     }
+
+    @Test
+    void aReactorUsingWhenIsLoweredAsTryWithResourcesWithItsLambdaInline() {
+        MethodFlow flow = lower("""
+                class A {
+                    io.r2dbc.pool.ConnectionPool pool;
+                    reactor.core.publisher.Mono<Void> run(reactor.core.publisher.Mono<Void> work) {
+                        return Mono.usingWhen(
+                                pool.create(),
+                                c -> Mono.from(c.createStatement("SELECT pg_advisory_lock(1)").execute())
+                                        .then(work)
+                                        .then(Mono.from(c.createStatement("SELECT pg_advisory_unlock(1)").execute())),
+                                Connection::close);
+                    }
+                }
+                """).get(0);
+        List<FlowEvent.Kind> kinds = flow.nodes().stream()
+                .map(n -> n.event().kind())
+                .filter(k -> k != FlowEvent.Kind.NOP && k != FlowEvent.Kind.ASSIGN)
+                .toList();
+        assertThat(kinds)
+                .as("the connection opened, the lock, the work that can fail, the unlock, the close on each way out")
+                .containsSubsequence(
+                        FlowEvent.Kind.OPEN,
+                        FlowEvent.Kind.LOCK,
+                        FlowEvent.Kind.CALL,
+                        FlowEvent.Kind.LOCK,
+                        FlowEvent.Kind.CLOSE);
+        assertThat(kinds.stream().filter(k -> k == FlowEvent.Kind.CLOSE)).hasSize(2);
+        FlowNode work = flow.nodes().stream()
+                .filter(n -> n.event().kind() == FlowEvent.Kind.CALL)
+                .findFirst()
+                .orElseThrow();
+        assertThat(work.onException())
+                .as("a failed work goes to the close, not around it")
+                .isNotEmpty();
+        assertThat(flow.nodes())
+                .as("the lambda is inline: no graph of its own is needed")
+                .noneMatch(n -> n.event().path() != null && n.event().path().startsWith("$fn:"));
+    }
+
+    @Test
+    void onErrorResumeCatchesTheUpstreamAndMonoErrorNeverCompletes() {
+        MethodFlow flow = lower("""
+                class A {
+                    reactor.core.publisher.Mono<Void> run(io.r2dbc.spi.Connection c, reactor.core.publisher.Mono<Void> work) {
+                        return Mono.from(c.createStatement("SELECT pg_advisory_lock(1)").execute())
+                                .then(work)
+                                .onErrorResume(e -> Mono.from(c.createStatement("SELECT pg_advisory_unlock(1)").execute())
+                                        .then(Mono.error(e)));
+                    }
+                }
+                """).get(0);
+        FlowNode work = flow.nodes().stream()
+                .filter(n -> n.event().kind() == FlowEvent.Kind.CALL)
+                .findFirst()
+                .orElseThrow();
+        FlowNode handler = flow.nodes().get(work.onException().get(0));
+        assertThat(handler.event().kind()).as("the catch's dispatch").isEqualTo(FlowEvent.Kind.NOP);
+        FlowNode rethrow = flow.nodes().stream()
+                .filter(n -> n.event().kind() == FlowEvent.Kind.CALL && n != work)
+                .reduce((a, b) -> b)
+                .orElseThrow();
+        assertThat(rethrow.next()).as("Mono.error(e): no normal way on").isEmpty();
+        assertThat(rethrow.onException()).isNotEmpty();
+    }
 }
