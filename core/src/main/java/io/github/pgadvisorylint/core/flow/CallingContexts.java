@@ -31,8 +31,9 @@ import java.util.TreeSet;
  *       among its modifiers) runs every method it calls in that transaction (it is bound to the thread), unless
  *       the callee declares its own ({@code @Transactional} with any propagation) or runs elsewhere
  *       ({@code @Async}). Such a call calls a copy of the callee marked {@code transactional}, transitively up
- *       to {@link #MAX_DEPTH} calls deep; the copy's findings name the first caller found as the one whose
- *       context makes them a bug.
+ *       to {@link #MAX_DEPTH} calls deep; the copy's findings name the transactional caller at the top of
+ *       the chain (the method or framework call that opened the transaction) as the one whose context makes
+ *       them a bug.
  * </ol>
  *
  * A lambda handed to a framework method that runs it in a transaction of its own ({@link
@@ -217,7 +218,9 @@ final class CallingContexts {
                     }
                     copy = callee.derive(callee.name() + (readOnly ? "$readOnlyTx" : "$tx"), mods, callee.nodes());
                     copyOf.put(copyKey, copy);
-                    callers.put(copy.key(), new Caller(display(caller), n.region()));
+                    // a copy called from a copy runs in the transaction of the first one's caller: name that one
+                    Caller origin = callers.get(caller.key());
+                    callers.put(copy.key(), origin != null ? origin : new Caller(display(caller), n.region()));
                     depth.put(copy, d + 1);
                     work.add(copy);
                 }

@@ -1080,20 +1080,7 @@ public final class FlowLowering {
                     return new Value(step(FlowEvent.on(FlowEvent.Kind.BEGIN, receiver), m, cur, true), receiver);
                 }
                 if (roles.contains(Role.COMMITS) || roles.contains(Role.ROLLS_BACK)) {
-                    return new Value(
-                            step(
-                                    new FlowEvent(
-                                            FlowEvent.Kind.END,
-                                            null,
-                                            receiver,
-                                            null,
-                                            null,
-                                            null,
-                                            roles.contains(Role.ROLLS_BACK)),
-                                    m,
-                                    cur,
-                                    true),
-                            receiver);
+                    return new Value(endTransaction(receiver, roles.contains(Role.ROLLS_BACK), m, cur), receiver);
                 }
             }
             if (sites.isEmpty()) {
@@ -1154,20 +1141,7 @@ public final class FlowLowering {
                     }
                     case "commit", "rollback" -> {
                         if (receiver != null && m.getArguments().isEmpty()) {
-                            return new Value(
-                                    step(
-                                            new FlowEvent(
-                                                    FlowEvent.Kind.END,
-                                                    null,
-                                                    receiver,
-                                                    null,
-                                                    null,
-                                                    null,
-                                                    name.equals("rollback")),
-                                            m,
-                                            cur,
-                                            true),
-                                    null);
+                            return new Value(endTransaction(receiver, name.equals("rollback"), m, cur), null);
                         }
                     }
                     case "next" -> {
@@ -1221,6 +1195,12 @@ public final class FlowLowering {
             callee.add("*." + name + "/" + args.size());
             FlowEvent event = new FlowEvent(FlowEvent.Kind.CALL, tmp, receiver, sites, callee, args, false);
             return new Value(step(event, m, cur, !benign), tmp);
+        }
+
+        /** A commit or rollback of {@code connection}'s transaction: an {@code END} event that can throw. */
+        private List<End> endTransaction(String connection, boolean rollback, Node at, List<End> ends) {
+            return step(
+                    new FlowEvent(FlowEvent.Kind.END, null, connection, null, null, null, rollback), at, ends, true);
         }
 
         // ---------------------------------------------------------------- Reactor (and RxJava) chains

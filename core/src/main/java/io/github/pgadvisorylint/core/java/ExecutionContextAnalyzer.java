@@ -1,7 +1,6 @@
 package io.github.pgadvisorylint.core.java;
 
 import com.github.javaparser.ast.Node;
-import com.github.javaparser.ast.body.FieldDeclaration;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
@@ -24,6 +23,7 @@ import io.github.pgadvisorylint.core.model.TransactionState;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -521,27 +521,46 @@ final class ExecutionContextAnalyzer {
     }
 
     /** A template field or local initialised with {@code new JdbcTemplate(new SingleConnectionDataSource(...))}. */
-    private static boolean singleConnectionTemplate(MethodCallExpr exec) {
+    private boolean singleConnectionTemplate(MethodCallExpr exec) {
         String receiver = exec.getScope().map(Node::toString).orElse("");
         String name = receiver.startsWith("this.") ? receiver.substring(5) : receiver;
         TypeDeclaration<?> type = exec.findAncestor(TypeDeclaration.class).orElse(null);
         if (type == null) {
             return false;
         }
-        for (VariableDeclarator v : type.findAll(VariableDeclarator.class)) {
-            if (v.getNameAsString().equals(name)
-                    && v.getInitializer().isPresent()
-                    && v.getInitializer().get().findAll(ObjectCreationExpr.class).stream()
-                            .anyMatch(o -> o.getType().getNameAsString().equals("SingleConnectionDataSource"))) {
-                return true;
+        SingleConnectionNames names = singleConnectionNames.computeIfAbsent(type, SingleConnectionNames::of);
+        return names.initialised().contains(name)
+                || (names.anyInType() && names.fields().contains(name));
+    }
+
+    /** What a type says of single-connection data sources, read once per type (a file of 5,000 templates read it per call). */
+    private final Map<TypeDeclaration<?>, SingleConnectionNames> singleConnectionNames = new IdentityHashMap<>();
+
+    /**
+     * @param initialised the variables of a type whose initializer creates a {@code SingleConnectionDataSource}
+     * @param anyInType   whether the type creates one anywhere
+     * @param fields      the names of the type's fields
+     */
+    private record SingleConnectionNames(Set<String> initialised, boolean anyInType, Set<String> fields) {
+        static SingleConnectionNames of(TypeDeclaration<?> type) {
+            Set<String> initialised = new HashSet<>();
+            for (VariableDeclarator v : type.findAll(VariableDeclarator.class)) {
+                if (v.getInitializer().isPresent()
+                        && v.getInitializer().get().findAll(ObjectCreationExpr.class).stream()
+                                .anyMatch(SingleConnectionNames::singleConnection)) {
+                    initialised.add(v.getNameAsString());
+                }
             }
+            Set<String> fields = new HashSet<>();
+            type.getFields().forEach(f -> f.getVariables().forEach(v -> fields.add(v.getNameAsString())));
+            boolean any =
+                    type.findAll(ObjectCreationExpr.class).stream().anyMatch(SingleConnectionNames::singleConnection);
+            return new SingleConnectionNames(initialised, any, fields);
         }
-        return type.findAll(ObjectCreationExpr.class).stream()
-                        .anyMatch(o -> o.getType().getNameAsString().equals("SingleConnectionDataSource"))
-                && type.getFields().stream()
-                        .map(FieldDeclaration::getVariables)
-                        .flatMap(List::stream)
-                        .anyMatch(v -> v.getNameAsString().equals(name));
+
+        private static boolean singleConnection(ObjectCreationExpr o) {
+            return o.getType().getNameAsString().equals("SingleConnectionDataSource");
+        }
     }
 
     private int offset(Node n) {

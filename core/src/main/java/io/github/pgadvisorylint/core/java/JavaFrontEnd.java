@@ -612,7 +612,8 @@ public final class JavaFrontEnd {
                         Severity.WARNING,
                         LockPaths.METHOD_BUDGET,
                         "the lock-order analysis left out part of " + callableName(method) + ": it holds more than "
-                                + LockOrderAnalyzer.MAX_EDGES_PER_METHOD + " pairs of locks at once; lock-order"
+                                + LockOrderAnalyzer.MAX_EDGES_PER_METHOD + " pairs of locks at once, or its pairs"
+                                + " need more than " + LockOrderAnalyzer.MAX_STEPS_PER_METHOD + " steps; lock-order"
                                 + " findings through its later locks are not reported",
                         method instanceof CallableDeclaration<?> c ? nodeRegion(c.getName()) : nodeRegion(method)));
             }

@@ -70,10 +70,22 @@ final class LockOrderAnalyzer {
     static final int MAX_EDGES_PER_METHOD = 262_144;
 
     /**
+     * Largest number of syntax-tree steps spent on the pairs of one method (walks up to the common ancestor
+     * of two locks). Pairs cost the nesting depth between them, so a chain of 3,000 {@code else if} arms with
+     * a lock in each took minutes (n pairs squared, times the depth); past this bound the method's further
+     * pairs are left out and said so. Counts work, not time: the same file gives the same result anywhere.
+     */
+    static final long MAX_STEPS_PER_METHOD = 20_000_000L;
+
+    /** Steps spent on the current method's pairs. */
+    private long steps;
+
+    /**
      * Edges and loops of a file.
      *
      * @param edges     the lock-order edges, at most {@link #MAX_EDGES_PER_METHOD} per method
-     * @param overBound the methods (callables) whose further edges were left out over that bound, in order
+     * @param overBound the methods (callables) whose further edges were left out over that bound, or over
+     *                  {@link #MAX_STEPS_PER_METHOD}, in order
      */
     record Result(List<LockOrderEdge> edges, Map<String, LoopOrder> loops, List<Node> overBound) {}
 
@@ -112,9 +124,14 @@ final class LockOrderAnalyzer {
             });
             boolean ordered = ordersItsKeys(scope);
             int kept = 0;
+            steps = 0;
             pairs:
             for (int i = 0; i < acquisitions.size(); i++) {
                 for (int j = i + 1; j < acquisitions.size(); j++) {
+                    if (steps > MAX_STEPS_PER_METHOD) {
+                        overBound.add(scope);
+                        break pairs;
+                    }
                     LockSite a = acquisitions.get(i);
                     LockSite b = acquisitions.get(j);
                     if (heldAt(a, b, nodes.get(a), nodes.get(b), lifecycleOf.get(a))) {
@@ -203,18 +220,20 @@ final class LockOrderAnalyzer {
      *     statement group that ends in {@code break}, {@code return}, {@code throw} or {@code continue}):
      *     no path runs both
      */
-    private static boolean exclusive(Node a, Node b) {
+    private boolean exclusive(Node a, Node b) {
         // each ancestor of a, with the child on a's side below it
         Map<Node, Node> childTowardA = new IdentityHashMap<>();
         for (Node child = a, cur = a.getParentNode().orElse(null);
                 cur != null;
                 child = cur, cur = cur.getParentNode().orElse(null)) {
             childTowardA.put(cur, child);
+            steps++;
         }
         Node below = b;
         for (Node cur = b.getParentNode().orElse(null);
                 cur != null;
                 cur = cur.getParentNode().orElse(null)) {
+            steps++;
             Node aChild = childTowardA.get(cur);
             if (aChild != null) {
                 Node bChild = below;
