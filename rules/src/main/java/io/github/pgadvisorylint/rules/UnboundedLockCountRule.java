@@ -65,7 +65,7 @@ public final class UnboundedLockCountRule extends AbstractRule {
                 continue;
             }
             LoopContext loop = context.model().usage(site).loop();
-            if (loop != null && loop.accumulatesLocks()) {
+            if (loop != null && loop.accumulatesLocks() && !context.model().endsWithItsStatement(site)) {
                 related.add(new RelatedLocation(loop.region(), "the loop: nothing bounds its iterations"));
                 context.report(
                         Severity.WARNING,

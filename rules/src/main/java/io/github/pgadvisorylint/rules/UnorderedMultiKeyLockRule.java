@@ -73,6 +73,7 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
         for (LockOrderEdge e : model.orderEdges()) {
             if (graph.componentOf(e) != null
                     || !e.waits()
+                    || model.endsWithItsStatement(e.from())
                     || sameKey(e.from(), e.to())
                     || !conflict(e.from(), e.to())) {
                 continue; // reported with its cycle; nobody waits; a re-entrant lock; two shared locks never block each
@@ -237,8 +238,8 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
      */
     private static boolean holdsAcrossIterations(LockModel model, LockSite site) {
         LoopContext loop = model.usage(site).loop();
-        if (loop != null && loop.releasedEachIteration()) {
-            return false;
+        if ((loop != null && loop.releasedEachIteration()) || model.endsWithItsStatement(site)) {
+            return false; // released each iteration, or a transaction-level lock in autocommit (F2)
         }
         if (site.function().level() == LockLevel.TRANSACTION) {
             return true;

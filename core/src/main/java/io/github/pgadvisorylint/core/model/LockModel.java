@@ -509,6 +509,28 @@ public final class LockModel {
         return migrations;
     }
 
+    /**
+     * @param site a lock site of this model
+     * @return true for a transaction-level lock that runs in autocommit, by its own execution context (unless the
+     *     lock-state paths found a transaction open on every path) or by a {@code XACT_IN_AUTOCOMMIT} path finding
+     *     at it: it ends with its own statement (F2), so it is never held together with a later lock and never
+     *     accumulates in a loop
+     */
+    public boolean endsWithItsStatement(LockSite site) {
+        if (site.function().level() != LockLevel.TRANSACTION) {
+            return false;
+        }
+        if (site.execution().transaction() == TransactionState.AUTOCOMMIT && !inCallersTransaction(site)) {
+            return true;
+        }
+        SourceRegion r = site.region();
+        return pathFindings.stream()
+                .anyMatch(f -> f.kind() == PathFinding.Kind.XACT_IN_AUTOCOMMIT
+                        && f.at().path().equals(r.path())
+                        && f.at().startLine() == r.startLine()
+                        && f.at().startColumn() == r.startColumn());
+    }
+
     /** @return what the lock-state analysis proved along paths, sorted by where each is reported */
     public List<PathFinding> pathFindings() {
         return pathFindings;
