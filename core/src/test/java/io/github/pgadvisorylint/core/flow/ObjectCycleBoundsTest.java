@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -46,10 +47,10 @@ class ObjectCycleBoundsTest {
                     fields.append(side[1])
                             .append(j)
                             .append(' ')
-                            .append(side[1].toLowerCase())
+                            .append(side[1].toLowerCase(Locale.ROOT))
                             .append(j)
                             .append("; ");
-                    calls.append(side[1].toLowerCase()).append(j).append(".m(); ");
+                    calls.append(side[1].toLowerCase(Locale.ROOT)).append(j).append(".m(); ");
                 }
                 int key = Integer.parseInt(side[2]) + i;
                 out.append("""
