@@ -125,7 +125,12 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
                 continue;
             }
             String fix = switch (f.kind()) {
-                case POOLED_CLOSE -> " Unlock in a finally block before the connection is closed.";
+                case POOLED_CLOSE ->
+                    f.acquisition().api() == ExecutionApi.R2DBC
+                            ? " Release it on every way out before the connection is closed: in a Reactor chain, make"
+                                    + " the lock an inner usingWhen's resource with the unlock as its cleanup, or unlock"
+                                    + " in onErrorResume as well as after the work."
+                            : " Unlock in a finally block before the connection is closed.";
                 case ABORTED_UNLOCK -> "";
                 case HELD_ON_RETURN -> " Unlock on every path: put the work in try { ... } finally { unlock }.";
                 default -> " Put the work in try { ... } finally { unlock }, starting right after the lock.";

@@ -151,6 +151,9 @@ public final class FlowLowering {
     /** Reactor's publisher types (a static call on them starts a chain; a variable of them is one). */
     private static final Set<String> REACTOR_TYPES = Set.of("Mono", "Flux");
 
+    /** Static Reactor sources of constant signals: nothing runs and nothing fails when they are subscribed. */
+    private static final Set<String> CONSTANT_SOURCES = Set.of("empty", "just", "justOrEmpty", "never");
+
     /** Static Reactor sources whose lambda runs when the chain is subscribed: its body is inlined. */
     private static final Set<String> INLINED_SOURCES = Set.of("defer", "fromCallable", "fromRunnable", "fromSupplier");
 
@@ -1229,6 +1232,13 @@ public final class FlowLowering {
                     && m.getArguments().size() >= 3) {
                 return usingWhen(m, ends);
             }
+            if (staticReactor && CONSTANT_SOURCES.contains(name)) {
+                List<End> cur = ends;
+                for (Expression a : m.getArguments()) {
+                    cur = value(a, cur).ends;
+                }
+                return new Value(cur, null); // Mono.empty(), Mono.just(x): nothing runs, nothing fails
+            }
             if (staticReactor
                     && INLINED_SOURCES.contains(name)
                     && m.getArguments().size() == 1) {
@@ -1268,6 +1278,12 @@ public final class FlowLowering {
                         && err.getScope().orElse(null) instanceof NameExpr n
                         && REACTOR_TYPES.contains(n.getNameAsString());
                 List<End> cur = value(a, up.ends).ends;
+                if (!fails
+                        && a instanceof MethodCallExpr handled
+                        && (ERROR_HANDLERS.contains(handled.getNameAsString())
+                                || handled.getNameAsString().equals("doFinally"))) {
+                    return new Value(cur, null); // the argument's own error handling says how it fails
+                }
                 List<End> after = step(
                         new FlowEvent(FlowEvent.Kind.CALL, temp(), null, null, List.of(), List.of(), false),
                         m,
@@ -1283,7 +1299,7 @@ public final class FlowLowering {
                 Finally f = new Finally(null, null, body, handlers.peek(), finallies.size());
                 String[] path = new String[1];
                 List<End> out = withFinally(f, ends, e -> {
-                    Value up = value(scope, e);
+                    Value up = upstream(scope, e, m);
                     path[0] = up.path;
                     return up.ends;
                 });
@@ -1301,7 +1317,7 @@ public final class FlowLowering {
                 handlers.push(dispatch);
                 Value up;
                 try {
-                    up = value(scope, ends);
+                    up = upstream(scope, ends, m);
                 } finally {
                     handlers.pop();
                 }
@@ -1319,6 +1335,26 @@ public final class FlowLowering {
                 return new Value(out, up.path);
             }
             return null;
+        }
+
+        /**
+         * Lowers the upstream of an error operator: when it is opaque (a publisher variable or a call that lowers
+         * to nothing, {@code work.onErrorResume(..)}), a node that can fail stands for the error it may signal, so
+         * the handler is reachable.
+         */
+        private Value upstream(Expression scope, List<End> ends, Node at) {
+            int before = nodes.size();
+            Value up = value(scope, ends);
+            if (nodes.size() != before) {
+                return up;
+            }
+            return new Value(
+                    step(
+                            new FlowEvent(FlowEvent.Kind.CALL, temp(), null, null, List.of(), List.of(), false),
+                            at,
+                            up.ends,
+                            true),
+                    up.path);
         }
 
         /** {@code Mono/Flux.usingWhen(resource, r -> body, cleanup, ...)} (and {@code using}) as try-with-resources. */
