@@ -7,10 +7,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.snakeyaml.engine.v2.composer.Composer;
-import org.snakeyaml.engine.v2.exceptions.Mark;
 import org.snakeyaml.engine.v2.nodes.MappingNode;
 import org.snakeyaml.engine.v2.nodes.Node;
 import org.snakeyaml.engine.v2.nodes.NodeTuple;
@@ -40,8 +37,6 @@ public final class AutoCommitScanner {
             "spring.datasource.tomcat.defaultautocommit",
             "datasources.default.autocommit");
 
-    private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{[^:}]*:-?([^}]*)}");
-
     /** Mapping entries visited per file at most (aliases can repeat a large mapping). */
     private static final int VISIT_BUDGET = 100_000;
 
@@ -68,16 +63,9 @@ public final class AutoCommitScanner {
         return key.toLowerCase(Locale.ROOT).replace("-", "").replace("_", "");
     }
 
-    /** @return the boolean a value says, through a placeholder's default, else empty */
-    static Optional<Boolean> bool(String raw) {
-        String v = raw.strip();
-        if (v.length() >= 2 && (v.startsWith("\"") || v.startsWith("'")) && v.endsWith(v.substring(0, 1))) {
-            v = v.substring(1, v.length() - 1).strip();
-        }
-        Matcher m = PLACEHOLDER.matcher(v);
-        if (m.matches()) {
-            v = m.group(1).strip();
-        }
+    /** @return the boolean a value says, through a placeholder's default ({@link MappedText#resolvePlaceholders}), else empty */
+    static Optional<Boolean> bool(MappedText raw) {
+        String v = raw.resolvePlaceholders().strip().unquote().strip().text();
         return v.equalsIgnoreCase("true")
                 ? Optional.of(true)
                 : v.equalsIgnoreCase("false") ? Optional.of(false) : Optional.empty();
@@ -89,35 +77,15 @@ public final class AutoCommitScanner {
     }
 
     private static void properties(SourceFile file, boolean hikariFile, List<AutoCommitSetting> out) {
-        String text = file.text();
-        int lineStart = 0;
-        while (lineStart < text.length()) {
-            int nl = text.indexOf('\n', lineStart);
-            int lineEnd = nl < 0 ? text.length() : nl;
-            String line = text.substring(lineStart, lineEnd);
-            String t = line.strip();
-            int sep = indexOfSeparator(t);
-            if (!t.isEmpty() && !t.startsWith("#") && !t.startsWith("!") && sep > 0) {
-                String key = t.substring(0, sep).strip();
-                Optional<Boolean> value = sets(key, hikariFile) ? bool(t.substring(sep + 1)) : Optional.empty();
-                if (value.isPresent()) {
-                    int at = lineStart + line.indexOf(t);
-                    out.add(new AutoCommitSetting(
-                            value.get(), key + "=" + value.get(), file.region(at, at + t.length())));
-                }
-            }
-            lineStart = lineEnd + 1;
-        }
+        PropertiesConfig.forEachEntry(file.text(), (key, value) -> {
+            Optional<Boolean> b = sets(key, hikariFile) ? bool(value) : Optional.empty();
+            b.ifPresent(v -> out.add(setting(file, key + "=" + v, v, value)));
+        });
     }
 
-    private static int indexOfSeparator(String line) {
-        for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (c == '=' || c == ':') {
-                return i;
-            }
-        }
-        return -1;
+    /** @return the setting, located at its value */
+    private static AutoCommitSetting setting(SourceFile file, String description, boolean value, MappedText at) {
+        return new AutoCommitSetting(value, description, file.region(at.start(0), at.end(at.length())));
     }
 
     private static void yaml(SourceFile file, List<AutoCommitSetting> out) {
@@ -142,29 +110,12 @@ public final class AutoCommitScanner {
             }
             String key = prefix.isEmpty() ? k.getValue() : prefix + "." + k.getValue();
             if (t.getValueNode() instanceof ScalarNode v) {
-                Optional<Boolean> value = sets(key, false) ? bool(v.getValue()) : Optional.empty();
-                if (value.isPresent()) {
-                    int start = offset(file, k.getStartMark());
-                    int end = offset(file, v.getEndMark());
-                    out.add(new AutoCommitSetting(
-                            value.get(), key + ": " + value.get(), file.region(start, Math.max(start, end))));
-                }
+                MappedText value = YamlConfig.mapped(file, v);
+                Optional<Boolean> b = sets(key, false) ? bool(value) : Optional.empty();
+                b.ifPresent(x -> out.add(setting(file, key + ": " + x, x, value)));
             } else if (key.length() < 1_000) {
                 walk(file, t.getValueNode(), key, out, visits);
             }
         }
-    }
-
-    /** @return the file offset of a mark (its line and code-point column), 0 when absent */
-    private static int offset(SourceFile file, Optional<Mark> mark) {
-        if (mark.isEmpty()) {
-            return 0;
-        }
-        String text = file.text();
-        int i = file.offsetOf(mark.get().getLine() + 1, 1);
-        for (int k = 0; k < mark.get().getColumn() && i < text.length(); k++) {
-            i += Character.charCount(text.codePointAt(i));
-        }
-        return Math.min(i, text.length());
     }
 }

@@ -1,5 +1,7 @@
 package io.github.pgadvisorylint.core.config;
 
+import java.util.function.BiConsumer;
+
 /**
  * Reads {@code .properties} files by the rules of {@link java.util.Properties#load(java.io.Reader)}
  * (comment lines starting with {@code #} or {@code !}, {@code key=value}, {@code key: value} and
@@ -12,6 +14,18 @@ final class PropertiesConfig {
     private PropertiesConfig() {}
 
     static void scan(String text, EvidenceSink sink) {
+        forEachEntry(text, (key, value) -> {
+            EvidenceRules.prepareThresholdProperty(key, value, sink);
+            EvidenceRules.urls(value, sink);
+        });
+    }
+
+    /**
+     * @param text    a {@code .properties} file's text
+     * @param onEntry receives each entry in file order: its key, unescaped, and its value, unescaped, with the file
+     *                offset of each char
+     */
+    static void forEachEntry(String text, BiConsumer<String, MappedText> onEntry) {
         int n = text.length();
         int pos = 0;
         while (pos < n) {
@@ -58,12 +72,12 @@ final class PropertiesConfig {
                 }
             }
             if (!comment && raw.length() > 0) {
-                entry(raw.build(), sink);
+                entry(raw.build(), onEntry);
             }
         }
     }
 
-    private static void entry(MappedText line, EvidenceSink sink) {
+    private static void entry(MappedText line, BiConsumer<String, MappedText> onEntry) {
         String s = line.text();
         int n = s.length();
         int keyEnd = 0;
@@ -89,10 +103,7 @@ final class PropertiesConfig {
         while (v < n && (s.charAt(v) == ' ' || s.charAt(v) == '\t' || s.charAt(v) == '\f')) {
             v++;
         }
-        String key = unescape(line.sub(0, keyEnd)).text();
-        MappedText value = unescape(line.sub(v, n));
-        EvidenceRules.prepareThresholdProperty(key, value, sink);
-        EvidenceRules.urls(value, sink);
+        onEntry.accept(unescape(line.sub(0, keyEnd)).text(), unescape(line.sub(v, n)));
     }
 
     /** Decodes properties escapes; a decoded char maps to the offset of the char after its backslash. */

@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.core.config;
 
+import io.github.pgadvisorylint.core.source.SourceFile;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.Locale;
@@ -157,8 +158,17 @@ final class YamlConfig {
 
     /** @return the file offset of a mark (its line and code-point column) */
     private int offset(Mark mark) {
-        int lineStart = sink.file().offsetOf(mark.getLine() + 1, 1);
-        int i = lineStart;
+        return offset(sink.file(), mark);
+    }
+
+    /**
+     * @param file the YAML file
+     * @param mark a position the parser reports (0-based line, code-point column)
+     * @return its char offset in the file
+     */
+    static int offset(SourceFile file, Mark mark) {
+        String text = file.text();
+        int i = file.offsetOf(mark.getLine() + 1, 1);
         for (int k = 0; k < mark.getColumn() && i < text.length(); k++) {
             i += Character.charCount(text.codePointAt(i));
         }
@@ -319,9 +329,14 @@ final class YamlConfig {
     }
 
     private MappedText mapped(ScalarNode s) {
-        int start = s.getStartMark().map(this::offset).orElse(0);
-        int end = s.getEndMark().map(this::offset).orElse(start);
-        return MappedText.aligned(s.getValue(), text, start, end);
+        return mapped(sink.file(), s);
+    }
+
+    /** @return a scalar's value with the file offset of each char */
+    static MappedText mapped(SourceFile file, ScalarNode s) {
+        int start = s.getStartMark().map(m -> offset(file, m)).orElse(0);
+        int end = s.getEndMark().map(m -> offset(file, m)).orElse(start);
+        return MappedText.aligned(s.getValue(), file.text(), start, end);
     }
 
     /** Thrown by {@link DepthLimitedParser} when collections nest deeper than {@link #MAX_NESTING}. */

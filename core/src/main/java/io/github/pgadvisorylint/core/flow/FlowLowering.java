@@ -1099,13 +1099,11 @@ public final class FlowLowering {
                                     ? scopeName(m)
                                     : null;
                             String t = receiverType != null ? receiverType : staticType;
-                            Optional<ConnectionSource> source = t == null ? Optional.empty() : API.connectionKind(t);
+                            Optional<ConnectionKind> known = t == null ? Optional.empty() : cataloguedKind(t);
                             ConnectionKind kind = t == null
                                     ? ConnectionKind.UNKNOWN
-                                    : source.isPresent()
-                                            ? (source.get() == ConnectionSource.UNPOOLED
-                                                    ? ConnectionKind.UNPOOLED
-                                                    : ConnectionKind.POOLED)
+                                    : known.isPresent()
+                                            ? known.get()
                                             : t.endsWith("Statement") || t.equals("ResultSet")
                                                     ? null
                                                     : ConnectionKind.UNKNOWN;
@@ -1256,15 +1254,7 @@ public final class FlowLowering {
                 Value up = value(scope, ends);
                 List<End> cur = bindParameter((LambdaExpr) m.getArgument(0), up.path, up.ends);
                 Value v = value(body, cur);
-                // the operator can fail downstream of the body (an error signal), like a call
-                String tmp = temp();
-                return new Value(
-                        step(
-                                new FlowEvent(FlowEvent.Kind.CALL, tmp, null, null, List.of(), List.of(), false),
-                                m,
-                                v.ends,
-                                true),
-                        v.path);
+                return new Value(mayFail(m, v.ends), v.path); // an error signal downstream of the body
             }
             if (SEQUENCE_OPERATORS.contains(name) && m.getArguments().size() <= 1) {
                 // upstream, then the argument publisher, which can fail (an error signal goes downstream)
@@ -1284,11 +1274,7 @@ public final class FlowLowering {
                                 || handled.getNameAsString().equals("doFinally"))) {
                     return new Value(cur, null); // the argument's own error handling says how it fails
                 }
-                List<End> after = step(
-                        new FlowEvent(FlowEvent.Kind.CALL, temp(), null, null, List.of(), List.of(), false),
-                        m,
-                        cur,
-                        true);
+                List<End> after = mayFail(m, cur);
                 return new Value(fails ? List.of() : after, null); // Mono.error(e) never completes
             }
             if (name.equals("doFinally") && m.getArguments().size() == 1) {
@@ -1348,13 +1334,22 @@ public final class FlowLowering {
             if (nodes.size() != before) {
                 return up;
             }
-            return new Value(
-                    step(
-                            new FlowEvent(FlowEvent.Kind.CALL, temp(), null, null, List.of(), List.of(), false),
-                            at,
-                            up.ends,
-                            true),
-                    up.path);
+            return new Value(mayFail(at, up.ends), up.path);
+        }
+
+        /** @return the end of a node that does nothing but may fail: a publisher's possible error signal */
+        private List<End> mayFail(Node at, List<End> ends) {
+            return step(
+                    new FlowEvent(FlowEvent.Kind.CALL, temp(), null, null, List.of(), List.of(), false),
+                    at,
+                    ends,
+                    true);
+        }
+
+        /** @return the connection kind the catalog gives a connection source's type: pooled, unpooled, or unknown */
+        private static Optional<ConnectionKind> cataloguedKind(String type) {
+            return API.connectionKind(type)
+                    .map(k -> k == ConnectionSource.UNPOOLED ? ConnectionKind.UNPOOLED : ConnectionKind.POOLED);
         }
 
         /** {@code Mono/Flux.usingWhen(resource, r -> body, cleanup, ...)} (and {@code using}) as try-with-resources. */
@@ -1376,20 +1371,18 @@ public final class FlowLowering {
             }
             List<End> cur = ends;
             String res;
-            if (resource instanceof MethodCallExpr create
-                    && create.getNameAsString().equals("create")
-                    && create.getArguments().isEmpty()
-                    && create.getScope().isPresent()) {
+            boolean opened = resource instanceof MethodCallExpr c
+                    && c.getNameAsString().equals("create")
+                    && c.getArguments().isEmpty()
+                    && c.getScope().isPresent();
+            if (opened) {
+                MethodCallExpr create = (MethodCallExpr) resource;
                 // ConnectionFactory.create(): a connection of its own, from a pool when the factory is one
                 cur = value(create.getScope().get(), cur).ends;
                 String factory = typeOf(create.getScope().get());
                 ConnectionKind kind = factory == null
                         ? ConnectionKind.UNKNOWN
-                        : API.connectionKind(factory)
-                                .map(k -> k == ConnectionSource.UNPOOLED
-                                        ? ConnectionKind.UNPOOLED
-                                        : ConnectionKind.POOLED)
-                                .orElse(ConnectionKind.UNKNOWN);
+                        : cataloguedKind(factory).orElse(ConnectionKind.UNKNOWN);
                 res = temp();
                 cur = step(
                         new FlowEvent(FlowEvent.Kind.OPEN, res, null, null, List.of(kind.name()), null, false),
@@ -1404,8 +1397,7 @@ public final class FlowLowering {
             LambdaExpr use = (LambdaExpr) m.getArgument(1);
             String p = use.getParameters().get(0).getNameAsString();
             cur = bindParameter(use, res, cur);
-            if (resource instanceof MethodCallExpr create
-                    && create.getNameAsString().equals("create")) {
+            if (opened) {
                 types.put(p, "Connection"); // the R2DBC connection the factory made
             }
             if (cleanup instanceof LambdaExpr l && !l.getParameters().isEmpty()) {

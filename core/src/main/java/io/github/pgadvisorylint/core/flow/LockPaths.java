@@ -52,32 +52,12 @@ public final class LockPaths {
      * @param flows         every method graph of the project
      * @param notifications receives a {@code method-budget} warning for every method the analysis gave up
      *                      on, naming the bound it exceeded
-     * @return the model with path findings and the replaced lifecycles
-     */
-    public static LockModel apply(LockModel model, List<MethodFlow> flows, List<Notification> notifications) {
-        return apply(model, flows, notifications, b -> {});
-    }
-
-    /**
-     * As {@link #apply(LockModel, List, List)}, telling the size of the run.
-     *
-     * @param bounds receives the run's size once, when there is a run
-     */
-    public static LockModel apply(
-            LockModel model,
-            List<MethodFlow> flows,
-            List<Notification> notifications,
-            Consumer<LockStateAnalysis.Bounds> bounds) {
-        return apply(model, flows, notifications, bounds, () -> {}, null);
-    }
-
-    /**
-     * As {@link #apply(LockModel, List, List, Consumer)}, under a safety limit.
-     *
-     * @param checkpoint called now and then while the paths are followed; it throws to stop the run (the
-     *                   wall-clock safety limit), and the exception passes out of this method
+     * @param bounds        receives the run's size once, when there is a run
+     * @param checkpoint    called now and then while the paths are followed; it throws to stop the run (the
+     *                      wall-clock safety limit), and the exception passes out of this method
      * @param autoCommitOff the configuration that turns auto-commit off for the main pool's connections, or
-     *                   null: connections borrowed from a pool then start inside a transaction
+     *                      null: connections borrowed from a pool then start inside a transaction
+     * @return the model with path findings and the replaced lifecycles
      */
     public static LockModel apply(
             LockModel model,

@@ -880,11 +880,14 @@ public final class LockStateAnalysis {
          *     when the configuration turns auto-commit off for pooled connections, else a manual one
          */
         private String reopened(PathState s, String c) {
+            return inPoolTransaction(s, c) ? POOL_TRANSACTION : "MANUAL";
+        }
+
+        /** @return whether {@code c} is a connection this method borrowed from a pool configured with auto-commit off */
+        private boolean inPoolTransaction(PathState s, String c) {
             return autoCommitOff != null
-                            && c.startsWith("@")
-                            && ConnectionKind.POOLED.name().equals(s.kinds().get(c))
-                    ? POOL_TRANSACTION
-                    : "MANUAL";
+                    && c.startsWith("@")
+                    && ConnectionKind.POOLED.name().equals(s.kinds().get(c));
         }
 
         /**
@@ -2110,23 +2113,14 @@ public final class LockStateAnalysis {
                         kind = PathFinding.Kind.ABORTED_UNLOCK;
                         boolean spring = r.equals("this") && flow.modifiers().contains("transactional");
                         CallingContexts.Caller caller = transactionCallers.get(flow.key());
-                        boolean configured = autoCommitOff != null
-                                && c.startsWith("@")
-                                && ConnectionKind.POOLED.name().equals(s.kinds().get(c));
                         note = "its unlock runs after a failed statement has aborted "
                                 + (caller != null
                                         ? "the transaction of its caller " + caller.method()
                                         : spring
                                                 ? "the transaction Spring runs this method in (@Transactional)"
-                                                : configured
+                                                : inPoolTransaction(s, c)
                                                         ? "the transaction its pooled connection is in (auto-commit"
-                                                                + " is off: " + autoCommitOff.description() + " in "
-                                                                + autoCommitOff
-                                                                        .region()
-                                                                        .path() + ":"
-                                                                + autoCommitOff
-                                                                        .region()
-                                                                        .startLine() + ")"
+                                                                + " is off: " + autoCommitOff.display() + ")"
                                                         : "the manual transaction on this connection")
                                 + ": it fails with SQLSTATE 25P02 and releases nothing, a ROLLBACK does not release a"
                                 + " session-level lock either, and the lock stays held until the database session ends. "

@@ -449,7 +449,7 @@ final class SpringTransactions {
 
     /** {@code java.lang} types a class can extend or implement without an import. */
     private static final Set<String> JAVA_LANG_SUPERTYPES =
-            Set.of("Object", "Runnable", "AutoCloseable", "Comparable", "Iterable", "Cloneable", "Thread", "Record");
+            Set.of("Object", "Runnable", "AutoCloseable", "Comparable", "Iterable", "Cloneable", "Thread");
 
     /**
      * The {@code @Transactional} a method inherits: Spring finds the annotation on the methods it overrides and on

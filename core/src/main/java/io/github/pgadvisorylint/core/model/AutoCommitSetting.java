@@ -22,6 +22,11 @@ public record AutoCommitSetting(boolean autoCommit, String description, SourceRe
         Objects.requireNonNull(region, "region");
     }
 
+    /** @return the setting and where it is written, for messages: {@code auto-commit=false in app.properties:2} */
+    public String display() {
+        return description + " in " + region.path() + ":" + region.startLine();
+    }
+
     /** Orders by region, then value: a project's settings sort the same on every machine. */
     @Override
     public int compareTo(AutoCommitSetting o) {

@@ -55,6 +55,9 @@ public final class LockModel {
     private List<PathFinding> pathFindings = List.of();
     private Map<String, List<PathFinding>> pathFindingsBySite = Map.of();
     private Set<String> inCallersTransaction = Set.of();
+    /** Where the lock-state paths found a transaction-level lock taken in autocommit ({@link #start}). */
+    private Set<String> xactInAutocommitAt = Set.of();
+
     private MigrationFacts migrations = MigrationFacts.NONE;
     private EvidenceScopes evidenceScopes = EvidenceScopes.PROJECT;
 
@@ -476,6 +479,13 @@ public final class LockModel {
         bySite.replaceAll((id, list) -> List.copyOf(list));
         copy.pathFindingsBySite = Map.copyOf(bySite);
         copy.inCallersTransaction = Set.copyOf(inCallersTransaction);
+        Set<String> xactAt = new HashSet<>();
+        for (PathFinding f : copy.pathFindings) {
+            if (f.kind() == PathFinding.Kind.XACT_IN_AUTOCOMMIT) {
+                xactAt.add(start(f.at()));
+            }
+        }
+        copy.xactInAutocommitAt = Set.copyOf(xactAt);
         return copy;
     }
 
@@ -488,6 +498,7 @@ public final class LockModel {
         copy.pathFindings = pathFindings;
         copy.pathFindingsBySite = pathFindingsBySite;
         copy.inCallersTransaction = inCallersTransaction;
+        copy.xactInAutocommitAt = xactInAutocommitAt;
         copy.hazards = hazards;
         copy.migrations = migrations;
         copy.evidenceScopes = evidenceScopes;
@@ -523,12 +534,12 @@ public final class LockModel {
         if (site.execution().transaction() == TransactionState.AUTOCOMMIT && !inCallersTransaction(site)) {
             return true;
         }
-        SourceRegion r = site.region();
-        return pathFindings.stream()
-                .anyMatch(f -> f.kind() == PathFinding.Kind.XACT_IN_AUTOCOMMIT
-                        && f.at().path().equals(r.path())
-                        && f.at().startLine() == r.startLine()
-                        && f.at().startColumn() == r.startColumn());
+        return xactInAutocommitAt.contains(start(site.region()));
+    }
+
+    /** @return a region's start, {@code path:line:column}: where a path finding at a site is reported */
+    private static String start(SourceRegion r) {
+        return r.path() + ":" + r.startLine() + ":" + r.startColumn();
     }
 
     /** @return what the lock-state analysis proved along paths, sorted by where each is reported */
