@@ -3,10 +3,8 @@ package io.github.pgadvisorylint.rules;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.PathFinding;
-import io.github.pgadvisorylint.core.model.SiteHazards.UncommittedRelease;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.Precision;
-import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import java.util.List;
 
@@ -16,7 +14,9 @@ import java.util.List;
  * callback, or a JDBC connection with autocommit off whose {@code commit()} comes later). A
  * session-level unlock takes effect at once (RULES.md F19): another session takes the key and reads
  * the state before the writes commit. Reported at the unlock, with the acquisition and the
- * transaction boundary as related locations; the fact comes from {@code LockModel#hazards}.
+ * transaction boundary as related locations and the path as its code flow; the fact is the lock-state
+ * analysis' {@link PathFinding.Kind#RELEASE_BEFORE_COMMIT} (core.flow), which follows the transaction into
+ * callers, callbacks and helpers.
  */
 public final class SessionUnlockBeforeCommitRule extends AbstractRule {
 
@@ -38,49 +38,25 @@ public final class SessionUnlockBeforeCommitRule extends AbstractRule {
 
     @Override
     public void check(RuleContext context) {
-        for (LockSite site : context.model().releases()) {
-            UncommittedRelease open = context.model().hazards(site).uncommittedRelease();
-            if (open == null) {
+        for (PathFinding f : context.model().pathFindings()) {
+            if (f.kind() != PathFinding.Kind.RELEASE_BEFORE_COMMIT) {
                 continue;
             }
-            String where = switch (open.kind()) {
-                case TRANSACTIONAL_METHOD ->
-                    "inside the transaction of " + open.evidence() + ", which commits only when the method returns";
-                case TRANSACTION_CALLBACK ->
-                    "inside the " + open.evidence() + ", whose transaction commits only after the callback returns";
-                case MANUAL_COMMIT -> "after " + open.evidence();
-            };
-            String fix = open.kind() == UncommittedRelease.Kind.MANUAL_COMMIT
+            boolean manual = f.boundary() != null && f.boundary().kind() == PathFinding.BoundaryKind.MANUAL_COMMIT;
+            String fix = manual
                     ? "Unlock after commit(), or use pg_advisory_xact_lock, which is released by the commit itself."
                     : "Use pg_advisory_xact_lock inside the transaction (released at its commit), or take and release "
                             + "the session lock outside the transaction, unlocking after it has committed.";
-            context.report(
-                    Severity.ERROR,
-                    site,
-                    site.display() + " releases a session-level lock " + where
-                            + ": the unlock takes effect at once, so another session can take the key and read the data "
-                            + "before this transaction's writes are committed." + aborted(context, site) + " " + fix,
-                    List.of(
-                            new RelatedLocation(open.acquisition(), "the session-level lock released too early"),
-                            new RelatedLocation(open.boundary(), "the transaction that is still open at the unlock")));
-        }
-        // the same fact proved along paths across methods (core.flow): a release helper called in the
-        // transaction, a lock taken through a helper
-        for (PathFinding f : context.model().pathFindings()) {
-            if (f.kind() != PathFinding.Kind.RELEASE_BEFORE_COMMIT
-                    || context.model().hazards(f.release()).uncommittedRelease() != null) {
-                continue;
-            }
             reportPath(
                     context,
                     Severity.ERROR,
                     f,
                     f.release().display() + " releases the session-level lock "
-                            + f.acquisition().display() + " while " + f.note()
-                            + ": the unlock takes effect at once, so another "
-                            + "session can take the key and read the data before this transaction's writes are committed."
-                            + aborted(context, f.release()) + " Use "
-                            + "pg_advisory_xact_lock inside the transaction (released at its commit), or unlock after the commit.");
+                            + f.acquisition().display() + " "
+                            + (f.boundary() != null ? f.note() : "while " + f.note())
+                            + ": the unlock takes effect at once, so another session can take the key and read the data "
+                            + "before this transaction's writes are committed." + aborted(context, f.release()) + " "
+                            + fix);
         }
     }
 

@@ -18,12 +18,15 @@ class SessionUnlockBeforeCommitTest {
 
     private static final String RULE = "session-unlock-before-commit";
 
-    /** Reported at the unlock; the lock and the start of the transaction are the related locations. */
+    /**
+     * Reported at the unlock; the lock, the start of the transaction and, for a manual one, the commit after the
+     * unlock are the related locations.
+     */
     @Test
     void relatedLocationsAreTheLockAndTheTransactionBoundary() {
         AnalysisResult result = FixtureHarness.analyze(FixtureHarness.fixture(RULE));
         assertThat(related(result, "orders/OrderNumbering.java", 34)).containsExactly(28, 26);
-        assertThat(related(result, "ledger/LedgerPosting.java", 38)).containsExactly(36, 35);
+        assertThat(related(result, "ledger/LedgerPosting.java", 38)).containsExactly(36, 35, 39);
         Finding manual = finding(result, "ledger/LedgerPosting.java", 38);
         assertThat(manual.message())
                 .contains("setAutoCommit(false) on c (committed at line 39, after the unlock)")

@@ -3,6 +3,7 @@ package io.github.pgadvisorylint.core.api;
 import static io.github.pgadvisorylint.core.api.Role.BEGINS_TRANSACTION;
 import static io.github.pgadvisorylint.core.api.Role.BINDS_PARAMETER;
 import static io.github.pgadvisorylint.core.api.Role.BORROWS_CONNECTION;
+import static io.github.pgadvisorylint.core.api.Role.CARRIES_ARGUMENT;
 import static io.github.pgadvisorylint.core.api.Role.CARRIES_RECEIVER;
 import static io.github.pgadvisorylint.core.api.Role.CLOSES;
 import static io.github.pgadvisorylint.core.api.Role.COMMITS;
@@ -266,6 +267,21 @@ public final class ApiCatalog {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * @param receiverType a receiver's declared simple type name
+     * @param name         a method name
+     * @return true when an entry names that type itself (not any receiver) with that method: the call runs a
+     *     library's method ({@code Jdbi.inTransaction}), never a project method of the same name
+     */
+    public boolean declares(String receiverType, String name) {
+        for (MethodMatcher m : candidates(name)) {
+            if (m.receivers().contains(receiverType)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -592,6 +608,8 @@ public final class ApiCatalog {
                 "query",
                 "resultQuery");
         t.add(ApiFamily.JOOQ, Set.of("DSLContext"), roles(PINS_CONNECTION), "connection", "connectionResult");
+        // DSL.using(cfg) in a transaction callback: a context over the callback's connection, not a new one
+        t.add(ApiFamily.JOOQ, Set.of("DSL"), 1, 1, null, roles(CARRIES_ARGUMENT), "using");
         t.add(
                 ApiFamily.JOOQ,
                 Set.of("DSLContext"),

@@ -16,6 +16,11 @@ public enum Role {
      * {@code Boolean.booleanValue}); the lock-state analysis names the result by the receiver's access path.
      */
     CARRIES_RECEIVER,
+    /**
+     * Returns an object over the connection its first argument carries, as a static factory: jOOQ's
+     * {@code DSL.using(configuration)} in a transaction callback runs on that transaction's connection.
+     */
+    CARRIES_ARGUMENT,
     /** Binds a parameter of a statement or query ({@code setLong}, {@code setParameter}, {@code bind}, {@code param}). */
     BINDS_PARAMETER,
     /** Sets an option of a query and returns it for chaining ({@code setHint}, {@code setTimeout}, {@code unwrap}). */

@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.core.flow;
 
+import io.github.pgadvisorylint.core.api.ApiCatalog;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -25,6 +26,8 @@ import java.util.TreeSet;
  * that name and arity. Not thread-safe; one instance per analysis.
  */
 final class CallGraph {
+
+    private static final ApiCatalog API = ApiCatalog.standard();
 
     /** Most implementations one call is resolved to; a call with more resolves to nothing. */
     static final int MAX_TARGETS = 8;
@@ -117,6 +120,7 @@ final class CallGraph {
     }
 
     private List<MethodFlow> compute(List<String> callee) {
+        boolean typed = false;
         for (String key : callee) {
             int dot = key.indexOf('.');
             if (dot < 0) {
@@ -125,6 +129,11 @@ final class CallGraph {
             String type = key.substring(0, dot);
             String method = key.substring(dot + 1);
             if (type.equals("*")) {
+                if (typed) {
+                    // the receiver's declared type is a library's that the catalog models (Jdbi.inTransaction):
+                    // a same-named project method elsewhere is not what runs
+                    return List.of();
+                }
                 List<MethodFlow> found = byName.get(method);
                 if (found != null && found.size() == 1) {
                     return found;
@@ -134,6 +143,7 @@ final class CallGraph {
             if (CALLBACK_TYPES.contains(type) && !byKey.containsKey(key)) {
                 return List.of(); // runs whatever lambda was passed: bound by CallingContexts, else unknown
             }
+            typed |= !method.contains("$") && API.declares(type, method.substring(0, method.indexOf('/')));
             List<MethodFlow> own = byKey.get(key);
             if (own != null && own.size() > 1) {
                 return List.of(); // overloads of one arity: not decided here

@@ -60,7 +60,7 @@ final class CallingContexts {
 
     /** Receivers whose transaction callbacks receive the transaction's handle first. */
     private static final Set<String> HANDLE_IN_TRANSACTION =
-            Set.of("Jdbi", "Handle", "Pool", "PgPool", "JDBCPool", "MySQLPool");
+            Set.of("Jdbi", "Handle", "DSLContext", "Pool", "PgPool", "JDBCPool", "MySQLPool");
 
     private static final ApiCatalog API = ApiCatalog.standard();
 
@@ -75,10 +75,13 @@ final class CallingContexts {
     /**
      * A caller whose context a copy runs in.
      *
-     * @param method the caller's name, {@code Type.method}
-     * @param at     the call
+     * @param method   the caller's name, {@code Type.method}, or for a callback the framework call and the
+     *                 method it is in, {@code TransactionTemplate.execute in Type.method}
+     * @param at       the call
+     * @param callback for a callback, the call as written and where ({@code tx.execute(...) callback in
+     *                 Type.method}); null for a method's call
      */
-    record Caller(String method, SourceRegion at) {}
+    record Caller(String method, SourceRegion at, String callback) {}
 
     /**
      * The graphs to analyse.
@@ -183,7 +186,10 @@ final class CallingContexts {
                 copyOf.put(lambda.key(), copy);
                 callers.put(
                         copy.key(),
-                        new Caller(api.substring(0, api.lastIndexOf('/')) + " in " + display(f), n.region()));
+                        new Caller(
+                                api.substring(0, api.lastIndexOf('/')) + " in " + display(f),
+                                n.region(),
+                                written(n.event(), api) + " callback in " + display(f)));
                 depth.put(copy, 1);
                 work.add(copy);
             }
@@ -220,7 +226,7 @@ final class CallingContexts {
                     copyOf.put(copyKey, copy);
                     // a copy called from a copy runs in the transaction of the first one's caller: name that one
                     Caller origin = callers.get(caller.key());
-                    callers.put(copy.key(), origin != null ? origin : new Caller(display(caller), n.region()));
+                    callers.put(copy.key(), origin != null ? origin : new Caller(display(caller), n.region(), null));
                     depth.put(copy, d + 1);
                     work.add(copy);
                 }
@@ -428,6 +434,15 @@ final class CallingContexts {
             }
         }
         return false;
+    }
+
+    /** @return a framework call as written, {@code tx.execute(...)}: its receiver path without {@code this.} */
+    private static String written(FlowEvent call, String api) {
+        String method = api.substring(api.indexOf('.') + 1, api.lastIndexOf('/'));
+        String receiver = call.path() == null || call.path().startsWith("$")
+                ? api.substring(0, api.indexOf('.'))
+                : call.path().startsWith("this.") ? call.path().substring("this.".length()) : call.path();
+        return receiver + "." + method + "(...)";
     }
 
     private static List<String> prepend(String key, List<String> callee) {

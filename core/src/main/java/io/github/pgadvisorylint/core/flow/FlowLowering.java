@@ -1014,6 +1014,10 @@ public final class FlowLowering {
             if (reactive != null) {
                 return reactive;
             }
+            Value each = forEach(m, ends);
+            if (each != null) {
+                return each;
+            }
             String name = m.getNameAsString();
             List<End> cur = ends;
             String receiver = null;
@@ -1061,6 +1065,13 @@ public final class FlowLowering {
                     && m.getScope().get() instanceof NameExpr n
                     && Character.isUpperCase(n.getNameAsString().charAt(0))) {
                 return new Value(cur, args.get(0)); // Mono.from(lock statement), Flux.from(...)
+            }
+            if (sites.isEmpty()
+                    && !args.isEmpty()
+                    && args.get(0) != null
+                    && scopeName(m) != null
+                    && API.roles(scopeName(m), name, args.size()).contains(Role.CARRIES_ARGUMENT)) {
+                return new Value(cur, args.get(0)); // DSL.using(cfg): the argument's connection
             }
             boolean benign = sites.isEmpty()
                     && !runsCallback(m)
@@ -1414,6 +1425,35 @@ public final class FlowLowering {
          * @return the expression a lambda of {@code arity} parameters evaluates (its expression body, or the
          *     expression of a body that is one {@code return}), else null
          */
+        /**
+         * Lowers {@code items.forEach(x -> body)} (and {@code forEachOrdered}) as the loop it is: the JDK runs the
+         * lambda at once, on this thread, zero or more times, so a lock or unlock in it is this method's
+         * (a session-level unlock in it runs inside this method's transaction). Only expression lambdas of one
+         * parameter on a receiver that is not a Reactor chain; else null.
+         */
+        private Value forEach(MethodCallExpr m, List<End> ends) {
+            String name = m.getNameAsString();
+            if (!(name.equals("forEach") || name.equals("forEachOrdered"))
+                    || m.getArguments().size() != 1
+                    || m.getScope().isEmpty()
+                    || reactorChain(m.getScope().get())) {
+                return null;
+            }
+            Expression body = inlineBody(m.getArgument(0), 1);
+            if (body == null) {
+                return null;
+            }
+            LambdaExpr l = (LambdaExpr) m.getArgument(0);
+            List<End> cur = value(m.getScope().get(), ends).ends;
+            int head = add(FlowEvent.NOTHING, null);
+            link(cur, head);
+            int test = add(FlowEvent.branch(null, false), m);
+            link(List.of(new End(head, 0)), test);
+            List<End> start = bindParameter(l, null, List.of(new End(test, 0)));
+            link(value(body, start).ends, head);
+            return new Value(List.of(new End(test, 1)), null);
+        }
+
         private Expression inlineBody(Expression e, int arity) {
             if (!(e instanceof LambdaExpr l) || l.getParameters().size() != arity) {
                 return null;

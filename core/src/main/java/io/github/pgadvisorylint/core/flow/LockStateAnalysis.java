@@ -2,6 +2,7 @@ package io.github.pgadvisorylint.core.flow;
 
 import io.github.pgadvisorylint.core.api.ApiCatalog;
 import io.github.pgadvisorylint.core.model.AutoCommitSetting;
+import io.github.pgadvisorylint.core.model.ExecutionContext;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockOperation;
 import io.github.pgadvisorylint.core.model.LockSite;
@@ -1326,6 +1327,11 @@ public final class LockStateAnalysis {
                     Predicate<String> same = mayBeSame(s, c);
                     for (String k : s.held().keySet()) {
                         if (same.test(conn(k))) {
+                            if ("MANUAL".equals(s.tx().get(conn(k)))
+                                    && s.worked().contains(id(k))) {
+                                recordBeforeCommit(
+                                        site, sites.get(id(k)), site.viaHelper() ? node.region() : site.region());
+                            }
                             m.held.remove(k);
                             releasedAt
                                     .computeIfAbsent(id(k), x -> new TreeSet<>())
@@ -1471,34 +1477,134 @@ public final class LockStateAnalysis {
             if (at == null || acquisition == null || flow.modifiers().contains("readOnly")) {
                 return;
             }
-            List<PathFinding.Step> steps = new ArrayList<>();
-            steps.add(new PathFinding.Step(at, "the session-level unlock runs here, inside the open transaction"));
             Integer taken = acquiredHere.get(acquisition.id());
             SourceRegion lockAt = taken == null ? null : flow.nodes().get(taken).region();
-            steps.add(new PathFinding.Step(
-                    lockAt != null ? lockAt : acquisition.region(), "the lock taken in that transaction"));
-            CallingContexts.Caller caller = transactionCallers.get(flow.key());
-            if (caller != null) {
-                steps.add(new PathFinding.Step(
-                        caller.at(),
-                        "called here by " + caller.method()
-                                + ", which runs in a transaction that commits only after this call returns"));
-            } else if (flow.modifiers().contains("transactional")) {
-                steps.add(new PathFinding.Step(
-                        flow.region(), "the method Spring runs in a transaction that commits when it returns"));
+            if (lockAt == null) {
+                lockAt = acquisition.region();
             }
-            releaseFindings.putIfAbsent(
+            PathFinding.Boundary boundary = boundary(lockAt, at, acquisition, release);
+            List<PathFinding.Step> steps = new ArrayList<>();
+            steps.add(new PathFinding.Step(at, "the session-level unlock runs here, inside the open transaction"));
+            steps.add(new PathFinding.Step(lockAt, "the lock taken in that transaction"));
+            String note = "the transaction doing the work under the lock commits only after it";
+            if (boundary != null) {
+                steps.add(new PathFinding.Step(boundary.region(), "the transaction that is still open at the unlock"));
+                note = switch (boundary.kind()) {
+                    case TRANSACTIONAL_METHOD ->
+                        "inside the transaction of " + boundary.evidence()
+                                + ", which commits only when the method returns";
+                    case TRANSACTION_CALLBACK ->
+                        "inside the " + boundary.evidence()
+                                + ", whose transaction commits only after the callback returns";
+                    case CALLER_TRANSACTION ->
+                        "inside the transaction of its caller " + boundary.evidence()
+                                + ", which commits only after this call returns";
+                    case MANUAL_COMMIT ->
+                        "after " + boundary.evidence()
+                                + (boundary.commit() != null
+                                        ? " (committed at line "
+                                                + boundary.commit().startLine() + ", after the unlock)"
+                                        : ", before the transaction commits");
+                };
+            }
+            if (boundary != null && boundary.commit() != null) {
+                steps.add(new PathFinding.Step(boundary.commit(), "the commit that makes the work visible, too late"));
+            }
+            // the same release seen from several copies of its method: the one that knows the boundary is kept
+            releaseFindings.merge(
                     PathFinding.Kind.RELEASE_BEFORE_COMMIT + "|" + release.id() + "|" + at,
                     new PathFinding(
-                            PathFinding.Kind.RELEASE_BEFORE_COMMIT,
-                            acquisition,
-                            release,
-                            at,
-                            caller != null
-                                    ? "the transaction of its caller " + caller.method()
-                                            + ", doing the work under the lock, commits only after it"
-                                    : "the transaction doing the work under the lock commits only after it",
-                            steps));
+                            PathFinding.Kind.RELEASE_BEFORE_COMMIT, acquisition, release, at, note, steps, boundary),
+                    (old, fresh) -> old.boundary() == null && fresh.boundary() != null ? fresh : old);
+        }
+
+        /**
+         * @param lockAt where the lock was taken in this method
+         * @param at     the release
+         * @return where the transaction open at the release begins: a {@code setAutoCommit(false)} or begin of
+         *     this method before the lock (with the first commit after the release), the caller or callback whose
+         *     transaction this copy runs in ({@link CallingContexts}), the method's own {@code @Transactional}, or
+         *     the transaction the lock's or the unlock's own context names (core.java.SpringTransactions: the
+         *     callback or annotation around it); null when none of these is found
+         */
+        private PathFinding.Boundary boundary(
+                SourceRegion lockAt, SourceRegion at, LockSite acquisition, LockSite release) {
+            FlowNode begin = null;
+            for (FlowNode n : flow.nodes()) {
+                FlowEvent e = n.event();
+                boolean begins =
+                        (e.kind() == FlowEvent.Kind.AUTOCOMMIT && e.negated()) || e.kind() == FlowEvent.Kind.BEGIN;
+                if (begins
+                        && n.region() != null
+                        && n.region().compareTo(lockAt) <= 0
+                        && (begin == null || n.region().compareTo(begin.region()) > 0)) {
+                    begin = n;
+                }
+            }
+            if (begin != null) {
+                SourceRegion commit = null;
+                for (FlowNode n : flow.nodes()) {
+                    if (n.event().kind() == FlowEvent.Kind.END
+                            && !n.event().negated()
+                            && n.region() != null
+                            && n.region().compareTo(at) > 0
+                            && (commit == null || n.region().compareTo(commit) < 0)) {
+                        commit = n.region();
+                    }
+                }
+                String on = begin.event().path() == null
+                        ? "the connection"
+                        : written(begin.event().path());
+                return new PathFinding.Boundary(
+                        PathFinding.BoundaryKind.MANUAL_COMMIT,
+                        begin.region(),
+                        (begin.event().kind() == FlowEvent.Kind.BEGIN
+                                        ? "the transaction begun on "
+                                        : "setAutoCommit(false) on ")
+                                + on,
+                        commit);
+            }
+            CallingContexts.Caller caller = transactionCallers.get(flow.key());
+            if (caller != null) {
+                return caller.callback() != null
+                        ? new PathFinding.Boundary(
+                                PathFinding.BoundaryKind.TRANSACTION_CALLBACK, caller.at(), caller.callback(), null)
+                        : new PathFinding.Boundary(
+                                PathFinding.BoundaryKind.CALLER_TRANSACTION, caller.at(), caller.method(), null);
+            }
+            for (LockSite site : List.of(acquisition, release)) {
+                ExecutionContext x = site.execution();
+                if (x.transaction() == TransactionState.IN_TRANSACTION && x.transactionRegion() != null) {
+                    String evidence = x.transactionEvidence();
+                    PathFinding.BoundaryKind kind = evidence.startsWith("@Transactional")
+                            ? PathFinding.BoundaryKind.TRANSACTIONAL_METHOD
+                            : evidence.startsWith("setAutoCommit(false)")
+                                    ? PathFinding.BoundaryKind.MANUAL_COMMIT
+                                    : evidence.endsWith("(...)")
+                                            ? PathFinding.BoundaryKind.TRANSACTION_CALLBACK
+                                            : PathFinding.BoundaryKind.CALLER_TRANSACTION;
+                    return new PathFinding.Boundary(
+                            kind,
+                            x.transactionRegion(),
+                            kind == PathFinding.BoundaryKind.TRANSACTION_CALLBACK ? evidence + " callback" : evidence,
+                            null);
+                }
+            }
+            if (flow.modifiers().contains("transactional") && flow.region() != null) {
+                return new PathFinding.Boundary(
+                        PathFinding.BoundaryKind.TRANSACTIONAL_METHOD,
+                        flow.region(),
+                        flow.modifiers().contains("@Transactional")
+                                ? "@Transactional on method " + flow.name()
+                                : "@Transactional on class " + flow.typeName(),
+                        null);
+            }
+            return null;
+        }
+
+        /** @return an access path as the code writes it: {@code c}, {@code dataSource} for {@code this.dataSource} */
+        private static String written(String path) {
+            return path.startsWith("this.") ? path.substring("this.".length()) : path;
         }
 
         /**

@@ -5,10 +5,7 @@ import com.github.javaparser.ast.NodeList;
 import com.github.javaparser.ast.body.CallableDeclaration;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
-import com.github.javaparser.ast.body.VariableDeclarator;
-import com.github.javaparser.ast.expr.AnnotationExpr;
 import com.github.javaparser.ast.expr.AssignExpr;
-import com.github.javaparser.ast.expr.BooleanLiteralExpr;
 import com.github.javaparser.ast.expr.ConditionalExpr;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.FieldAccessExpr;
@@ -37,12 +34,10 @@ import com.github.javaparser.ast.stmt.WhileStmt;
 import com.github.javaparser.ast.type.Type;
 import com.github.javaparser.ast.type.UnionType;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
-import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockOperation;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.SiteHazards;
 import io.github.pgadvisorylint.core.model.SiteHazards.SwallowedFailure;
-import io.github.pgadvisorylint.core.model.SiteHazards.UncommittedRelease;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayList;
@@ -50,40 +45,27 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
- * Finds, for the lock sites of one Java file, two ways the code around a correct lock call defeats
- * the lock (kept apart from the lifecycle analysis so each can change on its own):
- * <ul>
- *   <li><b>Uncommitted release</b> (RULES.md session-unlock-before-commit, fact F19): a session-level
- *       release, preceded in the same method by a session-level acquisition of a key it may release,
- *       that runs while a transaction is still open: inside a {@code @Transactional} method (method
- *       annotation, or class annotation on a public method; propagation other than
- *       {@code NOT_SUPPORTED}, {@code NEVER}, {@code SUPPORTS}; not {@code readOnly}; not private or
- *       static, which Spring's proxy never sees), inside a transaction callback
- *       ({@code TransactionTemplate.execute/executeWithoutResult}, jOOQ {@code transaction}, JDBI
- *       {@code inTransaction}, an anonymous {@code TransactionCallback}), or on a JDBC connection set to
- *       {@code setAutoCommit(false)} whose {@code commit()} follows the release with no commit between
- *       the acquisition and the release. A lambda or anonymous class of another kind between the release
- *       and its method (work handed to an executor) ends the search: nothing is claimed.</li>
- *   <li><b>Swallowed failure</b> (RULES.md lock-failure-ignored): an acquisition that is the last
- *       real statement of a {@code try} block (only result checks, logging and unlocks may follow it
- *       there), whose {@code catch} catches the failure (an SQL, data-access, persistence, lock or
- *       timeout exception, {@code Exception}, {@code RuntimeException} or {@code Throwable}; or the
- *       exception the try block throws when a try-lock returns {@code false}) and only logs, assigns
- *       or does nothing, after which work runs: a later statement of the method that is not logging,
- *       an unlock or a check of a variable the try or the handler assigned (a flag), or, when a
- *       {@code void} method ends with that {@code try}, the statements after a call of the method in
- *       the same file. A try-lock counts only when the code decides on its result inside the try (so
- *       only the exception path skips that decision); a result nobody reads is try-lock-result-ignored's.</li>
- * </ul>
- * Both are judged on the syntax tree of one file: a transaction begun by a caller, or a handler in
- * another file, is not seen.
+ * Finds, for the acquisitions of one Java file, a failure the code around a correct lock call swallows
+ * (RULES.md lock-failure-ignored): an acquisition that is the last real statement of a {@code try}
+ * block (only result checks, logging and unlocks may follow it there), whose {@code catch} catches the
+ * failure (an SQL, data-access, persistence, lock or timeout exception, {@code Exception},
+ * {@code RuntimeException} or {@code Throwable}; or the exception the try block throws when a try-lock
+ * returns {@code false}) and only logs, assigns or does nothing, after which work runs: a later statement
+ * of the method that is not logging, an unlock or a check of a variable the try or the handler assigned
+ * (a flag), or, when a {@code void} method ends with that {@code try}, the statements after a call of the
+ * method in the same file. A try-lock counts only when the code decides on its result inside the try (so
+ * only the exception path skips that decision); a result nobody reads is try-lock-result-ignored's.
+ *
+ * <p>This is judged on the syntax tree of one file, from what the handler's statements say (logging, a
+ * default, a flag checked later): the lock-state analysis (core.flow) proves the same failure across
+ * methods ({@code FAILURE_SWALLOWED}) but does not read handlers this way, which is why this part
+ * remains. The uncommitted release it once found too is a path fact of core.flow now.
  */
 final class LockHazardAnalyzer {
 
@@ -92,21 +74,6 @@ final class LockHazardAnalyzer {
     /** Calls that only read a result (of a try-lock, a result set). */
     private static final Pattern READS_RESULT = Pattern.compile(
             "next|get[A-Z]\\w*|is[A-Z]\\w*|wasNull|booleanValue|longValue|intValue|equals|valueOf|orElse|isPresent|isEmpty");
-    /** JDBC calls that prepare, bind or close a statement: no work of their own. */
-    private static final Pattern PLUMBING = Pattern.compile(
-            "set(Long|Int|Short|Object|String|AutoCommit|QueryTimeout)|close|createStatement|prepareStatement|prepareCall|getConnection");
-    /** Callback methods that run their lambda in a transaction and commit when it returns. */
-    private static final Set<String> TX_CALLBACKS = Set.of(
-            "transaction",
-            "transactionResult",
-            "inTransaction",
-            "useTransaction",
-            "doInTransaction",
-            "runInTransaction",
-            "withTransaction",
-            "inTransactionUnchecked");
-    /** Methods that run the lambda they receive at once, on the calling thread, in the ambient transaction. */
-    private static final Set<String> IN_PLACE_CALLBACKS = Set.of("forEach", "doWork", "doReturningWork");
     /** Exception names that stand for any failure of a database call. */
     private static final Set<String> CATCH_ALL = Set.of("Exception", "RuntimeException", "Throwable");
     /** Parts of exception names that an acquisition's failure may carry. */
@@ -141,273 +108,12 @@ final class LockHazardAnalyzer {
                     || site.api() == ExecutionApi.SPRING_DATA_QUERY) {
                 continue;
             }
-            UncommittedRelease release =
-                    site.function().operation().isRelease() ? uncommitted(site, node, sites) : null;
             SwallowedFailure failure = site.function().operation().isAcquisition() ? swallowed(site, node) : null;
-            if (release != null || failure != null) {
-                out.put(site.id(), new SiteHazards(release, failure));
+            if (failure != null) {
+                out.put(site.id(), new SiteHazards(failure));
             }
         }
         return out;
-    }
-
-    // ---------------------------------------------------------------- uncommitted release
-
-    private UncommittedRelease uncommitted(LockSite release, Node node, List<LockSite> sites) {
-        Node body = JavaScopes.callableOf(node);
-        if (body == null) {
-            return null;
-        }
-        int at = offset(node);
-        Node acquisition = null;
-        for (LockSite a : sites) {
-            Node an = nodes.get(a);
-            if (an != null
-                    && a.function().operation().isAcquisition()
-                    && a.function().level() == LockLevel.SESSION
-                    && (an instanceof MethodCallExpr || an instanceof ObjectCreationExpr)
-                    && JavaScopes.callableOf(an) == body
-                    && offset(an) < at
-                    && (release.function().operation() == LockOperation.RELEASE_ALL
-                            || a.key().mayEqual(release.key()))
-                    && (acquisition == null || offset(an) > offset(acquisition))) {
-                acquisition = an;
-            }
-        }
-        if (acquisition == null || !workBetween(body, acquisition, node)) {
-            return null;
-        }
-        UncommittedRelease manual = manualCommit(node, body, acquisition);
-        if (manual != null) {
-            return manual;
-        }
-        return enclosingTransaction(node, acquisition);
-    }
-
-    /**
-     * True when a call other than a lock call, logging or a result read runs between the acquisition
-     * and the release: the transaction does work the lock protects.
-     */
-    private boolean workBetween(Node body, Node acquisition, Node release) {
-        int from =
-                acquisition.getEnd().map(p -> file.offsetOf(p.line, p.column)).orElse(offset(acquisition));
-        int to = offset(release);
-        for (MethodCallExpr m : JavaScopes.calls(body)) {
-            int o = offset(m);
-            if (o > from
-                    && o < to
-                    && !siteNodes.contains(m)
-                    && !logging(m)
-                    && !READS_RESULT.matcher(m.getNameAsString()).matches()
-                    && !PLUMBING.matcher(m.getNameAsString()).matches()
-                    && JavaScopes.calls(m).stream().noneMatch(siteNodes::contains)
-                    && m.findAncestor(MethodCallExpr.class, siteNodes::contains).isEmpty()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** {@code setAutoCommit(false)} on the release's connection, no commit between lock and unlock, a commit after. */
-    private UncommittedRelease manualCommit(Node release, Node body, Node acquisition) {
-        Set<String> connections = connectionNames(release);
-        if (connections.isEmpty()) {
-            return null;
-        }
-        int at = offset(release);
-        MethodCallExpr begin = null;
-        List<MethodCallExpr> commits = new ArrayList<>();
-        List<MethodCallExpr> transactionCalls = new ArrayList<>(JavaScopes.callsNamed(body, "setAutoCommit"));
-        transactionCalls.addAll(JavaScopes.callsNamed(body, "commit"));
-        for (MethodCallExpr m : transactionCalls) {
-            String receiver = m.getScope().map(LockHazardAnalyzer::plain).orElse("");
-            if (!connections.contains(receiver)) {
-                continue;
-            }
-            boolean autoCommit = m.getNameAsString().equals("setAutoCommit")
-                    && m.getArguments().size() == 1
-                    && m.getArgument(0) instanceof BooleanLiteralExpr;
-            if (autoCommit && !((BooleanLiteralExpr) m.getArgument(0)).getValue()) {
-                if (offset(m) < at && (begin == null || offset(m) > offset(begin))) {
-                    begin = m;
-                }
-            } else if (autoCommit
-                    || (m.getNameAsString().equals("commit") && m.getArguments().isEmpty())) {
-                commits.add(m); // setAutoCommit(true) commits the open transaction too (JDBC)
-            }
-        }
-        if (begin == null) {
-            return null;
-        }
-        int from = Math.max(offset(begin), offset(acquisition));
-        MethodCallExpr after = null;
-        for (MethodCallExpr c : commits) {
-            int o = offset(c);
-            if (o > from && o < at) {
-                return null; // committed before the unlock on the normal path
-            }
-            if (o > at && (after == null || o < offset(after))) {
-                after = c;
-            }
-        }
-        if (after == null) {
-            return null; // who commits, and when, is not visible here
-        }
-        String conn = begin.getScope().map(LockHazardAnalyzer::plain).orElse("the connection");
-        return new UncommittedRelease(
-                region(acquisition),
-                region(begin),
-                UncommittedRelease.Kind.MANUAL_COMMIT,
-                "setAutoCommit(false) on " + conn + " (committed at line " + line(after) + ", after the unlock)",
-                region(after));
-    }
-
-    /**
-     * The names the release's connection goes by: the connection a statement was created or prepared
-     * on ({@code conn.createStatement().execute}, {@code st} declared from {@code conn.prepareStatement}),
-     * the receiver itself, and, for a call of a lock helper, its simple-name arguments.
-     */
-    private static Set<String> connectionNames(Node release) {
-        Set<String> out = new HashSet<>();
-        if (release instanceof ObjectCreationExpr o) {
-            o.getArguments().forEach(a -> addName(out, a));
-            return out;
-        }
-        MethodCallExpr call = (MethodCallExpr) release;
-        call.getArguments().forEach(a -> addName(out, a));
-        Expression scope = call.getScope().orElse(null);
-        while (scope instanceof MethodCallExpr inner && inner.getScope().isPresent()) {
-            scope = inner.getScope().get(); // conn.createStatement().execute(..), conn.prepareStatement(..).execute()
-        }
-        if (scope instanceof NameExpr
-                || (scope instanceof FieldAccessExpr f && f.getScope().isThisExpr())) {
-            String name = plain(scope);
-            out.add(name);
-            JavaScopes.local(name, call)
-                    .flatMap(VariableDeclarator::getInitializer)
-                    .ifPresent(init -> {
-                        Expression s = init;
-                        while (s instanceof MethodCallExpr m && m.getScope().isPresent()) {
-                            s = m.getScope().get();
-                        }
-                        addName(out, s);
-                    });
-        }
-        return out;
-    }
-
-    private static void addName(Set<String> out, Expression e) {
-        if (e instanceof NameExpr
-                || (e instanceof FieldAccessExpr f && f.getScope().isThisExpr())) {
-            out.add(plain(e));
-        }
-    }
-
-    /** A transaction callback or a transactional method around the release. */
-    private UncommittedRelease enclosingTransaction(Node release, Node acquisition) {
-        for (Node cur = release.getParentNode().orElse(null);
-                cur != null;
-                cur = cur.getParentNode().orElse(null)) {
-            if (cur instanceof LambdaExpr
-                    || (cur instanceof ObjectCreationExpr o
-                            && o.getAnonymousClassBody().isPresent())) {
-                if (runsInPlace(cur)) {
-                    continue; // forEach, Hibernate doWork: the body runs now, in this transaction
-                }
-                MethodCallExpr callback = transactionCallback(cur);
-                if (callback == null) {
-                    return null; // runs later or elsewhere (an executor, a listener): not this transaction
-                }
-                return new UncommittedRelease(
-                        region(acquisition),
-                        region(callback),
-                        UncommittedRelease.Kind.TRANSACTION_CALLBACK,
-                        callbackName(callback) + " callback",
-                        null);
-            }
-            if (cur instanceof MethodDeclaration m) {
-                if (transactional(m.getAnnotations()) == null
-                        && m.getParentNode().orElse(null) instanceof ObjectCreationExpr) {
-                    continue; // a method of an anonymous class: the class is what runs in a transaction or not
-                }
-                return transactionalMethod(m, acquisition);
-            }
-            if (cur instanceof CallableDeclaration<?> || cur instanceof TypeDeclaration<?>) {
-                return null;
-            }
-        }
-        return null;
-    }
-
-    /** True when the lambda is run at once by the call it is passed to, on the caller's thread and transaction. */
-    private static boolean runsInPlace(Node function) {
-        return function instanceof LambdaExpr
-                && function.getParentNode().orElse(null) instanceof MethodCallExpr call
-                && call.getArguments().contains(function)
-                && IN_PLACE_CALLBACKS.contains(call.getNameAsString());
-    }
-
-    /** The call that runs this lambda or anonymous class in a transaction, or null. */
-    private static MethodCallExpr transactionCallback(Node function) {
-        if (!(function.getParentNode().orElse(null) instanceof MethodCallExpr call)
-                || !call.getArguments().contains(function)) {
-            return null;
-        }
-        String name = call.getNameAsString();
-        String scope = call.getScope().map(Node::toString).orElse("").toLowerCase(Locale.ROOT);
-        boolean template = (name.equals("execute") || name.equals("executeWithoutResult"))
-                && (scope.contains("transaction")
-                        || scope.contains("tx")
-                        || (function instanceof ObjectCreationExpr o
-                                && o.getType().getNameAsString().startsWith("TransactionCallback")));
-        return template || TX_CALLBACKS.contains(name) ? call : null;
-    }
-
-    private static String callbackName(MethodCallExpr call) {
-        String scope = call.getScope().map(Node::toString).orElse("");
-        return (scope.isEmpty() ? "" : abbreviated(scope) + ".") + call.getNameAsString() + "(...)";
-    }
-
-    /** {@code @Transactional} on the method, or on its class for a public method, that opens or joins a transaction. */
-    private UncommittedRelease transactionalMethod(MethodDeclaration m, Node acquisition) {
-        if (m.isPrivate() || m.isStatic()) {
-            return null; // Spring's proxy applies no transaction to these
-        }
-        AnnotationExpr onMethod = transactional(m.getAnnotations());
-        AnnotationExpr annotation = onMethod;
-        String where = "method " + m.getNameAsString();
-        if (annotation == null && m.isPublic() && m.getParentNode().orElse(null) instanceof TypeDeclaration<?> t) {
-            annotation = transactional(t.getAnnotations());
-            where = "class " + t.getNameAsString();
-        }
-        if (annotation == null || !opensTransaction(annotation)) {
-            return null;
-        }
-        return new UncommittedRelease(
-                region(acquisition),
-                region(annotation),
-                UncommittedRelease.Kind.TRANSACTIONAL_METHOD,
-                "@Transactional on " + where,
-                null);
-    }
-
-    private static AnnotationExpr transactional(NodeList<AnnotationExpr> annotations) {
-        for (AnnotationExpr a : annotations) {
-            String n = a.getNameAsString();
-            if (n.equals("Transactional") || n.endsWith(".Transactional")) {
-                return a;
-            }
-        }
-        return null;
-    }
-
-    /** Propagation that creates or joins a transaction that commits after the method, and not read-only. */
-    private static boolean opensTransaction(AnnotationExpr a) {
-        String text = a.toString().replaceAll("\\s+", "");
-        return !(text.contains("NOT_SUPPORTED")
-                || text.contains("NEVER")
-                || text.contains("SUPPORTS")
-                || text.contains("readOnly=true"));
     }
 
     // ---------------------------------------------------------------- swallowed failure
@@ -805,6 +511,13 @@ final class LockHazardAnalyzer {
     }
 
     /** @return the expression's text without {@code this.} and white space: {@code this.conn} and {@code conn} are one name */
+    private static void addName(Set<String> out, Expression e) {
+        if (e instanceof NameExpr
+                || (e instanceof FieldAccessExpr f && f.getScope().isThisExpr())) {
+            out.add(plain(e));
+        }
+    }
+
     private static String plain(Node e) {
         String t = e.toString().replaceAll("\\s+", "");
         return t.startsWith("this.") ? t.substring(5) : t;
@@ -823,10 +536,6 @@ final class LockHazardAnalyzer {
             }
         }
         return false;
-    }
-
-    private int line(Node n) {
-        return n.getBegin().map(p -> p.line).orElse(0);
     }
 
     private int offset(Node n) {

@@ -363,9 +363,7 @@ public final class LockModel {
 
     /**
      * The releases of an acquisition that run while the transaction doing the locked work is still open
-     * (F19), as either analysis found them: a possible release ({@link #possibleReleases}) with
-     * {@link SiteHazards#uncommittedRelease()}, or the release of a {@link PathFinding.Kind#RELEASE_BEFORE_COMMIT}
-     * path of this acquisition. What {@code session-unlock-before-commit} reports, and what takes over the
+     * (F19): the releases of the {@link PathFinding.Kind#RELEASE_BEFORE_COMMIT} paths of this acquisition. What {@code session-unlock-before-commit} reports, and what takes over the
      * aborted-transaction case of {@code lock-without-finally-unlock} for the same unlock (one change fixes
      * both).
      *
@@ -374,9 +372,6 @@ public final class LockModel {
      */
     public List<LockSite> releasesBeforeCommit(LockSite acquisition) {
         Map<String, LockSite> found = new TreeMap<>();
-        possibleReleases(acquisition).stream()
-                .filter(r -> hazards(r).uncommittedRelease() != null)
-                .forEach(r -> found.put(r.id(), r));
         for (PathFinding f : pathFindings(acquisition)) {
             if (f.kind() == PathFinding.Kind.RELEASE_BEFORE_COMMIT
                     && f.release() != null

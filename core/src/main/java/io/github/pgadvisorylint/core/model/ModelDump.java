@@ -227,20 +227,6 @@ public final class ModelDump {
             out.append("  path ").append(p.kind()).append(" at ").append(p.at()).append('\n');
         }
         SiteHazards h = model.hazards(s);
-        if (h.uncommittedRelease() != null) {
-            SiteHazards.UncommittedRelease r = h.uncommittedRelease();
-            out.append("  uncommitted-release ")
-                    .append(r.kind())
-                    .append(" lock ")
-                    .append(r.acquisition())
-                    .append(" boundary ")
-                    .append(r.boundary())
-                    .append(" commit ")
-                    .append(region(r.commit()))
-                    .append(' ')
-                    .append(text(r.evidence()))
-                    .append('\n');
-        }
         if (h.swallowedFailure() != null) {
             SiteHazards.SwallowedFailure w = h.swallowedFailure();
             out.append("  swallowed-failure catch ")
@@ -258,7 +244,12 @@ public final class ModelDump {
     private static String finding(PathFinding f) {
         return f.kind() + " at " + f.at() + " acquisition "
                 + (f.acquisition() == null ? "-" : f.acquisition().id()) + " release "
-                + (f.release() == null ? "-" : f.release().id()) + ' ' + text(f.note());
+                + (f.release() == null ? "-" : f.release().id()) + ' ' + text(f.note())
+                + (f.boundary() == null
+                        ? ""
+                        : " boundary " + f.boundary().kind() + " "
+                                + f.boundary().region() + " commit "
+                                + region(f.boundary().commit()));
     }
 
     private static String edge(LockOrderEdge e) {

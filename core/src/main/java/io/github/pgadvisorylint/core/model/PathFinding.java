@@ -15,9 +15,70 @@ import java.util.Objects;
  * @param at          where to report: the acquisition, or the release for the release kinds
  * @param note        a short explanation for messages, never null
  * @param steps       the path: regions with what happens there, in path order (SARIF codeFlows)
+ * @param boundary    for {@link Kind#RELEASE_BEFORE_COMMIT}, where the transaction still open at the release
+ *                    begins; else null
  */
 public record PathFinding(
-        Kind kind, LockSite acquisition, LockSite release, SourceRegion at, String note, List<Step> steps) {
+        Kind kind,
+        LockSite acquisition,
+        LockSite release,
+        SourceRegion at,
+        String note,
+        List<Step> steps,
+        Boundary boundary) {
+
+    /**
+     * A finding without a transaction boundary.
+     *
+     * @param kind        what goes wrong
+     * @param acquisition the acquiring site concerned
+     * @param release     the release concerned, or null
+     * @param at          where to report
+     * @param note        a short explanation for messages
+     * @param steps       the path, in path order
+     */
+    public PathFinding(
+            Kind kind, LockSite acquisition, LockSite release, SourceRegion at, String note, List<Step> steps) {
+        this(kind, acquisition, release, at, note, steps, null);
+    }
+
+    /**
+     * Where the transaction that is still open at a session-level release begins, and so what commits only
+     * after the release (RULES.md F19).
+     *
+     * @param kind     which kind of transaction it is
+     * @param region   the transaction's start: the {@code @Transactional} method, the call that runs the
+     *                 callback or the copy in its transaction, or the {@code setAutoCommit(false)} or
+     *                 {@code BEGIN}
+     * @param evidence a short phrase for messages: {@code @Transactional on method renumber},
+     *                 {@code tx.execute(...)}, {@code ClearingJobs.close}, {@code setAutoCommit(false) on c}
+     * @param commit   for {@link BoundaryKind#MANUAL_COMMIT}, the {@code commit()} that runs after the release when
+     *                 the method has one; else null
+     */
+    public record Boundary(BoundaryKind kind, SourceRegion region, String evidence, SourceRegion commit) {
+
+        /** Checks the required fields. */
+        public Boundary {
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(region, "region");
+            Objects.requireNonNull(evidence, "evidence");
+        }
+    }
+
+    /** Where an open transaction comes from. */
+    public enum BoundaryKind {
+        /** The method's own Spring, Jakarta or Micronaut {@code @Transactional}: it commits when the method returns. */
+        TRANSACTIONAL_METHOD,
+        /**
+         * A callback a framework runs in a transaction it commits after the callback returns
+         * ({@code TransactionTemplate.execute}, JDBI {@code inTransaction}, jOOQ {@code transaction}).
+         */
+        TRANSACTION_CALLBACK,
+        /** The transaction of a caller ({@code @Transactional} or a callback) that this method runs in. */
+        CALLER_TRANSACTION,
+        /** A JDBC connection with {@code setAutoCommit(false)} (or {@code BEGIN}) whose commit comes later. */
+        MANUAL_COMMIT
+    }
 
     /** What the path shows. */
     public enum Kind {

@@ -78,6 +78,17 @@ class CallGraphTest {
     }
 
     @Test
+    void aCallOnALibraryTypeTheCatalogModelsNeverResolvesToAProjectMethodOfTheSameName() {
+        CallGraph g = graph("class Jobs { <T> T inTransaction(Object work) { return null; } }\n");
+        assertThat(g.resolve(List.of("Jdbi.inTransaction/1", "*.inTransaction/1")))
+                .as("Jdbi's own method runs")
+                .isEmpty();
+        assertThat(keys(g.resolve(List.of("Unknown.inTransaction/1", "*.inTransaction/1"))))
+                .as("a type nothing says anything about still resolves by the unique name")
+                .containsExactly("Jobs.inTransaction/1");
+    }
+
+    @Test
     void tooManyImplementationsSayNothing() {
         StringBuilder source = new StringBuilder("interface Sink { void put(long id); }\n");
         for (int i = 0; i <= CallGraph.MAX_TARGETS; i++) {
