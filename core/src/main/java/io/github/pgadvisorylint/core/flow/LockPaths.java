@@ -48,6 +48,17 @@ public final class LockPaths {
     private LockPaths() {}
 
     /**
+     * @return true when the site is in a loop whose iterations lock different keys (the key depends on the loop
+     *     variable, {@code core.java.SiteUsageAnalyzer}): the paths count the site's holds, not its keys (the lock
+     *     order and lock count rules judge such loops)
+     */
+    private static boolean keyVariesInLoop(LockModel model, LockSite acquisition) {
+        return acquisition != null
+                && model.usage(acquisition).loop() != null
+                && model.usage(acquisition).loop().keyVaries();
+    }
+
+    /**
      * @param model         the model the front ends built
      * @param flows         every method graph of the project
      * @param notifications receives a {@code method-budget} warning for every method the analysis gave up
@@ -71,7 +82,9 @@ public final class LockPaths {
         }
         Map<String, LockSite> byId = new HashMap<>();
         model.sites().forEach(s -> byId.put(s.id(), s));
-        LockStateAnalysis analysis = new LockStateAnalysis(flows, byId, checkpoint, autoCommitOff);
+        Set<String> keyPerIteration = new HashSet<>();
+        model.sites().stream().filter(x -> keyVariesInLoop(model, x)).forEach(x -> keyPerIteration.add(x.id()));
+        LockStateAnalysis analysis = new LockStateAnalysis(flows, byId, checkpoint, autoCommitOff, keyPerIteration);
         LockStateAnalysis.Result result = analysis.run();
         bounds.accept(result.bounds());
         for (LockStateAnalysis.LeftOut l : result.leftOut()) {

@@ -91,6 +91,8 @@ public final class LockStateAnalysis {
     private final Runnable checkpoint;
     /** The configuration that starts pooled connections inside a transaction, or null. */
     private final AutoCommitSetting autoCommitOff;
+    /** Acquisitions whose key changes with each iteration of their loop (see the constructor). */
+    private final Set<String> keyPerIteration;
     /** Methods given up in their latest run, by key: which budget they exceeded. */
     private final Map<String, String> leftOut = new TreeMap<>();
 
@@ -164,6 +166,27 @@ public final class LockStateAnalysis {
      */
     public LockStateAnalysis(
             List<MethodFlow> flows, Map<String, LockSite> sites, Runnable checkpoint, AutoCommitSetting autoCommitOff) {
+        this(flows, sites, checkpoint, autoCommitOff, Set.of());
+    }
+
+    /**
+     * @param flows           every method graph of the project
+     * @param sites           every lock site of the project, by id
+     * @param checkpoint      as in {@link #LockStateAnalysis(List, Map, Runnable)}
+     * @param autoCommitOff   as in {@link #LockStateAnalysis(List, Map, Runnable, AutoCommitSetting)}
+     * @param keyPerIteration ids of the acquisitions in a loop whose key changes with each iteration: the paths
+     *                        count holds of a site, not of a key, and do not know that a later loop of unlocks walks
+     *                        the same elements, so for these a second hold ({@link PathFinding.Kind#STACKED}) or a
+     *                        normal exit that skips a release the method has ({@link PathFinding.Kind#HELD_ON_RETURN})
+     *                        is not claimed
+     */
+    public LockStateAnalysis(
+            List<MethodFlow> flows,
+            Map<String, LockSite> sites,
+            Runnable checkpoint,
+            AutoCommitSetting autoCommitOff,
+            Set<String> keyPerIteration) {
+        this.keyPerIteration = Set.copyOf(keyPerIteration);
         this.checkpoint = checkpoint;
         this.autoCommitOff = autoCommitOff;
         CallingContexts.Expanded expanded = CallingContexts.expand(flows);
@@ -2262,6 +2285,10 @@ public final class LockStateAnalysis {
                             && (r.equals("this") || flow.params().contains(r))) {
                         handedOver.add(id);
                         continue; // returns true holding it: a try-acquire whose caller or object now owns the lock
+                    } else if (scoped
+                            && keyPerIteration.contains(id)
+                            && (!exceptional || releasedOnFailure(where, id))) {
+                        continue; // a loop of locks and a loop of unlocks: how often each runs is not followed
                     } else if (s.stacked().contains(id) && !exceptional) {
                         kind = PathFinding.Kind.STACKED;
                         note = "it can be taken more than once on this connection before the single unlock, and "
@@ -2321,6 +2348,29 @@ public final class LockStateAnalysis {
                     }
                 }
             }
+        }
+
+        /**
+         * @return whether a failure of the acquisition node {@code lock} reaches a release of {@code id} before the
+         *     method ends: the try whose finally (or catch) unlocks covers the acquisition itself
+         */
+        private boolean releasedOnFailure(int lock, String id) {
+            Set<Integer> releases = releasedAt.getOrDefault(id, Set.of());
+            boolean[] seen = new boolean[flow.nodes().size()];
+            Deque<Integer> todo = new ArrayDeque<>(flow.nodes().get(lock).onException());
+            while (!todo.isEmpty()) {
+                int n = todo.poll();
+                if (seen[n]) {
+                    continue;
+                }
+                seen[n] = true;
+                if (releases.contains(n)) {
+                    return true;
+                }
+                todo.addAll(flow.nodes().get(n).next());
+                todo.addAll(flow.nodes().get(n).onException());
+            }
+            return false;
         }
 
         /**

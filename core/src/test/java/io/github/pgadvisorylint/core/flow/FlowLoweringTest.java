@@ -88,6 +88,50 @@ class FlowLoweringTest {
     }
 
     @Test
+    void aForEachLambdaIsLoweredAsALoopOfThisMethodAndGetsNoGraphOfItsOwn() {
+        List<MethodFlow> flows = lower("""
+                class A {
+                    void run(java.sql.Statement st, java.util.List<Long> ids) throws Exception {
+                        ids.forEach(id -> st.execute("SELECT pg_advisory_lock(" + id + ")"));
+                    }
+                }
+                """);
+        assertThat(flows).extracting(MethodFlow::key).containsExactly("A.run/2");
+        MethodFlow run = flows.get(0);
+        FlowNode lock = run.nodes().stream()
+                .filter(n -> n.event().kind() == FlowEvent.Kind.LOCK)
+                .findFirst()
+                .orElseThrow();
+        FlowNode test = run.nodes().stream()
+                .filter(n -> n.event().kind() == FlowEvent.Kind.BRANCH)
+                .findFirst()
+                .orElseThrow();
+        assertThat(test.next())
+                .as("into the body, or out after any number of rounds")
+                .hasSize(2);
+        assertThat(reaches(run, lock.next().get(0), lock.id()))
+                .as("the body runs again")
+                .isTrue();
+        assertThat(reaches(run, test.id(), MethodFlow.EXIT)).as("zero rounds").isTrue();
+    }
+
+    @Test
+    void jooqDslUsingIsTheConnectionOfItsArgument() {
+        MethodFlow flow = lower("""
+                class A {
+                    void run(org.jooq.Configuration cfg) {
+                        DSL.using(cfg).execute("SELECT pg_advisory_lock(1)");
+                    }
+                }
+                """).get(0);
+        FlowNode lock = flow.nodes().stream()
+                .filter(n -> n.event().kind() == FlowEvent.Kind.LOCK)
+                .findFirst()
+                .orElseThrow();
+        assertThat(lock.event().path()).isEqualTo("cfg");
+    }
+
+    @Test
     void anUnlabelledBreakInALabelledSwitchLeavesTheSwitch() {
         MethodFlow flow = lower("""
                 class A {
