@@ -920,18 +920,62 @@ public final class LockStateAnalysis {
          */
         private PathState worked(PathState s, FlowNode node) {
             PathState.Mutable m = null;
+            Set<String> touched = touchedTransactions(s, node);
             for (String k : s.held().keySet()) {
                 String id = id(k);
-                if ("MANUAL".equals(s.tx().get(conn(k)))
-                        && !s.worked().contains(id)
-                        && !Integer.valueOf(node.id()).equals(acquiredHere.get(id))) {
+                if (Integer.valueOf(node.id()).equals(acquiredHere.get(id))) {
+                    continue;
+                }
+                if ("MANUAL".equals(s.tx().get(conn(k))) && !s.worked().contains(id)) {
                     if (m == null) {
                         m = s.edit();
                     }
                     m.worked.add(id);
                 }
+                for (String x : touched) {
+                    if (!x.equals(conn(k)) && !s.worked().contains(id + "|" + x)) {
+                        if (m == null) {
+                            m = s.edit();
+                        }
+                        m.worked.add(id + "|" + x); // work the lock guards, in another connection's open transaction
+                    }
+                }
             }
             return m == null ? s : m.done();
+        }
+
+        /**
+         * @return the connections in an open manual transaction that the node runs a statement on or hands to a
+         *     call: a statement's own connection, a call's receiver and connection arguments
+         */
+        private Set<String> touchedTransactions(PathState s, FlowNode node) {
+            Set<String> out = new TreeSet<>();
+            FlowEvent e = node.event();
+            List<String> paths = new ArrayList<>();
+            paths.add(e.path());
+            if (e.kind() == FlowEvent.Kind.CALL && e.args() != null) {
+                paths.addAll(e.args());
+            }
+            for (String p : paths) {
+                String c = p == null ? null : s.resolve(p);
+                if (c != null && "MANUAL".equals(s.tx().get(c))) {
+                    out.add(c);
+                }
+            }
+            return out;
+        }
+
+        /**
+         * @return whether the lock {@code id} guarded work in the open transaction of another connection than its own
+         *     that has not committed yet: a session lock on one connection serializing writes made on a second
+         */
+        private static boolean workedInOtherTransaction(PathState s, String id) {
+            for (String w : s.worked()) {
+                if (w.startsWith(id + "|") && "MANUAL".equals(s.tx().get(w.substring(id.length() + 1)))) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** In a method Spring runs in a transaction, a connection of the object's joins that transaction. */
@@ -1046,6 +1090,7 @@ public final class LockStateAnalysis {
                             m.worked.remove(id(k)); // committed, or rolled back: no write of it is pending
                         }
                     }
+                    m.worked.removeIf(w -> w.endsWith("|" + c)); // the same, for work in this connection's transaction
                     PathState after = m.done();
                     o.all(after);
                     o.thrown.add(e.negated() ? after : s); // a rollback that throws leaves a broken session behind
@@ -1350,8 +1395,9 @@ public final class LockStateAnalysis {
                     Predicate<String> same = mayBeSame(s, c);
                     for (String k : s.held().keySet()) {
                         if (same.test(conn(k))) {
-                            if ("MANUAL".equals(s.tx().get(conn(k)))
-                                    && s.worked().contains(id(k))) {
+                            if (("MANUAL".equals(s.tx().get(conn(k)))
+                                            && s.worked().contains(id(k)))
+                                    || workedInOtherTransaction(s, id(k))) {
                                 recordBeforeCommit(
                                         site, sites.get(id(k)), site.viaHelper() ? node.region() : site.region());
                             }
@@ -1442,7 +1488,8 @@ public final class LockStateAnalysis {
             }
             if (!matching.isEmpty()) {
                 for (String k : matching) {
-                    if ("MANUAL".equals(s.tx().get(conn(k))) && s.worked().contains(id(k))) {
+                    if (("MANUAL".equals(s.tx().get(conn(k))) && s.worked().contains(id(k)))
+                            || workedInOtherTransaction(s, id(k))) {
                         recordBeforeCommit(
                                 release, sites.get(id(k)), release.viaHelper() ? node.region() : release.region());
                     }
@@ -1544,8 +1591,8 @@ public final class LockStateAnalysis {
         /**
          * @param lockAt where the lock was taken in this method
          * @param at     the release
-         * @return where the transaction open at the release begins: a {@code setAutoCommit(false)} or begin of
-         *     this method before the lock (with the first commit after the release), the caller or callback whose
+         * @return where the transaction open at the release begins: the last {@code setAutoCommit(false)} or begin
+         *     of this method before the release (with the first commit after it), the caller or callback whose
          *     transaction this copy runs in ({@link CallingContexts}), the method's own {@code @Transactional}, or
          *     the transaction the lock's or the unlock's own context names (core.java.SpringTransactions: the
          *     callback or annotation around it); null when none of these is found
@@ -1559,7 +1606,7 @@ public final class LockStateAnalysis {
                         (e.kind() == FlowEvent.Kind.AUTOCOMMIT && e.negated()) || e.kind() == FlowEvent.Kind.BEGIN;
                 if (begins
                         && n.region() != null
-                        && n.region().compareTo(lockAt) <= 0
+                        && n.region().compareTo(at) <= 0
                         && (begin == null || n.region().compareTo(begin.region()) > 0)) {
                     begin = n;
                 }
@@ -1905,8 +1952,9 @@ public final class LockStateAnalysis {
                                 aborted = true;
                                 continue;
                             }
-                            if ("MANUAL".equals(s.tx().get(conn(k)))
-                                    && s.worked().contains(id(k))) {
+                            if (("MANUAL".equals(s.tx().get(conn(k)))
+                                            && s.worked().contains(id(k)))
+                                    || workedInOtherTransaction(s, id(k))) {
                                 recordBeforeCommit(callRelease(e, rel), sites.get(id(k)), node.region());
                             }
                             int left = m.held.get(k) - 1;
