@@ -308,7 +308,39 @@ final class ExecutionContextAnalyzer {
     private static boolean isTemplate(ExecutionApi api, MethodCallExpr exec) {
         return (api == ExecutionApi.SPRING_JDBC_TEMPLATE && isSpringTemplate(exec))
                 || (api == ExecutionApi.JPA_NATIVE_QUERY
-                        && importsAny(exec, "jakarta.persistence.", "javax.persistence.", "org.hibernate."));
+                        && importsAny(exec, "jakarta.persistence.", "javax.persistence.", "org.hibernate."))
+                || (api == ExecutionApi.OTHER_CALL && isMapperCall(exec));
+    }
+
+    /**
+     * True when the SQL is handed to a method of a MyBatis mapper: the receiver's declared type is named
+     * {@code *Mapper} and is imported from a {@code mapper}/{@code mappers}/{@code dao} package, or the file
+     * imports MyBatis ({@code org.apache.ibatis.}, {@code org.mybatis.}) or MyBatis-Plus
+     * ({@code com.baomidou.}). MyBatis-Spring's {@code SqlSessionTemplate} runs a mapper's statement in the
+     * Spring transaction of the caller, and in a transaction of its own, committed when the statement ends,
+     * when there is none (MyBatis-Spring reference, "Transactions").
+     */
+    private static boolean isMapperCall(MethodCallExpr exec) {
+        Expression scope = exec.getScope().orElse(null);
+        String name = scope instanceof NameExpr n
+                ? n.getNameAsString()
+                : scope instanceof FieldAccessExpr f && f.getScope().isThisExpr() ? f.getNameAsString() : null;
+        String type = name == null ? null : JavaScopes.declaredType(name, exec);
+        if (type == null) {
+            return false;
+        }
+        String simple = JavaScopes.simpleTypeName(type);
+        if (!simple.endsWith("Mapper") || simple.equals("ObjectMapper") || simple.endsWith("RowMapper")) {
+            return false;
+        }
+        return importsAny(exec, "org.apache.ibatis.", "org.mybatis.", "com.baomidou.")
+                || exec.findCompilationUnit()
+                        .map(cu -> cu.getImports().stream().anyMatch(i -> {
+                            String q = i.getNameAsString();
+                            return q.endsWith("." + simple)
+                                    && (q.contains(".mapper.") || q.contains(".mappers.") || q.contains(".dao."));
+                        }))
+                        .orElse(false);
     }
 
     /** Spring's per-call templates; other libraries' classes of the same name (Flyway's JdbcTemplate wraps one connection) are not. */
