@@ -3,6 +3,7 @@ package io.github.pgadvisorylint.rules;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.ConnectionScope;
 import io.github.pgadvisorylint.core.model.LockLevel;
+import io.github.pgadvisorylint.core.model.LockOperation;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.TransactionState;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
@@ -22,6 +23,8 @@ public final class UnpinnedSessionLockRule extends AbstractRule {
 
     /** At most this many callers outside a transaction are shown as related locations. */
     private static final int MAX_CALLERS = 3;
+    /** At most this many unlocks named as related locations. */
+    private static final int MAX_UNLOCKS = 4;
 
     /** Creates the rule with its metadata and documentation page. */
     public UnpinnedSessionLockRule() {
@@ -58,17 +61,27 @@ public final class UnpinnedSessionLockRule extends AbstractRule {
             List<RelatedLocation> related = new ArrayList<>();
             calls.stream()
                     .filter(c -> c.execution().transaction() != TransactionState.IN_TRANSACTION)
+                    .map(LockSite::region)
+                    .distinct() // one call site of a helper whose SQL has several forms: said once
                     .limit(MAX_CALLERS)
-                    .forEach(c -> related.add(
-                            new RelatedLocation(c.region(), "a call of this helper outside a transaction")));
-            for (LockSite release : context.model().possibleReleases(site)) {
-                if (release.path().equals(site.path())
-                        && release.execution().connection() == ConnectionScope.POOLED_PER_CALL) {
-                    related.add(new RelatedLocation(
+                    .forEach(r -> related.add(new RelatedLocation(r, "a call of this helper outside a transaction")));
+            // the unlocks of this lock that borrow a connection of their own: in this file, or in another one
+            // when they name the same key (a lock class's unlock method) or release everything
+            context.model().possibleReleases(site).stream()
+                    .filter(release -> release.execution().connection() == ConnectionScope.POOLED_PER_CALL
+                            && (release.path().equals(site.path())
+                                    || release.key()
+                                            .canonical()
+                                            .equals(site.key().canonical())
+                                    || release.function().operation() == LockOperation.RELEASE_ALL))
+                    .limit(MAX_UNLOCKS)
+                    .forEach(release -> related.add(new RelatedLocation(
                             release.region(),
-                            "this unlock borrows its own pooled connection and may find no lock to release"));
-                }
-            }
+                            release.function().operation() == LockOperation.RELEASE_ALL
+                                    ? "this unlock of every lock borrows its own pooled connection, where the"
+                                            + " lock is not held"
+                                    : "this unlock borrows its own pooled connection and may find no lock to"
+                                            + " release")));
             context.report(
                     Severity.ERROR,
                     site,

@@ -1429,7 +1429,7 @@ public final class FlowLowering {
          * Lowers {@code items.forEach(x -> body)} (and {@code forEachOrdered}) as the loop it is: the JDK runs the
          * lambda at once, on this thread, zero or more times, so a lock or unlock in it is this method's
          * (a session-level unlock in it runs inside this method's transaction). Only expression lambdas of one
-         * parameter on a receiver that is not a Reactor chain; else null.
+         * parameter, or two ({@code Map.forEach}), on a receiver that is not a Reactor chain; else null.
          */
         private Value forEach(MethodCallExpr m, List<End> ends) {
             String name = m.getNameAsString();
@@ -1440,6 +1440,9 @@ public final class FlowLowering {
                 return null;
             }
             Expression body = inlineBody(m.getArgument(0), 1);
+            if (body == null) {
+                body = inlineBody(m.getArgument(0), 2); // Map.forEach((k, v) -> ..)
+            }
             if (body == null) {
                 return null;
             }

@@ -24,6 +24,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The project-wide lock-state analysis: a forward dataflow over each method's control-flow graph
@@ -84,6 +86,9 @@ public final class LockStateAnalysis {
      * statement aborts it (F18), but an unlock in it is not judged against a commit the code may never write.
      */
     private static final String POOL_TRANSACTION = "POOL";
+    /** The start of a site context's {@code @Transactional} evidence: {@code @Transactional(NESTED) on method run()}. */
+    private static final Pattern TRANSACTIONAL_EVIDENCE =
+            Pattern.compile("@Transactional(\\([A-Z_]+\\))? on (method \\w+\\(\\)|class \\w+)");
 
     /** Node visits between two calls of {@link #checkpoint}. */
     static final int CHECKPOINT_VISITS = 1_024;
@@ -967,13 +972,36 @@ public final class LockStateAnalysis {
 
         /**
          * @return whether the lock {@code id} guarded work in the open transaction of another connection than its own
-         *     that has not committed yet: a session lock on one connection serializing writes made on a second
+         *     that a commit of this method makes visible after {@code release}: a session lock on one connection
+         *     serializing writes made on a second (a transaction rolled back, closed or committed before, never is)
          */
-        private static boolean workedInOtherTransaction(PathState s, String id) {
+        private boolean workedInOtherTransaction(PathState s, String id, FlowNode release) {
             for (String w : s.worked()) {
-                if (w.startsWith(id + "|") && "MANUAL".equals(s.tx().get(w.substring(id.length() + 1)))) {
+                if (w.startsWith(id + "|")) {
+                    String x = w.substring(id.length() + 1);
+                    if ("MANUAL".equals(s.tx().get(x)) && commitFollows(s, x, release)) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
+        /** @return whether a {@code commit()} of connection {@code x} can run after {@code from} on a normal path */
+        private boolean commitFollows(PathState s, String x, FlowNode from) {
+            boolean[] seen = new boolean[flow.nodes().size()];
+            Deque<Integer> todo = new ArrayDeque<>(from.next());
+            while (!todo.isEmpty()) {
+                int n = todo.poll();
+                if (seen[n]) {
+                    continue;
+                }
+                seen[n] = true;
+                FlowEvent e = flow.nodes().get(n).event();
+                if (e.kind() == FlowEvent.Kind.END && !e.negated() && x.equals(s.resolve(e.path()))) {
                     return true;
                 }
+                todo.addAll(flow.nodes().get(n).next());
             }
             return false;
         }
@@ -1055,6 +1083,7 @@ public final class LockStateAnalysis {
                     String c = s.resolve(e.path());
                     PathState.Mutable m = s.edit();
                     m.closed.put(c, node.id());
+                    m.worked.removeIf(w -> w.endsWith("|" + c)); // its open transaction ends unfinished
                     if (ConnectionKind.UNPOOLED.name().equals(s.kinds().get(c))) {
                         m.held.keySet().removeIf(k -> conn(k).equals(c)); // the session ends with its locks
                     }
@@ -1395,11 +1424,12 @@ public final class LockStateAnalysis {
                     Predicate<String> same = mayBeSame(s, c);
                     for (String k : s.held().keySet()) {
                         if (same.test(conn(k))) {
-                            if (("MANUAL".equals(s.tx().get(conn(k)))
-                                            && s.worked().contains(id(k)))
-                                    || workedInOtherTransaction(s, id(k))) {
+                            if (ownWork(s, k) || workedInOtherTransaction(s, id(k), node)) {
                                 recordBeforeCommit(
-                                        site, sites.get(id(k)), site.viaHelper() ? node.region() : site.region());
+                                        site,
+                                        sites.get(id(k)),
+                                        site.viaHelper() ? node.region() : site.region(),
+                                        !ownWork(s, k));
                             }
                             m.held.remove(k);
                             releasedAt
@@ -1488,10 +1518,12 @@ public final class LockStateAnalysis {
             }
             if (!matching.isEmpty()) {
                 for (String k : matching) {
-                    if (("MANUAL".equals(s.tx().get(conn(k))) && s.worked().contains(id(k)))
-                            || workedInOtherTransaction(s, id(k))) {
+                    if (ownWork(s, k) || workedInOtherTransaction(s, id(k), node)) {
                         recordBeforeCommit(
-                                release, sites.get(id(k)), release.viaHelper() ? node.region() : release.region());
+                                release,
+                                sites.get(id(k)),
+                                release.viaHelper() ? node.region() : release.region(),
+                                !ownWork(s, k));
                     }
                     int left = s.held().get(k) - 1;
                     if (left <= 0) {
@@ -1543,7 +1575,18 @@ public final class LockStateAnalysis {
             return List.of(m.done());
         }
 
-        private void recordBeforeCommit(LockSite release, LockSite acquisition, SourceRegion at) {
+        /** @return whether hold {@code k} guarded work in its own connection's open manual transaction */
+        private static boolean ownWork(PathState s, String k) {
+            return "MANUAL".equals(s.tx().get(conn(k))) && s.worked().contains(id(k));
+        }
+
+        /**
+         * Records a {@link PathFinding.Kind#RELEASE_BEFORE_COMMIT}.
+         *
+         * @param otherConnection true when the work ran in the transaction of another connection than the lock's
+         */
+        private void recordBeforeCommit(
+                LockSite release, LockSite acquisition, SourceRegion at, boolean otherConnection) {
             if (at == null || acquisition == null || flow.modifiers().contains("readOnly")) {
                 return;
             }
@@ -1555,7 +1598,11 @@ public final class LockStateAnalysis {
             PathFinding.Boundary boundary = boundary(lockAt, at, acquisition, release);
             List<PathFinding.Step> steps = new ArrayList<>();
             steps.add(new PathFinding.Step(at, "the session-level unlock runs here, inside the open transaction"));
-            steps.add(new PathFinding.Step(lockAt, "the lock taken in that transaction"));
+            steps.add(new PathFinding.Step(
+                    lockAt,
+                    otherConnection
+                            ? "the lock, taken on another connection than the transaction's"
+                            : "the lock taken in that transaction"));
             String note = "the transaction doing the work under the lock commits only after it";
             if (boundary != null) {
                 steps.add(new PathFinding.Step(boundary.region(), "the transaction that is still open at the unlock"));
@@ -1646,6 +1693,10 @@ public final class LockStateAnalysis {
                 ExecutionContext x = site.execution();
                 if (x.transaction() == TransactionState.IN_TRANSACTION && x.transactionRegion() != null) {
                     String evidence = x.transactionEvidence();
+                    Matcher annotation = TRANSACTIONAL_EVIDENCE.matcher(evidence);
+                    if (annotation.lookingAt()) {
+                        evidence = annotation.group(); // what the annotation is on, without the rest of the verdict
+                    }
                     PathFinding.BoundaryKind kind = evidence.startsWith("@Transactional")
                             ? PathFinding.BoundaryKind.TRANSACTIONAL_METHOD
                             : evidence.startsWith("setAutoCommit(false)")
@@ -1952,10 +2003,9 @@ public final class LockStateAnalysis {
                                 aborted = true;
                                 continue;
                             }
-                            if (("MANUAL".equals(s.tx().get(conn(k)))
-                                            && s.worked().contains(id(k)))
-                                    || workedInOtherTransaction(s, id(k))) {
-                                recordBeforeCommit(callRelease(e, rel), sites.get(id(k)), node.region());
+                            if (ownWork(s, k) || workedInOtherTransaction(s, id(k), node)) {
+                                recordBeforeCommit(
+                                        callRelease(e, rel), sites.get(id(k)), node.region(), !ownWork(s, k));
                             }
                             int left = m.held.get(k) - 1;
                             if (left <= 0) {
@@ -2337,6 +2387,8 @@ public final class LockStateAnalysis {
                             && keyPerIteration.contains(id)
                             && (!exceptional || releasedOnFailure(where, id))) {
                         continue; // a loop of locks and a loop of unlocks: how often each runs is not followed
+                    } else if (exceptional && s.stacked().contains(id) && releasedOnFailure(where, id)) {
+                        continue; // held because it was taken twice, not for want of a finally: STACKED says it
                     } else if (s.stacked().contains(id) && !exceptional) {
                         kind = PathFinding.Kind.STACKED;
                         note = "it can be taken more than once on this connection before the single unlock, and "

@@ -138,7 +138,7 @@ final class SpringTransactions {
                     && call.getArguments().contains(lambda)) {
                 String name = call.getNameAsString();
                 boolean template = isTemplateCall(call);
-                if (template || API.is(Role.BEGINS_TRANSACTION, name)) {
+                if (template || (API.is(Role.BEGINS_TRANSACTION, name) && !projectReceiver(call))) {
                     String what = (template ? "TransactionTemplate." : "") + name + "(...)";
                     if (template && lockItself && onlyTakesTheLock(lambda.getBody(), at)) {
                         return new Tx(
@@ -183,6 +183,28 @@ final class SpringTransactions {
             }
         }
         return Tx.UNKNOWN;
+    }
+
+    /**
+     * True when the call's receiver has a declared type for which the catalog gives the method no
+     * {@code BEGINS_TRANSACTION} role (a project class's own {@code inTransaction}, {@code transaction}): its
+     * callback runs wherever that method runs it, not in a transaction the name suggests. A receiver whose type
+     * cannot be seen is not one, and names the catalog matches on any receiver ({@code runInTransaction}) stay.
+     */
+    private static boolean projectReceiver(MethodCallExpr call) {
+        Expression scope = call.getScope().orElse(null);
+        String name = scope instanceof NameExpr n
+                ? n.getNameAsString()
+                : scope instanceof FieldAccessExpr f && f.getScope().isThisExpr() ? f.getNameAsString() : null;
+        String type = name == null ? null : JavaScopes.declaredType(name, call);
+        if (type == null || type.equals("var")) {
+            return false;
+        }
+        return !API.roles(
+                        JavaScopes.simpleTypeName(type),
+                        call.getNameAsString(),
+                        call.getArguments().size())
+                .contains(Role.BEGINS_TRANSACTION);
     }
 
     /** {@code TransactionTemplate.execute/executeWithoutResult}, told by a receiver named for transactions. */
