@@ -41,6 +41,15 @@ public final class UnpinnedSessionLockRule extends AbstractRule {
                 List.of("correctness", "concurrency", "connection-pool", "postgresql", "advisory-lock"));
     }
 
+    /**
+     * @return true when both keys are written as the same expression that is more than one variable's name
+     *     ({@code Utils.getParams(lock)}): in two files, the same name alone ({@code key}) says nothing
+     */
+    private static boolean sameComputedKey(LockSite release, LockSite acquisition) {
+        String k = acquisition.key().canonical();
+        return k.equals(release.key().canonical()) && k.replace("this.", "").matches(".*[.(].*[.(].*");
+    }
+
     @Override
     public void check(RuleContext context) {
         for (LockSite site : context.model().sqlAcquisitions()) {
@@ -65,23 +74,21 @@ public final class UnpinnedSessionLockRule extends AbstractRule {
                     .distinct() // one call site of a helper whose SQL has several forms: said once
                     .limit(MAX_CALLERS)
                     .forEach(r -> related.add(new RelatedLocation(r, "a call of this helper outside a transaction")));
-            // the unlocks of this lock that borrow a connection of their own: in this file, or in another one
-            // when they name the same key (a lock class's unlock method) or release everything
+            // the unlocks of this lock that borrow a connection of their own: in this file, or in another one when
+            // they name the same key by the same expression over more than a variable (a lock class's unlock)
             context.model().possibleReleases(site).stream()
                     .filter(release -> release.execution().connection() == ConnectionScope.POOLED_PER_CALL
-                            && (release.path().equals(site.path())
-                                    || release.key()
-                                            .canonical()
-                                            .equals(site.key().canonical())
-                                    || release.function().operation() == LockOperation.RELEASE_ALL))
-                    .limit(MAX_UNLOCKS)
-                    .forEach(release -> related.add(new RelatedLocation(
+                            && (release.path().equals(site.path()) || sameComputedKey(release, site)))
+                    .map(release -> new RelatedLocation(
                             release.region(),
                             release.function().operation() == LockOperation.RELEASE_ALL
                                     ? "this unlock of every lock borrows its own pooled connection, where the"
                                             + " lock is not held"
                                     : "this unlock borrows its own pooled connection and may find no lock to"
-                                            + " release")));
+                                            + " release"))
+                    .distinct()
+                    .limit(MAX_UNLOCKS)
+                    .forEach(related::add);
             context.report(
                     Severity.ERROR,
                     site,
