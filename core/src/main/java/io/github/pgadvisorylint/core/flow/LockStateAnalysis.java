@@ -86,6 +86,8 @@ public final class LockStateAnalysis {
      * statement aborts it (F18), but an unlock in it is not judged against a commit the code may never write.
      */
     private static final String POOL_TRANSACTION = "POOL";
+    /** The transaction a framework opens around a method and commits after it, as worked on by the object's connections. */
+    private static final String FRAMEWORK_TRANSACTION = "$framework";
     /** The start of a site context's {@code @Transactional} evidence: {@code @Transactional(NESTED) on method run()}. */
     private static final Pattern TRANSACTIONAL_EVIDENCE =
             Pattern.compile("@Transactional(\\([A-Z_]+\\))? on (method \\w+\\(\\)|class \\w+)");
@@ -965,9 +967,21 @@ public final class LockStateAnalysis {
                 String c = p == null ? null : s.resolve(p);
                 if (c != null && "MANUAL".equals(s.tx().get(c))) {
                     out.add(c);
+                } else if (c != null && (c.equals("this") || c.startsWith("this.")) && inFrameworkTransaction()) {
+                    out.add(FRAMEWORK_TRANSACTION); // the object's template or session joins that transaction
                 }
             }
             return out;
+        }
+
+        /**
+         * @return whether this run is inside a transaction a framework opens around it and commits after it returns:
+         *     a copy run in its caller's or callback's transaction, or a method Spring or JTA runs in one
+         */
+        private boolean inFrameworkTransaction() {
+            return !flow.modifiers().contains("readOnly")
+                    && (transactionCallers.containsKey(flow.key())
+                            || flow.modifiers().contains("transactional"));
         }
 
         /**
@@ -979,12 +993,32 @@ public final class LockStateAnalysis {
             for (String w : s.worked()) {
                 if (w.startsWith(id + "|")) {
                     String x = w.substring(id.length() + 1);
-                    if ("MANUAL".equals(s.tx().get(x)) && commitFollows(s, x, release)) {
+                    if (x.equals(FRAMEWORK_TRANSACTION)
+                            ? frameworkCommitsAfter(s, id)
+                            : "MANUAL".equals(s.tx().get(x)) && commitFollows(s, x, release)) {
                         return true;
                     }
                 }
             }
             return false;
+        }
+
+        /**
+         * @return whether the framework's transaction, which commits after this method returns, makes work visible
+         *     after the release of hold {@code id}: only for a lock on a connection of its own (one the method opened
+         *     or was given), whose site the lock's own context puts in that transaction too (a self-call that
+         *     bypasses the proxy does not), while the object's connections do the work
+         */
+        private boolean frameworkCommitsAfter(PathState s, String id) {
+            LockSite site = sites.get(id);
+            for (String k : s.held().keySet()) {
+                if (id(k).equals(id) && (conn(k).equals("this") || conn(k).startsWith("this."))) {
+                    return false; // the lock is the transaction's own: the own-connection case decides
+                }
+            }
+            return site != null
+                    && (transactionCallers.containsKey(flow.key())
+                            || site.execution().transaction() == TransactionState.IN_TRANSACTION);
         }
 
         /** @return whether a {@code commit()} of connection {@code x} can run after {@code from} on a normal path */
