@@ -1629,7 +1629,7 @@ public final class LockStateAnalysis {
             if (lockAt == null) {
                 lockAt = acquisition.region();
             }
-            PathFinding.Boundary boundary = boundary(lockAt, at, acquisition, release);
+            PathFinding.Boundary boundary = boundary(at, acquisition, release);
             List<PathFinding.Step> steps = new ArrayList<>();
             steps.add(new PathFinding.Step(at, "the session-level unlock runs here, inside the open transaction"));
             steps.add(new PathFinding.Step(
@@ -1670,7 +1670,6 @@ public final class LockStateAnalysis {
         }
 
         /**
-         * @param lockAt where the lock was taken in this method
          * @param at     the release
          * @return where the transaction open at the release begins: the last {@code setAutoCommit(false)} or begin
          *     of this method before the release (with the first commit after it), the caller or callback whose
@@ -1678,8 +1677,7 @@ public final class LockStateAnalysis {
          *     the transaction the lock's or the unlock's own context names (core.java.SpringTransactions: the
          *     callback or annotation around it); null when none of these is found
          */
-        private PathFinding.Boundary boundary(
-                SourceRegion lockAt, SourceRegion at, LockSite acquisition, LockSite release) {
+        private PathFinding.Boundary boundary(SourceRegion at, LockSite acquisition, LockSite release) {
             FlowNode begin = null;
             for (FlowNode n : flow.nodes()) {
                 FlowEvent e = n.event();
@@ -2417,9 +2415,7 @@ public final class LockStateAnalysis {
                             && (r.equals("this") || flow.params().contains(r))) {
                         handedOver.add(id);
                         continue; // returns true holding it: a try-acquire whose caller or object now owns the lock
-                    } else if (scoped
-                            && keyPerIteration.contains(id)
-                            && (!exceptional || releasedOnFailure(where, id))) {
+                    } else if (keyPerIteration.contains(id) && (!exceptional || releasedOnFailure(where, id))) {
                         continue; // a loop of locks and a loop of unlocks: how often each runs is not followed
                     } else if (exceptional && s.stacked().contains(id) && releasedOnFailure(where, id)) {
                         continue; // held because it was taken twice, not for want of a finally: STACKED says it

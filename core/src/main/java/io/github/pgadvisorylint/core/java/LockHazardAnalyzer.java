@@ -510,7 +510,7 @@ final class LockHazardAnalyzer {
         return "the statement at line " + s.getBegin().map(p -> p.line).orElse(0);
     }
 
-    /** @return the expression's text without {@code this.} and white space: {@code this.conn} and {@code conn} are one name */
+    /** Adds the name of a local variable or a {@code this.} field to {@code out}, as {@link #plain} writes it. */
     private static void addName(Set<String> out, Expression e) {
         if (e instanceof NameExpr
                 || (e instanceof FieldAccessExpr f && f.getScope().isThisExpr())) {
@@ -518,6 +518,7 @@ final class LockHazardAnalyzer {
         }
     }
 
+    /** @return the expression's text without {@code this.} and white space: {@code this.conn} and {@code conn} are one name */
     private static String plain(Node e) {
         String t = e.toString().replaceAll("\\s+", "");
         return t.startsWith("this.") ? t.substring(5) : t;
