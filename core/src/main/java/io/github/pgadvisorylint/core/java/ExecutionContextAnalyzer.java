@@ -321,16 +321,11 @@ final class ExecutionContextAnalyzer {
      * when there is none (MyBatis-Spring reference, "Transactions").
      */
     private static boolean isMapperCall(MethodCallExpr exec) {
-        Expression scope = exec.getScope().orElse(null);
-        String name = scope instanceof NameExpr n
-                ? n.getNameAsString()
-                : scope instanceof FieldAccessExpr f && f.getScope().isThisExpr() ? f.getNameAsString() : null;
-        String type = name == null ? null : JavaScopes.declaredType(name, exec);
-        if (type == null) {
-            return false;
-        }
-        String simple = JavaScopes.simpleTypeName(type);
-        if (!simple.endsWith("Mapper") || simple.equals("ObjectMapper") || simple.endsWith("RowMapper")) {
+        String simple = exec.getScope().map(JavaScopes::receiverTypeName).orElse(null);
+        if (simple == null
+                || !simple.endsWith("Mapper")
+                || simple.equals("ObjectMapper")
+                || simple.endsWith("RowMapper")) {
             return false;
         }
         return importsAny(exec, "org.apache.ibatis.", "org.mybatis.", "com.baomidou.")

@@ -192,19 +192,11 @@ final class SpringTransactions {
      * cannot be seen is not one, and names the catalog matches on any receiver ({@code runInTransaction}) stay.
      */
     private static boolean projectReceiver(MethodCallExpr call) {
-        Expression scope = call.getScope().orElse(null);
-        String name = scope instanceof NameExpr n
-                ? n.getNameAsString()
-                : scope instanceof FieldAccessExpr f && f.getScope().isThisExpr() ? f.getNameAsString() : null;
-        String type = name == null ? null : JavaScopes.declaredType(name, call);
-        if (type == null || type.equals("var")) {
-            return false;
-        }
-        return !API.roles(
-                        JavaScopes.simpleTypeName(type),
-                        call.getNameAsString(),
-                        call.getArguments().size())
-                .contains(Role.BEGINS_TRANSACTION);
+        String type = call.getScope().map(JavaScopes::receiverTypeName).orElse(null);
+        return type != null
+                && !type.equals("var")
+                && !API.roles(type, call.getNameAsString(), call.getArguments().size())
+                        .contains(Role.BEGINS_TRANSACTION);
     }
 
     /** {@code TransactionTemplate.execute/executeWithoutResult}, told by a receiver named for transactions. */
