@@ -78,7 +78,11 @@ public final class UnpinnedSessionLockRule extends AbstractRule {
             // they name the same key by the same expression over more than a variable (a lock class's unlock)
             context.model().possibleReleases(site).stream()
                     .filter(release -> release.execution().connection() == ConnectionScope.POOLED_PER_CALL
-                            && (release.path().equals(site.path()) || sameComputedKey(release, site)))
+                            && (release.path().equals(site.path())
+                                    || (sameComputedKey(release, site)
+                                            && release.function().mode()
+                                                    == site.function().mode()
+                                            && release.execution().transaction() != TransactionState.IN_TRANSACTION)))
                     .map(release -> new RelatedLocation(
                             release.region(),
                             release.function().operation() == LockOperation.RELEASE_ALL

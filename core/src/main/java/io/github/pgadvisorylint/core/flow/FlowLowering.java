@@ -27,6 +27,7 @@ import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.MethodReferenceExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
+import com.github.javaparser.ast.expr.StringLiteralExpr;
 import com.github.javaparser.ast.expr.ThisExpr;
 import com.github.javaparser.ast.expr.UnaryExpr;
 import com.github.javaparser.ast.expr.VariableDeclarationExpr;
@@ -66,6 +67,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -73,6 +75,8 @@ import java.util.TreeSet;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Lowers the method bodies of one compilation unit to control-flow graphs of {@link FlowEvent}s
@@ -153,6 +157,14 @@ public final class FlowLowering {
 
     /** Static Reactor sources of constant signals: nothing runs and nothing fails when they are subscribed. */
     private static final Set<String> CONSTANT_SOURCES = Set.of("empty", "just", "justOrEmpty", "never");
+
+    /**
+     * A statement that only opens or ends the session's transaction block (PostgreSQL reference, "BEGIN",
+     * "START TRANSACTION", "COMMIT", "END", "ROLLBACK", "ABORT"); {@code ROLLBACK TO SAVEPOINT} and
+     * {@code COMMIT PREPARED} are not.
+     */
+    private static final Pattern TRANSACTION_CONTROL = Pattern.compile(
+            "(?i)\\s*(BEGIN|START|COMMIT|END|ROLLBACK|ABORT)(\\s+(WORK|TRANSACTION|ISOLATION|READ)\\b[^;]*)?\\s*;?\\s*");
 
     /** Static Reactor sources whose lambda runs when the chain is subscribed: its body is inlined. */
     private static final Set<String> INLINED_SOURCES = Set.of("defer", "fromCallable", "fromRunnable", "fromSupplier");
@@ -1167,6 +1179,19 @@ public final class FlowLowering {
                         && API.is(Role.EXECUTES_SQL, name, ON_CONNECTION)
                         && isJdbcLike(receiverType)
                         && !API.roles(receiverType, name, args.size()).contains(Role.RUNS_IN_TRANSACTION)) {
+                    Matcher control = m.getArguments().size() == 1 && m.getArgument(0) instanceof StringLiteralExpr sql
+                            ? TRANSACTION_CONTROL.matcher(sql.getValue())
+                            : null;
+                    if (control != null && control.matches()) {
+                        // st.execute("BEGIN"), "COMMIT", "ROLLBACK": the session's transaction block, as SQL
+                        String verb = control.group(1).toUpperCase(Locale.ROOT);
+                        return new Value(
+                                verb.equals("BEGIN") || verb.equals("START")
+                                        ? step(FlowEvent.on(FlowEvent.Kind.BEGIN, receiver), m, cur, true)
+                                        : endTransaction(
+                                                receiver, verb.equals("ROLLBACK") || verb.equals("ABORT"), m, cur),
+                                null);
+                    }
                     String tmp = temp();
                     List<End> after = step(
                             new FlowEvent(FlowEvent.Kind.EXECUTE, tmp, receiver, null, null, null, false),

@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.core.flow;
 
 import io.github.pgadvisorylint.core.api.ApiCatalog;
+import io.github.pgadvisorylint.core.api.Role;
 import io.github.pgadvisorylint.core.model.AutoCommitSetting;
 import io.github.pgadvisorylint.core.model.ExecutionContext;
 import io.github.pgadvisorylint.core.model.LockLevel;
@@ -967,11 +968,32 @@ public final class LockStateAnalysis {
                 String c = p == null ? null : s.resolve(p);
                 if (c != null && "MANUAL".equals(s.tx().get(c))) {
                     out.add(c);
-                } else if (c != null && (c.equals("this") || c.startsWith("this.")) && inFrameworkTransaction()) {
+                } else if (c != null
+                        && (c.equals("this") || c.startsWith("this."))
+                        && runsSql(e)
+                        && inFrameworkTransaction()) {
                     out.add(FRAMEWORK_TRANSACTION); // the object's template or session joins that transaction
                 }
             }
             return out;
+        }
+
+        /**
+         * @return whether the event runs SQL itself: a statement, or a call the catalog says executes SQL
+         *     ({@code jdbc.update}); a call of another bean's method is not (it may run in a transaction of its own)
+         */
+        private static boolean runsSql(FlowEvent e) {
+            if (e.kind() == FlowEvent.Kind.EXECUTE) {
+                return true;
+            }
+            if (e.kind() != FlowEvent.Kind.CALL
+                    || e.callee() == null
+                    || e.callee().isEmpty()) {
+                return false;
+            }
+            String key = e.callee().get(e.callee().size() - 1);
+            String name = key.substring(key.indexOf('.') + 1, key.lastIndexOf('/'));
+            return API.is(Role.EXECUTES_SQL, name);
         }
 
         /**

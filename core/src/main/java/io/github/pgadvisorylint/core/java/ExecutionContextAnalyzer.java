@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.core.java;
 
 import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.CallableDeclaration;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
@@ -318,10 +319,18 @@ final class ExecutionContextAnalyzer {
      * imports MyBatis ({@code org.apache.ibatis.}, {@code org.mybatis.}) or MyBatis-Plus
      * ({@code com.baomidou.}). MyBatis-Spring's {@code SqlSessionTemplate} runs a mapper's statement in the
      * Spring transaction of the caller, and in a transaction of its own, committed when the statement ends,
-     * when there is none (MyBatis-Spring reference, "Transactions").
+     * when there is none (MyBatis-Spring reference, "Transactions"). Not when the method opens its own
+     * {@code SqlSession} ({@code openSession(..)}): plain MyBatis, whose session is its own transaction.
      */
     private static boolean isMapperCall(MethodCallExpr exec) {
         String simple = exec.getScope().map(JavaScopes::receiverTypeName).orElse(null);
+        if (exec.findAncestor(CallableDeclaration.class)
+                .map(m -> m.findFirst(
+                                MethodCallExpr.class, c -> c.getNameAsString().equals("openSession"))
+                        .isPresent())
+                .orElse(false)) {
+            return false; // a SqlSession the method opens itself: plain MyBatis, its own transaction
+        }
         if (simple == null
                 || !simple.endsWith("Mapper")
                 || simple.equals("ObjectMapper")

@@ -530,12 +530,19 @@ final class SpringTransactions {
                         && i.getNameAsString().endsWith("." + name));
     }
 
-    /** The {@code @Transactional} annotation (Spring's, JTA's or any other of that name) of a method or type. */
+    /**
+     * The {@code @Transactional} annotation (Spring's, JTA's or any other of that name) of a method or type, or
+     * dynamic-datasource's {@code @DSTransactional} (a local transaction, auto-commit off, committed when the method
+     * returns).
+     */
     static Optional<AnnotationExpr> transactional(NodeWithAnnotations<?> owner) {
         return owner.getAnnotations().stream()
                 .filter(a -> {
                     String n = a.getNameAsString();
-                    return n.equals("Transactional") || n.endsWith(".Transactional");
+                    return n.equals("Transactional")
+                            || n.endsWith(".Transactional")
+                            || n.equals("DSTransactional")
+                            || n.endsWith(".DSTransactional");
                 })
                 .findFirst();
     }

@@ -116,6 +116,27 @@ class FlowLoweringTest {
     }
 
     @Test
+    void transactionControlStatementsAreBeginAndEndEventsAndRollbackToASavepointIsNot() {
+        MethodFlow flow = lower("""
+                class A {
+                    void run(java.sql.Statement st) throws Exception {
+                        st.execute("BEGIN");
+                        st.execute("ROLLBACK TO SAVEPOINT s1");
+                        st.execute("commit;");
+                        st.execute("START TRANSACTION ISOLATION LEVEL SERIALIZABLE");
+                        st.execute("ROLLBACK");
+                    }
+                }
+                """).get(0);
+        List<String> events = flow.nodes().stream()
+                .map(n -> n.event().kind()
+                        + (n.event().kind() == FlowEvent.Kind.END && n.event().negated() ? "-rollback" : ""))
+                .filter(k -> !k.equals("NOP"))
+                .toList();
+        assertThat(events).containsExactly("BEGIN", "EXECUTE", "END", "BEGIN", "END-rollback");
+    }
+
+    @Test
     void jooqDslUsingIsTheConnectionOfItsArgument() {
         MethodFlow flow = lower("""
                 class A {
