@@ -441,7 +441,7 @@ final class CallingContexts {
         String method = api.substring(api.indexOf('.') + 1, api.lastIndexOf('/'));
         String receiver = call.path() == null || call.path().startsWith("$")
                 ? api.substring(0, api.indexOf('.'))
-                : call.path().startsWith("this.") ? call.path().substring("this.".length()) : call.path();
+                : LockStateAnalysis.written(call.path());
         return receiver + "." + method + "(...)";
     }
 

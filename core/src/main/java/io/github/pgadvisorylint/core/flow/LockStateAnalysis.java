@@ -211,21 +211,10 @@ public final class LockStateAnalysis {
      *     {@code f} (the caller goes on to work after the callee returns), found by a walk of the graph
      */
     private static boolean workFollows(MethodFlow f, FlowNode call) {
-        boolean[] seen = new boolean[f.nodes().size()];
-        Deque<Integer> todo = new ArrayDeque<>(call.next());
-        while (!todo.isEmpty()) {
-            int n = todo.poll();
-            if (seen[n]) {
-                continue;
-            }
-            seen[n] = true;
+        return f.reaches(call.next(), false, n -> {
             FlowEvent.Kind kind = f.nodes().get(n).event().kind();
-            if (kind == FlowEvent.Kind.CALL || kind == FlowEvent.Kind.EXECUTE || kind == FlowEvent.Kind.LOCK) {
-                return true;
-            }
-            todo.addAll(f.nodes().get(n).next());
-        }
-        return false;
+            return kind == FlowEvent.Kind.CALL || kind == FlowEvent.Kind.EXECUTE || kind == FlowEvent.Kind.LOCK;
+        });
     }
 
     /** @return the findings of every method, sorted by where they are reported, and the covered acquisitions */
@@ -477,6 +466,11 @@ public final class LockStateAnalysis {
 
     private static String root(String path) {
         return rootOf(path);
+    }
+
+    /** @return an access path as the code writes it: {@code c}, {@code dataSource} for {@code this.dataSource} */
+    static String written(String path) {
+        return path.startsWith("this.") ? path.substring("this.".length()) : path;
     }
 
     /** @return the first segment of an access path: {@code conn} of {@code conn.stmt}, {@code this} of a field */
@@ -968,10 +962,7 @@ public final class LockStateAnalysis {
                 String c = p == null ? null : s.resolve(p);
                 if (c != null && "MANUAL".equals(s.tx().get(c))) {
                     out.add(c);
-                } else if (c != null
-                        && (c.equals("this") || c.startsWith("this."))
-                        && runsSql(e)
-                        && inFrameworkTransaction()) {
+                } else if (c != null && root(c).equals("this") && runsSql(e) && inFrameworkTransaction()) {
                     out.add(FRAMEWORK_TRANSACTION); // the object's template or session joins that transaction
                 }
             }
@@ -1034,7 +1025,7 @@ public final class LockStateAnalysis {
         private boolean frameworkCommitsAfter(PathState s, String id) {
             LockSite site = sites.get(id);
             for (String k : s.held().keySet()) {
-                if (id(k).equals(id) && (conn(k).equals("this") || conn(k).startsWith("this."))) {
+                if (id(k).equals(id) && root(conn(k)).equals("this")) {
                     return false; // the lock is the transaction's own: the own-connection case decides
                 }
             }
@@ -1045,26 +1036,15 @@ public final class LockStateAnalysis {
 
         /** @return whether a {@code commit()} of connection {@code x} can run after {@code from} on a normal path */
         private boolean commitFollows(PathState s, String x, FlowNode from) {
-            boolean[] seen = new boolean[flow.nodes().size()];
-            Deque<Integer> todo = new ArrayDeque<>(from.next());
-            while (!todo.isEmpty()) {
-                int n = todo.poll();
-                if (seen[n]) {
-                    continue;
-                }
-                seen[n] = true;
+            return flow.reaches(from.next(), false, n -> {
                 FlowEvent e = flow.nodes().get(n).event();
-                if (e.kind() == FlowEvent.Kind.END && !e.negated() && x.equals(s.resolve(e.path()))) {
-                    return true;
-                }
-                todo.addAll(flow.nodes().get(n).next());
-            }
-            return false;
+                return e.kind() == FlowEvent.Kind.END && !e.negated() && x.equals(s.resolve(e.path()));
+            });
         }
 
         /** In a method Spring runs in a transaction, a connection of the object's joins that transaction. */
         private void joinTransaction(PathState.Mutable m, String c, String acquisition, boolean ownSite) {
-            if (!(c.equals("this") || c.startsWith("this."))) {
+            if (!root(c).equals("this")) {
                 return;
             }
             LockSite site = sites.get(acquisition);
@@ -1480,13 +1460,7 @@ public final class LockStateAnalysis {
                     Predicate<String> same = mayBeSame(s, c);
                     for (String k : s.held().keySet()) {
                         if (same.test(conn(k))) {
-                            if (ownWork(s, k) || workedInOtherTransaction(s, id(k), node)) {
-                                recordBeforeCommit(
-                                        site,
-                                        sites.get(id(k)),
-                                        site.viaHelper() ? node.region() : site.region(),
-                                        !ownWork(s, k));
-                            }
+                            beforeCommit(s, k, node, site, site.viaHelper() ? node.region() : site.region());
                             m.held.remove(k);
                             releasedAt
                                     .computeIfAbsent(id(k), x -> new TreeSet<>())
@@ -1574,13 +1548,7 @@ public final class LockStateAnalysis {
             }
             if (!matching.isEmpty()) {
                 for (String k : matching) {
-                    if (ownWork(s, k) || workedInOtherTransaction(s, id(k), node)) {
-                        recordBeforeCommit(
-                                release,
-                                sites.get(id(k)),
-                                release.viaHelper() ? node.region() : release.region(),
-                                !ownWork(s, k));
-                    }
+                    beforeCommit(s, k, node, release, release.viaHelper() ? node.region() : release.region());
                     int left = s.held().get(k) - 1;
                     if (left <= 0) {
                         m.held.remove(k);
@@ -1631,9 +1599,16 @@ public final class LockStateAnalysis {
             return List.of(m.done());
         }
 
-        /** @return whether hold {@code k} guarded work in its own connection's open manual transaction */
-        private static boolean ownWork(PathState s, String k) {
-            return "MANUAL".equals(s.tx().get(conn(k))) && s.worked().contains(id(k));
+        /**
+         * Judges the release of hold {@code k} at {@code node}: a {@link PathFinding.Kind#RELEASE_BEFORE_COMMIT} when
+         * the hold guarded work in its own connection's open manual transaction, or in another connection's
+         * transaction whose commit follows.
+         */
+        private void beforeCommit(PathState s, String k, FlowNode node, LockSite release, SourceRegion at) {
+            boolean own = "MANUAL".equals(s.tx().get(conn(k))) && s.worked().contains(id(k));
+            if (own || workedInOtherTransaction(s, id(k), node)) {
+                recordBeforeCommit(release, sites.get(id(k)), at, !own);
+            }
         }
 
         /**
@@ -1775,11 +1750,6 @@ public final class LockStateAnalysis {
                         null);
             }
             return null;
-        }
-
-        /** @return an access path as the code writes it: {@code c}, {@code dataSource} for {@code this.dataSource} */
-        private static String written(String path) {
-            return path.startsWith("this.") ? path.substring("this.".length()) : path;
         }
 
         /**
@@ -2057,10 +2027,7 @@ public final class LockStateAnalysis {
                                 aborted = true;
                                 continue;
                             }
-                            if (ownWork(s, k) || workedInOtherTransaction(s, id(k), node)) {
-                                recordBeforeCommit(
-                                        callRelease(e, rel), sites.get(id(k)), node.region(), !ownWork(s, k));
-                            }
+                            beforeCommit(s, k, node, callRelease(e, rel), node.region());
                             int left = m.held.get(k) - 1;
                             if (left <= 0) {
                                 m.held.remove(k);
@@ -2508,21 +2475,7 @@ public final class LockStateAnalysis {
          */
         private boolean releasedOnFailure(int lock, String id) {
             Set<Integer> releases = releasedAt.getOrDefault(id, Set.of());
-            boolean[] seen = new boolean[flow.nodes().size()];
-            Deque<Integer> todo = new ArrayDeque<>(flow.nodes().get(lock).onException());
-            while (!todo.isEmpty()) {
-                int n = todo.poll();
-                if (seen[n]) {
-                    continue;
-                }
-                seen[n] = true;
-                if (releases.contains(n)) {
-                    return true;
-                }
-                todo.addAll(flow.nodes().get(n).next());
-                todo.addAll(flow.nodes().get(n).onException());
-            }
-            return false;
+            return flow.reaches(flow.nodes().get(lock).onException(), true, releases::contains);
         }
 
         /**

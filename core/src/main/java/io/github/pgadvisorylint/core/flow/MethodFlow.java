@@ -1,9 +1,13 @@
 package io.github.pgadvisorylint.core.flow;
 
 import io.github.pgadvisorylint.core.source.SourceRegion;
+import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.Deque;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.IntPredicate;
 
 /**
  * The control-flow graph of one method, constructor, lambda or anonymous-class method body, lowered to
@@ -94,6 +98,34 @@ public record MethodFlow(
      */
     public MethodFlow derive(String newName, Set<String> newModifiers, List<FlowNode> newNodes) {
         return new MethodFlow(typeName, supertypes, newName, params, paramTypes, newModifiers, newNodes, region);
+    }
+
+    /**
+     * A walk of the graph from {@code from}'s successors.
+     *
+     * @param from       the node to start after
+     * @param exceptions true to follow exception edges too, false for normal edges only
+     * @param target     the test for a node reached
+     * @return whether some node the walk reaches passes {@code target}
+     */
+    public boolean reaches(Collection<Integer> from, boolean exceptions, IntPredicate target) {
+        boolean[] seen = new boolean[nodes.size()];
+        Deque<Integer> todo = new ArrayDeque<>(from);
+        while (!todo.isEmpty()) {
+            int n = todo.poll();
+            if (seen[n]) {
+                continue;
+            }
+            seen[n] = true;
+            if (target.test(n)) {
+                return true;
+            }
+            todo.addAll(nodes.get(n).next());
+            if (exceptions) {
+                todo.addAll(nodes.get(n).onException());
+            }
+        }
+        return false;
     }
 
     /** @return {@code Type.name/arity}, the key calls resolve by */
