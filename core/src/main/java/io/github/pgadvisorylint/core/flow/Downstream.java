@@ -170,8 +170,8 @@ final class Downstream {
             MethodSummary summary = summaries.apply(e.callee());
             if (summary != null) {
                 for (MethodSummary.Case c : summary.cases()) {
-                    for (String r : c.releases()) {
-                        b.set(release(r.substring(r.lastIndexOf('|') + 1)));
+                    for (PathState.Release r : c.releases()) {
+                        b.set(release(r.release()));
                     }
                 }
             }

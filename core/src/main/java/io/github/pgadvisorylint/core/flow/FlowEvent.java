@@ -98,4 +98,20 @@ public record FlowEvent(
     public static FlowEvent branch(String variable, boolean negated) {
         return new FlowEvent(Kind.BRANCH, variable, null, null, null, null, negated);
     }
+
+    /**
+     * @return for an {@link Kind#OPEN} event, the kind of connection it opens; {@link ConnectionKind#UNKNOWN} when
+     *     the event names none
+     */
+    public ConnectionKind openedKind() {
+        if (callee.isEmpty()) {
+            return ConnectionKind.UNKNOWN;
+        }
+        for (ConnectionKind k : ConnectionKind.values()) {
+            if (k.name().equals(callee.get(0))) {
+                return k;
+            }
+        }
+        return ConnectionKind.UNKNOWN;
+    }
 }

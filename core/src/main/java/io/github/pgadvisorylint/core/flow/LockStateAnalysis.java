@@ -2,6 +2,10 @@ package io.github.pgadvisorylint.core.flow;
 
 import io.github.pgadvisorylint.core.api.ApiCatalog;
 import io.github.pgadvisorylint.core.api.Role;
+import io.github.pgadvisorylint.core.flow.PathState.Hold;
+import io.github.pgadvisorylint.core.flow.PathState.Release;
+import io.github.pgadvisorylint.core.flow.PathState.Transaction;
+import io.github.pgadvisorylint.core.flow.PathState.Work;
 import io.github.pgadvisorylint.core.model.AutoCommitSetting;
 import io.github.pgadvisorylint.core.model.ExecutionContext;
 import io.github.pgadvisorylint.core.model.LockLevel;
@@ -82,11 +86,6 @@ public final class LockStateAnalysis {
     private final Set<String> called = new HashSet<>();
     /** Of those, the methods some call of which is followed by more work in its caller ({@link #workFollows}). */
     private final Set<String> carriedOn = new HashSet<>();
-    /**
-     * The transaction state of a pooled connection the configuration hands out with auto-commit off: a failed
-     * statement aborts it (F18), but an unlock in it is not judged against a commit the code may never write.
-     */
-    private static final String POOL_TRANSACTION = "POOL";
     /** The transaction a framework opens around a method and commits after it, as worked on by the object's connections. */
     private static final String FRAMEWORK_TRANSACTION = "$framework";
     /** The start of a site context's {@code @Transactional} evidence: {@code @Transactional(NESTED) on method run()}. */
@@ -479,14 +478,6 @@ public final class LockStateAnalysis {
         return dot < 0 ? path : path.substring(0, dot);
     }
 
-    private static String conn(String entry) {
-        return entry.substring(0, entry.lastIndexOf('|'));
-    }
-
-    private static String id(String entry) {
-        return entry.substring(entry.lastIndexOf('|') + 1);
-    }
-
     /** One analysis of one method. */
     private final class Run {
         final MethodFlow flow;
@@ -516,7 +507,7 @@ public final class LockStateAnalysis {
         /** The caller's connections (relative paths) this method runs a statement on: {@link MethodSummary#executes()}. */
         final Set<String> executes = new TreeSet<>();
         /** {@code path|acquisitionId}: transaction-level locks on the caller's connections (MethodSummary). */
-        final Set<String> xactLocks = new TreeSet<>();
+        final Set<Hold> xactLocks = new TreeSet<>();
         /** Why {@link #execute} gave up, or null. */
         String gaveUp;
         /** Per exit node and node reached only through an exception edge, its states by projection. */
@@ -575,7 +566,9 @@ public final class LockStateAnalysis {
             if (flow.modifiers().contains(CallingContexts.HANDLE_PARAMETER)
                     && !flow.params().isEmpty()) {
                 PathState.Mutable m = entry.edit();
-                m.tx.put(flow.params().get(0), "MANUAL"); // the framework's transaction, on the handle it passes
+                m.tx.put(
+                        flow.params().get(0),
+                        Transaction.MANUAL); // the framework's transaction, on the handle it passes
                 entry = m.done();
             }
             in.get(MethodFlow.ENTRY).add(entry);
@@ -658,7 +651,7 @@ public final class LockStateAnalysis {
                     m.bools.remove(k);
                 }
             }
-            for (String k : s.owners().keySet()) {
+            for (Hold k : s.owners().keySet()) {
                 if (!s.held().containsKey(k)) {
                     m = m == null ? s.edit() : m;
                     m.owners.remove(k); // the hold is gone: who it was taken through no longer matters
@@ -699,12 +692,12 @@ public final class LockStateAnalysis {
         private static Set<String> referencedRoots(PathState s) {
             Set<String> out = new HashSet<>();
             s.alias().values().forEach(v -> out.add(rootOf(v)));
-            s.held().keySet().forEach(k -> out.add(rootOf(conn(k))));
+            s.held().keySet().forEach(k -> out.add(rootOf(k.connection())));
             s.kinds().keySet().forEach(k -> out.add(rootOf(k)));
             s.closed().keySet().forEach(k -> out.add(rootOf(k)));
             s.tx().keySet().forEach(k -> out.add(rootOf(k)));
             s.owners().forEach((k, v) -> {
-                out.add(rootOf(k));
+                out.add(rootOf(k.connection()));
                 out.add(rootOf(v));
             });
             if (s.returned() != null) {
@@ -798,8 +791,8 @@ public final class LockStateAnalysis {
          */
         private void outcomesAtWork(FlowNode node, PathState s) {
             Set<String> held = new TreeSet<>();
-            for (String k : s.held().keySet()) {
-                held.add(id(k));
+            for (Hold k : s.held().keySet()) {
+                held.add(k.acquisition());
             }
             if (!held.isEmpty()) {
                 heldAtWork.computeIfAbsent(node.id(), x -> new TreeSet<>()).addAll(held);
@@ -905,15 +898,15 @@ public final class LockStateAnalysis {
          * @return the state of connection {@code c}'s next transaction after a commit or rollback: the pool's
          *     when the configuration turns auto-commit off for pooled connections, else a manual one
          */
-        private String reopened(PathState s, String c) {
-            return inPoolTransaction(s, c) ? POOL_TRANSACTION : "MANUAL";
+        private Transaction reopened(PathState s, String c) {
+            return inPoolTransaction(s, c) ? Transaction.POOL : Transaction.MANUAL;
         }
 
         /** @return whether {@code c} is a connection this method borrowed from a pool configured with auto-commit off */
         private boolean inPoolTransaction(PathState s, String c) {
             return autoCommitOff != null
                     && c.startsWith("@")
-                    && ConnectionKind.POOLED.name().equals(s.kinds().get(c));
+                    && ConnectionKind.POOLED.equals(s.kinds().get(c));
         }
 
         /**
@@ -923,23 +916,24 @@ public final class LockStateAnalysis {
         private PathState worked(PathState s, FlowNode node) {
             PathState.Mutable m = null;
             Set<String> touched = touchedTransactions(s, node);
-            for (String k : s.held().keySet()) {
-                String id = id(k);
+            for (Hold k : s.held().keySet()) {
+                String id = k.acquisition();
                 if (Integer.valueOf(node.id()).equals(acquiredHere.get(id))) {
                     continue;
                 }
-                if ("MANUAL".equals(s.tx().get(conn(k))) && !s.worked().contains(id)) {
+                if (Transaction.MANUAL.equals(s.tx().get(k.connection()))
+                        && !s.worked().contains(Work.own(id))) {
                     if (m == null) {
                         m = s.edit();
                     }
-                    m.worked.add(id);
+                    m.worked.add(Work.own(id));
                 }
                 for (String x : touched) {
-                    if (!x.equals(conn(k)) && !s.worked().contains(id + "|" + x)) {
+                    if (!x.equals(k.connection()) && !s.worked().contains(new Work(id, x))) {
                         if (m == null) {
                             m = s.edit();
                         }
-                        m.worked.add(id + "|" + x); // work the lock guards, in another connection's open transaction
+                        m.worked.add(new Work(id, x)); // work the lock guards, in another connection's open transaction
                     }
                 }
             }
@@ -960,7 +954,7 @@ public final class LockStateAnalysis {
             }
             for (String p : paths) {
                 String c = p == null ? null : s.resolve(p);
-                if (c != null && "MANUAL".equals(s.tx().get(c))) {
+                if (c != null && Transaction.MANUAL.equals(s.tx().get(c))) {
                     out.add(c);
                 } else if (c != null && root(c).equals("this") && runsSql(e) && inFrameworkTransaction()) {
                     out.add(FRAMEWORK_TRANSACTION); // the object's template or session joins that transaction
@@ -1003,12 +997,12 @@ public final class LockStateAnalysis {
          *     serializing writes made on a second (a transaction rolled back, closed or committed before, never is)
          */
         private boolean workedInOtherTransaction(PathState s, String id, FlowNode release) {
-            for (String w : s.worked()) {
-                if (w.startsWith(id + "|")) {
-                    String x = w.substring(id.length() + 1);
+            for (Work w : s.worked()) {
+                if (w.acquisition().equals(id) && !w.isOwn()) {
+                    String x = w.connection();
                     if (x.equals(FRAMEWORK_TRANSACTION)
                             ? frameworkCommitsAfter(s, id)
-                            : "MANUAL".equals(s.tx().get(x)) && commitFollows(s, x, release)) {
+                            : Transaction.MANUAL.equals(s.tx().get(x)) && commitFollows(s, x, release)) {
                         return true;
                     }
                 }
@@ -1024,8 +1018,8 @@ public final class LockStateAnalysis {
          */
         private boolean frameworkCommitsAfter(PathState s, String id) {
             LockSite site = sites.get(id);
-            for (String k : s.held().keySet()) {
-                if (id(k).equals(id) && root(conn(k)).equals("this")) {
+            for (Hold k : s.held().keySet()) {
+                if (k.acquisition().equals(id) && root(k.connection()).equals("this")) {
                     return false; // the lock is the transaction's own: the own-connection case decides
                 }
             }
@@ -1055,7 +1049,7 @@ public final class LockStateAnalysis {
                             ? site.execution().transaction() == TransactionState.IN_TRANSACTION
                             : flow.modifiers().contains("transactional"));
             if (inTransaction) {
-                m.tx.putIfAbsent(c, "MANUAL");
+                m.tx.putIfAbsent(c, Transaction.MANUAL);
             }
         }
 
@@ -1084,18 +1078,12 @@ public final class LockStateAnalysis {
                     String identity = "@" + node.id();
                     PathState.Mutable m = s.edit();
                     m.alias.put(e.target(), identity);
-                    m.kinds.put(
-                            identity,
-                            e.callee().isEmpty()
-                                    ? ConnectionKind.UNKNOWN.name()
-                                    : e.callee().get(0));
+                    m.kinds.put(identity, e.openedKind());
                     m.closed.remove(identity);
-                    m.held.keySet().removeIf(k -> conn(k).equals(identity));
+                    m.held.keySet().removeIf(k -> k.connection().equals(identity));
                     m.tx.remove(identity);
-                    if (autoCommitOff != null
-                            && !e.callee().isEmpty()
-                            && e.callee().get(0).equals(ConnectionKind.POOLED.name())) {
-                        m.tx.put(identity, POOL_TRANSACTION); // the pool hands it out with auto-commit off
+                    if (autoCommitOff != null && e.openedKind() == ConnectionKind.POOLED) {
+                        m.tx.put(identity, Transaction.POOL); // the pool hands it out with auto-commit off
                     }
                     o.all(m.done());
                     o.thrown.add(s);
@@ -1119,9 +1107,9 @@ public final class LockStateAnalysis {
                     String c = s.resolve(e.path());
                     PathState.Mutable m = s.edit();
                     m.closed.put(c, node.id());
-                    m.worked.removeIf(w -> w.endsWith("|" + c)); // its open transaction ends unfinished
-                    if (ConnectionKind.UNPOOLED.name().equals(s.kinds().get(c))) {
-                        m.held.keySet().removeIf(k -> conn(k).equals(c)); // the session ends with its locks
+                    m.worked.removeIf(w -> c.equals(w.connection())); // its open transaction ends unfinished
+                    if (ConnectionKind.UNPOOLED.equals(s.kinds().get(c))) {
+                        m.held.keySet().removeIf(k -> k.connection().equals(c)); // the session ends with its locks
                     }
                     PathState t = m.done();
                     o.all(t);
@@ -1131,7 +1119,7 @@ public final class LockStateAnalysis {
                     String c = s.resolve(e.path());
                     PathState.Mutable m = s.edit();
                     if (e.negated()) {
-                        m.tx.put(c, "MANUAL");
+                        m.tx.put(c, Transaction.MANUAL);
                     } else {
                         m.tx.remove(c);
                     }
@@ -1140,7 +1128,7 @@ public final class LockStateAnalysis {
                 }
                 case BEGIN -> {
                     PathState.Mutable m = s.edit();
-                    m.tx.put(s.resolve(e.path()), "MANUAL");
+                    m.tx.put(s.resolve(e.path()), Transaction.MANUAL);
                     o.all(m.done());
                     o.thrown.add(s);
                 }
@@ -1150,12 +1138,14 @@ public final class LockStateAnalysis {
                     if (m.tx.containsKey(c)) {
                         m.tx.put(c, reopened(s, c)); // a rollback (or a commit of an aborted one) starts afresh
                     }
-                    for (String k : s.held().keySet()) {
-                        if (conn(k).equals(c)) {
-                            m.worked.remove(id(k)); // committed, or rolled back: no write of it is pending
+                    for (Hold k : s.held().keySet()) {
+                        if (k.connection().equals(c)) {
+                            m.worked.remove(
+                                    Work.own(k.acquisition())); // committed, or rolled back: no write of it is pending
                         }
                     }
-                    m.worked.removeIf(w -> w.endsWith("|" + c)); // the same, for work in this connection's transaction
+                    m.worked.removeIf(
+                            w -> c.equals(w.connection())); // the same, for work in this connection's transaction
                     PathState after = m.done();
                     o.all(after);
                     o.thrown.add(e.negated() ? after : s); // a rollback that throws leaves a broken session behind
@@ -1169,7 +1159,7 @@ public final class LockStateAnalysis {
                         if (c.startsWith("@")) {
                             m.returned = c;
                         }
-                        String b = literal(s, e.target());
+                        Boolean b = literal(s, e.target());
                         if (b != null) {
                             m.bools.put("$return", b);
                         }
@@ -1179,19 +1169,19 @@ public final class LockStateAnalysis {
                 case CALL -> call(node, s, o);
                 case NOT_SQL_ERROR -> {
                     PathState.Mutable m = s.edit();
-                    m.tx.replaceAll((k, v) -> "ABORTED".equals(v) ? reopened(s, k) : v);
+                    m.tx.replaceAll((k, v) -> Transaction.ABORTED.equals(v) ? reopened(s, k) : v);
                     o.all(m.done());
                 }
                 default -> o.all(s);
             }
         }
 
-        private String literal(PathState s, String path) {
+        private Boolean literal(PathState s, String path) {
             if (path == null) {
                 return null;
             }
             if (path.startsWith("$const:")) {
-                return path.substring(7);
+                return Boolean.valueOf(path.substring(7));
             }
             return s.bools().get(path);
         }
@@ -1214,7 +1204,7 @@ public final class LockStateAnalysis {
             m.bools.remove(target);
             if (source != null) {
                 if (source.startsWith("$const:")) {
-                    m.bools.put(target, source.substring(7));
+                    m.bools.put(target, Boolean.valueOf(source.substring(7)));
                 } else if (source.startsWith("$next:")) {
                     return m.done();
                 } else {
@@ -1222,7 +1212,7 @@ public final class LockStateAnalysis {
                     if (!resolved.equals(target) && meaningful(s, resolved)) {
                         m.alias.put(target, resolved);
                     }
-                    String b = s.bools().get(source);
+                    Boolean b = s.bools().get(source);
                     if (b != null) {
                         m.bools.put(target, b);
                     }
@@ -1253,8 +1243,8 @@ public final class LockStateAnalysis {
                 return true;
             }
             String identity = s.resolve(variable);
-            for (String k : s.held().keySet()) {
-                String c = conn(k);
+            for (Hold k : s.held().keySet()) {
+                String c = k.connection();
                 if (c.equals(identity)
                         || c.startsWith(identity + ".")
                         || c.equals(variable)
@@ -1269,8 +1259,8 @@ public final class LockStateAnalysis {
             PathState.Mutable m = s.edit();
             boolean changed = false;
             for (String c : conns) {
-                if (c != null && ("MANUAL".equals(s.tx().get(c)) || POOL_TRANSACTION.equals(s.tx().get(c)))) {
-                    m.tx.put(c, "ABORTED");
+                if (c != null && (Transaction.MANUAL.equals(s.tx().get(c)) || Transaction.POOL.equals(s.tx().get(c)))) {
+                    m.tx.put(c, Transaction.ABORTED);
                     changed = true;
                 }
             }
@@ -1311,9 +1301,9 @@ public final class LockStateAnalysis {
                 }
                 return;
             }
-            String known = v == null ? null : s.bools().get(v);
+            Boolean known = v == null ? null : s.bools().get(v);
             if (known != null) {
-                boolean truth = Boolean.parseBoolean(known) != e.negated();
+                boolean truth = known != e.negated();
                 o.normal.get(truth ? 0 : 1).add(s);
                 return;
             }
@@ -1386,10 +1376,10 @@ public final class LockStateAnalysis {
                 List<PathState> thrown) {
             for (String id : group) {
                 LockSite form = sites.get(id);
-                for (String k : p.held().keySet()) {
-                    LockSite held = sites.get(id(k));
+                for (Hold k : p.held().keySet()) {
+                    LockSite held = sites.get(k.acquisition());
                     if (held != null
-                            && conn(k).equals(c)
+                            && k.connection().equals(c)
                             && held.function().mode() == form.function().mode()
                             && form.key().mayEqual(held.key())) {
                         return apply(node, p, c, form, as == null ? id : as, target, thrown);
@@ -1445,7 +1435,7 @@ public final class LockStateAnalysis {
                     PathState.Mutable miss = s.edit();
                     miss.failed.add(id);
                     if (target != null) {
-                        miss.bools.put(target, "false");
+                        miss.bools.put(target, false);
                     }
                     PathState.Mutable threw = s.edit();
                     threw.failed.add(id);
@@ -1458,18 +1448,18 @@ public final class LockStateAnalysis {
                 case RELEASE_ALL -> {
                     PathState.Mutable m = s.edit();
                     Predicate<String> same = mayBeSame(s, c);
-                    for (String k : s.held().keySet()) {
-                        if (same.test(conn(k))) {
+                    for (Hold k : s.held().keySet()) {
+                        if (same.test(k.connection())) {
                             beforeCommit(s, k, node, site, site.viaHelper() ? node.region() : site.region());
                             m.held.remove(k);
                             releasedAt
-                                    .computeIfAbsent(id(k), x -> new TreeSet<>())
+                                    .computeIfAbsent(k.acquisition(), x -> new TreeSet<>())
                                     .add(node.id());
                         }
                     }
                     String rel = relative(c);
                     if (rel != null) {
-                        m.outer.add(rel + "|" + site.id());
+                        m.outer.add(new Release(rel, site.id()));
                     }
                     return List.of(m.done());
                 }
@@ -1481,7 +1471,7 @@ public final class LockStateAnalysis {
 
         private PathState hold(PathState s, String c, String id, String target) {
             PathState.Mutable m = s.edit();
-            String k = c + "|" + id;
+            Hold k = new Hold(c, id);
             joinTransaction(m, c, id, true);
             if (s.held().containsKey(k)) {
                 m.stacked.add(id);
@@ -1490,7 +1480,7 @@ public final class LockStateAnalysis {
             m.failed.remove(id);
             m.threw.remove(id);
             if (target != null) {
-                m.bools.put(target, "true");
+                m.bools.put(target, true);
                 m.alias.putIfAbsent(target, c);
             }
             return m.done();
@@ -1508,7 +1498,7 @@ public final class LockStateAnalysis {
             }
             boolean known = c.startsWith("@")
                     || s.kinds().containsKey(c)
-                    || s.held().keySet().stream().anyMatch(k -> conn(k).equals(c));
+                    || s.held().keySet().stream().anyMatch(k -> k.connection().equals(c));
             return holder -> holder.equals(c) || holder.startsWith("?") || !known;
         }
 
@@ -1520,10 +1510,11 @@ public final class LockStateAnalysis {
 
         private List<PathState> release(
                 FlowNode node, PathState s, String c, LockSite release, String target, List<PathState> thrown) {
-            List<String> matching = new ArrayList<>();
+            List<Hold> matching = new ArrayList<>();
             Predicate<String> same = mayBeSame(s, c);
-            for (Map.Entry<String, Integer> h : s.held().entrySet()) {
-                if (same.test(conn(h.getKey())) && sameLock(sites.get(id(h.getKey())), release)) {
+            for (Map.Entry<Hold, Integer> h : s.held().entrySet()) {
+                if (same.test(h.getKey().connection())
+                        && sameLock(sites.get(h.getKey().acquisition()), release)) {
                     matching.add(h.getKey());
                 }
             }
@@ -1536,9 +1527,9 @@ public final class LockStateAnalysis {
                                 + "cannot release the lock of the session that held it");
                 return List.of(s);
             }
-            if ("ABORTED".equals(s.tx().get(c)) && !matching.isEmpty()) {
+            if (Transaction.ABORTED.equals(s.tx().get(c)) && !matching.isEmpty()) {
                 PathState.Mutable m = s.edit();
-                matching.forEach(k -> m.stuck.add(id(k)));
+                matching.forEach(k -> m.stuck.add(k.acquisition()));
                 thrown.add(m.done()); // the unlock fails with SQLSTATE 25P02: only the exception path goes on
                 return List.of();
             }
@@ -1547,7 +1538,7 @@ public final class LockStateAnalysis {
                 m.bools.remove(target);
             }
             if (!matching.isEmpty()) {
-                for (String k : matching) {
+                for (Hold k : matching) {
                     beforeCommit(s, k, node, release, release.viaHelper() ? node.region() : release.region());
                     int left = s.held().get(k) - 1;
                     if (left <= 0) {
@@ -1555,7 +1546,9 @@ public final class LockStateAnalysis {
                     } else {
                         m.held.put(k, left);
                     }
-                    releasedAt.computeIfAbsent(id(k), x -> new TreeSet<>()).add(node.id());
+                    releasedAt
+                            .computeIfAbsent(k.acquisition(), x -> new TreeSet<>())
+                            .add(node.id());
                 }
                 return List.of(m.done());
             }
@@ -1567,10 +1560,10 @@ public final class LockStateAnalysis {
                         "it runs on a connection this method already closed or returned to its pool, so it "
                                 + "cannot release the lock of the session that held it");
             } else {
-                for (Map.Entry<String, Integer> h : s.held().entrySet()) {
+                for (Map.Entry<Hold, Integer> h : s.held().entrySet()) {
                     if (c.startsWith("@")
-                            && !conn(h.getKey()).equals(c)
-                            && sameLock(sites.get(id(h.getKey())), release)) {
+                            && !h.getKey().connection().equals(c)
+                            && sameLock(sites.get(h.getKey().acquisition()), release)) {
                         record(
                                 PathFinding.Kind.RELEASE_ON_OTHER_CONNECTION,
                                 release,
@@ -1581,7 +1574,8 @@ public final class LockStateAnalysis {
                 }
                 for (String f : s.failed()) {
                     if (sameLock(sites.get(f), release)
-                            && !s.held().keySet().stream().anyMatch(k -> id(k).equals(f))) {
+                            && !s.held().keySet().stream()
+                                    .anyMatch(k -> k.acquisition().equals(f))) {
                         record(
                                 PathFinding.Kind.RELEASE_WITHOUT_HOLD,
                                 release,
@@ -1594,7 +1588,7 @@ public final class LockStateAnalysis {
             }
             String rel = relative(c);
             if (rel != null) {
-                m.outer.add(rel + "|" + release.id());
+                m.outer.add(new Release(rel, release.id()));
             }
             return List.of(m.done());
         }
@@ -1604,10 +1598,11 @@ public final class LockStateAnalysis {
          * the hold guarded work in its own connection's open manual transaction, or in another connection's
          * transaction whose commit follows.
          */
-        private void beforeCommit(PathState s, String k, FlowNode node, LockSite release, SourceRegion at) {
-            boolean own = "MANUAL".equals(s.tx().get(conn(k))) && s.worked().contains(id(k));
-            if (own || workedInOtherTransaction(s, id(k), node)) {
-                recordBeforeCommit(release, sites.get(id(k)), at, !own);
+        private void beforeCommit(PathState s, Hold k, FlowNode node, LockSite release, SourceRegion at) {
+            boolean own = Transaction.MANUAL.equals(s.tx().get(k.connection()))
+                    && s.worked().contains(Work.own(k.acquisition()));
+            if (own || workedInOtherTransaction(s, k.acquisition(), node)) {
+                recordBeforeCommit(release, sites.get(k.acquisition()), at, !own);
             }
         }
 
@@ -1770,10 +1765,10 @@ public final class LockStateAnalysis {
             }
             String rel = relative(c);
             if (rel != null && !rel.startsWith("#this")) {
-                xactLocks.add(rel + "|" + site.id());
+                xactLocks.add(new Hold(rel, site.id()));
                 return;
             }
-            String kind = s.kinds().get(c);
+            ConnectionKind kind = s.kinds().get(c);
             SourceRegion at = node.region();
             if (kind == null || at == null || !c.startsWith("@") || handedToAnotherCall(s, c, node)) {
                 return; // not a connection this method opened, or one a callee may begin a transaction on
@@ -1929,10 +1924,9 @@ public final class LockStateAnalysis {
                     }
                 }
                 // its transaction-level locks on them: judged with this method's transaction state
-                for (String x : summary.xactLocks()) {
-                    int bar = x.lastIndexOf('|');
-                    LockSite site = sites.get(x.substring(bar + 1));
-                    String target = map(s, e, x.substring(0, bar));
+                for (Hold x : summary.xactLocks()) {
+                    LockSite site = sites.get(x.acquisition());
+                    String target = map(s, e, x.connection());
                     if (site != null && target != null) {
                         String via = site.java() != null
                                 ? site.java().typeName() + "." + site.java().methodName()
@@ -1971,8 +1965,8 @@ public final class LockStateAnalysis {
                     String target = map(s, e, closed);
                     if (target != null) {
                         m.closed.put(target, node.id());
-                        if (ConnectionKind.UNPOOLED.name().equals(s.kinds().get(target))) {
-                            m.held.keySet().removeIf(k -> conn(k).equals(target));
+                        if (ConnectionKind.UNPOOLED.equals(s.kinds().get(target))) {
+                            m.held.keySet().removeIf(k -> k.connection().equals(target));
                         }
                     }
                 }
@@ -1980,27 +1974,28 @@ public final class LockStateAnalysis {
                     m.alias.remove(e.target());
                     m.bools.remove(e.target());
                 }
-                for (String a : c.acquires()) {
-                    String target = map(s, e, conn(a));
+                for (Hold a : c.acquires()) {
+                    String target = map(s, e, a.connection());
                     if (target == null) {
                         continue;
                     }
-                    String via = viaRoot(e, conn(a));
-                    String id = asAcquisition != null ? asAcquisition : id(a);
+                    String via = viaRoot(e, a.connection());
+                    String id = asAcquisition != null ? asAcquisition : a.acquisition();
                     acquiredHere.putIfAbsent(id, node.id());
                     joinTransaction(m, target, id, asAcquisition != null);
-                    if (m.held.containsKey(target + "|" + id)) {
+                    Hold h = new Hold(target, id);
+                    if (m.held.containsKey(h)) {
                         m.stacked.add(id);
                     }
-                    m.held.merge(target + "|" + id, 1, (x, y) -> Math.min(2, x + y));
+                    m.held.merge(h, 1, (x, y) -> Math.min(2, x + y));
                     m.failed.remove(id);
                     if (via != null && !via.equals(root(target))) {
-                        m.owners.put(target + "|" + id, via);
+                        m.owners.put(h, via);
                     }
                 }
-                for (String r : c.releases()) {
-                    String target = map(s, e, conn(r));
-                    LockSite rel = sites.get(id(r));
+                for (Release r : c.releases()) {
+                    String target = map(s, e, r.connection());
+                    LockSite rel = sites.get(r.release());
                     if (target == null || rel == null) {
                         continue;
                     }
@@ -2017,13 +2012,13 @@ public final class LockStateAnalysis {
                     // the release as the caller writes it: a helper call's own site carries the caller's key
                     LockSite relAt = callRelease(e, rel);
                     Predicate<String> same = mayBeSame(s, target);
-                    for (String k : List.copyOf(m.held.keySet())) {
-                        if (same.test(conn(k))
+                    for (Hold k : List.copyOf(m.held.keySet())) {
+                        if (same.test(k.connection())
                                 && (rel.function().operation() == LockOperation.RELEASE_ALL
-                                        || sameLock(sites.get(id(k)), relAt))) {
+                                        || sameLock(sites.get(k.acquisition()), relAt))) {
                             matched = true;
-                            if ("ABORTED".equals(s.tx().get(conn(k)))) {
-                                m.stuck.add(id(k)); // the unlock fails with 25P02 (F18): the hold stays
+                            if (Transaction.ABORTED.equals(s.tx().get(k.connection()))) {
+                                m.stuck.add(k.acquisition()); // the unlock fails with 25P02 (F18): the hold stays
                                 aborted = true;
                                 continue;
                             }
@@ -2035,7 +2030,7 @@ public final class LockStateAnalysis {
                                 m.held.put(k, left);
                             }
                             releasedAt
-                                    .computeIfAbsent(id(k), x -> new TreeSet<>())
+                                    .computeIfAbsent(k.acquisition(), x -> new TreeSet<>())
                                     .add(node.id());
                         }
                     }
@@ -2053,10 +2048,9 @@ public final class LockStateAnalysis {
                         }
                     }
                 }
-                for (String f : c.fields()) {
-                    String[] parts = f.split("=", -1);
-                    String field = map(s, e, parts[0]);
-                    String value = map(s, e, parts[1]);
+                for (MethodSummary.FieldBinding f : c.fields()) {
+                    String field = map(s, e, f.field());
+                    String value = map(s, e, f.source());
                     if (field != null && value != null) {
                         m.alias.put(field, value);
                     }
@@ -2069,13 +2063,13 @@ public final class LockStateAnalysis {
                     for (String h : c.returnHeld()) {
                         String id = asAcquisition != null ? asAcquisition : h;
                         acquiredHere.putIfAbsent(id, node.id());
-                        m.held.merge(identity + "|" + id, 1, (x, y) -> Math.min(2, x + y));
+                        m.held.merge(new Hold(identity, id), 1, (x, y) -> Math.min(2, x + y));
                     }
                 }
                 if (c.returnValue() != null && e.target() != null) {
                     m.bools.put(e.target(), c.returnValue());
                 }
-                if ("false".equals(c.returnValue())
+                if (Boolean.FALSE.equals(c.returnValue())
                         && asAcquisition != null
                         && c.acquires().isEmpty()) {
                     m.failed.add(asAcquisition);
@@ -2092,19 +2086,19 @@ public final class LockStateAnalysis {
             }
             if (summary.cases().stream().anyMatch(c -> c.releases().isEmpty())) {
                 PathState.Mutable t = abort(s, touched).edit();
-                for (String a : summary.thrown()) {
-                    if (a.startsWith("!|")) {
-                        t.failed.add(asAcquisition != null ? asAcquisition : id(a));
-                        continue;
-                    }
-                    String target = map(s, e, conn(a));
+                for (String f : summary.thrownFailed()) {
+                    t.failed.add(asAcquisition != null ? asAcquisition : f);
+                }
+                for (Hold a : summary.thrown()) {
+                    String target = map(s, e, a.connection());
                     if (target != null) {
-                        String id = asAcquisition != null ? asAcquisition : id(a);
+                        String id = asAcquisition != null ? asAcquisition : a.acquisition();
                         acquiredHere.putIfAbsent(id, node.id());
-                        t.held.merge(target + "|" + id, 1, (x, y) -> Math.min(2, x + y));
-                        String via = viaRoot(e, conn(a));
+                        Hold h = new Hold(target, id);
+                        t.held.merge(h, 1, (x, y) -> Math.min(2, x + y));
+                        String via = viaRoot(e, a.connection());
                         if (via != null && !via.equals(root(target))) {
-                            t.owners.put(target + "|" + id, via);
+                            t.owners.put(h, via);
                         }
                     }
                 }
@@ -2188,28 +2182,27 @@ public final class LockStateAnalysis {
         MethodSummary summary() {
             Set<MethodSummary.Case> cases = new TreeSet<>();
             for (PathState s : in.get(MethodFlow.EXIT)) {
-                List<String> acquires = new ArrayList<>();
+                List<Hold> acquires = new ArrayList<>();
                 List<String> returnHeld = new ArrayList<>();
-                for (String k : s.held().keySet()) {
-                    String rel = relative(conn(k));
+                for (Hold k : s.held().keySet()) {
+                    String rel = relative(k.connection());
                     if (rel != null) {
-                        acquires.add(rel + "|" + id(k));
-                    } else if (conn(k).equals(s.returned())) {
-                        returnHeld.add(id(k));
+                        acquires.add(new Hold(rel, k.acquisition()));
+                    } else if (k.connection().equals(s.returned())) {
+                        returnHeld.add(k.acquisition());
                     }
                 }
-                String kind = s.returned() == null
-                        ? null
-                        : s.kinds().getOrDefault(s.returned(), ConnectionKind.UNKNOWN.name());
+                ConnectionKind kind =
+                        s.returned() == null ? null : s.kinds().getOrDefault(s.returned(), ConnectionKind.UNKNOWN);
                 if (kind != null && s.closed().containsKey(s.returned())) {
                     kind = null;
                 }
-                List<String> fields = new ArrayList<>();
+                List<MethodSummary.FieldBinding> fields = new ArrayList<>();
                 for (Map.Entry<String, String> a : s.alias().entrySet()) {
                     String rel = a.getKey().startsWith("this.") ? relative(a.getValue()) : null;
                     String field = rel == null ? null : relative(a.getKey());
                     if (field != null && !rel.startsWith("#this")) {
-                        fields.add(field + "=" + rel);
+                        fields.add(new MethodSummary.FieldBinding(field, rel));
                     }
                 }
                 cases.add(new MethodSummary.Case(
@@ -2217,7 +2210,7 @@ public final class LockStateAnalysis {
             }
             // a method that releases on one exit is a release helper: its defensive branches (a null or
             // isClosed() check) are not taken as exits that keep the lock, so every exit releases
-            Set<String> releases = new TreeSet<>();
+            Set<Release> releases = new TreeSet<>();
             cases.forEach(c -> releases.addAll(c.releases()));
             Set<MethodSummary.Case> merged = new TreeSet<>();
             for (MethodSummary.Case c : cases) {
@@ -2233,18 +2226,19 @@ public final class LockStateAnalysis {
             if (list.size() > MAX_CASES) {
                 list = list.subList(0, MAX_CASES);
             }
-            Set<String> thrown = new TreeSet<>();
+            Set<Hold> thrown = new TreeSet<>();
+            Set<String> thrownFailed = new TreeSet<>();
             for (PathState s : in.get(MethodFlow.EXCEPTIONAL_EXIT)) {
-                for (String k : s.held().keySet()) {
-                    String rel = relative(conn(k));
+                for (Hold k : s.held().keySet()) {
+                    String rel = relative(k.connection());
                     if (rel != null) {
-                        thrown.add(rel + "|" + id(k));
+                        thrown.add(new Hold(rel, k.acquisition()));
                     }
                 }
-                s.failed().forEach(f -> thrown.add("!|" + f)); // a try-lock that failed, then threw
+                thrownFailed.addAll(s.failed()); // a try-lock that failed, then threw
             }
             if (!in.get(MethodFlow.EXCEPTIONAL_EXIT).isEmpty()) {
-                failedBeforeThrow.forEach(f -> thrown.add("!|" + f));
+                thrownFailed.addAll(failedBeforeThrow);
             }
             Set<String> closes = new TreeSet<>();
             for (PathState s : in.get(MethodFlow.EXIT)) {
@@ -2261,6 +2255,7 @@ public final class LockStateAnalysis {
                     flow.key(),
                     list,
                     List.copyOf(thrown),
+                    List.copyOf(thrownFailed),
                     List.copyOf(closes),
                     guarded,
                     List.copyOf(executes),
@@ -2282,7 +2277,7 @@ public final class LockStateAnalysis {
                 // only when the lock was taken), and its own paths judge it
             }
             for (PathState s : in.get(MethodFlow.EXIT)) {
-                if ("false".equals(s.bools().get("$return"))) {
+                if (Boolean.FALSE.equals(s.bools().get("$return"))) {
                     continue;
                 }
                 for (String id : s.threw()) {
@@ -2290,7 +2285,8 @@ public final class LockStateAnalysis {
                     Integer where = acquiredHere.get(id);
                     if (site == null
                             || where == null
-                            || s.held().keySet().stream().anyMatch(k -> id(k).equals(id))) {
+                            || s.held().keySet().stream()
+                                    .anyMatch(k -> k.acquisition().equals(id))) {
                         continue;
                     }
                     SourceRegion at = site.viaHelper() ? flow.nodes().get(where).region() : site.region();
@@ -2345,9 +2341,9 @@ public final class LockStateAnalysis {
 
         private void exits(int exit, boolean exceptional, Map<String, PathFinding> best) {
             for (PathState s : in.get(exit)) {
-                for (Map.Entry<String, Integer> h : s.held().entrySet()) {
-                    String c = conn(h.getKey());
-                    String id = id(h.getKey());
+                for (Map.Entry<Hold, Integer> h : s.held().entrySet()) {
+                    String c = h.getKey().connection();
+                    String id = h.getKey().acquisition();
                     LockSite site = sites.get(id);
                     Integer where = acquiredHere.get(id);
                     if (site == null || where == null) {
@@ -2377,7 +2373,7 @@ public final class LockStateAnalysis {
                                                 + " @Transactional), or use pg_advisory_xact_lock"
                                         : "Roll back first and then unlock, or unlock in autocommit");
                     } else if (c.startsWith("@") && s.closed().containsKey(c)) {
-                        if (!ConnectionKind.POOLED.name().equals(s.kinds().get(c))) {
+                        if (!ConnectionKind.POOLED.equals(s.kinds().get(c))) {
                             continue;
                         }
                         kind = PathFinding.Kind.POOLED_CLOSE;
@@ -2400,7 +2396,7 @@ public final class LockStateAnalysis {
                         handedOver.add(id);
                         continue; // the caller's or the object's obligation: its summary carries it
                     } else if (!exceptional
-                            && "true".equals(s.bools().get("$return"))
+                            && Boolean.TRUE.equals(s.bools().get("$return"))
                             && (r.equals("this") || flow.params().contains(r))) {
                         handedOver.add(id);
                         continue; // returns true holding it: a try-acquire whose caller or object now owns the lock
@@ -2512,7 +2508,7 @@ public final class LockStateAnalysis {
          */
         private boolean tryAcquirer() {
             return in.get(MethodFlow.EXIT).stream()
-                    .anyMatch(st -> "true".equals(st.bools().get("$return"))
+                    .anyMatch(st -> Boolean.TRUE.equals(st.bools().get("$return"))
                             && !st.held().isEmpty());
         }
 

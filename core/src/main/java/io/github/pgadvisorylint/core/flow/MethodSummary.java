@@ -1,5 +1,7 @@
 package io.github.pgadvisorylint.core.flow;
 
+import io.github.pgadvisorylint.core.flow.PathState.Hold;
+import io.github.pgadvisorylint.core.flow.PathState.Release;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -16,15 +18,17 @@ import java.util.TreeSet;
  *
  * @param key    the method's key, {@code Type.name/arity}
  * @param cases  the exits, sorted; empty when the method does nothing the analysis follows
- * @param thrown {@code path|acquisitionId}: holds on the caller's connections or lock objects that an
- *               exception out of the method can leave behind (the caller's {@code finally} may release them)
+ * @param thrown holds on the caller's connections or lock objects (paths as above) that an exception out of
+ *               the method can leave behind (the caller's {@code finally} may release them)
+ * @param thrownFailed acquisition ids of try-locks that returned false (or threw) on a path that then threw
+ *                     out of the method
  * @param closes the caller's connections the method closes (or returns to their pool) on some exit
  * @param guarded true when some exit of a release helper releases nothing (it checks first whether it
  *                holds the lock): its releases are never reported as releasing a hold not taken
  * @param executes the caller's connections (paths as above, sorted) the method runs a statement on,
  *                 itself or through its callees: a statement that fails there aborts the caller's open
  *                 transaction on that connection (F18), so an unlock the caller runs after it fails
- * @param xactLocks {@code path|acquisitionId}, sorted: the caller's connections on which the method takes a
+ * @param xactLocks sorted: the caller's connections (as holds: path and acquisition id) on which the method takes a
  *                  transaction-level lock, itself or through its callees, without opening a transaction on
  *                  them first; on a connection in autocommit at the call the lock ends with its own statement
  *                  (F2)
@@ -32,17 +36,19 @@ import java.util.TreeSet;
 public record MethodSummary(
         String key,
         List<Case> cases,
-        List<String> thrown,
+        List<Hold> thrown,
+        List<String> thrownFailed,
         List<String> closes,
         boolean guarded,
         List<String> executes,
-        List<String> xactLocks) {
+        List<Hold> xactLocks) {
 
     /** Copies the lists. */
     public MethodSummary {
         Objects.requireNonNull(key, "key");
         cases = List.copyOf(cases);
         thrown = List.copyOf(thrown);
+        thrownFailed = List.copyOf(thrownFailed);
         closes = List.copyOf(closes);
         executes = List.copyOf(executes);
         xactLocks = List.copyOf(xactLocks);
@@ -50,27 +56,27 @@ public record MethodSummary(
 
     /** A summary with no exception-path holds, no closes and no statements on the caller's connections. */
     public MethodSummary(String key, List<Case> cases) {
-        this(key, cases, List.of(), List.of(), false, List.of(), List.of());
+        this(key, cases, List.of(), List.of(), List.of(), false, List.of(), List.of());
     }
 
     /**
      * One normal exit.
      *
-     * @param acquires    {@code path|acquisitionId}: session-level holds the method leaves on a caller's connection
-     * @param releases    {@code path|releaseSiteId}: holds of the caller the method releases
-     * @param returnValue {@code true}, {@code false}, or null when the method returns no boolean it fixed
+     * @param acquires    session-level holds the method leaves on a caller's connection
+     * @param releases    holds of the caller the method releases
+     * @param returnValue the boolean the method returns on this exit, or null when it fixed none
      * @param returnsNew  the kind of a connection the method opened and returns, or null
      * @param returnHeld  acquisition ids the returned connection holds
-     * @param fields      {@code #this.field=#0}: fields of the receiver (of the new object, for a constructor)
-     *                    that name a connection the caller passed in
+     * @param fields      fields of the receiver (of the new object, for a constructor) that name a connection
+     *                    the caller passed in
      */
     public record Case(
-            List<String> acquires,
-            List<String> releases,
-            String returnValue,
-            String returnsNew,
+            List<Hold> acquires,
+            List<Release> releases,
+            Boolean returnValue,
+            ConnectionKind returnsNew,
             List<String> returnHeld,
-            List<String> fields)
+            List<FieldBinding> fields)
             implements Comparable<Case> {
 
         /** Copies the lists. */
@@ -97,6 +103,25 @@ public record MethodSummary(
     }
 
     /**
+     * A receiver field that names a connection of the caller after the call.
+     *
+     * @param field  the field, relative to the callee: {@code #this.connection}
+     * @param source the caller's connection it names, relative to the callee: {@code #0}, {@code #1.conn}
+     */
+    public record FieldBinding(String field, String source) {
+        /** Both parts are required. */
+        public FieldBinding {
+            Objects.requireNonNull(field, "field");
+            Objects.requireNonNull(source, "source");
+        }
+
+        @Override
+        public String toString() {
+            return field + "=" + source;
+        }
+    }
+
+    /**
      * The summary of a call that can run any of several methods (implementations of one interface method):
      * each exit of each is an exit of the call. A method that does nothing the analysis follows contributes
      * an exit that changes nothing.
@@ -108,10 +133,11 @@ public record MethodSummary(
      */
     public static MethodSummary union(String key, List<MethodSummary> members) {
         Set<Case> cases = new TreeSet<>();
-        Set<String> thrown = new TreeSet<>();
+        Set<Hold> thrown = new TreeSet<>();
+        Set<String> thrownFailed = new TreeSet<>();
         Set<String> closes = new TreeSet<>();
         Set<String> executes = new TreeSet<>();
-        Set<String> xactLocks = new TreeSet<>();
+        Set<Hold> xactLocks = new TreeSet<>();
         boolean guarded = false;
         for (MethodSummary m : members) {
             cases.addAll(m.cases());
@@ -119,6 +145,7 @@ public record MethodSummary(
                 cases.add(new Case(List.of(), List.of(), null, null, List.of(), List.of()));
             }
             thrown.addAll(m.thrown());
+            thrownFailed.addAll(m.thrownFailed());
             closes.addAll(m.closes());
             executes.addAll(m.executes());
             xactLocks.addAll(m.xactLocks());
@@ -131,6 +158,7 @@ public record MethodSummary(
                 key,
                 List.copyOf(cases),
                 List.copyOf(thrown),
+                List.copyOf(thrownFailed),
                 List.copyOf(closes),
                 guarded,
                 List.copyOf(executes),
@@ -141,6 +169,7 @@ public record MethodSummary(
     public boolean isEmpty() {
         return cases.stream().allMatch(Case::isEmpty)
                 && thrown.isEmpty()
+                && thrownFailed.isEmpty()
                 && closes.isEmpty()
                 && executes.isEmpty()
                 && xactLocks.isEmpty();

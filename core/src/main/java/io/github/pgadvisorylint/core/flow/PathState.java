@@ -1,8 +1,10 @@
 package io.github.pgadvisorylint.core.flow;
 
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -14,42 +16,152 @@ import java.util.TreeSet;
  * the path has fixed, and the acquisitions that failed on the way. Immutable; the analysis keeps a
  * bounded set of these per node (a disjunctive domain), so a try-lock's two outcomes stay apart.
  *
+ * <p>Connections are named by their identity: an access path ({@code conn}, {@code this.connection},
+ * {@code lock.conn}) or the node that opened them ({@code @7}). Lock sites are named by their
+ * {@code LockSite} id.
+ *
  * @param alias    variable or path to the connection identity it names
- * @param held     {@code connection|acquisitionId} to a count of 1 or 2
- * @param kinds    connection identity to its {@link ConnectionKind} name
+ * @param held     a hold to its count, 1 or 2
+ * @param kinds    connection identity to its kind
  * @param closed   connection identities closed on this path, to the id of the node that closed them
- * @param tx       connection identity to {@code MANUAL} (after {@code setAutoCommit(false)}) or
- *                 {@code ABORTED} (a statement failed inside that transaction, F18)
- * @param bools    variable to {@code true} or {@code false}
+ * @param tx       connection identity to the state of its open transaction
+ * @param bools    variable to the boolean this path fixed for it
  * @param failed   acquisition ids whose try-lock returned false, or threw, on this path
  * @param stuck    acquisition ids whose unlock ran in an aborted transaction and so released nothing (F18)
- * @param outer    {@code connection|releaseSiteId} for releases of holds the method did not take itself
- *                 (a release helper: the caller's hold ends)
+ * @param outer    releases of holds the method did not take itself (a release helper: the caller's hold ends)
  * @param stacked  acquisition ids taken again on this path while already held (F4)
  * @param escaped  local variables whose object left the method (stored in a field, returned, passed on)
- * @param owners   {@code connection|acquisitionId} to the local variable of the lock object the hold was
- *                 taken through, when that differs from the connection's own root
- * @param worked   acquisition ids after which this path ran other statements while the lock was held in
- *                 an open transaction (the writes the lock protects)
+ * @param owners   a hold to the local variable of the lock object it was taken through, when that differs
+ *                 from the connection's own root
+ * @param worked   statements this path ran while a lock was held, in an open transaction (the writes the
+ *                 lock protects)
  * @param threw    blocking acquisitions whose call threw on this path (nothing was taken)
  * @param returned the connection identity the method returns on this path, or null
  */
 public record PathState(
         Map<String, String> alias,
-        Map<String, Integer> held,
-        Map<String, String> kinds,
+        Map<Hold, Integer> held,
+        Map<String, ConnectionKind> kinds,
         Map<String, Integer> closed,
-        Map<String, String> tx,
-        Map<String, String> bools,
+        Map<String, Transaction> tx,
+        Map<String, Boolean> bools,
         Set<String> failed,
         Set<String> stuck,
-        Set<String> outer,
+        Set<Release> outer,
         Set<String> stacked,
         Set<String> escaped,
-        Map<String, String> owners,
-        Set<String> worked,
+        Map<Hold, String> owners,
+        Set<Work> worked,
         Set<String> threw,
         String returned) {
+
+    /**
+     * A session-level lock held on a connection.
+     *
+     * @param connection the connection identity (in a {@link MethodSummary}, a path relative to the callee:
+     *                   {@code #0}, {@code #this.connection})
+     * @param acquisition the id of the lock site that took it
+     */
+    public record Hold(String connection, String acquisition) implements Comparable<Hold> {
+        private static final Comparator<Hold> ORDER =
+                Comparator.comparing(Hold::connection).thenComparing(Hold::acquisition);
+
+        /** Both parts are required. */
+        public Hold {
+            Objects.requireNonNull(connection, "connection");
+            Objects.requireNonNull(acquisition, "acquisition");
+        }
+
+        @Override
+        public int compareTo(Hold o) {
+            return ORDER.compare(this, o);
+        }
+
+        @Override
+        public String toString() {
+            return connection + "|" + acquisition;
+        }
+    }
+
+    /**
+     * A release of a hold the method did not take: the caller's hold on that connection ends.
+     *
+     * @param connection the connection identity (relative to the callee in a {@link MethodSummary})
+     * @param release    the id of the release site
+     */
+    public record Release(String connection, String release) implements Comparable<Release> {
+        private static final Comparator<Release> ORDER =
+                Comparator.comparing(Release::connection).thenComparing(Release::release);
+
+        /** Both parts are required. */
+        public Release {
+            Objects.requireNonNull(connection, "connection");
+            Objects.requireNonNull(release, "release");
+        }
+
+        @Override
+        public int compareTo(Release o) {
+            return ORDER.compare(this, o);
+        }
+
+        @Override
+        public String toString() {
+            return connection + "|" + release;
+        }
+    }
+
+    /**
+     * Work done under a hold in an open transaction, which the unlock must not expose before it commits.
+     *
+     * @param acquisition the id of the lock site whose hold the work ran under
+     * @param connection  the connection whose open transaction holds the work, or null for the holding
+     *                    connection's own transaction
+     */
+    public record Work(String acquisition, String connection) implements Comparable<Work> {
+        private static final Comparator<Work> ORDER = Comparator.comparing(Work::acquisition)
+                .thenComparing(Work::connection, Comparator.nullsFirst(Comparator.naturalOrder()));
+
+        /** The acquisition is required. */
+        public Work {
+            Objects.requireNonNull(acquisition, "acquisition");
+        }
+
+        /**
+         * @param acquisition a lock site id
+         * @return work in the transaction of the connection that holds the lock
+         */
+        public static Work own(String acquisition) {
+            return new Work(acquisition, null);
+        }
+
+        /** @return true when the work is in the holding connection's own transaction */
+        public boolean isOwn() {
+            return connection == null;
+        }
+
+        @Override
+        public int compareTo(Work o) {
+            return ORDER.compare(this, o);
+        }
+
+        @Override
+        public String toString() {
+            return connection == null ? acquisition : acquisition + "|" + connection;
+        }
+    }
+
+    /** The state of a connection's open transaction. */
+    public enum Transaction {
+        /** Opened by the code: {@code setAutoCommit(false)}, SQL {@code BEGIN}, a framework's transaction. */
+        MANUAL,
+        /**
+         * Opened by the pool: the configuration hands out pooled connections with auto-commit off. A failed
+         * statement aborts it (F18), but an unlock in it is not judged against a commit the code may never write.
+         */
+        POOL,
+        /** A statement failed in it: every later statement fails with 25P02 until it ends (F18). */
+        ABORTED
+    }
 
     /** The state at a method's entry: nothing known. */
     public static final PathState ENTRY = new PathState(
@@ -64,18 +176,22 @@ public record PathState(
         closed = freeze(closed);
         tx = freeze(tx);
         bools = freeze(bools);
-        failed = Collections.unmodifiableSortedSet(new TreeSet<>(failed));
-        stuck = Collections.unmodifiableSortedSet(new TreeSet<>(stuck));
-        outer = Collections.unmodifiableSortedSet(new TreeSet<>(outer));
-        stacked = Collections.unmodifiableSortedSet(new TreeSet<>(stacked));
-        escaped = Collections.unmodifiableSortedSet(new TreeSet<>(escaped));
+        failed = freeze(failed);
+        stuck = freeze(stuck);
+        outer = freeze(outer);
+        stacked = freeze(stacked);
+        escaped = freeze(escaped);
         owners = freeze(owners);
-        worked = Collections.unmodifiableSortedSet(new TreeSet<>(worked));
-        threw = Collections.unmodifiableSortedSet(new TreeSet<>(threw));
+        worked = freeze(worked);
+        threw = freeze(threw);
     }
 
-    private static <V> Map<String, V> freeze(Map<String, V> m) {
+    private static <K extends Comparable<K>, V> Map<K, V> freeze(Map<K, V> m) {
         return Collections.unmodifiableSortedMap(new TreeMap<>(m));
+    }
+
+    private static <E extends Comparable<E>> Set<E> freeze(Set<E> s) {
+        return Collections.unmodifiableSortedSet(new TreeSet<>(s));
     }
 
     /**
@@ -143,7 +259,7 @@ public record PathState(
     public PathState meet(PathState other) {
         Map<String, String> a = new TreeMap<>(alias);
         a.entrySet().removeIf(e -> !e.getValue().equals(other.alias.get(e.getKey())));
-        Map<String, String> b = new TreeMap<>(bools);
+        Map<String, Boolean> b = new TreeMap<>(bools);
         b.entrySet().removeIf(e -> !e.getValue().equals(other.bools.get(e.getKey())));
         return new PathState(
                 a, held, kinds, closed, tx, b, failed, stuck, outer, stacked, escaped, owners, worked, threw, returned);
@@ -157,18 +273,18 @@ public record PathState(
     /** A mutable copy used by one transfer step. */
     public static final class Mutable {
         final TreeMap<String, String> alias;
-        final TreeMap<String, Integer> held;
-        final TreeMap<String, String> kinds;
+        final TreeMap<Hold, Integer> held;
+        final TreeMap<String, ConnectionKind> kinds;
         final TreeMap<String, Integer> closed;
-        final TreeMap<String, String> tx;
-        final TreeMap<String, String> bools;
+        final TreeMap<String, Transaction> tx;
+        final TreeMap<String, Boolean> bools;
         final TreeSet<String> failed;
         final TreeSet<String> stuck;
-        final TreeSet<String> outer;
+        final TreeSet<Release> outer;
         final TreeSet<String> stacked;
         final TreeSet<String> escaped;
-        final TreeMap<String, String> owners;
-        final TreeSet<String> worked;
+        final TreeMap<Hold, String> owners;
+        final TreeSet<Work> worked;
         final TreeSet<String> threw;
         String returned;
 

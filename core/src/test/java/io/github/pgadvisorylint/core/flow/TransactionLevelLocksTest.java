@@ -84,14 +84,14 @@ class TransactionLevelLocksTest {
                         .findFirst()
                         .orElseThrow()
                         .xactLocks())
-                .containsExactly("#0|Jobs.java#0");
+                .containsExactly(new PathState.Hold("#0", "Jobs.java#0"));
         assertThat(analysis.summaries().stream()
                         .filter(s -> s.key().equals("Jobs.handedIn/1"))
                         .findFirst()
                         .orElseThrow()
                         .xactLocks())
                 .as("passed on to the caller's caller")
-                .containsExactly("#0|Jobs.java#0");
+                .containsExactly(new PathState.Hold("#0", "Jobs.java#0"));
         assertThat(result.findings())
                 .as("only the call on the connection left in autocommit")
                 .singleElement()
