@@ -10,8 +10,10 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 /**
  * The project's call graph as the method graphs give it: each {@link MethodFlow} by key, the class hierarchy
@@ -21,7 +23,9 @@ import java.util.TreeSet;
  * <p>A call written on a type ({@code JobLock.acquire/1}) runs that type's own method, else the nearest one
  * it inherits, and any override in a subtype of the project: class hierarchy analysis (Dean, Grove and
  * Chambers, ECOOP 1995). The call then has the union of their summaries. Overloads of one arity on one type
- * are not told apart (the name resolves to nothing), nor are more than {@link #MAX_TARGETS} implementations
+ * are told apart by the declared types of the call's arguments ({@link FlowEvent#argTypes()}) where those choose
+ * exactly one (first by equal types, then allowing primitive widening, boxing and {@code Object}); otherwise the
+ * name resolves to nothing, as it does for more than {@link #MAX_TARGETS} implementations
  * (too broad to say anything). A {@code *.name/arity} name resolves when exactly one method of the project has
  * that name and arity. Not thread-safe; one instance per analysis.
  */
@@ -79,15 +83,38 @@ final class CallGraph {
     }
 
     /**
+     * @param call a {@link FlowEvent.Kind#CALL} event
+     * @return the graphs the call can run, as {@link #resolve(List, List)} with its names and argument types
+     */
+    List<MethodFlow> resolve(FlowEvent call) {
+        return resolve(call.callee(), call.argTypes());
+    }
+
+    /**
      * @param callee a call's names, most specific first ({@code JobLock.acquire/1}, {@code *.acquire/1})
+     * @return the graphs the call can run when its argument types are not known: overloads stay ambiguous
+     */
+    List<MethodFlow> resolve(List<String> callee) {
+        return resolve(callee, List.of());
+    }
+
+    /**
+     * @param callee   a call's names, most specific first ({@code JobLock.acquire/1}, {@code *.acquire/1})
+     * @param argTypes the simple declared type of each argument, null where unknown; empty when none is known
      * @return the graphs the call can run, sorted by key; empty when none is known, overloads make the name
      *     ambiguous, or more than {@link #MAX_TARGETS} implementations could run
      */
-    List<MethodFlow> resolve(List<String> callee) {
-        List<MethodFlow> known = memo.get(callee);
+    List<MethodFlow> resolve(List<String> callee, List<String> argTypes) {
+        boolean typed = argTypes.stream().anyMatch(Objects::nonNull);
+        List<String> key = callee;
+        if (typed) {
+            key = new ArrayList<>(callee);
+            key.add(argTypes.stream().map(t -> t == null ? "?" : t).collect(Collectors.joining(",", "(", ")")));
+        }
+        List<MethodFlow> known = memo.get(key);
         if (known == null) {
-            known = compute(callee);
-            memo.put(List.copyOf(callee), known);
+            known = compute(callee, typed ? argTypes : List.of());
+            memo.put(List.copyOf(key), known);
         }
         return known;
     }
@@ -99,12 +126,14 @@ final class CallGraph {
      * @param callee a call's names, most specific first
      * @return the graphs, sorted by key; empty when none is known or more than {@link #MAX_TARGETS}
      */
-    List<MethodFlow> resolveMay(List<String> callee) {
+    List<MethodFlow> resolveMay(FlowEvent callee) {
         List<MethodFlow> found = resolve(callee);
-        if (!found.isEmpty() || callee.isEmpty() || callee.get(0).startsWith("*.")) {
+        if (!found.isEmpty()
+                || callee.callee().isEmpty()
+                || callee.callee().get(0).startsWith("*.")) {
             return found;
         }
-        List<MethodFlow> overloads = byKey.getOrDefault(callee.get(0), List.of());
+        List<MethodFlow> overloads = byKey.getOrDefault(callee.callee().get(0), List.of());
         if (overloads.size() < 2 || overloads.size() > MAX_TARGETS) {
             return List.of();
         }
@@ -114,12 +143,12 @@ final class CallGraph {
     }
 
     /** @return the single graph a call runs, or null when it resolves to none or to several */
-    MethodFlow unique(List<String> callee) {
+    MethodFlow unique(FlowEvent callee) {
         List<MethodFlow> found = resolve(callee);
         return found.size() == 1 ? found.get(0) : null;
     }
 
-    private List<MethodFlow> compute(List<String> callee) {
+    private List<MethodFlow> compute(List<String> callee, List<String> argTypes) {
         boolean typed = false;
         for (String key : callee) {
             int dot = key.indexOf('.');
@@ -146,19 +175,23 @@ final class CallGraph {
             typed |= !method.contains("$") && API.declares(type, method.substring(0, method.indexOf('/')));
             List<MethodFlow> own = byKey.get(key);
             if (own != null && own.size() > 1) {
-                return List.of(); // overloads of one arity: not decided here
+                MethodFlow chosen = overload(own, argTypes);
+                if (chosen == null) {
+                    return List.of(); // overloads of one arity the argument types do not tell apart
+                }
+                own = List.of(chosen);
             }
             Set<MethodFlow> out = new LinkedHashSet<>();
             if (own != null) {
                 out.addAll(own);
             } else {
-                List<MethodFlow> inherited = inherited(type, method);
+                List<MethodFlow> inherited = inherited(type, method, argTypes);
                 if (inherited == null) {
                     return List.of();
                 }
                 out.addAll(inherited);
             }
-            if (!overrides(type, method, out)) {
+            if (!overrides(type, method, out.size() == 1 ? out.iterator().next().paramTypes() : null, out)) {
                 return List.of();
             }
             if (!out.isEmpty()) {
@@ -174,7 +207,7 @@ final class CallGraph {
      * @return the declaration the nearest supertypes give, breadth first; empty when none declares it; null when
      *     one level declares it more than once (two default methods, or overloads)
      */
-    private List<MethodFlow> inherited(String type, String method) {
+    private List<MethodFlow> inherited(String type, String method, List<String> argTypes) {
         Set<String> seen = new HashSet<>(Set.of(type));
         List<String> level = List.copyOf(supertypes.getOrDefault(type, Set.of()));
         for (int depth = 0; depth < MAX_DEPTH && !level.isEmpty(); depth++) {
@@ -187,7 +220,8 @@ final class CallGraph {
                 }
             }
             if (found.size() > 1) {
-                return null;
+                MethodFlow chosen = overload(found, argTypes);
+                return chosen == null ? null : List.of(chosen);
             }
             if (found.size() == 1) {
                 return found;
@@ -200,9 +234,11 @@ final class CallGraph {
     /**
      * Adds the overrides in every subtype of {@code type}, transitively.
      *
+     * @param paramTypes the declared parameter types of the overload the call runs, or null when not one: among a
+     *                   subtype's overloads, the one with these types overrides it
      * @return false when there are more than {@link #MAX_TARGETS} targets in all
      */
-    private boolean overrides(String type, String method, Set<MethodFlow> out) {
+    private boolean overrides(String type, String method, List<String> paramTypes, Set<MethodFlow> out) {
         Set<String> seen = new HashSet<>(Set.of(type));
         Deque<String> todo = new ArrayDeque<>(subtypes.getOrDefault(type, Set.of()));
         while (!todo.isEmpty()) {
@@ -213,6 +249,11 @@ final class CallGraph {
             List<MethodFlow> found = byKey.getOrDefault(sub + "." + method, List.of());
             if (found.size() == 1) {
                 out.add(found.get(0));
+            } else if (paramTypes != null) {
+                found.stream()
+                        .filter(f -> f.paramTypes().equals(paramTypes))
+                        .findFirst()
+                        .ifPresent(out::add);
             }
             if (out.size() > MAX_TARGETS) {
                 return false;
@@ -221,4 +262,74 @@ final class CallGraph {
         }
         return true;
     }
+
+    /**
+     * Chooses among overloads of one arity by the declared types of the call's arguments, as Java's most specific
+     * method would where the types are known (JLS 15.12.2): first the overloads whose parameter types equal every
+     * known argument type, then those that accept them by primitive widening, boxing or {@code Object} (or a type
+     * variable).
+     *
+     * @param candidates overloads of one name and arity
+     * @param argTypes   the argument types, null where unknown; empty when none is known
+     * @return the one overload that fits, or null when none or several do
+     */
+    static MethodFlow overload(List<MethodFlow> candidates, List<String> argTypes) {
+        if (argTypes.stream().noneMatch(Objects::nonNull)) {
+            return null;
+        }
+        for (boolean widen : new boolean[] {false, true}) {
+            List<MethodFlow> fit = candidates.stream()
+                    .filter(f -> accepts(f.paramTypes(), argTypes, widen))
+                    .toList();
+            if (fit.size() == 1) {
+                return fit.get(0);
+            }
+            if (fit.size() > 1) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    private static boolean accepts(List<String> params, List<String> args, boolean widen) {
+        if (params.size() != args.size()) {
+            return false;
+        }
+        for (int i = 0; i < params.size(); i++) {
+            String a = args.get(i);
+            if (a == null) {
+                continue;
+            }
+            String p = erased(params.get(i));
+            a = erased(a);
+            if (!p.equals(a) && !(widen && converts(a, p))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** @return a type's name without its type arguments: {@code List} of {@code List<String>} */
+    private static String erased(String type) {
+        int lt = type.indexOf('<');
+        return lt < 0 ? type : type.substring(0, lt);
+    }
+
+    /** @return whether a value of type {@code from} is passed to a parameter of type {@code to} by a method invocation conversion the names show */
+    private static boolean converts(String from, String to) {
+        if (to.equals("Object") || (to.length() == 1 && Character.isUpperCase(to.charAt(0)))) {
+            return true; // boxing, then widening reference conversion
+        }
+        return PRIMITIVE_WIDENING.getOrDefault(from, Set.of()).contains(to);
+    }
+
+    /** Primitive widening and boxing (JLS 5.1.2, 5.1.7), by simple name. */
+    private static final Map<String, Set<String>> PRIMITIVE_WIDENING = Map.of(
+            "int", Set.of("long", "float", "double", "Integer", "Number"),
+            "long", Set.of("float", "double", "Long", "Number"),
+            "boolean", Set.of("Boolean"),
+            "Integer", Set.of("int", "long", "Number"),
+            "Long", Set.of("long", "Number"),
+            "Boolean", Set.of("boolean"),
+            "String", Set.of("CharSequence"));
 }

@@ -117,7 +117,7 @@ final class CallingContexts {
                 if (e.kind() != FlowEvent.Kind.CALL || e.args().stream().noneMatch(CallingContexts::function)) {
                     continue;
                 }
-                MethodFlow callee = graph.unique(e.callee());
+                MethodFlow callee = graph.unique(e);
                 if (callee == null || callee == caller) {
                     continue;
                 }
@@ -207,7 +207,7 @@ final class CallingContexts {
                 if (n.event().kind() != FlowEvent.Kind.CALL) {
                     continue;
                 }
-                MethodFlow callee = graph.unique(n.event().callee());
+                MethodFlow callee = graph.unique(n.event());
                 if (callee == null
                         || callee == caller
                         || !reaching.contains(callee)
@@ -269,7 +269,7 @@ final class CallingContexts {
                 if (n.event().kind() != FlowEvent.Kind.CALL) {
                     continue;
                 }
-                for (MethodFlow target : graph.resolveMay(n.event().callee())) {
+                for (MethodFlow target : graph.resolveMay(n.event())) {
                     String key = originalOf.getOrDefault(target.key(), target.key());
                     callersOf.computeIfAbsent(key, k -> new TreeSet<>()).add(f.key());
                 }
@@ -360,7 +360,7 @@ final class CallingContexts {
                         || (n.event().path() != null && !n.event().path().equals("this"))) {
                     continue;
                 }
-                for (MethodFlow target : graph.resolve(n.event().callee())) {
+                for (MethodFlow target : graph.resolve(n.event())) {
                     if (target != caller && target.typeName().equals(caller.typeName())) {
                         out.add(target);
                     }

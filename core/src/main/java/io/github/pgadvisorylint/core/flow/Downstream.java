@@ -43,12 +43,11 @@ final class Downstream {
 
     /**
      * @param flow      the method graph
-     * @param summaries the summary a call's callee keys resolve to, or null (the summaries of this round)
+     * @param summaries the summary a call event resolves to, or null (the summaries of this round)
      * @param sites     every lock site of the project, by id
      * @return the sets for every node of {@code flow}
      */
-    static Downstream of(
-            MethodFlow flow, Function<List<String>, MethodSummary> summaries, Map<String, LockSite> sites) {
+    static Downstream of(MethodFlow flow, Function<FlowEvent, MethodSummary> summaries, Map<String, LockSite> sites) {
         List<FlowNode> nodes = flow.nodes();
         Downstream d = new Downstream(nodes.size());
         List<List<Integer>> preds = new ArrayList<>();
@@ -153,7 +152,7 @@ final class Downstream {
         b.set(nameIndex.computeIfAbsent(LockStateAnalysis.rootOf(p), k -> nameIndex.size()));
     }
 
-    private BitSet released(FlowEvent e, Function<List<String>, MethodSummary> summaries, Map<String, LockSite> sites) {
+    private BitSet released(FlowEvent e, Function<FlowEvent, MethodSummary> summaries, Map<String, LockSite> sites) {
         BitSet b = new BitSet();
         boolean ownSite = false;
         if (e.kind() == FlowEvent.Kind.LOCK || e.kind() == FlowEvent.Kind.CALL) {
@@ -167,7 +166,7 @@ final class Downstream {
         }
         // a release helper's call has a site of its own, with the caller's key: the analysis matches that one
         if (e.kind() == FlowEvent.Kind.CALL && !ownSite) {
-            MethodSummary summary = summaries.apply(e.callee());
+            MethodSummary summary = summaries.apply(e);
             if (summary != null) {
                 for (MethodSummary.Case c : summary.cases()) {
                     for (PathState.Release r : c.releases()) {

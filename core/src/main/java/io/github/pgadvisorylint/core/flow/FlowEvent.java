@@ -27,6 +27,9 @@ import java.util.Objects;
  * @param callee   for {@link Kind#CALL}: the callee's candidate keys {@code Type.method/arity} (declared
  *                 or imported receiver types first), or for {@link Kind#OPEN}: the {@link ConnectionKind} name
  * @param args     for {@link Kind#CALL}: the access path of each argument, or null where an argument is no path
+ * @param argTypes for {@link Kind#CALL}: the simple static type of each argument as the code declares it
+ *                 ({@code Connection}, {@code long}, {@code String}), or null where it is not known; empty for
+ *                 other kinds. Tells overloads of one arity apart ({@link CallGraph})
  * @param negated  for {@link Kind#BRANCH}: true when the first successor is taken when the variable is false;
  *                 for {@link Kind#AUTOCOMMIT}: the value set is false (a manual transaction begins);
  *                 for {@link Kind#END}: true for a rollback, false for a commit
@@ -38,6 +41,7 @@ public record FlowEvent(
         List<String> sites,
         List<String> callee,
         List<String> args,
+        List<String> argTypes,
         boolean negated) {
 
     /** The kinds of node. */
@@ -79,6 +83,19 @@ public record FlowEvent(
         sites = sites == null ? List.of() : List.copyOf(sites);
         callee = callee == null ? List.of() : List.copyOf(callee);
         args = args == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(args));
+        argTypes = argTypes == null ? List.of() : Collections.unmodifiableList(new ArrayList<>(argTypes));
+    }
+
+    /** An event with no argument types: every kind but a call whose overload the types may choose. */
+    public FlowEvent(
+            Kind kind,
+            String target,
+            String path,
+            List<String> sites,
+            List<String> callee,
+            List<String> args,
+            boolean negated) {
+        this(kind, target, path, sites, callee, args, null, negated);
     }
 
     /** An event with no effect. */

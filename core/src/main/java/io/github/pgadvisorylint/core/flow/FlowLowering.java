@@ -22,12 +22,15 @@ import com.github.javaparser.ast.expr.ConditionalExpr;
 import com.github.javaparser.ast.expr.EnclosedExpr;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.FieldAccessExpr;
+import com.github.javaparser.ast.expr.IntegerLiteralExpr;
 import com.github.javaparser.ast.expr.LambdaExpr;
+import com.github.javaparser.ast.expr.LongLiteralExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.MethodReferenceExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
 import com.github.javaparser.ast.expr.StringLiteralExpr;
+import com.github.javaparser.ast.expr.TextBlockLiteralExpr;
 import com.github.javaparser.ast.expr.ThisExpr;
 import com.github.javaparser.ast.expr.UnaryExpr;
 import com.github.javaparser.ast.expr.VariableDeclarationExpr;
@@ -1042,10 +1045,12 @@ public final class FlowLowering {
                 receiverType = typeOf(scope);
             }
             List<String> args = new ArrayList<>();
+            List<String> argTypes = new ArrayList<>();
             for (Expression a : m.getArguments()) {
                 Value v = value(a, cur);
                 cur = v.ends;
                 args.add(v.path);
+                argTypes.add(argumentType(a));
             }
             List<String> sites = sitesByNode.getOrDefault(m, List.of());
             if (sites.isEmpty()
@@ -1230,7 +1235,7 @@ public final class FlowLowering {
                 callee.add(n.getNameAsString() + "." + name + "/" + args.size()); // a static call
             }
             callee.add("*." + name + "/" + args.size());
-            FlowEvent event = new FlowEvent(FlowEvent.Kind.CALL, tmp, receiver, sites, callee, args, false);
+            FlowEvent event = new FlowEvent(FlowEvent.Kind.CALL, tmp, receiver, sites, callee, args, argTypes, false);
             return new Value(step(event, m, cur, !benign), tmp);
         }
 
@@ -1678,6 +1683,29 @@ public final class FlowLowering {
             simple = simple.substring(simple.lastIndexOf('.') + 1);
             fieldTypes.put(name, dot < 0 && generic < 0 ? inherited : simple);
             return true;
+        }
+
+        /**
+         * @return the static type of a call's argument where the code shows it: a literal's, a created object's, a
+         *     cast's, a declared variable's or field's; null otherwise (the {@code null} literal, a call's result)
+         */
+        String argumentType(Expression a) {
+            if (a instanceof IntegerLiteralExpr) {
+                return "int";
+            }
+            if (a instanceof LongLiteralExpr) {
+                return "long";
+            }
+            if (a instanceof StringLiteralExpr || a instanceof TextBlockLiteralExpr) {
+                return "String";
+            }
+            if (a instanceof BooleanLiteralExpr) {
+                return "boolean";
+            }
+            if (a instanceof ObjectCreationExpr o) {
+                return o.getType().getNameAsString();
+            }
+            return typeOf(a);
         }
 
         String typeOf(Expression scope) {

@@ -132,4 +132,12 @@ public record MethodFlow(
     public String key() {
         return typeName + "." + name + "/" + params.size();
     }
+
+    /**
+     * @return the key with the declared parameter types, {@code Type.name/2(Connection,long)}: unique per overload,
+     *     where {@link #key()} is shared by overloads of one arity
+     */
+    public String signature() {
+        return key() + "(" + String.join(",", paramTypes) + ")";
+    }
 }

@@ -1,8 +1,10 @@
 package io.github.pgadvisorylint.core.flow;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.github.javaparser.StaticJavaParser;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -68,7 +70,58 @@ class CallGraphTest {
                 .as("four methods of that name")
                 .isEmpty();
         assertThat(keys(g.resolve(List.of("Unknown.work/0", "*.work/0")))).containsExactly("Purge.work/0");
-        assertThat(g.unique(List.of("Store.save/1"))).as("two implementations").isNull();
+        assertThat(g.unique(call(List.of("Store.save/1"))))
+                .as("two implementations")
+                .isNull();
+    }
+
+    private static FlowEvent call(List<String> callee, String... argTypes) {
+        return new FlowEvent(FlowEvent.Kind.CALL, null, null, null, callee, null, Arrays.asList(argTypes), false);
+    }
+
+    private static List<List<String>> paramTypes(List<MethodFlow> flows) {
+        return flows.stream().map(MethodFlow::paramTypes).toList();
+    }
+
+    @Test
+    void overloadsOfOneArityAreToldApartByTheArgumentsDeclaredTypes() {
+        CallGraph g = graph(HIERARCHY);
+        List<String> put = List.of("Twice.put/1", "*.put/1");
+
+        assertThat(paramTypes(g.resolve(call(put, "long")))).containsExactly(List.of("long"));
+        assertThat(paramTypes(g.resolve(call(put, "String")))).containsExactly(List.of("String"));
+        assertThat(paramTypes(g.resolve(call(put, "int"))))
+                .as("an int widens to long, not to String")
+                .containsExactly(List.of("long"));
+        assertThat(g.resolve(call(put, (String) null)))
+                .as("a type nobody declared")
+                .isEmpty();
+        assertThat(g.resolve(call(put, "Connection")))
+                .as("no overload takes it")
+                .isEmpty();
+    }
+
+    @Test
+    void theChosenOverloadBringsItsOverridesAndIsFoundInASupertype() {
+        CallGraph g = graph("""
+                class Base { void put(long a) { } void put(String s) { } }
+                class Sub extends Base { void put(long a) { } void put(String s) { } }
+                class Kid extends Base { void other() { } }
+                class Other { void take(Object o) { } void take(java.util.List<String> l) { } }
+                """);
+
+        assertThat(g.resolve(call(List.of("Base.put/1"), "String")))
+                .extracting(MethodFlow::typeName, MethodFlow::paramTypes)
+                .containsExactly(tuple("Base", List.of("String")), tuple("Sub", List.of("String")));
+        assertThat(g.resolve(call(List.of("Kid.put/1"), "long")))
+                .extracting(MethodFlow::typeName, MethodFlow::paramTypes)
+                .containsExactly(tuple("Base", List.of("long")));
+        assertThat(paramTypes(g.resolve(call(List.of("Other.take/1"), "List<Long>"))))
+                .as("type arguments are erased; an exact erasure beats Object")
+                .containsExactly(List.of("List"));
+        assertThat(paramTypes(g.resolve(call(List.of("Other.take/1"), "Connection"))))
+                .as("anything is an Object")
+                .containsExactly(List.of("Object"));
     }
 
     @Test

@@ -5,6 +5,17 @@ import com.github.javaparser.ast.CompilationUnit;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.CallableDeclaration;
 import com.github.javaparser.ast.expr.MethodCallExpr;
+import io.github.pgadvisorylint.core.model.AdvisoryFunction;
+import io.github.pgadvisorylint.core.model.ExecutionApi;
+import io.github.pgadvisorylint.core.model.JavaContext;
+import io.github.pgadvisorylint.core.model.KeyPart;
+import io.github.pgadvisorylint.core.model.KeySpace;
+import io.github.pgadvisorylint.core.model.Language;
+import io.github.pgadvisorylint.core.model.LockKey;
+import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.SqlClause;
+import io.github.pgadvisorylint.core.model.SqlContext;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -17,7 +28,8 @@ final class TinyGraphs {
     private TinyGraphs() {}
 
     /**
-     * @param source Java text; every call with an argument naming {@code pg_advisory} is a lock site
+     * @param source Java text; every call with an argument naming an advisory-lock function
+     *               ({@code pg_advisory_lock}, {@code pg_try_advisory_lock}, {@code pg_advisory_unlock}) is a lock site
      *               ({@code site-0}, {@code site-1}, ... in source order)
      * @param facts  the words a method's modifiers get ({@code transactional})
      * @return the graphs, in source order
@@ -27,11 +39,30 @@ final class TinyGraphs {
         IdentityHashMap<Node, List<String>> sites = new IdentityHashMap<>();
         for (MethodCallExpr call : unit.findAll(MethodCallExpr.class)) {
             call.getArguments().stream()
-                    .filter(a -> a.toString().contains("pg_advisory"))
+                    .filter(a -> a.toString().contains("_advisory_"))
                     .findFirst()
                     .ifPresent(a -> sites.put(call, List.of("site-" + sites.size())));
         }
         return FlowLowering.lower(unit, sites, new HashSet<>(), facts, n -> null, n -> {});
+    }
+
+    /**
+     * @param id       the site's id ({@code site-0}, ...)
+     * @param function the function it calls
+     * @param line     its line in {@code Job.java}
+     * @return a JDBC statement site of key 1 in {@code Job.run}
+     */
+    static LockSite site(String id, AdvisoryFunction function, int line) {
+        return new LockSite(
+                id,
+                function,
+                new LockKey(KeySpace.BIGINT, List.of(KeyPart.known(1, "1", null))),
+                SourceRegion.line("Job.java", line),
+                null,
+                Language.JAVA,
+                ExecutionApi.JDBC_STATEMENT,
+                new SqlContext(SqlClause.SELECT_LIST, null, false, false, 0, true, "SELECT 1"),
+                new JavaContext("Job", "run", "execute", "c", null));
     }
 
     /** @return the graphs of {@code source}, no method with facts */

@@ -1,0 +1,141 @@
+package io.github.pgadvisorylint.core.flow;
+
+import io.github.pgadvisorylint.core.flow.PathState.Hold;
+import io.github.pgadvisorylint.core.flow.PathState.Release;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The summary builder of the lock-state analysis: turns the path states that reach a method's exits into its
+ * {@link MethodSummary}, the effect its callers apply at each call. Connection identities become paths relative
+ * to the callee ({@code #0}, {@code #this.connection}); identities a caller cannot name (a local connection
+ * not returned) drop out.
+ */
+final class SummaryBuilder {
+
+    /** Most exits a summary keeps (the first, in {@link MethodSummary.Case} order). */
+    static final int MAX_CASES = 8;
+    /** Most fields after the receiver or a parameter in an access path a summary keeps. */
+    static final int MAX_PATH_FIELDS = 3;
+
+    private SummaryBuilder() {}
+
+    /**
+     * @param flow the method
+     * @param c    a connection identity or access path of the method
+     * @return {@code c} relative to the method's receiver or parameters ({@code #this.f}, {@code #0.conn}),
+     *     or null when it is neither or reaches more than {@link #MAX_PATH_FIELDS} fields deep: a summary
+     *     speaks of short access paths only, so calls around a cycle of objects ({@code a.b.a.b...}) cannot
+     *     grow its paths without bound (k-limiting)
+     */
+    static String relative(MethodFlow flow, String c) {
+        String r = LockStateAnalysis.rootOf(c);
+        String rest = c.substring(r.length());
+        if (rest.chars().filter(ch -> ch == '.').count() > MAX_PATH_FIELDS) {
+            return null;
+        }
+        if (r.equals("this")) {
+            return "#this" + rest;
+        }
+        int i = flow.params().indexOf(r);
+        return i >= 0 ? "#" + i + rest : null;
+    }
+
+    /**
+     * @param flow              the method
+     * @param exits             the path states at its normal exit
+     * @param exceptionalExits  the path states at its exceptional exit
+     * @param failedBeforeThrow failed try-locks dropped from states on a way to the exceptional exit
+     * @param executes          the caller's connections (relative paths) the method runs a statement on
+     * @param xactLocks         transaction-level locks it takes on the caller's connections outside a transaction
+     * @return the method's summary: at most {@link #MAX_CASES} cases, each exit state's holds, releases, boolean,
+     *     returned connection and field bindings as seen from a caller
+     */
+    static MethodSummary build(
+            MethodFlow flow,
+            Collection<PathState> exits,
+            Collection<PathState> exceptionalExits,
+            Set<String> failedBeforeThrow,
+            Set<String> executes,
+            Set<Hold> xactLocks) {
+        Set<MethodSummary.Case> cases = new TreeSet<>();
+        for (PathState s : exits) {
+            List<Hold> acquires = new ArrayList<>();
+            List<String> returnHeld = new ArrayList<>();
+            for (Hold k : s.held().keySet()) {
+                String rel = relative(flow, k.connection());
+                if (rel != null) {
+                    acquires.add(new Hold(rel, k.acquisition()));
+                } else if (k.connection().equals(s.returned())) {
+                    returnHeld.add(k.acquisition());
+                }
+            }
+            ConnectionKind kind =
+                    s.returned() == null ? null : s.kinds().getOrDefault(s.returned(), ConnectionKind.UNKNOWN);
+            if (kind != null && s.closed().containsKey(s.returned())) {
+                kind = null;
+            }
+            List<MethodSummary.FieldBinding> fields = new ArrayList<>();
+            for (Map.Entry<String, String> a : s.alias().entrySet()) {
+                String rel = a.getKey().startsWith("this.") ? relative(flow, a.getValue()) : null;
+                String field = rel == null ? null : relative(flow, a.getKey());
+                if (field != null && !rel.startsWith("#this")) {
+                    fields.add(new MethodSummary.FieldBinding(field, rel));
+                }
+            }
+            cases.add(new MethodSummary.Case(
+                    acquires, List.copyOf(s.outer()), s.bools().get("$return"), kind, returnHeld, fields));
+        }
+        // a method that releases on one exit is a release helper: its defensive branches (a null or
+        // isClosed() check) are not taken as exits that keep the lock, so every exit releases
+        Set<Release> releases = new TreeSet<>();
+        cases.forEach(c -> releases.addAll(c.releases()));
+        Set<MethodSummary.Case> merged = new TreeSet<>();
+        for (MethodSummary.Case c : cases) {
+            merged.add(new MethodSummary.Case(
+                    c.acquires(), List.copyOf(releases), c.returnValue(), c.returnsNew(), c.returnHeld(), c.fields()));
+        }
+        List<MethodSummary.Case> list = new ArrayList<>(merged);
+        if (list.size() > MAX_CASES) {
+            list = list.subList(0, MAX_CASES);
+        }
+        Set<Hold> thrown = new TreeSet<>();
+        Set<String> thrownFailed = new TreeSet<>();
+        for (PathState s : exceptionalExits) {
+            for (Hold k : s.held().keySet()) {
+                String rel = relative(flow, k.connection());
+                if (rel != null) {
+                    thrown.add(new Hold(rel, k.acquisition()));
+                }
+            }
+            thrownFailed.addAll(s.failed()); // a try-lock that failed, then threw
+        }
+        if (!exceptionalExits.isEmpty()) {
+            thrownFailed.addAll(failedBeforeThrow);
+        }
+        Set<String> closes = new TreeSet<>();
+        for (PathState s : exits) {
+            for (String c : s.closed().keySet()) {
+                String rel = relative(flow, c);
+                if (rel != null) {
+                    closes.add(rel);
+                }
+            }
+        }
+        boolean guarded =
+                !releases.isEmpty() && cases.stream().anyMatch(c -> c.releases().isEmpty());
+        return new MethodSummary(
+                flow.key(),
+                list,
+                List.copyOf(thrown),
+                List.copyOf(thrownFailed),
+                List.copyOf(closes),
+                guarded,
+                List.copyOf(executes),
+                List.copyOf(xactLocks));
+    }
+}
