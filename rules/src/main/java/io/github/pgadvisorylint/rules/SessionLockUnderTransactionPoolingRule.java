@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.rules;
 
 import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.model.DataSourceUrl;
 import io.github.pgadvisorylint.core.model.EvidenceStrength;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockModel;
@@ -57,8 +58,27 @@ public final class SessionLockUnderTransactionPoolingRule extends AbstractRule {
                 continue;
             }
             // evidence in a module's configuration speaks for that module only (EvidenceScopes)
-            Verdict verdict = verdicts.computeIfAbsent(
-                    model.poolingEvidence(site.region().path()), evidence -> verdict(setting, evidence));
+            List<PoolingEvidence> evidence = model.poolingEvidence(site.region().path());
+            DataSourceUrl own = model.dataSource(site);
+            if (own != null && !own.pooler() && setting == PoolingSetting.AUTO) {
+                continue; // its own connection goes straight to PostgreSQL: other data sources' evidence is not its
+            }
+            if (own != null
+                    && own.pooler()
+                    && evidence.stream()
+                            .noneMatch(
+                                    e -> e.region().path().equals(own.region().path())
+                                            && e.region().startLine()
+                                                    == own.region().startLine())) {
+                List<PoolingEvidence> withOwn = new ArrayList<>(evidence);
+                withOwn.add(new PoolingEvidence(
+                        PoolingMode.TRANSACTION,
+                        EvidenceStrength.INFERRED,
+                        own.region(),
+                        "this code connects with " + own.display() + ", a pooler's address"));
+                evidence = List.copyOf(withOwn);
+            }
+            Verdict verdict = verdicts.computeIfAbsent(evidence, e -> verdict(setting, e));
             if (verdict == null) {
                 continue;
             }

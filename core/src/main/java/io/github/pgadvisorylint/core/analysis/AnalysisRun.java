@@ -238,7 +238,8 @@ final class AnalysisRun {
         }
         LockModel model = new LockModel(sites, lifecycles, poolingEvidence, pooling, orderEdges, loops, helperBodies)
                 .withUsage(usages, timeoutEvidence)
-                .withEvidenceScopes(evidenceScopes(discovered.files()));
+                .withEvidenceScopes(evidenceScopes(discovered.files()))
+                .withDataSources(ConnectionDefaults.dataSources(discovered.files(), sites));
         long pathsDeadline = System.nanoTime() + limitNanos;
         AutoCommitSetting autoCommitOff = flows.isEmpty() ? null : ConnectionDefaults.autoCommitOff(discovered.files());
         model = LockPaths.apply(

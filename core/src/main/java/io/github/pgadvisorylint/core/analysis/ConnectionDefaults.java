@@ -1,14 +1,22 @@
 package io.github.pgadvisorylint.core.analysis;
 
 import io.github.pgadvisorylint.core.config.AutoCommitScanner;
+import io.github.pgadvisorylint.core.config.DataSourceUrlScanner;
 import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
 import io.github.pgadvisorylint.core.discovery.FileKind;
 import io.github.pgadvisorylint.core.model.AutoCommitSetting;
+import io.github.pgadvisorylint.core.model.ConnectionOrigin;
+import io.github.pgadvisorylint.core.model.DataSourceUrl;
+import io.github.pgadvisorylint.core.model.ExecutionContext;
+import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The connection defaults a project's configuration sets for its main pool, read from the configuration
@@ -28,21 +36,77 @@ final class ConnectionDefaults {
     static AutoCommitSetting autoCommitOff(List<DiscoveredFile> files) {
         AutoCommitScanner scanner = new AutoCommitScanner();
         List<AutoCommitSetting> settings = new ArrayList<>();
-        for (DiscoveredFile f : files) {
-            String path = "/" + f.relativePath().toLowerCase(Locale.ROOT);
-            if (f.kind() != FileKind.CONFIG
-                    || path.substring(path.lastIndexOf("/src/") + 1).startsWith("src/test/")
-                    || !(path.endsWith(".properties") || path.endsWith(".yml") || path.endsWith(".yaml"))) {
-                continue;
-            }
-            SourceFile text = MigrationScan.read(f);
-            if (text != null) {
-                settings.addAll(scanner.scan(text));
-            }
+        for (SourceFile text : configFiles(files, false)) {
+            settings.addAll(scanner.scan(text));
         }
         if (settings.isEmpty() || settings.stream().anyMatch(AutoCommitSetting::autoCommit)) {
             return null;
         }
         return Collections.min(settings);
+    }
+
+    /**
+     * The data source each lock site's own connection goes to, where the code names its URL or the key it is read
+     * from ({@link ExecutionContext#origin()}): the configured value of that key (any file; when several files set
+     * it, a pooler URL among them wins, so a site is cleared only when every value goes straight to PostgreSQL), or
+     * the URL the code writes, or the placeholder's default when no file sets the key.
+     *
+     * @param files the scan's files
+     * @param sites the lock sites
+     * @return by site id, the data source URL; sites whose origin is unknown, or not a PostgreSQL URL, are absent
+     */
+    static Map<String, DataSourceUrl> dataSources(List<DiscoveredFile> files, List<LockSite> sites) {
+        List<LockSite> named = sites.stream()
+                .filter(s -> s.execution() != null && s.execution().origin() != null)
+                .toList();
+        if (named.isEmpty()) {
+            return Map.of();
+        }
+        DataSourceUrlScanner scanner = new DataSourceUrlScanner();
+        Map<String, DataSourceUrl> byKey = new HashMap<>();
+        for (SourceFile text : configFiles(files, true)) {
+            for (DataSourceUrl u : scanner.scan(text)) {
+                byKey.merge(
+                        DataSourceUrlScanner.normalizedKey(u.key()),
+                        u,
+                        (old, now) -> old.pooler() ? old : now.pooler() ? now : old);
+            }
+        }
+        Map<String, DataSourceUrl> out = new TreeMap<>();
+        for (LockSite site : named) {
+            ConnectionOrigin o = site.execution().origin();
+            DataSourceUrl u = o.key() == null ? null : byKey.get(DataSourceUrlScanner.normalizedKey(o.key()));
+            if (u == null && o.url() != null && DataSourceUrlScanner.isPostgresUrl(o.url())) {
+                u = new DataSourceUrl(
+                        o.key(), o.url().strip(), o.region(), DataSourceUrlScanner.pointsAtPooler(o.url()));
+            }
+            if (u != null) {
+                out.put(site.id(), u);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * @param withDotenv also read dotenv files ({@code .env}, {@code *.env}, {@code .env.*})
+     * @return the configuration files outside test resources: {@code .properties} and YAML, read as text
+     */
+    private static List<SourceFile> configFiles(List<DiscoveredFile> files, boolean withDotenv) {
+        List<SourceFile> out = new ArrayList<>();
+        for (DiscoveredFile f : files) {
+            String path = "/" + f.relativePath().toLowerCase(Locale.ROOT);
+            String name = path.substring(path.lastIndexOf('/') + 1);
+            boolean dotenv = withDotenv && (name.equals(".env") || name.endsWith(".env") || name.startsWith(".env."));
+            if (f.kind() != FileKind.CONFIG
+                    || path.substring(path.lastIndexOf("/src/") + 1).startsWith("src/test/")
+                    || !(path.endsWith(".properties") || path.endsWith(".yml") || path.endsWith(".yaml") || dotenv)) {
+                continue;
+            }
+            SourceFile text = MigrationScan.read(f);
+            if (text != null) {
+                out.add(text);
+            }
+        }
+        return out;
     }
 }

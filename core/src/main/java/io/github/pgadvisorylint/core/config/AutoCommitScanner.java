@@ -7,11 +7,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import org.snakeyaml.engine.v2.composer.Composer;
-import org.snakeyaml.engine.v2.nodes.MappingNode;
-import org.snakeyaml.engine.v2.nodes.Node;
-import org.snakeyaml.engine.v2.nodes.NodeTuple;
-import org.snakeyaml.engine.v2.nodes.ScalarNode;
 
 /**
  * Finds the auto-commit default a project configures for its main connection pool, for the lock-state
@@ -36,9 +31,6 @@ public final class AutoCommitScanner {
             "spring.datasource.dbcp2.defaultautocommit",
             "spring.datasource.tomcat.defaultautocommit",
             "datasources.default.autocommit");
-
-    /** Mapping entries visited per file at most (aliases can repeat a large mapping). */
-    private static final int VISIT_BUDGET = 100_000;
 
     /** Creates a scanner; it holds no state. */
     public AutoCommitScanner() {}
@@ -89,33 +81,9 @@ public final class AutoCommitScanner {
     }
 
     private static void yaml(SourceFile file, List<AutoCommitSetting> out) {
-        try {
-            Composer composer = YamlConfig.composer(file.path(), file.text());
-            int[] visits = {0};
-            while (composer.hasNext()) {
-                walk(file, composer.next(), "", out, visits);
-            }
-        } catch (RuntimeException | StackOverflowError e) {
-            // not YAML this scanner can read: the pooling scan reports the parse problem
-        }
-    }
-
-    private static void walk(SourceFile file, Node node, String prefix, List<AutoCommitSetting> out, int[] visits) {
-        if (!(node instanceof MappingNode m)) {
-            return;
-        }
-        for (NodeTuple t : m.getValue()) {
-            if (++visits[0] > VISIT_BUDGET || !(t.getKeyNode() instanceof ScalarNode k)) {
-                continue;
-            }
-            String key = prefix.isEmpty() ? k.getValue() : prefix + "." + k.getValue();
-            if (t.getValueNode() instanceof ScalarNode v) {
-                MappedText value = YamlConfig.mapped(file, v);
-                Optional<Boolean> b = sets(key, false) ? bool(value) : Optional.empty();
-                b.ifPresent(x -> out.add(setting(file, key + ": " + x, x, value)));
-            } else if (key.length() < 1_000) {
-                walk(file, t.getValueNode(), key, out, visits);
-            }
-        }
+        YamlConfig.forEachScalar(file, (key, value) -> {
+            Optional<Boolean> b = sets(key, false) ? bool(value) : Optional.empty();
+            b.ifPresent(x -> out.add(setting(file, key + ": " + x, x, value)));
+        });
     }
 }

@@ -6,6 +6,7 @@ import java.util.IdentityHashMap;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import org.snakeyaml.engine.v2.api.LoadSettings;
 import org.snakeyaml.engine.v2.composer.Composer;
 import org.snakeyaml.engine.v2.events.Event;
@@ -330,6 +331,47 @@ final class YamlConfig {
 
     private MappedText mapped(ScalarNode s) {
         return mapped(sink.file(), s);
+    }
+
+    /** Mapping entries {@link #forEachScalar} visits per file at most (aliases can repeat a large mapping). */
+    private static final int SCALAR_VISIT_BUDGET = 100_000;
+
+    /**
+     * Visits every scalar value of a YAML file's mappings with its dotted key ({@code spring.datasource.url} for
+     * nested or dotted keys), in document order. A file that does not parse gives what came before the problem
+     * (the pooling scan reports it); never throws.
+     *
+     * @param file    the YAML file
+     * @param onEntry receives each key and value, with the file offset of each char of the value
+     */
+    static void forEachScalar(SourceFile file, BiConsumer<String, MappedText> onEntry) {
+        try {
+            Composer composer = composer(file.path(), file.text());
+            int[] visits = {0};
+            while (composer.hasNext()) {
+                walkScalars(file, composer.next(), "", onEntry, visits);
+            }
+        } catch (RuntimeException | StackOverflowError e) {
+            // not YAML this reader can follow: the pooling scan reports the parse problem
+        }
+    }
+
+    private static void walkScalars(
+            SourceFile file, Node node, String prefix, BiConsumer<String, MappedText> onEntry, int[] visits) {
+        if (!(node instanceof MappingNode m)) {
+            return;
+        }
+        for (NodeTuple t : m.getValue()) {
+            if (++visits[0] > SCALAR_VISIT_BUDGET || !(t.getKeyNode() instanceof ScalarNode k)) {
+                continue;
+            }
+            String key = prefix.isEmpty() ? k.getValue() : prefix + "." + k.getValue();
+            if (t.getValueNode() instanceof ScalarNode v) {
+                onEntry.accept(key, mapped(file, v));
+            } else if (key.length() < 1_000) {
+                walkScalars(file, t.getValueNode(), key, onEntry, visits);
+            }
+        }
     }
 
     /** @return a scalar's value with the file offset of each char */

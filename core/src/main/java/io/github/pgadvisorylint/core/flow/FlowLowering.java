@@ -191,6 +191,18 @@ public final class FlowLowering {
     private static final Set<String> ERROR_HANDLERS =
             Set.of("onErrorResume", "onErrorReturn", "onErrorComplete", "doOnError");
 
+    /**
+     * Vert.x {@code Future} operators (Vert.x core, {@code io.vertx.core.Future}): the function of {@code compose}
+     * and {@code flatMap} runs after the upstream succeeded; {@code eventually}, {@code onComplete} and
+     * {@code andThen} run on success and failure alike; {@code recover} and {@code otherwise} handle a failure;
+     * {@code onFailure} only looks at it.
+     */
+    private static final Set<String> FUTURE_INLINED = Set.of("compose", "flatMap");
+
+    private static final Set<String> FUTURE_FINALLY = Set.of("eventually", "onComplete", "andThen");
+
+    private static final Set<String> FUTURE_RECOVERY = Set.of("recover", "otherwise", "onFailure");
+
     /** Operator names only Reactor's publishers have: a chain holding one is Reactor's. */
     private static final Set<String> REACTOR_ONLY_OPERATORS = Set.of(
             "usingWhen",
@@ -1284,10 +1296,12 @@ public final class FlowLowering {
                 Expression body = inlineBody(m.getArgument(0), 0);
                 return body == null ? null : new Value(value(body, ends).ends, null);
             }
-            if (scope == null || !reactorChain(scope)) {
+            boolean future = scope != null && vertxFuture(scope);
+            if (scope == null || !(future || reactorChain(scope))) {
                 return null;
             }
-            if (INLINED_OPERATORS.contains(name) && m.getArguments().size() == 1) {
+            if ((future ? FUTURE_INLINED : INLINED_OPERATORS).contains(name)
+                    && m.getArguments().size() == 1) {
                 Expression body = inlineBody(m.getArgument(0), 1);
                 if (body == null) {
                     return null;
@@ -1297,7 +1311,7 @@ public final class FlowLowering {
                 Value v = value(body, cur);
                 return new Value(mayFail(m, v.ends), v.path); // an error signal downstream of the body
             }
-            if (SEQUENCE_OPERATORS.contains(name) && m.getArguments().size() <= 1) {
+            if (!future && SEQUENCE_OPERATORS.contains(name) && m.getArguments().size() <= 1) {
                 // upstream, then the argument publisher, which can fail (an error signal goes downstream)
                 Value up = value(scope, ends);
                 if (m.getArguments().isEmpty()) {
@@ -1318,8 +1332,12 @@ public final class FlowLowering {
                 List<End> after = mayFail(m, cur);
                 return new Value(fails ? List.of() : after, null); // Mono.error(e) never completes
             }
-            if (name.equals("doFinally") && m.getArguments().size() == 1) {
+            if ((future ? FUTURE_FINALLY.contains(name) : name.equals("doFinally"))
+                    && m.getArguments().size() == 1) {
                 Expression body = inlineBody(m.getArgument(0), 1);
+                if (body == null && future) {
+                    body = inlineBody(m.getArgument(0), 0); // eventually(() -> ..) of Vert.x 5
+                }
                 if (body == null) {
                     return null;
                 }
@@ -1332,7 +1350,7 @@ public final class FlowLowering {
                 });
                 return new Value(out, path[0]);
             }
-            if (ERROR_HANDLERS.contains(name)) {
+            if ((future ? FUTURE_RECOVERY : ERROR_HANDLERS).contains(name)) {
                 Expression handler = m.getArguments().isEmpty()
                         ? null
                         : m.getArguments().get(m.getArguments().size() - 1);
@@ -1354,7 +1372,7 @@ public final class FlowLowering {
                     caught = bindParameter((LambdaExpr) handler, null, caught);
                     caught = value(body, caught).ends;
                 }
-                if (name.equals("doOnError")) {
+                if (name.equals("doOnError") || name.equals("onFailure")) {
                     link(caught, handlers.peek()); // it only looks: the error goes on downstream
                 } else {
                     out.addAll(caught);
@@ -1516,6 +1534,43 @@ public final class FlowLowering {
         }
 
         /** @return whether the chain under {@code e} is recognisably Reactor's */
+        /**
+         * @return whether {@code e} is a Vert.x {@code Future}: a query's {@code execute(..)} on a
+         *     {@code preparedQuery}/{@code query} (Vert.x SQL client), a static {@code Future.*} factory, a variable
+         *     declared {@code Future}, or an operator applied to one of these
+         */
+        private boolean vertxFuture(Expression e) {
+            Expression cur = e;
+            for (int depth = 0; depth < 64; depth++) {
+                if (cur instanceof MethodCallExpr c) {
+                    Expression scope = c.getScope().orElse(null);
+                    if ((c.getNameAsString().equals("execute")
+                                    || c.getNameAsString().equals("executeBatch"))
+                            && scope instanceof MethodCallExpr q
+                            && (q.getNameAsString().equals("preparedQuery")
+                                    || q.getNameAsString().equals("query"))) {
+                        return true;
+                    }
+                    if (scope instanceof NameExpr n
+                            && n.getNameAsString().equals("Future")
+                            && !locals.contains("Future")) {
+                        return true;
+                    }
+                    if (scope == null) {
+                        return false;
+                    }
+                    cur = scope;
+                } else if (cur instanceof NameExpr n) {
+                    return "Future".equals(types.get(n.getNameAsString()));
+                } else if (cur instanceof EnclosedExpr en) {
+                    cur = en.getInner();
+                } else {
+                    return false;
+                }
+            }
+            return false;
+        }
+
         private boolean reactorChain(Expression e) {
             Expression cur = e;
             for (int depth = 0; depth < 64; depth++) {

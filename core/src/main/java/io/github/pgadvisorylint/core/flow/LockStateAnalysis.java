@@ -53,7 +53,7 @@ public final class LockStateAnalysis {
     /** How many graphs CallingContexts added. */
     private final int copies;
     /** Keys of the methods every run of which is in a transaction (CallingContexts). */
-    final Set<String> alwaysInTransaction;
+    private final Set<String> alwaysInTransaction;
 
     private final Map<String, MethodSummary> summaries = new HashMap<>();
     /** Keys of the methods some analysed call resolves to. */

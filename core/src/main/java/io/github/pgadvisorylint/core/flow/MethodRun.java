@@ -50,7 +50,6 @@ final class MethodRun {
     private final Set<String> called;
     private final Set<String> carriedOn;
     private final Map<String, CallingContexts.Caller> transactionCallers;
-    private final Set<String> alwaysInTransaction;
     private final AutoCommitSetting autoCommitOff;
     private final Set<String> keyPerIteration;
     private final Runnable checkpoint;
@@ -111,7 +110,6 @@ final class MethodRun {
         this.called = analysis.called;
         this.carriedOn = analysis.carriedOn;
         this.transactionCallers = analysis.transactionCallers;
-        this.alwaysInTransaction = analysis.alwaysInTransaction;
         this.autoCommitOff = analysis.autoCommitOff;
         this.keyPerIteration = analysis.keyPerIteration;
         this.checkpoint = analysis.checkpoint;
@@ -347,7 +345,7 @@ final class MethodRun {
     /**
      * Adds a state to an exit or to a node reached only through an exception edge: from {@link #JOIN_AT}
      * states on, joined with the state of the same {@link PathState#projection()} when there is one
-     * (found through an index, not a walk of the set), bounded by {@link #MAX_EXIT_STATES}, and queued on {@code work} unless that is null
+     * (found through an index, not a walk of the set), bounded by {@link LockStateAnalysis#MAX_EXIT_STATES}, and queued on {@code work} unless that is null
      * (an exit has no successor).
      */
     private boolean arrive(int target, PathState s, Set<PathState> set, Deque<Integer> work) {

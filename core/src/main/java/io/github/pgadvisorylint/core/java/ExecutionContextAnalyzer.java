@@ -105,7 +105,14 @@ final class ExecutionContextAnalyzer {
                     TransactionBoundary.OWN);
         }
         Conn conn = connection(exec, api);
-        return new ExecutionContext(tx.state(), tx.evidence(), tx.region(), conn.scope, conn.evidence, tx.boundary());
+        return new ExecutionContext(
+                tx.state(),
+                tx.evidence(),
+                tx.region(),
+                conn.scope,
+                conn.evidence,
+                tx.boundary(),
+                ConnectionOrigins.of(exec, connectionVariable(exec, api), this::region));
     }
 
     /**
@@ -213,7 +220,8 @@ final class ExecutionContextAnalyzer {
             String evidence,
             SourceRegion region,
             TransactionBoundary boundary) {
-        return new ExecutionContext(state, evidence, region, c.connection(), c.connectionEvidence(), boundary);
+        return new ExecutionContext(
+                state, evidence, region, c.connection(), c.connectionEvidence(), boundary, c.origin());
     }
 
     private record Conn(ConnectionScope scope, String evidence) {}
@@ -231,7 +239,33 @@ final class ExecutionContextAnalyzer {
         if (connection != null) {
             return jdbcAutoCommit(exec, connection);
         }
+        if (api == ExecutionApi.VERTX_SQL) {
+            return vertxPool(exec);
+        }
         return tx;
+    }
+
+    /**
+     * A query run on a Vert.x pool itself ({@code pool.preparedQuery(sql).execute(..)}) borrows a connection for
+     * that one query, in autocommit: no transaction of a caller reaches it (Vert.x SQL client documentation,
+     * "Using connections" and "Using transactions": a transaction needs {@code withTransaction} or
+     * {@code begin()} on a connection).
+     */
+    private SpringTransactions.Tx vertxPool(MethodCallExpr exec) {
+        String type = ApiSurfaces.receiverType(exec);
+        if (type == null
+                || !API.source(ApiFamily.VERTX, type)
+                        .filter(ConnectionSource.PER_CALL::equals)
+                        .isPresent()) {
+            return SpringTransactions.Tx.UNKNOWN;
+        }
+        return new SpringTransactions.Tx(
+                TransactionState.AUTOCOMMIT,
+                exec.getScope().map(Node::toString).orElse("the pool") + "." + exec.getNameAsString()
+                        + "(..) runs the statement alone on a connection of the Vert.x " + type
+                        + ", in autocommit",
+                region(exec),
+                TransactionBoundary.OWN);
     }
 
     /** The JDBC connection variable a statement runs on: {@code conn.prepareStatement(..)}, or {@code st} from {@code conn.createStatement()}. */

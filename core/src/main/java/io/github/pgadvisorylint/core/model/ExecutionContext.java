@@ -13,6 +13,8 @@ import java.util.Objects;
  * @param connection          whether lock, work and unlock share one backend session
  * @param connectionEvidence  a short phrase saying why, e.g. {@code JdbcTemplate borrows a pooled connection per call}; never null
  * @param boundary            who decides the transaction: the code around the site, or each caller of its method; never null
+ * @param origin              the URL or configuration key the site's own connection is opened with, when the code says;
+ *                            else null
  */
 public record ExecutionContext(
         TransactionState transaction,
@@ -20,7 +22,8 @@ public record ExecutionContext(
         SourceRegion transactionRegion,
         ConnectionScope connection,
         String connectionEvidence,
-        TransactionBoundary boundary) {
+        TransactionBoundary boundary,
+        ConnectionOrigin origin) {
 
     /** Nothing known. */
     public static final ExecutionContext UNKNOWN =
@@ -33,6 +36,23 @@ public record ExecutionContext(
         Objects.requireNonNull(connection, "connection");
         Objects.requireNonNull(connectionEvidence, "connectionEvidence");
         Objects.requireNonNull(boundary, "boundary");
+    }
+
+    /** A context whose connection's origin the code does not say. */
+    public ExecutionContext(
+            TransactionState transaction,
+            String transactionEvidence,
+            SourceRegion transactionRegion,
+            ConnectionScope connection,
+            String connectionEvidence,
+            TransactionBoundary boundary) {
+        this(transaction, transactionEvidence, transactionRegion, connection, connectionEvidence, boundary, null);
+    }
+
+    /** @return this context with the connection's origin */
+    public ExecutionContext withOrigin(ConnectionOrigin o) {
+        return new ExecutionContext(
+                transaction, transactionEvidence, transactionRegion, connection, connectionEvidence, boundary, o);
     }
 
     /** A context decided by the code around the site ({@link TransactionBoundary#OWN}). */

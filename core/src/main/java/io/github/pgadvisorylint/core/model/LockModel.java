@@ -59,6 +59,9 @@ public final class LockModel {
     private Set<String> xactInAutocommitAt = Set.of();
 
     private MigrationFacts migrations = MigrationFacts.NONE;
+    /** By site id: the data source URL the site's own connection is opened with, where the code names it. */
+    private Map<String, DataSourceUrl> dataSources = Map.of();
+
     private EvidenceScopes evidenceScopes = EvidenceScopes.PROJECT;
 
     /**
@@ -497,7 +500,27 @@ public final class LockModel {
         copy.hazards = hazards;
         copy.migrations = migrations;
         copy.evidenceScopes = evidenceScopes;
+        copy.dataSources = dataSources;
         return copy;
+    }
+
+    /**
+     * @param bySite by site id, the data source URL each site's own connection is opened with
+     * @return a copy of this model with those and every other fact of this one
+     */
+    public LockModel withDataSources(Map<String, DataSourceUrl> bySite) {
+        LockModel copy = copy(List.copyOf(lifecycles.values()));
+        copy.dataSources = Map.copyOf(bySite);
+        return copy;
+    }
+
+    /**
+     * @param site a lock site of this model
+     * @return the data source URL its own connection is opened with (a {@code DriverManager} URL in the code, or the
+     *     configured value of the key the code reads it from), or null when the code does not say
+     */
+    public DataSourceUrl dataSource(LockSite site) {
+        return dataSources.get(site.id());
     }
 
     /**

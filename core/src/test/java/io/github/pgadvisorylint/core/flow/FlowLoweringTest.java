@@ -245,6 +245,45 @@ class FlowLoweringTest {
     }
 
     @Test
+    void aVertxFutureChainInlinesComposeAndCopiesEventuallyOntoBothWaysOut() {
+        MethodFlow flow = lower("""
+                class A {
+                    io.vertx.core.Future<Void> run(io.vertx.sqlclient.SqlConnection conn) {
+                        return conn.preparedQuery("SELECT pg_advisory_lock(1)").execute()
+                                .compose(r -> conn.preparedQuery("UPDATE t SET x = 1").execute())
+                                .eventually(() -> conn.preparedQuery("SELECT pg_advisory_unlock(1)").execute())
+                                .mapEmpty();
+                    }
+                }
+                """).get(0);
+        List<FlowNode> locks = flow.nodes().stream()
+                .filter(n -> n.event().kind() == FlowEvent.Kind.LOCK)
+                .toList();
+        assertThat(locks)
+                .as("the lock once; the unlock of eventually on the success and on the failure way out")
+                .hasSize(3);
+        assertThat(locks.stream().filter(FlowNode::inFinally)).hasSize(2);
+        assertThat(flow.nodes())
+                .as("compose's function is inline: no graph of its own is needed")
+                .noneMatch(n -> n.event().path() != null && n.event().path().startsWith("$fn:"));
+    }
+
+    @Test
+    void aComposeOnSomethingThatIsNoFutureIsAnOrdinaryCall() {
+        MethodFlow flow = lower("""
+                class A {
+                    java.util.function.Function<Long, Long> run(java.util.function.Function<Long, Long> f) {
+                        return f.compose(x -> x + 1);
+                    }
+                }
+                """).get(0);
+        assertThat(flow.nodes())
+                .as("Function.compose takes the lambda as a value")
+                .anyMatch(n -> n.event().kind() == FlowEvent.Kind.CALL
+                        && n.event().args().stream().anyMatch(a -> a != null && a.startsWith("$fn:")));
+    }
+
+    @Test
     void onErrorResumeCatchesTheUpstreamAndMonoErrorNeverCompletes() {
         MethodFlow flow = lower("""
                 class A {

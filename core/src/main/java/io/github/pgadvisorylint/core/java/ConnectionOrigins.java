@@ -1,0 +1,199 @@
+package io.github.pgadvisorylint.core.java;
+
+import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
+import com.github.javaparser.ast.body.FieldDeclaration;
+import com.github.javaparser.ast.body.Parameter;
+import com.github.javaparser.ast.body.VariableDeclarator;
+import com.github.javaparser.ast.expr.AnnotationExpr;
+import com.github.javaparser.ast.expr.AssignExpr;
+import com.github.javaparser.ast.expr.Expression;
+import com.github.javaparser.ast.expr.FieldAccessExpr;
+import com.github.javaparser.ast.expr.MemberValuePair;
+import com.github.javaparser.ast.expr.MethodCallExpr;
+import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.expr.NormalAnnotationExpr;
+import com.github.javaparser.ast.expr.SingleMemberAnnotationExpr;
+import com.github.javaparser.ast.expr.StringLiteralExpr;
+import com.github.javaparser.ast.expr.ThisExpr;
+import io.github.pgadvisorylint.core.model.ConnectionOrigin;
+import io.github.pgadvisorylint.core.source.SourceRegion;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Finds the {@link ConnectionOrigin} of a JDBC connection the code opens itself: the URL argument of the
+ * {@code DriverManager.getConnection(..)} call that initialises or assigns the connection variable (a local, or a
+ * field of the class), followed through locals and fields to a literal, a constant, a Spring {@code @Value}
+ * placeholder, or a {@code getProperty("key")} / {@code System.getenv("KEY")} call. Anything else has no origin.
+ * Stateless.
+ */
+final class ConnectionOrigins {
+
+    /** Calls that read a configuration value by a literal key (Spring's Environment, Properties, System). */
+    private static final Set<String> PROPERTY_READERS = Set.of("getProperty", "getRequiredProperty", "getenv");
+
+    private static final int MAX_DEPTH = 4;
+
+    private ConnectionOrigins() {}
+
+    /**
+     * @param exec       the call that runs the lock's SQL
+     * @param connection the name of the connection variable it runs on ({@code conn}), or null
+     * @param region     where a node is in the file
+     * @return the origin, or null when the code does not say where the connection goes
+     */
+    static ConnectionOrigin of(MethodCallExpr exec, String connection, Function<Node, SourceRegion> region) {
+        if (connection == null) {
+            return null;
+        }
+        MethodCallExpr open = JavaScopes.local(connection, exec)
+                .flatMap(VariableDeclarator::getInitializer)
+                .filter(ConnectionOrigins::isDriverManager)
+                .map(MethodCallExpr.class::cast)
+                .or(() -> assignedField(connection, exec))
+                .orElse(null);
+        if (open == null || open.getArguments().isEmpty()) {
+            return null;
+        }
+        return url(open.getArgument(0), open, region, 0); // names resolve where the connection is opened
+    }
+
+    private static boolean isDriverManager(Expression e) {
+        return e instanceof MethodCallExpr m
+                && m.getNameAsString().equals("getConnection")
+                && m.getScope()
+                        .map(s -> s.toString().equals("DriverManager")
+                                || s.toString().equals("java.sql.DriverManager"))
+                        .orElse(false);
+    }
+
+    /** @return the {@code DriverManager.getConnection(..)} a field of the enclosing class is set to */
+    private static Optional<MethodCallExpr> assignedField(String name, Node use) {
+        Optional<ClassOrInterfaceDeclaration> type = use.findAncestor(ClassOrInterfaceDeclaration.class);
+        if (type.isEmpty() || JavaScopes.local(name, use).isPresent()) {
+            return Optional.empty();
+        }
+        for (FieldDeclaration f : type.get().getFields()) {
+            for (VariableDeclarator v : f.getVariables()) {
+                if (v.getNameAsString().equals(name)
+                        && v.getInitializer()
+                                .filter(ConnectionOrigins::isDriverManager)
+                                .isPresent()) {
+                    return v.getInitializer().map(MethodCallExpr.class::cast);
+                }
+            }
+        }
+        return type.get().findAll(AssignExpr.class).stream()
+                .filter(a -> names(a.getTarget(), name) && isDriverManager(a.getValue()))
+                .map(a -> (MethodCallExpr) a.getValue())
+                .findFirst();
+    }
+
+    private static boolean names(Expression target, String name) {
+        return (target instanceof NameExpr n && n.getNameAsString().equals(name))
+                || (target instanceof FieldAccessExpr f
+                        && f.getScope() instanceof ThisExpr
+                        && f.getNameAsString().equals(name));
+    }
+
+    private static ConnectionOrigin url(Expression e, Node use, Function<Node, SourceRegion> region, int depth) {
+        if (depth > MAX_DEPTH) {
+            return null;
+        }
+        if (e instanceof StringLiteralExpr s) {
+            return new ConnectionOrigin(s.asString(), null, region.apply(s));
+        }
+        if (e instanceof MethodCallExpr m
+                && PROPERTY_READERS.contains(m.getNameAsString())
+                && !m.getArguments().isEmpty()
+                && m.getArgument(0) instanceof StringLiteralExpr key) {
+            String fallback = m.getArguments().size() > 1 && m.getArgument(1) instanceof StringLiteralExpr d
+                    ? d.asString()
+                    : null;
+            return new ConnectionOrigin(fallback, key.asString(), region.apply(m));
+        }
+        String name = e instanceof NameExpr n
+                ? n.getNameAsString()
+                : e instanceof FieldAccessExpr f && f.getScope() instanceof ThisExpr ? f.getNameAsString() : null;
+        if (name == null) {
+            return null;
+        }
+        Optional<VariableDeclarator> local = e instanceof NameExpr ? JavaScopes.local(name, use) : Optional.empty();
+        if (local.isPresent()) {
+            return local.get()
+                    .getInitializer()
+                    .map(i -> url(i, use, region, depth + 1))
+                    .orElse(null);
+        }
+        List<Parameter> params = use.findAncestor(CallableDeclaration.class)
+                .map(c -> List.<Parameter>copyOf(c.getParameters()))
+                .orElse(List.of());
+        for (Parameter p : params) {
+            if (p.getNameAsString().equals(name)) {
+                return placeholder(p.getAnnotations(), region.apply(p));
+            }
+        }
+        Optional<ClassOrInterfaceDeclaration> type = use.findAncestor(ClassOrInterfaceDeclaration.class);
+        if (type.isEmpty()) {
+            return null;
+        }
+        for (FieldDeclaration f : type.get().getFields()) {
+            for (VariableDeclarator v : f.getVariables()) {
+                if (!v.getNameAsString().equals(name)) {
+                    continue;
+                }
+                ConnectionOrigin fromValue = placeholder(f.getAnnotations(), region.apply(v));
+                if (fromValue != null) {
+                    return fromValue;
+                }
+                if (v.getInitializer().isPresent()) {
+                    return url(v.getInitializer().get(), v, region, depth + 1);
+                }
+                // a field set in the constructor from an @Value parameter: this.url = url
+                return type.get().findAll(AssignExpr.class).stream()
+                        .filter(a -> names(a.getTarget(), name))
+                        .map(a -> url(a.getValue(), a, region, depth + 1))
+                        .filter(Objects::nonNull)
+                        .findFirst()
+                        .orElse(null);
+            }
+        }
+        return null;
+    }
+
+    /** @return the origin a Spring {@code @Value("${key:default}")} annotation names, or null */
+    private static ConnectionOrigin placeholder(Iterable<AnnotationExpr> annotations, SourceRegion at) {
+        for (AnnotationExpr a : annotations) {
+            if (!a.getNameAsString().equals("Value") && !a.getNameAsString().endsWith(".Value")) {
+                continue;
+            }
+            Expression value = a instanceof SingleMemberAnnotationExpr s
+                    ? s.getMemberValue()
+                    : a instanceof NormalAnnotationExpr n
+                            ? n.getPairs().stream()
+                                    .filter(p -> p.getNameAsString().equals("value"))
+                                    .map(MemberValuePair::getValue)
+                                    .findFirst()
+                                    .orElse(null)
+                            : null;
+            if (!(value instanceof StringLiteralExpr s)) {
+                return null;
+            }
+            String text = s.asString().strip();
+            if (!text.startsWith("${") || !text.endsWith("}")) {
+                return text.isEmpty() ? null : new ConnectionOrigin(text, null, at);
+            }
+            String inner = text.substring(2, text.length() - 1);
+            int colon = inner.indexOf(':');
+            String key = colon < 0 ? inner : inner.substring(0, colon);
+            String fallback = colon < 0 ? null : inner.substring(colon + 1);
+            return key.isBlank() ? null : new ConnectionOrigin(fallback, key.strip(), at);
+        }
+        return null;
+    }
+}
