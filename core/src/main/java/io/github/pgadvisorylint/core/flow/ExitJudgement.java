@@ -28,17 +28,19 @@ final class ExitJudgement {
      * @param called            some analysed call resolves to the method
      * @param carriedOn         some call of it is followed by more work in its caller
      * @param transactionCaller the caller whose transaction this copy of the method runs in, or null
-     * @param poolAutoCommitOff the configuration that hands out pooled connections with auto-commit off, or null
+     * @param poolAutoCommitOff the connections the method borrowed from pools that hand them out with auto-commit
+     *                          off, by identity, with the setting that says so
      * @param keyPerIteration   acquisition ids whose key changes with each iteration of an enclosing loop
      */
     record Facts(
             boolean called,
             boolean carriedOn,
             CallingContexts.Caller transactionCaller,
-            AutoCommitSetting poolAutoCommitOff,
+            Map<String, AutoCommitSetting> poolAutoCommitOff,
             Set<String> keyPerIteration) {
-        /** Copies the set. */
+        /** Copies the collections. */
         Facts {
+            poolAutoCommitOff = Map.copyOf(poolAutoCommitOff);
             keyPerIteration = Set.copyOf(keyPerIteration);
         }
     }
@@ -173,6 +175,7 @@ final class ExitJudgement {
                                                     ? "the transaction its pooled connection is in (auto-commit"
                                                             + " is off: "
                                                             + facts.poolAutoCommitOff()
+                                                                    .get(c)
                                                                     .display() + ")"
                                                     : "the manual transaction on this connection")
                             + ": it fails with SQLSTATE 25P02 and releases nothing, a ROLLBACK does not release a"

@@ -1,5 +1,6 @@
 package io.github.pgadvisorylint.core.flow;
 
+import io.github.pgadvisorylint.core.model.AutoCommitSetting;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -30,6 +31,9 @@ import java.util.Objects;
  * @param argTypes for {@link Kind#CALL}: the simple static type of each argument as the code declares it
  *                 ({@code Connection}, {@code long}, {@code String}), or null where it is not known; empty for
  *                 other kinds. Tells overloads of one arity apart ({@link CallGraph})
+ * @param pool     for {@link Kind#OPEN}: the auto-commit setting of the pool the connection is borrowed from, when
+ *                 the code builds that pool itself ({@link PoolSettings}); null when the project's configuration
+ *                 of its main pool applies
  * @param negated  for {@link Kind#BRANCH}: true when the first successor is taken when the variable is false;
  *                 for {@link Kind#AUTOCOMMIT}: the value set is false (a manual transaction begins);
  *                 for {@link Kind#END}: true for a rollback, false for a commit
@@ -42,6 +46,7 @@ public record FlowEvent(
         List<String> callee,
         List<String> args,
         List<String> argTypes,
+        AutoCommitSetting pool,
         boolean negated) {
 
     /** The kinds of node. */
@@ -95,7 +100,20 @@ public record FlowEvent(
             List<String> callee,
             List<String> args,
             boolean negated) {
-        this(kind, target, path, sites, callee, args, null, negated);
+        this(kind, target, path, sites, callee, args, null, null, negated);
+    }
+
+    /** An event with argument types: a call whose overload the types may choose. */
+    public FlowEvent(
+            Kind kind,
+            String target,
+            String path,
+            List<String> sites,
+            List<String> callee,
+            List<String> args,
+            List<String> argTypes,
+            boolean negated) {
+        this(kind, target, path, sites, callee, args, argTypes, null, negated);
     }
 
     /** An event with no effect. */

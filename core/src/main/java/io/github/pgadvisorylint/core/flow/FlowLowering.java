@@ -60,6 +60,7 @@ import io.github.pgadvisorylint.core.api.ConnectionSource;
 import io.github.pgadvisorylint.core.api.Role;
 import io.github.pgadvisorylint.core.diagnostic.Notification;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
+import io.github.pgadvisorylint.core.model.AutoCommitSetting;
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -232,6 +233,8 @@ public final class FlowLowering {
      * test configurations do): a {@code DataSource}-typed source is then not taken to be a pool.
      */
     private boolean unpooledInFile;
+    /** The auto-commit setting of each pool the file builds in code, by the variable or field holding it. */
+    private Map<String, AutoCommitSetting> poolSettings = Map.of();
 
     private FlowLowering(
             Map<Node, List<String>> sitesByNode, Set<Node> helperCalls, Function<Node, SourceRegion> regions) {
@@ -278,6 +281,7 @@ public final class FlowLowering {
             BiFunction<TypeDeclaration<?>, String, String> inheritedFields) {
         FlowLowering lowering = new FlowLowering(sitesByNode, helperCalls, regions);
         lowering.inheritedFields = inheritedFields;
+        lowering.poolSettings = PoolSettings.of(unit, regions);
         lowering.unpooledInFile = unit.findAll(ObjectCreationExpr.class).stream()
                 .anyMatch(o -> API.connectionKind(o.getType().getNameAsString())
                         .filter(k -> k == ConnectionSource.UNPOOLED)
@@ -1154,8 +1158,17 @@ public final class FlowLowering {
                                 return new Value(cur, receiver);
                             }
                             String tmp = temp();
+                            String holder = receiver == null ? null : LockStateAnalysis.written(receiver);
                             FlowEvent open = new FlowEvent(
-                                    FlowEvent.Kind.OPEN, tmp, null, null, List.of(kind.name()), null, false);
+                                    FlowEvent.Kind.OPEN,
+                                    tmp,
+                                    null,
+                                    null,
+                                    List.of(kind.name()),
+                                    null,
+                                    null,
+                                    holder == null ? null : poolSettings.get(holder),
+                                    false);
                             return new Value(step(open, m, cur, true), tmp);
                         }
                     }

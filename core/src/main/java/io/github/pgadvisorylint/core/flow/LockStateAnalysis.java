@@ -445,14 +445,12 @@ public final class LockStateAnalysis {
     }
 
     /**
-     * @param autoCommitOff the configuration that hands out pooled connections with auto-commit off, or null
-     * @param s             a path state
-     * @param c             a connection identity
-     * @return whether {@code c} is a connection the method borrowed from such a pool: it is in the pool's transaction
+     * @param poolOff the connections a method borrowed from pools that hand them out with auto-commit off, by identity
+     * @param s       a path state
+     * @param c       a connection identity
+     * @return whether {@code c} is such a connection: it is in the pool's transaction
      */
-    static boolean inPoolTransaction(AutoCommitSetting autoCommitOff, PathState s, String c) {
-        return autoCommitOff != null
-                && c.startsWith("@")
-                && ConnectionKind.POOLED.equals(s.kinds().get(c));
+    static boolean inPoolTransaction(Map<String, AutoCommitSetting> poolOff, PathState s, String c) {
+        return poolOff.containsKey(c) && ConnectionKind.POOLED.equals(s.kinds().get(c));
     }
 }

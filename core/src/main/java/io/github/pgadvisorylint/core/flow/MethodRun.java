@@ -97,6 +97,11 @@ final class MethodRun {
     final Set<Hold> xactLocks = new TreeSet<>();
     /** Why {@link #execute} gave up, or null. */
     String gaveUp;
+    /**
+     * The connections this method borrowed from a pool that hands them out with auto-commit off, by identity
+     * ({@code @7}), with the setting that says so: the code's own pool's, or the project's main pool's.
+     */
+    final Map<String, AutoCommitSetting> poolOff = new TreeMap<>();
     /** Per exit node and node reached only through an exception edge, its states by projection. */
     final Map<Integer, Map<List<Object>, PathState>> exitIndex = new HashMap<>();
 
@@ -499,7 +504,7 @@ final class MethodRun {
 
     /** @return whether {@code c} is a connection this method borrowed from a pool configured with auto-commit off */
     private boolean inPoolTransaction(PathState s, String c) {
-        return LockStateAnalysis.inPoolTransaction(autoCommitOff, s, c);
+        return LockStateAnalysis.inPoolTransaction(poolOff, s, c);
     }
 
     /**
@@ -673,7 +678,9 @@ final class MethodRun {
                 m.closed.remove(identity);
                 m.held.keySet().removeIf(k -> k.connection().equals(identity));
                 m.tx.remove(identity);
-                if (autoCommitOff != null && e.openedKind() == ConnectionKind.POOLED) {
+                AutoCommitSetting pool = e.pool() != null ? e.pool() : autoCommitOff;
+                if (pool != null && !pool.autoCommit() && e.openedKind() == ConnectionKind.POOLED) {
+                    poolOff.put(identity, pool);
                     m.tx.put(identity, Transaction.POOL); // the pool hands it out with auto-commit off
                 }
                 o.all(m.done());
@@ -1059,7 +1066,7 @@ final class MethodRun {
         if (s.held().containsKey(k)) {
             m.stacked.add(id);
         }
-        m.held.merge(k, 1, (a, b) -> Math.min(2, a + b));
+        m.take(k);
         m.failed.remove(id);
         m.threw.remove(id);
         if (target != null) {
@@ -1123,12 +1130,7 @@ final class MethodRun {
         if (!matching.isEmpty()) {
             for (Hold k : matching) {
                 beforeCommit(s, k, node, release, release.viaHelper() ? node.region() : release.region());
-                int left = s.held().get(k) - 1;
-                if (left <= 0) {
-                    m.held.remove(k);
-                } else {
-                    m.held.put(k, left);
-                }
+                m.release(k);
                 releasedAt
                         .computeIfAbsent(k.acquisition(), x -> new TreeSet<>())
                         .add(node.id());
@@ -1565,7 +1567,7 @@ final class MethodRun {
                 if (m.held.containsKey(h)) {
                     m.stacked.add(id);
                 }
-                m.held.merge(h, 1, (x, y) -> Math.min(2, x + y));
+                m.take(h);
                 m.failed.remove(id);
                 if (via != null && !via.equals(rootOf(target))) {
                     m.owners.put(h, via);
@@ -1601,12 +1603,7 @@ final class MethodRun {
                             continue;
                         }
                         beforeCommit(s, k, node, callRelease(e, rel), node.region());
-                        int left = m.held.get(k) - 1;
-                        if (left <= 0) {
-                            m.held.remove(k);
-                        } else {
-                            m.held.put(k, left);
-                        }
+                        m.release(k);
                         releasedAt
                                 .computeIfAbsent(k.acquisition(), x -> new TreeSet<>())
                                 .add(node.id());
@@ -1641,7 +1638,7 @@ final class MethodRun {
                 for (String h : c.returnHeld()) {
                     String id = asAcquisition != null ? asAcquisition : h;
                     acquiredHere.putIfAbsent(id, node.id());
-                    m.held.merge(new Hold(identity, id), 1, (x, y) -> Math.min(2, x + y));
+                    m.take(new Hold(identity, id));
                 }
             }
             if (c.returnValue() != null && e.target() != null) {
@@ -1673,7 +1670,7 @@ final class MethodRun {
                     String id = asAcquisition != null ? asAcquisition : a.acquisition();
                     acquiredHere.putIfAbsent(id, node.id());
                     Hold h = new Hold(target, id);
-                    t.held.merge(h, 1, (x, y) -> Math.min(2, x + y));
+                    t.take(h);
                     String via = viaRoot(e, a.connection());
                     if (via != null && !via.equals(rootOf(target))) {
                         t.owners.put(h, via);
@@ -1766,7 +1763,7 @@ final class MethodRun {
                         called.contains(flow.key()),
                         carriedOn.contains(flow.key()),
                         transactionCallers.get(flow.key()),
-                        autoCommitOff,
+                        poolOff,
                         keyPerIteration));
         Map<String, PathFinding> best = judgement.judge();
         handedOver.addAll(judgement.handedOver());

@@ -306,6 +306,21 @@ public record PathState(
             returned = s.returned;
         }
 
+        /** Takes one more hold of {@code h}: the count stops at 2, "two or more" (F4). */
+        void take(Hold h) {
+            held.merge(h, 1, (a, b) -> Math.min(2, a + b));
+        }
+
+        /** Releases one hold of {@code h}, which this state holds. */
+        void release(Hold h) {
+            int left = held.get(h) - 1;
+            if (left <= 0) {
+                held.remove(h);
+            } else {
+                held.put(h, left);
+            }
+        }
+
         /** @return the immutable state */
         public PathState done() {
             return new PathState(

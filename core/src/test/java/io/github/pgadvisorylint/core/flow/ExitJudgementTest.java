@@ -35,7 +35,8 @@ class ExitJudgementTest {
             "site-0", TinyGraphs.site("site-0", AdvisoryFunction.PG_ADVISORY_LOCK, 3),
             "site-1", TinyGraphs.site("site-1", AdvisoryFunction.PG_ADVISORY_UNLOCK, 5));
 
-    private static final ExitJudgement.Facts NO_CALLERS = new ExitJudgement.Facts(false, false, null, null, Set.of());
+    private static final ExitJudgement.Facts NO_CALLERS =
+            new ExitJudgement.Facts(false, false, null, Map.of(), Set.of());
 
     /** @return the node whose event runs {@code id} */
     private static int node(String id) {
@@ -102,7 +103,7 @@ class ExitJudgementTest {
 
     @Test
     void aCalledMethodHandsItsExceptionPathHoldToTheCallersFinally() {
-        ExitJudgement.Facts called = new ExitJudgement.Facts(true, true, null, null, Set.of());
+        ExitJudgement.Facts called = new ExitJudgement.Facts(true, true, null, Map.of(), Set.of());
         ExitJudgement judgement =
                 new ExitJudgement(FLOW, SITES, states(), states(holding("c")), acquired(), released(), called);
 
@@ -115,7 +116,7 @@ class ExitJudgementTest {
         PathState.Mutable m = holding("c").edit();
         m.stuck.add("site-0");
         ExitJudgement.Facts inCaller = new ExitJudgement.Facts(
-                false, false, new CallingContexts.Caller("Service.sync()", null, null), null, Set.of());
+                false, false, new CallingContexts.Caller("Service.sync()", null, null), Map.of(), Set.of());
 
         PathFinding f = judge(states(), states(m.done()), released(), inCaller).get("leak|site-0");
 
@@ -130,7 +131,7 @@ class ExitJudgementTest {
         m.stuck.add("site-0");
         AutoCommitSetting off = new AutoCommitSetting(
                 false, "spring.datasource.hikari.auto-commit=false", SourceRegion.line("application.properties", 2));
-        ExitJudgement.Facts pool = new ExitJudgement.Facts(false, false, null, off, Set.of());
+        ExitJudgement.Facts pool = new ExitJudgement.Facts(false, false, null, Map.of("@7", off), Set.of());
 
         PathFinding f = judge(states(), states(m.done()), released(), pool).get("leak|site-0");
 
@@ -166,7 +167,7 @@ class ExitJudgementTest {
                         states(m.done()),
                         states(),
                         released(),
-                        new ExitJudgement.Facts(false, false, null, null, Set.of("site-0"))))
+                        new ExitJudgement.Facts(false, false, null, Map.of(), Set.of("site-0"))))
                 .isEmpty();
     }
 
@@ -176,9 +177,9 @@ class ExitJudgementTest {
         m.threw.add("site-0");
         Set<PathState> exit = states(m.done());
 
-        assertThat(judge(exit, states(), released(), new ExitJudgement.Facts(true, true, null, null, Set.of())))
+        assertThat(judge(exit, states(), released(), new ExitJudgement.Facts(true, true, null, Map.of(), Set.of())))
                 .containsOnlyKeys("swallowed|site-0");
-        assertThat(judge(exit, states(), released(), new ExitJudgement.Facts(true, false, null, null, Set.of())))
+        assertThat(judge(exit, states(), released(), new ExitJudgement.Facts(true, false, null, Map.of(), Set.of())))
                 .isEmpty();
         PathState.Mutable saysSo = m.done().edit();
         saysSo.bools.put("$return", false);
@@ -186,7 +187,7 @@ class ExitJudgementTest {
                         states(saysSo.done()),
                         states(),
                         released(),
-                        new ExitJudgement.Facts(true, true, null, null, Set.of())))
+                        new ExitJudgement.Facts(true, true, null, Map.of(), Set.of())))
                 .as("it returns false: the caller learns it has no lock")
                 .isEmpty();
     }
