@@ -82,13 +82,18 @@ public final class SessionLockUnderTransactionPoolingRule extends AbstractRule {
             if (verdict == null) {
                 continue;
             }
+            // a warning rests on inferred evidence: when the site's own URL is among it, say so first
+            String why = own != null && own.pooler() && verdict.severity() == Severity.WARNING
+                    ? "the URL this code connects with, " + own.display() + ", points at a pooler, which breaks"
+                            + " session-level locks in transaction or statement mode"
+                    : verdict.why();
             String what = site.function().operation().isAcquisition()
                     ? "takes a session-level lock"
                     : "releases a session-level lock";
             context.report(
                     verdict.severity(),
                     site,
-                    site.display() + " " + what + ", but " + verdict.why()
+                    site.display() + " " + what + ", but " + why
                             + ": the lock stays on a server connection that other clients borrow, and the unlock may run on "
                             + "another one. Use " + replacement(site) + " inside a transaction, or connect this code "
                             + "directly or through a session-mode pool." + verdict.declare(),

@@ -236,10 +236,11 @@ final class AnalysisRun {
                 h.ops().forEach(op -> helperBodies.add(op.inner().region()));
             }
         }
+        EvidenceScopes scopes = evidenceScopes(discovered.files());
         LockModel model = new LockModel(sites, lifecycles, poolingEvidence, pooling, orderEdges, loops, helperBodies)
                 .withUsage(usages, timeoutEvidence)
-                .withEvidenceScopes(evidenceScopes(discovered.files()))
-                .withDataSources(ConnectionDefaults.dataSources(discovered.files(), sites));
+                .withEvidenceScopes(scopes)
+                .withDataSources(ConnectionDefaults.dataSources(discovered.files(), sites, scopes));
         long pathsDeadline = System.nanoTime() + limitNanos;
         AutoCommitSetting autoCommitOff = flows.isEmpty() ? null : ConnectionDefaults.autoCommitOff(discovered.files());
         model = LockPaths.apply(

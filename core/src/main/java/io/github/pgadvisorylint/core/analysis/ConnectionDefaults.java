@@ -7,12 +7,12 @@ import io.github.pgadvisorylint.core.discovery.FileKind;
 import io.github.pgadvisorylint.core.model.AutoCommitSetting;
 import io.github.pgadvisorylint.core.model.ConnectionOrigin;
 import io.github.pgadvisorylint.core.model.DataSourceUrl;
+import io.github.pgadvisorylint.core.model.EvidenceScopes;
 import io.github.pgadvisorylint.core.model.ExecutionContext;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -47,15 +47,18 @@ final class ConnectionDefaults {
 
     /**
      * The data source each lock site's own connection goes to, where the code names its URL or the key it is read
-     * from ({@link ExecutionContext#origin()}): the configured value of that key (any file; when several files set
-     * it, a pooler URL among them wins, so a site is cleared only when every value goes straight to PostgreSQL), or
+     * from ({@link ExecutionContext#origin()}): the configured value of that key (in the files that speak for the
+     * site's module; when several set it, a pooler URL among them wins, so a site is cleared only when every value
+     * goes straight to PostgreSQL), or
      * the URL the code writes, or the placeholder's default when no file sets the key.
      *
      * @param files the scan's files
-     * @param sites the lock sites
+     * @param sites  the lock sites
+     * @param scopes the module each configuration file speaks for
      * @return by site id, the data source URL; sites whose origin is unknown, or not a PostgreSQL URL, are absent
      */
-    static Map<String, DataSourceUrl> dataSources(List<DiscoveredFile> files, List<LockSite> sites) {
+    static Map<String, DataSourceUrl> dataSources(
+            List<DiscoveredFile> files, List<LockSite> sites, EvidenceScopes scopes) {
         List<LockSite> named = sites.stream()
                 .filter(s -> s.execution() != null && s.execution().origin() != null)
                 .toList();
@@ -63,19 +66,14 @@ final class ConnectionDefaults {
             return Map.of();
         }
         DataSourceUrlScanner scanner = new DataSourceUrlScanner();
-        Map<String, DataSourceUrl> byKey = new HashMap<>();
+        List<DataSourceUrl> configured = new ArrayList<>();
         for (SourceFile text : configFiles(files, true)) {
-            for (DataSourceUrl u : scanner.scan(text)) {
-                byKey.merge(
-                        DataSourceUrlScanner.normalizedKey(u.key()),
-                        u,
-                        (old, now) -> old.pooler() ? old : now.pooler() ? now : old);
-            }
+            configured.addAll(scanner.scan(text));
         }
         Map<String, DataSourceUrl> out = new TreeMap<>();
         for (LockSite site : named) {
             ConnectionOrigin o = site.execution().origin();
-            DataSourceUrl u = o.key() == null ? null : byKey.get(DataSourceUrlScanner.normalizedKey(o.key()));
+            DataSourceUrl u = o.key() == null ? null : configured(configured, o.key(), site, scopes);
             if (u == null && o.url() != null && DataSourceUrlScanner.isPostgresUrl(o.url())) {
                 u = new DataSourceUrl(
                         o.key(), o.url().strip(), o.region(), DataSourceUrlScanner.pointsAtPooler(o.url()));
@@ -85,6 +83,24 @@ final class ConnectionDefaults {
             }
         }
         return out;
+    }
+
+    /**
+     * @return the value of {@code key} the configuration gives the site's module ({@link EvidenceScopes}: a sibling
+     *     service's file says nothing of it): a pooler URL among several wins; null when none sets the key
+     */
+    private static DataSourceUrl configured(
+            List<DataSourceUrl> configured, String key, LockSite site, EvidenceScopes scopes) {
+        String wanted = DataSourceUrlScanner.normalizedKey(key);
+        DataSourceUrl found = null;
+        for (DataSourceUrl u : configured) {
+            if (DataSourceUrlScanner.normalizedKey(u.key()).equals(wanted)
+                    && scopes.applies(u.region(), site.region().path())
+                    && (found == null || (!found.pooler() && u.pooler()))) {
+                found = u;
+            }
+        }
+        return found;
     }
 
     /**

@@ -4,6 +4,8 @@ import com.github.javaparser.ast.CompilationUnit;
 import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
+import io.github.pgadvisorylint.core.api.ApiCatalog;
+import io.github.pgadvisorylint.core.api.Role;
 import io.github.pgadvisorylint.core.diagnostic.Notification;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
@@ -59,6 +61,8 @@ import java.util.function.Predicate;
  * values and write none of its fields.
  */
 final class JavaProject {
+
+    private static final ApiCatalog API = ApiCatalog.standard();
 
     /** Rounds of helper discovery: a helper calling a helper calling a helper is three. */
     static final int MAX_HELPER_ROUNDS = 5;
@@ -278,6 +282,7 @@ final class JavaProject {
             join(callers(names, types), facts);
         }
         join(superclasses(candidates.keySet()), facts);
+        join(transactionWrappers(texts), facts);
         phaseDone.accept("outlines");
         List<HelperSummary> mapperHelpers = analyzeMappers(mappers, facts);
         if (!configuredHelperNames.isEmpty()) {
@@ -728,6 +733,47 @@ final class JavaProject {
         }
         Collections.sort(unread);
         return read(unread, text -> true);
+    }
+
+    /**
+     * The files of the types the lock-using files refer to that run a callback in a framework transaction
+     * ({@code jdbi.inTransaction(work)}, {@code transactionTemplate.execute(cb)}): a project wrapper whose callers
+     * pass the lambda that locks, which runs in that transaction (core.flow.CallingContexts). Their text need not
+     * name an advisory function.
+     *
+     * @param texts the lock-using files, by slot
+     * @return the texts of those files not taking part yet, by slot
+     */
+    private Map<Integer, SourceFile> transactionWrappers(Map<Integer, SourceFile> texts) {
+        Set<String> names = new TreeSet<>();
+        for (int slot : texts.keySet()) {
+            names.addAll(JavaOutline.referencedTypeNames(texts.get(slot).text()));
+            for (TypeDeclaration<?> t : index.types(typeName(files.get(slot)))) {
+                // the types of its fields: the objects its code calls (a wrapper injected into a field)
+                t.getFields()
+                        .forEach(f -> f.getVariables()
+                                .forEach(v -> names.add(simpleName(v.getType().asString()))));
+            }
+        }
+        List<Integer> unread = new ArrayList<>();
+        for (String name : names) {
+            for (DiscoveredFile f : javaByTypeName.getOrDefault(name, List.of())) {
+                int i = files.indexOf(f);
+                if (i >= 0 && ruledOut.contains(i) && !members.containsKey(i) && !tasks.isSkipped(f.relativePath())) {
+                    unread.add(i);
+                }
+            }
+        }
+        Collections.sort(unread);
+        Set<String> transactional = API.names(Role.RUNS_IN_TRANSACTION);
+        return read(unread, text -> SourceReader.callsAny(text, transactional));
+    }
+
+    /** @return a type as a file would be named for it: {@code TxRunner} of {@code com.x.TxRunner<T>} */
+    private static String simpleName(String type) {
+        int lt = type.indexOf('<');
+        String raw = lt < 0 ? type : type.substring(0, lt);
+        return raw.substring(raw.lastIndexOf('.') + 1);
     }
 
     /** @return the texts of those files whose text passes {@code wanted}, by slot, their hashes recorded */

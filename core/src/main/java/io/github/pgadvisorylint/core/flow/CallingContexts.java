@@ -125,6 +125,14 @@ final class CallingContexts {
                 boolean changed = false;
                 for (FlowNode m : callee.nodes()) {
                     FlowEvent call = m.event();
+                    List<String> forwarded = forwarded(call, callee, e);
+                    if (forwarded != null) {
+                        // a wrapper hands the caller's lambda on to a framework that runs it in a transaction
+                        // (jdbi.inTransaction(work)): the copy passes the lambda itself, so step 2 sees the callback
+                        nodes.set(m.id(), withEvent(m, call.withArgs(forwarded)));
+                        changed = true;
+                        continue;
+                    }
                     int i = call.kind() == FlowEvent.Kind.CALL && call.path() != null
                             ? callee.params().indexOf(call.path())
                             : -1;
@@ -151,6 +159,55 @@ final class CallingContexts {
             }
         }
         return rebuild(flows, edits, copies);
+    }
+
+    /**
+     * @return whether {@code e} is a call, on a receiver of a declared type, of a framework method that runs a callback
+     *     in a transaction it opens ({@link Role#RUNS_IN_TRANSACTION}: {@code TransactionTemplate.execute},
+     *     {@code Jdbi.inTransaction}); never matched by name alone
+     */
+    private static boolean runsInTransaction(FlowEvent e) {
+        if (e.kind() != FlowEvent.Kind.CALL || e.callee().isEmpty()) {
+            return false;
+        }
+        String first = e.callee().get(0);
+        int dot = first.indexOf('.');
+        int slash = first.lastIndexOf('/');
+        return dot > 0
+                && !first.startsWith("*.")
+                && slash > dot
+                && API.roles(
+                                first.substring(0, dot),
+                                first.substring(dot + 1, slash),
+                                e.args().size())
+                        .contains(Role.RUNS_IN_TRANSACTION);
+    }
+
+    /**
+     * @param call   a node's event in the callee
+     * @param callee the method called with lambdas
+     * @param at     the caller's call, whose arguments hold the lambdas ({@code $fn:} values)
+     * @return the arguments of {@code call} with each of the callee's parameters that {@code at} passes a lambda for
+     *     replaced by that lambda, when {@code call} is a framework call that runs a callback in a transaction of
+     *     its own ({@link Role#RUNS_IN_TRANSACTION}); else null
+     */
+    private static List<String> forwarded(FlowEvent call, MethodFlow callee, FlowEvent at) {
+        if (call.args().isEmpty() || !runsInTransaction(call)) {
+            return null;
+        }
+        List<String> args = new ArrayList<>(call.args());
+        boolean bound = false;
+        for (int k = 0; k < args.size(); k++) {
+            int i = args.get(k) == null ? -1 : callee.params().indexOf(args.get(k));
+            if (i >= 0
+                    && i < at.args().size()
+                    && function(at.args().get(i))
+                    && !at.args().get(i).endsWith("/?")) {
+                args.set(k, at.args().get(i));
+                bound = true;
+            }
+        }
+        return bound ? args : null;
     }
 
     /** Step 2: calls made in a transaction call a copy of the callee that runs in it. */
@@ -317,20 +374,7 @@ final class CallingContexts {
      *     Role#RUNS_IN_TRANSACTION}, matched on the receiver's declared type), or null
      */
     private static MethodFlow transactionCallback(FlowEvent e, CallGraph graph) {
-        if (e.kind() != FlowEvent.Kind.CALL || e.callee().isEmpty()) {
-            return null;
-        }
-        String first = e.callee().get(0);
-        int dot = first.indexOf('.');
-        int slash = first.lastIndexOf('/');
-        if (dot <= 0 || first.startsWith("*.") || slash < dot) {
-            return null;
-        }
-        if (!API.roles(
-                        first.substring(0, dot),
-                        first.substring(dot + 1, slash),
-                        e.args().size())
-                .contains(Role.RUNS_IN_TRANSACTION)) {
+        if (!runsInTransaction(e)) {
             return null;
         }
         for (String a : e.args()) {
@@ -453,13 +497,10 @@ final class CallingContexts {
     }
 
     private static FlowNode withCallee(FlowNode n, List<String> callee) {
-        FlowEvent e = n.event();
-        return new FlowNode(
-                n.id(),
-                new FlowEvent(e.kind(), e.target(), e.path(), e.sites(), callee, e.args(), e.negated()),
-                n.next(),
-                n.onException(),
-                n.region(),
-                n.inFinally());
+        return withEvent(n, n.event().withCallee(callee));
+    }
+
+    private static FlowNode withEvent(FlowNode n, FlowEvent e) {
+        return new FlowNode(n.id(), e, n.next(), n.onException(), n.region(), n.inFinally());
     }
 }

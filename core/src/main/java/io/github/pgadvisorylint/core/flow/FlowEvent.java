@@ -134,6 +134,16 @@ public record FlowEvent(
         return new FlowEvent(Kind.BRANCH, variable, null, null, null, null, negated);
     }
 
+    /** @return this event with other callee names, everything else kept */
+    public FlowEvent withCallee(List<String> names) {
+        return new FlowEvent(kind, target, path, sites, names, args, argTypes, pool, negated);
+    }
+
+    /** @return this event with other argument paths, everything else kept */
+    public FlowEvent withArgs(List<String> paths) {
+        return new FlowEvent(kind, target, path, sites, callee, paths, argTypes, pool, negated);
+    }
+
     /**
      * @return for an {@link Kind#OPEN} event, the kind of connection it opens; {@link ConnectionKind#UNKNOWN} when
      *     the event names none

@@ -188,6 +188,13 @@ public final class FlowLowering {
     /** Reactor operators that run a publisher after the upstream completes. */
     private static final Set<String> SEQUENCE_OPERATORS = Set.of("then", "thenMany", "thenEmpty", "concatWith", "and");
 
+    /**
+     * Reactor operators that subscribe to the upstream again when it signals an error (Reactor reference,
+     * "Retrying"): the chain before them runs once more, from its start, on the same connection when the
+     * connection is not a resource of the retried chain.
+     */
+    private static final Set<String> RETRY_OPERATORS = Set.of("retry", "retryWhen");
+
     /** Reactor operators that catch the upstream's error signal. */
     private static final Set<String> ERROR_HANDLERS =
             Set.of("onErrorResume", "onErrorReturn", "onErrorComplete", "doOnError");
@@ -446,6 +453,10 @@ public final class FlowLowering {
         final List<Runnable> pendingNested = new ArrayList<>();
         /** Temporaries holding the value of a lock statement, whose chained calls still execute it. */
         final Set<String> lockResults = new HashSet<>();
+        /** Future variables whose chain is lowered where they are awaited ({@link #awaitedOnce}), by name. */
+        final Map<String, Expression> deferred = new HashMap<>();
+        /** Above 0 while the arguments of a call on a lock statement are lowered: their calls do not throw. */
+        int quiet;
         /** The type whose body this is, for the fields it inherits; null outside a type. */
         TypeDeclaration<?> ownerType;
 
@@ -914,6 +925,9 @@ public final class FlowLowering {
             if (e instanceof CastExpr c) {
                 return value(c.getExpression(), ends);
             }
+            if (e instanceof NameExpr n && deferred.containsKey(n.getNameAsString())) {
+                return value(deferred.remove(n.getNameAsString()), ends); // the future's chain, where it is awaited
+            }
             if (e instanceof NameExpr || e instanceof FieldAccessExpr || e instanceof ThisExpr) {
                 return new Value(ends, path(e));
             }
@@ -925,6 +939,10 @@ public final class FlowLowering {
                 for (VariableDeclarator d : v.getVariables()) {
                     locals.add(d.getNameAsString());
                     types.put(d.getNameAsString(), simpleType(d.getType()));
+                    if (d.getInitializer().isPresent() && awaitedOnce(d)) {
+                        deferred.put(d.getNameAsString(), d.getInitializer().get());
+                        continue;
+                    }
                     if (d.getInitializer().isPresent()) {
                         Value init = value(d.getInitializer().get(), cur);
                         if (init.path != null && lockResults.contains(init.path)) {
@@ -1062,11 +1080,19 @@ public final class FlowLowering {
             }
             List<String> args = new ArrayList<>();
             List<String> argTypes = new ArrayList<>();
-            for (Expression a : m.getArguments()) {
-                Value v = value(a, cur);
-                cur = v.ends;
-                args.add(v.path);
-                argTypes.add(argumentType(a));
+            // the arguments of a call on the lock statement (bind values, Vert.x's execute(Tuple.of(k))) are evaluated
+            // before it runs: their calls cannot fail after the lock is taken
+            boolean onLock = receiver != null && lockResults.contains(receiver);
+            quiet += onLock ? 1 : 0;
+            try {
+                for (Expression a : m.getArguments()) {
+                    Value v = value(a, cur);
+                    cur = v.ends;
+                    args.add(v.path);
+                    argTypes.add(argumentType(a));
+                }
+            } finally {
+                quiet -= onLock ? 1 : 0;
             }
             List<String> sites = sitesByNode.getOrDefault(m, List.of());
             if (sites.isEmpty()
@@ -1261,7 +1287,7 @@ public final class FlowLowering {
             }
             callee.add("*." + name + "/" + args.size());
             FlowEvent event = new FlowEvent(FlowEvent.Kind.CALL, tmp, receiver, sites, callee, args, argTypes, false);
-            return new Value(step(event, m, cur, !benign), tmp);
+            return new Value(step(event, m, cur, !benign && quiet == 0), tmp);
         }
 
         /** A commit or rollback of {@code connection}'s transaction: an {@code END} event that can throw. */
@@ -1323,6 +1349,9 @@ public final class FlowLowering {
                 List<End> cur = bindParameter((LambdaExpr) m.getArgument(0), up.path, up.ends);
                 Value v = value(body, cur);
                 return new Value(mayFail(m, v.ends), v.path); // an error signal downstream of the body
+            }
+            if (!future && RETRY_OPERATORS.contains(name) && m.getArguments().size() <= 1) {
+                return retry(m, scope, ends);
             }
             if (!future && SEQUENCE_OPERATORS.contains(name) && m.getArguments().size() <= 1) {
                 // upstream, then the argument publisher, which can fail (an error signal goes downstream)
@@ -1393,6 +1422,26 @@ public final class FlowLowering {
                 return new Value(out, up.path);
             }
             return null;
+        }
+
+        /**
+         * {@code upstream.retry(..)} and {@code retryWhen(..)}: the upstream from a join node at its start; its error
+         * signal goes to a choice that either subscribes again (back to the start) or gives up (the error goes on).
+         */
+        private Value retry(MethodCallExpr m, Expression scope, List<End> ends) {
+            int start = add(FlowEvent.NOTHING, m);
+            link(ends, start);
+            int dispatch = add(FlowEvent.branch(null, false), m);
+            handlers.push(dispatch);
+            Value up;
+            try {
+                up = upstream(scope, List.of(new End(start, 0)), m);
+            } finally {
+                handlers.pop();
+            }
+            link(List.of(new End(dispatch, 0)), start); // subscribe again
+            link(List.of(new End(dispatch, 1)), handlers.peek()); // retries exhausted: the error goes downstream
+            return new Value(up.ends, up.path);
         }
 
         /**
@@ -1547,6 +1596,33 @@ public final class FlowLowering {
         }
 
         /** @return whether the chain under {@code e} is recognisably Reactor's */
+        /**
+         * Whether a local {@code Future} variable holds a Vert.x chain that the code uses once, as the start of a
+         * further operator ({@code work.eventually(..)}): the chain's failure reaches that operator, so the chain is
+         * lowered there, in the operator's scope, rather than where the variable is declared.
+         */
+        private boolean awaitedOnce(VariableDeclarator d) {
+            if (!"Future".equals(simpleType(d.getType()))
+                    || !vertxFuture(d.getInitializer().get())) {
+                return false;
+            }
+            Node body = d.findAncestor(LambdaExpr.class)
+                    .map(Node.class::cast)
+                    .or(() -> d.findAncestor(CallableDeclaration.class).map(Node.class::cast))
+                    .orElse(null);
+            if (body == null) {
+                return false;
+            }
+            List<NameExpr> uses =
+                    body.findAll(NameExpr.class, n -> n.getNameAsString().equals(d.getNameAsString()));
+            return uses.size() == 1
+                    && uses.get(0).getParentNode().orElse(null) instanceof MethodCallExpr call
+                    && call.getScope().orElse(null) == uses.get(0)
+                    && (FUTURE_FINALLY.contains(call.getNameAsString())
+                            || FUTURE_RECOVERY.contains(call.getNameAsString())
+                            || FUTURE_INLINED.contains(call.getNameAsString()));
+        }
+
         /**
          * @return whether {@code e} is a Vert.x {@code Future}: a query's {@code execute(..)} on a
          *     {@code preparedQuery}/{@code query} (Vert.x SQL client), a static {@code Future.*} factory, a variable

@@ -8,6 +8,8 @@ import com.github.javaparser.ast.body.Parameter;
 import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.AnnotationExpr;
 import com.github.javaparser.ast.expr.AssignExpr;
+import com.github.javaparser.ast.expr.BinaryExpr;
+import com.github.javaparser.ast.expr.EnclosedExpr;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.FieldAccessExpr;
 import com.github.javaparser.ast.expr.MemberValuePair;
@@ -38,6 +40,9 @@ final class ConnectionOrigins {
     private static final Set<String> PROPERTY_READERS = Set.of("getProperty", "getRequiredProperty", "getenv");
 
     private static final int MAX_DEPTH = 4;
+
+    /** Stands for a part of a concatenated URL the code does not fix. */
+    private static final String OPEN_PART = "\u0000";
 
     private ConnectionOrigins() {}
 
@@ -108,6 +113,12 @@ final class ConnectionOrigins {
         if (e instanceof StringLiteralExpr s) {
             return new ConnectionOrigin(s.asString(), null, region.apply(s));
         }
+        if (e instanceof EnclosedExpr en) {
+            return url(en.getInner(), use, region, depth + 1);
+        }
+        if (e instanceof BinaryExpr b && b.getOperator() == BinaryExpr.Operator.PLUS) {
+            return concatenation(b, use, region, depth);
+        }
         if (e instanceof MethodCallExpr m
                 && PROPERTY_READERS.contains(m.getNameAsString())
                 && !m.getArguments().isEmpty()
@@ -164,6 +175,33 @@ final class ConnectionOrigins {
             }
         }
         return null;
+    }
+
+    /**
+     * A URL built by concatenation ({@code "jdbc:postgresql://" + HOST + ":5432/" + db}): the parts the code fixes
+     * (literals, constants) joined, a part it does not fix standing for any text. Known only when the scheme, host
+     * and port are all fixed: the database name or parameters may be open.
+     */
+    private static ConnectionOrigin concatenation(
+            BinaryExpr b, Node use, Function<Node, SourceRegion> region, int depth) {
+        StringBuilder text = new StringBuilder();
+        for (Expression part : List.of(b.getLeft(), b.getRight())) {
+            ConnectionOrigin o = url(part, use, region, depth + 1);
+            text.append(o == null || o.url() == null || o.key() != null ? OPEN_PART : o.url());
+        }
+        String url = text.toString();
+        int slashes = url.indexOf("//");
+        if (slashes < 0) {
+            return url.indexOf(OPEN_PART) < 0 ? new ConnectionOrigin(url, null, region.apply(b)) : null;
+        }
+        int end = slashes + 2;
+        while (end < url.length() && "/?#".indexOf(url.charAt(end)) < 0) {
+            end++;
+        }
+        if (url.substring(0, end).indexOf(OPEN_PART) >= 0) {
+            return null; // the host or the port is not fixed by the code
+        }
+        return new ConnectionOrigin(url.replace(OPEN_PART, "x"), null, region.apply(b));
     }
 
     /** @return the origin a Spring {@code @Value("${key:default}")} annotation names, or null */

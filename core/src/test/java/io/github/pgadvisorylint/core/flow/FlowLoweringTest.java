@@ -269,6 +269,33 @@ class FlowLoweringTest {
     }
 
     @Test
+    void aRetryRunsTheUpstreamAgainFromItsStartAfterAnError() {
+        MethodFlow flow = lower("""
+                class A {
+                    reactor.core.publisher.Mono<Void> run(io.r2dbc.spi.Connection c, reactor.core.publisher.Mono<Void> work) {
+                        return Mono.from(c.createStatement("SELECT pg_advisory_lock(1)").execute())
+                                .then(work)
+                                .retry(3);
+                    }
+                }
+                """).get(0);
+        FlowNode lock = flow.nodes().stream()
+                .filter(n -> n.event().kind() == FlowEvent.Kind.LOCK)
+                .findFirst()
+                .orElseThrow();
+        FlowNode retry = flow.nodes().stream()
+                .filter(n -> n.event().kind() == FlowEvent.Kind.BRANCH)
+                .findFirst()
+                .orElseThrow();
+        assertThat(flow.reaches(List.of(retry.id()), false, n -> n == lock.id()))
+                .as("an error goes to the retry, which subscribes again: the lock runs again")
+                .isTrue();
+        assertThat(flow.reaches(List.of(retry.id()), true, n -> n == MethodFlow.EXCEPTIONAL_EXIT))
+                .as("or the retries run out and the error goes on")
+                .isTrue();
+    }
+
+    @Test
     void aComposeOnSomethingThatIsNoFutureIsAnOrdinaryCall() {
         MethodFlow flow = lower("""
                 class A {
