@@ -124,7 +124,7 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
             if (!f.isLeak() || helperCallInTests(model, f.acquisition()) || releasedBeforeCommit(model, f)) {
                 continue;
             }
-            boolean future = f.acquisition().api() == ExecutionApi.VERTX_SQL
+            boolean future = vertx(model, f.acquisition())
                     && (f.kind() == PathFinding.Kind.HELD_ON_EXCEPTION || f.kind() == PathFinding.Kind.HELD_ON_RETURN);
             String fix = future
                     ? " Release it on both ways: unlock in eventually(..) (or andThen(..)) after the work, or in"
@@ -167,6 +167,21 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
     }
 
     /** A call of a lock API from test sources: tests take and release step by step on purpose. */
+    /**
+     * @return whether the site runs its SQL through the Vert.x SQL client, itself or in the lock helper it calls
+     *     (the helper's own site is written where the call's declaration points)
+     */
+    private static boolean vertx(LockModel model, LockSite site) {
+        if (site.api() == ExecutionApi.VERTX_SQL) {
+            return true;
+        }
+        return site.viaHelper()
+                && site.declarationRegion() != null
+                && model.sites().stream()
+                        .anyMatch(o ->
+                                o.api() == ExecutionApi.VERTX_SQL && o.region().equals(site.declarationRegion()));
+    }
+
     private static boolean helperCallInTests(LockModel model, LockSite site) {
         return model.role(site) == SiteRole.HELPER_CALL && model.inTestSources(site);
     }

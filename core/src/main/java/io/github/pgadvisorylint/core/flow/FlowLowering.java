@@ -81,6 +81,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * Lowers the method bodies of one compilation unit to control-flow graphs of {@link FlowEvent}s
@@ -240,6 +241,8 @@ public final class FlowLowering {
      * test configurations do): a {@code DataSource}-typed source is then not taken to be a pool.
      */
     private boolean unpooledInFile;
+    /** Names of the file's methods declared to return a Vert.x {@code Future}: their calls start future chains. */
+    private Set<String> futureMethods = Set.of();
     /** The auto-commit setting of each pool the file builds in code, by the variable or field holding it. */
     private Map<String, AutoCommitSetting> poolSettings = Map.of();
 
@@ -289,6 +292,10 @@ public final class FlowLowering {
         FlowLowering lowering = new FlowLowering(sitesByNode, helperCalls, regions);
         lowering.inheritedFields = inheritedFields;
         lowering.poolSettings = PoolSettings.of(unit, regions);
+        lowering.futureMethods = unit.findAll(MethodDeclaration.class).stream()
+                .filter(m -> simpleType(m.getType()).equals("Future"))
+                .map(MethodDeclaration::getNameAsString)
+                .collect(Collectors.toUnmodifiableSet());
         lowering.unpooledInFile = unit.findAll(ObjectCreationExpr.class).stream()
                 .anyMatch(o -> API.connectionKind(o.getType().getNameAsString())
                         .filter(k -> k == ConnectionSource.UNPOOLED)
@@ -1645,8 +1652,8 @@ public final class FlowLowering {
                             && !locals.contains("Future")) {
                         return true;
                     }
-                    if (scope == null) {
-                        return false;
+                    if (scope == null || scope instanceof ThisExpr) {
+                        return futureMethods.contains(c.getNameAsString()); // a method of this file returning one
                     }
                     cur = scope;
                 } else if (cur instanceof NameExpr n) {

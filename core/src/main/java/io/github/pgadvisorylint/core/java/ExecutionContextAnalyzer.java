@@ -253,10 +253,12 @@ final class ExecutionContextAnalyzer {
      */
     private SpringTransactions.Tx vertxPool(MethodCallExpr exec) {
         String type = ApiSurfaces.receiverType(exec);
-        if (type == null
-                || !API.source(ApiFamily.VERTX, type)
-                        .filter(ConnectionSource.PER_CALL::equals)
-                        .isPresent()) {
+        if (type == null) {
+            return vertxConnection(exec);
+        }
+        if (!API.source(ApiFamily.VERTX, type)
+                .filter(ConnectionSource.PER_CALL::equals)
+                .isPresent()) {
             return SpringTransactions.Tx.UNKNOWN;
         }
         return new SpringTransactions.Tx(
@@ -265,6 +267,49 @@ final class ExecutionContextAnalyzer {
                         + "(..) runs the statement alone on a connection of the Vert.x " + type
                         + ", in autocommit",
                 region(exec),
+                TransactionBoundary.OWN);
+    }
+
+    /**
+     * A query on the connection {@code pool.withConnection(conn -> ..)} lends its callback: Vert.x connections run in
+     * autocommit until {@code begin()} (Vert.x SQL client documentation, "Using transactions"), so with no
+     * {@code begin()} on it in the callback, each statement is its own transaction.
+     */
+    private SpringTransactions.Tx vertxConnection(MethodCallExpr exec) {
+        if (!(exec.getScope().orElse(null) instanceof NameExpr conn)) {
+            return SpringTransactions.Tx.UNKNOWN;
+        }
+        Optional<LambdaExpr> lambda = exec.findAncestor(LambdaExpr.class);
+        if (lambda.isEmpty()
+                || lambda.get().getParameters().size() != 1
+                || !lambda.get().getParameter(0).getNameAsString().equals(conn.getNameAsString())
+                || !(lambda.get().getParentNode().orElse(null) instanceof MethodCallExpr lender)
+                || !lender.getNameAsString().equals("withConnection")
+                || lender.getScope().isEmpty()) {
+            return SpringTransactions.Tx.UNKNOWN;
+        }
+        String pool = JavaScopes.receiverTypeName(lender.getScope().get());
+        // a begin() on it, or a call it is handed to (which may begin one), may open a transaction
+        boolean begins = lambda.get().findAll(MethodCallExpr.class).stream()
+                .anyMatch(m -> (m.getNameAsString().equals("begin")
+                                && m.getScope()
+                                        .map(sc -> sc.toString().equals(conn.getNameAsString()))
+                                        .orElse(false))
+                        || m.getArguments().stream()
+                                .anyMatch(a -> a instanceof NameExpr n
+                                        && n.getNameAsString().equals(conn.getNameAsString())));
+        if (begins
+                || pool == null
+                || !API.source(ApiFamily.VERTX, pool)
+                        .filter(ConnectionSource.PER_CALL::equals)
+                        .isPresent()) {
+            return SpringTransactions.Tx.UNKNOWN;
+        }
+        return new SpringTransactions.Tx(
+                TransactionState.AUTOCOMMIT,
+                "the connection " + lender.getScope().get() + ".withConnection(..) lends runs in autocommit: no " + conn
+                        + ".begin() in the callback",
+                region(lender),
                 TransactionBoundary.OWN);
     }
 
