@@ -722,17 +722,7 @@ final class JavaProject {
                 }
             }
         }
-        List<Integer> unread = new ArrayList<>();
-        for (String name : names) {
-            for (DiscoveredFile f : javaByTypeName.getOrDefault(name, List.of())) {
-                int i = files.indexOf(f);
-                if (i >= 0 && ruledOut.contains(i) && !members.containsKey(i) && !tasks.isSkipped(f.relativePath())) {
-                    unread.add(i);
-                }
-            }
-        }
-        Collections.sort(unread);
-        return read(unread, text -> true);
+        return read(unreadOfTypes(names), text -> true);
     }
 
     /**
@@ -755,6 +745,12 @@ final class JavaProject {
                                 .forEach(v -> names.add(simpleName(v.getType().asString()))));
             }
         }
+        Set<String> transactional = API.names(Role.RUNS_IN_TRANSACTION);
+        return read(unreadOfTypes(names), text -> SourceReader.callsAny(text, transactional));
+    }
+
+    /** @return the slots, sorted, of the Java files named for one of the types that are not taking part yet */
+    private List<Integer> unreadOfTypes(Set<String> names) {
         List<Integer> unread = new ArrayList<>();
         for (String name : names) {
             for (DiscoveredFile f : javaByTypeName.getOrDefault(name, List.of())) {
@@ -765,8 +761,7 @@ final class JavaProject {
             }
         }
         Collections.sort(unread);
-        Set<String> transactional = API.names(Role.RUNS_IN_TRANSACTION);
-        return read(unread, text -> SourceReader.callsAny(text, transactional));
+        return unread;
     }
 
     /** @return a type as a file would be named for it: {@code TxRunner} of {@code com.x.TxRunner<T>} */
