@@ -126,20 +126,28 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
             }
             boolean future = vertx(model, f.acquisition())
                     && (f.kind() == PathFinding.Kind.HELD_ON_EXCEPTION || f.kind() == PathFinding.Kind.HELD_ON_RETURN);
+            boolean chain = f.acquisition().api() == ExecutionApi.R2DBC
+                    && (f.kind() == PathFinding.Kind.HELD_ON_EXCEPTION || f.kind() == PathFinding.Kind.HELD_ON_RETURN);
             String fix = future
                     ? " Release it on both ways: unlock in eventually(..) (or andThen(..)) after the work, or in"
                             + " recover(..) as well as after it."
-                    : switch (f.kind()) {
-                        case POOLED_CLOSE ->
-                            f.acquisition().api() == ExecutionApi.R2DBC
-                                    ? " Release it on every way out before the connection is closed: in a Reactor chain, make"
-                                            + " the lock an inner usingWhen's resource with the unlock as its cleanup, or unlock"
-                                            + " in onErrorResume as well as after the work."
-                                    : " Unlock in a finally block before the connection is closed.";
-                        case ABORTED_UNLOCK -> "";
-                        case HELD_ON_RETURN -> " Unlock on every path: put the work in try { ... } finally { unlock }.";
-                        default -> " Put the work in try { ... } finally { unlock }, starting right after the lock.";
-                    };
+                    : chain
+                            ? " Release it on every way out of the chain: unlock in onErrorResume as well as after the"
+                                    + " work, in doFinally, or make the lock an inner usingWhen's resource with the"
+                                    + " unlock as its cleanup."
+                            : switch (f.kind()) {
+                                case POOLED_CLOSE ->
+                                    f.acquisition().api() == ExecutionApi.R2DBC
+                                            ? " Release it on every way out before the connection is closed: in a Reactor chain, make"
+                                                    + " the lock an inner usingWhen's resource with the unlock as its cleanup, or unlock"
+                                                    + " in onErrorResume as well as after the work."
+                                            : " Unlock in a finally block before the connection is closed.";
+                                case ABORTED_UNLOCK -> "";
+                                case HELD_ON_RETURN ->
+                                    " Unlock on every path: put the work in try { ... } finally { unlock }.";
+                                default ->
+                                    " Put the work in try { ... } finally { unlock }, starting right after the lock.";
+                            };
             // the aborted-transaction note says its consequence and its fix itself
             reportPath(
                     context,

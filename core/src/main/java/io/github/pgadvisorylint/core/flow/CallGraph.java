@@ -191,7 +191,7 @@ final class CallGraph {
                 }
                 out.addAll(inherited);
             }
-            if (!overrides(type, method, out.size() == 1 ? out.iterator().next().paramTypes() : null, out)) {
+            if (!overrides(type, method, out.size() == 1 ? out.iterator().next().paramTypes() : null, argTypes, out)) {
                 return List.of();
             }
             if (!out.isEmpty()) {
@@ -236,9 +236,12 @@ final class CallGraph {
      *
      * @param paramTypes the declared parameter types of the overload the call runs, or null when not one: among a
      *                   subtype's overloads, the one with these types overrides it
+     * @param argTypes   the call's argument types, which choose among a subtype's overloads when the type itself
+     *                   has no graph of the method (an interface's abstract methods)
      * @return false when there are more than {@link #MAX_TARGETS} targets in all
      */
-    private boolean overrides(String type, String method, List<String> paramTypes, Set<MethodFlow> out) {
+    private boolean overrides(
+            String type, String method, List<String> paramTypes, List<String> argTypes, Set<MethodFlow> out) {
         Set<String> seen = new HashSet<>(Set.of(type));
         Deque<String> todo = new ArrayDeque<>(subtypes.getOrDefault(type, Set.of()));
         while (!todo.isEmpty()) {
@@ -254,6 +257,11 @@ final class CallGraph {
                         .filter(f -> f.paramTypes().equals(paramTypes))
                         .findFirst()
                         .ifPresent(out::add);
+            } else if (found.size() > 1) {
+                MethodFlow chosen = overload(found, argTypes); // the type declares them abstract: no graph of its own
+                if (chosen != null) {
+                    out.add(chosen);
+                }
             }
             if (out.size() > MAX_TARGETS) {
                 return false;

@@ -1607,10 +1607,16 @@ public final class FlowLowering {
          * Whether a local {@code Future} variable holds a Vert.x chain that the code uses once, as the start of a
          * further operator ({@code work.eventually(..)}): the chain's failure reaches that operator, so the chain is
          * lowered there, in the operator's scope, rather than where the variable is declared.
+         * A {@code Mono} or {@code Flux} variable of a Reactor chain used once is lowered where it is used: nothing
+         * runs before the chain it joins is subscribed.
          */
         private boolean awaitedOnce(VariableDeclarator d) {
-            if (!"Future".equals(simpleType(d.getType()))
-                    || !vertxFuture(d.getInitializer().get())) {
+            String type = simpleType(d.getType());
+            boolean publisher = REACTOR_TYPES.contains(type)
+                    && reactorChain(d.getInitializer().get());
+            if (!publisher
+                    && (!"Future".equals(type)
+                            || !vertxFuture(d.getInitializer().get()))) {
                 return false;
             }
             Node body = d.findAncestor(LambdaExpr.class)
@@ -1622,6 +1628,9 @@ public final class FlowLowering {
             }
             List<NameExpr> uses =
                     body.findAll(NameExpr.class, n -> n.getNameAsString().equals(d.getNameAsString()));
+            if (publisher) {
+                return uses.size() == 1; // a Mono or Flux runs when the chain it is used in is subscribed: there
+            }
             return uses.size() == 1
                     && uses.get(0).getParentNode().orElse(null) instanceof MethodCallExpr call
                     && call.getScope().orElse(null) == uses.get(0)

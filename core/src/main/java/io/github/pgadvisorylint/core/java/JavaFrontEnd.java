@@ -20,6 +20,7 @@ import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.AnnotationExpr;
 import com.github.javaparser.ast.expr.ArrayInitializerExpr;
 import com.github.javaparser.ast.expr.AssignExpr;
+import com.github.javaparser.ast.expr.BinaryExpr;
 import com.github.javaparser.ast.expr.BooleanLiteralExpr;
 import com.github.javaparser.ast.expr.CastExpr;
 import com.github.javaparser.ast.expr.EnclosedExpr;
@@ -847,15 +848,30 @@ public final class JavaFrontEnd {
             siteNodes.put(site, call);
         }
 
+        /**
+         * @return whether the argument is text (a literal, a {@code String} variable, a concatenation with text) or an
+         *     array: never an advisory key, so a call passing it runs another overload (one taking a name, varargs)
+         */
+        private boolean textOrArray(Expression arg) {
+            if (arg.isStringLiteralExpr() || arg.isTextBlockLiteralExpr() || arg.isArrayCreationExpr()) {
+                return true;
+            }
+            if (arg instanceof EnclosedExpr en) {
+                return textOrArray(en.getInner());
+            }
+            if (arg instanceof BinaryExpr b && b.getOperator() == BinaryExpr.Operator.PLUS) {
+                return textOrArray(b.getLeft()) || textOrArray(b.getRight());
+            }
+            return arg instanceof NameExpr n && "String".equals(JavaScopes.declaredType(n.getNameAsString(), arg));
+        }
+
         /** Whether the call passes a string where the helper takes a key: another overload of the same name and arity. */
         private boolean stringAsKey(HelperSummary summary, List<Expression> args) {
             for (HelperSummary.Op op : summary.ops()) {
                 for (HelperSummary.KeySource k : op.parts()) {
                     if (k.parameter() >= 0 && k.parameter() < args.size()) {
                         Expression arg = args.get(k.parameter());
-                        String type =
-                                arg instanceof NameExpr n ? JavaScopes.declaredType(n.getNameAsString(), arg) : null;
-                        if (arg.isStringLiteralExpr() || arg.isTextBlockLiteralExpr() || "String".equals(type)) {
+                        if (textOrArray(arg)) {
                             return true;
                         }
                     }

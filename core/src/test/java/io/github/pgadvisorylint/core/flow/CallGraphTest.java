@@ -102,6 +102,19 @@ class CallGraphTest {
     }
 
     @Test
+    void anInterfacesAbstractOverloadsAreChosenInEachImplementation() {
+        CallGraph g = graph("""
+                interface Guard { void lock(long k); void lock(String name); }
+                class PgGuard implements Guard { public void lock(long k) { } public void lock(String name) { } }
+                class NoopGuard implements Guard { public void lock(long k) { } public void lock(String name) { } }
+                """);
+
+        assertThat(g.resolve(call(List.of("Guard.lock/1"), "long")))
+                .extracting(MethodFlow::typeName, MethodFlow::paramTypes)
+                .containsExactly(tuple("NoopGuard", List.of("long")), tuple("PgGuard", List.of("long")));
+    }
+
+    @Test
     void theChosenOverloadBringsItsOverridesAndIsFoundInASupertype() {
         CallGraph g = graph("""
                 class Base { void put(long a) { } void put(String s) { } }
