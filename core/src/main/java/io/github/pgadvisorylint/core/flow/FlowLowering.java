@@ -1599,6 +1599,9 @@ public final class FlowLowering {
             if (l.getParameters().isEmpty()) {
                 return ends;
             }
+            if (value != null && lockResults.contains(value)) {
+                lockResults.add(l.getParameters().get(0).getNameAsString()); // the lock's result, read further
+            }
             return step(FlowEvent.assign(l.getParameters().get(0).getNameAsString(), value), null, ends, false);
         }
 

@@ -198,15 +198,19 @@ final class MethodRun {
                     continue; // joined into another state since it arrived; that one is pending too
                 }
                 if ((node.event().kind() == FlowEvent.Kind.EXECUTE
-                                || node.event().kind() == FlowEvent.Kind.CALL)
+                                || (node.event().kind() == FlowEvent.Kind.CALL
+                                        && !node.event().callee().isEmpty()))
                         && !node.onException().isEmpty()) {
+                    // (a call with no callee is a chain's possible error signal, not work)
                     outcomesAtWork(node, s);
                 }
                 Out o = new Out(node.next().size());
                 transfer(node, s, o);
                 if ((node.event().kind() == FlowEvent.Kind.EXECUTE
-                                || node.event().kind() == FlowEvent.Kind.CALL)
+                                || (node.event().kind() == FlowEvent.Kind.CALL
+                                        && !node.event().callee().isEmpty()))
                         && !node.onException().isEmpty()) {
+                    // (a call with no callee is a chain's possible error signal, not work)
                     o.normal.replaceAll(
                             l -> l.stream().map(t -> worked(t, node)).toList());
                 }
