@@ -32,6 +32,7 @@ import io.github.pgadvisorylint.core.model.TimeoutEvidence;
 import io.github.pgadvisorylint.core.mybatis.MyBatisMapperFrontEnd;
 import io.github.pgadvisorylint.core.rule.Rule;
 import io.github.pgadvisorylint.core.rule.RuleDescriptor;
+import io.github.pgadvisorylint.core.source.SourceFile;
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import io.github.pgadvisorylint.core.sql.SqlAnalyzer;
 import io.github.pgadvisorylint.core.sql.SqlFileFrontEnd;
@@ -237,12 +238,17 @@ final class AnalysisRun {
             }
         }
         EvidenceScopes scopes = evidenceScopes(discovered.files());
+        // read once for the paths' pool default and the sites' data sources, and only when one of them asks
+        boolean named = sites.stream()
+                .anyMatch(s -> s.execution() != null && s.execution().origin() != null);
+        List<SourceFile> configs =
+                named || !flows.isEmpty() ? ConnectionDefaults.configFiles(discovered.files()) : List.of();
         LockModel model = new LockModel(sites, lifecycles, poolingEvidence, pooling, orderEdges, loops, helperBodies)
                 .withUsage(usages, timeoutEvidence)
                 .withEvidenceScopes(scopes)
-                .withDataSources(ConnectionDefaults.dataSources(discovered.files(), sites, scopes));
+                .withDataSources(ConnectionDefaults.dataSources(configs, sites, scopes));
         long pathsDeadline = System.nanoTime() + limitNanos;
-        AutoCommitSetting autoCommitOff = flows.isEmpty() ? null : ConnectionDefaults.autoCommitOff(discovered.files());
+        AutoCommitSetting autoCommitOff = flows.isEmpty() ? null : ConnectionDefaults.autoCommitOff(configs);
         model = LockPaths.apply(
                         model,
                         flows,

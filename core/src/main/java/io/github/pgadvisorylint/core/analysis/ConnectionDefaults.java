@@ -29,14 +29,14 @@ final class ConnectionDefaults {
     private ConnectionDefaults() {}
 
     /**
-     * @param files the scan's files
+     * @param configs the configuration files ({@link #configFiles})
      * @return the first setting (by path and line) that turns the main pool's auto-commit off, when no setting
      *     turns it on; else null (unset, on, or said both ways)
      */
-    static AutoCommitSetting autoCommitOff(List<DiscoveredFile> files) {
+    static AutoCommitSetting autoCommitOff(List<SourceFile> configs) {
         AutoCommitScanner scanner = new AutoCommitScanner();
         List<AutoCommitSetting> settings = new ArrayList<>();
-        for (SourceFile text : configFiles(files, false)) {
+        for (SourceFile text : configs) {
             settings.addAll(scanner.scan(text));
         }
         if (settings.isEmpty() || settings.stream().anyMatch(AutoCommitSetting::autoCommit)) {
@@ -52,13 +52,13 @@ final class ConnectionDefaults {
      * goes straight to PostgreSQL), or
      * the URL the code writes, or the placeholder's default when no file sets the key.
      *
-     * @param files the scan's files
-     * @param sites  the lock sites
-     * @param scopes the module each configuration file speaks for
+     * @param configs the configuration files ({@link #configFiles})
+     * @param sites   the lock sites
+     * @param scopes  the module each configuration file speaks for
      * @return by site id, the data source URL; sites whose origin is unknown, or not a PostgreSQL URL, are absent
      */
     static Map<String, DataSourceUrl> dataSources(
-            List<DiscoveredFile> files, List<LockSite> sites, EvidenceScopes scopes) {
+            List<SourceFile> configs, List<LockSite> sites, EvidenceScopes scopes) {
         List<LockSite> named = sites.stream()
                 .filter(s -> s.execution() != null && s.execution().origin() != null)
                 .toList();
@@ -67,7 +67,7 @@ final class ConnectionDefaults {
         }
         DataSourceUrlScanner scanner = new DataSourceUrlScanner();
         List<DataSourceUrl> configured = new ArrayList<>();
-        for (SourceFile text : configFiles(files, true)) {
+        for (SourceFile text : configs) {
             configured.addAll(scanner.scan(text));
         }
         Map<String, DataSourceUrl> out = new TreeMap<>();
@@ -104,15 +104,17 @@ final class ConnectionDefaults {
     }
 
     /**
-     * @param withDotenv also read dotenv files ({@code .env}, {@code *.env}, {@code .env.*})
-     * @return the configuration files outside test resources: {@code .properties} and YAML, read as text
+     * @param files the scan's files
+     * @return the configuration files outside test resources, read as text once for both readers here:
+     *     {@code .properties}, YAML and dotenv ({@code .env}, {@code *.env}, {@code .env.*}; the auto-commit
+     *     reader skips those)
      */
-    private static List<SourceFile> configFiles(List<DiscoveredFile> files, boolean withDotenv) {
+    static List<SourceFile> configFiles(List<DiscoveredFile> files) {
         List<SourceFile> out = new ArrayList<>();
         for (DiscoveredFile f : files) {
             String path = "/" + f.relativePath().toLowerCase(Locale.ROOT);
             String name = path.substring(path.lastIndexOf('/') + 1);
-            boolean dotenv = withDotenv && (name.equals(".env") || name.endsWith(".env") || name.startsWith(".env."));
+            boolean dotenv = name.equals(".env") || name.endsWith(".env") || name.startsWith(".env.");
             if (f.kind() != FileKind.CONFIG
                     || path.substring(path.lastIndexOf("/src/") + 1).startsWith("src/test/")
                     || !(path.endsWith(".properties") || path.endsWith(".yml") || path.endsWith(".yaml") || dotenv)) {

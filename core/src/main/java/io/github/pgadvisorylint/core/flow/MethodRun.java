@@ -1045,7 +1045,7 @@ final class MethodRun {
                 for (Hold k : s.held().keySet()) {
                     if (same.test(k.connection())) {
                         beforeCommit(s, k, node, site, site.viaHelper() ? node.region() : site.region());
-                        m.held.remove(k);
+                        m.held.remove(k); // every hold of the session, however many times taken
                         releasedAt
                                 .computeIfAbsent(k.acquisition(), x -> new TreeSet<>())
                                 .add(node.id());
@@ -1134,10 +1134,7 @@ final class MethodRun {
         if (!matching.isEmpty()) {
             for (Hold k : matching) {
                 beforeCommit(s, k, node, release, release.viaHelper() ? node.region() : release.region());
-                m.release(k);
-                releasedAt
-                        .computeIfAbsent(k.acquisition(), x -> new TreeSet<>())
-                        .add(node.id());
+                released(m, k, node);
             }
             return List.of(m.done());
         }
@@ -1180,6 +1177,12 @@ final class MethodRun {
             m.outer.add(new Release(rel, release.id()));
         }
         return List.of(m.done());
+    }
+
+    /** Releases one hold of {@code k} at {@code node} and records where its acquisition was released. */
+    private void released(PathState.Mutable m, Hold k, FlowNode node) {
+        m.release(k);
+        releasedAt.computeIfAbsent(k.acquisition(), x -> new TreeSet<>()).add(node.id());
     }
 
     /**
@@ -1607,10 +1610,7 @@ final class MethodRun {
                             continue;
                         }
                         beforeCommit(s, k, node, callRelease(e, rel), node.region());
-                        m.release(k);
-                        releasedAt
-                                .computeIfAbsent(k.acquisition(), x -> new TreeSet<>())
-                                .add(node.id());
+                        released(m, k, node);
                     }
                 }
                 if (!matched && !summary.guarded() && rel.function().operation() == LockOperation.RELEASE) {

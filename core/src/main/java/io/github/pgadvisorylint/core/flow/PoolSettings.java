@@ -31,12 +31,8 @@ import java.util.function.Function;
  */
 final class PoolSettings {
 
-    /** Types whose instances configure or are a pool, and the setter of their auto-commit default. */
-    private static final Map<String, String> SETTERS = Map.of(
-            "HikariConfig", "setAutoCommit",
-            "HikariDataSource", "setAutoCommit",
-            "BasicDataSource", "setDefaultAutoCommit",
-            "PoolProperties", "setDefaultAutoCommit");
+    /** The setters of a pool's auto-commit default: HikariCP's, and DBCP2's and Tomcat JDBC's. */
+    private static final Set<String> SETTERS = Set.of("setAutoCommit", "setDefaultAutoCommit");
 
     private static final Set<String> POOLS = Set.of("HikariDataSource", "BasicDataSource");
 
@@ -51,7 +47,7 @@ final class PoolSettings {
     static Map<String, AutoCommitSetting> of(CompilationUnit unit, Function<Node, SourceRegion> regions) {
         Map<String, AutoCommitSetting> byName = new HashMap<>();
         for (MethodCallExpr m : unit.findAll(MethodCallExpr.class)) {
-            if (!SETTERS.containsValue(m.getNameAsString())
+            if (!SETTERS.contains(m.getNameAsString())
                     || m.getArguments().size() != 1
                     || !(m.getArgument(0) instanceof BooleanLiteralExpr b)) {
                 continue;
