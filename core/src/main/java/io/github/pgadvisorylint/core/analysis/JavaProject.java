@@ -12,6 +12,7 @@ import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
 import io.github.pgadvisorylint.core.discovery.FileKind;
 import io.github.pgadvisorylint.core.facts.FileFacts;
 import io.github.pgadvisorylint.core.facts.HelperSummary;
+import io.github.pgadvisorylint.core.flow.AspectAdvice;
 import io.github.pgadvisorylint.core.java.ConstantIndex;
 import io.github.pgadvisorylint.core.java.HelperRegistry;
 import io.github.pgadvisorylint.core.java.JavaFrontEnd;
@@ -36,6 +37,8 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The Java part of one analysis: the project's outline, its lock helpers, and the facts of every
@@ -282,6 +285,20 @@ final class JavaProject {
             join(callers(names, types), facts);
         }
         join(superclasses(candidates.keySet()), facts);
+        Set<String> aspectAnnotations = new TreeSet<>();
+        members.values().forEach(m -> aspectAnnotations.addAll(AspectAdvice.pointcutAnnotations(m.text())));
+        if (!aspectAnnotations.isEmpty()) {
+            // the methods an aspect's annotation selects run inside its advice, and so do their callers' calls
+            Map<Integer, SourceFile> advised = advisedByAspects(aspectAnnotations);
+            join(advised, facts);
+            Set<String> methods = new TreeSet<>();
+            Set<String> types = new TreeSet<>();
+            advised.forEach((slot, file) -> {
+                methods.addAll(AspectAdvice.annotatedMethodNames(file.text(), aspectAnnotations));
+                types.add(typeName(files.get(slot)));
+            });
+            join(callers(methods, types), facts);
+        }
         join(transactionWrappers(texts), facts);
         phaseDone.accept("outlines");
         List<HelperSummary> mapperHelpers = analyzeMappers(mappers, facts);
@@ -747,6 +764,30 @@ final class JavaProject {
         }
         Set<String> transactional = API.names(Role.RUNS_IN_TRANSACTION);
         return read(unreadOfTypes(names), text -> SourceReader.callsAny(text, transactional));
+    }
+
+    /**
+     * The files that use an annotation an {@code @Around} advice of a member selects ({@code @DistributedLock} over
+     * the aspect that takes the lock, core.flow.AspectAdvice): the annotated methods run inside the advice, and their
+     * self-calls skip it. Their text need not name an advisory function. Every file not taking part yet is read
+     * when, and only when, a member's text declares such advice (a text-level test: a file read too many costs a
+     * read, the analysis decides).
+     *
+     * @param annotations the simple names of the annotations the members' pointcuts select
+     * @return the texts of the files that write {@code @Name} of one of those annotations, by slot
+     */
+    private Map<Integer, SourceFile> advisedByAspects(Set<String> annotations) {
+        Pattern used = Pattern.compile("@(?:[\\w.]+\\.)?(?:"
+                + annotations.stream().map(Pattern::quote).collect(Collectors.joining("|"))
+                + ")\\b");
+        List<Integer> unread = new ArrayList<>();
+        for (int i = 0; i < files.size(); i++) {
+            DiscoveredFile f = files.get(i);
+            if (ruledOut.contains(i) && !members.containsKey(i) && !tasks.isSkipped(f.relativePath())) {
+                unread.add(i);
+            }
+        }
+        return read(unread, text -> used.matcher(text).find());
     }
 
     /** @return the slots, sorted, of the Java files named for one of the types that are not taking part yet */

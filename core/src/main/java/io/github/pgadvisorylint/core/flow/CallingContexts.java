@@ -22,6 +22,8 @@ import java.util.TreeSet;
  * that a method called from two contexts gets two summaries and two verdicts:
  *
  * <ol>
+ *   <li><b>Advice.</b> {@code @Around} advice an annotation selects runs around the annotated method where a call
+ *       goes through the proxy, and not where it is a call on {@code this} ({@link AspectAdvice}).
  *   <li><b>Callbacks.</b> A call that passes a lambda or method reference ({@code runLocked(k, () -> work())})
  *       to a method that runs its parameter ({@code work.run()}) calls a copy of that method in which the
  *       parameter's call runs the lambda's graph: the lambda's statements, locks and commits happen in the
@@ -91,8 +93,14 @@ final class CallingContexts {
      * @param alwaysInTransaction keys of the methods every run of which is in a transaction: their own, or,
      *                            for a method with callers, that of each caller (a greatest fixpoint over the
      *                            calls the project makes; a method no scanned code calls is an entry point)
+     * @param bypasses           calls on {@code this} of methods an {@code @Around} advice takes a lock around, which
+     *                           skip the advice ({@link AspectAdvice})
      */
-    record Expanded(List<MethodFlow> flows, Map<String, Caller> transactionCallers, Set<String> alwaysInTransaction) {}
+    record Expanded(
+            List<MethodFlow> flows,
+            Map<String, Caller> transactionCallers,
+            Set<String> alwaysInTransaction,
+            List<AspectAdvice.Bypass> bypasses) {}
 
     private CallingContexts() {}
 
@@ -101,8 +109,19 @@ final class CallingContexts {
      * @return the graphs with their calling contexts made explicit; the input when nothing applies
      */
     static Expanded expand(List<MethodFlow> flows) {
-        List<MethodFlow> bound = bindCallbacks(flows);
-        return inCallersTransaction(bound);
+        AspectAdvice.Woven woven = AspectAdvice.weave(flows);
+        List<MethodFlow> bound = bindCallbacks(woven.flows());
+        Expanded expanded = inCallersTransaction(bound);
+        if (woven.callers().isEmpty() && woven.bypasses().isEmpty()) {
+            return expanded;
+        }
+        Map<String, Caller> callers = new TreeMap<>(woven.callers());
+        callers.putAll(expanded.transactionCallers());
+        return new Expanded(
+                expanded.flows(),
+                Collections.unmodifiableMap(callers),
+                expanded.alwaysInTransaction(),
+                woven.bypasses());
     }
 
     /** Step 1: calls that pass a lambda to a method that runs it call a copy bound to that lambda. */
@@ -300,7 +319,8 @@ final class CallingContexts {
         }
         originals.putAll(edits);
         List<MethodFlow> out = rebuild(flows, originals, copies);
-        return new Expanded(out, Collections.unmodifiableMap(callers), alwaysInTransaction(out, copyOf.values()));
+        return new Expanded(
+                out, Collections.unmodifiableMap(callers), alwaysInTransaction(out, copyOf.values()), List.of());
     }
 
     /**

@@ -139,6 +139,20 @@ public record FlowEvent(
         return new FlowEvent(kind, target, path, sites, names, args, argTypes, pool, negated);
     }
 
+    /**
+     * @param key   the key of the graph the call runs instead
+     * @param arity that graph's parameter count
+     * @return this call running {@code key} first (its other names kept behind), with {@code arity} arguments the
+     *     analysis does not follow and no argument types
+     */
+    public FlowEvent redirected(String key, int arity) {
+        List<String> names = new ArrayList<>(callee.size() + 1);
+        names.add(key);
+        names.addAll(callee);
+        return new FlowEvent(
+                kind, target, path, sites, names, Collections.nCopies(arity, null), List.of(), pool, negated);
+    }
+
     /** @return this event with other argument paths, everything else kept */
     public FlowEvent withArgs(List<String> paths) {
         return new FlowEvent(kind, target, path, sites, callee, paths, argTypes, pool, negated);

@@ -320,6 +320,9 @@ public final class FlowLowering {
             }
             c.getAnnotations().forEach(a -> mods.add("@" + a.getName().getIdentifier()));
             mods.addAll(facts.apply(c)); // the transaction Spring runs it in ("transactional", "readOnly")
+            if (c instanceof MethodDeclaration md) {
+                mods.addAll(AspectAdvice.modifiers(md)); // @Around advice an annotation selects
+            }
             int before = lowering.out.size();
             lowering.rootName = name;
             lowering.lambdaCount = 0;

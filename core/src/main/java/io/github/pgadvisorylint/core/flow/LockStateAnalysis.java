@@ -50,6 +50,8 @@ public final class LockStateAnalysis {
     final CallGraph graph;
     /** The callers whose transaction a copy of a method runs in, by the copy's key (CallingContexts). */
     final Map<String, CallingContexts.Caller> transactionCallers;
+    /** Calls on {@code this} that skip an advice's lock ({@link AspectAdvice}). */
+    private final List<AspectAdvice.Bypass> bypasses;
     /** How many graphs CallingContexts added. */
     private final int copies;
     /** Keys of the methods every run of which is in a transaction (CallingContexts). */
@@ -169,6 +171,7 @@ public final class LockStateAnalysis {
         this.flows = expanded.flows();
         this.transactionCallers = expanded.transactionCallers();
         this.alwaysInTransaction = expanded.alwaysInTransaction();
+        this.bypasses = expanded.bypasses();
         this.copies = this.flows.size() - flows.size();
         this.sites = sites;
         this.graph = new CallGraph(this.flows);
@@ -257,6 +260,7 @@ public final class LockStateAnalysis {
                 xactOutside.addAll(r.xactOutside);
             }
         }
+        bypassed(out);
         List<PathFinding> findings = new ArrayList<>(out.values());
         findings.sort(Comparator.comparing(PathFinding::at)
                 .thenComparing(p -> p.kind().name()));
@@ -275,6 +279,67 @@ public final class LockStateAnalysis {
         Set<String> inTransaction = new TreeSet<>(inCallersTransaction());
         inTransaction.addAll(xactInTransaction);
         return new Result(findings, covered, handedOver, gaveUp, Collections.unmodifiableSet(inTransaction), bounds);
+    }
+
+    /**
+     * Adds a {@link PathFinding.Kind#ADVICE_BYPASSED} finding for each call on {@code this} of an advised method
+     * whose advice reaches an acquisition (its own, or a callee's up to {@value #ADVICE_DEPTH} calls deep).
+     */
+    private void bypassed(Map<String, PathFinding> out) {
+        for (AspectAdvice.Bypass b : bypasses) {
+            LockSite acquisition = firstAcquisition(b.advice(), 0, Collections.newSetFromMap(new IdentityHashMap<>()));
+            if (acquisition == null || b.call().region() == null) {
+                continue;
+            }
+            String method = b.advised().name() + "()";
+            String advice = CallingContexts.display(b.advice());
+            List<PathFinding.Step> steps = List.of(
+                    new PathFinding.Step(
+                            b.call().region(), "calls " + method + " on this: not through the Spring proxy"),
+                    new PathFinding.Step(b.advised().region(), b.annotation() + " selects this method for " + advice),
+                    new PathFinding.Step(acquisition.region(), "the lock the advice takes, skipped"));
+            out.putIfAbsent(
+                    PathFinding.Kind.ADVICE_BYPASSED + "|" + b.call().region(),
+                    new PathFinding(
+                            PathFinding.Kind.ADVICE_BYPASSED,
+                            acquisition,
+                            null,
+                            b.call().region(),
+                            "the call of " + method + " on this in " + CallingContexts.display(b.caller())
+                                    + " does not go through the Spring proxy, so " + advice + ", which "
+                                    + b.annotation() + " selects to take the advisory lock around "
+                                    + CallingContexts.display(b.advised()) + ", does not run",
+                            steps));
+        }
+    }
+
+    /** Calls deep an advice's acquisition is looked for. */
+    private static final int ADVICE_DEPTH = 4;
+
+    /** @return the first acquisition site {@code f} executes, itself or through the methods it calls; or null */
+    private LockSite firstAcquisition(MethodFlow f, int depth, Set<MethodFlow> seen) {
+        if (depth > ADVICE_DEPTH || !seen.add(f)) {
+            return null;
+        }
+        for (FlowNode n : f.nodes()) {
+            for (String id : n.event().sites()) {
+                LockSite site = sites.get(id);
+                if (site != null && site.function().operation().isAcquisition()) {
+                    return site;
+                }
+            }
+        }
+        for (FlowNode n : f.nodes()) {
+            if (n.event().kind() == FlowEvent.Kind.CALL) {
+                for (MethodFlow target : graph.resolve(n.event())) {
+                    LockSite found = firstAcquisition(target, depth + 1, seen);
+                    if (found != null) {
+                        return found;
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     /** @return ids of the lock sites that only methods always run in a transaction execute */

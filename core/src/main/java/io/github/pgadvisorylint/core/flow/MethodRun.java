@@ -562,6 +562,9 @@ final class MethodRun {
                 out.add(FRAMEWORK_TRANSACTION); // the object's template or session joins that transaction
             }
         }
+        if (AspectAdvice.proceedsToWork(e, flow, analysis.graph) && inFrameworkTransaction()) {
+            out.add(FRAMEWORK_TRANSACTION); // the advised method's statements, in the transaction around the advice
+        }
         return out;
     }
 

@@ -115,7 +115,13 @@ public record PathFinding(
          * A transaction-level lock taken, here or in a callee given the connection, on a connection this method
          * opened and left in autocommit: the lock ends with its own statement, before any work (F2).
          */
-        XACT_IN_AUTOCOMMIT
+        XACT_IN_AUTOCOMMIT,
+        /**
+         * A call on {@code this} of a method whose advisory lock an {@code @Around} advice takes (selected by an
+         * annotation on the method): the call does not go through the Spring proxy, so the advice does not run
+         * and the method runs without the lock. Reported at the call; the acquisition is the advice's.
+         */
+        ADVICE_BYPASSED
     }
 
     /**
