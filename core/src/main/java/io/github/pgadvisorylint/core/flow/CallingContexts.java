@@ -398,14 +398,40 @@ final class CallingContexts {
             return null;
         }
         for (String a : e.args()) {
-            if (function(a) && !a.endsWith("/?")) {
-                List<MethodFlow> found = graph.flows(a.substring(FlowLowering.FUNCTION.length()));
-                if (found.size() == 1) {
-                    return found.get(0);
-                }
+            MethodFlow found = function(a) ? functionGraph(a, graph) : null;
+            if (found != null) {
+                return found;
             }
         }
         return null;
+    }
+
+    /** Parameters a method reference's method is looked up with, when the call does not say. */
+    private static final int MAX_REFERENCE_ARITY = 4;
+
+    /**
+     * @param fn    a function value: a lambda ({@code $fn:Type.m$lambda0/1}) or a method reference whose arity the
+     *              functional interface decides ({@code $fn:Type.name/?})
+     * @return the one graph it runs: the lambda's, or the only method of that type and name with at most {@value
+     *     #MAX_REFERENCE_ARITY} parameters; null when none or several
+     */
+    private static MethodFlow functionGraph(String fn, CallGraph graph) {
+        String key = fn.substring(FlowLowering.FUNCTION.length());
+        if (!key.endsWith("/?")) {
+            List<MethodFlow> found = graph.flows(key);
+            return found.size() == 1 ? found.get(0) : null;
+        }
+        String prefix = key.substring(0, key.length() - 1);
+        MethodFlow only = null;
+        for (int arity = 0; arity <= MAX_REFERENCE_ARITY; arity++) {
+            for (MethodFlow f : graph.flows(prefix + arity)) {
+                if (only != null) {
+                    return null;
+                }
+                only = f;
+            }
+        }
+        return only;
     }
 
     /**

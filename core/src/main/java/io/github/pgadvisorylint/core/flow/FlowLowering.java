@@ -54,6 +54,7 @@ import com.github.javaparser.ast.stmt.ThrowStmt;
 import com.github.javaparser.ast.stmt.TryStmt;
 import com.github.javaparser.ast.stmt.WhileStmt;
 import com.github.javaparser.ast.type.Type;
+import com.github.javaparser.ast.type.UnknownType;
 import io.github.pgadvisorylint.core.api.ApiCatalog;
 import io.github.pgadvisorylint.core.api.ApiFamily;
 import io.github.pgadvisorylint.core.api.ConnectionSource;
@@ -209,6 +210,9 @@ public final class FlowLowering {
     private static final Set<String> FUTURE_INLINED = Set.of("compose", "flatMap");
 
     private static final Set<String> FUTURE_FINALLY = Set.of("eventually", "onComplete", "andThen");
+
+    /** The parameter of the lambda a method reference in a chain stands for ({@code this::m} as {@code $ref -> this.m($ref)}). */
+    private static final String REFERENCE_PARAMETER = "$ref";
 
     private static final Set<String> FUTURE_RECOVERY = Set.of("recover", "otherwise", "onFailure");
 
@@ -1351,12 +1355,13 @@ public final class FlowLowering {
             }
             if ((future ? FUTURE_INLINED : INLINED_OPERATORS).contains(name)
                     && m.getArguments().size() == 1) {
-                Expression body = inlineBody(m.getArgument(0), 1);
+                Expression function = asLambda(m.getArgument(0));
+                Expression body = inlineBody(function, 1);
                 if (body == null) {
                     return null;
                 }
                 Value up = value(scope, ends);
-                List<End> cur = bindParameter((LambdaExpr) m.getArgument(0), up.path, up.ends);
+                List<End> cur = bindParameter((LambdaExpr) function, up.path, up.ends);
                 Value v = value(body, cur);
                 return new Value(mayFail(m, v.ends), v.path); // an error signal downstream of the body
             }
@@ -1575,6 +1580,33 @@ public final class FlowLowering {
             List<End> start = bindParameter(l, null, List.of(new End(test, 0)));
             link(value(body, start).ends, head);
             return new Value(List.of(new End(test, 1)), null);
+        }
+
+        /**
+         * @param e an operator's argument
+         * @return a method reference on a receiver ({@code this::recompute}, {@code repo::save}) as the lambda it
+         *     stands for, {@code $ref -> this.recompute($ref)}, placed at the reference (so its call is reported
+         *     there); any other argument as it is
+         */
+        private Expression asLambda(Expression e) {
+            if (!(e instanceof MethodReferenceExpr r)
+                    || r.getIdentifier().equals("new")
+                    || r.getScope().isTypeExpr()
+                    || r.getTypeArguments().isPresent()) {
+                return e;
+            }
+            MethodCallExpr call = new MethodCallExpr(
+                    r.getScope().clone(), r.getIdentifier(), new NodeList<>(new NameExpr(REFERENCE_PARAMETER)));
+            LambdaExpr lambda = new LambdaExpr(
+                    new NodeList<>(new Parameter(new UnknownType(), REFERENCE_PARAMETER)),
+                    new ExpressionStmt(call),
+                    false);
+            r.getRange().ifPresent(range -> {
+                call.setRange(range);
+                call.getName().setRange(range);
+                lambda.setRange(range);
+            });
+            return lambda;
         }
 
         private Expression inlineBody(Expression e, int arity) {
