@@ -246,7 +246,7 @@ final class AnalysisRun {
         LockModel model = new LockModel(sites, lifecycles, poolingEvidence, pooling, orderEdges, loops, helperBodies)
                 .withUsage(usages, timeoutEvidence)
                 .withEvidenceScopes(scopes)
-                .withDataSources(ConnectionDefaults.dataSources(configs, sites, scopes));
+                .withDataSources(ConnectionDefaults.dataSources(configs, sites, scopes, discovered.files()));
         long pathsDeadline = System.nanoTime() + limitNanos;
         AutoCommitSetting autoCommitOff = flows.isEmpty() ? null : ConnectionDefaults.autoCommitOff(configs);
         model = LockPaths.apply(

@@ -4,6 +4,7 @@ import io.github.pgadvisorylint.core.config.AutoCommitScanner;
 import io.github.pgadvisorylint.core.config.DataSourceUrlScanner;
 import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
 import io.github.pgadvisorylint.core.discovery.FileKind;
+import io.github.pgadvisorylint.core.java.DataSourceBeans;
 import io.github.pgadvisorylint.core.model.AutoCommitSetting;
 import io.github.pgadvisorylint.core.model.ConnectionOrigin;
 import io.github.pgadvisorylint.core.model.DataSourceUrl;
@@ -16,7 +17,9 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * The connection defaults a project's configuration sets for its main pool, read from the configuration
@@ -50,15 +53,18 @@ final class ConnectionDefaults {
      * from ({@link ExecutionContext#origin()}): the configured value of that key (in the files that speak for the
      * site's module; when several set it, a pooler URL among them wins, so a site is cleared only when every value
      * goes straight to PostgreSQL), or
-     * the URL the code writes, or the placeholder's default when no file sets the key.
+     * the URL the code writes, or the placeholder's default when no file sets the key; for a site whose source is an
+     * injected bean ({@link ConnectionOrigin#bean()}), the same for the URL its {@code @Bean} method says
+     * ({@link DataSourceBeans}).
      *
      * @param configs the configuration files ({@link #configFiles})
      * @param sites   the lock sites
      * @param scopes  the module each configuration file speaks for
+     * @param files   the scan's files, where the Java configuration classes defining injected beans are read
      * @return by site id, the data source URL; sites whose origin is unknown, or not a PostgreSQL URL, are absent
      */
     static Map<String, DataSourceUrl> dataSources(
-            List<SourceFile> configs, List<LockSite> sites, EvidenceScopes scopes) {
+            List<SourceFile> configs, List<LockSite> sites, EvidenceScopes scopes, List<DiscoveredFile> files) {
         List<LockSite> named = sites.stream()
                 .filter(s -> s.execution() != null && s.execution().origin() != null)
                 .toList();
@@ -70,16 +76,51 @@ final class ConnectionDefaults {
         for (SourceFile text : configs) {
             configured.addAll(scanner.scan(text));
         }
+        Set<String> beans = new TreeSet<>();
+        named.forEach(s -> {
+            if (s.execution().origin().bean() != null) {
+                beans.add(s.execution().origin().bean());
+            }
+        });
+        Map<String, List<ConnectionOrigin>> definitions =
+                beans.isEmpty() ? Map.of() : DataSourceBeans.origins(beanFiles(files, beans), beans);
         Map<String, DataSourceUrl> out = new TreeMap<>();
         for (LockSite site : named) {
-            ConnectionOrigin o = site.execution().origin();
-            DataSourceUrl u = o.key() == null ? null : configured(configured, o.key(), site, scopes);
-            if (u == null && o.url() != null && DataSourceUrlScanner.isPostgresUrl(o.url())) {
-                u = new DataSourceUrl(
-                        o.key(), o.url().strip(), o.region(), DataSourceUrlScanner.pointsAtPooler(o.url()));
+            ConnectionOrigin origin = site.execution().origin();
+            List<ConnectionOrigin> candidates =
+                    origin.bean() == null ? List.of(origin) : definitions.getOrDefault(origin.bean(), List.of());
+            for (ConnectionOrigin o : candidates) {
+                DataSourceUrl u = o.key() == null ? null : configured(configured, o.key(), site, scopes);
+                if (u == null && o.url() != null && DataSourceUrlScanner.isPostgresUrl(o.url())) {
+                    u = new DataSourceUrl(
+                            o.key(), o.url().strip(), o.region(), DataSourceUrlScanner.pointsAtPooler(o.url()));
+                }
+                if (u != null) {
+                    out.put(site.id(), u);
+                    break;
+                }
             }
-            if (u != null) {
-                out.put(site.id(), u);
+        }
+        return out;
+    }
+
+    /**
+     * @param files the scan's files
+     * @param beans bean names
+     * @return the Java files outside test sources whose text holds {@code @Bean} and one of the names (the
+     *     configuration classes that may define them), read as text
+     */
+    private static List<SourceFile> beanFiles(List<DiscoveredFile> files, Set<String> beans) {
+        List<SourceFile> out = new ArrayList<>();
+        for (DiscoveredFile f : files) {
+            String path = "/" + f.relativePath();
+            if (f.kind() != FileKind.JAVA
+                    || path.substring(path.lastIndexOf("/src/") + 1).startsWith("src/test/")) {
+                continue;
+            }
+            SourceFile text = MigrationScan.read(f);
+            if (text != null && text.text().contains("@Bean") && beans.stream().anyMatch(text.text()::contains)) {
+                out.add(text);
             }
         }
         return out;

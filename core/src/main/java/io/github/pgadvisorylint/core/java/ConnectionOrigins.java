@@ -68,6 +68,105 @@ final class ConnectionOrigins {
         return url(open.getArgument(0), open, region, 0); // names resolve where the connection is opened
     }
 
+    /** Annotations that name the bean injected into a field or parameter. */
+    private static final Set<String> QUALIFIERS = Set.of("Qualifier", "Named", "Resource");
+
+    /**
+     * @param exec       the call that runs the lock's SQL
+     * @param connection the name of the connection variable it runs on, or null when it runs on a template or
+     *                   another object ({@code jdbc.execute(..)})
+     * @param region     where a node is in the file
+     * @return the bean the connection's source is injected as, when a qualifier names it: the {@code DataSource}
+     *     a local connection is taken from ({@code ds.getConnection()}, {@code DataSourceUtils.getConnection(ds)}), or
+     *     the template or object the statement runs on, a field or parameter annotated {@code @Qualifier("name")},
+     *     {@code @Named("name")} or {@code @Resource(name = "name")} (itself, or the constructor parameter the field
+     *     is set from); else null
+     */
+    static ConnectionOrigin bean(MethodCallExpr exec, String connection, Function<Node, SourceRegion> region) {
+        Expression source = null;
+        if (connection != null) {
+            Expression init = JavaScopes.local(connection, exec)
+                    .flatMap(VariableDeclarator::getInitializer)
+                    .orElse(null);
+            if (init instanceof MethodCallExpr m && m.getNameAsString().equals("getConnection")) {
+                source = m.getArguments().size() == 1
+                        ? m.getArgument(0)
+                        : m.getScope().orElse(null);
+            }
+        } else {
+            source = exec.getScope().orElse(null);
+        }
+        String name = source instanceof NameExpr n
+                ? n.getNameAsString()
+                : source instanceof FieldAccessExpr f && f.getScope() instanceof ThisExpr ? f.getNameAsString() : null;
+        if (name == null
+                || (source instanceof NameExpr && JavaScopes.local(name, exec).isPresent())) {
+            return null;
+        }
+        List<Parameter> params = exec.findAncestor(CallableDeclaration.class)
+                .map(c -> List.<Parameter>copyOf(c.getParameters()))
+                .orElse(List.of());
+        for (Parameter p : params) {
+            if (p.getNameAsString().equals(name)) {
+                return qualified(p.getAnnotations(), region);
+            }
+        }
+        Optional<ClassOrInterfaceDeclaration> type = exec.findAncestor(ClassOrInterfaceDeclaration.class);
+        if (type.isEmpty()) {
+            return null;
+        }
+        for (FieldDeclaration f : type.get().getFields()) {
+            if (f.getVariables().stream().noneMatch(v -> v.getNameAsString().equals(name))) {
+                continue;
+            }
+            ConnectionOrigin own = qualified(f.getAnnotations(), region);
+            if (own != null) {
+                return own;
+            }
+            // set in a constructor from a qualified parameter: this.ds = ds
+            for (AssignExpr a : type.get().findAll(AssignExpr.class)) {
+                if (names(a.getTarget(), name) && a.getValue() instanceof NameExpr v) {
+                    CallableDeclaration<?> setter =
+                            a.findAncestor(CallableDeclaration.class).orElse(null);
+                    Parameter p = setter == null
+                            ? null
+                            : setter.getParameterByName(v.getNameAsString()).orElse(null);
+                    ConnectionOrigin fromParameter = p == null ? null : qualified(p.getAnnotations(), region);
+                    if (fromParameter != null) {
+                        return fromParameter;
+                    }
+                }
+            }
+        }
+        return null;
+    }
+
+    /** @return the bean a qualifier among the annotations names, as an origin at the annotation; or null */
+    private static ConnectionOrigin qualified(
+            Iterable<AnnotationExpr> annotations, Function<Node, SourceRegion> region) {
+        for (AnnotationExpr a : annotations) {
+            String simple = a.getName().getIdentifier();
+            if (!QUALIFIERS.contains(simple)) {
+                continue;
+            }
+            Expression value = a instanceof SingleMemberAnnotationExpr s
+                    ? s.getMemberValue()
+                    : a instanceof NormalAnnotationExpr n
+                            ? n.getPairs().stream()
+                                    .filter(p ->
+                                            p.getNameAsString().equals(simple.equals("Resource") ? "name" : "value"))
+                                    .map(MemberValuePair::getValue)
+                                    .findFirst()
+                                    .orElse(null)
+                            : null;
+            if (value instanceof StringLiteralExpr s && !s.asString().isBlank()) {
+                return new ConnectionOrigin(
+                        null, null, region.apply(a), s.asString().strip());
+            }
+        }
+        return null;
+    }
+
     private static boolean isDriverManager(Expression e) {
         return e instanceof MethodCallExpr m
                 && m.getNameAsString().equals("getConnection")
@@ -106,7 +205,7 @@ final class ConnectionOrigins {
                         && f.getNameAsString().equals(name));
     }
 
-    private static ConnectionOrigin url(Expression e, Node use, Function<Node, SourceRegion> region, int depth) {
+    static ConnectionOrigin url(Expression e, Node use, Function<Node, SourceRegion> region, int depth) {
         if (depth > MAX_DEPTH) {
             return null;
         }

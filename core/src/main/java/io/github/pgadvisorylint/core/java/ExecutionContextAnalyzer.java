@@ -16,6 +16,7 @@ import io.github.pgadvisorylint.core.api.ApiCatalog;
 import io.github.pgadvisorylint.core.api.ApiFamily;
 import io.github.pgadvisorylint.core.api.ConnectionSource;
 import io.github.pgadvisorylint.core.api.Role;
+import io.github.pgadvisorylint.core.model.ConnectionOrigin;
 import io.github.pgadvisorylint.core.model.ConnectionScope;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.ExecutionContext;
@@ -106,13 +107,20 @@ final class ExecutionContextAnalyzer {
         }
         Conn conn = connection(exec, api);
         return new ExecutionContext(
-                tx.state(),
-                tx.evidence(),
-                tx.region(),
-                conn.scope,
-                conn.evidence,
-                tx.boundary(),
-                ConnectionOrigins.of(exec, connectionVariable(exec, api), this::region));
+                tx.state(), tx.evidence(), tx.region(), conn.scope, conn.evidence, tx.boundary(), origin(exec, api));
+    }
+
+    /** @return where the lock's connection goes, as {@link ConnectionOrigins} reads it; or null */
+    private ConnectionOrigin origin(MethodCallExpr exec, ExecutionApi api) {
+        String connection = connectionVariable(exec, api);
+        ConnectionOrigin opened = ConnectionOrigins.of(exec, connection, this::region);
+        if (opened != null) {
+            return opened;
+        }
+        boolean jdbc = api == ExecutionApi.JDBC_STATEMENT
+                || api == ExecutionApi.JDBC_PREPARED_STATEMENT
+                || api == ExecutionApi.JDBC_CALLABLE_STATEMENT;
+        return jdbc && connection == null ? null : ConnectionOrigins.bean(exec, connection, this::region);
     }
 
     /**
