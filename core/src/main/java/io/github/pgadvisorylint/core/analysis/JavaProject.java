@@ -189,6 +189,8 @@ final class JavaProject {
      * known, so it is extracted for real when no later round will extract it again.
      */
     private final Set<Integer> placeholders = new TreeSet<>();
+    /** The annotations whose users {@link #joinAdvised} has joined. */
+    private final Set<String> aspectsJoined = new TreeSet<>();
 
     private int outlineCount;
     private int parseCount;
@@ -285,20 +287,7 @@ final class JavaProject {
             join(callers(names, types), facts);
         }
         join(superclasses(candidates.keySet()), facts);
-        Set<String> aspectAnnotations = new TreeSet<>();
-        members.values().forEach(m -> aspectAnnotations.addAll(AspectAdvice.pointcutAnnotations(m.text())));
-        if (!aspectAnnotations.isEmpty()) {
-            // the methods an aspect's annotation selects run inside its advice, and so do their callers' calls
-            Map<Integer, SourceFile> advised = advisedByAspects(aspectAnnotations);
-            join(advised, facts);
-            Set<String> methods = new TreeSet<>();
-            Set<String> types = new TreeSet<>();
-            advised.forEach((slot, file) -> {
-                methods.addAll(AspectAdvice.annotatedMethodNames(file.text(), aspectAnnotations));
-                types.add(typeName(files.get(slot)));
-            });
-            join(callers(methods, types), facts);
-        }
+        joinAdvised(facts);
         join(transactionWrappers(texts), facts);
         phaseDone.accept("outlines");
         List<HelperSummary> mapperHelpers = analyzeMappers(mappers, facts);
@@ -575,6 +564,7 @@ final class JavaProject {
             }
             registry = next;
             join(callers(registry.callNames(), helperTypeNames(registry)), facts);
+            joinAdvised(facts); // an aspect that locks through a helper joins with the helper's callers
         }
         if (!converged) {
             // the last registry is not the one the last round used: extract its callers once more
@@ -764,6 +754,30 @@ final class JavaProject {
         }
         Set<String> transactional = API.names(Role.RUNS_IN_TRANSACTION);
         return read(unreadOfTypes(names), text -> SourceReader.callsAny(text, transactional));
+    }
+
+    /**
+     * Joins the files that use an annotation an {@code @Around} advice of a member selects, and the files that call
+     * the methods it marks (the annotated methods run inside the advice, and their callers' calls of them too), for
+     * the annotations not joined yet.
+     */
+    private void joinAdvised(SortedMap<Integer, FileFacts> facts) {
+        Set<String> annotations = new TreeSet<>();
+        members.values().forEach(m -> annotations.addAll(AspectAdvice.pointcutAnnotations(m.text())));
+        annotations.removeAll(aspectsJoined);
+        if (annotations.isEmpty()) {
+            return;
+        }
+        aspectsJoined.addAll(annotations);
+        Map<Integer, SourceFile> advised = advisedByAspects(annotations);
+        join(advised, facts);
+        Set<String> methods = new TreeSet<>();
+        Set<String> types = new TreeSet<>();
+        advised.forEach((slot, file) -> {
+            methods.addAll(AspectAdvice.annotatedMethodNames(file.text(), annotations));
+            types.add(typeName(files.get(slot)));
+        });
+        join(callers(methods, types), facts);
     }
 
     /**

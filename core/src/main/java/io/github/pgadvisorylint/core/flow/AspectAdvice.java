@@ -14,6 +14,7 @@ import com.github.javaparser.ast.expr.StringLiteralExpr;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,13 +54,18 @@ public final class AspectAdvice {
     static final String ORDERED = "adviceOrdered";
 
     /** {@code @annotation(x)} in a pointcut expression: x a parameter name or a (qualified) annotation type. */
-    private static final Pattern ANNOTATION_POINTCUT = Pattern.compile("@annotation\\(\\s*([\\w.$]+)\\s*\\)");
+    private static final Pattern ANNOTATION_POINTCUT =
+            Pattern.compile("(?<!!)(?<!!\\s)(?<!!\\s\\s)@annotation\\(\\s*([\\w.$]+)\\s*\\)");
 
     /** A named pointcut's use in an expression, {@code locked()}. */
-    private static final Pattern POINTCUT_REFERENCE = Pattern.compile("(?<![\\w.@$])([A-Za-z_$][\\w$]*)\\(\\s*\\)");
+    private static final Pattern POINTCUT_REFERENCE =
+            Pattern.compile("(?<![\\w.@$!])([A-Za-z_$][\\w$]*)\\(\\s*[\\w$,\\s]*\\)");
+
+    /** Named pointcuts followed from an advice, one referring to the next. */
+    private static final int MAX_POINTCUT_DEPTH = 4;
 
     /** Copies of one advice, over every annotated method. */
-    static final int MAX_COPIES = 16;
+    static final int MAX_COPIES = 64;
 
     /**
      * A call of an annotated method on {@code this}, which bypasses the proxy and so the advice.
@@ -67,10 +73,10 @@ public final class AspectAdvice {
      * @param call    the call
      * @param caller  the calling method
      * @param advised the annotated method called
-     * @param advice  the advice that does not run
+     * @param advices the advices that do not run, in the project's order
      * @param annotation the annotation's simple name, with {@code @}
      */
-    record Bypass(FlowNode call, MethodFlow caller, MethodFlow advised, MethodFlow advice, String annotation) {}
+    record Bypass(FlowNode call, MethodFlow caller, MethodFlow advised, List<MethodFlow> advices, String annotation) {}
 
     /**
      * The graphs with the advice applied.
@@ -97,16 +103,30 @@ public final class AspectAdvice {
         if (around.isEmpty() || type.isEmpty() || !type.get().isAnnotationPresent("Aspect")) {
             return Set.of();
         }
+        if (m.isStatic() || m.isPrivate()) {
+            return Set.of();
+        }
         Set<String> out = new TreeSet<>();
-        String expression = pointcut(around.get());
-        collect(expression, m, type.get(), out);
+        selected(pointcut(around.get()), m, type.get(), out, 0);
+        return out;
+    }
+
+    /** Adds the annotations an expression selects, through the named pointcuts of the aspect it refers to. */
+    private static void selected(
+            String expression, MethodDeclaration m, TypeDeclaration<?> type, Set<String> out, int depth) {
+        collect(expression, m, out);
+        if (depth >= MAX_POINTCUT_DEPTH) {
+            return;
+        }
         Matcher named = POINTCUT_REFERENCE.matcher(expression);
         while (named.find()) {
-            for (MethodDeclaration p : type.get().getMethodsByName(named.group(1))) {
-                p.getAnnotationByName("Pointcut").ifPresent(a -> collect(pointcut(a), p, type.get(), out));
+            if (named.group(1).equals("annotation")) {
+                continue;
+            }
+            for (MethodDeclaration p : type.getMethodsByName(named.group(1))) {
+                p.getAnnotationByName("Pointcut").ifPresent(a -> selected(pointcut(a), p, type, out, depth + 1));
             }
         }
-        return out;
     }
 
     /**
@@ -183,6 +203,9 @@ public final class AspectAdvice {
         }
         Optional<AnnotationExpr> order = type.get().getAnnotationByName("Order");
         if (order.isEmpty()) {
+            order = type.get().getAnnotationByName("Priority"); // Spring reads jakarta's @Priority like @Order
+        }
+        if (order.isEmpty()) {
             return false;
         }
         Expression value = order.get() instanceof SingleMemberAnnotationExpr s
@@ -241,7 +264,7 @@ public final class AspectAdvice {
         return b.toString();
     }
 
-    private static void collect(String expression, MethodDeclaration m, TypeDeclaration<?> type, Set<String> out) {
+    private static void collect(String expression, MethodDeclaration m, Set<String> out) {
         Matcher a = ANNOTATION_POINTCUT.matcher(expression);
         while (a.find()) {
             String name = a.group(1);
@@ -271,57 +294,43 @@ public final class AspectAdvice {
             return new Woven(flows, Map.of(), List.of());
         }
         CallGraph graph = new CallGraph(flows);
-        // each annotated method (not a lambda of one) and the copy of its advice that calls it
-        Map<MethodFlow, MethodFlow> copyFor = new IdentityHashMap<>();
-        Map<MethodFlow, MethodFlow> adviceFor = new IdentityHashMap<>();
+        // each annotated method a proxy can advise (not a lambda, not static or private), its advices and annotation
+        Map<MethodFlow, List<MethodFlow>> advicesFor = new IdentityHashMap<>();
         Map<MethodFlow, String> annotationOf = new IdentityHashMap<>();
+        Map<MethodFlow, MethodFlow> copyFor = new IdentityHashMap<>();
         Map<String, CallingContexts.Caller> callers = new LinkedHashMap<>();
         List<MethodFlow> copies = new ArrayList<>();
         Map<String, Integer> count = new HashMap<>();
+        Set<MethodFlow> advices = Collections.newSetFromMap(new IdentityHashMap<>());
+        advicesOf.values().forEach(advices::addAll);
         for (MethodFlow m : flows) {
-            if (m.name().contains("$")) {
+            if (m.name().contains("$")
+                    || m.modifiers().contains("static")
+                    || m.modifiers().contains("private")) {
                 continue;
             }
             for (Map.Entry<String, List<MethodFlow>> e : advicesOf.entrySet()) {
-                if (!m.modifiers().contains(e.getKey()) || e.getValue().size() != 1 || copyFor.containsKey(m)) {
+                if (!m.modifiers().contains(e.getKey()) || advicesFor.containsKey(m)) {
                     continue;
                 }
+                advicesFor.put(m, e.getValue());
+                annotationOf.put(m, e.getKey());
+                // the first advice runs around the method (several on one annotation: their order is Spring's)
                 MethodFlow advice = e.getValue().get(0);
                 int n = count.merge(advice.key(), 1, Integer::sum);
                 if (n > MAX_COPIES) {
                     continue;
                 }
-                List<FlowNode> nodes = new ArrayList<>(advice.nodes());
-                for (FlowNode node : advice.nodes()) {
-                    if (proceeds(node.event(), advice)) {
-                        nodes.set(node.id(), withEvent(node, node.event().withCallee(List.of(m.key()))));
-                    }
-                }
-                Set<String> mods = new TreeSet<>();
-                advice.modifiers().stream().filter(x -> !x.startsWith(ADVISES)).forEach(mods::add);
-                MethodFlow copy = advice.derive(advice.name() + "$around" + n, mods, nodes);
-                if (m.modifiers().contains("transactional")
-                        && !advice.modifiers().contains(ORDERED)) {
-                    // the transaction advisor runs outside the aspect: the advice's unlock precedes the commit
-                    mods.add("transactional");
-                    copy = advice.derive(copy.name(), mods, nodes);
-                    callers.put(
-                            copy.key(),
-                            new CallingContexts.Caller(
-                                    CallingContexts.display(m) + " (its @Transactional advisor runs outside "
-                                            + CallingContexts.display(advice) + ": neither declares an @Order)",
-                                    m.region(),
-                                    null));
-                }
+                MethodFlow copy = copy(advice, m, n, callers);
                 copies.add(copy);
                 copyFor.put(m, copy);
-                adviceFor.put(m, advice);
-                annotationOf.put(m, e.getKey());
             }
         }
-        if (copies.isEmpty()) {
+        if (advicesFor.isEmpty()) {
             return new Woven(flows, Map.of(), List.of());
         }
+        Map<String, List<String>> supertypes = new HashMap<>();
+        flows.forEach(f -> supertypes.putIfAbsent(f.typeName(), f.supertypes()));
         List<Bypass> bypasses = new ArrayList<>();
         List<MethodFlow> out = new ArrayList<>(flows.size() + copies.size());
         for (MethodFlow f : flows) {
@@ -331,17 +340,20 @@ public final class AspectAdvice {
                     continue;
                 }
                 MethodFlow target = graph.unique(n.event());
-                MethodFlow copy = target == null ? null : copyFor.get(target);
-                if (copy == null || target == f) {
+                if (target == null || target == f || !advicesFor.containsKey(target)) {
                     continue;
                 }
                 String path = n.event().path();
-                boolean self =
-                        (path == null || path.equals("this")) && f.typeName().equals(target.typeName());
+                boolean self = (path == null || path.equals("this") || path.equals("super"))
+                        && subtype(f.typeName(), target.typeName(), supertypes);
                 if (self) {
-                    if (!f.modifiers().contains(annotationOf.get(target)) && !adviceFor.containsValue(f)) {
-                        bypasses.add(new Bypass(n, f, target, adviceFor.get(target), annotationOf.get(target)));
+                    if (!f.modifiers().contains(annotationOf.get(target)) && !advices.contains(f)) {
+                        bypasses.add(new Bypass(n, f, target, advicesFor.get(target), annotationOf.get(target)));
                     }
+                    continue;
+                }
+                MethodFlow copy = copyFor.get(target);
+                if (copy == null) {
                     continue;
                 }
                 if (nodes == null) {
@@ -360,6 +372,59 @@ public final class AspectAdvice {
     }
 
     /**
+     * @return the copy of {@code advice} whose {@code proceed()} calls {@code m}: run inside {@code m}'s own
+     *     transaction when {@code m} is {@code @Transactional} (not read-only) and the aspect declares no precedence
+     *     (recorded in {@code callers}); marked {@code @Async} when {@code m} is (Spring's asynchronous advisor runs
+     *     first, so the advice runs on the executor's thread, outside the caller's transaction)
+     */
+    private static MethodFlow copy(
+            MethodFlow advice, MethodFlow m, int n, Map<String, CallingContexts.Caller> callers) {
+        List<FlowNode> nodes = new ArrayList<>(advice.nodes());
+        for (FlowNode node : advice.nodes()) {
+            if (proceeds(node.event(), advice)) {
+                nodes.set(node.id(), withEvent(node, node.event().withCallee(List.of(m.key()))));
+            }
+        }
+        Set<String> mods = new TreeSet<>();
+        advice.modifiers().stream().filter(x -> !x.startsWith(ADVISES)).forEach(mods::add);
+        if (m.modifiers().contains("@Async")) {
+            mods.add("@Async");
+        }
+        String name = advice.name() + "$around" + n;
+        if (m.modifiers().contains("transactional")
+                && !m.modifiers().contains("readOnly")
+                && !m.modifiers().contains("@Async")
+                && !advice.modifiers().contains(ORDERED)) {
+            // the transaction advisor runs outside the aspect: the advice's unlock precedes the commit
+            mods.add("transactional");
+            callers.put(
+                    advice.typeName() + "." + name + "/" + advice.params().size(),
+                    new CallingContexts.Caller(
+                            CallingContexts.display(m) + " (its @Transactional advisor runs outside "
+                                    + CallingContexts.display(advice) + ": neither declares an @Order)",
+                            m.region(),
+                            null));
+        }
+        return advice.derive(name, mods, nodes);
+    }
+
+    /** @return whether {@code type} is {@code ancestor} or extends or implements it, as the graphs' types say */
+    private static boolean subtype(String type, String ancestor, Map<String, List<String>> supertypes) {
+        Set<String> seen = new HashSet<>();
+        List<String> todo = new ArrayList<>(List.of(type));
+        while (!todo.isEmpty()) {
+            String t = todo.remove(todo.size() - 1);
+            if (t.equals(ancestor)) {
+                return true;
+            }
+            if (seen.add(t)) {
+                todo.addAll(supertypes.getOrDefault(t, List.of()));
+            }
+        }
+        return false;
+    }
+
+    /**
      * @param e     an event of {@code f}
      * @param f     a method graph
      * @param graph the project's call graph
@@ -367,18 +432,34 @@ public final class AspectAdvice {
      *     calls runs a statement or calls a method: the work the advice's lock guards
      */
     static boolean proceedsToWork(FlowEvent e, MethodFlow f, CallGraph graph) {
-        if (e.kind() != FlowEvent.Kind.CALL || e.path() == null || !f.name().contains("$around")) {
+        MethodFlow advised = proceeded(e, f, graph);
+        if (advised == null || proceedsToOwnTransaction(e, f, graph)) {
             return false;
+        }
+        return advised.nodes().stream()
+                .anyMatch(n ->
+                        n.event().kind() == FlowEvent.Kind.CALL || n.event().kind() == FlowEvent.Kind.EXECUTE);
+    }
+
+    /**
+     * @param e     an event of {@code f}
+     * @param f     a method graph
+     * @param graph the project's call graph
+     * @return whether {@code e} is the {@code proceed()} of an advice copy whose aspect declares a precedence, so it
+     *     runs outside the advised method's own {@code @Transactional}: that transaction ends inside the call
+     */
+    static boolean proceedsToOwnTransaction(FlowEvent e, MethodFlow f, CallGraph graph) {
+        MethodFlow advised = f.modifiers().contains(ORDERED) ? proceeded(e, f, graph) : null;
+        return advised != null && advised.modifiers().contains("transactional");
+    }
+
+    /** @return the advised method an advice copy's {@code proceed()} event calls, or null for any other event */
+    private static MethodFlow proceeded(FlowEvent e, MethodFlow f, CallGraph graph) {
+        if (e.kind() != FlowEvent.Kind.CALL || e.path() == null || !f.name().contains("$around")) {
+            return null;
         }
         int i = f.params().indexOf(e.path());
-        if (i < 0 || !f.paramTypes().get(i).equals("ProceedingJoinPoint")) {
-            return false;
-        }
-        MethodFlow advised = graph.unique(e);
-        return advised != null
-                && advised.nodes().stream()
-                        .anyMatch(n -> n.event().kind() == FlowEvent.Kind.CALL
-                                || n.event().kind() == FlowEvent.Kind.EXECUTE);
+        return i < 0 || !f.paramTypes().get(i).equals("ProceedingJoinPoint") ? null : graph.unique(e);
     }
 
     /** @return whether {@code e} is {@code joinPoint.proceed(..)} on the advice's {@code ProceedingJoinPoint} */

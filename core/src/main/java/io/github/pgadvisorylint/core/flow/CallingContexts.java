@@ -145,6 +145,9 @@ final class CallingContexts {
                 for (FlowNode m : callee.nodes()) {
                     FlowEvent call = m.event();
                     List<String> forwarded = forwarded(call, callee, e);
+                    if (forwarded == null) {
+                        forwarded = wrappedInLambda(call, callee, e, graph, copies, copiesOf);
+                    }
                     if (forwarded != null) {
                         // a wrapper hands the caller's lambda on to a framework that runs it in a transaction
                         // (jdbi.inTransaction(work)): the copy passes the lambda itself, so step 2 sees the callback
@@ -225,6 +228,76 @@ final class CallingContexts {
                 args.set(k, at.args().get(i));
                 bound = true;
             }
+        }
+        return bound ? args : null;
+    }
+
+    /**
+     * A wrapper that runs the caller's lambda inside a lambda of its own handed to a framework transaction
+     * ({@code tx.execute(status -> work.get())}): the wrapper's lambda is copied with its calls of the captured
+     * parameter bound to the caller's lambda, and the framework call passes that copy, so step 2 runs both in the
+     * framework's transaction.
+     *
+     * @param call     a node's event in the callee
+     * @param callee   the method called with lambdas
+     * @param at       the caller's call, whose arguments hold the lambdas
+     * @param graph    the project's call graph
+     * @param copies   receives the lambda's bound copy
+     * @param copiesOf copies made so far, by the original's key ({@link #MAX_COPIES} each)
+     * @return the framework call's arguments with the wrapper's lambda replaced by its bound copy, or null when
+     *     {@code call} is no such framework call
+     */
+    private static List<String> wrappedInLambda(
+            FlowEvent call,
+            MethodFlow callee,
+            FlowEvent at,
+            CallGraph graph,
+            List<MethodFlow> copies,
+            Map<String, Integer> copiesOf) {
+        if (call.args().isEmpty() || !runsInTransaction(call)) {
+            return null;
+        }
+        List<String> args = new ArrayList<>(call.args());
+        boolean bound = false;
+        for (int k = 0; k < args.size(); k++) {
+            String a = args.get(k);
+            if (!function(a) || a.endsWith("/?")) {
+                continue;
+            }
+            List<MethodFlow> found = graph.flows(a.substring(FlowLowering.FUNCTION.length()));
+            if (found.size() != 1) {
+                continue;
+            }
+            MethodFlow lambda = found.get(0);
+            List<FlowNode> nodes = new ArrayList<>(lambda.nodes());
+            boolean changed = false;
+            for (FlowNode n : lambda.nodes()) {
+                FlowEvent inner = n.event();
+                int i = inner.kind() == FlowEvent.Kind.CALL
+                                && inner.path() != null
+                                && !lambda.params().contains(inner.path())
+                        ? callee.params().indexOf(inner.path())
+                        : -1;
+                if (i < 0 || i >= at.args().size() || !function(at.args().get(i)) || notRunning(inner)) {
+                    continue;
+                }
+                String fn = at.args().get(i).substring(FlowLowering.FUNCTION.length());
+                if (fn.endsWith("/?")) {
+                    fn = fn.substring(0, fn.length() - 1) + inner.args().size();
+                }
+                if (graph.flows(fn).size() == 1) {
+                    nodes.set(n.id(), withCallee(n, List.of(fn)));
+                    changed = true;
+                }
+            }
+            int count = changed ? copiesOf.merge(lambda.key(), 1, Integer::sum) : 0;
+            if (!changed || count > MAX_COPIES) {
+                continue;
+            }
+            MethodFlow copy = lambda.derive(lambda.name() + "$bound" + count, lambda.modifiers(), nodes);
+            copies.add(copy);
+            args.set(k, FlowLowering.FUNCTION + copy.key());
+            bound = true;
         }
         return bound ? args : null;
     }

@@ -1272,7 +1272,8 @@ public final class FlowLowering {
                 }
                 if (receiver != null
                         && API.is(Role.CARRIES_RECEIVER, name)
-                        && (isJdbcLike(receiverType) || receiverType == null)) {
+                        && (isJdbcLike(receiverType) || receiverType == null)
+                        && !runsCallback(m)) {
                     return new Value(cur, receiver);
                 }
             }
@@ -1744,11 +1745,29 @@ public final class FlowLowering {
          *     anything, however pure the method's name
          */
         private boolean runsCallback(MethodCallExpr m) {
-            if (!(m.getScope().orElse(null) instanceof NameExpr n) || !params.contains(n.getNameAsString())) {
+            if (!(m.getScope().orElse(null) instanceof NameExpr n) || !CALLBACK_METHODS.contains(m.getNameAsString())) {
                 return false;
             }
-            String t = types.get(n.getNameAsString());
-            return t != null && FUNCTIONAL.contains(t) && CALLBACK_METHODS.contains(m.getNameAsString());
+            String name = n.getNameAsString();
+            String t = params.contains(name) ? types.get(name) : locals.contains(name) ? null : captured(m, name);
+            return t != null && FUNCTIONAL.contains(t);
+        }
+
+        /**
+         * @return the simple type of the parameter {@code name} of a method or constructor enclosing {@code use}, which
+         *     a lambda's body captures ({@code tx.execute(status -> work.get())}); null when none declares it
+         */
+        private static String captured(Node use, String name) {
+            for (Node n = use.getParentNode().orElse(null);
+                    n != null;
+                    n = n.getParentNode().orElse(null)) {
+                if (n instanceof CallableDeclaration<?> c) {
+                    return c.getParameterByName(name)
+                            .map(p -> simpleType(p.getType()))
+                            .orElse(null);
+                }
+            }
+            return null;
         }
 
         /**

@@ -286,13 +286,25 @@ public final class LockStateAnalysis {
      * whose advice reaches an acquisition (its own, or a callee's up to {@value #ADVICE_DEPTH} calls deep).
      */
     private void bypassed(Map<String, PathFinding> out) {
+        Map<MethodFlow, LockSite> acquisitionOf = new IdentityHashMap<>();
         for (AspectAdvice.Bypass b : bypasses) {
-            LockSite acquisition = firstAcquisition(b.advice(), 0, Collections.newSetFromMap(new IdentityHashMap<>()));
+            MethodFlow locking = null;
+            LockSite acquisition = null;
+            for (MethodFlow a : b.advices()) {
+                if (!acquisitionOf.containsKey(a)) { // (null too: an advice that takes no lock)
+                    acquisitionOf.put(a, firstAcquisition(a, 0, Collections.newSetFromMap(new IdentityHashMap<>())));
+                }
+                acquisition = acquisitionOf.get(a);
+                if (acquisition != null) {
+                    locking = a;
+                    break;
+                }
+            }
             if (acquisition == null || b.call().region() == null) {
                 continue;
             }
             String method = b.advised().name() + "()";
-            String advice = CallingContexts.display(b.advice());
+            String advice = CallingContexts.display(locking);
             List<PathFinding.Step> steps = List.of(
                     new PathFinding.Step(
                             b.call().region(), "calls " + method + " on this: not through the Spring proxy"),

@@ -516,6 +516,9 @@ final class MethodRun {
      * in a transaction only the pool's configuration opens: whether the code commits there is not known).
      */
     private PathState worked(PathState s, FlowNode node) {
+        if (AspectAdvice.proceedsToOwnTransaction(node.event(), flow, analysis.graph)) {
+            return s; // the advised method's own transaction commits before proceed() returns: nothing stays open
+        }
         PathState.Mutable m = null;
         Set<String> touched = touchedTransactions(s, node);
         for (Hold k : s.held().keySet()) {
