@@ -211,6 +211,18 @@ public final class FlowLowering {
 
     private static final Set<String> FUTURE_FINALLY = Set.of("eventually", "onComplete", "andThen");
 
+    /**
+     * The value of {@code return null}: a helper that returns its lock object or null returns whether it holds,
+     * as a try-lock helper returns a boolean ({@code MethodRun} reads it as false, {@code x != null} tests it).
+     */
+    static final String NULL = "$const:null";
+
+    /**
+     * A branch on whether a try-with-resources resource is null ({@code $nullable:lock}): its first successor closes
+     * it. {@code MethodRun} takes the second only when the variable is known to hold a helper's {@link #NULL}.
+     */
+    static final String NULLABLE = "$nullable:";
+
     /** The parameter of the lambda a method reference in a chain stands for ({@code this::m} as {@code $ref -> this.m($ref)}). */
     private static final String REFERENCE_PARAMETER = "$ref";
 
@@ -689,7 +701,9 @@ public final class FlowLowering {
                 return tryStatement(t, ends);
             }
             if (s instanceof ReturnStmt r) {
-                Value v = r.getExpression().map(e -> value(e, ends)).orElse(new Value(ends, null));
+                Value v = r.getExpression()
+                        .map(e -> e.isNullLiteralExpr() ? new Value(ends, NULL) : value(e, ends))
+                        .orElse(new Value(ends, null));
                 List<End> cur = step(
                         new FlowEvent(FlowEvent.Kind.RETURN, v.path, null, null, null, null, false), r, v.ends, false);
                 link(throughFinally(cur, 0), MethodFlow.EXIT);
@@ -810,6 +824,14 @@ public final class FlowLowering {
                 List<End> cur = ends;
                 for (int i = f.closes.size() - 1; i >= 0; i--) {
                     String[] typed = f.closes.get(i).split(" ", -1);
+                    List<End> skipped = List.of();
+                    if (typed.length > 1 && !cur.isEmpty()) {
+                        // a null resource is not closed (JLS 14.20.3.1): a lock helper's null when it took nothing
+                        int test = add(FlowEvent.branch(NULLABLE + typed[1], false), null);
+                        link(cur, test);
+                        cur = List.of(new End(test, 0));
+                        skipped = List.of(new End(test, 1));
+                    }
                     cur = typed.length == 1
                             ? step(FlowEvent.on(FlowEvent.Kind.CLOSE, typed[0]), null, cur, false)
                             : step(
@@ -824,6 +846,11 @@ public final class FlowLowering {
                                     null,
                                     cur,
                                     false);
+                    if (!skipped.isEmpty()) {
+                        List<End> both = new ArrayList<>(cur);
+                        both.addAll(skipped);
+                        cur = both;
+                    }
                 }
                 return cur;
             } finally {
@@ -1117,6 +1144,16 @@ public final class FlowLowering {
                 return new Value(cur, args.get(0)); // Boolean.TRUE.equals(x) is x, null being false
             }
             if (sites.isEmpty() && "Optional".equals(scopeName(m)) && (name.equals("of") || name.equals("empty"))) {
+                if (!args.isEmpty() && args.get(0) != null) {
+                    // the value goes with it to whoever receives the Optional: a connection or lock object
+                    // handed over, not one this method drops
+                    cur = step(
+                            new FlowEvent(
+                                    FlowEvent.Kind.CALL, temp(), null, null, List.of("Optional.of/1"), args, false),
+                            m,
+                            cur,
+                            false);
+                }
                 return new Value(cur, "$const:" + name.equals("of")); // present or not: a try helper's outcome
             }
             if (sites.isEmpty() && name.equals("isPresent") && args.isEmpty() && receiver != null) {

@@ -63,6 +63,12 @@ final class MethodRun {
     private static final int MAX_VISITS = 40_000;
     /** The transaction a framework opens around a method and commits after it, as worked on by the object's connections. */
     private static final String FRAMEWORK_TRANSACTION = "$framework";
+
+    /** An exit state's mark: it returns {@code null} ({@link FlowLowering#NULL}). */
+    static final String RETURNS_NULL = "$returnNull";
+
+    /** An exit state's mark: it returns an object, not a constant. */
+    static final String RETURNS_OBJECT = "$returnObject";
     /** The start of a site context's {@code @Transactional} evidence: {@code @Transactional(NESTED) on method run()}. */
     private static final Pattern TRANSACTIONAL_EVIDENCE =
             Pattern.compile("@Transactional(\\([A-Z_]+\\))? on (method \\w+\\(\\)|class \\w+)");
@@ -250,7 +256,7 @@ final class MethodRun {
         PathState.Mutable m = null;
         for (String k : s.bools().keySet()) {
             String r = rootOf(k);
-            if (!k.equals("$return")
+            if (!k.startsWith("$return")
                     && !r.equals("this")
                     && !flow.params().contains(r)
                     && !downstream.mentions(target, r)) {
@@ -760,8 +766,17 @@ final class MethodRun {
                         m.returned = c;
                     }
                     Boolean b = literal(s, e.target());
+                    if (b == null && !e.target().startsWith("$const") && holdsSomething(s, rootOf(e.target()))) {
+                        b = Boolean.TRUE; // the lock object it returns holds: not the null of a failed try
+                    }
                     if (b != null) {
                         m.bools.put("$return", b);
+                    } else if (!e.target().startsWith("$const")) {
+                        m.bools.put(
+                                RETURNS_OBJECT, Boolean.TRUE); // SummaryBuilder: an object, where others return null
+                    }
+                    if (FlowLowering.NULL.equals(e.target())) {
+                        m.bools.put(RETURNS_NULL, Boolean.TRUE);
                     }
                 }
                 o.all(m.done());
@@ -881,9 +896,18 @@ final class MethodRun {
             o.normal.get(e.negated() ? 0 : 1).add(s);
             return;
         }
+        if (v != null && v.startsWith(FlowLowering.NULLABLE)) {
+            // a resource closed unless it is null: skipped only when it holds a helper's null (FlowLowering.NULL)
+            boolean isNull = Boolean.FALSE.equals(s.bools().get(v.substring(FlowLowering.NULLABLE.length())));
+            o.normal.get(isNull ? 1 : 0).add(s);
+            return;
+        }
         if (v != null && v.startsWith("$nonnull:")) {
             String x = v.substring(9);
-            if (holdsSomething(s, x) || s.kinds().containsKey(s.resolve(x))) {
+            Boolean returned = s.bools().get(x); // a helper's lock object, or its null (FlowLowering.NULL)
+            if (returned != null) {
+                o.normal.get(returned != e.negated() ? 0 : 1).add(s);
+            } else if (holdsSomething(s, x) || s.kinds().containsKey(s.resolve(x))) {
                 o.normal.get(e.negated() ? 1 : 0).add(s); // it holds a lock, so it is not null
             } else {
                 o.normal.get(0).add(s);

@@ -63,6 +63,9 @@ final class SummaryBuilder {
             Set<String> executes,
             Set<Hold> xactLocks) {
         Set<MethodSummary.Case> cases = new TreeSet<>();
+        // a helper that returns null when it took nothing returns whether it holds, like a try-lock's boolean: its
+        // exits that return an object while holding say true (the caller's x != null test decides)
+        boolean nullable = exits.stream().anyMatch(s -> s.bools().containsKey(MethodRun.RETURNS_NULL));
         for (PathState s : exits) {
             List<Hold> acquires = new ArrayList<>();
             List<String> returnHeld = new ArrayList<>();
@@ -87,8 +90,14 @@ final class SummaryBuilder {
                     fields.add(new MethodSummary.FieldBinding(field, rel));
                 }
             }
-            cases.add(new MethodSummary.Case(
-                    acquires, List.copyOf(s.outer()), s.bools().get("$return"), kind, returnHeld, fields));
+            Boolean returned = s.bools().get("$return");
+            if (returned == null
+                    && nullable
+                    && s.bools().containsKey(MethodRun.RETURNS_OBJECT)
+                    && !s.held().isEmpty()) {
+                returned = Boolean.TRUE;
+            }
+            cases.add(new MethodSummary.Case(acquires, List.copyOf(s.outer()), returned, kind, returnHeld, fields));
         }
         // a method that releases on one exit is a release helper: its defensive branches (a null or
         // isClosed() check) are not taken as exits that keep the lock, so every exit releases
