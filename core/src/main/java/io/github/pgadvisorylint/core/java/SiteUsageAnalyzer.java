@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.core.java;
 
 import com.github.javaparser.ast.Node;
+import com.github.javaparser.ast.body.CallableDeclaration;
 import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
 import com.github.javaparser.ast.body.ConstructorDeclaration;
 import com.github.javaparser.ast.body.InitializerDeclaration;
@@ -911,6 +912,15 @@ final class SiteUsageAnalyzer {
             SourceRegion tx = site.execution().transactionRegion();
             if (tx != null && within(tx, region(body))) {
                 return true;
+            }
+            if (tx != null
+                    && site.execution().transaction() == TransactionState.IN_TRANSACTION
+                    && site.execution().transactionEvidence().startsWith("@Transactional(REQUIRES_NEW) on method")
+                    && body.findAncestor(CallableDeclaration.class)
+                            .map(c -> !within(tx, region(c)))
+                            .orElse(false)) {
+                return true; // a method's own new transaction per call (SpringTransactions): its commit releases the
+                // lock
             }
             for (MethodCallExpr m : JavaScopes.calls(body)) {
                 String n = m.getNameAsString();

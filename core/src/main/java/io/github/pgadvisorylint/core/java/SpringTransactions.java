@@ -278,7 +278,8 @@ final class SpringTransactions {
                         } else {
                             inside = new Tx(
                                     TransactionState.IN_TRANSACTION,
-                                    "@Transactional on " + (own != null ? where : "class " + type.getNameAsString()),
+                                    "@Transactional" + (p == Propagation.REQUIRED ? "" : "(" + p + ")") + " on "
+                                            + (own != null ? where : "class " + type.getNameAsString()),
                                     regions.apply(a),
                                     TransactionBoundary.OWN);
                         }
@@ -631,8 +632,9 @@ final class SpringTransactions {
             if (stmts.isEmpty() || stmts.size() > 2) {
                 return false;
             }
-            if (!isWithin(lock, stmts.get(0))) {
-                return false;
+            if (!(stmts.get(0) instanceof ExpressionStmt || stmts.get(0) instanceof ReturnStmt)
+                    || !isWithin(lock, stmts.get(0))) {
+                return false; // a loop, a branch or a try around the lock holds more than the lock
             }
             return stmts.size() == 1
                     || (stmts.get(1) instanceof ReturnStmt r
