@@ -239,8 +239,7 @@ final class AnalysisRun {
         }
         EvidenceScopes scopes = evidenceScopes(discovered.files());
         // read once for the paths' pool default and the sites' data sources, and only when one of them asks
-        boolean named = sites.stream()
-                .anyMatch(s -> s.execution() != null && s.execution().origin() != null);
+        boolean named = !sites.isEmpty();
         List<SourceFile> configs =
                 named || !flows.isEmpty() ? ConnectionDefaults.configFiles(discovered.files()) : List.of();
         LockModel model = new LockModel(sites, lifecycles, poolingEvidence, pooling, orderEdges, loops, helperBodies)

@@ -9,6 +9,7 @@ import io.github.pgadvisorylint.core.model.AutoCommitSetting;
 import io.github.pgadvisorylint.core.model.ConnectionOrigin;
 import io.github.pgadvisorylint.core.model.DataSourceUrl;
 import io.github.pgadvisorylint.core.model.EvidenceScopes;
+import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.ExecutionContext;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.source.SourceFile;
@@ -28,6 +29,28 @@ import java.util.TreeSet;
  * out: they configure the tests' pool, not the application's.
  */
 final class ConnectionDefaults {
+
+    /** The keys of the application's main pool's URL (Spring Boot, Quarkus, Micronaut), compared relaxed. */
+    private static final List<String> MAIN_POOL_KEYS = List.of(
+            "spring.datasource.url",
+            "spring.datasource.jdbc-url",
+            "spring.datasource.hikari.jdbc-url",
+            "quarkus.datasource.jdbc.url",
+            "datasources.default.url");
+
+    /**
+     * The APIs whose statements run on the application's main pool unless the code names another source (a qualifier,
+     * a {@code DriverManager} URL: an origin of their own): templates, JPA, Spring Data, and JDBC statements on a
+     * connection the code does not open from a URL it names.
+     */
+    private static final Set<ExecutionApi> MAIN_POOL_APIS = Set.of(
+            ExecutionApi.SPRING_JDBC_TEMPLATE,
+            ExecutionApi.JPA_NATIVE_QUERY,
+            ExecutionApi.SPRING_DATA_QUERY,
+            ExecutionApi.SPRING_DATA_PROCEDURE,
+            ExecutionApi.JDBC_STATEMENT,
+            ExecutionApi.JDBC_PREPARED_STATEMENT,
+            ExecutionApi.JDBC_CALLABLE_STATEMENT);
 
     private ConnectionDefaults() {}
 
@@ -55,7 +78,9 @@ final class ConnectionDefaults {
      * goes straight to PostgreSQL), or
      * the URL the code writes, or the placeholder's default when no file sets the key; for a site whose source is an
      * injected bean ({@link ConnectionOrigin#bean()}), the same for the URL its {@code @Bean} method says
-     * ({@link DataSourceBeans}).
+     * ({@link DataSourceBeans}); for a site whose statement runs on the application's main pool (a template, JPA or a
+     * Spring Data query without a qualifier), the main pool's configured URL when every value of it goes straight
+     * to PostgreSQL.
      *
      * @param configs the configuration files ({@link #configFiles})
      * @param sites   the lock sites
@@ -68,13 +93,40 @@ final class ConnectionDefaults {
         List<LockSite> named = sites.stream()
                 .filter(s -> s.execution() != null && s.execution().origin() != null)
                 .toList();
-        if (named.isEmpty()) {
+        List<LockSite> onMainPool = sites.stream()
+                .filter(s ->
+                        s.execution() != null && s.execution().origin() == null && MAIN_POOL_APIS.contains(s.api()))
+                .toList();
+        if (named.isEmpty() && onMainPool.isEmpty()) {
             return Map.of();
         }
         DataSourceUrlScanner scanner = new DataSourceUrlScanner();
         List<DataSourceUrl> configured = new ArrayList<>();
         for (SourceFile text : configs) {
             configured.addAll(scanner.scan(text));
+        }
+        Map<String, DataSourceUrl> out = new TreeMap<>();
+        for (LockSite site : onMainPool) {
+            // the application's own pool, configured straight to PostgreSQL (every value the module's files give):
+            // a pooler elsewhere in the project (another service's) is not on its way
+            DataSourceUrl main = null;
+            for (String key : MAIN_POOL_KEYS) {
+                DataSourceUrl u = configured(configured, key, site, scopes);
+                if (u != null && (main == null || u.pooler())) {
+                    main = u;
+                }
+            }
+            if (main != null
+                    && !moduleOf(main.region().path())
+                            .equals(moduleOf(site.region().path()))) {
+                main = null; // another module's pool (one it depends on, or a sibling): not known to be this code's
+            }
+            if (main != null && !main.pooler()) {
+                out.put(site.id(), main);
+            }
+        }
+        if (named.isEmpty()) {
+            return out;
         }
         Set<String> beans = new TreeSet<>();
         named.forEach(s -> {
@@ -84,7 +136,6 @@ final class ConnectionDefaults {
         });
         Map<String, List<ConnectionOrigin>> definitions =
                 beans.isEmpty() ? Map.of() : DataSourceBeans.origins(beanFiles(files, beans), beans);
-        Map<String, DataSourceUrl> out = new TreeMap<>();
         for (LockSite site : named) {
             ConnectionOrigin origin = site.execution().origin();
             List<ConnectionOrigin> candidates =
@@ -102,6 +153,13 @@ final class ConnectionDefaults {
             }
         }
         return out;
+    }
+
+    /** @return the module folder of a path: what comes before its last {@code src/} ({@code ""} at the root) */
+    private static String moduleOf(String path) {
+        String p = "/" + path;
+        int src = p.lastIndexOf("/src/");
+        return src < 0 ? "" : p.substring(0, src);
     }
 
     /**
