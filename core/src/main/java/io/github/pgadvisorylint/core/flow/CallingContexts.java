@@ -155,17 +155,8 @@ final class CallingContexts {
                         changed = true;
                         continue;
                     }
-                    int i = call.kind() == FlowEvent.Kind.CALL && call.path() != null
-                            ? callee.params().indexOf(call.path())
-                            : -1;
-                    if (i < 0 || i >= e.args().size() || !function(e.args().get(i)) || notRunning(call)) {
-                        continue;
-                    }
-                    String fn = e.args().get(i).substring(FlowLowering.FUNCTION.length());
-                    if (fn.endsWith("/?")) {
-                        fn = fn.substring(0, fn.length() - 1) + call.args().size();
-                    }
-                    if (graph.flows(fn).size() == 1) {
+                    String fn = boundFunction(call, callee, e, graph);
+                    if (fn != null) {
                         nodes.set(m.id(), withCallee(m, List.of(fn)));
                         changed = true;
                     }
@@ -272,20 +263,11 @@ final class CallingContexts {
             List<FlowNode> nodes = new ArrayList<>(lambda.nodes());
             boolean changed = false;
             for (FlowNode n : lambda.nodes()) {
-                FlowEvent inner = n.event();
-                int i = inner.kind() == FlowEvent.Kind.CALL
-                                && inner.path() != null
-                                && !lambda.params().contains(inner.path())
-                        ? callee.params().indexOf(inner.path())
-                        : -1;
-                if (i < 0 || i >= at.args().size() || !function(at.args().get(i)) || notRunning(inner)) {
-                    continue;
-                }
-                String fn = at.args().get(i).substring(FlowLowering.FUNCTION.length());
-                if (fn.endsWith("/?")) {
-                    fn = fn.substring(0, fn.length() - 1) + inner.args().size();
-                }
-                if (graph.flows(fn).size() == 1) {
+                String path = n.event().path();
+                String fn = path == null || lambda.params().contains(path)
+                        ? null
+                        : boundFunction(n.event(), callee, at, graph);
+                if (fn != null) {
                     nodes.set(n.id(), withCallee(n, List.of(fn)));
                     changed = true;
                 }
@@ -300,6 +282,28 @@ final class CallingContexts {
             bound = true;
         }
         return bound ? args : null;
+    }
+
+    /**
+     * @param call   an event of the callee (or of a lambda in it, which captures the callee's parameters)
+     * @param callee the method called with lambdas
+     * @param at     the caller's call, whose arguments hold the lambdas ({@code $fn:} values)
+     * @param graph  the project's call graph
+     * @return the key of the one graph {@code call} runs when it calls a parameter the caller passes a lambda or
+     *     method reference for ({@code work.run()}); null otherwise
+     */
+    private static String boundFunction(FlowEvent call, MethodFlow callee, FlowEvent at, CallGraph graph) {
+        int i = call.kind() == FlowEvent.Kind.CALL && call.path() != null
+                ? callee.params().indexOf(call.path())
+                : -1;
+        if (i < 0 || i >= at.args().size() || !function(at.args().get(i)) || notRunning(call)) {
+            return null;
+        }
+        String fn = at.args().get(i).substring(FlowLowering.FUNCTION.length());
+        if (fn.endsWith("/?")) {
+            fn = fn.substring(0, fn.length() - 1) + call.args().size();
+        }
+        return graph.flows(fn).size() == 1 ? fn : null;
     }
 
     /** Step 2: calls made in a transaction call a copy of the callee that runs in it. */
