@@ -24,6 +24,7 @@ import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
 import com.github.javaparser.ast.expr.UnaryExpr;
 import com.github.javaparser.ast.nodeTypes.NodeWithAnnotations;
+import com.github.javaparser.ast.stmt.BlockStmt;
 import com.github.javaparser.ast.stmt.BreakStmt;
 import com.github.javaparser.ast.stmt.CatchClause;
 import com.github.javaparser.ast.stmt.DoStmt;
@@ -32,8 +33,10 @@ import com.github.javaparser.ast.stmt.ForEachStmt;
 import com.github.javaparser.ast.stmt.ForStmt;
 import com.github.javaparser.ast.stmt.IfStmt;
 import com.github.javaparser.ast.stmt.ReturnStmt;
+import com.github.javaparser.ast.stmt.Statement;
 import com.github.javaparser.ast.stmt.SwitchEntry;
 import com.github.javaparser.ast.stmt.SwitchStmt;
+import com.github.javaparser.ast.stmt.ThrowStmt;
 import com.github.javaparser.ast.stmt.TryStmt;
 import com.github.javaparser.ast.stmt.WhileStmt;
 import io.github.pgadvisorylint.core.api.ApiCatalog;
@@ -822,7 +825,7 @@ final class SiteUsageAnalyzer {
             if (cur instanceof ForEachStmt f && child == f.getBody()) {
                 vars.add(f.getVariableDeclarator().getNameAsString());
                 body = f.getBody();
-                bounded = boundedSource(f.getIterable(), 0);
+                bounded = boundedSource(f.getIterable(), 0) || sizeGuarded(f);
                 description = "for (" + f.getVariable() + " : "
                         + abbreviate(f.getIterable().toString()) + ")";
                 header = f.getIterable();
@@ -1002,6 +1005,90 @@ final class SiteUsageAnalyzer {
     }
 
     /** Collections whose size the code fixes: literals, {@code List.of(..)}, {@code values()}, {@code limit(n)}, {@code subList}. */
+    /** Precondition helpers whose first argument is a condition that must hold ({@code checkArgument(ok, ..)}). */
+    private static final Set<String> PRECONDITIONS =
+            Set.of("checkArgument", "checkState", "isTrue", "state", "require", "requireTrue");
+
+    /**
+     * @return whether a statement before the loop, in its block, bounds the size of the collection it iterates by a
+     *     constant: {@code if (ids.size() > MAX) throw ..} (or {@code return}), or a precondition
+     *     {@code checkArgument(ids.size() <= MAX, ..)}; the collection a local or parameter name
+     */
+    private static boolean sizeGuarded(ForEachStmt loop) {
+        if (!(loop.getIterable() instanceof NameExpr n)
+                || !(loop.getParentNode().orElse(null) instanceof BlockStmt b)) {
+            return false;
+        }
+        String name = n.getNameAsString();
+        for (Statement st : b.getStatements()) {
+            if (st == loop) {
+                return false;
+            }
+            if (st instanceof IfStmt i
+                    && i.getElseStmt().isEmpty()
+                    && exits(i.getThenStmt())
+                    && sizeCompared(i.getCondition(), name, true)) {
+                return true;
+            }
+            if (st instanceof ExpressionStmt es
+                    && es.getExpression() instanceof MethodCallExpr m
+                    && PRECONDITIONS.contains(m.getNameAsString())
+                    && !m.getArguments().isEmpty()
+                    && sizeCompared(m.getArgument(0), name, false)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return whether a statement only throws or returns (a block of one such statement included) */
+    private static boolean exits(Statement st) {
+        Statement only = st instanceof BlockStmt b && b.getStatements().size() == 1 ? b.getStatement(0) : st;
+        return only instanceof ThrowStmt || only instanceof ReturnStmt;
+    }
+
+    /**
+     * @param e        a condition
+     * @param name     the collection's name
+     * @param tooLarge true for the condition under which the code leaves ({@code size() > N}), false for the one that
+     *                 must hold ({@code size() <= N})
+     * @return whether {@code e} compares {@code name.size()} with a constant that way
+     */
+    private static boolean sizeCompared(Expression e, String name, boolean tooLarge) {
+        if (!(e instanceof BinaryExpr b)) {
+            return false;
+        }
+        boolean sizeLeft = isSize(b.getLeft(), name) && constant(b.getRight());
+        boolean sizeRight = isSize(b.getRight(), name) && constant(b.getLeft());
+        if (!sizeLeft && !sizeRight) {
+            return false;
+        }
+        BinaryExpr.Operator op = b.getOperator();
+        boolean greater = op == BinaryExpr.Operator.GREATER || op == BinaryExpr.Operator.GREATER_EQUALS;
+        boolean less = op == BinaryExpr.Operator.LESS || op == BinaryExpr.Operator.LESS_EQUALS;
+        // size > N (or N < size) says too large; size <= N (or N >= size) says within the bound
+        boolean saysTooLarge = sizeLeft ? greater : less;
+        boolean saysWithin = sizeLeft ? less : greater;
+        return tooLarge ? saysTooLarge : saysWithin;
+    }
+
+    private static boolean isSize(Expression e, String name) {
+        return e instanceof MethodCallExpr m
+                && m.getNameAsString().equals("size")
+                && m.getArguments().isEmpty()
+                && m.getScope()
+                        .filter(x ->
+                                x instanceof NameExpr x2 && x2.getNameAsString().equals(name))
+                        .isPresent();
+    }
+
+    /** @return whether an expression is a literal or a constant's name ({@code MAX_BATCH}, {@code Limits.MAX}) */
+    private static boolean constant(Expression e) {
+        return e.isIntegerLiteralExpr()
+                || (e instanceof NameExpr n && n.getNameAsString().matches("[A-Z][A-Z0-9_]*"))
+                || (e instanceof FieldAccessExpr f && f.getNameAsString().matches("[A-Z][A-Z0-9_]*"));
+    }
+
     private static boolean boundedSource(Expression e, int depth) {
         if (depth > 4) {
             return false;

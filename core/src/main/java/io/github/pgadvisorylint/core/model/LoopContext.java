@@ -11,7 +11,8 @@ import java.util.Objects;
  *                              {@code ids.forEach(...)}, {@code while (rs.next())}; never null
  * @param region                the loop's header
  * @param bounded               true when the code bounds the iterations: a constant count, a literal
- *                              collection ({@code List.of(a, b)}), {@code limit(n)}, {@code subList}
+ *                              collection ({@code List.of(a, b)}), {@code limit(n)}, {@code subList}, a size guard
+ *                              before the loop ({@code if (ids.size() > MAX) throw}, {@code checkArgument(..)})
  * @param keyVaries             true when the lock key depends on the iteration (the loop variable, a
  *                              local declared in the body, a value read from the row)
  * @param releasedEachIteration true when each iteration lets go of its lock: an unlock in the loop body,
