@@ -16,6 +16,7 @@ import com.github.javaparser.ast.expr.MemberValuePair;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.NormalAnnotationExpr;
+import com.github.javaparser.ast.expr.ObjectCreationExpr;
 import com.github.javaparser.ast.expr.SingleMemberAnnotationExpr;
 import com.github.javaparser.ast.expr.StringLiteralExpr;
 import com.github.javaparser.ast.expr.ThisExpr;
@@ -136,9 +137,37 @@ final class ConnectionOrigins {
                         return fromParameter;
                     }
                 }
+                if (names(a.getTarget(), name) && a.getValue() instanceof ObjectCreationExpr pool) {
+                    // a pool the class builds itself: this.ds = new HikariDataSource(cfg) after cfg.setJdbcUrl(url)
+                    ConnectionOrigin built = builtPool(pool, a, region);
+                    if (built != null) {
+                        return built;
+                    }
+                }
             }
         }
         return null;
+    }
+
+    /** Calls that set a pool's URL. */
+    private static final Set<String> URL_SETTERS = Set.of("setJdbcUrl", "setUrl", "setURL");
+
+    /**
+     * @return the URL a pool the class creates is configured with: a {@code setJdbcUrl(..)}/{@code setUrl(..)} call in
+     *     the method or constructor that creates it, read as a {@code DriverManager} URL; null when there is none, or
+     *     more than one
+     */
+    private static ConnectionOrigin builtPool(ObjectCreationExpr pool, Node at, Function<Node, SourceRegion> region) {
+        CallableDeclaration<?> owner =
+                at.findAncestor(CallableDeclaration.class).orElse(null);
+        if (owner == null || !pool.getType().getNameAsString().endsWith("DataSource")) {
+            return null;
+        }
+        List<MethodCallExpr> setters = owner.findAll(MethodCallExpr.class).stream()
+                .filter(m -> URL_SETTERS.contains(m.getNameAsString())
+                        && m.getArguments().size() == 1)
+                .toList();
+        return setters.size() == 1 ? url(setters.get(0).getArgument(0), setters.get(0), region, 0) : null;
     }
 
     /** @return the bean a qualifier among the annotations names, as an origin at the annotation; or null */
