@@ -361,8 +361,7 @@ public final class AspectAdvice {
                 }
                 nodes.set(
                         n.id(),
-                        withEvent(
-                                n,
+                        n.withEvent(
                                 n.event().redirected(copy.key(), copy.params().size())));
             }
             out.add(nodes == null ? f : f.derive(f.name(), f.modifiers(), nodes));
@@ -382,7 +381,7 @@ public final class AspectAdvice {
         List<FlowNode> nodes = new ArrayList<>(advice.nodes());
         for (FlowNode node : advice.nodes()) {
             if (proceeds(node.event(), advice)) {
-                nodes.set(node.id(), withEvent(node, node.event().withCallee(List.of(m.key()))));
+                nodes.set(node.id(), node.withEvent(node.event().withCallee(List.of(m.key()))));
             }
         }
         Set<String> mods = new TreeSet<>();
@@ -472,9 +471,5 @@ public final class AspectAdvice {
         return i >= 0
                 && advice.paramTypes().get(i).equals("ProceedingJoinPoint")
                 && first.substring(first.indexOf('.') + 1).startsWith("proceed/");
-    }
-
-    private static FlowNode withEvent(FlowNode n, FlowEvent e) {
-        return new FlowNode(n.id(), e, n.next(), n.onException(), n.region(), n.inFinally());
     }
 }

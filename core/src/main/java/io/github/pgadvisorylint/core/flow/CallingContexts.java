@@ -151,7 +151,7 @@ final class CallingContexts {
                     if (forwarded != null) {
                         // a wrapper hands the caller's lambda on to a framework that runs it in a transaction
                         // (jdbi.inTransaction(work)): the copy passes the lambda itself, so step 2 sees the callback
-                        nodes.set(m.id(), withEvent(m, call.withArgs(forwarded)));
+                        nodes.set(m.id(), m.withEvent(call.withArgs(forwarded)));
                         changed = true;
                         continue;
                     }
@@ -620,10 +620,6 @@ final class CallingContexts {
     }
 
     private static FlowNode withCallee(FlowNode n, List<String> callee) {
-        return withEvent(n, n.event().withCallee(callee));
-    }
-
-    private static FlowNode withEvent(FlowNode n, FlowEvent e) {
-        return new FlowNode(n.id(), e, n.next(), n.onException(), n.region(), n.inFinally());
+        return n.withEvent(n.event().withCallee(callee));
     }
 }

@@ -28,4 +28,12 @@ public record FlowNode(
         next = List.copyOf(next);
         onException = List.copyOf(onException);
     }
+
+    /**
+     * @param e the event the copy does
+     * @return this node with another event, everything else kept (a copy of a graph in another calling context)
+     */
+    public FlowNode withEvent(FlowEvent e) {
+        return new FlowNode(id, e, next, onException, region, inFinally);
+    }
 }

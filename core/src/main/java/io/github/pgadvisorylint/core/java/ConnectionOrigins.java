@@ -150,7 +150,7 @@ final class ConnectionOrigins {
     }
 
     /** Calls that set a pool's URL. */
-    private static final Set<String> URL_SETTERS = Set.of("setJdbcUrl", "setUrl", "setURL");
+    static final Set<String> URL_SETTERS = Set.of("setJdbcUrl", "setUrl", "setURL");
 
     /**
      * @return the URL a pool the class creates is configured with: a {@code setJdbcUrl(..)}/{@code setUrl(..)} call in

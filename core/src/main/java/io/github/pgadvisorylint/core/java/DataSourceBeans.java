@@ -44,8 +44,8 @@ import java.util.function.Function;
  */
 public final class DataSourceBeans {
 
-    /** Calls that set a pool's or a builder's URL. */
-    private static final Set<String> URL_SETTERS = Set.of("setJdbcUrl", "setUrl", "setURL", "url", "jdbcUrl");
+    /** Calls of a builder that set its URL (a pool's setters are {@link ConnectionOrigins#URL_SETTERS}). */
+    private static final Set<String> BUILDER_URL = Set.of("url", "jdbcUrl");
 
     /** Beans followed through qualified parameters. */
     private static final int MAX_DEPTH = 3;
@@ -115,7 +115,8 @@ public final class DataSourceBeans {
             }
         }
         for (MethodCallExpr call : m.findAll(MethodCallExpr.class)) {
-            if (URL_SETTERS.contains(call.getNameAsString())
+            if ((ConnectionOrigins.URL_SETTERS.contains(call.getNameAsString())
+                            || BUILDER_URL.contains(call.getNameAsString()))
                     && call.getArguments().size() == 1) {
                 ConnectionOrigin o = ConnectionOrigins.url(call.getArgument(0), call, d.region(), 0);
                 if (o != null) {
