@@ -11,8 +11,11 @@ import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
+import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code unbounded-lock-count}: advisory locks taken per row of a table, or per element of a collection
@@ -44,6 +47,7 @@ public final class UnboundedLockCountRule extends AbstractRule {
 
     @Override
     public void check(RuleContext context) {
+        Map<SourceRegion, List<LockSite>> perLoop = new LinkedHashMap<>();
         for (LockSite site : context.model().acquisitions()) {
             List<RelatedLocation> related = new ArrayList<>();
             if (context.model().role(site) != SiteRole.HELPER_CALL
@@ -66,17 +70,28 @@ public final class UnboundedLockCountRule extends AbstractRule {
             }
             LoopContext loop = context.model().usage(site).loop();
             if (loop != null && loop.accumulatesLocks() && !context.model().endsWithItsStatement(site)) {
-                related.add(new RelatedLocation(loop.region(), "the loop: nothing bounds its iterations"));
-                context.report(
-                        Severity.WARNING,
-                        site,
-                        site.display() + " is taken once per iteration of "
-                                + loop.description() + " and nothing is released before the loop ends: " + holds(site)
-                                + " one lock per element, and a large collection fills the shared lock table (out of shared "
-                                + "memory for every session of the cluster). Release each lock in the iteration (finally), "
-                                + "use a transaction per element or per bounded batch, or lock one key for the whole set.",
-                        related);
+                perLoop.computeIfAbsent(loop.region(), r -> new ArrayList<>()).add(site);
             }
+        }
+        // one result per loop, at its first lock: the others of the iteration are related locations
+        for (List<LockSite> sites : perLoop.values()) {
+            LockSite site = sites.get(0);
+            LoopContext loop = context.model().usage(site).loop();
+            List<RelatedLocation> related = new ArrayList<>();
+            related.add(new RelatedLocation(loop.region(), "the loop: nothing bounds its iterations"));
+            for (LockSite other : sites.subList(1, sites.size())) {
+                related.add(new RelatedLocation(other.region(), "another lock taken in each iteration and kept"));
+            }
+            String each = sites.size() == 1 ? " one lock per element" : " " + sites.size() + " locks per element";
+            context.report(
+                    Severity.WARNING,
+                    site,
+                    site.display() + " is taken once per iteration of "
+                            + loop.description() + " and nothing is released before the loop ends: " + holds(site)
+                            + each + ", and a large collection fills the shared lock table (out of shared "
+                            + "memory for every session of the cluster). Release each lock in the iteration (finally), "
+                            + "use a transaction per element or per bounded batch, or lock one key for the whole set.",
+                    related);
         }
     }
 

@@ -195,23 +195,16 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
 
     /** Loops over collections with no visible order, and single statements that lock many rows. */
     private static void loopsAndStatements(LockModel model, Map<LockSite, Pending> findings) {
+        Map<SourceRegion, List<LockSite>> perLoop = new LinkedHashMap<>();
         for (LockSite site : model.acquisitions()) {
             if (!site.function().isBlocking()) {
                 continue;
             }
             LoopOrder loop = model.loop(site);
             if (loop != null && !loop.sorted() && holdsAcrossIterations(model, site)) {
-                put(
-                        findings,
-                        site,
-                        new Pending(
-                                Severity.WARNING,
-                                site.display() + " takes one lock per element of "
-                                        + loop.source() + " and keeps them, in iteration order, but " + loop.evidence()
-                                        + ": two callers "
-                                        + "with overlapping elements in different orders can deadlock. Sort the keys before the loop "
-                                        + "(sorted(), a TreeSet).",
-                                List.of()));
+                LoopContext context = model.usage(site).loop();
+                perLoop.computeIfAbsent(context == null ? site.region() : context.region(), r -> new ArrayList<>())
+                        .add(site);
             }
             if (model.role(site) != SiteRole.HELPER_CALL
                     && site.sql().readsRows()
@@ -230,6 +223,26 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
                                 List.of()));
             }
         }
+        // one result per loop, at its first lock: the others of the iteration are related locations
+        for (List<LockSite> sites : perLoop.values()) {
+            LockSite site = sites.get(0);
+            LoopOrder loop = model.loop(site);
+            List<RelatedLocation> related = new ArrayList<>();
+            for (LockSite other : sites.subList(1, sites.size())) {
+                related.add(new RelatedLocation(other.region(), "another lock taken in each iteration and kept"));
+            }
+            put(
+                    findings,
+                    site,
+                    new Pending(
+                            Severity.WARNING,
+                            site.display() + " takes one lock per element of "
+                                    + loop.source() + " and keeps them, in iteration order, but " + loop.evidence()
+                                    + ": two callers "
+                                    + "with overlapping elements in different orders can deadlock. Sort the keys before the loop "
+                                    + "(sorted(), a TreeSet).",
+                            related));
+        }
     }
 
     /**
@@ -240,6 +253,9 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
         LoopContext loop = model.usage(site).loop();
         if ((loop != null && loop.releasedEachIteration()) || model.endsWithItsStatement(site)) {
             return false; // released each iteration, or a transaction-level lock in autocommit (F2)
+        }
+        if (loop != null && !loop.keyVaries()) {
+            return false; // the same key in every iteration: one lock, taken again (re-entrant)
         }
         if (site.function().level() == LockLevel.TRANSACTION) {
             return true;

@@ -56,6 +56,7 @@ import io.github.pgadvisorylint.core.model.ResultUse;
 import io.github.pgadvisorylint.core.model.SiteUsage;
 import io.github.pgadvisorylint.core.model.SqlClause;
 import io.github.pgadvisorylint.core.model.TimeoutEvidence;
+import io.github.pgadvisorylint.core.model.TransactionBoundary;
 import io.github.pgadvisorylint.core.model.TransactionState;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import io.github.pgadvisorylint.core.source.SourceRegion;
@@ -894,6 +895,12 @@ final class SiteUsageAnalyzer {
                     return true;
                 }
             }
+            if (expr.matches(".*(\\?|(?<!:):\\w|\\$\\d).*")
+                    && helperOf.containsKey(site)
+                    && nodes.get(site) instanceof MethodCallExpr call
+                    && call.getArguments().stream().anyMatch(a -> mentionsAny(a, vars))) {
+                return true; // a helper's placeholder, bound to its parameter, which this call passes a loop value
+            }
             if (p.kind() == KeyPart.Kind.PARAMETER
                     && (expr.equals("?") || expr.startsWith(":") || expr.startsWith("$"))
                     && !vars.isEmpty()) {
@@ -924,6 +931,18 @@ final class SiteUsageAnalyzer {
                             .orElse(false)) {
                 return true; // a method's own new transaction per call (SpringTransactions): its commit releases the
                 // lock
+            }
+            if (tx != null
+                    && site.execution().transaction() == TransactionState.IN_TRANSACTION
+                    && site.execution().boundary() == TransactionBoundary.OWN
+                    && site.execution().transactionEvidence().endsWith("(...)")
+                    && helperOf.containsKey(site) // the call of a helper whose callback holds the lock
+                    && !within(tx, region(body))
+                    && !within(region(body), tx)
+                    && !inTransaction(body)) {
+                return true; // a helper's own transaction callback (jdbi.useTransaction, tx.execute) that the loop
+                // calls
+                // outside any transaction: it commits, releasing the lock, before the next iteration
             }
             for (MethodCallExpr m : JavaScopes.calls(body)) {
                 String n = m.getNameAsString();
@@ -959,6 +978,39 @@ final class SiteUsageAnalyzer {
             String n = m.getNameAsString().toLowerCase(Locale.ROOT);
             if (n.contains("unlock") || n.equals("release") || n.equals("releaselock")) {
                 return true;
+            }
+        }
+        return false;
+    }
+
+    /** @return whether the expression names one of the variables (a name, or the root of a field access or call) */
+    private static boolean mentionsAny(Expression e, Set<String> vars) {
+        return e.findAll(NameExpr.class).stream().anyMatch(n -> vars.contains(n.getNameAsString()));
+    }
+
+    /**
+     * @return whether a loop body runs inside a transaction its own code opens: a transaction callback around it,
+     *     or a {@code @Transactional} on its method (or on the class, for a public method)
+     */
+    private static boolean inTransaction(Node body) {
+        for (Node cur = body.getParentNode().orElse(null);
+                cur != null;
+                cur = cur.getParentNode().orElse(null)) {
+            if (cur instanceof LambdaExpr lambda
+                    && lambda.getParentNode().orElse(null) instanceof MethodCallExpr call
+                    && call.getArguments().contains(lambda)
+                    && (SpringTransactions.isTemplateCall(call)
+                            || API.is(Role.BEGINS_TRANSACTION, call.getNameAsString()))) {
+                return true;
+            }
+            if (cur instanceof MethodDeclaration m) {
+                return SpringTransactions.transactional(m).isPresent()
+                        || (m.isPublic()
+                                && m.getParentNode()
+                                        .filter(p -> p instanceof TypeDeclaration<?> t
+                                                && SpringTransactions.transactional(t)
+                                                        .isPresent())
+                                        .isPresent());
             }
         }
         return false;
