@@ -97,6 +97,9 @@ class Finding:
 # rows too when its message says that rule's consequence: (reporting rule, silent rule, words).
 TAKES_OVER = (
     ("session-unlock-before-commit", "lock-without-finally-unlock", "SQLSTATE 25P02"),
+    # a session lock through a per-call pooled connection: pinning one connection fixes the lock and its unlock,
+    # which the result names as a related location
+    ("unpinned-session-lock", "unlock-mismatch", "the unlock may run on another one"),
 )
 
 

@@ -114,6 +114,22 @@ class ScoreTest(unittest.TestCase):
         self.assertEqual((alpha["true"], alpha["unjudged"]), (1, 1))
         self.assertEqual((alpha["defects"], alpha["reported"]), (3, 1))
 
+    def test_an_unpinned_lock_naming_its_unlock_counts_for_the_unlock_mismatch_there(self):
+        self.report("repositories", "alpha", [
+            # the lock's result, with the pooled unlock at line 30 as a related location, says the unlock's consequence
+            finding("unpinned-session-lock", "src/A.java", 22, related=(("src/A.java", 30),),
+                    message="... the unlock may run on another one. ..."),
+        ])
+        figures, text = self.run_score()
+        alpha = figures["dev"]["repositories"]
+        self.assertEqual((alpha["true"], alpha["unjudged"]), (1, 0))
+        self.assertEqual((alpha["defects"], alpha["reported"]), (3, 1))
+        self.report("repositories", "alpha", [
+            finding("unpinned-session-lock", "src/A.java", 22, related=(("src/A.java", 30),)),
+        ])
+        figures, text = self.run_score()
+        self.assertEqual(figures["dev"]["repositories"]["reported"], 0)  # without those words: its own rule only
+
     def test_case_findings_are_judged_by_markers(self):
         self.report("cases", "ignored-try-lock", [
             finding("try-lock-result-ignored", "src/Job.java", 7),  # within 3 lines of the want marker

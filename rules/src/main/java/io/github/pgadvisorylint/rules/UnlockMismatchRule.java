@@ -2,6 +2,7 @@ package io.github.pgadvisorylint.rules;
 
 import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.keys.KeyShapes;
+import io.github.pgadvisorylint.core.model.ConnectionScope;
 import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.KeySpace;
 import io.github.pgadvisorylint.core.model.LockKey;
@@ -12,6 +13,7 @@ import io.github.pgadvisorylint.core.model.LockOperation;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.PathFinding;
 import io.github.pgadvisorylint.core.model.SiteRole;
+import io.github.pgadvisorylint.core.model.TransactionState;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
@@ -269,6 +271,29 @@ public final class UnlockMismatchRule extends AbstractRule {
         List<LockSite> sessionElsewhere = typeAcquisitions.stream()
                 .filter(s -> s.function().level() == LockLevel.SESSION)
                 .toList();
+        List<LockSite> sessionInProject = model.acquisitions().stream()
+                .filter(s -> s.function().level() == LockLevel.SESSION && !model.inTestSources(s))
+                .toList();
+        if (sessionElsewhere.isEmpty()
+                && !sessionInProject.isEmpty()
+                && r.java() != null
+                && model.role(r) != SiteRole.HELPER_CALL
+                && !model.inTestSources(r)
+                && r.execution().connection() == ConnectionScope.POOLED_PER_CALL
+                && r.execution().transaction() != TransactionState.IN_TRANSACTION
+                && !model.inCallersTransaction(r)) {
+            report(
+                    context,
+                    r,
+                    sessionInProject.subList(0, Math.min(3, sessionInProject.size())),
+                    "pg_advisory_unlock_all() runs through " + r.java().executionCall() + ", outside a transaction: "
+                            + r.execution().connectionEvidence() + ", so it releases the locks of whatever pooled "
+                            + "connection is free, not of the sessions that took the project's locks: those stay held, "
+                            + "and a lock another caller leaked onto that connection is dropped. Release each lock on the "
+                            + "connection that took it.",
+                    "a session-level lock taken on its own connection");
+            return;
+        }
         if (model.usage(r).freshConnection() && !sessionElsewhere.isEmpty()) {
             report(
                     context,
