@@ -42,7 +42,8 @@ public final class LockInLimitQueryRule extends AbstractRule {
             if (!sql.isLimited()
                     || !sql.readsRows()
                     || sql.clause() == SqlClause.FROM
-                    || sql.clause() == SqlClause.CALL) {
+                    || sql.clause() == SqlClause.CALL
+                    || (sql.clause() == SqlClause.WHERE && RowSources.lockAloneOverSortedSubquery(sql))) {
                 continue;
             }
             boolean decides = switch (sql.clause()) {

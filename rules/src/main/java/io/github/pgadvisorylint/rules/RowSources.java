@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.rules;
 
 import io.github.pgadvisorylint.core.model.SqlContext;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Lexical facts about the rows a lock call's statement reads, shared by the row-count rules. */
@@ -15,7 +16,29 @@ final class RowSources {
             "(?is)^\\s*select\\b(?:(?!\\bfrom\\b).)*\\bfrom\\s*\\((.*\\border\\s+by\\b[^()]*(?:\\([^()]*\\)[^()]*)*)\\)"
                     + "\\s*(?:as\\s+)?\\w+\\s*;?\\s*$");
 
+    private static final Pattern LOCK_ALONE_OVER_SORTED_SUBQUERY = Pattern.compile(
+            "(?is)^\\s*select\\b(?:(?!\\bfrom\\b).)*\\bfrom\\s*\\((.*\\border\\s+by\\b[^()]*(?:\\([^()]*\\)[^()]*)*)\\)"
+                    + "\\s*(?:as\\s+)?\\w+\\s+where\\s+(?:pg_catalog\\.)?pg_(?:try_)?advisory_(?:xact_)?lock(?:_shared)?"
+                    + "\\s*\\([^()]*\\)\\s*(?:limit\\s+[\\w?:$]+|fetch\\s+first\\b[^()]*)?\\s*;?\\s*$");
+
+    private static final Pattern SORTED_THEN_LIMITED =
+            Pattern.compile("(?is).*\\border\\s+by\\b.*\\b(?:limit|fetch\\s+first)\\b[^()]*");
+
     private RowSources() {}
+
+    /**
+     * @param sql a lock call's context
+     * @return true when the lock call is the whole {@code WHERE} of a query block that reads one subquery ending
+     *     in {@code ORDER BY .. LIMIT n} and has nothing but its own limit after it ({@code SELECT id FROM (SELECT id
+     *     FROM jobs ORDER BY prio LIMIT 100) q WHERE pg_try_advisory_lock(id) LIMIT 1}): PostgreSQL pushes no filter
+     *     into a subquery with a LIMIT, so the lock runs above it and the outer limit stops at the first rows it
+     *     passes, locking exactly the rows returned. Without the subquery's own LIMIT the filter is pushed into its
+     *     scan, below the sort, and locks every candidate (F8, both measured per version by the facts suite)
+     */
+    static boolean lockAloneOverSortedSubquery(SqlContext sql) {
+        Matcher m = LOCK_ALONE_OVER_SORTED_SUBQUERY.matcher(sql.statementText());
+        return m.matches() && SORTED_THEN_LIMITED.matcher(m.group(1)).matches();
+    }
 
     /**
      * @param sql a lock call's context

@@ -96,6 +96,19 @@ final class LimitQueryMeasurements {
                     Claim.EXACTLY,
                     1),
             new Shape(
+                    "lock alone in the outer WHERE over a sorted subquery with no LIMIT of its own, LIMIT 1 outside"
+                            + " (the filter is pushed down into the subquery's scan, below its sort)",
+                    "SELECT id FROM (SELECT id FROM f8_jobs WHERE status = 'pending' ORDER BY prio) next"
+                            + " WHERE pg_try_advisory_lock(id) LIMIT 1",
+                    Claim.MORE_THAN_RETURNED,
+                    0),
+            new Shape(
+                    "safe: lock alone in the outer WHERE over a sorted, limited subquery, LIMIT 2 outside",
+                    "SELECT id FROM (SELECT id FROM f8_jobs ORDER BY prio LIMIT 100) next"
+                            + " WHERE pg_try_advisory_lock(id) LIMIT 2",
+                    Claim.EXACTLY,
+                    2),
+            new Shape(
                     "safe: lock in the outer WHERE over a limited CTE",
                     "WITH next AS (SELECT id FROM f8_jobs ORDER BY prio LIMIT 3) SELECT id FROM next"
                             + " WHERE pg_try_advisory_lock(id)",
