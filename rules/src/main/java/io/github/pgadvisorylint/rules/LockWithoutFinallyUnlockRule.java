@@ -7,12 +7,16 @@ import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.model.LockModel;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.PathFinding;
+import io.github.pgadvisorylint.core.model.ReleaseGuarantee;
 import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
+import io.github.pgadvisorylint.core.source.SourceRegion;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * {@code lock-without-finally-unlock}: a session-level acquisition whose release is not guaranteed
@@ -36,9 +40,24 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
                 List.of("correctness", "concurrency", "resource-leak", "postgresql", "advisory-lock"));
     }
 
+    /** @return whether a session-level site has no release anywhere and no lifecycle that pairs one */
+    private static boolean neverReleased(LockModel model, LockSite site) {
+        LockLifecycle lifecycle = model.lifecycle(site);
+        return site.function().level() == LockLevel.SESSION
+                && lifecycle != null
+                && lifecycle.guarantee() == ReleaseGuarantee.NONE
+                && model.possibleReleases(site).isEmpty();
+    }
+
     @Override
     public void check(RuleContext context) {
         LockModel model = context.model();
+        Set<SourceRegion> unreleasedBodies = new HashSet<>();
+        for (LockSite site : model.acquisitions()) {
+            if (neverReleased(model, site) && model.role(site) != SiteRole.HELPER_CALL) {
+                unreleasedBodies.add(site.region());
+            }
+        }
         for (LockSite site : model.acquisitions()) {
             if (site.function().level() != LockLevel.SESSION) {
                 continue;
@@ -100,7 +119,10 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
                                     : List.of(new RelatedLocation(
                                             lifecycle.releaseRegion(), "close outside a finally block")));
                 case NONE -> {
-                    if (model.possibleReleases(site).isEmpty()) {
+                    if (model.possibleReleases(site).isEmpty()
+                            && !(model.role(site) == SiteRole.HELPER_CALL
+                                    && unreleasedBodies.contains(site.declarationRegion()))) {
+                        // (a call of a helper whose own lock is reported for the same reason: one result, there)
                         context.report(
                                 Severity.ERROR,
                                 site,
