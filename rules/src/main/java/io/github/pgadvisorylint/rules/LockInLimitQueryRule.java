@@ -43,7 +43,7 @@ public final class LockInLimitQueryRule extends AbstractRule {
                     || !sql.readsRows()
                     || sql.clause() == SqlClause.FROM
                     || sql.clause() == SqlClause.CALL
-                    || (sql.clause() == SqlClause.WHERE && RowSources.lockAloneOverSortedSubquery(sql))) {
+                    || (sql.clause() == SqlClause.WHERE && RowSources.lockAloneOverLimitedSubquery(sql))) {
                 continue;
             }
             boolean decides = switch (sql.clause()) {

@@ -16,28 +16,47 @@ final class RowSources {
             "(?is)^\\s*select\\b(?:(?!\\bfrom\\b).)*\\bfrom\\s*\\((.*\\border\\s+by\\b[^()]*(?:\\([^()]*\\)[^()]*)*)\\)"
                     + "\\s*(?:as\\s+)?\\w+\\s*;?\\s*$");
 
-    private static final Pattern LOCK_ALONE_OVER_SORTED_SUBQUERY = Pattern.compile(
-            "(?is)^\\s*select\\b(?:(?!\\bfrom\\b).)*\\bfrom\\s*\\((.*\\border\\s+by\\b[^()]*(?:\\([^()]*\\)[^()]*)*)\\)"
-                    + "\\s*(?:as\\s+)?\\w+\\s+where\\s+(?:pg_catalog\\.)?pg_(?:try_)?advisory_(?:xact_)?lock(?:_shared)?"
-                    + "\\s*\\([^()]*\\)\\s*(?:limit\\s+[\\w?:$]+|fetch\\s+first\\b[^()]*)?\\s*;?\\s*$");
+    /** The lock call alone, in optional parentheses, with nothing after it but the block's own limit. */
+    private static final String LOCK_ALONE_THEN_LIMIT =
+            "where\\s*(?:\\(\\s*)*(?:pg_catalog\\.)?pg_(?:try_)?advisory_(?:xact_)?lock(?:_shared)?\\s*\\([^()]*\\)"
+                    + "(?:\\s*\\))*\\s*(?:limit\\s+[\\w?:$]+|fetch\\s+first\\b[^()]*)?\\s*;?\\s*$";
 
-    private static final Pattern SORTED_THEN_LIMITED =
-            Pattern.compile("(?is).*\\border\\s+by\\b.*\\b(?:limit|fetch\\s+first)\\b[^()]*");
+    /** {@code SELECT .. FROM (<inner>) [AS] alias [(columns)] WHERE lock(..) [LIMIT n]}. */
+    private static final Pattern LOCK_ALONE_OVER_SUBQUERY = Pattern.compile(
+            "(?is)^\\s*select\\b(?:(?!\\bfrom\\b).)*\\bfrom\\s*\\((.*)\\)\\s*(?:as\\s+)?\\w+\\s*(?:\\([^()]*\\))?\\s*"
+                    + LOCK_ALONE_THEN_LIMIT);
+
+    /** {@code WITH name AS [[NOT] MATERIALIZED] (<inner>) SELECT .. FROM name [[AS] alias] WHERE lock(..) [LIMIT n]}. */
+    private static final Pattern LOCK_ALONE_OVER_CTE = Pattern.compile(
+            "(?is)^\\s*with\\s+(\\w+)\\s+as\\s+(?:not\\s+)?(?:materialized\\s+)?\\((.*)\\)\\s*select\\b(?:(?!\\bfrom\\b).)*"
+                    + "\\bfrom\\s+\\1\\b\\s*(?:(?:as\\s+)?(?!where\\b)\\w+\\s*)?"
+                    + LOCK_ALONE_THEN_LIMIT);
+
+    /** A query whose own last clause, outside any parentheses, is a LIMIT or FETCH FIRST. */
+    private static final Pattern ENDS_LIMITED = Pattern.compile("(?is).*\\b(?:limit|fetch\\s+first)\\b[^()]*");
+
+    private static final Pattern COMMENTS = Pattern.compile("(?s)/\\*.*?\\*/|--[^\\n]*");
 
     private RowSources() {}
 
     /**
      * @param sql a lock call's context
-     * @return true when the lock call is the whole {@code WHERE} of a query block that reads one subquery ending
-     *     in {@code ORDER BY .. LIMIT n} and has nothing but its own limit after it ({@code SELECT id FROM (SELECT id
-     *     FROM jobs ORDER BY prio LIMIT 100) q WHERE pg_try_advisory_lock(id) LIMIT 1}): PostgreSQL pushes no filter
-     *     into a subquery with a LIMIT, so the lock runs above it and the outer limit stops at the first rows it
-     *     passes, locking exactly the rows returned. Without the subquery's own LIMIT the filter is pushed into its
-     *     scan, below the sort, and locks every candidate (F8, both measured per version by the facts suite)
+     * @return true when the lock call is the whole {@code WHERE} (parentheses aside) of a query block that reads
+     *     one subquery or CTE ending in its own {@code LIMIT}, and nothing but the block's limit follows it
+     *     ({@code SELECT id FROM (SELECT id FROM jobs ORDER BY prio LIMIT 100) q WHERE pg_try_advisory_lock(id)
+     *     LIMIT 1}): PostgreSQL pushes no filter into a subquery with a LIMIT, so the lock runs above it and the
+     *     outer limit stops at the first rows it passes, locking exactly the rows returned. Without the inner
+     *     LIMIT the filter is pushed into the subquery's scan, below its sort, and locks every candidate (F8, both
+     *     measured per version by the facts suite). Comments are ignored.
      */
-    static boolean lockAloneOverSortedSubquery(SqlContext sql) {
-        Matcher m = LOCK_ALONE_OVER_SORTED_SUBQUERY.matcher(sql.statementText());
-        return m.matches() && SORTED_THEN_LIMITED.matcher(m.group(1)).matches();
+    static boolean lockAloneOverLimitedSubquery(SqlContext sql) {
+        String text = COMMENTS.matcher(sql.statementText()).replaceAll(" ");
+        Matcher sub = LOCK_ALONE_OVER_SUBQUERY.matcher(text);
+        if (sub.matches()) {
+            return ENDS_LIMITED.matcher(sub.group(1)).matches();
+        }
+        Matcher cte = LOCK_ALONE_OVER_CTE.matcher(text);
+        return cte.matches() && ENDS_LIMITED.matcher(cte.group(2)).matches();
     }
 
     /**

@@ -109,6 +109,24 @@ final class LimitQueryMeasurements {
                     Claim.EXACTLY,
                     2),
             new Shape(
+                    "safe: lock alone in the outer WHERE over a limited subquery with no ORDER BY, LIMIT 1 outside",
+                    "SELECT id FROM (SELECT id FROM f8_jobs WHERE status = 'pending' LIMIT 50) next"
+                            + " WHERE pg_try_advisory_lock(id) LIMIT 1",
+                    Claim.EXACTLY,
+                    1),
+            new Shape(
+                    "safe: lock alone in the outer WHERE over a sorted, limited CTE, LIMIT 1 outside",
+                    "WITH next AS (SELECT id FROM f8_jobs ORDER BY prio LIMIT 20) SELECT id FROM next"
+                            + " WHERE pg_try_advisory_lock(id) LIMIT 1",
+                    Claim.EXACTLY,
+                    1),
+            new Shape(
+                    "safe: the same over a MATERIALIZED CTE",
+                    "WITH next AS MATERIALIZED (SELECT id FROM f8_jobs ORDER BY prio LIMIT 20) SELECT id FROM next"
+                            + " WHERE pg_try_advisory_lock(id) LIMIT 1",
+                    Claim.EXACTLY,
+                    1),
+            new Shape(
                     "safe: lock in the outer WHERE over a limited CTE",
                     "WITH next AS (SELECT id FROM f8_jobs ORDER BY prio LIMIT 3) SELECT id FROM next"
                             + " WHERE pg_try_advisory_lock(id)",
