@@ -45,6 +45,7 @@ import io.github.pgadvisorylint.core.api.Role;
 import io.github.pgadvisorylint.core.facts.HelperSummary;
 import io.github.pgadvisorylint.core.model.ConnectionScope;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
+import io.github.pgadvisorylint.core.model.ExecutionContext;
 import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
@@ -932,17 +933,8 @@ final class SiteUsageAnalyzer {
                 return true; // a method's own new transaction per call (SpringTransactions): its commit releases the
                 // lock
             }
-            if (tx != null
-                    && site.execution().transaction() == TransactionState.IN_TRANSACTION
-                    && site.execution().boundary() == TransactionBoundary.OWN
-                    && site.execution().transactionEvidence().endsWith("(...)")
-                    && helperOf.containsKey(site) // the call of a helper whose callback holds the lock
-                    && !within(tx, region(body))
-                    && !within(region(body), tx)
-                    && !inTransaction(body)) {
-                return true; // a helper's own transaction callback (jdbi.useTransaction, tx.execute) that the loop
-                // calls
-                // outside any transaction: it commits, releasing the lock, before the next iteration
+            if (helperOf.containsKey(site) && ownCallbackPerCall(helperOf.get(site), body)) {
+                return true; // the helper's own transaction commits, releasing the lock, before the next iteration
             }
             for (MethodCallExpr m : JavaScopes.calls(body)) {
                 String n = m.getNameAsString();
@@ -977,6 +969,31 @@ final class SiteUsageAnalyzer {
         for (MethodCallExpr m : JavaScopes.calls(body)) {
             String n = m.getNameAsString().toLowerCase(Locale.ROOT);
             if (n.contains("unlock") || n.equals("release") || n.equals("releaselock")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * @return whether a helper's transaction-level lock is taken inside a transaction callback of the helper's own
+     *     ({@code jdbi.useTransaction}, {@code tx.execute}) that commits before the call returns: always for a
+     *     template its class sets to {@code REQUIRES_NEW}, else when the loop calling it is outside any transaction
+     *     (a joining callback would keep the lock until the outer commit)
+     */
+    private boolean ownCallbackPerCall(HelperSummary helper, Node body) {
+        for (HelperSummary.Op op : helper.ops()) {
+            ExecutionContext inner = op.inner() == null ? null : op.inner().execution();
+            if (op.function().operation().isAcquisition()
+                    && inner != null
+                    && inner.transaction() == TransactionState.IN_TRANSACTION
+                    && inner.boundary() == TransactionBoundary.OWN
+                    && inner.transactionEvidence().endsWith("(...)")
+                    && inner.transactionRegion() != null
+                    && !within(inner.transactionRegion(), region(body))
+                    && !within(region(body), inner.transactionRegion())
+                    && (!inTransaction(body)
+                            || inner.transactionEvidence().startsWith("TransactionTemplate(REQUIRES_NEW)."))) {
                 return true;
             }
         }

@@ -139,7 +139,10 @@ final class SpringTransactions {
                 String name = call.getNameAsString();
                 boolean template = isTemplateCall(call);
                 if (template || (API.is(Role.BEGINS_TRANSACTION, name) && !projectReceiver(call))) {
-                    String what = (template ? "TransactionTemplate." : "") + name + "(...)";
+                    String propagation = ownPropagation(call); // a receiver given a propagation is a template
+                    String what = (template || !propagation.isEmpty() ? "TransactionTemplate" + propagation + "." : "")
+                            + name
+                            + "(...)";
                     if (template && lockItself && onlyTakesTheLock(lambda.getBody(), at)) {
                         return new Tx(
                                 TransactionState.ENDS_BEFORE_WORK,
@@ -199,12 +202,50 @@ final class SpringTransactions {
                         .contains(Role.BEGINS_TRANSACTION);
     }
 
-    /** {@code TransactionTemplate.execute/executeWithoutResult}, told by a receiver named for transactions. */
+    /**
+     * The propagation a template's own class gives it, when it starts a transaction of its own whatever the
+     * caller's: {@code tx.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW)} on the receiver's
+     * name (a field or local) anywhere in the enclosing type.
+     *
+     * @param call a template call ({@link #isTemplateCall})
+     * @return {@code "(REQUIRES_NEW)"}, or empty when the template joins its caller's transaction or it is not known
+     */
+    static String ownPropagation(MethodCallExpr call) {
+        String receiver = call.getScope()
+                .map(s -> s instanceof FieldAccessExpr f ? f.getNameAsString() : s.toString())
+                .orElse(null);
+        TypeDeclaration<?> type = call.findAncestor(TypeDeclaration.class).orElse(null);
+        if (receiver == null || type == null) {
+            return "";
+        }
+        for (MethodCallExpr set : type.findAll(
+                MethodCallExpr.class,
+                m -> m.getNameAsString().equals("setPropagationBehavior")
+                        && m.getArguments().size() == 1)) {
+            String on = set.getScope()
+                    .map(s -> s instanceof FieldAccessExpr f ? f.getNameAsString() : s.toString())
+                    .orElse("");
+            if (on.equals(receiver) && set.getArgument(0).toString().endsWith("PROPAGATION_REQUIRES_NEW")) {
+                return "(REQUIRES_NEW)";
+            }
+        }
+        return "";
+    }
+
+    /**
+     * {@code TransactionTemplate.execute/executeWithoutResult}, told by a receiver named for transactions or declared
+     * as a {@code TransactionTemplate}.
+     */
     static boolean isTemplateCall(MethodCallExpr call) {
         String name = call.getNameAsString();
         String scope = call.getScope().map(Node::toString).orElse("").toLowerCase(Locale.ROOT);
         return (name.equals("execute") || name.equals("executeWithoutResult"))
-                && (scope.contains("transaction") || scope.contains("tx"));
+                && (scope.contains("transaction")
+                        || scope.contains("tx")
+                        || call.getScope()
+                                .map(JavaScopes::receiverTypeName)
+                                .filter(t -> t.equals("TransactionTemplate"))
+                                .isPresent());
     }
 
     private Tx method(
