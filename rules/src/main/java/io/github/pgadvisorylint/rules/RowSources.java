@@ -1,5 +1,7 @@
 package io.github.pgadvisorylint.rules;
 
+import io.github.pgadvisorylint.core.model.KeyPart;
+import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.SqlContext;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -77,6 +79,35 @@ final class RowSources {
     static boolean limitedSource(SqlContext sql) {
         String text = sql.statementText();
         return LIMIT.matcher(text).find() || VALUES_SOURCE.matcher(text).find();
+    }
+
+    /**
+     * @param site a lock site whose key reads columns of the rows
+     * @return true when the statement's WHERE pins every column of the key to one value, with no {@code OR}
+     *     ({@code SELECT pg_try_advisory_lock(job_id) FROM jobs WHERE job_id = ?}): however many rows it reads,
+     *     they all lock one key
+     */
+    static boolean pinsKeyColumns(LockSite site) {
+        String text = site.sql().statementText();
+        if (Pattern.compile("(?i)\\bor\\b").matcher(text).find()) {
+            return false;
+        }
+        boolean any = false;
+        for (KeyPart p : site.key().parts()) {
+            if (p.kind() != KeyPart.Kind.COLUMN) {
+                continue;
+            }
+            String column = p.expression().substring(p.expression().lastIndexOf('.') + 1);
+            if (!column.matches("\\w+")
+                    || !Pattern.compile("(?is)\\bwhere\\b.*?(?<![\\w.])(?:\\w+\\.)?" + column
+                                    + "\\s*=\\s*(?:\\?|:\\w+|\\$\\d+|\\d+|'[^']*')")
+                            .matcher(text)
+                            .find()) {
+                return false;
+            }
+            any = true;
+        }
+        return any;
     }
 
     /**

@@ -52,7 +52,8 @@ public final class UnboundedLockCountRule extends AbstractRule {
             List<RelatedLocation> related = new ArrayList<>();
             if (context.model().role(site) != SiteRole.HELPER_CALL
                     && perRow(site.sql())
-                    && site.key().hasColumnPart()) {
+                    && site.key().hasColumnPart()
+                    && !RowSources.pinsKeyColumns(site)) {
                 if (site.declarationRegion() != null) {
                     related.add(new RelatedLocation(
                             site.declarationRegion(), "the SQL with the lock call is declared here"));
