@@ -211,9 +211,7 @@ final class SpringTransactions {
      * @return {@code "(REQUIRES_NEW)"}, or empty when the template joins its caller's transaction or it is not known
      */
     static String ownPropagation(MethodCallExpr call) {
-        String receiver = call.getScope()
-                .map(s -> s instanceof FieldAccessExpr f ? f.getNameAsString() : s.toString())
-                .orElse(null);
+        String receiver = call.getScope().map(SpringTransactions::variableName).orElse(null);
         TypeDeclaration<?> type = call.findAncestor(TypeDeclaration.class).orElse(null);
         if (receiver == null || type == null) {
             return "";
@@ -222,14 +220,17 @@ final class SpringTransactions {
                 MethodCallExpr.class,
                 m -> m.getNameAsString().equals("setPropagationBehavior")
                         && m.getArguments().size() == 1)) {
-            String on = set.getScope()
-                    .map(s -> s instanceof FieldAccessExpr f ? f.getNameAsString() : s.toString())
-                    .orElse("");
+            String on = set.getScope().map(SpringTransactions::variableName).orElse("");
             if (on.equals(receiver) && set.getArgument(0).toString().endsWith("PROPAGATION_REQUIRES_NEW")) {
                 return "(REQUIRES_NEW)";
             }
         }
         return "";
+    }
+
+    /** @return the name a receiver is held in: {@code tx} for {@code tx} and {@code this.tx}, else its text */
+    private static String variableName(Expression scope) {
+        return scope instanceof FieldAccessExpr f ? f.getNameAsString() : scope.toString();
     }
 
     /**
