@@ -933,7 +933,7 @@ final class SiteUsageAnalyzer {
                 return true; // a method's own new transaction per call (SpringTransactions): its commit releases the
                 // lock
             }
-            if (helperOf.containsKey(site) && ownCallbackPerCall(helperOf.get(site), body)) {
+            if (helperOf.containsKey(site) && ownCallbackPerCall(site, helperOf.get(site), body)) {
                 return true; // the helper's own transaction commits, releasing the lock, before the next iteration
             }
             for (MethodCallExpr m : JavaScopes.calls(body)) {
@@ -981,7 +981,7 @@ final class SiteUsageAnalyzer {
      *     template its class sets to {@code REQUIRES_NEW}, else when the loop calling it is outside any transaction
      *     (a joining callback would keep the lock until the outer commit)
      */
-    private boolean ownCallbackPerCall(HelperSummary helper, Node body) {
+    private boolean ownCallbackPerCall(LockSite call, HelperSummary helper, Node body) {
         for (HelperSummary.Op op : helper.ops()) {
             ExecutionContext inner = op.inner() == null ? null : op.inner().execution();
             if (op.function().operation().isAcquisition()
@@ -992,7 +992,7 @@ final class SiteUsageAnalyzer {
                     && inner.transactionRegion() != null
                     && !within(inner.transactionRegion(), region(body))
                     && !within(region(body), inner.transactionRegion())
-                    && (!inTransaction(body)
+                    && ((!inTransaction(body) && !inCallersTransaction(call, inner))
                             || inner.transactionEvidence().startsWith("TransactionTemplate(REQUIRES_NEW)."))) {
                 return true;
             }
@@ -1003,6 +1003,21 @@ final class SiteUsageAnalyzer {
     /** @return whether the expression names one of the variables (a name, or the root of a field access or call) */
     private static boolean mentionsAny(Expression e, Set<String> vars) {
         return e.findAll(NameExpr.class).stream().anyMatch(n -> vars.contains(n.getNameAsString()));
+    }
+
+    /**
+     * @return whether the call of a helper runs in a transaction of its callers: its context names another
+     *     transaction than the helper's own callback, or Spring's annotations and callbacks around the call (its
+     *     method, and that method's callers in the file) put it in one
+     */
+    private boolean inCallersTransaction(LockSite call, ExecutionContext inner) {
+        if (call.execution().transaction() == TransactionState.IN_TRANSACTION
+                && !call.execution().transactionEvidence().equals(inner.transactionEvidence())) {
+            return true;
+        }
+        Node at = nodes.get(call);
+        return at != null
+                && new SpringTransactions(this::region).at(at, false, true).state() == TransactionState.IN_TRANSACTION;
     }
 
     /**
