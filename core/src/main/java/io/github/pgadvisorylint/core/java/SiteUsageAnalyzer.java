@@ -106,6 +106,8 @@ final class SiteUsageAnalyzer {
     private final Map<String, LockLifecycle> lifecycles = new HashMap<>();
     private final Map<LockSite, HelperSummary> helperOf;
     private final Map<LockSite, SqlWrappers.Wrapper> wrapped;
+    /** Spring's transaction around a node of this file. */
+    private final SpringTransactions spring = new SpringTransactions(this::region);
 
     /**
      * @param file       the file
@@ -978,8 +980,8 @@ final class SiteUsageAnalyzer {
     /**
      * @return whether a helper's transaction-level lock is taken inside a transaction callback of the helper's own
      *     ({@code jdbi.useTransaction}, {@code tx.execute}) that commits before the call returns: always for a
-     *     template its class sets to {@code REQUIRES_NEW}, else when the loop calling it is outside any transaction
-     *     (a joining callback would keep the lock until the outer commit)
+     *     template its class sets to {@code REQUIRES_NEW}, else when the call is outside any transaction (a joining
+     *     callback would keep the lock until the outer commit)
      */
     private boolean ownCallbackPerCall(LockSite call, HelperSummary helper, Node body) {
         for (HelperSummary.Op op : helper.ops()) {
@@ -988,12 +990,12 @@ final class SiteUsageAnalyzer {
                     && inner != null
                     && inner.transaction() == TransactionState.IN_TRANSACTION
                     && inner.boundary() == TransactionBoundary.OWN
-                    && inner.transactionEvidence().endsWith("(...)")
+                    && SpringTransactions.isCallback(inner.transactionEvidence())
                     && inner.transactionRegion() != null
                     && !within(inner.transactionRegion(), region(body))
                     && !within(region(body), inner.transactionRegion())
-                    && ((!inTransaction(body) && !inCallersTransaction(call, inner))
-                            || inner.transactionEvidence().startsWith("TransactionTemplate(REQUIRES_NEW)."))) {
+                    && (!inCallersTransaction(call, inner)
+                            || SpringTransactions.isOwnNewTransaction(inner.transactionEvidence()))) {
                 return true;
             }
         }
@@ -1006,9 +1008,9 @@ final class SiteUsageAnalyzer {
     }
 
     /**
-     * @return whether the call of a helper runs in a transaction of its callers: its context names another
-     *     transaction than the helper's own callback, or Spring's annotations and callbacks around the call (its
-     *     method, and that method's callers in the file) put it in one
+     * @return whether the call of a helper runs in a transaction of its own code or its callers': its context names
+     *     another transaction than the helper's own callback, or Spring's annotations and callbacks around the call
+     *     (a callback around it, its method, and that method's callers in the file) put it in one
      */
     private boolean inCallersTransaction(LockSite call, ExecutionContext inner) {
         if (call.execution().transaction() == TransactionState.IN_TRANSACTION
@@ -1016,36 +1018,7 @@ final class SiteUsageAnalyzer {
             return true;
         }
         Node at = nodes.get(call);
-        return at != null
-                && new SpringTransactions(this::region).at(at, false, true).state() == TransactionState.IN_TRANSACTION;
-    }
-
-    /**
-     * @return whether a loop body runs inside a transaction its own code opens: a transaction callback around it,
-     *     or a {@code @Transactional} on its method (or on the class, for a public method)
-     */
-    private static boolean inTransaction(Node body) {
-        for (Node cur = body.getParentNode().orElse(null);
-                cur != null;
-                cur = cur.getParentNode().orElse(null)) {
-            if (cur instanceof LambdaExpr lambda
-                    && lambda.getParentNode().orElse(null) instanceof MethodCallExpr call
-                    && call.getArguments().contains(lambda)
-                    && (SpringTransactions.isTemplateCall(call)
-                            || API.is(Role.BEGINS_TRANSACTION, call.getNameAsString()))) {
-                return true;
-            }
-            if (cur instanceof MethodDeclaration m) {
-                return SpringTransactions.transactional(m).isPresent()
-                        || (m.isPublic()
-                                && m.getParentNode()
-                                        .filter(p -> p instanceof TypeDeclaration<?> t
-                                                && SpringTransactions.transactional(t)
-                                                        .isPresent())
-                                        .isPresent());
-            }
-        }
-        return false;
+        return at != null && spring.at(at, false, true).state() == TransactionState.IN_TRANSACTION;
     }
 
     private static boolean exitsLoop(Node body) {

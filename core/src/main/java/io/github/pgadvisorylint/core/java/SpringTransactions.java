@@ -105,6 +105,9 @@ final class SpringTransactions {
             "JmsListener",
             "Startup",
             "Observes");
+    /** The propagation {@link #ownPropagation} reports, as it appears in a template callback's evidence. */
+    static final String REQUIRES_NEW = "(REQUIRES_NEW)";
+
     /** How far calls within a class are followed to find a caller's transaction. */
     private static final int MAX_DEPTH = 4;
 
@@ -208,7 +211,7 @@ final class SpringTransactions {
      * name (a field or local) anywhere in the enclosing type.
      *
      * @param call a template call ({@link #isTemplateCall})
-     * @return {@code "(REQUIRES_NEW)"}, or empty when the template joins its caller's transaction or it is not known
+     * @return {@link #REQUIRES_NEW}, or empty when the template joins its caller's transaction or it is not known
      */
     static String ownPropagation(MethodCallExpr call) {
         String receiver = call.getScope().map(SpringTransactions::variableName).orElse(null);
@@ -222,10 +225,28 @@ final class SpringTransactions {
                         && m.getArguments().size() == 1)) {
             String on = set.getScope().map(SpringTransactions::variableName).orElse("");
             if (on.equals(receiver) && set.getArgument(0).toString().endsWith("PROPAGATION_REQUIRES_NEW")) {
-                return "(REQUIRES_NEW)";
+                return REQUIRES_NEW;
             }
         }
         return "";
+    }
+
+    /**
+     * @param evidence a {@link Tx#evidence()} (as an execution context's transaction evidence)
+     * @return whether it names a transaction callback ({@code jdbi.useTransaction(...)}, {@code
+     *     TransactionTemplate.execute(...)}), as {@link #at} writes it
+     */
+    static boolean isCallback(String evidence) {
+        return evidence.endsWith("(...)");
+    }
+
+    /**
+     * @param evidence a {@link Tx#evidence()} (as an execution context's transaction evidence)
+     * @return whether it names the callback of a template that starts a transaction of its own whatever its caller's
+     *     ({@link #ownPropagation}), as {@link #at} writes it
+     */
+    static boolean isOwnNewTransaction(String evidence) {
+        return evidence.startsWith("TransactionTemplate" + REQUIRES_NEW + ".");
     }
 
     /** @return the name a receiver is held in: {@code tx} for {@code tx} and {@code this.tx}, else its text */
