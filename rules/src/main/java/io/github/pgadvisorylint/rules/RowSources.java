@@ -37,6 +37,8 @@ final class RowSources {
     /** A query whose own last clause, outside any parentheses, is a LIMIT or FETCH FIRST. */
     private static final Pattern ENDS_LIMITED = Pattern.compile("(?is).*\\b(?:limit|fetch\\s+first)\\b[^()]*");
 
+    private static final Pattern OR = Pattern.compile("(?i)\\bor\\b");
+
     private static final Pattern COMMENTS = Pattern.compile("(?s)/\\*.*?\\*/|--[^\\n]*");
 
     private RowSources() {}
@@ -89,7 +91,7 @@ final class RowSources {
      */
     static boolean pinsKeyColumns(LockSite site) {
         String text = site.sql().statementText();
-        if (Pattern.compile("(?i)\\bor\\b").matcher(text).find()) {
+        if (OR.matcher(text).find()) {
             return false;
         }
         boolean any = false;
@@ -117,7 +119,6 @@ final class RowSources {
      */
     static boolean isKeyLookup(SqlContext sql) {
         String text = sql.statementText();
-        return KEY_LOOKUP.matcher(text).find()
-                && !Pattern.compile("(?i)\\bor\\b").matcher(text).find();
+        return KEY_LOOKUP.matcher(text).find() && !OR.matcher(text).find();
     }
 }

@@ -11,11 +11,8 @@ import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
-import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * {@code unbounded-lock-count}: advisory locks taken per row of a table, or per element of a collection
@@ -47,7 +44,7 @@ public final class UnboundedLockCountRule extends AbstractRule {
 
     @Override
     public void check(RuleContext context) {
-        Map<SourceRegion, List<LockSite>> perLoop = new LinkedHashMap<>();
+        LoopResults perLoop = new LoopResults(context.model());
         for (LockSite site : context.model().acquisitions()) {
             List<RelatedLocation> related = new ArrayList<>();
             if (context.model().role(site) != SiteRole.HELPER_CALL
@@ -71,18 +68,16 @@ public final class UnboundedLockCountRule extends AbstractRule {
             }
             LoopContext loop = context.model().usage(site).loop();
             if (loop != null && loop.accumulatesLocks() && !context.model().endsWithItsStatement(site)) {
-                perLoop.computeIfAbsent(loop.region(), r -> new ArrayList<>()).add(site);
+                perLoop.add(site);
             }
         }
         // one result per loop, at its first lock: the others of the iteration are related locations
-        for (List<LockSite> sites : perLoop.values()) {
+        for (List<LockSite> sites : perLoop.groups()) {
             LockSite site = sites.get(0);
             LoopContext loop = context.model().usage(site).loop();
             List<RelatedLocation> related = new ArrayList<>();
             related.add(new RelatedLocation(loop.region(), "the loop: nothing bounds its iterations"));
-            for (LockSite other : sites.subList(1, sites.size())) {
-                related.add(new RelatedLocation(other.region(), "another lock taken in each iteration and kept"));
-            }
+            related.addAll(LoopResults.othersOf(sites));
             String each = sites.size() == 1 ? " one lock per element" : " " + sites.size() + " locks per element";
             context.report(
                     Severity.WARNING,

@@ -195,16 +195,14 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
 
     /** Loops over collections with no visible order, and single statements that lock many rows. */
     private static void loopsAndStatements(LockModel model, Map<LockSite, Pending> findings) {
-        Map<SourceRegion, List<LockSite>> perLoop = new LinkedHashMap<>();
+        LoopResults perLoop = new LoopResults(model);
         for (LockSite site : model.acquisitions()) {
             if (!site.function().isBlocking()) {
                 continue;
             }
             LoopOrder loop = model.loop(site);
             if (loop != null && !loop.sorted() && holdsAcrossIterations(model, site)) {
-                LoopContext context = model.usage(site).loop();
-                perLoop.computeIfAbsent(context == null ? site.region() : context.region(), r -> new ArrayList<>())
-                        .add(site);
+                perLoop.add(site);
             }
             if (model.role(site) != SiteRole.HELPER_CALL
                     && site.sql().readsRows()
@@ -224,13 +222,9 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
             }
         }
         // one result per loop, at its first lock: the others of the iteration are related locations
-        for (List<LockSite> sites : perLoop.values()) {
+        for (List<LockSite> sites : perLoop.groups()) {
             LockSite site = sites.get(0);
             LoopOrder loop = model.loop(site);
-            List<RelatedLocation> related = new ArrayList<>();
-            for (LockSite other : sites.subList(1, sites.size())) {
-                related.add(new RelatedLocation(other.region(), "another lock taken in each iteration and kept"));
-            }
             put(
                     findings,
                     site,
@@ -241,7 +235,7 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
                                     + ": two callers "
                                     + "with overlapping elements in different orders can deadlock. Sort the keys before the loop "
                                     + "(sorted(), a TreeSet).",
-                            related));
+                            LoopResults.othersOf(sites)));
         }
     }
 
