@@ -15,7 +15,8 @@ import java.util.List;
 
 /**
  * {@code unpinned-session-lock}: a session-level lock taken through an API that borrows a pooled
- * connection per call, outside a transaction. The lock stays on whichever backend served that one
+ * connection per call, outside a transaction or in a transaction callback that holds nothing but the lock
+ * (it commits and returns its connection to the pool as the callback returns). The lock stays on whichever backend served that one
  * call; the unlock may run on another and return false (RULES.md F1, F13; PostgreSQL docs
  * "Advisory Locks": session-level locks belong to the session).
  */
@@ -61,10 +62,13 @@ public final class UnpinnedSessionLockRule extends AbstractRule {
             // a helper runs in its callers' context: when every call of it runs inside a transaction, the
             // transaction keeps one connection for the helper's lock and for its unlock
             List<LockSite> calls = context.model().helperCalls(site);
+            // a transaction callback that holds nothing but the lock commits when it returns, and the template hands
+            // its connection back to the pool with the lock on it: that transaction pins nothing
+            boolean endsBeforeWork = site.execution().transaction() == TransactionState.ENDS_BEFORE_WORK;
             if ((!calls.isEmpty()
                             && calls.stream()
                                     .allMatch(c -> c.execution().transaction() == TransactionState.IN_TRANSACTION))
-                    || context.model().inCallersTransaction(site)) {
+                    || (!endsBeforeWork && context.model().inCallersTransaction(site))) {
                 continue; // and so when every chain of calls that reaches it starts in one
             }
             List<RelatedLocation> related = new ArrayList<>();
@@ -93,11 +97,16 @@ public final class UnpinnedSessionLockRule extends AbstractRule {
                     .distinct()
                     .limit(MAX_UNLOCKS)
                     .forEach(related::add);
+            String where = endsBeforeWork
+                    ? ", in a transaction that ends right after it ("
+                            + site.execution().transactionEvidence()
+                            + ") and gives its connection back to the pool with the lock on it: "
+                    : ", outside a transaction: ";
             context.report(
                     Severity.ERROR,
                     site,
                     site.display() + " takes a session-level lock through "
-                            + site.java().executionCall() + ", outside a transaction: "
+                            + site.java().executionCall() + where
                             + site.execution().connectionEvidence()
                             + ", so the lock stays on a pooled connection the code no longer holds and the unlock may run on "
                             + "another one. Take both on one Connection (ConnectionCallback, a @Transactional method), or use "

@@ -147,11 +147,14 @@ final class SpringTransactions {
                             + name
                             + "(...)";
                     if (template && lockItself && onlyTakesTheLock(lambda.getBody(), at)) {
-                        return new Tx(
-                                TransactionState.ENDS_BEFORE_WORK,
-                                what + " commits as soon as the callback returns",
-                                regions.apply(call),
-                                TransactionBoundary.OWN);
+                        Tx joined = propagation.isEmpty() ? enclosingTransaction(call, managed, depth, visiting) : null;
+                        return joined != null
+                                ? joined
+                                : new Tx(
+                                        TransactionState.ENDS_BEFORE_WORK,
+                                        what + " commits as soon as the callback returns",
+                                        regions.apply(call),
+                                        TransactionBoundary.OWN);
                     }
                     return new Tx(TransactionState.IN_TRANSACTION, what, regions.apply(call), TransactionBoundary.OWN);
                 }
@@ -170,7 +173,9 @@ final class SpringTransactions {
                             (isTemplateCall(call) ? "TransactionTemplate." : "") + call.getNameAsString() + "(...)";
                     if (isTemplateCall(call)
                             && lockItself
-                            && m.getBody().map(b -> onlyTakesTheLock(b, at)).orElse(false)) {
+                            && m.getBody().map(b -> onlyTakesTheLock(b, at)).orElse(false)
+                            && (!ownPropagation(call).isEmpty()
+                                    || enclosingTransaction(call, managed, depth, visiting) == null)) {
                         return new Tx(
                                 TransactionState.ENDS_BEFORE_WORK,
                                 what + " commits as soon as the callback returns",
@@ -189,6 +194,19 @@ final class SpringTransactions {
             }
         }
         return Tx.UNKNOWN;
+    }
+
+    /**
+     * The transaction a template call itself runs in, when it is an open one: a template that joins (Spring's
+     * default {@code PROPAGATION_REQUIRED}) then commits nothing when its callback returns, so a callback holding
+     * only the lock does not end its transaction (Spring Framework reference, "Transaction Propagation").
+     *
+     * @param call a {@code TransactionTemplate.execute/executeWithoutResult} call
+     * @return the enclosing transaction, or null when the call runs in none or it is not known
+     */
+    private Tx enclosingTransaction(MethodCallExpr call, boolean managed, int depth, Set<MethodDeclaration> visiting) {
+        Tx outer = at(call, false, managed, depth, visiting);
+        return outer.state() == TransactionState.IN_TRANSACTION ? outer : null;
     }
 
     /**
