@@ -50,6 +50,7 @@ import io.github.pgadvisorylint.core.flow.FlowLowering;
 import io.github.pgadvisorylint.core.flow.LockPaths;
 import io.github.pgadvisorylint.core.flow.MethodFlow;
 import io.github.pgadvisorylint.core.model.AdvisoryFunction;
+import io.github.pgadvisorylint.core.model.ConnectionScope;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.ExecutionContext;
 import io.github.pgadvisorylint.core.model.JavaContext;
@@ -574,6 +575,7 @@ public final class JavaFrontEnd {
         private final Map<LockSite, SiteUsage> sqlUsages = new HashMap<>();
         private final SqlWrappers sqlWrappers;
         private final Map<LockSite, SqlWrappers.Wrapper> wrapped = new HashMap<>();
+
         private final Map<LockSite, Map<String, Boolean>> siteFlags = new HashMap<>();
 
         FileScan(SourceFile file, CompilationUnit unit, KeyEvaluator keys, HelperRegistry helpers) {
@@ -1416,7 +1418,14 @@ public final class JavaFrontEnd {
                         c.api,
                         call.context(),
                         context,
-                        executionContexts.analyze(c.contextNode, c.exec, c.api, multiStatement));
+                        c.wrapper != null && c.wrapper.own() != null
+                                ? new ExecutionContext(
+                                        c.wrapper.own().transaction(),
+                                        c.wrapper.own().evidence(),
+                                        null,
+                                        ConnectionScope.POOLED_PER_CALL,
+                                        c.wrapper.own().evidence())
+                                : executionContexts.analyze(c.contextNode, c.exec, c.api, multiStatement));
                 sites.add(site);
                 siteNodes.put(site, c.exec != null ? c.exec : c.contextNode);
                 if (c.wrapper != null) {

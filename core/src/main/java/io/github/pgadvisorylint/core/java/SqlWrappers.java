@@ -1,6 +1,5 @@
 package io.github.pgadvisorylint.core.java;
 
-import com.github.javaparser.ast.CompilationUnit;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.Parameter;
@@ -9,6 +8,7 @@ import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.ArrayAccessExpr;
 import com.github.javaparser.ast.expr.ArrayCreationExpr;
 import com.github.javaparser.ast.expr.AssignExpr;
+import com.github.javaparser.ast.expr.BooleanLiteralExpr;
 import com.github.javaparser.ast.expr.CastExpr;
 import com.github.javaparser.ast.expr.EnclosedExpr;
 import com.github.javaparser.ast.expr.Expression;
@@ -17,9 +17,12 @@ import com.github.javaparser.ast.expr.IntegerLiteralExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.ThisExpr;
+import com.github.javaparser.ast.stmt.ReturnStmt;
+import com.github.javaparser.ast.stmt.TryStmt;
 import io.github.pgadvisorylint.core.api.ApiCatalog;
 import io.github.pgadvisorylint.core.api.ApiFamily;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
+import io.github.pgadvisorylint.core.model.TransactionState;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -65,6 +68,8 @@ final class SqlWrappers {
      * @param exec     the call in its body that executes the SQL (for how the result is read)
      * @param varargs  index of the parameter whose elements bind {@code ?1, ?2, ...} in order, or -1
      * @param fixed    1-based placeholder position to the index of the parameter bound to it
+     * @param own      the connection the body borrows from a pool for the call and closes before it returns, or
+     *                 null when the SQL runs on a handle the caller gives or keeps
      */
     record Wrapper(
             MethodDeclaration method,
@@ -72,7 +77,8 @@ final class SqlWrappers {
             ExecutionApi api,
             MethodCallExpr exec,
             int varargs,
-            Map<Integer, Integer> fixed) {
+            Map<Integer, Integer> fixed,
+            OwnConnection own) {
 
         /** @return the wrapper's simple name, as written at its calls */
         String name() {
@@ -102,11 +108,25 @@ final class SqlWrappers {
         }
     }
 
+    /**
+     * A connection a wrapper borrows from a pool ({@code dataSource.getConnection()} on a {@code DataSource} or pool
+     * type) for one call and closes before it returns (a try-with-resources resource, or {@code close()} in a
+     * {@code finally}): whatever the SQL takes ends with the call. A transaction-level lock ends with the
+     * transaction, at the latest when the pool takes the connection back (RULES.md F3, F13); a session-level lock
+     * stays on the pooled connection the caller no longer holds (F1, F13).
+     *
+     * @param transaction {@link TransactionState#AUTOCOMMIT} when the body never turns autocommit off,
+     *                    {@link TransactionState#ENDS_BEFORE_WORK} when it does (its commit, rollback or close ends
+     *                    the transaction before the call returns)
+     * @param evidence    a phrase naming the wrapper, e.g. {@code Database.fetchOne borrows a pooled connection ...}
+     */
+    record OwnConnection(TransactionState transaction, String evidence) {}
+
     private final Map<String, List<Wrapper>> byName = new HashMap<>();
     private final Map<String, Integer> declared = new HashMap<>();
 
     /** @param unit the file; its wrappers are found now */
-    SqlWrappers(CompilationUnit unit) {
+    SqlWrappers(Node unit) {
         for (MethodDeclaration m : unit.findAll(MethodDeclaration.class)) {
             declared.merge(m.getNameAsString(), 1, Integer::sum);
             Wrapper w = wrapper(m);
@@ -135,15 +155,19 @@ final class SqlWrappers {
         boolean local = scope == null
                 || scope instanceof ThisExpr
                 || (scope instanceof NameExpr n && n.getNameAsString().equals(owner));
-        int params = w.method().getParameters().size();
-        boolean arity =
-                (w.varargs() >= 0 && w.method().getParameter(w.varargs()).isVarArgs())
-                        ? call.getArguments().size() >= params - 1
-                        : call.getArguments().size() == params;
-        if (!local || !arity || call.findAncestor(MethodDeclaration.class).orElse(null) == w.method()) {
+        if (!local
+                || !arity(w, call)
+                || call.findAncestor(MethodDeclaration.class).orElse(null) == w.method()) {
             return null;
         }
         return w;
+    }
+
+    private static boolean arity(Wrapper w, MethodCallExpr call) {
+        int params = w.method().getParameters().size();
+        return (w.varargs() >= 0 && w.method().getParameter(w.varargs()).isVarArgs())
+                ? call.getArguments().size() >= params - 1
+                : call.getArguments().size() == params;
     }
 
     /** The method as a wrapper, or null when it executes no {@code String} parameter on a database handle. */
@@ -220,9 +244,99 @@ final class SqlWrappers {
                     }
                 }
             }
-            return new Wrapper(m, sqlParam, api, exec, varargs, Map.copyOf(fixed));
+            return new Wrapper(
+                    m, sqlParam, api, exec, varargs, Map.copyOf(fixed), template ? null : ownConnection(m, exec));
         }
         return null;
+    }
+
+    /**
+     * The connection the executing call runs on when the wrapper borrows it from a pool for this call alone: the
+     * receiver chain ends at a local ({@code ps} from {@code conn.prepareStatement(sql)}, {@code conn}) first assigned
+     * {@code x.getConnection()} with {@code x} declared as a {@code DataSource} or pool type, closed by its
+     * try-with-resources or a {@code conn.close()} in a {@code finally}, and never returned.
+     *
+     * @return its discipline, or null when the handle is a parameter, a field, a {@code DriverManager} connection
+     *     (closing it ends the session) or not seen to be closed
+     */
+    private static OwnConnection ownConnection(MethodDeclaration m, MethodCallExpr exec) {
+        Expression root = exec.getScope().orElse(null);
+        VariableDeclarator connection = null;
+        for (int depth = 0; depth < 4 && root != null; depth++) {
+            while (root instanceof MethodCallExpr mc && mc.getScope().isPresent()) {
+                root = mc.getScope().get();
+            }
+            if (!(root instanceof NameExpr n)) {
+                return null;
+            }
+            VariableDeclarator local =
+                    JavaScopes.local(n.getNameAsString(), root).orElse(null);
+            Expression init = local == null ? null : local.getInitializer().orElse(null);
+            if (init instanceof MethodCallExpr get
+                    && get.getNameAsString().equals("getConnection")
+                    && get.getArguments().isEmpty()
+                    && get.getScope()
+                            .map(JavaScopes::receiverTypeName)
+                            .filter(t -> t.endsWith("DataSource") || t.endsWith("Pool"))
+                            .isPresent()) {
+                connection = local;
+                break;
+            }
+            root = init;
+        }
+        if (connection == null || !closedBeforeReturn(m, connection)) {
+            return null;
+        }
+        String name = connection.getNameAsString();
+        if (m.findAll(ReturnStmt.class).stream()
+                .anyMatch(r -> r.getExpression()
+                        .filter(e ->
+                                e instanceof NameExpr n && n.getNameAsString().equals(name))
+                        .isPresent())) {
+            return null;
+        }
+        String owner = m.findAncestor(TypeDeclaration.class)
+                        .map(t -> ((TypeDeclaration<?>) t).getNameAsString() + ".")
+                        .orElse("")
+                + m.getNameAsString();
+        boolean transaction = !m.findAll(
+                        MethodCallExpr.class,
+                        c -> c.getNameAsString().equals("setAutoCommit")
+                                && c.getArguments().size() == 1
+                                && c.getArgument(0) instanceof BooleanLiteralExpr b
+                                && !b.getValue()
+                                && c.getScope()
+                                        .filter(sc -> sc.toString().equals(name))
+                                        .isPresent())
+                .isEmpty();
+        return transaction
+                ? new OwnConnection(
+                        TransactionState.ENDS_BEFORE_WORK,
+                        owner + " runs it in a transaction of its own, on a pooled connection it closes before it"
+                                + " returns")
+                : new OwnConnection(
+                        TransactionState.AUTOCOMMIT,
+                        owner + " runs it in autocommit, on a pooled connection it closes before it returns");
+    }
+
+    /** True when the local is a try-with-resources resource, or a {@code finally} of the method closes it. */
+    private static boolean closedBeforeReturn(MethodDeclaration m, VariableDeclarator connection) {
+        Node declaration = connection.getParentNode().orElse(null);
+        if (declaration != null
+                && declaration.getParentNode().orElse(null) instanceof TryStmt t
+                && t.getResources().contains(declaration)) {
+            return true;
+        }
+        String name = connection.getNameAsString();
+        return m.findAll(TryStmt.class).stream()
+                .flatMap(t -> t.getFinallyBlock().stream())
+                .anyMatch(f -> !f.findAll(
+                                MethodCallExpr.class,
+                                c -> c.getNameAsString().equals("close")
+                                        && c.getScope()
+                                                .filter(sc -> sc.toString().equals(name))
+                                                .isPresent())
+                        .isEmpty());
     }
 
     /**
