@@ -736,7 +736,9 @@ final class JavaProject {
      * The files of the types the lock-using files refer to that run a callback in a framework transaction
      * ({@code jdbi.inTransaction(work)}, {@code transactionTemplate.execute(cb)}): a project wrapper whose callers
      * pass the lambda that locks, which runs in that transaction (core.flow.CallingContexts). Their text need not
-     * name an advisory function.
+     * name an advisory function. And those that borrow a connection and prepare statements on it: a query helper
+     * ({@code db.fetchOne(sql, ..)}) whose own connection decides where the lock SQL passed to it runs
+     * ({@code SqlWrappers.OwnConnection}, read from the outline, which keeps such bodies).
      *
      * @param texts the lock-using files, by slot
      * @return the texts of those files not taking part yet, by slot
@@ -753,7 +755,9 @@ final class JavaProject {
             }
         }
         Set<String> transactional = API.names(Role.RUNS_IN_TRANSACTION);
-        return read(unreadOfTypes(names), text -> SourceReader.callsAny(text, transactional));
+        return read(
+                unreadOfTypes(names),
+                text -> SourceReader.callsAny(text, transactional) || JavaOutline.runsStatementsOnOwnConnection(text));
     }
 
     /**

@@ -575,6 +575,10 @@ public final class JavaFrontEnd {
         private final Map<LockSite, SiteUsage> sqlUsages = new HashMap<>();
         private final SqlWrappers sqlWrappers;
         private final Map<LockSite, SqlWrappers.Wrapper> wrapped = new HashMap<>();
+        /** Wrappers of other files' types, by declaration (identity): found on first use. */
+        private final Map<TypeDeclaration<?>, SqlWrappers> otherWrappers = new IdentityHashMap<>();
+        /** The simple names of the types this file declares. */
+        private final Set<String> ownTypes = new HashSet<>();
 
         private final Map<LockSite, Map<String, Boolean>> siteFlags = new HashMap<>();
 
@@ -583,9 +587,34 @@ public final class JavaFrontEnd {
             this.unit = unit;
             this.strings = new StringEvaluator(file, unit, keys.project);
             this.sqlWrappers = new SqlWrappers(unit);
+            unit.findAll(TypeDeclaration.class).forEach(t -> ownTypes.add(t.getNameAsString()));
             this.keys = keys;
             this.helpers = helpers;
             this.executionContexts = new ExecutionContextAnalyzer(file, configuredPooledTypes);
+        }
+
+        /**
+         * A wrapper of another file's type called on a receiver declared as that type ({@code db.fetchOne(sql, ..)}
+         * with {@code Database db}): the project's unique type of that simple name, read from its outline (which
+         * keeps a query helper's body, {@link JavaOutline}), when it borrows its own connection.
+         *
+         * @return the wrapper, or null
+         */
+        private SqlWrappers.Wrapper otherFileWrapper(MethodCallExpr call) {
+            if (call.getScope().isEmpty()) {
+                return null;
+            }
+            String type = JavaScopes.receiverTypeName(call.getScope().get());
+            if (type == null || ownTypes.contains(type)) {
+                return null;
+            }
+            TypeDeclaration<?> declaration = keys.project.type(type);
+            if (declaration == null) {
+                return null;
+            }
+            SqlWrappers.Wrapper w =
+                    otherWrappers.computeIfAbsent(declaration, SqlWrappers::new).resolveOnReceiver(call);
+            return w != null && w.own() != null ? w : null;
         }
 
         FileFacts run() {
@@ -999,6 +1028,9 @@ public final class JavaFrontEnd {
                 return;
             }
             SqlWrappers.Wrapper wrapper = sqlWrappers.resolve(call);
+            if (wrapper == null) {
+                wrapper = otherFileWrapper(call);
+            }
             if (wrapper != null) {
                 // a user-written JDBC wrapper: its call with lock SQL is the site, keys bound through its arguments
                 Expression sql = call.getArgument(wrapper.sqlParam());

@@ -17,8 +17,9 @@ import java.util.TreeSet;
  * characters remembers its offset in the file ({@link Outline#fileOffset}), so the ranges of a
  * parsed outline are mapped back to the file's lines and columns. Kept whole: enum declarations (their constants, constructors and
  * getters give key values), short bodies (at most {@value #KEPT_BODY_CHARS} characters: getters and
- * setters), and bodies that mention a hash or checksum (what {@link KeyEvaluator} reads in another
- * type's methods when it looks for a hash of a run-time value).
+ * setters), bodies that mention a hash or checksum (what {@link KeyEvaluator} reads in another
+ * type's methods when it looks for a hash of a run-time value), and bodies that call {@code getConnection}
+ * and a statement factory (query helpers whose own connection {@link SqlWrappers} reads).
  *
  * <p>A member whose body is emptied goes whole, signature and annotations too: no other file reads
  * it (a hash getter's body is kept, see above), and the outline of a file stays a small fraction of
@@ -36,7 +37,35 @@ public final class JavaOutline {
     /** Words (lower case) whose mention keeps a body: what a hash of a run-time value, or lock SQL, is made of. */
     private static final List<String> KEEP_WORDS = List.of("hash", "crc", "adler", "checksum", "advisory");
 
+    /** JDBC's statement factories (java.sql.Connection): with {@code getConnection}, they keep a body. */
+    private static final List<String> STATEMENT_FACTORIES =
+            List.of("prepareStatement", "createStatement", "prepareCall");
+
     private JavaOutline() {}
+
+    /**
+     * @param text a Java source, or part of one
+     * @return whether it calls {@code getConnection} and a JDBC statement factory ({@code prepareStatement},
+     *     {@code createStatement}, {@code prepareCall}): it may hold a query helper that runs the SQL it is given on a
+     *     connection of its own. A text-level test, comments and literals included.
+     */
+    public static boolean runsStatementsOnOwnConnection(String text) {
+        return runsStatementsOnOwnConnection(text, 0, text.length());
+    }
+
+    private static boolean runsStatementsOnOwnConnection(String text, int from, int to) {
+        int get = text.indexOf("getConnection", from);
+        if (get < 0 || get >= to) {
+            return false;
+        }
+        for (String statement : STATEMENT_FACTORIES) {
+            int at = text.indexOf(statement, from);
+            if (at >= 0 && at < to) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     /**
      * An outline and where its characters come from.
@@ -351,7 +380,10 @@ public final class JavaOutline {
                 compress(i, s.length()); // unbalanced: keep the rest as it is
                 return s.length();
             }
-            if (kind.equals("body") && close - i - 1 > KEPT_BODY_CHARS && !mentionsKeepWord(i + 1, close)) {
+            if (kind.equals("body")
+                    && close - i - 1 > KEPT_BODY_CHARS
+                    && !mentionsKeepWord(i + 1, close)
+                    && !runsStatementsOnOwnConnection(i + 1, close)) {
                 // the whole member goes: its signature too (no other file reads a long body's method)
                 out.setLength(memberStart);
                 space(close);
@@ -502,6 +534,15 @@ public final class JavaOutline {
                 }
             }
             return false;
+        }
+
+        /**
+         * A body that borrows a connection and prepares or creates statements on it: perhaps a query helper
+         * ({@code fetchOne(sql, ..)}) whose calls in other files run lock SQL on a connection it closes before
+         * returning ({@code SqlWrappers.OwnConnection}).
+         */
+        private boolean runsStatementsOnOwnConnection(int from, int to) {
+            return JavaOutline.runsStatementsOnOwnConnection(s, from, to);
         }
 
         private int skipComment(int i) {

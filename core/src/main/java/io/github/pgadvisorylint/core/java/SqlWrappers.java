@@ -125,7 +125,7 @@ final class SqlWrappers {
     private final Map<String, List<Wrapper>> byName = new HashMap<>();
     private final Map<String, Integer> declared = new HashMap<>();
 
-    /** @param unit the file; its wrappers are found now */
+    /** @param unit the file, or one type of another file (its outline); its wrappers are found now */
     SqlWrappers(Node unit) {
         for (MethodDeclaration m : unit.findAll(MethodDeclaration.class)) {
             declared.merge(m.getNameAsString(), 1, Integer::sum);
@@ -161,6 +161,22 @@ final class SqlWrappers {
             return null;
         }
         return w;
+    }
+
+    /**
+     * A call on a receiver declared as the type these wrappers were found in ({@code db.fetchOne(sql, ...)} with
+     * {@code Database db}), from another file.
+     *
+     * @param call a method call whose receiver's declared type is this type
+     * @return the wrapper it calls, or null when the name is not one wrapper of the type or the arity differs
+     */
+    Wrapper resolveOnReceiver(MethodCallExpr call) {
+        List<Wrapper> found = byName.get(call.getNameAsString());
+        if (found == null || found.size() != 1 || declared.get(call.getNameAsString()) != 1) {
+            return null;
+        }
+        Wrapper w = found.get(0);
+        return arity(w, call) ? w : null;
     }
 
     private static boolean arity(Wrapper w, MethodCallExpr call) {

@@ -97,6 +97,29 @@ class JavaOutlineTest {
     }
 
     @Test
+    void keepsTheLongBodyOfAQueryHelperThatBorrowsItsOwnConnection() {
+        String filler = "        int unused = 0;\n".repeat(12);
+        String text = "class Db {\n"
+                + "    Object fetch(String sql) throws Exception {\n"
+                + filler
+                + "        try (var c = pool.getConnection(); var ps = c.prepareStatement(sql)) { return ps.execute(); }\n"
+                + "    }\n"
+                + "    Object other(String sql) throws Exception {\n"
+                + filler
+                + "        return pool.getConnection();\n"
+                + "    }\n"
+                + "}\n";
+        String outline = JavaOutline.of(text).text();
+
+        assertThat(outline).contains("fetch(String sql)").contains("c.prepareStatement(sql)");
+        assertThat(outline).doesNotContain("other("); // a connection but no statement: dropped whole
+        assertThat(JavaOutline.runsStatementsOnOwnConnection(text)).isTrue();
+        assertThat(JavaOutline.runsStatementsOnOwnConnection(
+                        "class A { void f(Connection c) { c.prepareStatement(s); } }"))
+                .isFalse();
+    }
+
+    @Test
     void eachCharacterOfTheOutlineKnowsItsOffsetInTheFile() {
         String text = "class A {\n  // x\n  static final long K =   7;\n}\n";
         JavaOutline.Outline outline = JavaOutline.of(text);
