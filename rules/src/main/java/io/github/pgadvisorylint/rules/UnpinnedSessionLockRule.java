@@ -5,6 +5,7 @@ import io.github.pgadvisorylint.core.model.ConnectionScope;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockOperation;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.TransactionBoundary;
 import io.github.pgadvisorylint.core.model.TransactionState;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
 import io.github.pgadvisorylint.core.rule.Precision;
@@ -55,16 +56,24 @@ public final class UnpinnedSessionLockRule extends AbstractRule {
     public void check(RuleContext context) {
         for (LockSite site : context.model().sqlAcquisitions()) {
             if (site.function().level() != LockLevel.SESSION
-                    || site.execution().connection() != ConnectionScope.POOLED_PER_CALL
-                    || site.execution().transaction() == TransactionState.IN_TRANSACTION) {
+                    || site.execution().connection() != ConnectionScope.POOLED_PER_CALL) {
                 continue;
             }
             // a helper runs in its callers' context: when every call of it runs inside a transaction, the
             // transaction keeps one connection for the helper's lock and for its unlock
             List<LockSite> calls = context.model().helperCalls(site);
-            // a transaction callback that holds nothing but the lock commits when it returns, and the template hands
-            // its connection back to the pool with the lock on it: that transaction pins nothing
+            // a transaction that holds nothing but the lock commits when its callback or method returns, and hands
+            // its connection back to the pool with the lock on it: that transaction pins nothing. One that does so
+            // only where its caller has no transaction (NEW_UNLESS_CALLER) is decided at its calls
             boolean endsBeforeWork = site.execution().transaction() == TransactionState.ENDS_BEFORE_WORK;
+            if (site.execution().transaction() == TransactionState.IN_TRANSACTION) {
+                if (site.execution().boundary() != TransactionBoundary.NEW_UNLESS_CALLER
+                        || calls.stream()
+                                .noneMatch(c -> c.execution().transaction() == TransactionState.ENDS_BEFORE_WORK)) {
+                    continue;
+                }
+                endsBeforeWork = true;
+            }
             if ((!calls.isEmpty()
                             && calls.stream()
                                     .allMatch(c -> c.execution().transaction() == TransactionState.IN_TRANSACTION))

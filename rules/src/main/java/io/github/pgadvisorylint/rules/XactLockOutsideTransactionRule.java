@@ -62,7 +62,10 @@ public final class XactLockOutsideTransactionRule extends AbstractRule {
                                 + "): it is released as soon as this statement ends, "
                                 + "so the work after it runs unprotected. Run the lock and the work in one transaction.",
                         related);
-            } else if (state == TransactionState.ENDS_BEFORE_WORK) {
+            } else if (state == TransactionState.ENDS_BEFORE_WORK
+                    && !(site.execution().boundary() == TransactionBoundary.NEW_UNLESS_CALLER
+                            && !context.model().helperCalls(site).isEmpty())) {
+                // (a template callback whose callers decide: when it has calls, they are judged, each where it is)
                 context.report(
                         Severity.ERROR,
                         site,

@@ -87,6 +87,13 @@ final class MethodRun {
     final Map<Integer, Set<String>> heldAtWork = new TreeMap<>();
 
     final Map<Integer, Set<String>> failedAtWork = new TreeMap<>();
+    /**
+     * Per work node id: the try-locks whose tested success, and tested failure, reached it with no work before it
+     * on the way ({@link PathState.Attempt}).
+     */
+    final Map<Integer, Set<String>> firstWorkHeld = new TreeMap<>();
+
+    final Map<Integer, Set<String>> firstWorkFailed = new TreeMap<>();
     final List<PathFinding> workFindings = new ArrayList<>();
     final Set<String> handedOver = new TreeSet<>();
     /** Transaction-level sites run here on a connection with a transaction open, and without one. */
@@ -210,8 +217,22 @@ final class MethodRun {
                     // (a call with no callee is a chain's possible error signal, not work)
                     outcomesAtWork(node, s);
                 }
+                boolean firstWork = !s.attempts().isEmpty() && endsAttempts(node);
+                if (firstWork) {
+                    attemptsAtWork(node, s);
+                }
                 Out o = new Out(node.next().size());
                 transfer(node, s, o);
+                if (firstWork) {
+                    o.normal.replaceAll(
+                            l -> l.stream().map(MethodRun::withoutAttempts).toList());
+                    o.thrown.replaceAll(MethodRun::withoutAttempts);
+                } else if (!s.attempts().isEmpty()
+                        && node.event().kind() == FlowEvent.Kind.BRANCH
+                        && node.event().target() != null
+                        && s.bools().containsKey(node.event().target())) {
+                    o.normal.replaceAll(l -> l.stream().map(MethodRun::tested).toList());
+                }
                 if ((node.event().kind() == FlowEvent.Kind.EXECUTE
                                 || (node.event().kind() == FlowEvent.Kind.CALL
                                         && !node.event().callee().isEmpty()))
@@ -399,6 +420,77 @@ final class MethodRun {
     }
 
     /**
+     * Whether the node is work that ends the window of {@link PathState#attempts()}: a statement or a call that can
+     * fail, other than logging, a sleep (a polling loop's pause) or cleanup in a {@code finally}; and a commit or
+     * rollback, which ends a transaction-level try-lock's hold.
+     */
+    private static boolean endsAttempts(FlowNode node) {
+        FlowEvent e = node.event();
+        if (e.kind() == FlowEvent.Kind.END) {
+            return true;
+        }
+        boolean work = (e.kind() == FlowEvent.Kind.EXECUTE
+                        || (e.kind() == FlowEvent.Kind.CALL && !e.callee().isEmpty()))
+                && !node.onException().isEmpty();
+        return work
+                && !node.inFinally()
+                && !logging(e)
+                && e.callee().stream().noneMatch(c -> c.endsWith(".sleep/1") || c.endsWith(".sleep/2"));
+    }
+
+    /**
+     * Notes the tested try-lock outcomes that reach a first work node ({@link #endsAttempts}), for
+     * {@link #workWithoutHold}.
+     */
+    private void attemptsAtWork(FlowNode node, PathState s) {
+        if (node.event().kind() == FlowEvent.Kind.END) {
+            return; // a commit or rollback is not the protected work
+        }
+        if (s.bools().keySet().stream().anyMatch(k -> !k.startsWith("$return"))) {
+            // a boolean the path fixed (the result itself, or a copy) is still read here or later: the code decides
+            // with it further on (heartbeat.record(leader); if (leader) ...), so this need not be the guarded work
+            return;
+        }
+        for (PathState.Attempt a : s.attempts()) {
+            // a later attempt failed, an earlier one still holds the session lock: held
+            boolean stillHeld = !a.held()
+                    && s.held().keySet().stream().anyMatch(h -> h.acquisition().equals(a.acquisition()));
+            if (a.tested() && !stillHeld) {
+                (a.held() ? firstWorkHeld : firstWorkFailed)
+                        .computeIfAbsent(node.id(), x -> new TreeSet<>())
+                        .add(a.acquisition());
+            }
+        }
+    }
+
+    private static PathState withoutAttempts(PathState s) {
+        if (s.attempts().isEmpty()) {
+            return s;
+        }
+        PathState.Mutable m = s.edit();
+        m.attempts.clear();
+        return m.done();
+    }
+
+    private static PathState tested(PathState s) {
+        if (s.attempts().stream().allMatch(PathState.Attempt::tested)) {
+            return s;
+        }
+        PathState.Mutable m = s.edit();
+        m.attempts.clear();
+        for (PathState.Attempt a : s.attempts()) {
+            m.attempts.add(new PathState.Attempt(a.acquisition(), a.held(), true));
+        }
+        return m.done();
+    }
+
+    /** A new attempt of the try-lock on the state: it replaces the path's earlier attempt of the same site. */
+    private static void attempt(PathState.Mutable m, String id, boolean held) {
+        m.attempts.removeIf(a -> a.acquisition().equals(id));
+        m.attempts.add(new PathState.Attempt(id, held, false));
+    }
+
+    /**
      * Notes, at a node doing work, which try-locks arriving states hold and which they failed: work
      * reached both holding a try-lock and after it returned false runs with and without the lock.
      */
@@ -436,6 +528,31 @@ final class MethodRun {
                         || node.inFinally() // cleanup runs on every path by design
                         || releasedAt.getOrDefault(f, Set.of()).contains(node.id())
                         || logging(node.event())
+                        || returnsResult(f)
+                        || node.region() == null
+                        || !reported.add(f)) {
+                    continue;
+                }
+                workFindings.add(new PathFinding(
+                        PathFinding.Kind.WORK_WITHOUT_HOLD,
+                        site,
+                        null,
+                        site.region(),
+                        "the work here runs both when " + site.display() + " returned true and when it returned"
+                                + " false: the result is tested, but on the false path the code goes on into the"
+                                + " same work without the lock",
+                        List.of(new PathFinding.Step(node.region(), "this work also runs when the try-lock failed"))));
+            }
+        }
+        // the first work after a tested attempt, reached both after it succeeded and after it failed: for try-locks
+        // no release follows (a transaction-level one, a leaked session one), whose failures the states do not keep
+        for (Map.Entry<Integer, Set<String>> e : firstWorkFailed.entrySet()) {
+            Set<String> held = firstWorkHeld.getOrDefault(e.getKey(), Set.of());
+            FlowNode node = flow.nodes().get(e.getKey());
+            for (String f : e.getValue()) {
+                LockSite site = sites.get(f);
+                if (site == null
+                        || !held.contains(f)
                         || returnsResult(f)
                         || node.region() == null
                         || !reported.add(f)) {
@@ -1044,6 +1161,21 @@ final class MethodRun {
                 && !site.key().hasColumnPart()) {
             xactLock(node, s, c, site, null);
         }
+        if (op == LockOperation.TRY_ACQUIRE
+                && site.function().level() != LockLevel.SESSION
+                && !site.key().hasColumnPart()) {
+            // no hold to track (it ends with the transaction), but the two outcomes go apart for the work after it
+            acquiredHere.putIfAbsent(id, node.id());
+            PathState.Mutable got = s.edit();
+            attempt(got, id, true);
+            PathState.Mutable miss = s.edit();
+            attempt(miss, id, false);
+            if (target != null) {
+                got.bools.put(target, true);
+                miss.bools.put(target, false);
+            }
+            return List.of(got.done(), miss.done());
+        }
         if ((op.isAcquisition() && site.function().level() != LockLevel.SESSION)
                 || site.key().hasColumnPart()) {
             return List.of(s); // transaction-level locks end with their transaction; per-row locks follow rows
@@ -1055,9 +1187,12 @@ final class MethodRun {
             }
             case TRY_ACQUIRE -> {
                 acquiredHere.putIfAbsent(id, node.id());
-                PathState got = hold(s, c, id, target);
+                PathState.Mutable tried = hold(s, c, id, target).edit();
+                attempt(tried, id, true);
+                PathState got = tried.done();
                 PathState.Mutable miss = s.edit();
                 miss.failed.add(id);
+                attempt(miss, id, false);
                 if (target != null) {
                     miss.bools.put(target, false);
                 }
@@ -1067,7 +1202,17 @@ final class MethodRun {
                 return List.of(got, miss.done());
             }
             case RELEASE -> {
-                return release(node, s, c, site, target, thrown);
+                List<PathState> out = release(node, s, c, site, target, thrown);
+                if (s.attempts().stream().noneMatch(a -> a.held() && sameLock(sites.get(a.acquisition()), site))) {
+                    return out;
+                }
+                return out.stream()
+                        .map(t -> {
+                            PathState.Mutable m = t.edit();
+                            m.attempts.removeIf(a -> a.held() && sameLock(sites.get(a.acquisition()), site));
+                            return m.done();
+                        })
+                        .toList();
             }
             case RELEASE_ALL -> {
                 PathState.Mutable m = s.edit();

@@ -37,6 +37,8 @@ import java.util.TreeSet;
  *                 lock protects)
  * @param threw    blocking acquisitions whose call threw on this path (nothing was taken)
  * @param returned the connection identity the method returns on this path, or null
+ * @param attempts the try-locks (session- or transaction-level) this path tried that no work has followed yet:
+ *                 their outcome, and whether a branch has tested it ({@link Attempt})
  */
 public record PathState(
         Map<String, String> alias,
@@ -53,7 +55,32 @@ public record PathState(
         Map<Hold, String> owners,
         Set<Work> worked,
         Set<String> threw,
-        String returned) {
+        String returned,
+        Set<Attempt> attempts) {
+
+    /**
+     * A try-lock's outcome on a path, until the first work after it: work first reached both by a path where it
+     * succeeded and by one where it failed, each having tested the result, runs with and without the lock.
+     *
+     * @param acquisition the try-lock's site id
+     * @param held        whether it returned true
+     * @param tested      whether a branch on a boolean the path fixed has run since (the result was looked at)
+     */
+    public record Attempt(String acquisition, boolean held, boolean tested) implements Comparable<Attempt> {
+        private static final Comparator<Attempt> ORDER = Comparator.comparing(Attempt::acquisition)
+                .thenComparing(Attempt::held)
+                .thenComparing(Attempt::tested);
+
+        /** The site id is required. */
+        public Attempt {
+            Objects.requireNonNull(acquisition, "acquisition");
+        }
+
+        @Override
+        public int compareTo(Attempt o) {
+            return ORDER.compare(this, o);
+        }
+    }
 
     /**
      * A session-level lock held on a connection.
@@ -166,7 +193,7 @@ public record PathState(
     /** The state at a method's entry: nothing known. */
     public static final PathState ENTRY = new PathState(
             Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), Set.of(), Set.of(), Set.of(), Set.of(),
-            Set.of(), Map.of(), Set.of(), Set.of(), null);
+            Set.of(), Map.of(), Set.of(), Set.of(), null, Set.of());
 
     /** Copies the collections into sorted immutable ones, so equal states compare and print equal. */
     public PathState {
@@ -184,6 +211,7 @@ public record PathState(
         owners = freeze(owners);
         worked = freeze(worked);
         threw = freeze(threw);
+        attempts = freeze(attempts);
     }
 
     private static <K extends Comparable<K>, V> Map<K, V> freeze(Map<K, V> m) {
@@ -245,7 +273,8 @@ public record PathState(
                 owners,
                 worked,
                 threw,
-                returned == null ? "" : returned);
+                returned == null ? "" : returned,
+                attempts);
     }
 
     /**
@@ -262,7 +291,8 @@ public record PathState(
         Map<String, Boolean> b = new TreeMap<>(bools);
         b.entrySet().removeIf(e -> !e.getValue().equals(other.bools.get(e.getKey())));
         return new PathState(
-                a, held, kinds, closed, tx, b, failed, stuck, outer, stacked, escaped, owners, worked, threw, returned);
+                a, held, kinds, closed, tx, b, failed, stuck, outer, stacked, escaped, owners, worked, threw, returned,
+                attempts);
     }
 
     /** @return a builder seeded with this state */
@@ -287,6 +317,7 @@ public record PathState(
         final TreeSet<Work> worked;
         final TreeSet<String> threw;
         String returned;
+        final TreeSet<Attempt> attempts;
 
         Mutable(PathState s) {
             alias = new TreeMap<>(s.alias);
@@ -304,6 +335,7 @@ public record PathState(
             worked = new TreeSet<>(s.worked);
             threw = new TreeSet<>(s.threw);
             returned = s.returned;
+            attempts = new TreeSet<>(s.attempts);
         }
 
         /** Takes one more hold of {@code h}: the count stops at 2, "two or more" (F4). */
@@ -325,7 +357,7 @@ public record PathState(
         public PathState done() {
             return new PathState(
                     alias, held, kinds, closed, tx, bools, failed, stuck, outer, stacked, escaped, owners, worked,
-                    threw, returned);
+                    threw, returned, attempts);
         }
     }
 }

@@ -170,12 +170,16 @@ final class ExecutionContextAnalyzer {
                         TransactionBoundary.OWN);
             }
             if (caller.boundary() == TransactionBoundary.NEW_UNLESS_CALLER) {
+                // a template callback holding only this call ends before the work after it in the caller's method
+                // (unless that method's own callers have a transaction, which no caller of a non-helper tells):
+                // judged here, as a callback of a template with no caller in sight is
+                boolean ends = caller.state() == TransactionState.ENDS_BEFORE_WORK;
                 return with(
                         inner,
                         caller.state(),
-                        caller.evidence(),
+                        ends ? what + " joins the caller's transaction; " + caller.evidence() : caller.evidence(),
                         caller.region(),
-                        TransactionBoundary.NEW_UNLESS_CALLER);
+                        ends ? TransactionBoundary.FROM_CALL : TransactionBoundary.NEW_UNLESS_CALLER);
             }
             return with(
                     inner,

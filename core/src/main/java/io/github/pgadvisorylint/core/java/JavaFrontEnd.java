@@ -577,8 +577,8 @@ public final class JavaFrontEnd {
         private final Map<LockSite, SqlWrappers.Wrapper> wrapped = new HashMap<>();
         /** Wrappers of other files' types, by declaration (identity): found on first use. */
         private final Map<TypeDeclaration<?>, SqlWrappers> otherWrappers = new IdentityHashMap<>();
-        /** The simple names of the types this file declares. */
-        private final Set<String> ownTypes = new HashSet<>();
+        /** The types this file declares, by simple name. */
+        private final Map<String, List<TypeDeclaration<?>>> ownTypes = new HashMap<>();
 
         private final Map<LockSite, Map<String, Boolean>> siteFlags = new HashMap<>();
 
@@ -587,7 +587,10 @@ public final class JavaFrontEnd {
             this.unit = unit;
             this.strings = new StringEvaluator(file, unit, keys.project);
             this.sqlWrappers = new SqlWrappers(unit);
-            unit.findAll(TypeDeclaration.class).forEach(t -> ownTypes.add(t.getNameAsString()));
+            for (TypeDeclaration<?> t : unit.findAll(TypeDeclaration.class)) {
+                ownTypes.computeIfAbsent(t.getNameAsString(), k -> new ArrayList<>())
+                        .add(t);
+            }
             this.keys = keys;
             this.helpers = helpers;
             this.executionContexts = new ExecutionContextAnalyzer(file, configuredPooledTypes);
@@ -605,10 +608,13 @@ public final class JavaFrontEnd {
                 return null;
             }
             String type = JavaScopes.receiverTypeName(call.getScope().get());
-            if (type == null || ownTypes.contains(type)) {
+            if (type == null) {
                 return null;
             }
-            TypeDeclaration<?> declaration = keys.project.type(type);
+            // a helper class of this file (nested, or a second top-level class), else the project's
+            List<TypeDeclaration<?>> here = ownTypes.getOrDefault(type, List.of());
+            TypeDeclaration<?> declaration =
+                    here.size() == 1 ? here.get(0) : here.isEmpty() ? keys.project.type(type) : null;
             if (declaration == null) {
                 return null;
             }

@@ -6,7 +6,9 @@ import com.github.javaparser.ast.body.CallableDeclaration;
 import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
+import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.AnnotationExpr;
+import com.github.javaparser.ast.expr.AssignExpr;
 import com.github.javaparser.ast.expr.BooleanLiteralExpr;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.FieldAccessExpr;
@@ -147,14 +149,7 @@ final class SpringTransactions {
                             + name
                             + "(...)";
                     if (template && lockItself && onlyTakesTheLock(lambda.getBody(), at)) {
-                        Tx joined = propagation.isEmpty() ? enclosingTransaction(call, managed, depth, visiting) : null;
-                        return joined != null
-                                ? joined
-                                : new Tx(
-                                        TransactionState.ENDS_BEFORE_WORK,
-                                        what + " commits as soon as the callback returns",
-                                        regions.apply(call),
-                                        TransactionBoundary.OWN);
+                        return lockOnlyCallback(call, what, propagation, managed, depth, visiting);
                     }
                     return new Tx(TransactionState.IN_TRANSACTION, what, regions.apply(call), TransactionBoundary.OWN);
                 }
@@ -173,14 +168,8 @@ final class SpringTransactions {
                             (isTemplateCall(call) ? "TransactionTemplate." : "") + call.getNameAsString() + "(...)";
                     if (isTemplateCall(call)
                             && lockItself
-                            && m.getBody().map(b -> onlyTakesTheLock(b, at)).orElse(false)
-                            && (!ownPropagation(call).isEmpty()
-                                    || enclosingTransaction(call, managed, depth, visiting) == null)) {
-                        return new Tx(
-                                TransactionState.ENDS_BEFORE_WORK,
-                                what + " commits as soon as the callback returns",
-                                regions.apply(call),
-                                TransactionBoundary.OWN);
+                            && m.getBody().map(b -> onlyTakesTheLock(b, at)).orElse(false)) {
+                        return lockOnlyCallback(call, what, ownPropagation(call), managed, depth, visiting);
                     }
                     return new Tx(TransactionState.IN_TRANSACTION, what, regions.apply(call), TransactionBoundary.OWN);
                 }
@@ -197,16 +186,44 @@ final class SpringTransactions {
     }
 
     /**
-     * The transaction a template call itself runs in, when it is an open one: a template that joins (Spring's
-     * default {@code PROPAGATION_REQUIRED}) then commits nothing when its callback returns, so a callback holding
-     * only the lock does not end its transaction (Spring Framework reference, "Transaction Propagation").
+     * The transaction of a template callback that holds nothing but the lock. A template that joins (Spring's default
+     * {@code PROPAGATION_REQUIRED}) commits nothing when its callback returns if its caller has a transaction open
+     * (Spring Framework reference, "Transaction Propagation"): in one, it is that transaction. Else, and always for
+     * {@code REQUIRES_NEW}, it commits as the callback returns: {@link TransactionState#ENDS_BEFORE_WORK}, with
+     * {@link TransactionBoundary#NEW_UNLESS_CALLER} where the callers of the method decide (a call of it as a lock
+     * helper from a transaction joins that transaction).
      *
-     * @param call a {@code TransactionTemplate.execute/executeWithoutResult} call
-     * @return the enclosing transaction, or null when the call runs in none or it is not known
+     * @param call        the {@code TransactionTemplate.execute/executeWithoutResult} call
+     * @param what        how the evidence names the call
+     * @param propagation {@link #ownPropagation} of the call
      */
-    private Tx enclosingTransaction(MethodCallExpr call, boolean managed, int depth, Set<MethodDeclaration> visiting) {
-        Tx outer = at(call, false, managed, depth, visiting);
-        return outer.state() == TransactionState.IN_TRANSACTION ? outer : null;
+    private Tx lockOnlyCallback(
+            MethodCallExpr call,
+            String what,
+            String propagation,
+            boolean managed,
+            int depth,
+            Set<MethodDeclaration> visiting) {
+        if (propagation.isEmpty()) {
+            Tx outer = at(call, false, managed, depth, visiting);
+            if (outer.state() == TransactionState.IN_TRANSACTION) {
+                return outer;
+            }
+            if (outer.state() == TransactionState.UNKNOWN
+                    && (outer.boundary() == TransactionBoundary.JOINS_CALLER
+                            || outer.boundary() == TransactionBoundary.JOINS_CALLER_UNLESS_INHERITED)) {
+                return new Tx(
+                        TransactionState.ENDS_BEFORE_WORK,
+                        what + " commits as soon as the callback returns, unless the caller has a transaction",
+                        regions.apply(call),
+                        TransactionBoundary.NEW_UNLESS_CALLER);
+            }
+        }
+        return new Tx(
+                TransactionState.ENDS_BEFORE_WORK,
+                what + " commits as soon as the callback returns",
+                regions.apply(call),
+                TransactionBoundary.OWN);
     }
 
     /**
@@ -243,6 +260,21 @@ final class SpringTransactions {
                         && m.getArguments().size() == 1)) {
             String on = set.getScope().map(SpringTransactions::variableName).orElse("");
             if (on.equals(receiver) && set.getArgument(0).toString().endsWith("PROPAGATION_REQUIRES_NEW")) {
+                return REQUIRES_NEW;
+            }
+        }
+        // new TransactionTemplate(tm, new DefaultTransactionDefinition(PROPAGATION_REQUIRES_NEW)), as the
+        // receiver's initializer or assigned to it
+        for (ObjectCreationExpr made : type.findAll(
+                ObjectCreationExpr.class,
+                o -> o.getType().getNameAsString().equals("TransactionTemplate")
+                        && o.getArguments().size() == 2
+                        && o.getArgument(1).toString().contains("PROPAGATION_REQUIRES_NEW"))) {
+            Node parent = made.getParentNode().orElse(null);
+            String to = parent instanceof VariableDeclarator v
+                    ? v.getNameAsString()
+                    : parent instanceof AssignExpr a ? variableName(a.getTarget()) : null;
+            if (receiver.equals(to)) {
                 return REQUIRES_NEW;
             }
         }

@@ -16,6 +16,7 @@ import com.github.javaparser.ast.expr.FieldAccessExpr;
 import com.github.javaparser.ast.expr.IntegerLiteralExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
+import com.github.javaparser.ast.expr.NullLiteralExpr;
 import com.github.javaparser.ast.expr.ThisExpr;
 import com.github.javaparser.ast.stmt.ReturnStmt;
 import com.github.javaparser.ast.stmt.TryStmt;
@@ -288,6 +289,10 @@ final class SqlWrappers {
             VariableDeclarator local =
                     JavaScopes.local(n.getNameAsString(), root).orElse(null);
             Expression init = local == null ? null : local.getInitializer().orElse(null);
+            if (init instanceof NullLiteralExpr) {
+                // Connection conn = null; try { conn = ds.getConnection(); ... } finally { conn.close(); }
+                init = onlyAssignment(m, local.getNameAsString());
+            }
             if (init instanceof MethodCallExpr get
                     && get.getNameAsString().equals("getConnection")
                     && get.getArguments().isEmpty()
@@ -333,6 +338,16 @@ final class SqlWrappers {
                 : new OwnConnection(
                         TransactionState.AUTOCOMMIT,
                         owner + " runs it in autocommit, on a pooled connection it closes before it returns");
+    }
+
+    /** @return the value of the method's one assignment to the local, or null when it has none or several */
+    private static Expression onlyAssignment(MethodDeclaration m, String name) {
+        List<AssignExpr> assignments = m.findAll(
+                AssignExpr.class,
+                a -> a.getOperator() == AssignExpr.Operator.ASSIGN
+                        && a.getTarget() instanceof NameExpr t
+                        && t.getNameAsString().equals(name));
+        return assignments.size() == 1 ? assignments.get(0).getValue() : null;
     }
 
     /** True when the local is a try-with-resources resource, or a {@code finally} of the method closes it. */

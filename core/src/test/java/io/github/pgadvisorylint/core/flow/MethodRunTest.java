@@ -9,6 +9,7 @@ import io.github.pgadvisorylint.core.model.PathFinding;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
@@ -123,6 +124,39 @@ class MethodRunTest {
                 .anySatisfy(s -> assertThat(s.stuck()).containsExactly("site-0"));
         assertThat(r.in.get(MethodFlow.EXIT))
                 .allSatisfy(s -> assertThat(s.held()).isEmpty());
+    }
+
+    @Test
+    void aTransactionLevelTryLockWhoseFailureOnlyLogsReachesTheFirstWorkBothWays() {
+        String logsOnly = """
+                c.setAutoCommit(false);
+                ResultSet rs = c.createStatement().executeQuery("SELECT pg_try_advisory_xact_lock(1)");
+                boolean locked = rs.getBoolean(1);
+                if (!locked) {
+                    log.warn("busy, going on");
+                }
+                c.createStatement().executeUpdate("UPDATE jobs SET done = true");
+                c.commit();
+                """;
+        // (tiny graphs have no source regions, so the finding itself is not made: the outcomes at the work are)
+        MethodRun r = run(logsOnly, AdvisoryFunction.PG_TRY_ADVISORY_XACT_LOCK);
+        assertThat(r.firstWorkHeld.values()).containsExactly(Set.of("site-0"));
+        assertThat(r.firstWorkFailed).isEqualTo(r.firstWorkHeld);
+        // the window closes at the first work: nothing of the attempt is left at the exit
+        assertThat(r.in.get(MethodFlow.EXIT))
+                .allSatisfy(s -> assertThat(s.attempts()).isEmpty());
+
+        MethodRun returns = run(
+                logsOnly.replace("log.warn(\"busy, going on\");", "return;"),
+                AdvisoryFunction.PG_TRY_ADVISORY_XACT_LOCK);
+        assertThat(returns.firstWorkHeld.values()).containsExactly(Set.of("site-0"));
+        assertThat(returns.firstWorkFailed).isEmpty();
+
+        MethodRun untested = run(
+                logsOnly.replace("if (!locked)", "audit.record(locked); if (!locked)"),
+                AdvisoryFunction.PG_TRY_ADVISORY_XACT_LOCK);
+        assertThat(untested.firstWorkHeld).isEmpty(); // the first work came before any test of the result
+        assertThat(untested.firstWorkFailed).isEmpty();
     }
 
     @Test
