@@ -37,6 +37,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -69,6 +70,9 @@ final class JavaProject {
 
     /** Rounds of helper discovery: a helper calling a helper calling a helper is three. */
     static final int MAX_HELPER_ROUNDS = 5;
+
+    /** {@code new Name(} or {@code new Name<}: a type the code constructs. */
+    private static final Pattern CONSTRUCTED = Pattern.compile("\\bnew\\s+([A-Z][A-Za-z0-9_]*)\\s*[(<]");
 
     /** Levels of files read for the types other files refer to. */
     static final int CONSTANT_LEVELS = 3;
@@ -747,6 +751,11 @@ final class JavaProject {
         Set<String> names = new TreeSet<>();
         for (int slot : texts.keySet()) {
             names.addAll(JavaOutline.referencedTypeNames(texts.get(slot).text()));
+            // and the types its code constructs (a query helper made in a local: new Db(dataSource))
+            Matcher made = CONSTRUCTED.matcher(texts.get(slot).text());
+            while (made.find()) {
+                names.add(made.group(1));
+            }
             for (TypeDeclaration<?> t : index.types(typeName(files.get(slot)))) {
                 // the types of its fields: the objects its code calls (a wrapper injected into a field)
                 t.getFields()

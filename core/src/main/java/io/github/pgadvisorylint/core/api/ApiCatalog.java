@@ -314,6 +314,23 @@ public final class ApiCatalog {
     }
 
     /**
+     * @return the methods of JDBC's {@code Connection} that make a statement running on it ({@code createStatement},
+     *     {@code prepareStatement}, {@code prepareCall}; java.sql javadoc), sorted
+     */
+    public Set<String> statementFactories() {
+        Set<String> out = new TreeSet<>();
+        for (MethodMatcher m : matchers) {
+            if (!m.isPattern()
+                    && m.family() == ApiFamily.JDBC
+                    && m.receivers().contains("Connection")
+                    && m.roles().contains(Role.CARRIES_RECEIVER)) {
+                out.add(m.name());
+            }
+        }
+        return Collections.unmodifiableSet(out);
+    }
+
+    /**
      * @param families libraries
      * @return the exact method names of those libraries' entries, sorted
      */

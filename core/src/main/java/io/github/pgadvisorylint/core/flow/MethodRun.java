@@ -227,6 +227,11 @@ final class MethodRun {
                     o.normal.replaceAll(
                             l -> l.stream().map(MethodRun::withoutAttempts).toList());
                     o.thrown.replaceAll(MethodRun::withoutAttempts);
+                } else if (!s.attempts().isEmpty() && valueChoice(node, s)) {
+                    // a tested result turned into another value (State st = got ? HELD : BUSY): what decides later is
+                    // that value, which the states do not follow
+                    o.normal.replaceAll(
+                            l -> l.stream().map(MethodRun::withoutAttempts).toList());
                 } else if (!s.attempts().isEmpty()
                         && node.event().kind() == FlowEvent.Kind.BRANCH
                         && node.event().target() != null
@@ -419,6 +424,18 @@ final class MethodRun {
         return true;
     }
 
+    private static PathFinding workWithoutHold(LockSite site, FlowNode node) {
+        return new PathFinding(
+                PathFinding.Kind.WORK_WITHOUT_HOLD,
+                site,
+                null,
+                site.region(),
+                "the work here runs both when " + site.display() + " returned true and when it returned"
+                        + " false: the result is tested, but on the false path the code goes on into the"
+                        + " same work without the lock",
+                List.of(new PathFinding.Step(node.region(), "this work also runs when the try-lock failed")));
+    }
+
     /**
      * Whether the node is work that ends the window of {@link PathState#attempts()}: a statement or a call that can
      * fail, other than logging, a sleep (a polling loop's pause) or cleanup in a {@code finally}; and a commit or
@@ -461,6 +478,22 @@ final class MethodRun {
                         .add(a.acquisition());
             }
         }
+    }
+
+    /**
+     * A conditional expression's value ({@code c ? a : b}, lowered to an assignment of a temporary on each branch)
+     * that is not a boolean the path fixed.
+     */
+    private static boolean valueChoice(FlowNode node, PathState s) {
+        FlowEvent e = node.event();
+        return e.kind() == FlowEvent.Kind.ASSIGN
+                && e.target() != null
+                && e.target().startsWith("$")
+                && s.attempts().stream().anyMatch(PathState.Attempt::tested)
+                && (e.path() == null
+                        || !(e.path().equals("$const:true")
+                                || e.path().equals("$const:false")
+                                || s.bools().containsKey(e.path())));
     }
 
     private static PathState withoutAttempts(PathState s) {
@@ -533,15 +566,7 @@ final class MethodRun {
                         || !reported.add(f)) {
                     continue;
                 }
-                workFindings.add(new PathFinding(
-                        PathFinding.Kind.WORK_WITHOUT_HOLD,
-                        site,
-                        null,
-                        site.region(),
-                        "the work here runs both when " + site.display() + " returned true and when it returned"
-                                + " false: the result is tested, but on the false path the code goes on into the"
-                                + " same work without the lock",
-                        List.of(new PathFinding.Step(node.region(), "this work also runs when the try-lock failed"))));
+                workFindings.add(workWithoutHold(site, node));
             }
         }
         // the first work after a tested attempt, reached both after it succeeded and after it failed: for try-locks
@@ -558,15 +583,7 @@ final class MethodRun {
                         || !reported.add(f)) {
                     continue;
                 }
-                workFindings.add(new PathFinding(
-                        PathFinding.Kind.WORK_WITHOUT_HOLD,
-                        site,
-                        null,
-                        site.region(),
-                        "the work here runs both when " + site.display() + " returned true and when it returned"
-                                + " false: the result is tested, but on the false path the code goes on into the"
-                                + " same work without the lock",
-                        List.of(new PathFinding.Step(node.region(), "this work also runs when the try-lock failed"))));
+                workFindings.add(workWithoutHold(site, node));
             }
         }
     }

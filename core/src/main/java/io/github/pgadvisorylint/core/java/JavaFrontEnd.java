@@ -33,9 +33,12 @@ import com.github.javaparser.ast.expr.NormalAnnotationExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
 import com.github.javaparser.ast.expr.SingleMemberAnnotationExpr;
 import com.github.javaparser.ast.expr.StringLiteralExpr;
+import com.github.javaparser.ast.expr.SuperExpr;
+import com.github.javaparser.ast.expr.ThisExpr;
 import com.github.javaparser.ast.stmt.BlockStmt;
 import com.github.javaparser.ast.stmt.Statement;
 import com.github.javaparser.ast.stmt.SwitchEntry;
+import com.github.javaparser.ast.type.ClassOrInterfaceType;
 import com.github.javaparser.ast.validator.postprocessors.Java10PostProcessor;
 import io.github.pgadvisorylint.core.api.ApiCatalog;
 import io.github.pgadvisorylint.core.api.ApiFamily;
@@ -50,7 +53,6 @@ import io.github.pgadvisorylint.core.flow.FlowLowering;
 import io.github.pgadvisorylint.core.flow.LockPaths;
 import io.github.pgadvisorylint.core.flow.MethodFlow;
 import io.github.pgadvisorylint.core.model.AdvisoryFunction;
-import io.github.pgadvisorylint.core.model.ConnectionScope;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.ExecutionContext;
 import io.github.pgadvisorylint.core.model.JavaContext;
@@ -604,10 +606,15 @@ public final class JavaFrontEnd {
          * @return the wrapper, or null
          */
         private SqlWrappers.Wrapper otherFileWrapper(MethodCallExpr call) {
-            if (call.getScope().isEmpty()) {
-                return null;
+            if (call.getScope().isEmpty()
+                    || call.getScope().get() instanceof ThisExpr
+                    || call.getScope().get() instanceof SuperExpr) {
+                return inheritedWrapper(call);
             }
-            String type = JavaScopes.receiverTypeName(call.getScope().get());
+            Expression scope = call.getScope().get();
+            String type = scope instanceof ObjectCreationExpr made
+                    ? made.getType().getNameAsString() // new Db(dataSource).fetchOne(sql, ..)
+                    : JavaScopes.receiverTypeName(scope);
             if (type == null) {
                 return null;
             }
@@ -621,6 +628,34 @@ public final class JavaFrontEnd {
             SqlWrappers.Wrapper w =
                     otherWrappers.computeIfAbsent(declaration, SqlWrappers::new).resolveOnReceiver(call);
             return w != null && w.own() != null ? w : null;
+        }
+
+        /**
+         * A wrapper the enclosing class inherits from a project superclass ({@code fetchOne(sql, ..)} declared in
+         * {@code AbstractDao} of another file), called on the object itself, when the class declares no method of
+         * that name.
+         *
+         * @return the wrapper, or null
+         */
+        private SqlWrappers.Wrapper inheritedWrapper(MethodCallExpr call) {
+            ClassOrInterfaceDeclaration type =
+                    call.findAncestor(ClassOrInterfaceDeclaration.class).orElse(null);
+            if (type == null || !type.getMethodsByName(call.getNameAsString()).isEmpty()) {
+                return null;
+            }
+            for (ClassOrInterfaceType parent : type.getExtendedTypes()) {
+                TypeDeclaration<?> declaration = keys.project.type(parent.getNameAsString());
+                if (declaration == null) {
+                    continue;
+                }
+                SqlWrappers.Wrapper w = otherWrappers
+                        .computeIfAbsent(declaration, SqlWrappers::new)
+                        .resolveOnReceiver(call);
+                if (w != null && w.own() != null) {
+                    return w;
+                }
+            }
+            return null;
         }
 
         FileFacts run() {
@@ -1461,7 +1496,7 @@ public final class JavaFrontEnd {
                                         c.wrapper.own().transaction(),
                                         c.wrapper.own().evidence(),
                                         null,
-                                        ConnectionScope.POOLED_PER_CALL,
+                                        c.wrapper.own().scope(),
                                         c.wrapper.own().evidence())
                                 : executionContexts.analyze(c.contextNode, c.exec, c.api, multiStatement));
                 sites.add(site);

@@ -1,8 +1,10 @@
 package io.github.pgadvisorylint.core.java;
 
+import io.github.pgadvisorylint.core.api.ApiCatalog;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 
@@ -38,8 +40,7 @@ public final class JavaOutline {
     private static final List<String> KEEP_WORDS = List.of("hash", "crc", "adler", "checksum", "advisory");
 
     /** JDBC's statement factories (java.sql.Connection): with {@code getConnection}, they keep a body. */
-    private static final List<String> STATEMENT_FACTORIES =
-            List.of("prepareStatement", "createStatement", "prepareCall");
+    private static final Set<String> STATEMENT_FACTORIES = ApiCatalog.standard().statementFactories();
 
     private JavaOutline() {}
 

@@ -737,6 +737,9 @@ final class SpringTransactions {
      * {@code return} of a name or boolean literal.
      */
     static boolean onlyTakesTheLock(Statement body, Node lock) {
+        if (inNestedBlock(lock, body)) {
+            return false; // jdbc.execute((ConnectionCallback<?>) c -> { lock; work; }): the inner callback does more
+        }
         if (body instanceof ExpressionStmt es) {
             return es.getExpression() == lock || isWithin(lock, es.getExpression());
         }
@@ -754,6 +757,25 @@ final class SpringTransactions {
                             && r.getExpression()
                                     .map(e -> e instanceof NameExpr || e instanceof BooleanLiteralExpr)
                                     .orElse(true));
+        }
+        return false;
+    }
+
+    /**
+     * @return whether a lambda with a block body, or an anonymous class, lies between the lock and the callback's body:
+     *     the lock is one statement of a nested callback whose other statements run in the same transaction
+     */
+    private static boolean inNestedBlock(Node lock, Node body) {
+        for (Node cur = lock.getParentNode().orElse(null);
+                cur != null && cur != body;
+                cur = cur.getParentNode().orElse(null)) {
+            if ((cur instanceof LambdaExpr l
+                            && l.getBody() instanceof BlockStmt b
+                            && b.getStatements().size() > 1)
+                    || (cur instanceof ObjectCreationExpr o
+                            && o.getAnonymousClassBody().isPresent())) {
+                return true;
+            }
         }
         return false;
     }

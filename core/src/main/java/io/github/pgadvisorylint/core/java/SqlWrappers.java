@@ -22,6 +22,7 @@ import com.github.javaparser.ast.stmt.ReturnStmt;
 import com.github.javaparser.ast.stmt.TryStmt;
 import io.github.pgadvisorylint.core.api.ApiCatalog;
 import io.github.pgadvisorylint.core.api.ApiFamily;
+import io.github.pgadvisorylint.core.model.ConnectionScope;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.TransactionState;
 import java.util.ArrayList;
@@ -119,9 +120,11 @@ final class SqlWrappers {
      * @param transaction {@link TransactionState#AUTOCOMMIT} when the body never turns autocommit off,
      *                    {@link TransactionState#ENDS_BEFORE_WORK} when it does (its commit, rollback or close ends
      *                    the transaction before the call returns)
+     * @param scope       {@link ConnectionScope#POOLED_PER_CALL} for a pool's connection; {@link ConnectionScope#UNKNOWN}
+     *                    for a {@code DriverManager} one, whose close ends the session (and its session-level locks)
      * @param evidence    a phrase naming the wrapper, e.g. {@code Database.fetchOne borrows a pooled connection ...}
      */
-    record OwnConnection(TransactionState transaction, String evidence) {}
+    record OwnConnection(TransactionState transaction, ConnectionScope scope, String evidence) {}
 
     private final Map<String, List<Wrapper>> byName = new HashMap<>();
     private final Map<String, Integer> declared = new HashMap<>();
@@ -279,6 +282,7 @@ final class SqlWrappers {
     private static OwnConnection ownConnection(MethodDeclaration m, MethodCallExpr exec) {
         Expression root = exec.getScope().orElse(null);
         VariableDeclarator connection = null;
+        boolean pooled = true;
         for (int depth = 0; depth < 4 && root != null; depth++) {
             while (root instanceof MethodCallExpr mc && mc.getScope().isPresent()) {
                 root = mc.getScope().get();
@@ -301,6 +305,16 @@ final class SqlWrappers {
                             .filter(t -> t.endsWith("DataSource") || t.endsWith("Pool"))
                             .isPresent()) {
                 connection = local;
+                break;
+            }
+            if (init instanceof MethodCallExpr get
+                    && get.getNameAsString().equals("getConnection")
+                    && get.getScope()
+                            .filter(sc -> sc instanceof NameExpr d
+                                    && d.getNameAsString().equals("DriverManager"))
+                            .isPresent()) {
+                connection = local;
+                pooled = false;
                 break;
             }
             root = init;
@@ -330,14 +344,14 @@ final class SqlWrappers {
                                         .filter(sc -> sc.toString().equals(name))
                                         .isPresent())
                 .isEmpty();
+        String on = pooled
+                ? "on a pooled connection it closes before it returns"
+                : "on a connection of its own that it closes" + " before it returns";
+        ConnectionScope scope = pooled ? ConnectionScope.POOLED_PER_CALL : ConnectionScope.UNKNOWN;
         return transaction
                 ? new OwnConnection(
-                        TransactionState.ENDS_BEFORE_WORK,
-                        owner + " runs it in a transaction of its own, on a pooled connection it closes before it"
-                                + " returns")
-                : new OwnConnection(
-                        TransactionState.AUTOCOMMIT,
-                        owner + " runs it in autocommit, on a pooled connection it closes before it returns");
+                        TransactionState.ENDS_BEFORE_WORK, scope, owner + " runs it in a transaction of its own, " + on)
+                : new OwnConnection(TransactionState.AUTOCOMMIT, scope, owner + " runs it in autocommit, " + on);
     }
 
     /** @return the value of the method's one assignment to the local, or null when it has none or several */
