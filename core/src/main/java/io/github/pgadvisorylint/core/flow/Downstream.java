@@ -13,8 +13,8 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * What can still be observed after each node of one method graph: the names some later event mentions
- * and the releases that may still run. {@link LockStateAnalysis} drops from a path state the facts no
+ * What can still be observed after each node of one method graph: the names some later event mentions,
+ * the variables read before they are written again (live variables), and the releases that may still run. {@link LockStateAnalysis} drops from a path state the facts no
  * later node can read (the fixed boolean of a variable nobody reads again, the failed try-lock whose key
  * no later release takes), so paths that differ only there become one state: independent lock/unlock
  * pairs in one method cost work linear in their number instead of doubling the states at each pair.
@@ -34,11 +34,14 @@ final class Downstream {
     private final BitSet[] names;
     private final BitSet[] releases;
     private final boolean[] reachesThrow;
+    /** Per node: the roots read at or after it before any write of them (classic live variables, live-in). */
+    private final BitSet[] live;
 
     private Downstream(int nodes) {
         names = new BitSet[nodes];
         releases = new BitSet[nodes];
         reachesThrow = new boolean[nodes];
+        live = new BitSet[nodes];
     }
 
     /**
@@ -54,7 +57,12 @@ final class Downstream {
         for (int i = 0; i < nodes.size(); i++) {
             preds.add(new ArrayList<>());
         }
+        BitSet[] uses = new BitSet[nodes.size()];
+        int[] defs = new int[nodes.size()];
         for (FlowNode n : nodes) {
+            uses[n.id()] = d.used(n.event());
+            defs[n.id()] = d.defined(n.event());
+            d.live[n.id()] = (BitSet) uses[n.id()].clone();
             d.names[n.id()] = d.mentioned(n.event());
             d.releases[n.id()] = d.released(n.event(), summaries, sites);
             for (int s : n.next()) {
@@ -85,6 +93,14 @@ final class Downstream {
                 }
                 if (d.reachesThrow[n] && !d.reachesThrow[p]) {
                     d.reachesThrow[p] = true;
+                    changed = true;
+                }
+                BitSet through = (BitSet) d.live[n].clone(); // live-out of p, less what p writes
+                if (defs[p] >= 0) {
+                    through.clear(defs[p]);
+                }
+                if (!contains(d.live[p], through)) {
+                    d.live[p].or(through);
                     changed = true;
                 }
                 if (changed) {
@@ -128,6 +144,16 @@ final class Downstream {
         return false;
     }
 
+    /**
+     * @param node a node id
+     * @param root the root of a local variable ({@code locked})
+     * @return true when the node, or a node after it, reads the variable before anything writes it again
+     */
+    boolean live(int node, String root) {
+        Integer i = nameIndex.get(root);
+        return i != null && live[node].get(i);
+    }
+
     /** @return true when the method's exceptional exit is reachable from the node */
     boolean reachesThrow(int node) {
         return reachesThrow[node];
@@ -141,6 +167,35 @@ final class Downstream {
             mention(b, a);
         }
         return b;
+    }
+
+    /**
+     * The roots the event reads: its receiver or source path, its arguments, and the variable it tests or returns.
+     */
+    private BitSet used(FlowEvent e) {
+        BitSet b = new BitSet();
+        mention(b, e.path());
+        for (String a : e.args()) {
+            mention(b, a);
+        }
+        if (e.kind() == FlowEvent.Kind.BRANCH || e.kind() == FlowEvent.Kind.RETURN) {
+            mention(b, e.target());
+        } else if (e.target() != null && e.target().contains(".")) {
+            mention(b, e.target()); // a write of a field of x reads x
+        }
+        return b;
+    }
+
+    /** @return the index of the local the event writes whole ({@code x = ..}, a call's result), or -1 */
+    private int defined(FlowEvent e) {
+        if (e.kind() == FlowEvent.Kind.BRANCH
+                || e.kind() == FlowEvent.Kind.RETURN
+                || e.target() == null
+                || e.target().contains(".")
+                || e.target().startsWith("$const:")) {
+            return -1;
+        }
+        return nameIndex.computeIfAbsent(LockStateAnalysis.rootOf(e.target()), k -> nameIndex.size());
     }
 
     private void mention(BitSet b, String path) {

@@ -236,7 +236,8 @@ final class MethodRun {
                         && node.event().kind() == FlowEvent.Kind.BRANCH
                         && node.event().target() != null
                         && s.bools().containsKey(node.event().target())) {
-                    o.normal.replaceAll(l -> l.stream().map(MethodRun::tested).toList());
+                    String on = node.event().target();
+                    o.normal.replaceAll(l -> l.stream().map(t -> tested(t, on)).toList());
                 }
                 if ((node.event().kind() == FlowEvent.Kind.EXECUTE
                                 || (node.event().kind() == FlowEvent.Kind.CALL
@@ -463,21 +464,30 @@ final class MethodRun {
         if (node.event().kind() == FlowEvent.Kind.END) {
             return; // a commit or rollback is not the protected work
         }
-        if (s.bools().keySet().stream().anyMatch(k -> !k.startsWith("$return"))) {
-            // a boolean the path fixed (the result itself, or a copy) is still read here or later: the code decides
-            // with it further on (heartbeat.record(leader); if (leader) ...), so this need not be the guarded work
-            return;
-        }
         for (PathState.Attempt a : s.attempts()) {
             // a later attempt failed, an earlier one still holds the session lock: held
             boolean stillHeld = !a.held()
                     && s.held().keySet().stream().anyMatch(h -> h.acquisition().equals(a.acquisition()));
-            if (a.tested() && !stillHeld) {
+            if (a.tested() && !stillHeld && !decidesLater(node, s)) {
                 (a.held() ? firstWorkHeld : firstWorkFailed)
                         .computeIfAbsent(node.id(), x -> new TreeSet<>())
                         .add(a.acquisition());
             }
         }
+    }
+
+    /**
+     * Whether a boolean the path fixed (the result, or a copy) is still read here or later, before anything writes it
+     * again: the code decides with it further on ({@code heartbeat.record(leader); if (leader) ...}), so the node need
+     * not be the guarded work.
+     */
+    private boolean decidesLater(FlowNode node, PathState s) {
+        for (String k : s.bools().keySet()) {
+            if (!k.startsWith("$return") && downstream.live(node.id(), rootOf(k))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -505,14 +515,15 @@ final class MethodRun {
         return m.done();
     }
 
-    private static PathState tested(PathState s) {
-        if (s.attempts().stream().allMatch(PathState.Attempt::tested)) {
+    /** @return the state with its attempts tested, last, on the branch variable {@code on} */
+    private static PathState tested(PathState s, String on) {
+        if (s.attempts().stream().allMatch(a -> on.equals(a.testedOn()))) {
             return s;
         }
         PathState.Mutable m = s.edit();
         m.attempts.clear();
         for (PathState.Attempt a : s.attempts()) {
-            m.attempts.add(new PathState.Attempt(a.acquisition(), a.held(), true));
+            m.attempts.add(new PathState.Attempt(a.acquisition(), a.held(), on));
         }
         return m.done();
     }
@@ -520,7 +531,7 @@ final class MethodRun {
     /** A new attempt of the try-lock on the state: it replaces the path's earlier attempt of the same site. */
     private static void attempt(PathState.Mutable m, String id, boolean held) {
         m.attempts.removeIf(a -> a.acquisition().equals(id));
-        m.attempts.add(new PathState.Attempt(id, held, false));
+        m.attempts.add(new PathState.Attempt(id, held, null));
     }
 
     /**

@@ -64,12 +64,18 @@ public record PathState(
      *
      * @param acquisition the try-lock's site id
      * @param held        whether it returned true
-     * @param tested      whether a branch on a boolean the path fixed has run since (the result was looked at)
+     * @param testedOn    the variable of the last branch on a boolean the path fixed since (the result, or a copy,
+     *                    was looked at there), or null while none has run
      */
-    public record Attempt(String acquisition, boolean held, boolean tested) implements Comparable<Attempt> {
+    public record Attempt(String acquisition, boolean held, String testedOn) implements Comparable<Attempt> {
         private static final Comparator<Attempt> ORDER = Comparator.comparing(Attempt::acquisition)
                 .thenComparing(Attempt::held)
-                .thenComparing(Attempt::tested);
+                .thenComparing(Attempt::testedOn, Comparator.nullsFirst(Comparator.naturalOrder()));
+
+        /** @return whether a branch has tested the result since the attempt */
+        public boolean tested() {
+            return testedOn != null;
+        }
 
         /** The site id is required. */
         public Attempt {
