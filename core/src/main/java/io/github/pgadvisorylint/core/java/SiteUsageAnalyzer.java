@@ -293,6 +293,16 @@ final class SiteUsageAnalyzer {
                 if (api != ExecutionApi.SPRING_JDBC_TEMPLATE) {
                     return chained(exec, oneRow);
                 }
+                LambdaExpr blind = exec.getArguments().stream()
+                        .filter(a ->
+                                a instanceof LambdaExpr l && l.getParameters().size() == 1 && !readsParameter(l))
+                        .map(a -> (LambdaExpr) a)
+                        .findFirst()
+                        .orElse(null);
+                if (blind != null) {
+                    // a ResultSetExtractor or RowCallbackHandler (rs -> null) that never looks at the result set
+                    return new Verdict(ResultUse.NEVER_READ, "the callback " + blind + " never reads the result set");
+                }
                 return ambiguous ? null : list(exec, oneRow);
             }
             case "update" -> {
@@ -309,6 +319,13 @@ final class SiteUsageAnalyzer {
                 return null;
             }
         }
+    }
+
+    /** @return whether the body of a one-parameter lambda names its parameter */
+    private static boolean readsParameter(LambdaExpr l) {
+        String p = l.getParameter(0).getNameAsString();
+        return l.getBody().findAll(NameExpr.class).stream()
+                .anyMatch(n -> n.getNameAsString().equals(p));
     }
 
     /**
