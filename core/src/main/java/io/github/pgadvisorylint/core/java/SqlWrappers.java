@@ -8,6 +8,7 @@ import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.ArrayAccessExpr;
 import com.github.javaparser.ast.expr.ArrayCreationExpr;
 import com.github.javaparser.ast.expr.AssignExpr;
+import com.github.javaparser.ast.expr.BinaryExpr;
 import com.github.javaparser.ast.expr.BooleanLiteralExpr;
 import com.github.javaparser.ast.expr.CastExpr;
 import com.github.javaparser.ast.expr.EnclosedExpr;
@@ -36,7 +37,7 @@ import java.util.Set;
 /**
  * User-written JDBC wrappers of one file: methods such as {@code queryForObject(Connection c, String sql,
  * Object... args)} or {@code boolean exec(Connection c, String sql, long key)} whose body executes their
- * {@code String} parameter on a database handle ({@code Connection}, {@code DataSource}, Spring
+ * {@code String} parameter (or a copy of it with other text around it) on a database handle ({@code Connection}, {@code DataSource}, Spring
  * {@code JdbcTemplate} and friends, decided by the declared type of a parameter, local or field), and
  * bind their other parameters to its placeholders ({@code ps.setLong(1, key)}, a loop of
  * {@code ps.setObject(i + 1, args[i])}, or the varargs handed on to a template). A call of a wrapper
@@ -205,8 +206,8 @@ final class SqlWrappers {
             if (!(exec.getArgument(0) instanceof NameExpr sql)) {
                 continue;
             }
-            int sqlParam = params.indexOf(sql.getNameAsString());
-            if (sqlParam < 0 || !isString(m.getParameter(sqlParam)) || reassigned(m, sql.getNameAsString())) {
+            int sqlParam = sqlParameter(m, params, sql, exec);
+            if (sqlParam < 0) {
                 continue;
             }
             String handle = handleType(exec.getScope().get(), exec, 0);
@@ -382,6 +383,87 @@ final class SqlWrappers {
                                                 .filter(sc -> sc.toString().equals(name))
                                                 .isPresent())
                         .isEmpty());
+    }
+
+    /**
+     * The index of the {@code String} parameter whose text the executing call runs: the parameter itself, never
+     * reassigned but to a tagged copy of itself ({@code sql = "-- app " + appName + "\n" + sql.trim()}), or a local
+     * made from it so ({@code String tagged = sql + " -- job"}). A tag around the text changes nothing the lock
+     * analysis reads.
+     *
+     * @return the index, or -1
+     */
+    private static int sqlParameter(MethodDeclaration m, List<String> params, NameExpr used, MethodCallExpr exec) {
+        String name = used.getNameAsString();
+        int p = params.indexOf(name);
+        if (p < 0) {
+            VariableDeclarator local = JavaScopes.local(name, exec).orElse(null);
+            Expression init = local == null ? null : local.getInitializer().orElse(null);
+            String from = init == null || reassigned(m, name) ? null : taggedCopyOf(init, params);
+            p = from == null ? -1 : params.indexOf(from);
+            name = from;
+        }
+        if (p < 0 || !isString(m.getParameter(p))) {
+            return -1;
+        }
+        String param = name;
+        boolean onlyTagged = m.findAll(AssignExpr.class).stream()
+                .filter(a -> a.getTarget() instanceof NameExpr t
+                        && t.getNameAsString().equals(param))
+                .allMatch(a -> a.getOperator() == AssignExpr.Operator.ASSIGN
+                        && param.equals(taggedCopyOf(a.getValue(), params)));
+        return onlyTagged ? p : -1;
+    }
+
+    /**
+     * @param e      an expression
+     * @param params the method's parameter names
+     * @return the one parameter the expression copies, perhaps trimmed, with other text concatenated around it
+     *     ({@code x}, {@code x.trim()}, {@code "-- " + app + "\n" + x}), or null when it copies none or several
+     */
+    private static String taggedCopyOf(Expression e, List<String> params) {
+        List<Expression> parts = new ArrayList<>();
+        concatenated(e, parts);
+        String found = null;
+        for (Expression part : parts) {
+            String name = copied(part);
+            if (name != null && params.contains(name)) {
+                if (found != null) {
+                    return null;
+                }
+                found = name;
+            }
+        }
+        return found;
+    }
+
+    private static void concatenated(Expression e, List<Expression> out) {
+        while (e instanceof EnclosedExpr p) {
+            e = p.getInner();
+        }
+        if (e instanceof BinaryExpr b && b.getOperator() == BinaryExpr.Operator.PLUS) {
+            concatenated(b.getLeft(), out);
+            concatenated(b.getRight(), out);
+        } else {
+            out.add(e);
+        }
+    }
+
+    /** @return the variable a part names as it is or trimmed ({@code x}, {@code x.trim()}), else null */
+    private static String copied(Expression e) {
+        while (e instanceof EnclosedExpr p) {
+            e = p.getInner();
+        }
+        if (e instanceof NameExpr n) {
+            return n.getNameAsString();
+        }
+        if (e instanceof MethodCallExpr c
+                && c.getArguments().isEmpty()
+                && (c.getNameAsString().equals("trim") || c.getNameAsString().equals("strip"))
+                && c.getScope().isPresent()) {
+            return copied(c.getScope().get());
+        }
+        return null;
     }
 
     /**
