@@ -210,11 +210,8 @@ final class MethodRun {
                 if (!in.get(n).contains(s)) {
                     continue; // joined into another state since it arrived; that one is pending too
                 }
-                if ((node.event().kind() == FlowEvent.Kind.EXECUTE
-                                || (node.event().kind() == FlowEvent.Kind.CALL
-                                        && !node.event().callee().isEmpty()))
-                        && !node.onException().isEmpty()) {
-                    // (a call with no callee is a chain's possible error signal, not work)
+                boolean doesWork = isWork(node);
+                if (doesWork) {
                     outcomesAtWork(node, s);
                 }
                 boolean firstWork = !s.attempts().isEmpty() && endsAttempts(node);
@@ -223,27 +220,10 @@ final class MethodRun {
                 }
                 Out o = new Out(node.next().size());
                 transfer(node, s, o);
-                if (firstWork) {
-                    o.normal.replaceAll(
-                            l -> l.stream().map(MethodRun::withoutAttempts).toList());
-                    o.thrown.replaceAll(MethodRun::withoutAttempts);
-                } else if (!s.attempts().isEmpty() && valueChoice(node, s)) {
-                    // a tested result turned into another value (State st = got ? HELD : BUSY): what decides later is
-                    // that value, which the states do not follow
-                    o.normal.replaceAll(
-                            l -> l.stream().map(MethodRun::withoutAttempts).toList());
-                } else if (!s.attempts().isEmpty()
-                        && node.event().kind() == FlowEvent.Kind.BRANCH
-                        && node.event().target() != null
-                        && s.bools().containsKey(node.event().target())) {
-                    String on = node.event().target();
-                    o.normal.replaceAll(l -> l.stream().map(t -> tested(t, on)).toList());
+                if (!s.attempts().isEmpty()) {
+                    attemptsAfter(node, s, o, firstWork);
                 }
-                if ((node.event().kind() == FlowEvent.Kind.EXECUTE
-                                || (node.event().kind() == FlowEvent.Kind.CALL
-                                        && !node.event().callee().isEmpty()))
-                        && !node.onException().isEmpty()) {
-                    // (a call with no callee is a chain's possible error signal, not work)
+                if (doesWork) {
                     o.normal.replaceAll(
                             l -> l.stream().map(t -> worked(t, node)).toList());
                 }
@@ -438,19 +418,46 @@ final class MethodRun {
     }
 
     /**
-     * Whether the node is work that ends the window of {@link PathState#attempts()}: a statement or a call that can
-     * fail, other than logging, a sleep (a polling loop's pause) or cleanup in a {@code finally}; and a commit or
-     * rollback, which ends a transaction-level try-lock's hold.
+     * Work: a statement, or a call of a method, that can fail (a call with no callee is a chain's possible error
+     * signal, not work).
+     */
+    private static boolean isWork(FlowNode node) {
+        FlowEvent e = node.event();
+        return (e.kind() == FlowEvent.Kind.EXECUTE
+                        || (e.kind() == FlowEvent.Kind.CALL && !e.callee().isEmpty()))
+                && !node.onException().isEmpty();
+    }
+
+    /**
+     * The attempts of the states a node's transfer made: gone after a first work ({@link #endsAttempts}) or once a
+     * tested result is turned into another value ({@code State st = got ? HELD : BUSY}: that value decides later,
+     * and the states do not follow it); tested, on its variable, at a branch on a boolean the path fixed.
+     */
+    private static void attemptsAfter(FlowNode node, PathState s, Out o, boolean firstWork) {
+        if (firstWork) {
+            o.normal.replaceAll(l -> l.stream().map(MethodRun::withoutAttempts).toList());
+            o.thrown.replaceAll(MethodRun::withoutAttempts);
+        } else if (valueChoice(node, s)) {
+            o.normal.replaceAll(l -> l.stream().map(MethodRun::withoutAttempts).toList());
+        } else if (node.event().kind() == FlowEvent.Kind.BRANCH
+                && node.event().target() != null
+                && s.bools().containsKey(node.event().target())) {
+            String on = node.event().target();
+            o.normal.replaceAll(l -> l.stream().map(t -> tested(t, on)).toList());
+        }
+    }
+
+    /**
+     * Whether the node is work that ends the window of {@link PathState#attempts()}: {@link #isWork work} other than
+     * logging, a sleep (a polling loop's pause) or cleanup in a {@code finally}; and a commit or rollback, which ends
+     * a transaction-level try-lock's hold.
      */
     private static boolean endsAttempts(FlowNode node) {
         FlowEvent e = node.event();
         if (e.kind() == FlowEvent.Kind.END) {
             return true;
         }
-        boolean work = (e.kind() == FlowEvent.Kind.EXECUTE
-                        || (e.kind() == FlowEvent.Kind.CALL && !e.callee().isEmpty()))
-                && !node.onException().isEmpty();
-        return work
+        return isWork(node)
                 && !node.inFinally()
                 && !logging(e)
                 && e.callee().stream().noneMatch(c -> c.endsWith(".sleep/1") || c.endsWith(".sleep/2"));
@@ -560,8 +567,21 @@ final class MethodRun {
      */
     private void workWithoutHold() {
         Set<String> reported = new TreeSet<>();
-        for (Map.Entry<Integer, Set<String>> e : failedAtWork.entrySet()) {
-            Set<String> held = heldAtWork.getOrDefault(e.getKey(), Set.of());
+        workWithoutHold(failedAtWork, heldAtWork, reported);
+        // the first work after a tested attempt, reached both after it succeeded and after it failed: for try-locks
+        // no release follows (a transaction-level one, a leaked session one), whose failures the states do not keep
+        workWithoutHold(firstWorkFailed, firstWorkHeld, reported);
+    }
+
+    /**
+     * @param failedAt per work node id, the try-locks a failed state reached it with
+     * @param heldAt   per work node id, the try-locks a holding state reached it with
+     * @param reported the try-locks reported already (one finding each), added to
+     */
+    private void workWithoutHold(
+            Map<Integer, Set<String>> failedAt, Map<Integer, Set<String>> heldAt, Set<String> reported) {
+        for (Map.Entry<Integer, Set<String>> e : failedAt.entrySet()) {
+            Set<String> held = heldAt.getOrDefault(e.getKey(), Set.of());
             FlowNode node = flow.nodes().get(e.getKey());
             for (String f : e.getValue()) {
                 LockSite site = sites.get(f);
@@ -572,23 +592,6 @@ final class MethodRun {
                         || node.inFinally() // cleanup runs on every path by design
                         || releasedAt.getOrDefault(f, Set.of()).contains(node.id())
                         || logging(node.event())
-                        || returnsResult(f)
-                        || node.region() == null
-                        || !reported.add(f)) {
-                    continue;
-                }
-                workFindings.add(workWithoutHold(site, node));
-            }
-        }
-        // the first work after a tested attempt, reached both after it succeeded and after it failed: for try-locks
-        // no release follows (a transaction-level one, a leaked session one), whose failures the states do not keep
-        for (Map.Entry<Integer, Set<String>> e : firstWorkFailed.entrySet()) {
-            Set<String> held = firstWorkHeld.getOrDefault(e.getKey(), Set.of());
-            FlowNode node = flow.nodes().get(e.getKey());
-            for (String f : e.getValue()) {
-                LockSite site = sites.get(f);
-                if (site == null
-                        || !held.contains(f)
                         || returnsResult(f)
                         || node.region() == null
                         || !reported.add(f)) {

@@ -625,6 +625,11 @@ public final class JavaFrontEnd {
             if (declaration == null) {
                 return null;
             }
+            return ownConnectionWrapper(declaration, call);
+        }
+
+        /** @return the wrapper of that type the call resolves to, when it opens its own connection; else null */
+        private SqlWrappers.Wrapper ownConnectionWrapper(TypeDeclaration<?> declaration, MethodCallExpr call) {
             SqlWrappers.Wrapper w =
                     otherWrappers.computeIfAbsent(declaration, SqlWrappers::new).resolveOnReceiver(call);
             return w != null && w.own() != null ? w : null;
@@ -645,13 +650,8 @@ public final class JavaFrontEnd {
             }
             for (ClassOrInterfaceType parent : type.getExtendedTypes()) {
                 TypeDeclaration<?> declaration = keys.project.type(parent.getNameAsString());
-                if (declaration == null) {
-                    continue;
-                }
-                SqlWrappers.Wrapper w = otherWrappers
-                        .computeIfAbsent(declaration, SqlWrappers::new)
-                        .resolveOnReceiver(call);
-                if (w != null && w.own() != null) {
+                SqlWrappers.Wrapper w = declaration == null ? null : ownConnectionWrapper(declaration, call);
+                if (w != null) {
                     return w;
                 }
             }
@@ -1492,12 +1492,7 @@ public final class JavaFrontEnd {
                         call.context(),
                         context,
                         c.wrapper != null && c.wrapper.own() != null
-                                ? new ExecutionContext(
-                                        c.wrapper.own().transaction(),
-                                        c.wrapper.own().evidence(),
-                                        null,
-                                        c.wrapper.own().scope(),
-                                        c.wrapper.own().evidence())
+                                ? c.wrapper.own().context()
                                 : executionContexts.analyze(c.contextNode, c.exec, c.api, multiStatement));
                 sites.add(site);
                 siteNodes.put(site, c.exec != null ? c.exec : c.contextNode);

@@ -23,8 +23,11 @@ import com.github.javaparser.ast.stmt.ReturnStmt;
 import com.github.javaparser.ast.stmt.TryStmt;
 import io.github.pgadvisorylint.core.api.ApiCatalog;
 import io.github.pgadvisorylint.core.api.ApiFamily;
+import io.github.pgadvisorylint.core.api.ConnectionSource;
+import io.github.pgadvisorylint.core.api.Role;
 import io.github.pgadvisorylint.core.model.ConnectionScope;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
+import io.github.pgadvisorylint.core.model.ExecutionContext;
 import io.github.pgadvisorylint.core.model.TransactionState;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -37,7 +40,8 @@ import java.util.Set;
 /**
  * User-written JDBC wrappers of one file: methods such as {@code queryForObject(Connection c, String sql,
  * Object... args)} or {@code boolean exec(Connection c, String sql, long key)} whose body executes their
- * {@code String} parameter (or a copy of it with other text around it) on a database handle ({@code Connection}, {@code DataSource}, Spring
+ * {@code String} parameter (or a copy of it with other text around it) on a database handle ({@code Connection},
+ * {@code DataSource}, Spring
  * {@code JdbcTemplate} and friends, decided by the declared type of a parameter, local or field), and
  * bind their other parameters to its placeholders ({@code ps.setLong(1, key)}, a loop of
  * {@code ps.setObject(i + 1, args[i])}, or the varargs handed on to a template). A call of a wrapper
@@ -125,7 +129,13 @@ final class SqlWrappers {
      *                    for a {@code DriverManager} one, whose close ends the session (and its session-level locks)
      * @param evidence    a phrase naming the wrapper, e.g. {@code Database.fetchOne borrows a pooled connection ...}
      */
-    record OwnConnection(TransactionState transaction, ConnectionScope scope, String evidence) {}
+    record OwnConnection(TransactionState transaction, ConnectionScope scope, String evidence) {
+
+        /** @return the execution context of a lock call run through the wrapper */
+        ExecutionContext context() {
+            return new ExecutionContext(transaction, evidence, null, scope, evidence);
+        }
+    }
 
     private final Map<String, List<Wrapper>> byName = new HashMap<>();
     private final Map<String, Integer> declared = new HashMap<>();
@@ -272,19 +282,20 @@ final class SqlWrappers {
     }
 
     /**
-     * The connection the executing call runs on when the wrapper borrows it from a pool for this call alone: the
-     * receiver chain ends at a local ({@code ps} from {@code conn.prepareStatement(sql)}, {@code conn}) first assigned
-     * {@code x.getConnection()} with {@code x} declared as a {@code DataSource} or pool type, closed by its
-     * try-with-resources or a {@code conn.close()} in a {@code finally}, and never returned.
+     * The connection the executing call runs on when the wrapper opens it for this call alone: the receiver chain ends
+     * at a local ({@code ps} from {@code conn.prepareStatement(sql)}, {@code conn}) first assigned a
+     * {@code getConnection()} of a type the catalog knows as a connection source ({@link ApiCatalog#connectionKind}: a
+     * {@code DataSource} or pool, or {@code DriverManager}), closed by its try-with-resources or a {@code conn.close()}
+     * in a {@code finally}, and never returned.
      *
-     * @return its discipline, or null when the handle is a parameter, a field, a {@code DriverManager} connection
-     *     (closing it ends the session) or not seen to be closed
+     * @return its discipline, or null when the handle is a parameter, a field, of no known source, or not seen to be
+     *     closed
      */
     private static OwnConnection ownConnection(MethodDeclaration m, MethodCallExpr exec) {
         Expression root = exec.getScope().orElse(null);
         VariableDeclarator connection = null;
-        boolean pooled = true;
-        for (int depth = 0; depth < 4 && root != null; depth++) {
+        ConnectionSource source = null;
+        for (int depth = 0; depth < 4 && root != null && connection == null; depth++) {
             while (root instanceof MethodCallExpr mc && mc.getScope().isPresent()) {
                 root = mc.getScope().get();
             }
@@ -298,25 +309,15 @@ final class SqlWrappers {
                 // Connection conn = null; try { conn = ds.getConnection(); ... } finally { conn.close(); }
                 init = onlyAssignment(m, local.getNameAsString());
             }
-            if (init instanceof MethodCallExpr get
-                    && get.getNameAsString().equals("getConnection")
-                    && get.getArguments().isEmpty()
-                    && get.getScope()
-                            .map(JavaScopes::receiverTypeName)
-                            .filter(t -> t.endsWith("DataSource") || t.endsWith("Pool"))
-                            .isPresent()) {
-                connection = local;
-                break;
-            }
-            if (init instanceof MethodCallExpr get
-                    && get.getNameAsString().equals("getConnection")
-                    && get.getScope()
-                            .filter(sc -> sc instanceof NameExpr d
-                                    && d.getNameAsString().equals("DriverManager"))
-                            .isPresent()) {
-                connection = local;
-                pooled = false;
-                break;
+            if (init instanceof MethodCallExpr get && API.is(Role.BORROWS_CONNECTION, get.getNameAsString())) {
+                source = get.getScope()
+                        .map(SqlWrappers::sourceType)
+                        .flatMap(API::connectionKind)
+                        .orElse(null);
+                connection = source == null ? null : local;
+                if (connection == null) {
+                    return null;
+                }
             }
             root = init;
         }
@@ -337,7 +338,7 @@ final class SqlWrappers {
                 + m.getNameAsString();
         boolean transaction = !m.findAll(
                         MethodCallExpr.class,
-                        c -> c.getNameAsString().equals("setAutoCommit")
+                        c -> API.is(Role.SETS_AUTOCOMMIT, c.getNameAsString())
                                 && c.getArguments().size() == 1
                                 && c.getArgument(0) instanceof BooleanLiteralExpr b
                                 && !b.getValue()
@@ -345,14 +346,23 @@ final class SqlWrappers {
                                         .filter(sc -> sc.toString().equals(name))
                                         .isPresent())
                 .isEmpty();
+        boolean pooled = source == ConnectionSource.POOLED;
         String on = pooled
                 ? "on a pooled connection it closes before it returns"
-                : "on a connection of its own that it closes" + " before it returns";
+                : "on a connection of its own that it closes before it returns";
         ConnectionScope scope = pooled ? ConnectionScope.POOLED_PER_CALL : ConnectionScope.UNKNOWN;
         return transaction
                 ? new OwnConnection(
                         TransactionState.ENDS_BEFORE_WORK, scope, owner + " runs it in a transaction of its own, " + on)
                 : new OwnConnection(TransactionState.AUTOCOMMIT, scope, owner + " runs it in autocommit, " + on);
+    }
+
+    /** @return the simple type a {@code getConnection()} is called on: a static {@code DriverManager}, or a variable's */
+    private static String sourceType(Expression scope) {
+        if (scope instanceof NameExpr n && n.getNameAsString().equals("DriverManager")) {
+            return "DriverManager";
+        }
+        return JavaScopes.receiverTypeName(scope);
     }
 
     /** @return the value of the method's one assignment to the local, or null when it has none or several */
