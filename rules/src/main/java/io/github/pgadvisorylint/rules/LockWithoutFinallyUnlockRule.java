@@ -158,6 +158,10 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
                                     + " work, in doFinally, or make the lock an inner usingWhen's resource with the"
                                     + " unlock as its cleanup."
                             : switch (f.kind()) {
+                                case HELD_ON_CANCEL ->
+                                    " Release it on cancellation too: unlock in doFinally, or make the lock an inner"
+                                            + " usingWhen's resource with the unlock as its cleanup (Reactor runs it on"
+                                            + " cancel).";
                                 case POOLED_CLOSE ->
                                     f.acquisition().api() == ExecutionApi.R2DBC
                                             ? " Release it on every way out before the connection is closed: in a Reactor chain, make"

@@ -39,6 +39,16 @@ final class ConnectionDefaults {
             "datasources.default.url");
 
     /**
+     * Where a named data source's URL is configured when no {@code @Bean} method of the project defines that name
+     * ({@code %s} is the name): Quarkus ({@code @DataSource("name")}; Quarkus guide "Configure data sources", named
+     * datasources: {@code quarkus.datasource."name".jdbc.url}, {@code .reactive.url}) and Micronaut
+     * ({@code @Named("name")}; Micronaut SQL guide: {@code datasources.name.url}, {@code r2dbc.datasources.name.url}).
+     */
+    private static final List<String> NAMED_SOURCE_KEYS = List.of(
+            "quarkus.datasource.%s.jdbc.url",
+            "quarkus.datasource.%s.reactive.url", "datasources.%s.url", "r2dbc.datasources.%s.url");
+
+    /**
      * The APIs whose statements run on the application's main pool unless the code names another source (a qualifier,
      * a {@code DriverManager} URL: an origin of their own): templates, JPA, Spring Data, and JDBC statements on a
      * connection the code does not open from a URL it names.
@@ -138,8 +148,9 @@ final class ConnectionDefaults {
                 beans.isEmpty() ? Map.of() : DataSourceBeans.origins(beanFiles(files, beans), beans);
         for (LockSite site : named) {
             ConnectionOrigin origin = site.execution().origin();
-            List<ConnectionOrigin> candidates =
-                    origin.bean() == null ? List.of(origin) : definitions.getOrDefault(origin.bean(), List.of());
+            List<ConnectionOrigin> candidates = origin.bean() == null
+                    ? List.of(origin)
+                    : definitions.getOrDefault(origin.bean(), namedSource(origin));
             for (ConnectionOrigin o : candidates) {
                 DataSourceUrl u = o.key() == null ? null : configured(configured, o.key(), site, scopes);
                 if (u == null && o.url() != null && DataSourceUrlScanner.isPostgresUrl(o.url())) {
@@ -153,6 +164,13 @@ final class ConnectionDefaults {
             }
         }
         return out;
+    }
+
+    /** @return the keys a Quarkus or Micronaut data source of the origin's bean name is configured under */
+    private static List<ConnectionOrigin> namedSource(ConnectionOrigin origin) {
+        return NAMED_SOURCE_KEYS.stream()
+                .map(k -> new ConnectionOrigin(null, k.formatted(origin.bean()), origin.region()))
+                .toList();
     }
 
     /** @return the module folder of a path: what comes before its last {@code src/} ({@code ""} at the root) */

@@ -43,10 +43,15 @@ public final class DataSourceUrlScanner {
     /**
      * @param key a configuration key or environment variable
      * @return the key as Spring's relaxed binding compares it: lower case, without {@code .}, {@code -} and
-     *     {@code _} ({@code APP_LOCKS_URL} and {@code app.locks-url} are one key)
+     *     {@code _} ({@code APP_LOCKS_URL} and {@code app.locks-url} are one key), and without the quotes Quarkus puts
+     *     around a named data source ({@code quarkus.datasource."locks".jdbc.url})
      */
     public static String normalizedKey(String key) {
-        return key.toLowerCase(Locale.ROOT).replace(".", "").replace("-", "").replace("_", "");
+        return key.toLowerCase(Locale.ROOT)
+                .replace(".", "")
+                .replace("-", "")
+                .replace("_", "")
+                .replace("\"", "");
     }
 
     /**

@@ -188,9 +188,16 @@ final class ExitJudgement {
                     if (!ConnectionKind.POOLED.equals(s.kinds().get(c))) {
                         continue;
                     }
-                    kind = PathFinding.Kind.POOLED_CLOSE;
-                    note = "the connection comes from a pool and is closed with the lock still held: closing a "
-                            + "pooled connection returns it to the pool with its session, and the lock, alive";
+                    if (cancelled(s, exceptional)) {
+                        kind = PathFinding.Kind.HELD_ON_CANCEL;
+                        note = "the chain can be cancelled after the lock (" + cancellation() + "), which skips the"
+                                + " unlock and its error handlers and runs only the cleanup, which returns the pooled"
+                                + " connection to its pool still holding the lock";
+                    } else {
+                        kind = PathFinding.Kind.POOLED_CLOSE;
+                        note = "the connection comes from a pool and is closed with the lock still held: closing a "
+                                + "pooled connection returns it to the pool with its session, and the lock, alive";
+                    }
                 } else if (c.startsWith("@") && c.equals(s.returned())) {
                     continue; // handed to the caller with the connection: the callers' paths decide
                 } else if (exceptional
@@ -220,6 +227,11 @@ final class ExitJudgement {
                     kind = PathFinding.Kind.STACKED;
                     note = "it can be taken more than once on this connection before the single unlock, and "
                             + "session-level locks stack: the lock stays held after the unlock";
+                } else if (cancelled(s, exceptional)) {
+                    kind = PathFinding.Kind.HELD_ON_CANCEL;
+                    note = "the chain can be cancelled after the lock (" + cancellation() + "), and a cancelled chain"
+                            + " runs neither its later steps nor its error handlers (onErrorResume): only doFinally"
+                            + " and usingWhen's cleanup run";
                 } else {
                     kind = exceptional ? PathFinding.Kind.HELD_ON_EXCEPTION : PathFinding.Kind.HELD_ON_RETURN;
                     boolean inFinally = releasedAt.get(id).stream()
@@ -251,10 +263,19 @@ final class ExitJudgement {
                                                 ? "unlock in a finally that starts too late"
                                                 : "unlock that an exception would skip";
                                     case HELD_ON_RETURN -> "unlock that this path does not reach";
+                                    case HELD_ON_CANCEL -> "unlock that a cancelled chain does not run";
                                     case ABORTED_UNLOCK -> "unlock that fails in the aborted transaction";
                                     case STACKED -> "the one unlock, which releases one hold";
                                     default -> "unlock that runs too late, or not at all on this path";
                                 }));
+                    }
+                }
+                if (cancelled(s, exceptional)) {
+                    for (FlowNode n : flow.nodes()) {
+                        if (cancels(n)
+                                && steps.stream().noneMatch(x -> x.region().equals(n.region()))) {
+                            steps.add(new PathFinding.Step(n.region(), "the chain is cancelled here"));
+                        }
                     }
                 }
                 if (c.startsWith("@")
@@ -336,11 +357,42 @@ final class ExitJudgement {
         return n.region();
     }
 
+    /** @return true when {@code s} is the state of an exceptional exit reached by cancelling a Reactor chain */
+    private static boolean cancelled(PathState s, boolean exceptional) {
+        return exceptional
+                && s.bools().entrySet().stream()
+                        .anyMatch(b -> b.getKey().startsWith(FlowLowering.CANCELLED) && b.getValue());
+    }
+
+    /** @return true for the node where a lowered cancellation starts, when it has a region */
+    private static boolean cancels(FlowNode n) {
+        return n.event().kind() == FlowEvent.Kind.ASSIGN
+                && n.event().target() != null
+                && n.event().target().startsWith(FlowLowering.CANCELLED)
+                && n.region() != null;
+    }
+
+    /** @return the method's cancelling operators and their lines: {@code timeout(..) at line 12} */
+    private String cancellation() {
+        List<String> at = new ArrayList<>();
+        for (FlowNode n : flow.nodes()) {
+            String text = cancels(n)
+                    ? n.event().target().substring(FlowLowering.CANCELLED.length()) + "(..) at line "
+                            + n.region().startLine()
+                    : null;
+            if (text != null && !at.contains(text)) {
+                at.add(text);
+            }
+        }
+        return String.join(", ", at);
+    }
+
     /** @return how specific a kind is: of several found for one hold, the highest is reported */
     private static int rank(PathFinding.Kind k) {
         return switch (k) {
             case HELD_ON_RETURN -> 1;
             case HELD_ON_EXCEPTION -> 2;
+            case HELD_ON_CANCEL -> 3;
             case POOLED_CLOSE -> 4;
             case ABORTED_UNLOCK -> 5;
             default -> 3;

@@ -228,6 +228,20 @@ public final class FlowLowering {
 
     private static final Set<String> FUTURE_RECOVERY = Set.of("recover", "otherwise", "onFailure");
 
+    /**
+     * Reactor operators that cancel their upstream on a timer or a signal of their own (Reactor reference, "Timeouts"
+     * and {@code take(Duration)}, {@code takeUntilOther}): a cancelled upstream runs neither its later steps nor its
+     * error handlers, only {@code doFinally} and {@code usingWhen}'s cleanup (which Reactor runs on cancel too).
+     */
+    private static final Set<String> CANCELLING_OPERATORS = Set.of("timeout", "take", "takeUntilOther");
+
+    /**
+     * The prefix of the boolean a cancellation path sets, followed by the operator's name ({@code $cancelled:timeout};
+     * {@code MethodRun} keeps it per path): {@link ExitJudgement} reports a lock still held when such a path leaves the
+     * method as held because the chain was cancelled.
+     */
+    static final String CANCELLED = "$cancelled:";
+
     /** Operator names only Reactor's publishers have: a chain holding one is Reactor's. */
     private static final Set<String> REACTOR_ONLY_OPERATORS = Set.of(
             "usingWhen",
@@ -427,6 +441,15 @@ public final class FlowLowering {
      */
     private record Finally(BlockStmt block, List<String> closes, Expression expression, int handler, int depth) {}
 
+    /**
+     * A cancelling Reactor operator whose upstream is being lowered.
+     *
+     * @param finallyDepth how many finallies were pending at the operator: a cancellation runs the ones above
+     * @param handler      the handler the operator's own error signal goes to
+     * @param at           the operator's call
+     */
+    private record Canceller(int finallyDepth, int handler, MethodCallExpr at) {}
+
     /** What a {@code break} or {@code continue} can leave. */
     private enum JumpKind {
         /** A loop: {@code break} and {@code continue}, labelled or not. */
@@ -483,6 +506,13 @@ public final class FlowLowering {
         final Map<String, Expression> deferred = new HashMap<>();
         /** Above 0 while the arguments of a call on a lock statement are lowered: their calls do not throw. */
         int quiet;
+        /** The cancelling operators whose upstream is being lowered, innermost first. */
+        final Deque<Canceller> cancellers = new ArrayDeque<>();
+        /**
+         * True while a cancellation path or a {@code usingWhen} resource is lowered: its steps are not cancelled
+         * (again).
+         */
+        boolean cancelling;
         /** The type whose body this is, for the fields it inherits; null outside a type. */
         TypeDeclaration<?> ownerType;
 
@@ -534,14 +564,48 @@ public final class FlowLowering {
             return nodes.size() - 1;
         }
 
-        /** Adds a node that may throw, linked after {@code ends}; returns its single normal end. */
+        /**
+         * Adds a node that may throw, linked after {@code ends}; returns its single normal end. An acquisition under a
+         * cancelling operator is followed by a choice: go on, or be cancelled ({@link #cancellation}).
+         */
         List<End> step(FlowEvent event, Node ast, List<End> ends, boolean throwing) {
             int id = add(event, ast);
             if (throwing) {
                 nodes.get(id).onException = handlers.peek();
             }
             link(ends, id);
+            boolean acquires = event.kind() == FlowEvent.Kind.LOCK
+                    || (event.kind() == FlowEvent.Kind.CALL
+                            && event.sites() != null
+                            && !event.sites().isEmpty());
+            if (acquires && !cancellers.isEmpty() && !cancelling) {
+                return cancellation(id);
+            }
             return List.of(new End(id, 0));
+        }
+
+        /**
+         * After node {@code id}, inside the upstream of the innermost cancelling operator: either the chain goes on,
+         * or it is cancelled there. The cancellation sets {@link #CANCELLED}, runs the Reactor cleanups between the
+         * node and the operator ({@code doFinally}, {@code usingWhen}'s), not the error handlers, and goes on as the
+         * operator's error signal ({@code TimeoutException}) to the handlers downstream of it.
+         */
+        private List<End> cancellation(int id) {
+            Canceller c = cancellers.peek();
+            int choice = add(FlowEvent.branch(null, false), null);
+            link(List.of(new End(id, 0)), choice);
+            cancelling = true;
+            try {
+                List<End> cancelled = step(
+                        FlowEvent.assign(CANCELLED + c.at().getNameAsString(), "$const:true"),
+                        c.at().getName(),
+                        List.of(new End(choice, 1)),
+                        false);
+                link(throughFinally(cancelled, c.finallyDepth()), c.handler());
+            } finally {
+                cancelling = false;
+            }
+            return List.of(new End(choice, 0));
         }
 
         void link(List<End> ends, int target) {
@@ -1406,6 +1470,14 @@ public final class FlowLowering {
             if (!future && RETRY_OPERATORS.contains(name) && m.getArguments().size() <= 1) {
                 return retry(m, scope, ends);
             }
+            if (!future && cancels(m)) {
+                cancellers.push(new Canceller(finallies.size(), handlers.peek(), m));
+                try {
+                    return upstream(scope, ends, m);
+                } finally {
+                    cancellers.pop();
+                }
+            }
             if (!future && SEQUENCE_OPERATORS.contains(name) && m.getArguments().size() <= 1) {
                 // upstream, then the argument publisher, which can fail (an error signal goes downstream)
                 Value up = value(scope, ends);
@@ -1475,6 +1547,20 @@ public final class FlowLowering {
                 return new Value(out, up.path);
             }
             return null;
+        }
+
+        /**
+         * @return true for {@code timeout(..)}, {@code takeUntilOther(..)} and {@code take(duration)}: operators
+         *     that may cancel their upstream before it completes ({@code take(n)} of a count is not one: it cancels
+         *     only after n elements, which a lock's chain rarely emits)
+         */
+        private static boolean cancels(MethodCallExpr m) {
+            String name = m.getNameAsString();
+            if (!CANCELLING_OPERATORS.contains(name) || m.getArguments().isEmpty()) {
+                return false;
+            }
+            return !name.equals("take")
+                    || !(m.getArgument(0) instanceof IntegerLiteralExpr || m.getArgument(0) instanceof LongLiteralExpr);
         }
 
         /**
@@ -1564,7 +1650,16 @@ public final class FlowLowering {
                         cur,
                         true);
             } else {
-                Value r = value(resource, cur);
+                // the resource's own lock: Reactor arms the cleanup as the resource is emitted, so a cancellation
+                // after it runs the cleanup (the lowering cannot place it between the two)
+                boolean was = cancelling;
+                cancelling = true;
+                Value r;
+                try {
+                    r = value(resource, cur);
+                } finally {
+                    cancelling = was;
+                }
                 cur = r.ends;
                 res = r.path;
             }

@@ -264,6 +264,7 @@ final class MethodRun {
         for (String k : s.bools().keySet()) {
             String r = rootOf(k);
             if (!k.startsWith("$return")
+                    && !k.startsWith(FlowLowering.CANCELLED)
                     && !r.equals("this")
                     && !flow.params().contains(r)
                     && !downstream.mentions(target, r)) {

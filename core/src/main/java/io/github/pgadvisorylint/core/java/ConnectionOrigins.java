@@ -69,8 +69,12 @@ final class ConnectionOrigins {
         return url(open.getArgument(0), open, region, 0); // names resolve where the connection is opened
     }
 
-    /** Annotations that name the bean injected into a field or parameter. */
-    private static final Set<String> QUALIFIERS = Set.of("Qualifier", "Named", "Resource");
+    /**
+     * Annotations that name the bean injected into a field or parameter: Spring's and JSR-330's, and Quarkus'
+     * {@code io.quarkus.agroal.DataSource} and {@code io.quarkus.reactive.datasource.ReactiveDataSource}.
+     */
+    private static final Set<String> QUALIFIERS =
+            Set.of("Qualifier", "Named", "Resource", "DataSource", "ReactiveDataSource");
 
     /**
      * @param exec       the call that runs the lock's SQL
@@ -80,7 +84,7 @@ final class ConnectionOrigins {
      * @return the bean the connection's source is injected as, when a qualifier names it: the {@code DataSource}
      *     a local connection is taken from ({@code ds.getConnection()}, {@code DataSourceUtils.getConnection(ds)}), or
      *     the template or object the statement runs on, a field or parameter annotated {@code @Qualifier("name")},
-     *     {@code @Named("name")} or {@code @Resource(name = "name")} (itself, or the constructor parameter the field
+     *     {@code @Named("name")}, {@code @Resource(name = "name")} or Quarkus' {@code @DataSource("name")} (itself, or the constructor parameter the field
      *     is set from); else null
      */
     static ConnectionOrigin bean(MethodCallExpr exec, String connection, Function<Node, SourceRegion> region) {

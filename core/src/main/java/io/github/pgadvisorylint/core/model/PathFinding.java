@@ -86,6 +86,12 @@ public record PathFinding(
         HELD_ON_EXCEPTION,
         /** A normal return path (an early return, a branch) leaves the lock held. */
         HELD_ON_RETURN,
+        /**
+         * A Reactor chain cancelled after the lock ({@code timeout}, {@code take(Duration)}) leaves it held: a
+         * cancelled chain runs neither its later steps nor its error handlers, only {@code doFinally} and
+         * {@code usingWhen}'s cleanup.
+         */
+        HELD_ON_CANCEL,
         /** A pooled connection goes back to its pool holding the lock (F13). */
         POOLED_CLOSE,
         /** The unlock runs in a transaction a failed statement aborted, so it fails and releases nothing (F18). */
@@ -136,6 +142,7 @@ public record PathFinding(
     public boolean isLeak() {
         return kind == Kind.HELD_ON_EXCEPTION
                 || kind == Kind.HELD_ON_RETURN
+                || kind == Kind.HELD_ON_CANCEL
                 || kind == Kind.POOLED_CLOSE
                 || kind == Kind.ABORTED_UNLOCK;
     }

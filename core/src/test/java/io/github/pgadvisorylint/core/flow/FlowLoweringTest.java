@@ -335,4 +335,68 @@ class FlowLoweringTest {
         assertThat(rethrow.next()).as("Mono.error(e): no normal way on").isEmpty();
         assertThat(rethrow.onException()).isNotEmpty();
     }
+
+    @Test
+    void aTimeoutCancelsAfterTheLockThroughDoFinallyButAroundOnErrorResume() {
+        MethodFlow flow = lower("""
+                class A {
+                    reactor.core.publisher.Mono<Void> run(io.r2dbc.spi.Connection c, reactor.core.publisher.Mono<Void> work) {
+                        return Mono.from(c.createStatement("SELECT pg_advisory_lock(1)").execute())
+                                .then(work)
+                                .onErrorResume(e -> Mono.from(c.createStatement("SELECT pg_advisory_unlock(1)").execute())
+                                        .then(Mono.error(e)))
+                                .doFinally(s -> log.info("done"))
+                                .timeout(java.time.Duration.ofSeconds(5));
+                    }
+                }
+                """).get(0);
+        FlowNode cancel = flow.nodes().stream()
+                .filter(n -> n.event().kind() == FlowEvent.Kind.ASSIGN
+                        && (FlowLowering.CANCELLED + "timeout").equals(n.event().target()))
+                .findFirst()
+                .orElseThrow();
+        FlowNode lock = flow.nodes().stream()
+                .filter(n -> n.event().kind() == FlowEvent.Kind.LOCK)
+                .findFirst()
+                .orElseThrow();
+        FlowNode choice = flow.nodes().get(lock.next().get(0));
+        assertThat(choice.event().kind())
+                .as("after the lock: go on, or be cancelled")
+                .isEqualTo(FlowEvent.Kind.BRANCH);
+        assertThat(choice.next()).hasSize(2).contains(cancel.id());
+        assertThat(flow.reaches(
+                        List.of(cancel.id()),
+                        false,
+                        n -> flow.nodes().get(n).event().kind() == FlowEvent.Kind.LOCK))
+                .as("a cancelled chain does not run onErrorResume's unlock")
+                .isFalse();
+        assertThat(flow.reaches(List.of(cancel.id()), false, n -> n == MethodFlow.EXCEPTIONAL_EXIT))
+                .as("doFinally runs, then the timeout's error goes on")
+                .isTrue();
+        assertThat(flow.nodes().stream()
+                        .filter(n -> n.event().kind() == FlowEvent.Kind.BRANCH)
+                        .map(b -> flow.nodes().stream()
+                                .filter(n -> n.next().contains(b.id()))
+                                .findFirst()
+                                .orElseThrow()
+                                .event()
+                                .kind()))
+                .as("choices follow lock statements only (the work and doFinally's call add none)")
+                .isNotEmpty()
+                .containsOnly(FlowEvent.Kind.LOCK);
+    }
+
+    @Test
+    void takeOfACountIsNoCancellation() {
+        MethodFlow flow = lower("""
+                class A {
+                    reactor.core.publisher.Mono<Void> run(io.r2dbc.spi.Connection c, reactor.core.publisher.Mono<Void> work) {
+                        return Mono.from(c.createStatement("SELECT pg_advisory_lock(1)").execute())
+                                .then(work)
+                                .take(1);
+                    }
+                }
+                """).get(0);
+        assertThat(flow.nodes()).noneMatch(n -> n.event().kind() == FlowEvent.Kind.BRANCH);
+    }
 }
