@@ -10,6 +10,7 @@ import io.github.pgadvisorylint.core.diagnostic.Notification;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.discovery.DiscoveredFile;
 import io.github.pgadvisorylint.core.discovery.FileKind;
+import io.github.pgadvisorylint.core.discovery.TestSources;
 import io.github.pgadvisorylint.core.facts.FileFacts;
 import io.github.pgadvisorylint.core.facts.HelperSummary;
 import io.github.pgadvisorylint.core.flow.AspectAdvice;
@@ -17,6 +18,8 @@ import io.github.pgadvisorylint.core.java.ConstantIndex;
 import io.github.pgadvisorylint.core.java.HelperRegistry;
 import io.github.pgadvisorylint.core.java.JavaFrontEnd;
 import io.github.pgadvisorylint.core.java.JavaOutline;
+import io.github.pgadvisorylint.core.model.JavaContext;
+import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.mybatis.MyBatisMapperFrontEnd;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import io.github.pgadvisorylint.core.source.SourceRegion;
@@ -57,7 +60,8 @@ import java.util.stream.Collectors;
  *       name are extracted again with the new registry (parsed again: nothing was kept), and the
  *       files the prefilter ruled out that call a helper (by a token scan: the name as a call, in a
  *       file that names the helper's type or one of its super- or subtypes) join, outlined and
- *       extracted. At most {@value #MAX_HELPER_ROUNDS} rounds.</li>
+ *       extracted. At most {@value #MAX_HELPER_ROUNDS} rounds. Then the callers of the methods that lock but
+ *       are no helpers join once, for their transaction ({@link #joinContextCallers}).</li>
  *   <li><b>Mapper XML files</b> are analysed with their mapper interface; their statements are helpers.</li>
  * </ol>
  *
@@ -587,12 +591,63 @@ final class JavaProject {
                 extract(realize, registry, lastFacts, lastNames, called, names);
             }
         }
+        joinContextCallers(registry, lastFacts, lastNames, called);
         for (int slot : members.keySet()) {
             if (lastFacts.containsKey(slot) && !tasks.isSkipped(files.get(slot).relativePath())) {
                 facts.put(slot, lastFacts.get(slot));
             }
         }
         return registry;
+    }
+
+    /**
+     * The callers of the methods that lock but are no helpers (their key is fixed, or computed from a parameter in
+     * a way a helper summary does not carry: {@code tryEnter(name)} hashing its name): such a method runs in its
+     * callers' transaction ({@code core.flow.CallingContexts}), so the files that call it by name, in a file naming
+     * its type, join (one level up) and are extracted with the final registry. Their calls lock nothing of their
+     * own; their transaction is the method's.
+     */
+    private void joinContextCallers(
+            HelperRegistry registry,
+            Map<Integer, FileFacts> lastFacts,
+            Map<Integer, Set<String>> lastNames,
+            Map<Integer, Set<String>> called) {
+        Set<String> helpers = registry.callNames();
+        Set<String> names = new TreeSet<>();
+        Set<String> types = new TreeSet<>();
+        for (Map.Entry<Integer, FileFacts> e : lastFacts.entrySet()) {
+            if (tasks.isSkipped(files.get(e.getKey()).relativePath())
+                    || TestSources.isTestSource(files.get(e.getKey()).relativePath())) {
+                continue; // a test's locking method is called by tests, whose transactions are no production's
+            }
+            for (LockSite site : e.getValue().sites()) {
+                JavaContext j = site.java();
+                if (j == null || j.methodName() == null || j.methodName().startsWith("<")) {
+                    continue;
+                }
+                if (!helpers.contains(j.methodName())) {
+                    names.add(j.methodName());
+                    types.add(j.typeName());
+                }
+            }
+        }
+        if (names.isEmpty()) {
+            return;
+        }
+        Map<Integer, SourceFile> joined = callers(names, types);
+        if (joined.isEmpty()) {
+            return;
+        }
+        SortedMap<Integer, FileFacts> failed = new TreeMap<>();
+        join(joined, failed);
+        failed.forEach(lastFacts::put);
+        List<Integer> todo = new ArrayList<>();
+        for (int slot : members.keySet()) {
+            if (!lastFacts.containsKey(slot) && !tasks.isSkipped(files.get(slot).relativePath())) {
+                todo.add(slot);
+            }
+        }
+        extract(todo, registry, lastFacts, lastNames, called, helpers);
     }
 
     /** @return the previous analysis without the earlier rounds of these slots (their extraction must be real) */
