@@ -62,6 +62,17 @@ final class ConnectionDefaults {
             ExecutionApi.JDBC_PREPARED_STATEMENT,
             ExecutionApi.JDBC_CALLABLE_STATEMENT);
 
+    /**
+     * The keys of the application's main reactive pool's URL, for R2DBC and Vert.x statements on an injected
+     * connection factory or pool (Spring Boot {@code spring.r2dbc.url}, Quarkus {@code quarkus.datasource.reactive.url},
+     * Micronaut {@code r2dbc.datasources.default.url}), compared relaxed.
+     */
+    private static final List<String> REACTIVE_MAIN_POOL_KEYS =
+            List.of("spring.r2dbc.url", "quarkus.datasource.reactive.url", "r2dbc.datasources.default.url");
+
+    /** The APIs whose statements run on the main reactive pool unless the code names another source. */
+    private static final Set<ExecutionApi> REACTIVE_MAIN_POOL_APIS = Set.of(ExecutionApi.R2DBC, ExecutionApi.VERTX_SQL);
+
     private ConnectionDefaults() {}
 
     /**
@@ -104,8 +115,9 @@ final class ConnectionDefaults {
                 .filter(s -> s.execution() != null && s.execution().origin() != null)
                 .toList();
         List<LockSite> onMainPool = sites.stream()
-                .filter(s ->
-                        s.execution() != null && s.execution().origin() == null && MAIN_POOL_APIS.contains(s.api()))
+                .filter(s -> s.execution() != null
+                        && s.execution().origin() == null
+                        && (MAIN_POOL_APIS.contains(s.api()) || REACTIVE_MAIN_POOL_APIS.contains(s.api())))
                 .toList();
         if (named.isEmpty() && onMainPool.isEmpty()) {
             return Map.of();
@@ -117,10 +129,11 @@ final class ConnectionDefaults {
         }
         Map<String, DataSourceUrl> out = new TreeMap<>();
         for (LockSite site : onMainPool) {
+            List<String> keys = REACTIVE_MAIN_POOL_APIS.contains(site.api()) ? REACTIVE_MAIN_POOL_KEYS : MAIN_POOL_KEYS;
             // the application's own pool, configured straight to PostgreSQL (every value the module's files give):
             // a pooler elsewhere in the project (another service's) is not on its way
             DataSourceUrl main = null;
-            for (String key : MAIN_POOL_KEYS) {
+            for (String key : keys) {
                 DataSourceUrl u = configured(configured, key, site, scopes);
                 if (u != null && (main == null || u.pooler())) {
                     main = u;

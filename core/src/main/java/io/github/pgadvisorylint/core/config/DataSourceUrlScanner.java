@@ -14,13 +14,14 @@ import java.util.regex.Pattern;
  * connection with one of them ({@code DriverManager.getConnection(env.getProperty("app.locks.url"))}) is judged by
  * that data source's URL, not by the pooling evidence of the project's others. Reads {@code .properties}, YAML
  * (nested or dotted keys) and dotenv files; a value is taken when it is a PostgreSQL URL
- * ({@code jdbc:postgresql:}, {@code postgres://}, {@code postgresql://}, {@code r2dbc:postgresql://}), placeholders
+ * ({@code jdbc:postgresql:}, {@code postgres://}, {@code postgresql://}, {@code r2dbc:postgresql://} with or without
+ * {@code pool:}), placeholders
  * resolved to their defaults. Never throws for bad input; stateless.
  */
 public final class DataSourceUrlScanner {
 
-    private static final Pattern POSTGRES_URL =
-            Pattern.compile("^(jdbc:postgresql:|r2dbc:postgresql://|postgres(ql)?://).*", Pattern.CASE_INSENSITIVE);
+    private static final Pattern POSTGRES_URL = Pattern.compile(
+            "^(jdbc:postgresql:|r2dbcs?:(pool:)?postgresql://|postgres(ql)?://).*", Pattern.CASE_INSENSITIVE);
 
     /** Creates a scanner; it holds no state. */
     public DataSourceUrlScanner() {}
@@ -44,10 +45,12 @@ public final class DataSourceUrlScanner {
      * @param key a configuration key or environment variable
      * @return the key as Spring's relaxed binding compares it: lower case, without {@code .}, {@code -} and
      *     {@code _} ({@code APP_LOCKS_URL} and {@code app.locks-url} are one key), and without the quotes Quarkus puts
-     *     around a named data source ({@code quarkus.datasource."locks".jdbc.url})
+     *     around a named data source ({@code quarkus.datasource."locks".jdbc.url}) or the profile before a Quarkus
+     *     key ({@code %prod.quarkus.datasource.jdbc.url}: every profile's value counts, a pooler's winning)
      */
     public static String normalizedKey(String key) {
-        return key.toLowerCase(Locale.ROOT)
+        String k = key.startsWith("%") && key.indexOf('.') > 0 ? key.substring(key.indexOf('.') + 1) : key;
+        return k.toLowerCase(Locale.ROOT)
                 .replace(".", "")
                 .replace("-", "")
                 .replace("_", "")

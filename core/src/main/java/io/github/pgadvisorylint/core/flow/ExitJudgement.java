@@ -188,7 +188,7 @@ final class ExitJudgement {
                     if (!ConnectionKind.POOLED.equals(s.kinds().get(c))) {
                         continue;
                     }
-                    if (cancelled(s, exceptional)) {
+                    if (cancelled(s)) {
                         kind = PathFinding.Kind.HELD_ON_CANCEL;
                         note = "the chain can be cancelled after the lock (" + cancellation() + "), which skips the"
                                 + " unlock and its error handlers and runs only the cleanup, which returns the pooled"
@@ -227,7 +227,7 @@ final class ExitJudgement {
                     kind = PathFinding.Kind.STACKED;
                     note = "it can be taken more than once on this connection before the single unlock, and "
                             + "session-level locks stack: the lock stays held after the unlock";
-                } else if (cancelled(s, exceptional)) {
+                } else if (cancelled(s)) {
                     kind = PathFinding.Kind.HELD_ON_CANCEL;
                     note = "the chain can be cancelled after the lock (" + cancellation() + "), and a cancelled chain"
                             + " runs neither its later steps nor its error handlers (onErrorResume): only doFinally"
@@ -270,7 +270,7 @@ final class ExitJudgement {
                                 }));
                     }
                 }
-                if (cancelled(s, exceptional)) {
+                if (cancelled(s)) {
                     for (FlowNode n : flow.nodes()) {
                         if (cancels(n)
                                 && steps.stream().noneMatch(x -> x.region().equals(n.region()))) {
@@ -357,11 +357,13 @@ final class ExitJudgement {
         return n.region();
     }
 
-    /** @return true when {@code s} is the state of an exceptional exit reached by cancelling a Reactor chain */
-    private static boolean cancelled(PathState s, boolean exceptional) {
-        return exceptional
-                && s.bools().entrySet().stream()
-                        .anyMatch(b -> b.getKey().startsWith(FlowLowering.CANCELLED) && b.getValue());
+    /**
+     * @return true when {@code s} is the state of an exit reached by cancelling a Reactor chain (exceptional after a
+     *     {@code timeout}, normal after a {@code take} or {@code takeUntilOther})
+     */
+    private static boolean cancelled(PathState s) {
+        return s.bools().entrySet().stream()
+                .anyMatch(b -> b.getKey().startsWith(FlowLowering.CANCELLED) && b.getValue());
     }
 
     /** @return true for the node where a lowered cancellation starts, when it has a region */

@@ -231,9 +231,42 @@ public final class FlowLowering {
     /**
      * Reactor operators that cancel their upstream on a timer or a signal of their own (Reactor reference, "Timeouts"
      * and {@code take(Duration)}, {@code takeUntilOther}): a cancelled upstream runs neither its later steps nor its
-     * error handlers, only {@code doFinally} and {@code usingWhen}'s cleanup (which Reactor runs on cancel too).
+     * error handlers, only {@code doFinally} and {@code usingWhen}'s cleanup (which Reactor runs on cancel too);
+     * then {@code timeout} signals an error downstream, {@code take} and {@code takeUntilOther} complete.
      */
     private static final Set<String> CANCELLING_OPERATORS = Set.of("timeout", "take", "takeUntilOther");
+
+    /**
+     * Reactor operators that relay their upstream's signals and run no work of their own that can fail in a way the
+     * analysis follows (Reactor reference, "Which operator do I need?": filtering, logging, scheduling, collecting):
+     * lowered as their upstream, so an error handler before them still covers the chain ({@code take(n)} of a count
+     * is one: it completes after n elements).
+     */
+    private static final Set<String> RELAYING_OPERATORS = Set.of(
+            "take",
+            "takeLast",
+            "next",
+            "last",
+            "single",
+            "log",
+            "checkpoint",
+            "name",
+            "tag",
+            "hide",
+            "cache",
+            "subscribeOn",
+            "publishOn",
+            "defaultIfEmpty",
+            "hasElement",
+            "hasElements",
+            "count",
+            "collectList",
+            "elapsed",
+            "timestamp",
+            "onErrorMap",
+            "cast",
+            "ofType",
+            "distinct");
 
     /**
      * The prefix of the boolean a cancellation path sets, followed by the operator's name ({@code $cancelled:timeout};
@@ -273,6 +306,8 @@ public final class FlowLowering {
     private boolean unpooledInFile;
     /** Names of the file's methods declared to return a Vert.x {@code Future}: their calls start future chains. */
     private Set<String> futureMethods = Set.of();
+    /** Names of the file's methods declared to return a Reactor {@code Mono} or {@code Flux}: their calls start chains. */
+    private Set<String> reactorMethods = Set.of();
     /** The auto-commit setting of each pool the file builds in code, by the variable or field holding it. */
     private Map<String, AutoCommitSetting> poolSettings = Map.of();
 
@@ -324,6 +359,10 @@ public final class FlowLowering {
         lowering.poolSettings = PoolSettings.of(unit, regions);
         lowering.futureMethods = unit.findAll(MethodDeclaration.class).stream()
                 .filter(m -> simpleType(m.getType()).equals("Future"))
+                .map(MethodDeclaration::getNameAsString)
+                .collect(Collectors.toUnmodifiableSet());
+        lowering.reactorMethods = unit.findAll(MethodDeclaration.class).stream()
+                .filter(m -> REACTOR_TYPES.contains(simpleType(m.getType())))
                 .map(MethodDeclaration::getNameAsString)
                 .collect(Collectors.toUnmodifiableSet());
         lowering.unpooledInFile = unit.findAll(ObjectCreationExpr.class).stream()
@@ -447,8 +486,10 @@ public final class FlowLowering {
      * @param finallyDepth how many finallies were pending at the operator: a cancellation runs the ones above
      * @param handler      the handler the operator's own error signal goes to
      * @param at           the operator's call
+     * @param completions  where a cancellation goes on when the operator then completes downstream ({@code take},
+     *                     {@code takeUntilOther}); null when it signals an error ({@code timeout})
      */
-    private record Canceller(int finallyDepth, int handler, MethodCallExpr at) {}
+    private record Canceller(int finallyDepth, int handler, MethodCallExpr at, List<End> completions) {}
 
     /** What a {@code break} or {@code continue} can leave. */
     private enum JumpKind {
@@ -601,7 +642,12 @@ public final class FlowLowering {
                         c.at().getName(),
                         List.of(new End(choice, 1)),
                         false);
-                link(throughFinally(cancelled, c.finallyDepth()), c.handler());
+                List<End> cleaned = throughFinally(cancelled, c.finallyDepth());
+                if (c.completions() != null) {
+                    c.completions().addAll(cleaned);
+                } else {
+                    link(cleaned, c.handler());
+                }
             } finally {
                 cancelling = false;
             }
@@ -1258,7 +1304,8 @@ public final class FlowLowering {
             if (!sites.isEmpty() && !isHelperCall(m)) {
                 String tmp = temp();
                 lockResults.add(tmp);
-                FlowEvent lock = new FlowEvent(FlowEvent.Kind.LOCK, tmp, receiver, sites, null, null, false);
+                String on = receiver != null ? receiver : connectionArgument(m, args);
+                FlowEvent lock = new FlowEvent(FlowEvent.Kind.LOCK, tmp, on, sites, null, null, false);
                 return new Value(step(lock, m, cur, true), tmp);
             }
             if (sites.isEmpty() && receiver != null && receiverType != null) {
@@ -1438,6 +1485,12 @@ public final class FlowLowering {
                     && m.getArguments().size() >= 3) {
                 return usingWhen(m, ends);
             }
+            if (staticReactor && name.equals("error") && m.getArguments().size() == 1) {
+                // Mono.error(e): a publisher that only signals an error, as the chain that returns it does
+                List<End> cur = value(m.getArgument(0), ends).ends;
+                mayFail(m, cur);
+                return new Value(List.of(), null);
+            }
             if (staticReactor && CONSTANT_SOURCES.contains(name)) {
                 List<End> cur = ends;
                 for (Expression a : m.getArguments()) {
@@ -1464,19 +1517,40 @@ public final class FlowLowering {
                 }
                 Value up = value(scope, ends);
                 List<End> cur = bindParameter((LambdaExpr) function, up.path, up.ends);
+                int before = nodes.size();
                 Value v = value(body, cur);
+                if (nodes.size() == before && up.path != null && lockResults.contains(up.path)) {
+                    // the body only reads the lock statement's own result (r -> Mono.from(r.map(row -> ..))): the
+                    // lock's outcome, not work that can fail once it is held
+                    return v;
+                }
+                if (!publishesWork(body)) {
+                    return v; // Mono.just(x), Mono.empty(), Mono.error(e): nothing that fails after the body
+                }
                 return new Value(mayFail(m, v.ends), v.path); // an error signal downstream of the body
             }
             if (!future && RETRY_OPERATORS.contains(name) && m.getArguments().size() <= 1) {
                 return retry(m, scope, ends);
             }
+            if (!future && RELAYING_OPERATORS.contains(name) && !cancels(m) && relaysOnly(m)) {
+                Value up = value(scope, ends);
+                return new Value(up.ends, null);
+            }
             if (!future && cancels(m)) {
-                cancellers.push(new Canceller(finallies.size(), handlers.peek(), m));
+                List<End> completions = name.equals("timeout") ? null : new ArrayList<>();
+                cancellers.push(new Canceller(finallies.size(), handlers.peek(), m, completions));
+                Value up;
                 try {
-                    return upstream(scope, ends, m);
+                    up = upstream(scope, ends, m);
                 } finally {
                     cancellers.pop();
                 }
+                if (completions == null || completions.isEmpty()) {
+                    return up;
+                }
+                List<End> out = new ArrayList<>(up.ends);
+                out.addAll(completions); // take and takeUntilOther complete downstream after cancelling upstream
+                return new Value(out, up.path);
             }
             if (!future && SEQUENCE_OPERATORS.contains(name) && m.getArguments().size() <= 1) {
                 // upstream, then the argument publisher, which can fail (an error signal goes downstream)
@@ -1550,17 +1624,71 @@ public final class FlowLowering {
         }
 
         /**
+         * @return false when every value the expression can have is a constant publisher ({@code Mono.just(x)},
+         *     {@code Mono.empty()}) or an error ({@code Mono.error(e)}, whose own node signals it): such a publisher
+         *     adds no failure once it is returned; true for anything else
+         */
+        private boolean publishesWork(Expression e) {
+            Expression x = e;
+            while (x instanceof EnclosedExpr p) {
+                x = p.getInner();
+            }
+            if (x instanceof ConditionalExpr c) {
+                return publishesWork(c.getThenExpr()) || publishesWork(c.getElseExpr());
+            }
+            return !(x instanceof MethodCallExpr call
+                    && call.getScope().orElse(null) instanceof NameExpr n
+                    && REACTOR_TYPES.contains(n.getNameAsString())
+                    && !locals.contains(n.getNameAsString())
+                    && (CONSTANT_SOURCES.contains(call.getNameAsString())
+                            || call.getNameAsString().equals("error")));
+        }
+
+        /**
+         * @param m    a call that runs lock SQL with no receiver: a query helper of the project ({@code run(c, sql)})
+         * @param args the paths of its arguments
+         * @return the one argument declared a connection ({@code Connection}, {@code SqlConnection}), which the helper
+         *     runs the SQL on; else null
+         */
+        private String connectionArgument(MethodCallExpr m, List<String> args) {
+            if (m.getScope().isPresent() && !(m.getScope().get() instanceof ThisExpr)) {
+                return null;
+            }
+            String found = null;
+            for (int i = 0; i < m.getArguments().size() && i < args.size(); i++) {
+                String t = m.getArgument(i) instanceof NameExpr n ? types.get(n.getNameAsString()) : null;
+                if (t != null && t.endsWith("Connection") && args.get(i) != null) {
+                    if (found != null) {
+                        return null;
+                    }
+                    found = args.get(i);
+                }
+            }
+            return found;
+        }
+
+        /** @return true when the operator's arguments are values, not functions or publishers it would run */
+        private static boolean relaysOnly(MethodCallExpr m) {
+            return m.getArguments().stream()
+                    .noneMatch(a -> a instanceof LambdaExpr
+                            || a instanceof MethodReferenceExpr
+                            || (a instanceof MethodCallExpr c && c.getScope().isPresent()));
+        }
+
+        /**
          * @return true for {@code timeout(..)}, {@code takeUntilOther(..)} and {@code take(duration)}: operators
          *     that may cancel their upstream before it completes ({@code take(n)} of a count is not one: it cancels
          *     only after n elements, which a lock's chain rarely emits)
          */
-        private static boolean cancels(MethodCallExpr m) {
+        private boolean cancels(MethodCallExpr m) {
             String name = m.getNameAsString();
             if (!CANCELLING_OPERATORS.contains(name) || m.getArguments().isEmpty()) {
                 return false;
             }
+            Expression a = m.getArgument(0);
             return !name.equals("take")
-                    || !(m.getArgument(0) instanceof IntegerLiteralExpr || m.getArgument(0) instanceof LongLiteralExpr);
+                    || a.toString().startsWith("Duration.")
+                    || (a instanceof NameExpr n && "Duration".equals(types.get(n.getNameAsString())));
         }
 
         /**
@@ -1854,8 +1982,8 @@ public final class FlowLowering {
                     if (REACTOR_ONLY_OPERATORS.contains(c.getNameAsString())) {
                         return true;
                     }
-                    if (c.getScope().isEmpty()) {
-                        return false;
+                    if (c.getScope().isEmpty() || c.getScope().get() instanceof ThisExpr) {
+                        return reactorMethods.contains(c.getNameAsString()); // a method of this file returning one
                     }
                     cur = c.getScope().get();
                 } else if (cur instanceof NameExpr n) {

@@ -4,6 +4,7 @@ import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.CallableDeclaration;
 import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
 import com.github.javaparser.ast.body.FieldDeclaration;
+import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.Parameter;
 import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.AnnotationExpr;
@@ -12,6 +13,7 @@ import com.github.javaparser.ast.expr.BinaryExpr;
 import com.github.javaparser.ast.expr.EnclosedExpr;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.FieldAccessExpr;
+import com.github.javaparser.ast.expr.LambdaExpr;
 import com.github.javaparser.ast.expr.MemberValuePair;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
@@ -20,6 +22,9 @@ import com.github.javaparser.ast.expr.ObjectCreationExpr;
 import com.github.javaparser.ast.expr.SingleMemberAnnotationExpr;
 import com.github.javaparser.ast.expr.StringLiteralExpr;
 import com.github.javaparser.ast.expr.ThisExpr;
+import com.github.javaparser.ast.stmt.BlockStmt;
+import com.github.javaparser.ast.stmt.ReturnStmt;
+import com.github.javaparser.ast.stmt.Statement;
 import io.github.pgadvisorylint.core.model.ConnectionOrigin;
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.List;
@@ -93,13 +98,26 @@ final class ConnectionOrigins {
             Expression init = JavaScopes.local(connection, exec)
                     .flatMap(VariableDeclarator::getInitializer)
                     .orElse(null);
+            init = gotten(init, exec);
             if (init instanceof MethodCallExpr m && m.getNameAsString().equals("getConnection")) {
                 source = m.getArguments().size() == 1
                         ? m.getArgument(0)
                         : m.getScope().orElse(null);
             }
+            if (init == null) {
+                source = lentBy(connection, exec);
+            }
         } else {
+            // the object the statement's chain starts at: a template, a pool, a client (db.sql(..).bind(..))
             source = exec.getScope().orElse(null);
+            while (source instanceof MethodCallExpr m && m.getScope().isPresent()) {
+                source = m.getScope().get();
+            }
+            if (source instanceof NameExpr n
+                    && JavaScopes.local(n.getNameAsString(), exec).isEmpty()) {
+                Expression lender = lentBy(n.getNameAsString(), exec);
+                source = lender != null ? lender : source; // a lambda's connection: who lends it
+            }
         }
         String name = source instanceof NameExpr n
                 ? n.getNameAsString()
@@ -149,6 +167,69 @@ final class ConnectionOrigins {
                     }
                 }
             }
+        }
+        return null;
+    }
+
+    /**
+     * @param init a local connection's initializer
+     * @param use  where the connection is used
+     * @return the {@code x.getConnection()} a call of a no-argument method of the enclosing class returns, when that
+     *     method's body is that one {@code return} ({@code lockConnection()} returning {@code lockDb.getConnection()});
+     *     else {@code init} itself
+     */
+    private static Expression gotten(Expression init, Node use) {
+        if (!(init instanceof MethodCallExpr call)
+                || !call.getArguments().isEmpty()
+                || !(call.getScope().isEmpty() || call.getScope().get() instanceof ThisExpr)) {
+            return init;
+        }
+        ClassOrInterfaceDeclaration type =
+                use.findAncestor(ClassOrInterfaceDeclaration.class).orElse(null);
+        if (type == null) {
+            return init;
+        }
+        for (MethodDeclaration m : type.getMethodsBySignature(call.getNameAsString())) {
+            List<Statement> body = m.getBody().map(BlockStmt::getStatements).orElse(null);
+            if (body != null
+                    && body.size() == 1
+                    && body.get(0) instanceof ReturnStmt r
+                    && r.getExpression().orElse(null) instanceof MethodCallExpr got
+                    && got.getNameAsString().equals("getConnection")) {
+                return got;
+            }
+        }
+        return init;
+    }
+
+    /**
+     * @param connection the name of a lambda parameter the statement runs on
+     * @param exec       the call that runs the statement
+     * @return the object that lends the connection to the lambda: {@code factory} of
+     *     {@code Mono.usingWhen(factory.create(), c -> .., ..)}, {@code pool} of {@code pool.withConnection(c -> ..)}
+     *     or of any call on a name whose lambda argument receives the connection; else null
+     */
+    private static Expression lentBy(String connection, Node exec) {
+        for (LambdaExpr l = exec.findAncestor(LambdaExpr.class).orElse(null);
+                l != null;
+                l = l.findAncestor(LambdaExpr.class).orElse(null)) {
+            if (l.getParameters().stream().noneMatch(p -> p.getNameAsString().equals(connection))) {
+                continue;
+            }
+            if (!(l.getParentNode().orElse(null) instanceof MethodCallExpr call)) {
+                return null;
+            }
+            if ((call.getNameAsString().equals("usingWhen")
+                            || call.getNameAsString().equals("using"))
+                    && call.getArguments().size() >= 2
+                    && call.getArgument(1) == l) {
+                return call.getArgument(0) instanceof MethodCallExpr create
+                                && create.getNameAsString().equals("create")
+                                && create.getArguments().isEmpty()
+                        ? create.getScope().orElse(null)
+                        : null;
+            }
+            return call.getScope().orElse(null);
         }
         return null;
     }

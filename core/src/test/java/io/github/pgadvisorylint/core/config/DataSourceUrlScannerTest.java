@@ -61,4 +61,20 @@ class DataSourceUrlScannerTest {
                 .isFalse();
         assertThat(DataSourceUrlScanner.isPostgresUrl("jdbc:h2:mem:test")).isFalse();
     }
+
+    @Test
+    void quarkusNamesAndProfilesAndR2dbcPoolUrls() {
+        assertThat(DataSourceUrlScanner.normalizedKey("quarkus.datasource.\"lock-db\".jdbc.url"))
+                .as("the quotes around a named data source")
+                .isEqualTo(DataSourceUrlScanner.normalizedKey("quarkus.datasource.lock-db.jdbc.url"));
+        assertThat(DataSourceUrlScanner.normalizedKey("%prod.quarkus.datasource.jdbc.url"))
+                .as("a profile's value is the key's too")
+                .isEqualTo(DataSourceUrlScanner.normalizedKey("quarkus.datasource.jdbc.url"));
+        assertThat(DataSourceUrlScanner.isPostgresUrl("r2dbc:pool:postgresql://db:5432/app"))
+                .isTrue();
+        assertThat(DataSourceUrlScanner.isPostgresUrl("r2dbcs:postgresql://db:5432/app"))
+                .isTrue();
+        assertThat(DataSourceUrlScanner.isPostgresUrl("r2dbc:pool:mysql://db:3306/app"))
+                .isFalse();
+    }
 }
