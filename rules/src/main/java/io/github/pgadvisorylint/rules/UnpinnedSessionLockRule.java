@@ -5,6 +5,7 @@ import io.github.pgadvisorylint.core.model.ConnectionScope;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockOperation;
 import io.github.pgadvisorylint.core.model.LockSite;
+import io.github.pgadvisorylint.core.model.SiteRole;
 import io.github.pgadvisorylint.core.model.TransactionBoundary;
 import io.github.pgadvisorylint.core.model.TransactionState;
 import io.github.pgadvisorylint.core.rule.AbstractRule;
@@ -122,6 +123,41 @@ public final class UnpinnedSessionLockRule extends AbstractRule {
                             + site.function().sqlName().replace("advisory_lock", "advisory_xact_lock")
                             + " inside a transaction.",
                     related);
+        }
+        sqlObjectCalls(context);
+    }
+
+    /**
+     * Session-level locks declared on a SQL object's method ({@code @SqlQuery}) and called through an object that
+     * takes a pooled connection per call (JDBI {@code onDemand}): the call is the site, since the declaration's
+     * connection depends on how its object was made.
+     */
+    private static void sqlObjectCalls(RuleContext context) {
+        for (LockSite call : context.model().sites()) {
+            if (context.model().role(call) != SiteRole.HELPER_CALL
+                    || !call.function().operation().isAcquisition()
+                    || call.function().level() != LockLevel.SESSION
+                    || call.execution().connection() != ConnectionScope.POOLED_PER_CALL
+                    || call.declarationRegion() == null) {
+                continue;
+            }
+            boolean declaredPerCall = context.model().sites().stream()
+                    .filter(s -> s.region().equals(call.declarationRegion()))
+                    .anyMatch(s -> s.execution().connection() == ConnectionScope.POOLED_PER_CALL);
+            if (declaredPerCall) {
+                continue; // the helper's own site is reported, with this call as a related location
+            }
+            context.report(
+                    Severity.ERROR,
+                    call,
+                    call.display() + " takes a session-level lock outside a transaction: "
+                            + call.execution().connectionEvidence()
+                            + ", so the lock stays on a pooled connection the code no longer holds and the unlock may"
+                            + " run on another one. Attach the object to one Handle (handle.attach(..), a"
+                            + " jdbi.useHandle callback) for the lock and its unlock, or use "
+                            + call.function().sqlName().replace("advisory_lock", "advisory_xact_lock")
+                            + " inside a transaction.",
+                    List.of(new RelatedLocation(call.declarationRegion(), "the lock's declared statement")));
         }
     }
 }

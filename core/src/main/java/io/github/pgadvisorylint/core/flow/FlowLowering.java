@@ -306,6 +306,19 @@ public final class FlowLowering {
     private boolean unpooledInFile;
     /** Names of the file's methods declared to return a Vert.x {@code Future}: their calls start future chains. */
     private Set<String> futureMethods = Set.of();
+    /**
+     * True when the file is Quarkus code ({@code io.quarkus.} or {@code io.agroal.} imports): its data sources are
+     * Agroal pools that enlist a connection taken inside a JTA transaction in that transaction (Quarkus guide
+     * "Datasources", transaction integration on by default).
+     */
+    private boolean enlistsInJta;
+
+    /**
+     * The second callee word of an {@code OPEN} of a connection that a JTA transaction around the method takes in
+     * ({@link #enlistsInJta}): {@code MethodRun} puts it in the method's transaction.
+     */
+    static final String ENLISTED = "enlisted";
+
     /** Names of the file's methods declared to return a Reactor {@code Mono} or {@code Flux}: their calls start chains. */
     private Set<String> reactorMethods = Set.of();
     /** The auto-commit setting of each pool the file builds in code, by the variable or field holding it. */
@@ -361,6 +374,9 @@ public final class FlowLowering {
                 .filter(m -> simpleType(m.getType()).equals("Future"))
                 .map(MethodDeclaration::getNameAsString)
                 .collect(Collectors.toUnmodifiableSet());
+        lowering.enlistsInJta = unit.getImports().stream()
+                .map(i -> i.getNameAsString())
+                .anyMatch(n -> n.startsWith("io.quarkus.") || n.startsWith("io.agroal."));
         lowering.reactorMethods = unit.findAll(MethodDeclaration.class).stream()
                 .filter(m -> REACTOR_TYPES.contains(simpleType(m.getType())))
                 .map(MethodDeclaration::getNameAsString)
@@ -1352,7 +1368,9 @@ public final class FlowLowering {
                                     tmp,
                                     null,
                                     null,
-                                    List.of(kind.name()),
+                                    enlistsInJta && kind == ConnectionKind.POOLED
+                                            ? List.of(kind.name(), ENLISTED)
+                                            : List.of(kind.name()),
                                     null,
                                     null,
                                     holder == null ? null : poolSettings.get(holder),

@@ -848,6 +848,11 @@ final class MethodRun {
                     poolOff.put(identity, pool);
                     m.tx.put(identity, Transaction.POOL); // the pool hands it out with auto-commit off
                 }
+                if (e.callee().size() > 1
+                        && FlowLowering.ENLISTED.equals(e.callee().get(1))
+                        && flow.modifiers().contains("transactional")) {
+                    m.tx.put(identity, Transaction.MANUAL); // enlisted in the method's JTA transaction until it returns
+                }
                 o.all(m.done());
                 o.thrown.add(s);
             }

@@ -2,16 +2,21 @@ package io.github.pgadvisorylint.core.java;
 
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
+import com.github.javaparser.ast.body.FieldDeclaration;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
+import com.github.javaparser.ast.expr.AssignExpr;
 import com.github.javaparser.ast.expr.BooleanLiteralExpr;
+import com.github.javaparser.ast.expr.ClassExpr;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.FieldAccessExpr;
 import com.github.javaparser.ast.expr.LambdaExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
+import com.github.javaparser.ast.expr.ThisExpr;
 import io.github.pgadvisorylint.core.api.ApiCatalog;
 import io.github.pgadvisorylint.core.api.ApiFamily;
 import io.github.pgadvisorylint.core.api.ConnectionSource;
@@ -224,6 +229,90 @@ final class ExecutionContextAnalyzer {
                                 inner.transactionRegion(),
                                 TransactionBoundary.OWN);
         }
+    }
+
+    /**
+     * A call of a JDBI SQL object's declared statement through an object made by {@code jdbi.onDemand(Dao.class)}
+     * (a field or local of the class set to it), outside a transaction and outside any lambda given to a {@code Jdbi}
+     * (whose handle the object would share): JDBI takes a handle, a pooled connection, for the call and closes it
+     * after (JDBI reference, "On-demand"), so the call's connection is {@link ConnectionScope#POOLED_PER_CALL}.
+     *
+     * @param call    the call of the SQL object's method
+     * @param context the call's context as {@link #atHelperCall} gives it
+     * @return the context with that connection scope, or {@code context} unchanged
+     */
+    ExecutionContext atSqlObjectCall(Node call, ExecutionContext context) {
+        if (context.transaction() == TransactionState.IN_TRANSACTION
+                || !(call instanceof MethodCallExpr m)
+                || m.getScope().isEmpty()) {
+            return context;
+        }
+        Expression scope = m.getScope().get();
+        String name = scope instanceof NameExpr n
+                ? n.getNameAsString()
+                : scope instanceof FieldAccessExpr f && f.getScope() instanceof ThisExpr ? f.getNameAsString() : null;
+        if (name == null || !onDemand(name, call)) {
+            return context;
+        }
+        for (Node at = call.getParentNode().orElse(null);
+                at != null;
+                at = at.getParentNode().orElse(null)) {
+            if (at instanceof LambdaExpr l
+                    && l.getParentNode().orElse(null) instanceof MethodCallExpr outer
+                    && outer.getScope()
+                            .map(o -> "Jdbi".equals(JavaScopes.declaredType(o.toString(), outer)))
+                            .orElse(false)) {
+                return context; // inside a Jdbi callback: the object shares its handle
+            }
+        }
+        return new ExecutionContext(
+                context.transaction(),
+                context.transactionEvidence(),
+                context.transactionRegion(),
+                ConnectionScope.POOLED_PER_CALL,
+                "a JDBI onDemand SQL object takes a handle (a pooled connection) for each call and closes it after",
+                context.boundary(),
+                context.origin());
+    }
+
+    /** @return true when {@code name} is a local or field of the enclosing class set to {@code x.onDemand(T.class)} */
+    private static boolean onDemand(String name, Node use) {
+        Optional<VariableDeclarator> local = JavaScopes.local(name, use);
+        if (local.isPresent()) {
+            return local.get()
+                    .getInitializer()
+                    .map(ExecutionContextAnalyzer::madeOnDemand)
+                    .orElse(false);
+        }
+        ClassOrInterfaceDeclaration type =
+                use.findAncestor(ClassOrInterfaceDeclaration.class).orElse(null);
+        if (type == null) {
+            return false;
+        }
+        for (FieldDeclaration f : type.getFields()) {
+            for (VariableDeclarator v : f.getVariables()) {
+                if (v.getNameAsString().equals(name)
+                        && v.getInitializer()
+                                .map(ExecutionContextAnalyzer::madeOnDemand)
+                                .orElse(false)) {
+                    return true;
+                }
+            }
+        }
+        return type.findAll(AssignExpr.class).stream()
+                .anyMatch(a -> (a.getTarget() instanceof NameExpr n
+                                        && n.getNameAsString().equals(name)
+                                || a.getTarget() instanceof FieldAccessExpr fa
+                                        && fa.getScope() instanceof ThisExpr
+                                        && fa.getNameAsString().equals(name))
+                        && madeOnDemand(a.getValue()));
+    }
+
+    private static boolean madeOnDemand(Expression e) {
+        return e instanceof MethodCallExpr c
+                && c.getNameAsString().equals("onDemand")
+                && c.getArguments().size() == 1
+                && c.getArgument(0) instanceof ClassExpr;
     }
 
     private static ExecutionContext with(

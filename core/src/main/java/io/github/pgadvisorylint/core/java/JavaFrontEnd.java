@@ -846,13 +846,21 @@ public final class JavaFrontEnd {
                         ExecutionApi.LOCK_HELPER,
                         op.inner().sql(),
                         context,
-                        executionContexts.atHelperCall(call, op.execution()));
+                        declaredStatement(op.inner())
+                                ? executionContexts.atSqlObjectCall(
+                                        call, executionContexts.atHelperCall(call, op.execution()))
+                                : executionContexts.atHelperCall(call, op.execution()));
                 sites.add(site);
                 siteNodes.put(site, call);
                 helperOf.put(site, summary);
                 helperOps.put(site, op);
                 inners.put(site, op.inner());
             }
+        }
+
+        /** @return true for SQL an annotation declares on a method ({@code @SqlQuery}), which its callers run */
+        private static boolean declaredStatement(LockSite inner) {
+            return inner.java() != null && inner.java().executionCall() == null;
         }
 
         /** Whether the call passes a constant to a flag parameter that the operation needs the other value of. */
