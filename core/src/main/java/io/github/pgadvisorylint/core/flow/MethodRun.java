@@ -723,7 +723,26 @@ final class MethodRun {
         if (AspectAdvice.proceedsToWork(e, flow, analysis.graph) && inFrameworkTransaction()) {
             out.add(FRAMEWORK_TRANSACTION); // the advised method's statements, in the transaction around the advice
         }
+        if (boundLambdaWorksOnItsObject(e) && inFrameworkTransaction()) {
+            out.add(FRAMEWORK_TRANSACTION); // the caller's lambda, run here, works on its object's template or session
+        }
         return out;
+    }
+
+    /**
+     * @return whether the event runs a caller's lambda bound to a parameter of this method ({@code work.get()} with
+     *     {@code () -> jdbc.update(..)}) whose statements run on its own object's connections (its template or
+     *     session), which join the transaction the caller's method runs in
+     */
+    private boolean boundLambdaWorksOnItsObject(FlowEvent e) {
+        if (e.kind() != FlowEvent.Kind.CALL
+                || e.callee() == null
+                || e.callee().isEmpty()
+                || !e.callee().get(0).contains("$lambda")) {
+            return false;
+        }
+        MethodSummary callee = analysis.resolve(e);
+        return callee != null && callee.executes().stream().anyMatch(p -> p.equals("#this") || p.startsWith("#this."));
     }
 
     /**
