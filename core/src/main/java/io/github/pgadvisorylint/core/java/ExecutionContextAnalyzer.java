@@ -300,11 +300,11 @@ final class ExecutionContextAnalyzer {
             }
         }
         return type.findAll(AssignExpr.class).stream()
-                .anyMatch(a -> (a.getTarget() instanceof NameExpr n
-                                        && n.getNameAsString().equals(name)
-                                || a.getTarget() instanceof FieldAccessExpr fa
+                .anyMatch(a -> ((a.getTarget() instanceof NameExpr n
+                                        && n.getNameAsString().equals(name))
+                                || (a.getTarget() instanceof FieldAccessExpr fa
                                         && fa.getScope() instanceof ThisExpr
-                                        && fa.getNameAsString().equals(name))
+                                        && fa.getNameAsString().equals(name)))
                         && madeOnDemand(a.getValue()));
     }
 
