@@ -74,11 +74,18 @@ public final class DuplicateLockKeyRule extends AbstractRule {
         // group candidates by key space and first part: every collision kind needs both
         LockModel model = context.model();
         Map<String, List<LockSite>> groups = new TreeMap<>();
+        Map<SourceRegion, LockSite> byRegion = new HashMap<>();
+        for (LockSite s : model.sites()) {
+            byRegion.putIfAbsent(s.region(), s);
+        }
         for (LockSite s : model.keyAcquisitions()) {
             LockKey k = s.key();
             // a key in test code sits next to a mock: never a second subsystem's choice
             if (k.space() == KeySpace.NONE || !k.parts().get(0).isKnown() || impossible(k) || model.inTestSources(s)) {
                 continue;
+            }
+            if (helpersOwnFirstPart(model, s, byRegion.get(s.declarationRegion()))) {
+                continue; // the helper's own site says it, once: its callers only pass the rest of the key
             }
             groups.computeIfAbsent(k.space() + ":" + k.parts().get(0).value(), x -> new ArrayList<>())
                     .add(s);
@@ -358,6 +365,20 @@ public final class DuplicateLockKeyRule extends AbstractRule {
             return Collision.NAMESPACE;
         }
         return null;
+    }
+
+    /**
+     * @return true for a call of a lock helper whose first key part (a namespace, a fixed key) is the helper's own,
+     *     written in its body ({@code pg_advisory_xact_lock(SKU_NS, sku)} called as {@code reserve(sku)}): that part
+     *     collides at the helper's site, not at each of its calls
+     */
+    private static boolean helpersOwnFirstPart(LockModel model, LockSite site, LockSite declared) {
+        return model.role(site) == SiteRole.HELPER_CALL
+                && declared != null
+                && declared != site
+                && declared.key().parts().get(0).isKnown()
+                && KeyFacts.identity(declared.key().parts().get(0))
+                        .equals(KeyFacts.identity(site.key().parts().get(0)));
     }
 
     private static boolean differentHashInputs(LockKey a, LockKey b) {

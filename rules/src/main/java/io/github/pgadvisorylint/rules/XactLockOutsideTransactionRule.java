@@ -12,6 +12,8 @@ import io.github.pgadvisorylint.core.rule.Precision;
 import io.github.pgadvisorylint.core.rule.RelatedLocation;
 import io.github.pgadvisorylint.core.rule.RuleContext;
 import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * {@code xact-lock-outside-transaction}: a transaction-level lock taken in autocommit, or in a
@@ -63,6 +65,7 @@ public final class XactLockOutsideTransactionRule extends AbstractRule {
                                 + "so the work after it runs unprotected. Run the lock and the work in one transaction.",
                         related);
             } else if (state == TransactionState.ENDS_BEFORE_WORK
+                    && !doesItsOwnWork(site)
                     && !(site.execution().boundary() == TransactionBoundary.NEW_UNLESS_CALLER
                             && !context.model().helperCalls(site).isEmpty())) {
                 // (a template callback whose callers decide: when it has calls, they are judged, each where it is)
@@ -90,4 +93,27 @@ public final class XactLockOutsideTransactionRule extends AbstractRule {
             }
         }
     }
+
+    /**
+     * @return true when the lock's own statement writes ({@code DELETE ... WHERE pg_try_advisory_xact_lock(id)},
+     *     an {@code UPDATE}, {@code INSERT} or {@code MERGE}, also under a {@code WITH}): the work is that statement,
+     *     which the transaction holds the lock for, so a transaction ending after it releases nothing too early
+     */
+    private static boolean doesItsOwnWork(LockSite site) {
+        if (site.sql() == null || site.sql().statementText() == null) {
+            return false;
+        }
+        String text = site.sql().statementText().strip().toUpperCase(Locale.ROOT);
+        if (text.startsWith("WITH")) {
+            return WRITES.matcher(text).find();
+        }
+        return text.startsWith("DELETE")
+                || text.startsWith("UPDATE")
+                || text.startsWith("INSERT")
+                || text.startsWith("MERGE");
+    }
+
+    /** A data-modifying statement inside a {@code WITH} query. */
+    private static final Pattern WRITES =
+            Pattern.compile("\\b(DELETE\\s+FROM|UPDATE\\s+\\S+\\s+SET|INSERT\\s+INTO|MERGE\\s+INTO)\\b");
 }

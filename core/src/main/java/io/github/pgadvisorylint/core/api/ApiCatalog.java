@@ -14,6 +14,7 @@ import static io.github.pgadvisorylint.core.api.Role.FETCHES_LIST;
 import static io.github.pgadvisorylint.core.api.Role.FETCHES_ONE;
 import static io.github.pgadvisorylint.core.api.Role.GUARDS;
 import static io.github.pgadvisorylint.core.api.Role.ITERATES;
+import static io.github.pgadvisorylint.core.api.Role.LENDS_TRANSACTION_CONNECTION;
 import static io.github.pgadvisorylint.core.api.Role.LOGS;
 import static io.github.pgadvisorylint.core.api.Role.PASSES_VALUE;
 import static io.github.pgadvisorylint.core.api.Role.PINS_CONNECTION;
@@ -513,6 +514,11 @@ public final class ApiCatalog {
         t.add(ApiFamily.SPRING_JDBC, SPRING_TEMPLATES, 1, ANY, null, roles(EXECUTES_SQL), "execute");
         t.add(
                 ApiFamily.SPRING_JDBC,
+                Set.of("JdbcTemplate", "JdbcOperations"),
+                roles(LENDS_TRANSACTION_CONNECTION),
+                "execute");
+        t.add(
+                ApiFamily.SPRING_JDBC,
                 Set.of("JdbcClient"),
                 1,
                 ANY,
@@ -593,7 +599,12 @@ public final class ApiCatalog {
                 "uniqueResultOptional");
         t.add(ApiFamily.JPA, JPA_QUERIES, roles(FETCHES_LIST), "getResultList", "list");
         t.add(ApiFamily.JPA, JPA_QUERIES, 0, 0, null, roles(EXECUTES_SQL), "executeUpdate");
-        t.add(ApiFamily.JPA, Set.of("Session"), roles(PINS_CONNECTION), "doWork", "doReturningWork");
+        t.add(
+                ApiFamily.JPA,
+                Set.of("Session"),
+                roles(PINS_CONNECTION, LENDS_TRANSACTION_CONNECTION),
+                "doWork",
+                "doReturningWork");
 
         // jOOQ: plain SQL on a DSLContext
         t.add(

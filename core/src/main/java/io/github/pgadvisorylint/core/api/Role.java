@@ -58,6 +58,13 @@ public enum Role {
     /** Runs a callback on one connection for the callback's whole length ({@code Session.doWork}, JDBI {@code withHandle}). */
     PINS_CONNECTION,
     /**
+     * Runs a callback on the connection of the Spring or JPA transaction it is called in, when there is one
+     * ({@code JdbcTemplate.execute(ConnectionCallback)} takes it through {@code DataSourceUtils.getConnection};
+     * Hibernate {@code Session.doWork} gets the session's): matched on the receiver's declared type
+     * (core.flow.CallingContexts).
+     */
+    LENDS_TRANSACTION_CONNECTION,
+    /**
      * Throws when its first argument is false and returns otherwise: a precondition check
      * ({@code Preconditions.checkState}, Spring {@code Assert.state}, Commons {@code Validate.isTrue}).
      */

@@ -175,12 +175,37 @@ final class CallingContexts {
     }
 
     /**
+     * @return whether the method hands a lambda that reaches a lock to a call that runs it on the transaction's
+     *     connection ({@link Role#LENDS_TRANSACTION_CONNECTION})
+     */
+    private static boolean lendsToLocks(MethodFlow f, CallGraph graph, Set<MethodFlow> reaching) {
+        for (FlowNode n : f.nodes()) {
+            if (hasRole(n.event(), Role.LENDS_TRANSACTION_CONNECTION)) {
+                for (String a : n.event().args()) {
+                    MethodFlow lambda = function(a) ? functionGraph(a, graph) : null;
+                    if (lambda != null && reaching.contains(lambda)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
      * @return whether {@code e} is a call, on a receiver of a declared type, of a framework method that runs a callback
      *     in a transaction it opens ({@link Role#RUNS_IN_TRANSACTION}: {@code TransactionTemplate.execute},
      *     {@code Jdbi.inTransaction}); never matched by name alone
      */
     private static boolean runsInTransaction(FlowEvent e) {
-        if (e.kind() != FlowEvent.Kind.CALL || e.callee().isEmpty()) {
+        return hasRole(e, Role.RUNS_IN_TRANSACTION);
+    }
+
+    /** @return whether the call's first callee, on its receiver's declared type, has the role in the catalog */
+    private static boolean hasRole(FlowEvent e, Role role) {
+        if ((e.kind() != FlowEvent.Kind.CALL && e.kind() != FlowEvent.Kind.EXECUTE)
+                || e.callee() == null
+                || e.callee().isEmpty()) {
             return false;
         }
         String first = e.callee().get(0);
@@ -193,7 +218,7 @@ final class CallingContexts {
                                 first.substring(0, dot),
                                 first.substring(dot + 1, slash),
                                 e.args().size())
-                        .contains(Role.RUNS_IN_TRANSACTION);
+                        .contains(role);
     }
 
     /**
@@ -317,7 +342,9 @@ final class CallingContexts {
         Map<MethodFlow, Integer> depth = new IdentityHashMap<>();
         Set<MethodFlow> bypassed = selfCalledOutside(flows, graph);
         for (MethodFlow f : flows) {
-            if (f.modifiers().contains("transactional") && reaching.contains(f) && !bypassed.contains(f)) {
+            if (f.modifiers().contains("transactional")
+                    && (reaching.contains(f) || lendsToLocks(f, graph, reaching))
+                    && !bypassed.contains(f)) {
                 work.add(f);
                 depth.put(f, 0);
             }
@@ -357,6 +384,26 @@ final class CallingContexts {
             List<FlowNode> nodes = edits.getOrDefault(caller, caller.nodes());
             for (int k = 0; k < nodes.size(); k++) {
                 FlowNode n = nodes.get(k);
+                if (hasRole(n.event(), Role.LENDS_TRANSACTION_CONNECTION)) {
+                    // jdbc.execute((ConnectionCallback<T>) con -> ..) in a transaction: con is the transaction's
+                    for (String a : n.event().args()) {
+                        MethodFlow lambda = function(a) ? functionGraph(a, graph) : null;
+                        if (lambda == null || !reaching.contains(lambda) || copyOf.containsKey(lambda.key())) {
+                            continue;
+                        }
+                        Set<String> mods = new TreeSet<>(lambda.modifiers());
+                        mods.add("transactional");
+                        mods.add(HANDLE_PARAMETER);
+                        MethodFlow copy = lambda.derive(lambda.name() + "$tx", mods, lambda.nodes());
+                        copyOf.put(lambda.key(), copy);
+                        Caller origin = callers.get(caller.key());
+                        callers.put(
+                                copy.key(), origin != null ? origin : new Caller(display(caller), n.region(), null));
+                        depth.put(copy, d + 1);
+                        work.add(copy);
+                    }
+                    continue;
+                }
                 if (n.event().kind() != FlowEvent.Kind.CALL) {
                     continue;
                 }

@@ -240,14 +240,12 @@ public final class FlowLowering {
      * Reactor operators that relay their upstream's signals and run no work of their own that can fail in a way the
      * analysis follows (Reactor reference, "Which operator do I need?": filtering, logging, scheduling, collecting):
      * lowered as their upstream, so an error handler before them still covers the chain ({@code take(n)} of a count
-     * is one: it completes after n elements).
+     * is one: it completes after n elements). {@code next}, {@code last} and {@code single} are left out: they can
+     * signal an error of their own, and their names are other libraries' too.
      */
     private static final Set<String> RELAYING_OPERATORS = Set.of(
             "take",
             "takeLast",
-            "next",
-            "last",
-            "single",
             "log",
             "checkpoint",
             "name",
@@ -1429,8 +1427,19 @@ public final class FlowLowering {
                                 null);
                     }
                     String tmp = temp();
+                    boolean lends =
+                            API.roles(receiverType, name, args.size()).contains(Role.LENDS_TRANSACTION_CONNECTION)
+                                    && args.stream().anyMatch(a -> a != null && a.startsWith(FUNCTION));
+                    // jdbc.execute(con -> ..): the callback it runs, for core.flow.CallingContexts
                     List<End> after = step(
-                            new FlowEvent(FlowEvent.Kind.EXECUTE, tmp, receiver, null, null, null, false),
+                            new FlowEvent(
+                                    FlowEvent.Kind.EXECUTE,
+                                    tmp,
+                                    receiver,
+                                    null,
+                                    lends ? List.of(receiverType + "." + name + "/" + args.size()) : null,
+                                    lends ? args : null,
+                                    false),
                             m,
                             cur,
                             true);

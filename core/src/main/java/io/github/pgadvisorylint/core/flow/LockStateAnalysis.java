@@ -475,6 +475,18 @@ public final class LockStateAnalysis {
             return false;
         }
         for (FlowNode n : f.nodes()) {
+            if ((n.event().kind() == FlowEvent.Kind.CALL || n.event().kind() == FlowEvent.Kind.EXECUTE)
+                    && n.event().args() != null) {
+                for (String a : n.event().args()) {
+                    // a lambda it hands to a call that runs it (jdbc.execute(con -> ..)): its context is this method's
+                    if (a != null && a.startsWith(FlowLowering.FUNCTION)) {
+                        String fn = a.substring(FlowLowering.FUNCTION.length());
+                        if (names.contains(fn.substring(fn.indexOf('.') + 1))) {
+                            return true;
+                        }
+                    }
+                }
+            }
             if (n.event().kind() == FlowEvent.Kind.CALL) {
                 for (String c : n.event().callee()) {
                     String simple = c.substring(c.indexOf('.') + 1);

@@ -782,12 +782,24 @@ final class MethodRun {
                 String x = w.connection();
                 if (x.equals(FRAMEWORK_TRANSACTION)
                         ? frameworkCommitsAfter(s, id)
-                        : Transaction.MANUAL.equals(s.tx().get(x)) && commitFollows(s, x, release)) {
+                        : Transaction.MANUAL.equals(s.tx().get(x))
+                                && (commitFollows(s, x, release) || frameworksHandle(x))) {
                     return true;
                 }
             }
         }
         return false;
+    }
+
+    /**
+     * @return whether {@code c} is the connection a framework passes this callback inside the transaction it commits
+     *     after the callback returns ({@link CallingContexts#HANDLE_PARAMETER}: JDBI's handle, a Spring
+     *     {@code ConnectionCallback}'s connection in a transaction)
+     */
+    private boolean frameworksHandle(String c) {
+        return flow.modifiers().contains(CallingContexts.HANDLE_PARAMETER)
+                && !flow.params().isEmpty()
+                && c.equals(flow.params().get(0));
     }
 
     /**
@@ -1425,7 +1437,11 @@ final class MethodRun {
         boolean own = Transaction.MANUAL.equals(s.tx().get(k.connection()))
                 && s.worked().contains(Work.own(k.acquisition()));
         if (own || workedInOtherTransaction(s, k.acquisition(), node)) {
-            recordBeforeCommit(release, sites.get(k.acquisition()), at, !own);
+            // work on the framework's handle is work on the lock's own connection (a statement made from it)
+            boolean handle = s.worked().stream()
+                    .anyMatch(w ->
+                            w.acquisition().equals(k.acquisition()) && !w.isOwn() && frameworksHandle(w.connection()));
+            recordBeforeCommit(release, sites.get(k.acquisition()), at, !own && !handle);
         }
     }
 
