@@ -126,15 +126,30 @@ final class ConnectionOrigins {
                 || (source instanceof NameExpr && JavaScopes.local(name, exec).isPresent())) {
             return null;
         }
-        List<Parameter> params = exec.findAncestor(CallableDeclaration.class)
-                .map(c -> List.<Parameter>copyOf(c.getParameters()))
-                .orElse(List.of());
+        return named(name, exec, region, 0);
+    }
+
+    /**
+     * @param name   a parameter or field name read at {@code use}
+     * @param use    where it is read
+     * @param region where a node is in the file
+     * @param depth  how many callers were followed (at most 1)
+     * @return the bean a qualifier on the parameter or field names (see {@link #bean}); for a parameter without one,
+     *     the bean every call of its method in the file passes there, when they all name the same one; else null
+     */
+    private static ConnectionOrigin named(String name, Node use, Function<Node, SourceRegion> region, int depth) {
+        CallableDeclaration<?> callable =
+                use.findAncestor(CallableDeclaration.class).orElse(null);
+        List<Parameter> params = callable == null ? List.of() : List.copyOf(callable.getParameters());
         for (Parameter p : params) {
             if (p.getNameAsString().equals(name)) {
-                return qualified(p.getAnnotations(), region);
+                ConnectionOrigin own = qualified(p.getAnnotations(), region);
+                return own != null || depth > 0 || !(callable instanceof MethodDeclaration m)
+                        ? own
+                        : passedByEveryCall(m, params.indexOf(p), region, depth);
             }
         }
-        Optional<ClassOrInterfaceDeclaration> type = exec.findAncestor(ClassOrInterfaceDeclaration.class);
+        Optional<ClassOrInterfaceDeclaration> type = use.findAncestor(ClassOrInterfaceDeclaration.class);
         if (type.isEmpty()) {
             return null;
         }
@@ -169,6 +184,36 @@ final class ConnectionOrigins {
             }
         }
         return null;
+    }
+
+    /**
+     * @return the bean every call of {@code method} in its file (by name and argument count; at least one) passes at
+     *     {@code index}, as a qualified field or parameter of the caller, when all name the same bean; else null: a
+     *     helper taking a {@code DataSource} that its callers fill from {@code @Named("direct")}
+     */
+    private static ConnectionOrigin passedByEveryCall(
+            MethodDeclaration method, int index, Function<Node, SourceRegion> region, int depth) {
+        ConnectionOrigin agreed = null;
+        for (MethodCallExpr call : JavaScopes.callsNamed(method.findRootNode(), method.getNameAsString())) {
+            if (call.getArguments().size() != method.getParameters().size()) {
+                continue;
+            }
+            Expression arg = call.getArgument(index);
+            String argName = arg instanceof NameExpr n
+                    ? n.getNameAsString()
+                    : arg instanceof FieldAccessExpr f && f.getScope() instanceof ThisExpr ? f.getNameAsString() : null;
+            ConnectionOrigin origin =
+                    argName == null || JavaScopes.local(argName, call).isPresent()
+                            ? null
+                            : named(argName, call, region, depth + 1);
+            if (origin == null
+                    || origin.bean() == null
+                    || (agreed != null && !agreed.bean().equals(origin.bean()))) {
+                return null;
+            }
+            agreed = agreed == null ? origin : agreed;
+        }
+        return agreed;
     }
 
     /**

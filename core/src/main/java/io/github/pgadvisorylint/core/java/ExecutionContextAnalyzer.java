@@ -746,7 +746,42 @@ final class ExecutionContextAnalyzer {
         }
         SingleConnectionNames names = singleConnectionNames.computeIfAbsent(type, SingleConnectionNames::of);
         return names.initialised().contains(name)
-                || (names.anyInType() && names.fields().contains(name));
+                || (names.anyInType() && names.fields().contains(name))
+                || (names.anyInType() && passedByEveryCall(exec, name, names.initialised()));
+    }
+
+    /**
+     * Whether {@code name} is a parameter of the method around {@code exec} that every call of that method in its type
+     * (by name and argument count; at least one) passes a variable of {@code singleConnection}: a lock helper given the
+     * template its caller built over one connection ({@code doLock(key, new JdbcTemplate(singleConnectionDs))}).
+     */
+    private static boolean passedByEveryCall(MethodCallExpr exec, String name, Set<String> singleConnection) {
+        MethodDeclaration method = exec.findAncestor(MethodDeclaration.class).orElse(null);
+        if (method == null) {
+            return false;
+        }
+        int index = -1;
+        for (int i = 0; i < method.getParameters().size(); i++) {
+            if (method.getParameter(i).getNameAsString().equals(name)) {
+                index = i;
+            }
+        }
+        if (index < 0) {
+            return false;
+        }
+        TypeDeclaration<?> type = method.findAncestor(TypeDeclaration.class).orElse(null);
+        int seen = 0;
+        for (MethodCallExpr call : JavaScopes.callsNamed(type, method.getNameAsString())) {
+            if (call.getArguments().size() != method.getParameters().size()) {
+                continue;
+            }
+            if (!(call.getArgument(index) instanceof NameExpr arg)
+                    || !singleConnection.contains(arg.getNameAsString())) {
+                return false;
+            }
+            seen++;
+        }
+        return seen > 0;
     }
 
     /** What a type says of single-connection data sources, read once per type (a file of 5,000 templates read it per call). */
@@ -760,11 +795,23 @@ final class ExecutionContextAnalyzer {
     private record SingleConnectionNames(Set<String> initialised, boolean anyInType, Set<String> fields) {
         static SingleConnectionNames of(TypeDeclaration<?> type) {
             Set<String> initialised = new HashSet<>();
-            for (VariableDeclarator v : type.findAll(VariableDeclarator.class)) {
+            List<VariableDeclarator> variables = type.findAll(VariableDeclarator.class);
+            for (VariableDeclarator v : variables) {
                 if (v.getInitializer().isPresent()
                         && v.getInitializer().get().findAll(ObjectCreationExpr.class).stream()
                                 .anyMatch(SingleConnectionNames::singleConnection)) {
                     initialised.add(v.getNameAsString());
+                }
+            }
+            // a template built over such a data source: new JdbcTemplate(ds) with ds one of them
+            if (!initialised.isEmpty()) {
+                for (VariableDeclarator v : variables) {
+                    if (v.getInitializer().orElse(null) instanceof ObjectCreationExpr o
+                            && o.getArguments().size() == 1
+                            && o.getArgument(0) instanceof NameExpr ds
+                            && initialised.contains(ds.getNameAsString())) {
+                        initialised.add(v.getNameAsString());
+                    }
                 }
             }
             Set<String> fields = new HashSet<>();

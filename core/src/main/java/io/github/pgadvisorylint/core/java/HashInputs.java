@@ -3,12 +3,14 @@ package io.github.pgadvisorylint.core.java;
 import com.github.javaparser.ast.Node;
 import com.github.javaparser.ast.NodeList;
 import com.github.javaparser.ast.body.CallableDeclaration;
+import com.github.javaparser.ast.body.ConstructorDeclaration;
 import com.github.javaparser.ast.body.FieldDeclaration;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.Parameter;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.AnnotationExpr;
+import com.github.javaparser.ast.expr.AssignExpr;
 import com.github.javaparser.ast.expr.BinaryExpr;
 import com.github.javaparser.ast.expr.CastExpr;
 import com.github.javaparser.ast.expr.ClassExpr;
@@ -33,7 +35,8 @@ import java.util.Set;
  * declarations of the parameters and fields it names:
  * <ul>
  *   <li>a handful: {@code System.getenv}/{@code getProperty}, a field or parameter annotated
- *       {@code @Value}/{@code @ConfigProperty}, an enum constant's {@code name()}, a class name, a
+ *       {@code @Value}/{@code @ConfigProperty} (or assigned, in every constructor, from such a constructor
+ *       parameter), an enum constant's {@code name()}, a class name, a
  *       parameter of a private method that every call in its file passes a constant;
  *   <li>many: a {@code UUID}, or a name whose words say entity ({@code tenantSlug}, {@code orderId});
  *   <li>otherwise by the words of the names read ({@link KeyPopulation#ofIdentifiers}).
@@ -207,6 +210,9 @@ final class HashInputs {
                         return CONFIG;
                     }
                 }
+                if (configuredByConstructors(t, name)) {
+                    return CONFIG;
+                }
                 return KeyPopulation.ofIdentifiers(List.of(name));
             }
         }
@@ -281,6 +287,38 @@ final class HashInputs {
                 return false;
             }
             seen++;
+        }
+        return seen > 0;
+    }
+
+    /**
+     * Whether every constructor assignment of a field ({@code this.name = name} or {@code name = name}) copies a
+     * constructor parameter annotated {@code @Value}/{@code @ConfigProperty}/{@code @Property}: constructor
+     * injection of a configuration value; at least one such assignment, and no other.
+     */
+    private static boolean configuredByConstructors(TypeDeclaration<?> type, String field) {
+        int seen = 0;
+        for (ConstructorDeclaration c : type.getConstructors()) {
+            for (AssignExpr a : c.findAll(AssignExpr.class)) {
+                Expression target = a.getTarget();
+                boolean toField = (target instanceof FieldAccessExpr f
+                                && f.getScope() instanceof ThisExpr
+                                && f.getNameAsString().equals(field))
+                        || (target instanceof NameExpr n
+                                && n.getNameAsString().equals(field)
+                                && c.getParameterByName(field).isEmpty());
+                if (!toField) {
+                    continue;
+                }
+                if (!(a.getValue() instanceof NameExpr v)
+                        || a.getOperator() != AssignExpr.Operator.ASSIGN
+                        || c.getParameterByName(v.getNameAsString())
+                                .filter(p -> configured(p.getAnnotations()))
+                                .isEmpty()) {
+                    return false;
+                }
+                seen++;
+            }
         }
         return seen > 0;
     }

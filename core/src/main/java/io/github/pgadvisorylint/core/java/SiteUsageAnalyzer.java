@@ -61,6 +61,7 @@ import io.github.pgadvisorylint.core.model.TransactionBoundary;
 import io.github.pgadvisorylint.core.model.TransactionState;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import io.github.pgadvisorylint.core.source.SourceRegion;
+import io.github.pgadvisorylint.core.sql.RowLimits;
 import io.github.pgadvisorylint.core.sql.SqlTimeouts;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -846,7 +847,7 @@ final class SiteUsageAnalyzer {
             if (cur instanceof ForEachStmt f && child == f.getBody()) {
                 vars.add(f.getVariableDeclarator().getNameAsString());
                 body = f.getBody();
-                bounded = boundedSource(f.getIterable(), 0) || sizeGuarded(f);
+                bounded = boundedSource(f.getIterable(), 0) || sizeGuarded(f) || limitedRows(f.getIterable(), 0);
                 description = "for (" + f.getVariable() + " : "
                         + abbreviate(f.getIterable().toString()) + ")";
                 header = f.getIterable();
@@ -863,7 +864,7 @@ final class SiteUsageAnalyzer {
                 header = f.getCompare().map(Node.class::cast).orElse(f);
             } else if (cur instanceof WhileStmt w && child == w.getBody()) {
                 body = w.getBody();
-                bounded = false;
+                bounded = limitedRows(w.getCondition(), 0);
                 description = "while (" + abbreviate(w.getCondition().toString()) + ")";
                 header = w.getCondition();
             } else if (cur instanceof DoStmt d && child == d.getBody()) {
@@ -878,7 +879,8 @@ final class SiteUsageAnalyzer {
                     && m.getScope().isPresent()) {
                 l.getParameters().forEach(p -> vars.add(p.getNameAsString()));
                 body = l.getBody();
-                bounded = boundedSource(m.getScope().get(), 0);
+                bounded = boundedSource(m.getScope().get(), 0)
+                        || limitedRows(m.getScope().get(), 0);
                 description = abbreviate(m.getScope().get().toString()) + "." + m.getNameAsString() + "(...)";
                 header = m.getName();
             } else {
@@ -1093,26 +1095,82 @@ final class SiteUsageAnalyzer {
                 || !(loop.getParentNode().orElse(null) instanceof BlockStmt b)) {
             return false;
         }
-        String name = n.getNameAsString();
+        Set<String> names = new HashSet<>();
+        names.add(n.getNameAsString());
+        // the loop may iterate a copy of the guarded collection: sorted, deduplicated, filtered, mapped
+        Optional<VariableDeclarator> local = JavaScopes.local(n.getNameAsString(), n);
+        local.filter(v -> !JavaScopes.reassigned(v))
+                .flatMap(VariableDeclarator::getInitializer)
+                .map(SiteUsageAnalyzer::copiedFrom)
+                .ifPresent(names::add);
         for (Statement st : b.getStatements()) {
             if (st == loop) {
                 return false;
             }
-            if (st instanceof IfStmt i
-                    && i.getElseStmt().isEmpty()
-                    && exits(i.getThenStmt())
-                    && sizeCompared(i.getCondition(), name, true)) {
-                return true;
-            }
-            if (st instanceof ExpressionStmt es
-                    && es.getExpression() instanceof MethodCallExpr m
-                    && PRECONDITIONS.contains(m.getNameAsString())
-                    && !m.getArguments().isEmpty()
-                    && sizeCompared(m.getArgument(0), name, false)) {
-                return true;
+            for (String name : names) {
+                if (st instanceof IfStmt i
+                        && i.getElseStmt().isEmpty()
+                        && exits(i.getThenStmt())
+                        && sizeCompared(i.getCondition(), name, true)) {
+                    return true;
+                }
+                if (st instanceof ExpressionStmt es
+                        && es.getExpression() instanceof MethodCallExpr m
+                        && PRECONDITIONS.contains(m.getNameAsString())
+                        && !m.getArguments().isEmpty()
+                        && sizeCompared(m.getArgument(0), name, false)) {
+                    return true;
+                }
             }
         }
         return false;
+    }
+
+    /** Stream and copy steps that never yield more elements than they are given. */
+    private static final Set<String> NO_MORE_ELEMENTS = Set.of(
+            "stream",
+            "distinct",
+            "sorted",
+            "filter",
+            "map",
+            "mapToObj",
+            "boxed",
+            "toList",
+            "collect",
+            "copyOf",
+            "unmodifiableList",
+            "unmodifiableSet",
+            "sequential");
+
+    /**
+     * @return the local or parameter a collection expression copies without adding elements ({@code
+     *     ids.stream().distinct().sorted().toList()}, {@code new ArrayList<>(ids)}, {@code List.copyOf(ids)}), or
+     *     null
+     */
+    private static String copiedFrom(Expression e) {
+        Expression cur = e;
+        for (int i = 0; i < 8; i++) {
+            if (cur instanceof NameExpr n) {
+                return i == 0 ? null : n.getNameAsString();
+            }
+            if (cur instanceof ObjectCreationExpr o && o.getArguments().size() == 1) {
+                cur = o.getArgument(0);
+            } else if (cur instanceof MethodCallExpr m && NO_MORE_ELEMENTS.contains(m.getNameAsString())) {
+                if (m.getNameAsString().equals("copyOf") || m.getNameAsString().startsWith("unmodifiable")) {
+                    if (m.getArguments().size() != 1) {
+                        return null;
+                    }
+                    cur = m.getArgument(0);
+                } else if (m.getScope().isPresent()) {
+                    cur = m.getScope().get();
+                } else {
+                    return null;
+                }
+            } else {
+                return null;
+            }
+        }
+        return null;
     }
 
     /** @return whether a statement only throws or returns (a block of one such statement included) */
@@ -1161,6 +1219,47 @@ final class SiteUsageAnalyzer {
         return e.isIntegerLiteralExpr()
                 || (e instanceof NameExpr n && n.getNameAsString().matches("[A-Z][A-Z0-9_]*"))
                 || (e instanceof FieldAccessExpr f && f.getNameAsString().matches("[A-Z][A-Z0-9_]*"));
+    }
+
+    /**
+     * Whether a loop's source is the rows of a query whose SQL caps them ({@link RowLimits}): a list a query call
+     * returns ({@code queryForList("... LIMIT ?", ..)}), a stream or collection derived from it, or a result set
+     * stepped through ({@code rs.next()}) that a query returned, its SQL given to the query call or to the
+     * {@code prepareStatement} of the statement it runs; through locals that are not reassigned.
+     *
+     * @param e     the loop's iterable, the scope of a {@code forEach}, or a {@code while} condition
+     * @param depth how many locals and statements were followed so far (at most 4)
+     */
+    private boolean limitedRows(Expression e, int depth) {
+        if (depth > 4 || e == null) {
+            return false;
+        }
+        if (e instanceof EnclosedExpr en) {
+            return limitedRows(en.getInner(), depth + 1);
+        }
+        if (e instanceof NameExpr n) {
+            return JavaScopes.local(n.getNameAsString(), n)
+                    .filter(v -> !JavaScopes.reassigned(v))
+                    .flatMap(VariableDeclarator::getInitializer)
+                    .map(i -> limitedRows(i, depth + 1))
+                    .orElse(false);
+        }
+        for (Expression cur = e;
+                cur instanceof MethodCallExpr c;
+                cur = c.getScope().orElse(null)) {
+            if (API.takesSql(c.getNameAsString())) {
+                if (!c.getArguments().isEmpty()) {
+                    JavaText text = strings.evaluate(c.getArgument(0));
+                    return text != null && RowLimits.limitsRows(text.text());
+                }
+                // a prepared statement's executeQuery(): its SQL was given where it was prepared
+                return limitedRows(c.getScope().orElse(null), depth + 1);
+            }
+            if (c.getScope().filter(s -> !(s instanceof MethodCallExpr)).isPresent()) {
+                return limitedRows(c.getScope().get(), depth + 1);
+            }
+        }
+        return false;
     }
 
     private static boolean boundedSource(Expression e, int depth) {
