@@ -2,6 +2,8 @@ package io.github.pgadvisorylint.rules;
 
 import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.KeyPart;
+import io.github.pgadvisorylint.core.model.KeySpace;
+import io.github.pgadvisorylint.core.model.LockKey;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
 import io.github.pgadvisorylint.core.model.LockMode;
@@ -95,7 +97,9 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
                     && !e.ordered()
                     && sameMethod(e)
                     && !oneHelperCall(model, e)
-                    && !e.from().key().canonical().equals(e.to().key().canonical())) {
+                    && !e.from().key().canonical().equals(e.to().key().canonical())
+                    // swapped data can only reverse two keys that may name the same lock: (1, a) then (2, b) never can
+                    && e.from().key().mayEqual(e.to().key())) {
                 put(
                         findings,
                         e.to(),
@@ -109,7 +113,67 @@ public final class UnorderedMultiKeyLockRule extends AbstractRule {
                                 List.of(new RelatedLocation(e.from().region(), "taken first"))));
             }
         }
+        keySpaceInversions(model, graph, findings);
         findings.forEach((site, p) -> context.report(p.severity(), site, p.message(), p.related()));
+    }
+
+    /**
+     * Two-int keys whose first halves are constants and differ ({@code (1, account)} then {@code (2, ledger)}) are never
+     * reversed by the data, but a path that takes the two namespaces the other way round deadlocks with this one when
+     * both meet on the same values: one warning at each such acquisition, with the opposite path's as related location.
+     * Keys known in full are left to the graph's cycles.
+     */
+    private static void keySpaceInversions(LockModel model, LockOrderGraph graph, Map<LockSite, Pending> findings) {
+        Map<List<Long>, List<LockOrderEdge>> byNamespaces = new LinkedHashMap<>();
+        for (LockOrderEdge e : model.orderEdges()) {
+            Long from = namespace(e.from());
+            Long to = namespace(e.to());
+            if (from == null
+                    || to == null
+                    || from.equals(to)
+                    || (known(e.from()) && known(e.to()))
+                    || oneHelperCall(model, e)
+                    || graph.componentOf(e) != null
+                    || !e.waits()
+                    || model.endsWithItsStatement(e.from())
+                    || !conflict(e.from(), e.to())) {
+                continue;
+            }
+            byNamespaces
+                    .computeIfAbsent(List.of(from, to), k -> new ArrayList<>())
+                    .add(e);
+        }
+        byNamespaces.forEach((pair, edges) -> {
+            List<LockOrderEdge> reverse = byNamespaces.get(List.of(pair.get(1), pair.get(0)));
+            if (reverse == null) {
+                return;
+            }
+            LockOrderEdge other = reverse.get(0);
+            for (LockOrderEdge e : edges) {
+                put(
+                        findings,
+                        e.to(),
+                        new Pending(
+                                Severity.WARNING,
+                                e.to().display() + " is taken while " + e.from().display() + " is held ("
+                                        + e.method() + "), but " + other.method() + " takes keys of namespace "
+                                        + pair.get(1) + " before keys of namespace " + pair.get(0)
+                                        + ": when the two meet on the same values, each holds one and waits for the "
+                                        + "other until PostgreSQL aborts one with \"deadlock detected\". Take the "
+                                        + "namespaces in one fixed order everywhere.",
+                                List.of(
+                                        new RelatedLocation(e.from().region(), "taken first here"),
+                                        new RelatedLocation(other.to().region(), "the opposite order"))));
+            }
+        });
+    }
+
+    /** @return the constant first half of a two-int key, or null */
+    private static Long namespace(LockSite s) {
+        LockKey key = s.key();
+        return key.space() == KeySpace.INT_PAIR && key.parts().get(0).isKnown()
+                ? key.parts().get(0).value()
+                : null;
     }
 
     /**

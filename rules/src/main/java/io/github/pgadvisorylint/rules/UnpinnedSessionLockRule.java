@@ -116,7 +116,10 @@ public final class UnpinnedSessionLockRule extends AbstractRule {
                     Severity.ERROR,
                     site,
                     site.display() + " takes a session-level lock through "
-                            + site.java().executionCall() + where
+                            + (site.java().executionCall() != null
+                                    ? site.java().executionCall()
+                                    : "the repository method " + site.java().methodName() + "()")
+                            + where
                             + site.execution().connectionEvidence()
                             + ", so the lock stays on a pooled connection the code no longer holds and the unlock may run on "
                             + "another one. Take both on one Connection (ConnectionCallback, a @Transactional method), or use "

@@ -3,6 +3,7 @@ package io.github.pgadvisorylint.core.config;
 import io.github.pgadvisorylint.core.model.PoolingMode;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -11,6 +12,9 @@ import java.util.regex.Pattern;
  * environment variables (declared) and {@code prepareThreshold=0} driver properties (inferred).
  */
 final class EvidenceRules {
+
+    /** Host names of the machine itself, as a connection URL writes them. */
+    private static final Set<String> LOCAL_HOSTS = Set.of("localhost", "127.0.0.1", "[::1]", "::1");
 
     private static final Pattern URL_START = Pattern.compile("(?i)jdbc:postgresql:|postgres(?:ql)?://");
     private static final Pattern PREFIX_JDBC = Pattern.compile("(?i)jdbc:[a-z0-9:]*$");
@@ -170,6 +174,7 @@ final class EvidenceRules {
         String s = r.text();
         int n = s.length();
         int pathStart = n;
+        boolean serverPort = false;
         if (s.startsWith("//")) {
             int a = 2;
             int aEnd = a;
@@ -220,6 +225,9 @@ final class EvidenceRules {
                         portHit = p;
                         port = digits;
                     }
+                    String named = s.substring(trimmed(s, hs, he)[0], trimmed(s, hs, he)[1])
+                            .toLowerCase(Locale.ROOT);
+                    serverPort |= digits.equals("5432") && LOCAL_HOSTS.contains(named);
                 }
                 int[] h = trimmed(s, hs, he);
                 String host = s.substring(h[0], h[1]).toLowerCase(Locale.ROOT);
@@ -246,7 +254,9 @@ final class EvidenceRules {
             }
         }
         int q = s.indexOf('?', Math.min(pathStart, n));
-        if (q < 0) {
+        if (q < 0 || serverPort) {
+            // a URL to PostgreSQL's own port 5432 on this machine is a developer's server, whatever prepareThreshold
+            // says
             return;
         }
         int hash = s.indexOf('#', q);

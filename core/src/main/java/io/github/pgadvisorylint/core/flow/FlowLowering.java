@@ -110,7 +110,7 @@ public final class FlowLowering {
     private static final Set<ApiFamily> R2DBC = EnumSet.of(ApiFamily.R2DBC);
     /** Largest graph lowered for one method; a larger one is left out (the rules stay silent on it). */
     static final int MAX_NODES = 20_000;
-    /** JDK in-memory types whose calls are not treated as throwing (recording a claim in a set, a counter). */
+    /** In-memory types whose calls are not treated as throwing (recording a claim in a set, a counter, a stopwatch). */
     private static final Set<String> IN_MEMORY = Set.of(
             "Set",
             "List",
@@ -133,7 +133,10 @@ public final class FlowLowering {
             "AtomicLong",
             "AtomicReference",
             "StringBuilder",
-            "Optional");
+            "Optional",
+            // timing an operation: Spring's and Commons Lang's StopWatch, Guava's Stopwatch
+            "StopWatch",
+            "Stopwatch");
     /** Exception types whose {@code catch} takes every exception a call can throw. */
     private static final Set<String> CATCH_ALL = Set.of(
             "Exception",
@@ -476,6 +479,44 @@ public final class FlowLowering {
             r.getImplementedTypes().forEach(x -> out.add(x.getNameAsString()));
         }
         return out;
+    }
+
+    /**
+     * @return the declared simple type of a variable a lambda or local class reads from an enclosing method (a local
+     *     declared earlier in an enclosing block, or an enclosing method's parameter), or null: a lambda body is
+     *     lowered on its own and does not see those declarations
+     */
+    private static String capturedType(Expression scope) {
+        if (!(scope instanceof NameExpr n)) {
+            return null;
+        }
+        String name = n.getNameAsString();
+        for (Node cur = n.getParentNode().orElse(null);
+                cur != null;
+                cur = cur.getParentNode().orElse(null)) {
+            if (cur instanceof BlockStmt b) {
+                for (Statement st : b.getStatements()) {
+                    if (st instanceof ExpressionStmt es && es.getExpression() instanceof VariableDeclarationExpr v) {
+                        for (VariableDeclarator d : v.getVariables()) {
+                            if (d.getNameAsString().equals(name) && !d.getType().isVarType()) {
+                                return simpleType(d.getType());
+                            }
+                        }
+                    }
+                }
+            }
+            if (cur instanceof CallableDeclaration<?> c) {
+                for (Parameter p : c.getParameters()) {
+                    if (p.getNameAsString().equals(name)) {
+                        return simpleType(p.getType());
+                    }
+                }
+            }
+            if (cur instanceof TypeDeclaration<?>) {
+                return null;
+            }
+        }
+        return null;
     }
 
     private static String simpleType(Type t) {
@@ -1314,7 +1355,12 @@ public final class FlowLowering {
                             || (receiverType != null
                                     && API.roles(receiverType, name, args.size(), JDBC)
                                             .contains(Role.BINDS_PARAMETER))
-                            || (receiverType != null && IN_MEMORY.contains(receiverType)));
+                            || IN_MEMORY.contains(
+                                    receiverType != null
+                                            ? receiverType
+                                            : m.getScope()
+                                                    .map(FlowLowering::capturedType)
+                                                    .orElse("")));
             if (!sites.isEmpty() && !isHelperCall(m)) {
                 String tmp = temp();
                 lockResults.add(tmp);

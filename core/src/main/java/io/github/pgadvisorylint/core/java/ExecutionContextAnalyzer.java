@@ -96,8 +96,18 @@ final class ExecutionContextAnalyzer {
         if ((api == ExecutionApi.SPRING_DATA_QUERY || api == ExecutionApi.SPRING_DATA_PROCEDURE)
                 && holder instanceof MethodDeclaration repositoryMethod) {
             SpringTransactions.Tx tx = spring.repositoryMethod(repositoryMethod);
+            // outside a transaction each repository call runs on a connection its EntityManager borrows from the pool
+            // and returns when the call ends (Spring Data JPA reference, "Transactionality"; a shared EntityManager
+            // with no transaction closes after each operation); a caller's transaction, when there is one, is the
+            // calling context's to say
             return new ExecutionContext(
-                    tx.state(), tx.evidence(), tx.region(), ConnectionScope.UNKNOWN, "", tx.boundary());
+                    tx.state(),
+                    tx.evidence(),
+                    tx.region(),
+                    ConnectionScope.POOLED_PER_CALL,
+                    "a Spring Data repository query outside a transaction borrows a pooled connection for the call"
+                            + " and returns it afterwards",
+                    tx.boundary());
         }
         if (exec == null || api == ExecutionApi.DECLARATION || api == ExecutionApi.SPRING_DATA_QUERY) {
             return ExecutionContext.UNKNOWN;

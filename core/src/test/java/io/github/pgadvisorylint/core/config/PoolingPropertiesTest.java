@@ -60,6 +60,15 @@ class PoolingPropertiesTest {
     }
 
     @Test
+    void prepareThresholdZeroOnThisMachinesPostgresPortIsNoPooler() {
+        silent(P, "spring.datasource.url=jdbc:postgresql://localhost:5432/app?prepareThreshold=0\n");
+        silent(P, "spring.datasource.url=jdbc:postgresql://127.0.0.1:5432/app?prepareThreshold=0\n");
+        // another host, or this machine on the pooler's port, stays evidence
+        inferred(P, "spring.datasource.url=jdbc:postgresql://db:5432/app?prepareThreshold=0\n", "prepareThreshold=0");
+        inferred(P, "spring.datasource.url=jdbc:postgresql://localhost:6432/app?prepareThreshold=0\n", "6432");
+    }
+
+    @Test
     void placeholdersCountAsTheirDefault() {
         String t = "spring.datasource.url=jdbc:postgresql://${DB_HOST:localhost}:${DB_PORT:6432}/${DB_NAME:app}\n";
         PoolingEvidence e = inferred(P, t, "6432");
