@@ -158,6 +158,8 @@ public final class DuplicateLockKeyRule extends AbstractRule {
         private final Map<String, List<Tally>> byValue = new HashMap<>();
         /** For two-int keys: sites by mode, and by key value and mode (the namespace comparison). */
         private final Map<LockMode, Tally> byMode = new EnumMap<>(LockMode.class);
+        /** The same, only the two-int keys whose second part is not a known value (one key per entity). */
+        private final Map<LockMode, Tally> byModeVarying = new EnumMap<>(LockMode.class);
 
         private final Map<List<Object>, Tally> byValueAndMode = new HashMap<>();
 
@@ -179,6 +181,9 @@ public final class DuplicateLockKeyRule extends AbstractRule {
                 }
                 if (s.key.space() == KeySpace.INT_PAIR) {
                     byMode.computeIfAbsent(s.mode, k -> new Tally(s)).add(s);
+                    if (!s.key.parts().get(1).isKnown()) {
+                        byModeVarying.computeIfAbsent(s.mode, k -> new Tally(s)).add(s);
+                    }
                 }
             }
         }
@@ -210,10 +215,13 @@ public final class DuplicateLockKeyRule extends AbstractRule {
                 }
             }
             if (a.key.space() == KeySpace.INT_PAIR) {
-                // the same namespace: same mode, independent first parts, and not the same whole key
-                Tally all = byMode.get(a.mode);
-                int n = all.size - all.dependents(a, 1);
-                Tally same = a.canonical == null ? null : byValueAndMode.get(List.of(a.canonical, a.mode));
+                // the same namespace: same mode, independent first parts, and not the same whole key; two keys whose
+                // second parts are both known values are compared whole (distinct constants never meet), so a key
+                // with a known second part meets only the per-entity keys of the namespace
+                boolean varying = !a.key.parts().get(1).isKnown();
+                Tally all = varying ? byMode.get(a.mode) : byModeVarying.get(a.mode);
+                int n = all == null ? 0 : all.size - all.dependents(a, 1);
+                Tally same = a.canonical == null || !varying ? null : byValueAndMode.get(List.of(a.canonical, a.mode));
                 if (same != null) {
                     n -= same.size - same.dependents(a, 1);
                 }
@@ -361,7 +369,10 @@ public final class DuplicateLockKeyRule extends AbstractRule {
             }
             return independent(a, b, ka.parts().size()) ? Collision.KEY : null;
         }
-        if (ka.space() == KeySpace.INT_PAIR && sameMode && independent(a, b, 1)) {
+        if (ka.space() == KeySpace.INT_PAIR
+                && sameMode
+                && independent(a, b, 1)
+                && !(ka.parts().get(1).isKnown() && kb.parts().get(1).isKnown())) {
             return Collision.NAMESPACE;
         }
         return null;

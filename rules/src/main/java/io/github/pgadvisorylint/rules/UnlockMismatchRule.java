@@ -331,8 +331,11 @@ public final class UnlockMismatchRule extends AbstractRule {
             List<LockSite> locks = sites.stream()
                     .filter(s -> s.function().operation().isAcquisition())
                     .toList();
+            // an unlock written before the method's first lock of the key releases a hold left from an earlier run
+            // ("in case this session still holds it"): not a second unlock of this lock
             List<LockSite> unlocks = sites.stream()
                     .filter(s -> s.function().operation() == LockOperation.RELEASE)
+                    .filter(u -> locks.stream().anyMatch(l -> l.region().compareTo(u.region()) < 0))
                     .toList();
             if (!locks.isEmpty() && unlocks.size() > locks.size()) {
                 LockSite extra = unlocks.get(locks.size());

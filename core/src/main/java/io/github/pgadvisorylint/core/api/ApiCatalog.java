@@ -761,6 +761,19 @@ public final class ApiCatalog {
                 "is*",
                 "has*");
         t.add(ApiFamily.JDK, ANY_RECEIVER, roles(PURE, TAKES_NO_SQL), "format", "formatted", "append");
+        // java.util.Collections' constant and wrapping collections: nothing to fail
+        t.add(
+                ApiFamily.JDK,
+                ANY_RECEIVER,
+                roles(PURE, TAKES_NO_SQL),
+                "emptyList",
+                "emptySet",
+                "emptyMap",
+                "singletonList",
+                "singletonMap",
+                "unmodifiableList",
+                "unmodifiableSet",
+                "unmodifiableMap");
         // string building: the text they return is followed to where it runs (core.java.StringEvaluator)
         t.add(ApiFamily.JDK, ANY_RECEIVER, roles(PURE, TAKES_NO_SQL), "join", "concat");
         t.add(ApiFamily.JDK, Set.of("StringJoiner"), roles(TAKES_NO_SQL), "add", "setEmptyValue");

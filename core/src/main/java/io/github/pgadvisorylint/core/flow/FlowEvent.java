@@ -37,6 +37,12 @@ import java.util.Objects;
  * @param negated  for {@link Kind#BRANCH}: true when the first successor is taken when the variable is false;
  *                 for {@link Kind#AUTOCOMMIT}: the value set is false (a manual transaction begins);
  *                 for {@link Kind#END}: true for a rollback, false for a commit
+ * @param writesNothing true when the node leaves no write pending in the transaction it runs in: for
+ *                 {@link Kind#EXECUTE}, SQL that only reads (a plain {@code SELECT}, {@link
+ *                 io.github.pgadvisorylint.core.sql.ReadOnlySql}); for {@link Kind#CALL}, a framework call that runs
+ *                 its callback in a transaction of its own, committed before it returns (a {@code REQUIRES_NEW}
+ *                 template, {@link TemplatePropagation}). What a session unlock before the commit could expose
+ *                 (F19) is only the writes
  */
 public record FlowEvent(
         Kind kind,
@@ -47,7 +53,8 @@ public record FlowEvent(
         List<String> args,
         List<String> argTypes,
         AutoCommitSetting pool,
-        boolean negated) {
+        boolean negated,
+        boolean writesNothing) {
 
     /** The kinds of node. */
     public enum Kind {
@@ -100,7 +107,7 @@ public record FlowEvent(
             List<String> callee,
             List<String> args,
             boolean negated) {
-        this(kind, target, path, sites, callee, args, null, null, negated);
+        this(kind, target, path, sites, callee, args, null, null, negated, false);
     }
 
     /** An event with argument types: a call whose overload the types may choose. */
@@ -113,7 +120,7 @@ public record FlowEvent(
             List<String> args,
             List<String> argTypes,
             boolean negated) {
-        this(kind, target, path, sites, callee, args, argTypes, null, negated);
+        this(kind, target, path, sites, callee, args, argTypes, null, negated, false);
     }
 
     /** An event with no effect. */
@@ -136,7 +143,7 @@ public record FlowEvent(
 
     /** @return this event with other callee names, everything else kept */
     public FlowEvent withCallee(List<String> names) {
-        return new FlowEvent(kind, target, path, sites, names, args, argTypes, pool, negated);
+        return new FlowEvent(kind, target, path, sites, names, args, argTypes, pool, negated, writesNothing);
     }
 
     /**
@@ -150,12 +157,21 @@ public record FlowEvent(
         names.add(key);
         names.addAll(callee);
         return new FlowEvent(
-                kind, target, path, sites, names, Collections.nCopies(arity, null), List.of(), pool, negated);
+                kind,
+                target,
+                path,
+                sites,
+                names,
+                Collections.nCopies(arity, null),
+                List.of(),
+                pool,
+                negated,
+                writesNothing);
     }
 
     /** @return this event with other argument paths, everything else kept */
     public FlowEvent withArgs(List<String> paths) {
-        return new FlowEvent(kind, target, path, sites, callee, paths, argTypes, pool, negated);
+        return new FlowEvent(kind, target, path, sites, callee, paths, argTypes, pool, negated, writesNothing);
     }
 
     /**

@@ -63,6 +63,7 @@ import io.github.pgadvisorylint.core.diagnostic.Notification;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.AutoCommitSetting;
 import io.github.pgadvisorylint.core.source.SourceRegion;
+import io.github.pgadvisorylint.core.sql.ReadOnlySql;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -515,6 +516,28 @@ public final class FlowLowering {
             if (cur instanceof TypeDeclaration<?>) {
                 return null;
             }
+        }
+        return null;
+    }
+
+    /**
+     * @return the text of a string literal, a text block, or a {@code +} concatenation of them; null for anything else
+     *     (a variable, a call, a constant of another class)
+     */
+    private static String literalText(Expression e) {
+        if (e instanceof StringLiteralExpr s) {
+            return s.getValue();
+        }
+        if (e instanceof TextBlockLiteralExpr t) {
+            return t.getValue();
+        }
+        if (e instanceof EnclosedExpr en) {
+            return literalText(en.getInner());
+        }
+        if (e instanceof BinaryExpr b && b.getOperator() == BinaryExpr.Operator.PLUS) {
+            String left = literalText(b.getLeft());
+            String right = left == null ? null : literalText(b.getRight());
+            return right == null ? null : left + right;
         }
         return null;
     }
@@ -1418,6 +1441,7 @@ public final class FlowLowering {
                                     null,
                                     null,
                                     holder == null ? null : poolSettings.get(holder),
+                                    false,
                                     false);
                             return new Value(step(open, m, cur, true), tmp);
                         }
@@ -1477,6 +1501,7 @@ public final class FlowLowering {
                             API.roles(receiverType, name, args.size()).contains(Role.LENDS_TRANSACTION_CONNECTION)
                                     && args.stream().anyMatch(a -> a != null && a.startsWith(FUNCTION));
                     // jdbc.execute(con -> ..): the callback it runs, for core.flow.CallingContexts
+                    String literal = m.getArguments().isEmpty() ? null : literalText(m.getArgument(0));
                     List<End> after = step(
                             new FlowEvent(
                                     FlowEvent.Kind.EXECUTE,
@@ -1485,7 +1510,10 @@ public final class FlowLowering {
                                     null,
                                     lends ? List.of(receiverType + "." + name + "/" + args.size()) : null,
                                     lends ? args : null,
-                                    false),
+                                    null,
+                                    null,
+                                    false,
+                                    literal != null && ReadOnlySql.readsOnly(literal)),
                             m,
                             cur,
                             true);
@@ -1522,7 +1550,12 @@ public final class FlowLowering {
                 callee.add(n.getNameAsString() + "." + name + "/" + args.size()); // a static call
             }
             callee.add("*." + name + "/" + args.size());
-            FlowEvent event = new FlowEvent(FlowEvent.Kind.CALL, tmp, receiver, sites, callee, args, argTypes, false);
+            // a REQUIRES_NEW template commits its callback's writes before it returns: none stays pending here
+            boolean ownTransaction = receiverType != null
+                    && API.roles(receiverType, name, args.size()).contains(Role.RUNS_IN_TRANSACTION)
+                    && TemplatePropagation.requiresNew(m);
+            FlowEvent event = new FlowEvent(
+                    FlowEvent.Kind.CALL, tmp, receiver, sites, callee, args, argTypes, null, false, ownTransaction);
             return new Value(step(event, m, cur, !benign && quiet == 0), tmp);
         }
 

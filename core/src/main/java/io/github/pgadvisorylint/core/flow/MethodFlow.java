@@ -75,6 +75,9 @@ public record MethodFlow(
             if (e.negated()) {
                 b.append(" negated");
             }
+            if (e.writesNothing()) {
+                b.append(" writes-nothing");
+            }
             if (e.target() != null) {
                 b.append(" -> ").append(e.target());
             }

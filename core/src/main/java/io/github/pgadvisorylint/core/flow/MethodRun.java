@@ -71,7 +71,8 @@ final class MethodRun {
     static final String RETURNS_OBJECT = "$returnObject";
     /** The start of a site context's {@code @Transactional} evidence: {@code @Transactional(NESTED) on method run()}. */
     private static final Pattern TRANSACTIONAL_EVIDENCE =
-            Pattern.compile("@Transactional(\\([A-Z_]+\\))? on (method \\w+\\(\\)|class \\w+)");
+            Pattern.compile("@(Transactional|TransactionAttribute|Stateless|Stateful|Singleton|MessageDriven)"
+                    + "(\\([A-Z_]+\\))? on (method \\w+\\(\\)|class \\w+)");
 
     final MethodFlow flow;
     final List<Set<PathState>> in = new ArrayList<>();
@@ -568,19 +569,25 @@ final class MethodRun {
      */
     private void workWithoutHold() {
         Set<String> reported = new TreeSet<>();
-        workWithoutHold(failedAtWork, heldAtWork, reported);
+        workWithoutHold(failedAtWork, heldAtWork, reported, true);
         // the first work after a tested attempt, reached both after it succeeded and after it failed: for try-locks
         // no release follows (a transaction-level one, a leaked session one), whose failures the states do not keep
-        workWithoutHold(firstWorkFailed, firstWorkHeld, reported);
+        workWithoutHold(firstWorkFailed, firstWorkHeld, reported, false);
     }
 
     /**
      * @param failedAt per work node id, the try-locks a failed state reached it with
      * @param heldAt   per work node id, the try-locks a holding state reached it with
      * @param reported the try-locks reported already (one finding each), added to
+     * @param guardedLater true to skip a node after which the code still does work only while holding the try-lock:
+     *     the result decides further on ({@code metrics.ran(job); if (got) { work(); }}), so the node is not the work
+     *     it guards
      */
     private void workWithoutHold(
-            Map<Integer, Set<String>> failedAt, Map<Integer, Set<String>> heldAt, Set<String> reported) {
+            Map<Integer, Set<String>> failedAt,
+            Map<Integer, Set<String>> heldAt,
+            Set<String> reported,
+            boolean guardedLater) {
         for (Map.Entry<Integer, Set<String>> e : failedAt.entrySet()) {
             Set<String> held = heldAt.getOrDefault(e.getKey(), Set.of());
             FlowNode node = flow.nodes().get(e.getKey());
@@ -595,12 +602,39 @@ final class MethodRun {
                         || logging(node.event())
                         || returnsResult(f)
                         || node.region() == null
+                        || (guardedLater && heldOnlyWorkAfter(node, f, failedAt, heldAt))
                         || !reported.add(f)) {
                     continue;
                 }
                 workFindings.add(workWithoutHold(site, node));
             }
         }
+    }
+
+    /**
+     * @return whether work reached only while holding try-lock {@code f} (not after it failed; not cleanup in a
+     *     {@code finally}, not its release, not logging) follows {@code from} in the graph
+     */
+    private boolean heldOnlyWorkAfter(
+            FlowNode from, String f, Map<Integer, Set<String>> failedAt, Map<Integer, Set<String>> heldAt) {
+        Set<Integer> seen = new HashSet<>();
+        Deque<Integer> queue = new ArrayDeque<>(from.next());
+        while (!queue.isEmpty()) {
+            int id = queue.poll();
+            if (!seen.add(id)) {
+                continue;
+            }
+            FlowNode n = flow.nodes().get(id);
+            if (heldAt.getOrDefault(id, Set.of()).contains(f)
+                    && !failedAt.getOrDefault(id, Set.of()).contains(f)
+                    && !n.inFinally()
+                    && !releasedAt.getOrDefault(f, Set.of()).contains(id)
+                    && !logging(n.event())) {
+                return true;
+            }
+            queue.addAll(n.next());
+        }
+        return false;
     }
 
     /**
@@ -673,6 +707,9 @@ final class MethodRun {
     private PathState worked(PathState s, FlowNode node) {
         if (AspectAdvice.proceedsToOwnTransaction(node.event(), flow, analysis.graph)) {
             return s; // the advised method's own transaction commits before proceed() returns: nothing stays open
+        }
+        if (node.event().writesNothing()) {
+            return s; // a read, or a REQUIRES_NEW callback committed before it returns: no write left pending
         }
         PathState.Mutable m = null;
         Set<String> touched = touchedTransactions(s, node);
@@ -1552,10 +1589,11 @@ final class MethodRun {
             if (x.transaction() == TransactionState.IN_TRANSACTION && x.transactionRegion() != null) {
                 String evidence = x.transactionEvidence();
                 Matcher annotation = TRANSACTIONAL_EVIDENCE.matcher(evidence);
-                if (annotation.lookingAt()) {
+                boolean annotated = annotation.lookingAt();
+                if (annotated) {
                     evidence = annotation.group(); // what the annotation is on, without the rest of the verdict
                 }
-                PathFinding.BoundaryKind kind = evidence.startsWith("@Transactional")
+                PathFinding.BoundaryKind kind = annotated || evidence.startsWith("@Transactional")
                         ? PathFinding.BoundaryKind.TRANSACTIONAL_METHOD
                         : evidence.startsWith("setAutoCommit(false)")
                                 ? PathFinding.BoundaryKind.MANUAL_COMMIT
@@ -1860,6 +1898,13 @@ final class MethodRun {
                         released(m, k, node);
                     }
                 }
+                // a release helper called on a connection this method was given, releasing no hold of this method's
+                // own, releases its caller's: this method is a release helper too (releaseAndClose(c, held) calling
+                // unlock(c, ns, id))
+                String outer = matched ? null : relative(target);
+                if (outer != null) {
+                    m.outer.add(new Release(outer, r.release()));
+                }
                 if (!matched && !summary.guarded() && rel.function().operation() == LockOperation.RELEASE) {
                     for (String f : s.failed()) {
                         if (sameLock(sites.get(f), relAt)) {
@@ -1907,10 +1952,16 @@ final class MethodRun {
             }
             o.all(after);
             if (!c.releases().isEmpty()) {
-                o.thrown.add(after); // a release helper that throws is not the bug this analysis looks for
+                // a release helper that throws is not the bug this analysis looks for; but a method that runs
+                // statements on the caller's connection before it releases (work, then the unlock, no finally) can
+                // fail in that work and leave the caller's lock held
+                o.thrown.add(summary.executes().isEmpty() ? after : abort(s, touched));
             }
         }
-        if (summary.cases().stream().anyMatch(c -> c.releases().isEmpty())) {
+        // an exception path keeps the caller's holds unless every exit releases; and a callee that takes a lock of
+        // its own and can throw while holding it (summary.thrown) leaves that lock behind whatever its exits do
+        if (summary.cases().stream().anyMatch(c -> c.releases().isEmpty())
+                || !summary.thrown().isEmpty()) {
             PathState.Mutable t = abort(s, touched).edit();
             for (String f : summary.thrownFailed()) {
                 t.failed.add(asAcquisition != null ? asAcquisition : f);

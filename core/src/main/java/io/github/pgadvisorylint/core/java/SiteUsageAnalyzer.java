@@ -947,7 +947,10 @@ final class SiteUsageAnalyzer {
             }
             if (tx != null
                     && site.execution().transaction() == TransactionState.IN_TRANSACTION
-                    && site.execution().transactionEvidence().startsWith("@Transactional(REQUIRES_NEW) on method")
+                    && (site.execution().transactionEvidence().startsWith("@Transactional(REQUIRES_NEW) on method")
+                            || site.execution()
+                                    .transactionEvidence()
+                                    .startsWith("@TransactionAttribute(REQUIRES_NEW) on method"))
                     && body.findAncestor(CallableDeclaration.class)
                             .map(c -> !within(tx, region(c)))
                             .orElse(false)) {

@@ -6,9 +6,7 @@ import com.github.javaparser.ast.body.CallableDeclaration;
 import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
-import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.AnnotationExpr;
-import com.github.javaparser.ast.expr.AssignExpr;
 import com.github.javaparser.ast.expr.BooleanLiteralExpr;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.FieldAccessExpr;
@@ -27,6 +25,7 @@ import com.github.javaparser.ast.stmt.Statement;
 import com.github.javaparser.ast.type.ClassOrInterfaceType;
 import io.github.pgadvisorylint.core.api.ApiCatalog;
 import io.github.pgadvisorylint.core.api.Role;
+import io.github.pgadvisorylint.core.flow.TemplatePropagation;
 import io.github.pgadvisorylint.core.model.TransactionBoundary;
 import io.github.pgadvisorylint.core.model.TransactionState;
 import io.github.pgadvisorylint.core.source.SourceRegion;
@@ -241,44 +240,12 @@ final class SpringTransactions {
     }
 
     /**
-     * The propagation a template's own class gives it, when it starts a transaction of its own whatever the
-     * caller's: {@code tx.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW)} on the receiver's
-     * name (a field or local) anywhere in the enclosing type.
-     *
      * @param call a template call ({@link #isTemplateCall})
-     * @return {@link #REQUIRES_NEW}, or empty when the template joins its caller's transaction or it is not known
+     * @return {@link #REQUIRES_NEW} when the template's own class makes it start a transaction of its own
+     *     ({@link TemplatePropagation}), or empty when it joins its caller's transaction or it is not known
      */
     static String ownPropagation(MethodCallExpr call) {
-        String receiver = call.getScope().map(SpringTransactions::variableName).orElse(null);
-        TypeDeclaration<?> type = call.findAncestor(TypeDeclaration.class).orElse(null);
-        if (receiver == null || type == null) {
-            return "";
-        }
-        for (MethodCallExpr set : type.findAll(
-                MethodCallExpr.class,
-                m -> m.getNameAsString().equals("setPropagationBehavior")
-                        && m.getArguments().size() == 1)) {
-            String on = set.getScope().map(SpringTransactions::variableName).orElse("");
-            if (on.equals(receiver) && set.getArgument(0).toString().endsWith("PROPAGATION_REQUIRES_NEW")) {
-                return REQUIRES_NEW;
-            }
-        }
-        // new TransactionTemplate(tm, new DefaultTransactionDefinition(PROPAGATION_REQUIRES_NEW)), as the
-        // receiver's initializer or assigned to it
-        for (ObjectCreationExpr made : type.findAll(
-                ObjectCreationExpr.class,
-                o -> o.getType().getNameAsString().equals("TransactionTemplate")
-                        && o.getArguments().size() == 2
-                        && o.getArgument(1).toString().contains("PROPAGATION_REQUIRES_NEW"))) {
-            Node parent = made.getParentNode().orElse(null);
-            String to = parent instanceof VariableDeclarator v
-                    ? v.getNameAsString()
-                    : parent instanceof AssignExpr a ? variableName(a.getTarget()) : null;
-            if (receiver.equals(to)) {
-                return REQUIRES_NEW;
-            }
-        }
-        return "";
+        return TemplatePropagation.requiresNew(call) ? REQUIRES_NEW : "";
     }
 
     /**
@@ -354,7 +321,7 @@ final class SpringTransactions {
                         + "so @Transactional does not apply";
             } else {
                 Propagation p = propagation(a);
-                String on = "@Transactional" + (p == Propagation.REQUIRED ? "" : "(" + p + ")") + " on " + where;
+                String on = label(a) + (p == Propagation.REQUIRED ? "" : "(" + p + ")") + " on " + where;
                 switch (p) {
                     case NOT_SUPPORTED, NEVER:
                         return new Tx(
@@ -391,7 +358,7 @@ final class SpringTransactions {
                         } else {
                             inside = new Tx(
                                     TransactionState.IN_TRANSACTION,
-                                    "@Transactional" + (p == Propagation.REQUIRED ? "" : "(" + p + ")") + " on "
+                                    label(a) + (p == Propagation.REQUIRED ? "" : "(" + p + ")") + " on "
                                             + (own != null ? where : "class " + type.getNameAsString()),
                                     regions.apply(a),
                                     TransactionBoundary.OWN);
@@ -650,15 +617,62 @@ final class SpringTransactions {
      * returns).
      */
     static Optional<AnnotationExpr> transactional(NodeWithAnnotations<?> owner) {
-        return owner.getAnnotations().stream()
+        Optional<AnnotationExpr> declared = owner.getAnnotations().stream()
                 .filter(a -> {
-                    String n = a.getNameAsString();
-                    return n.equals("Transactional")
-                            || n.endsWith(".Transactional")
-                            || n.equals("DSTransactional")
-                            || n.endsWith(".DSTransactional");
+                    String n = simpleName(a);
+                    return n.equals("Transactional") || n.equals("DSTransactional") || n.equals("TransactionAttribute");
                 })
                 .findFirst();
+        if (declared.isPresent() || !(owner instanceof TypeDeclaration<?> type)) {
+            return declared;
+        }
+        // an EJB session or message-driven bean: its business methods run in a container-managed transaction
+        // (REQUIRED) unless the bean manages its own (@TransactionManagement(BEAN)); EJB 3.2, section 8.3.7
+        boolean beanManaged = type.getAnnotations().stream()
+                .anyMatch(a -> simpleName(a).equals("TransactionManagement")
+                        && a.toString().contains("BEAN"));
+        return beanManaged
+                ? Optional.empty()
+                : type.getAnnotations().stream()
+                        .filter(a -> EJB_COMPONENTS.contains(simpleName(a)) && fromEjb(a))
+                        .findFirst();
+    }
+
+    /**
+     * @return whether an annotation is EJB's ({@code javax.ejb} or {@code jakarta.ejb}): written qualified, or imported
+     *     by name or package; JSR-330's {@code jakarta.inject.Singleton} is not
+     */
+    private static boolean fromEjb(AnnotationExpr a) {
+        String written = a.getNameAsString();
+        if (written.contains(".")) {
+            return written.startsWith("javax.ejb.") || written.startsWith("jakarta.ejb.");
+        }
+        return a.findCompilationUnit()
+                .map(cu -> cu.getImports().stream().anyMatch(i -> {
+                    String n = i.getNameAsString();
+                    return i.isAsterisk()
+                            ? n.equals("javax.ejb") || n.equals("jakarta.ejb")
+                            : n.equals("javax.ejb." + written) || n.equals("jakarta.ejb." + written);
+                }))
+                .orElse(false);
+    }
+
+    /** EJB component annotations whose beans run their business methods in container-managed transactions. */
+    private static final Set<String> EJB_COMPONENTS = Set.of("Stateless", "Stateful", "Singleton", "MessageDriven");
+
+    private static String simpleName(AnnotationExpr a) {
+        return a.getName().getIdentifier();
+    }
+
+    /**
+     * @param a an annotation {@link #transactional} found
+     * @return how evidence names it: {@code @Transactional} (Spring's, JTA's, {@code @DSTransactional}), EJB's
+     *     {@code @TransactionAttribute}, or the bean's {@code @Stateless}/{@code @Singleton}/.. for its container's
+     *     default
+     */
+    static String label(AnnotationExpr a) {
+        String n = simpleName(a);
+        return n.equals("DSTransactional") ? "@Transactional" : "@" + n;
     }
 
     /**
