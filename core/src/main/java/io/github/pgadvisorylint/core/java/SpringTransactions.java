@@ -266,11 +266,6 @@ final class SpringTransactions {
         return evidence.startsWith("TransactionTemplate" + REQUIRES_NEW + ".");
     }
 
-    /** @return the name a receiver is held in: {@code tx} for {@code tx} and {@code this.tx}, else its text */
-    private static String variableName(Expression scope) {
-        return scope instanceof FieldAccessExpr f ? f.getNameAsString() : scope.toString();
-    }
-
     /**
      * {@code TransactionTemplate.execute/executeWithoutResult}, told by a receiver named for transactions or declared
      * as a {@code TransactionTemplate}.
