@@ -38,8 +38,8 @@ import java.util.Objects;
  *                 for {@link Kind#AUTOCOMMIT}: the value set is false (a manual transaction begins);
  *                 for {@link Kind#END}: true for a rollback, false for a commit
  * @param writesNothing true when the node leaves no write pending in the transaction it runs in: for
- *                 {@link Kind#EXECUTE}, SQL that only reads (a plain {@code SELECT}, {@link
- *                 io.github.pgadvisorylint.core.sql.ReadOnlySql}); for {@link Kind#CALL}, a framework call that runs
+ *                 {@link Kind#EXECUTE}, SQL that only reads (a plain {@code SELECT}, as
+ *                 {@code core.sql.ReadOnlySql} tells the lowering); for {@link Kind#CALL}, a framework call that runs
  *                 its callback in a transaction of its own, committed before it returns (a {@code REQUIRES_NEW}
  *                 template, {@link TemplatePropagation}). What a session unlock before the commit could expose
  *                 (F19) is only the writes

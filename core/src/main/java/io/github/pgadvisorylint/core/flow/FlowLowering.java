@@ -63,7 +63,6 @@ import io.github.pgadvisorylint.core.diagnostic.Notification;
 import io.github.pgadvisorylint.core.diagnostic.Severity;
 import io.github.pgadvisorylint.core.model.AutoCommitSetting;
 import io.github.pgadvisorylint.core.source.SourceRegion;
-import io.github.pgadvisorylint.core.sql.ReadOnlySql;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -81,6 +80,7 @@ import java.util.TreeSet;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -297,6 +297,8 @@ public final class FlowLowering {
     private int lambdaCount;
     /** The declared type of a field a type inherits, or null. */
     private BiFunction<TypeDeclaration<?>, String, String> inheritedFields = (t, n) -> null;
+    /** Whether a statement's SQL text only reads ({@link #lower}'s {@code readsOnly}). */
+    private Predicate<String> readsOnlySql = sql -> false;
     /** The simple names each type of the file extends and implements. */
     private final Map<String, List<String>> supertypes = new HashMap<>();
 
@@ -351,15 +353,18 @@ public final class FlowLowering {
             Function<CallableDeclaration<?>, Set<String>> facts,
             Function<Node, SourceRegion> regions,
             Consumer<Notification> leftOut) {
-        return lower(unit, sitesByNode, helperCalls, facts, regions, leftOut, (t, n) -> null);
+        return lower(unit, sitesByNode, helperCalls, facts, regions, leftOut, (t, n) -> null, sql -> false);
     }
 
     /**
-     * As {@link #lower(CompilationUnit, IdentityHashMap, Set, Function, Function, Consumer)}, with the fields
-     * a type inherits from the project's super classes.
+     * As {@link #lower(CompilationUnit, IdentityHashMap, Set, Function, Function, Consumer)}, with the fields a type
+     * inherits from the project's super classes, and told which SQL text only reads.
      *
      * @param inheritedFields the declared type of a field a type inherits ({@code (type, name) -> "Connection"}),
      *                        or null when it inherits none of that name
+     * @param readsOnly whether the text of a statement the code runs (a literal, or a concatenation of literals) only
+     *                  reads: such a statement is marked {@link FlowEvent#writesNothing()}; the Java front end passes
+     *                  {@code core.sql.ReadOnlySql::readsOnly}
      */
     public static List<MethodFlow> lower(
             CompilationUnit unit,
@@ -368,9 +373,11 @@ public final class FlowLowering {
             Function<CallableDeclaration<?>, Set<String>> facts,
             Function<Node, SourceRegion> regions,
             Consumer<Notification> leftOut,
-            BiFunction<TypeDeclaration<?>, String, String> inheritedFields) {
+            BiFunction<TypeDeclaration<?>, String, String> inheritedFields,
+            Predicate<String> readsOnly) {
         FlowLowering lowering = new FlowLowering(sitesByNode, helperCalls, regions);
         lowering.inheritedFields = inheritedFields;
+        lowering.readsOnlySql = readsOnly;
         lowering.poolSettings = PoolSettings.of(unit, regions);
         lowering.futureMethods = unit.findAll(MethodDeclaration.class).stream()
                 .filter(m -> simpleType(m.getType()).equals("Future"))
@@ -1513,7 +1520,7 @@ public final class FlowLowering {
                                     null,
                                     null,
                                     false,
-                                    literal != null && ReadOnlySql.readsOnly(literal)),
+                                    literal != null && readsOnlySql.test(literal)),
                             m,
                             cur,
                             true);

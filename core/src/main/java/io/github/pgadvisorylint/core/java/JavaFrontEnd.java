@@ -68,6 +68,7 @@ import io.github.pgadvisorylint.core.model.SqlContext;
 import io.github.pgadvisorylint.core.rule.SuppressionUse;
 import io.github.pgadvisorylint.core.source.SourceFile;
 import io.github.pgadvisorylint.core.source.SourceRegion;
+import io.github.pgadvisorylint.core.sql.ReadOnlySql;
 import io.github.pgadvisorylint.core.sql.SqlAnalysis;
 import io.github.pgadvisorylint.core.sql.SqlAnalyzer;
 import io.github.pgadvisorylint.core.sql.SqlArgument;
@@ -740,7 +741,8 @@ public final class JavaFrontEnd {
                     SpringTransactions::flowModifiers,
                     this::nodeRegion,
                     notifications::add,
-                    JavaScopes::inheritedFieldType);
+                    JavaScopes::inheritedFieldType,
+                    ReadOnlySql::readsOnly);
         }
 
         /**

@@ -2,83 +2,57 @@ package io.github.pgadvisorylint.core.sql;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
 /**
- * Whether SQL text only reads: a {@code SELECT} (or {@code WITH ... SELECT}, {@code VALUES}, {@code SHOW}) that names
- * no writing statement, takes no row lock ({@code FOR UPDATE}/{@code FOR SHARE}) and calls no advisory-lock or sequence
- * function. Such a statement leaves nothing for a later commit to make visible, so a session unlock before that commit
- * exposes none of it (RULES.md F19). A function the text calls is taken not to write (precision first: the finding it
- * would decide is {@code session-unlock-before-commit}). Read with the lexer; several statements read only when each
- * does. Stateless.
+ * Whether SQL text only reads: every top-level statement is a {@code SELECT} ({@link StatementKind#SELECT}: also
+ * {@code VALUES}, {@code TABLE}, {@code WITH .. SELECT}), and no token writes or locks rows anywhere in it (a
+ * data-modifying {@code WITH}, {@code SELECT .. INTO}, {@code FOR UPDATE}/{@code FOR SHARE}) or calls a sequence or
+ * advisory-lock function. Such a statement leaves nothing for a later commit to make visible, so a session unlock
+ * before that commit exposes none of it (RULES.md F19). A function the text calls is taken not to write (precision
+ * first: the finding it decides is {@code session-unlock-before-commit}). Read with the lexer; stateless.
  */
 public final class ReadOnlySql {
-
-    private static final Set<String> FIRST_WORDS = Set.of("select", "with", "values", "show", "table");
-    private static final Set<String> WRITING_WORDS = Set.of(
-            "insert",
-            "update",
-            "delete",
-            "merge",
-            "into",
-            "create",
-            "alter",
-            "drop",
-            "truncate",
-            "copy",
-            "call",
-            "do",
-            "lock",
-            "grant",
-            "revoke",
-            "refresh",
-            "vacuum",
-            "analyze",
-            "notify",
-            "listen",
-            "set",
-            "reset",
-            "nextval",
-            "setval",
-            "begin",
-            "commit",
-            "rollback",
-            "for");
 
     private ReadOnlySql() {}
 
     /**
      * @param sql SQL text; never null
-     * @return true when every statement of it starts with a reading word and no token names a write, a row lock, a
-     *     transaction command or a sequence or advisory-lock function; false for empty text
+     * @return true when the text holds at least one statement, and every statement only reads as described above
      */
     public static boolean readsOnly(String sql) {
         List<SqlToken> tokens = SqlLexer.lex(sql, 0, sql.length());
-        boolean statementStart = true;
+        int start = 0;
         boolean any = false;
-        for (SqlToken t : tokens) {
-            if (t.type() == SqlToken.Type.PUNCT && t.text().equals(";")) {
-                statementStart = true;
+        for (int i = 0; i <= tokens.size(); i++) {
+            if (i < tokens.size() && !tokens.get(i).isPunct(";")) {
                 continue;
             }
-            if (t.type() != SqlToken.Type.IDENT) {
-                if (statementStart) {
+            if (i > start) {
+                if (SqlAnalyzer.kindOf(tokens, start, i) != StatementKind.SELECT) {
                     return false;
                 }
-                continue;
-            }
-            String word = t.text().toLowerCase(Locale.ROOT);
-            if (statementStart) {
-                if (!FIRST_WORDS.contains(word)) {
-                    return false;
-                }
-                statementStart = false;
                 any = true;
             }
-            if (WRITING_WORDS.contains(word) || word.contains("advisory")) {
+            start = i + 1;
+        }
+        for (SqlToken t : tokens) {
+            if (t.type() == SqlToken.Type.IDENT && writesOrLocks(t)) {
                 return false;
             }
         }
         return any;
+    }
+
+    /** @return whether a key word or function name writes, locks rows, or takes a value that is never rolled back */
+    private static boolean writesOrLocks(SqlToken t) {
+        return t.is("INSERT")
+                || t.is("UPDATE")
+                || t.is("DELETE")
+                || t.is("MERGE")
+                || t.is("INTO")
+                || t.is("FOR")
+                || t.is("NEXTVAL")
+                || t.is("SETVAL")
+                || t.text().toLowerCase(Locale.ROOT).contains("advisory");
     }
 }
