@@ -218,19 +218,18 @@ final class EvidenceRules {
                         ps = colon + 1;
                     }
                 }
+                String digits = null;
                 if (ps >= 0) {
                     int[] p = trimmed(s, ps, segEnd);
-                    String digits = s.substring(p[0], p[1]);
+                    digits = s.substring(p[0], p[1]);
                     if (digits.equals("6432") || digits.equals("6543")) {
                         portHit = p;
                         port = digits;
                     }
-                    String named = s.substring(trimmed(s, hs, he)[0], trimmed(s, hs, he)[1])
-                            .toLowerCase(Locale.ROOT);
-                    serverPort |= digits.equals("5432") && LOCAL_HOSTS.contains(named);
                 }
                 int[] h = trimmed(s, hs, he);
                 String host = s.substring(h[0], h[1]).toLowerCase(Locale.ROOT);
+                serverPort |= "5432".equals(digits) && LOCAL_HOSTS.contains(host);
                 if (hostHit == null && h[1] > h[0] && (host.contains("pgbouncer") || host.contains("-pooler"))) {
                     hostHit = h;
                 }

@@ -194,18 +194,14 @@ final class ConnectionOrigins {
     private static ConnectionOrigin passedByEveryCall(
             MethodDeclaration method, int index, Function<Node, SourceRegion> region, int depth) {
         ConnectionOrigin agreed = null;
-        for (MethodCallExpr call : JavaScopes.callsNamed(method.findRootNode(), method.getNameAsString())) {
-            if (call.getArguments().size() != method.getParameters().size()) {
-                continue;
-            }
-            Expression arg = call.getArgument(index);
+        for (Expression arg : JavaScopes.argumentsAtEveryCall(method, index, method.findRootNode())) {
             String argName = arg instanceof NameExpr n
                     ? n.getNameAsString()
                     : arg instanceof FieldAccessExpr f && f.getScope() instanceof ThisExpr ? f.getNameAsString() : null;
             ConnectionOrigin origin =
-                    argName == null || JavaScopes.local(argName, call).isPresent()
+                    argName == null || JavaScopes.local(argName, arg).isPresent()
                             ? null
-                            : named(argName, call, region, depth + 1);
+                            : named(argName, arg, region, depth + 1);
             if (origin == null
                     || origin.bean() == null
                     || (agreed != null && !agreed.bean().equals(origin.bean()))) {

@@ -5,6 +5,7 @@ import com.github.javaparser.ast.body.CallableDeclaration;
 import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
 import com.github.javaparser.ast.body.FieldDeclaration;
 import com.github.javaparser.ast.body.MethodDeclaration;
+import com.github.javaparser.ast.body.Parameter;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.AssignExpr;
@@ -767,31 +768,17 @@ final class ExecutionContextAnalyzer {
      */
     private static boolean passedByEveryCall(MethodCallExpr exec, String name, Set<String> singleConnection) {
         MethodDeclaration method = exec.findAncestor(MethodDeclaration.class).orElse(null);
-        if (method == null) {
+        Parameter p = method == null ? null : method.getParameterByName(name).orElse(null);
+        if (p == null) {
             return false;
         }
-        int index = -1;
-        for (int i = 0; i < method.getParameters().size(); i++) {
-            if (method.getParameter(i).getNameAsString().equals(name)) {
-                index = i;
-            }
-        }
-        if (index < 0) {
-            return false;
-        }
-        TypeDeclaration<?> type = method.findAncestor(TypeDeclaration.class).orElse(null);
-        int seen = 0;
-        for (MethodCallExpr call : JavaScopes.callsNamed(type, method.getNameAsString())) {
-            if (call.getArguments().size() != method.getParameters().size()) {
-                continue;
-            }
-            if (!(call.getArgument(index) instanceof NameExpr arg)
-                    || !singleConnection.contains(arg.getNameAsString())) {
-                return false;
-            }
-            seen++;
-        }
-        return seen > 0;
+        List<Expression> passed = JavaScopes.argumentsAtEveryCall(
+                method,
+                method.getParameters().indexOf(p),
+                method.findAncestor(TypeDeclaration.class).orElse(null));
+        return !passed.isEmpty()
+                && passed.stream()
+                        .allMatch(a -> a instanceof NameExpr arg && singleConnection.contains(arg.getNameAsString()));
     }
 
     /** What a type says of single-connection data sources, read once per type (a file of 5,000 templates read it per call). */

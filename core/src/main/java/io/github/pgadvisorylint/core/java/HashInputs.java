@@ -274,21 +274,9 @@ final class HashInputs {
         if (!(p.getParentNode().orElse(null) instanceof MethodDeclaration md) || !md.isPrivate()) {
             return false;
         }
-        int index = md.getParameters().indexOf(p);
-        Node root = md.findRootNode();
-        List<MethodCallExpr> calls = JavaScopes.callsNamed(root, md.getNameAsString());
-        int seen = 0;
-        for (MethodCallExpr c : calls) {
-            if (c.getArguments().size() != md.getParameters().size()) {
-                continue;
-            }
-            Expression a = c.getArgument(index);
-            if (!JavaScopes.isConstantLike(a)) {
-                return false;
-            }
-            seen++;
-        }
-        return seen > 0;
+        List<Expression> passed =
+                JavaScopes.argumentsAtEveryCall(md, md.getParameters().indexOf(p), md.findRootNode());
+        return !passed.isEmpty() && passed.stream().allMatch(JavaScopes::isConstantLike);
     }
 
     /**

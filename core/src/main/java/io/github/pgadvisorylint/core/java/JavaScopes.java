@@ -6,6 +6,7 @@ import com.github.javaparser.ast.body.CallableDeclaration;
 import com.github.javaparser.ast.body.ClassOrInterfaceDeclaration;
 import com.github.javaparser.ast.body.FieldDeclaration;
 import com.github.javaparser.ast.body.InitializerDeclaration;
+import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.Parameter;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
@@ -151,6 +152,25 @@ final class JavaScopes {
             return index(scope).callsByName().getOrDefault(name, List.of());
         }
         return scope.findAll(MethodCallExpr.class, m -> m.getNameAsString().equals(name));
+    }
+
+    /**
+     * The arguments a method receives at one parameter from the calls of it under a node: calls by the method's name
+     * with its number of arguments (other overloads of that arity included, as the analysis cannot tell them apart).
+     *
+     * @param method the method
+     * @param index  the parameter's position
+     * @param scope  where to look for calls: the method's type or its file
+     * @return the argument at {@code index} of each such call, in tree order; empty when there is no call
+     */
+    static List<Expression> argumentsAtEveryCall(MethodDeclaration method, int index, Node scope) {
+        List<Expression> out = new ArrayList<>();
+        for (MethodCallExpr call : callsNamed(scope, method.getNameAsString())) {
+            if (call.getArguments().size() == method.getParameters().size()) {
+                out.add(call.getArgument(index));
+            }
+        }
+        return out;
     }
 
     /**

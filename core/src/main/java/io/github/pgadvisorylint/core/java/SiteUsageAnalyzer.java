@@ -99,6 +99,9 @@ final class SiteUsageAnalyzer {
 
     /** Result reads, row tests, fetches, query options, values passed through, loggers and SQL-taking calls. */
     private static final ApiCatalog API = ApiCatalog.standard();
+    /** The evidence of a method's own new transaction: Spring's or JTA's {@code @Transactional}, EJB's attribute. */
+    private static final Pattern OWN_NEW_TRANSACTION =
+            Pattern.compile("@(Transactional|TransactionAttribute)\\(REQUIRES_NEW\\) on method");
 
     private final SourceFile file;
     private final StringEvaluator strings;
@@ -947,10 +950,9 @@ final class SiteUsageAnalyzer {
             }
             if (tx != null
                     && site.execution().transaction() == TransactionState.IN_TRANSACTION
-                    && (site.execution().transactionEvidence().startsWith("@Transactional(REQUIRES_NEW) on method")
-                            || site.execution()
-                                    .transactionEvidence()
-                                    .startsWith("@TransactionAttribute(REQUIRES_NEW) on method"))
+                    && OWN_NEW_TRANSACTION
+                            .matcher(site.execution().transactionEvidence())
+                            .lookingAt()
                     && body.findAncestor(CallableDeclaration.class)
                             .map(c -> !within(tx, region(c)))
                             .orElse(false)) {
