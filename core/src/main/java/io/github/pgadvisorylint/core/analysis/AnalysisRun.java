@@ -17,6 +17,7 @@ import io.github.pgadvisorylint.core.flow.LockPaths;
 import io.github.pgadvisorylint.core.flow.MethodFlow;
 import io.github.pgadvisorylint.core.io.BoundedReads;
 import io.github.pgadvisorylint.core.java.JavaFrontEnd;
+import io.github.pgadvisorylint.core.keys.ReleaseMatching;
 import io.github.pgadvisorylint.core.model.AutoCommitSetting;
 import io.github.pgadvisorylint.core.model.EvidenceScopes;
 import io.github.pgadvisorylint.core.model.LockLifecycle;
@@ -262,6 +263,7 @@ final class AnalysisRun {
                         autoCommitOff)
                 .withHazards(hazards);
         model = model.withMigrations(MigrationScan.scan(discovered.files(), model.acquisitions()));
+        model = model.withReleaseMismatches(ReleaseMatching.of(model));
         phaseDone("paths");
         Set<String> known = new TreeSet<>();
         settings.rules().forEach(r -> known.add(r.descriptor().id()));

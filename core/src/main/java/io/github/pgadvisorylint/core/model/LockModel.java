@@ -62,6 +62,8 @@ public final class LockModel {
     /** By site id: the data source URL the site's own connection is opened with, where the code names it. */
     private Map<String, DataSourceUrl> dataSources = Map.of();
 
+    private List<ReleaseMismatch> releaseMismatches = List.of();
+
     private EvidenceScopes evidenceScopes = EvidenceScopes.PROJECT;
 
     /**
@@ -501,6 +503,7 @@ public final class LockModel {
         copy.migrations = migrations;
         copy.evidenceScopes = evidenceScopes;
         copy.dataSources = dataSources;
+        copy.releaseMismatches = releaseMismatches;
         return copy;
     }
 
@@ -536,6 +539,22 @@ public final class LockModel {
     /** @return the project's migrations; {@link MigrationFacts#NONE} when none were scanned */
     public MigrationFacts migrations() {
         return migrations;
+    }
+
+    /**
+     * @param mismatches the releases that cannot release what their method or class holds, by the written keys
+     *                   ({@code core.keys.ReleaseMatching})
+     * @return a copy of this model with those facts and every other fact of this one
+     */
+    public LockModel withReleaseMismatches(List<ReleaseMismatch> mismatches) {
+        LockModel copy = copy(List.copyOf(lifecycles.values()));
+        copy.releaseMismatches = List.copyOf(mismatches);
+        return copy;
+    }
+
+    /** @return the releases that cannot release what their method or class holds; empty until matched */
+    public List<ReleaseMismatch> releaseMismatches() {
+        return releaseMismatches;
     }
 
     /**

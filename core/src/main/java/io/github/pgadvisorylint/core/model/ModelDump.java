@@ -8,7 +8,7 @@ import java.util.stream.Collectors;
  * A deterministic text rendering of a {@link LockModel}, for golden tests and for reading what the
  * analysis concluded: every site (id, region, function, key, role, test-source flag, API, language,
  * Java and SQL context, execution context, lifecycle, usage, loop order, path findings, hazards), then the path
- * findings with their steps, the lock-order edges, the lock-order graph with its strongly connected
+ * findings with their steps, the release mismatches, the lock-order edges, the lock-order graph with its strongly connected
  * components, the lock helpers' own SQL regions, the pooling setting and evidence, and the connection
  * timeouts. Sections and sites come in the model's own sorted order, so the text depends only on the
  * scanned files, never on thread counts or hash order. Line breaks inside notes are written as
@@ -38,6 +38,12 @@ public final class ModelDump {
                         .append(text(step.message()))
                         .append('\n');
             }
+        }
+        out.append("release-mismatches ")
+                .append(model.releaseMismatches().size())
+                .append('\n');
+        for (ReleaseMismatch m : model.releaseMismatches()) {
+            out.append("  ").append(mismatch(m)).append('\n');
         }
         out.append("order-edges ").append(model.orderEdges().size()).append('\n');
         for (LockOrderEdge e : model.orderEdges()) {
@@ -250,6 +256,16 @@ public final class ModelDump {
                         : " boundary " + f.boundary().kind() + " "
                                 + f.boundary().region() + " commit "
                                 + region(f.boundary().commit()));
+    }
+
+    private static String mismatch(ReleaseMismatch m) {
+        StringBuilder holds = new StringBuilder();
+        m.holds().forEach(h -> holds.append(holds.isEmpty() ? "" : ",").append(h.id()));
+        return m.kind() + " release " + m.release().id() + " " + m.scope() + " holds " + holds
+                + (m.releaseComputation() == null
+                        ? ""
+                        : " computed " + text(m.releaseComputation()) + " against " + text(m.holdComputation()))
+                + (m.releases() == 0 ? "" : " releases " + m.releases());
     }
 
     private static String edge(LockOrderEdge e) {
