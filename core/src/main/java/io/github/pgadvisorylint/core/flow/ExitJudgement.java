@@ -2,6 +2,7 @@ package io.github.pgadvisorylint.core.flow;
 
 import io.github.pgadvisorylint.core.flow.PathState.Hold;
 import io.github.pgadvisorylint.core.model.AutoCommitSetting;
+import io.github.pgadvisorylint.core.model.LockOperation;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.PathFinding;
 import io.github.pgadvisorylint.core.source.SourceRegion;
@@ -100,7 +101,8 @@ final class ExitJudgement {
     /**
      * A blocking acquisition of this method whose failure a {@code catch} here swallows: the method returns
      * normally, without the lock and without a {@code false} that says so, and it has callers, which go on
-     * as if it held the lock (RULES.md lock-failure-ignored).
+     * as if it held the lock (RULES.md lock-failure-ignored). A session-level try-lock whose failure the method
+     * answers with {@code true} is the same bug.
      */
     private void swallowed(Map<String, PathFinding> best) {
         if (!facts.called()) {
@@ -112,7 +114,8 @@ final class ExitJudgement {
             // only when the lock was taken), and its own paths judge it
         }
         for (PathState s : exits) {
-            if (Boolean.FALSE.equals(s.bools().get("$return"))) {
+            Boolean returned = s.bools().get("$return");
+            if (Boolean.FALSE.equals(returned)) {
                 continue;
             }
             for (String id : s.threw()) {
@@ -123,6 +126,10 @@ final class ExitJudgement {
                         || s.held().keySet().stream()
                                 .anyMatch(k -> k.acquisition().equals(id))) {
                     continue;
+                }
+                boolean tryLock = site.function().operation() == LockOperation.TRY_ACQUIRE;
+                if (tryLock && !Boolean.TRUE.equals(returned)) {
+                    continue; // a try-lock's failure is swallowed only by answering true, "taken"
                 }
                 SourceRegion at = site.viaHelper() ? flow.nodes().get(where).region() : site.region();
                 if (at == null) {
@@ -137,8 +144,12 @@ final class ExitJudgement {
                                 at,
                                 CallingContexts.display(flow)
                                                 .substring(flow.typeName().length() + 1)
-                                        + "() catches the failure of the lock and returns normally, so its callers carry"
-                                        + " on into the work without the lock",
+                                        + (tryLock
+                                                ? "() catches the failure of the try-lock and returns true, the answer"
+                                                        + " for a lock taken, so its callers run the work without the"
+                                                        + " lock"
+                                                : "() catches the failure of the lock and returns normally, so its"
+                                                        + " callers carry on into the work without the lock"),
                                 List.of(
                                         new PathFinding.Step(at, "the acquisition whose failure is swallowed"),
                                         new PathFinding.Step(

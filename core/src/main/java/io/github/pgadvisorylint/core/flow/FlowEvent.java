@@ -23,7 +23,10 @@ import java.util.Objects;
  * @param path     the connection path acted on ({@link Kind#LOCK}, {@link Kind#EXECUTE}, {@link Kind#CLOSE},
  *                 {@link Kind#BEGIN}, {@link Kind#END}, {@link Kind#AUTOCOMMIT}); the copied path or
  *                 constant ({@code $const:true}, {@code $const:false}) for {@link Kind#ASSIGN}; the receiver
- *                 path of a {@link Kind#CALL} (null for an unqualified call); else null
+ *                 path of a {@link Kind#CALL} (null for an unqualified call); for {@link Kind#BRANCH}, the
+ *                 condition's stable form when it is a property test with no arguments on a path or on
+ *                 {@code this} ({@code props.isLockEnabled()}), so that two tests of it in one method agree; else
+ *                 null
  * @param sites    the lock-site ids executed here ({@link Kind#LOCK}, and a {@link Kind#CALL} of a lock helper)
  * @param callee   for {@link Kind#CALL}: the callee's candidate keys {@code Type.method/arity} (declared
  *                 or imported receiver types first), or for {@link Kind#OPEN}: the {@link ConnectionKind} name
@@ -139,6 +142,17 @@ public record FlowEvent(
     /** @return a test of {@code variable} */
     public static FlowEvent branch(String variable, boolean negated) {
         return new FlowEvent(Kind.BRANCH, variable, null, null, null, null, negated);
+    }
+
+    /**
+     * @param variable the temporary that holds the condition's value
+     * @param stable   the condition's stable form ({@code props.isLockEnabled()}): every test of it in one method
+     *                 gives the same answer until something assigns its root
+     * @param negated  true when the first successor is taken when the condition is false
+     * @return a test of a property condition
+     */
+    public static FlowEvent branch(String variable, String stable, boolean negated) {
+        return new FlowEvent(Kind.BRANCH, variable, stable, null, null, null, negated);
     }
 
     /** @return this event with other callee names, everything else kept */

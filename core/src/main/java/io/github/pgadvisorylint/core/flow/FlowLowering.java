@@ -176,6 +176,9 @@ public final class FlowLowering {
     private static final Pattern TRANSACTION_CONTROL = Pattern.compile(
             "(?i)\\s*(BEGIN|START|COMMIT|END|ROLLBACK|ABORT)(\\s+(WORK|TRANSACTION|ISOLATION|READ)\\b[^;]*)?\\s*;?\\s*");
 
+    /** A property test by its name ({@code isEnabled}, {@code hasLock}): the same answer each time it is asked. */
+    private static final Pattern PROPERTY_TEST = Pattern.compile("(is|has)[A-Z]\\w*");
+
     /** Static Reactor sources whose lambda runs when the chain is subscribed: its body is inlined. */
     private static final Set<String> INLINED_SOURCES = Set.of("defer", "fromCallable", "fromRunnable", "fromSupplier");
 
@@ -2421,9 +2424,25 @@ public final class FlowLowering {
             if (v.ends.isEmpty()) {
                 return new Cond(List.of(), List.of());
             }
-            int test = add(FlowEvent.branch(v.path, false), e);
+            String stable = propertyTest(e);
+            int test =
+                    add(stable == null ? FlowEvent.branch(v.path, false) : FlowEvent.branch(v.path, stable, false), e);
             link(v.ends, test);
             return new Cond(List.of(new End(test, 0)), List.of(new End(test, 1)));
+        }
+
+        /**
+         * @return {@code props.isLockEnabled()} for a test of a property with no arguments ({@code is..}, {@code has..})
+         *     on a local, parameter or field path or on {@code this}; else null
+         */
+        private String propertyTest(Expression e) {
+            if (!(e instanceof MethodCallExpr m)
+                    || !m.getArguments().isEmpty()
+                    || !PROPERTY_TEST.matcher(m.getNameAsString()).matches()) {
+                return null;
+            }
+            String scope = m.getScope().isEmpty() ? "this" : path(m.getScope().get());
+            return scope == null ? null : scope + "." + m.getNameAsString() + "()";
         }
     }
 }

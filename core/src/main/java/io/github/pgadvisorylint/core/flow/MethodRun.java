@@ -22,6 +22,7 @@ import io.github.pgadvisorylint.core.model.TransactionState;
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -141,6 +142,80 @@ final class MethodRun {
         this.downstream = Downstream.of(flow, analysis::resolve, sites);
         this.normal = normallyReachable(flow);
         this.queued = new boolean[flow.nodes().size()];
+        this.correlated = correlatedConditions(flow);
+    }
+
+    /**
+     * Conditions tested at two or more nodes of this method, none of them in a loop ({@code if (props.isLockEnabled())
+     * lock..} and, in the finally, {@code if (props.isLockEnabled()) unlock..}): a path learns the answer at the first
+     * test and keeps it until something assigns the condition's root, so the lock and its unlock agree. Keys are
+     * {@link #conditionKey}'s.
+     */
+    final Set<String> correlated;
+
+    /**
+     * @return the key a branch's condition is remembered by in {@link PathState#bools()}: {@code $cond:} and the
+     *     property test or the tested variable's path; null for a temporary
+     */
+    static String conditionKey(FlowEvent e) {
+        if (e.kind() != FlowEvent.Kind.BRANCH) {
+            return null;
+        }
+        if (e.path() != null) {
+            return COND + e.path();
+        }
+        return e.target() == null || e.target().startsWith("$") ? null : COND + e.target();
+    }
+
+    /** The prefix of a remembered condition's key. */
+    static final String COND = "$cond:";
+
+    private static Set<String> correlatedConditions(MethodFlow flow) {
+        Map<String, Integer> tests = new HashMap<>();
+        for (FlowNode n : flow.nodes()) {
+            String k = conditionKey(n.event());
+            if (k != null) {
+                tests.merge(k, 1, Integer::sum);
+            }
+        }
+        if (tests.values().stream().allMatch(count -> count < 2)) {
+            return Set.of();
+        }
+        Set<String> out = new HashSet<>();
+        Set<String> looped = new HashSet<>();
+        for (FlowNode n : flow.nodes()) {
+            String k = conditionKey(n.event());
+            if (k != null && tests.get(k) >= 2 && !looped.contains(k)) {
+                if (onCycle(flow, n.id())) {
+                    looped.add(k);
+                    out.remove(k);
+                } else {
+                    out.add(k);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** @return true when node {@code id} can reach itself (a loop's test: its answer may change each round) */
+    private static boolean onCycle(MethodFlow flow, int id) {
+        BitSet seen = new BitSet();
+        Deque<Integer> work = new ArrayDeque<>();
+        FlowNode start = flow.nodes().get(id);
+        work.addAll(start.next());
+        work.addAll(start.onException());
+        while (!work.isEmpty()) {
+            int n = work.poll();
+            if (n == id) {
+                return true;
+            }
+            if (!seen.get(n)) {
+                seen.set(n);
+                work.addAll(flow.nodes().get(n).next());
+                work.addAll(flow.nodes().get(n).onException());
+            }
+        }
+        return false;
     }
 
     /** Per node, the states that arrived since it was last processed: only they are transferred. */
@@ -263,7 +338,7 @@ final class MethodRun {
     private PathState prune(PathState s, int target) {
         PathState.Mutable m = null;
         for (String k : s.bools().keySet()) {
-            String r = rootOf(k);
+            String r = rootOf(k.startsWith(COND) ? k.substring(COND.length()) : k);
             if (!k.startsWith("$return")
                     && !k.startsWith(FlowLowering.CANCELLED)
                     && !r.equals("this")
@@ -1024,13 +1099,23 @@ final class MethodRun {
     }
 
     private PathState assign(PathState s, String target, String source) {
-        if (target == null
-                || (source == null
-                        && !s.alias().containsKey(target)
-                        && !s.bools().containsKey(target))) {
+        if (target == null) {
+            return s;
+        }
+        List<String> forgotten = new ArrayList<>();
+        for (String k : s.bools().keySet()) {
+            if (k.startsWith(COND) && rootOf(k.substring(COND.length())).equals(rootOf(target))) {
+                forgotten.add(k); // a condition over what is assigned may answer otherwise now
+            }
+        }
+        if (source == null
+                && forgotten.isEmpty()
+                && !s.alias().containsKey(target)
+                && !s.bools().containsKey(target)) {
             return s; // nothing known about the target before, nothing after: no new state
         }
         PathState.Mutable m = s.edit();
+        forgotten.forEach(m.bools::remove);
         if (source != null
                 && !target.startsWith("$")
                 && (target.contains(".") || target.startsWith("this"))
@@ -1148,6 +1233,20 @@ final class MethodRun {
             return;
         }
         Boolean known = v == null ? null : s.bools().get(v);
+        String key = conditionKey(e);
+        if (known == null && key != null && correlated.contains(key)) {
+            known = s.bools().get(key);
+            if (known == null) {
+                // the first test of a condition tested again later: each way remembers its answer
+                PathState.Mutable yes = s.edit();
+                yes.bools.put(key, Boolean.TRUE);
+                PathState.Mutable no = s.edit();
+                no.bools.put(key, Boolean.FALSE);
+                o.normal.get(e.negated() ? 1 : 0).add(yes.done());
+                o.normal.get(e.negated() ? 0 : 1).add(no.done());
+                return;
+            }
+        }
         if (known != null) {
             boolean truth = known != e.negated();
             o.normal.get(truth ? 0 : 1).add(s);
@@ -1170,9 +1269,9 @@ final class MethodRun {
             for (String id : ids) {
                 LockSite x = sites.get(id);
                 if (x != null
-                        && x.function().operation() == LockOperation.ACQUIRE
+                        && x.function().operation().isAcquisition()
                         && x.function().level() == LockLevel.SESSION) {
-                    t.threw.add(as == null ? id : as);
+                    t.threw.add(as == null ? id : as); // a try-lock's too: a method that then answers true lies
                 }
             }
             thrown.add(t.done());
@@ -1303,6 +1402,7 @@ final class MethodRun {
                 }
                 PathState.Mutable threw = s.edit();
                 threw.failed.add(id);
+                threw.threw.add(id); // nothing taken: a method that then answers true says otherwise (ExitJudgement)
                 thrown.add(threw.done());
                 return List.of(got, miss.done());
             }

@@ -35,7 +35,8 @@ import java.util.TreeSet;
  *                 from the connection's own root
  * @param worked   statements this path ran while a lock was held, in an open transaction (the writes the
  *                 lock protects)
- * @param threw    blocking acquisitions whose call threw on this path (nothing was taken)
+ * @param threw    acquisitions (blocking, or session-level try-locks) whose call threw on this path (nothing was
+ *                 taken)
  * @param returned the connection identity the method returns on this path, or null
  * @param attempts the try-locks (session- or transaction-level) this path tried that no work has followed yet:
  *                 their outcome, and whether a branch has tested it ({@link Attempt})

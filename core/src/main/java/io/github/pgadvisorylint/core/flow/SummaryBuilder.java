@@ -66,7 +66,13 @@ final class SummaryBuilder {
         // a helper that returns null when it took nothing returns whether it holds, like a try-lock's boolean: its
         // exits that return an object while holding say true (the caller's x != null test decides)
         boolean nullable = exits.stream().anyMatch(s -> s.bools().containsKey(MethodRun.RETURNS_NULL));
+        boolean honest = exits.stream().anyMatch(s -> !answersTakenAfterFailure(s));
         for (PathState s : exits) {
+            if (honest && answersTakenAfterFailure(s)) {
+                // reported once, at the acquisition, where the fix goes (ExitJudgement, FAILURE_SWALLOWED); callers
+                // get the answers that mean what they say
+                continue;
+            }
             List<Hold> acquires = new ArrayList<>();
             List<String> returnHeld = new ArrayList<>();
             for (Hold k : s.held().keySet()) {
@@ -146,5 +152,14 @@ final class SummaryBuilder {
                 guarded,
                 List.copyOf(executes),
                 List.copyOf(xactLocks));
+    }
+
+    /** @return true for an exit that returns true, "taken", after its acquisition threw and took nothing */
+    private static boolean answersTakenAfterFailure(PathState s) {
+        return Boolean.TRUE.equals(s.bools().get("$return"))
+                && !s.threw().isEmpty()
+                && s.threw().stream()
+                        .noneMatch(id -> s.held().keySet().stream()
+                                .anyMatch(k -> k.acquisition().equals(id)));
     }
 }

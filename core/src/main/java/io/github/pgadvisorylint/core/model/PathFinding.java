@@ -109,7 +109,8 @@ public record PathFinding(
         RELEASE_BEFORE_COMMIT,
         /**
          * A method catches the failure of its blocking acquisition and returns normally, with no result
-         * that says so: its callers carry on into the work without the lock.
+         * that says so, or catches the failure of its try-lock and returns true: its callers carry on into the
+         * work without the lock.
          */
         FAILURE_SWALLOWED,
         /**

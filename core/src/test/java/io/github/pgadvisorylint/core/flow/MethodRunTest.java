@@ -170,4 +170,64 @@ class MethodRunTest {
         assertThat(r.in.get(MethodFlow.EXIT))
                 .allSatisfy(s -> assertThat(s.held()).isEmpty());
     }
+
+    @Test
+    void aPropertyTestedAgainKeepsItsFirstAnswerSoTheLockAndItsUnlockAgree() {
+        MethodRun r = run("""
+                if (c.isReadOnly()) {
+                    c.createStatement().execute("SELECT pg_advisory_lock(1)");
+                }
+                c.createStatement().execute("UPDATE jobs SET done = true");
+                if (c.isReadOnly()) {
+                    c.createStatement().execute("SELECT pg_advisory_unlock(1)");
+                }
+                """, AdvisoryFunction.PG_ADVISORY_LOCK, AdvisoryFunction.PG_ADVISORY_UNLOCK);
+
+        assertThat(r.correlated).containsExactly("$cond:c.isReadOnly()");
+        assertThat(heldAt(r, MethodFlow.EXIT)).containsOnly(Map.of());
+    }
+
+    @Test
+    void aPropertyWhoseRootIsAssignedBetweenTheTestsMayAnswerOtherwise() {
+        MethodRun r = run("""
+                if (c.isReadOnly()) {
+                    c.createStatement().execute("SELECT pg_advisory_lock(1)");
+                }
+                c = null;
+                if (c.isReadOnly()) {
+                    c.createStatement().execute("SELECT pg_advisory_unlock(1)");
+                }
+                """, AdvisoryFunction.PG_ADVISORY_LOCK, AdvisoryFunction.PG_ADVISORY_UNLOCK);
+
+        assertThat(r.in.get(MethodFlow.EXIT))
+                .anySatisfy(s -> assertThat(s.held()).isNotEmpty());
+    }
+
+    @Test
+    void aTryLockMethodThatAnswersTrueAfterItsQueryThrewGivesCallersOnlyTheHonestAnswers() {
+        List<MethodFlow> flows = TinyGraphs.lower("""
+                class Job {
+                 boolean tryLock(java.sql.Connection c) {
+                  try {
+                   ResultSet rs = c.createStatement().executeQuery("SELECT pg_try_advisory_lock(1)");
+                   return rs.next() && rs.getBoolean(1);
+                  } catch (Exception e) {
+                   return true;
+                  }
+                 }
+                }
+                """);
+        Map<String, LockSite> sites =
+                Map.of("site-0", TinyGraphs.site("site-0", AdvisoryFunction.PG_TRY_ADVISORY_LOCK, 5));
+        MethodRun r = new MethodRun(new LockStateAnalysis(flows, sites), flows.get(0));
+        assertThat(r.execute()).isTrue();
+
+        assertThat(r.in.get(MethodFlow.EXIT))
+                .anySatisfy(s -> assertThat(s.threw()).containsExactly("site-0"));
+        assertThat(r.summary().cases())
+                .allSatisfy(k -> assertThat(Boolean.TRUE.equals(k.returnValue())
+                                && k.acquires().isEmpty())
+                        .as("true without the lock")
+                        .isFalse());
+    }
 }
