@@ -573,6 +573,8 @@ public final class ApiCatalog {
                 "createSQLQuery",
                 "createNativeMutationQuery");
         t.add(ApiFamily.JPA, JPA_QUERIES, roles(BINDS_PARAMETER), "setParameter");
+        // a JPQL query runs on its EntityManager's connection (the transaction's, in one)
+        t.add(ApiFamily.JPA, JPA_SESSIONS, roles(CARRIES_RECEIVER), "createQuery", "createNamedQuery");
         t.add(
                 ApiFamily.JPA,
                 JPA_QUERIES,

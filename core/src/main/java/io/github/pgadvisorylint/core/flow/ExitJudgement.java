@@ -333,8 +333,11 @@ final class ExitJudgement {
                 || c.equals(s.returned())) {
             return false;
         }
+        String identity = s.resolve(c);
         for (Map.Entry<String, String> a : s.alias().entrySet()) {
-            if (a.getValue().equals(r) && s.escaped().contains(LockStateAnalysis.rootOf(a.getKey()))) {
+            // stored in an object that left the method (return new Lock(connection, key)): it goes with it
+            if ((a.getValue().equals(r) || a.getValue().equals(identity))
+                    && s.escaped().contains(LockStateAnalysis.rootOf(a.getKey()))) {
                 return false;
             }
         }

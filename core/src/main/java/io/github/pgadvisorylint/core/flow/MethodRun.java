@@ -23,6 +23,7 @@ import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -631,7 +632,9 @@ final class MethodRun {
             heldAtWork.computeIfAbsent(node.id(), x -> new TreeSet<>()).addAll(held);
         }
         for (String f : s.failed()) {
-            if (!held.contains(f)) { // a later attempt failed, an earlier one still holds: held
+            // a later attempt failed, an earlier one still holds: held; a try-lock whose query threw reaches only
+            // error handling (a catch), which the work's own failure reaches too: not work done without the lock
+            if (!held.contains(f) && !s.threw().contains(f)) {
                 failedAtWork.computeIfAbsent(node.id(), x -> new TreeSet<>()).add(f);
             }
         }
@@ -1005,7 +1008,7 @@ final class MethodRun {
                 o.all(s);
                 String c = s.resolve(e.path());
                 executedOn(c);
-                o.thrown.add(abort(s, List.of(c)));
+                o.thrown.add(abort(s, Collections.singletonList(c)));
             }
             case CLOSE -> {
                 String c = s.resolve(e.path());
@@ -1059,6 +1062,7 @@ final class MethodRun {
                 if (e.target() != null) {
                     m.escaped.add(rootOf(e.target()));
                     String c = s.resolve(e.target());
+                    m.escaped.add(rootOf(c)); // the object it names leaves the method, whatever local named it
                     if (c.startsWith("@")) {
                         m.returned = c;
                     }
@@ -1177,13 +1181,34 @@ final class MethodRun {
         return false;
     }
 
+    /**
+     * The state after a statement on each of {@code conns} failed: their open transactions are aborted (F18). In a
+     * framework's transaction (this method's {@code @Transactional}, or its callers'), a statement on a field's
+     * connection, on the framework's ({@link #FRAMEWORK_TRANSACTION}) or on a statement whose connection the analysis
+     * does not follow (a JPA query's) aborts every field's connection with a transaction open: the framework binds one
+     * connection to the thread for the transaction, which every transaction-aware resource of the object uses
+     * ({@code EntityManager}, {@code JdbcTemplate}, a lock helper's).
+     */
     private PathState abort(PathState s, List<String> conns) {
         PathState.Mutable m = s.edit();
         boolean changed = false;
+        boolean framework = false;
         for (String c : conns) {
             if (c != null && (Transaction.MANUAL.equals(s.tx().get(c)) || Transaction.POOL.equals(s.tx().get(c)))) {
                 m.tx.put(c, Transaction.ABORTED);
                 changed = true;
+            }
+            framework |= c != null
+                    && (c.equals(FRAMEWORK_TRANSACTION)
+                            || rootOf(c).equals("this")
+                            || (c.startsWith("$") && !c.startsWith("$const")));
+        }
+        if (framework && inFrameworkTransaction()) {
+            for (Map.Entry<String, Transaction> t : s.tx().entrySet()) {
+                if (rootOf(t.getKey()).equals("this") && Transaction.MANUAL.equals(t.getValue())) {
+                    m.tx.put(t.getKey(), Transaction.ABORTED);
+                    changed = true;
+                }
             }
         }
         return changed ? m.done() : s;

@@ -524,8 +524,13 @@ final class KeyEvaluator {
                     if (type.equals("UUID") || type.equals("java.util.UUID")) {
                         return new KeyHash(KeyHash.Function.UUID_HASHCODE, null, HashInputs.of(s));
                     }
-                    if (type.equals("Object") || isEnumType(type)) {
+                    if (isEnumType(type)) {
                         return new KeyHash(KeyHash.Function.IDENTITY_HASHCODE, null);
+                    }
+                    // a variable declared Object holds whatever its callers pass (a String, an id): its hashCode() is
+                    // the runtime class's, identity-based only for a class that does not override it
+                    if (type.equals("Object") || type.equals("java.lang.Object")) {
+                        return new KeyHash(KeyHash.Function.HASHCODE, null, HashInputs.of(s));
                     }
                 }
                 if (s instanceof MethodCallExpr sc && sc.getNameAsString().equals("getClass")) {

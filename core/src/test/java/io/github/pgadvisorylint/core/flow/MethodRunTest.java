@@ -230,4 +230,33 @@ class MethodRunTest {
                         .as("true without the lock")
                         .isFalse());
     }
+
+    @Test
+    void aFailedStatementOnAnotherFieldsConnectionAbortsTheSpringTransactionTheUnlockRunsIn() {
+        List<MethodFlow> flows = TinyGraphs.lower(
+                """
+                class Job {
+                 java.sql.Connection c;
+                 EntityManager em;
+                 @Transactional
+                 void run() throws Exception {
+                  this.c.createStatement().execute("SELECT pg_advisory_lock(1)");
+                  try {
+                   em.createQuery("UPDATE Invoice i SET i.sent = true").executeUpdate();
+                  } finally {
+                   this.c.createStatement().execute("SELECT pg_advisory_unlock(1)");
+                  }
+                 }
+                }
+                """, d -> d.getAnnotationByName("Transactional").isPresent() ? Set.of("transactional") : Set.of());
+        Map<String, LockSite> sites = Map.of(
+                "site-0", TinyGraphs.site("site-0", AdvisoryFunction.PG_ADVISORY_LOCK, 7),
+                "site-1", TinyGraphs.site("site-1", AdvisoryFunction.PG_ADVISORY_UNLOCK, 11));
+        MethodRun r = new MethodRun(new LockStateAnalysis(flows, sites), flows.get(0));
+        assertThat(r.execute()).isTrue();
+
+        // the EntityManager's statement and the lock's connection are the transaction's one connection (F18)
+        assertThat(r.in.get(MethodFlow.EXCEPTIONAL_EXIT))
+                .anySatisfy(s -> assertThat(s.stuck()).containsExactly("site-0"));
+    }
 }
