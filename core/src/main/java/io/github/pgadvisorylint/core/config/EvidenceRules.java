@@ -219,16 +219,17 @@ final class EvidenceRules {
                     }
                 }
                 String digits = null;
+                int[] h = trimmed(s, hs, he);
+                String host = s.substring(h[0], h[1]).toLowerCase(Locale.ROOT);
                 if (ps >= 0) {
                     int[] p = trimmed(s, ps, segEnd);
                     digits = s.substring(p[0], p[1]);
-                    if (digits.equals("6432") || digits.equals("6543")) {
+                    // Supabase's pooler is a remote service: 6543 on this machine is a tunnel or a local server
+                    if (digits.equals("6432") || (digits.equals("6543") && !LOCAL_HOSTS.contains(host))) {
                         portHit = p;
                         port = digits;
                     }
                 }
-                int[] h = trimmed(s, hs, he);
-                String host = s.substring(h[0], h[1]).toLowerCase(Locale.ROOT);
                 serverPort |= "5432".equals(digits) && LOCAL_HOSTS.contains(host);
                 if (hostHit == null && h[1] > h[0] && (host.contains("pgbouncer") || host.contains("-pooler"))) {
                     hostHit = h;

@@ -321,8 +321,9 @@ public final class FlowLowering {
     private boolean enlistsInJta;
 
     /**
-     * The second callee word of an {@code OPEN} of a connection that a JTA transaction around the method takes in
-     * ({@link #enlistsInJta}): {@code MethodRun} puts it in the method's transaction.
+     * The second callee word of an {@code OPEN} of a connection that a transaction around the method takes in (JTA,
+     * {@link #enlistsInJta}; Spring's {@code DataSourceUtils.getConnection}): {@code MethodRun} puts it in the
+     * method's transaction.
      */
     static final String ENLISTED = "enlisted";
 
@@ -1363,7 +1364,10 @@ public final class FlowLowering {
                     && "Boolean".equals(scopeName(m))) {
                 return new Value(cur, args.get(0));
             }
-            if (sites.isEmpty() && receiver != null && lockResults.contains(receiver)) {
+            if (sites.isEmpty()
+                    && receiver != null
+                    && lockResults.contains(receiver)
+                    && !(name.equals("next") && args.isEmpty())) { // a result set's row test: $next below
                 return new Value(cur, receiver); // the rest of the lock statement's chain: bind, map, one, block
             }
             if (sites.isEmpty()
@@ -1432,7 +1436,17 @@ public final class FlowLowering {
                                             : t.endsWith("Statement") || t.equals("ResultSet")
                                                     ? null
                                                     : ConnectionKind.UNKNOWN;
-                            if (kind == ConnectionKind.POOLED && unpooledInFile && "DataSource".equals(t)) {
+                            // Spring's DataSourceUtils.getConnection(ds): the thread's transaction connection inside a
+                            // Spring transaction, else one borrowed from ds; either way a pooled connection that goes
+                            // back to its pool (at releaseConnection, or at the commit) with its session
+                            boolean springBorrow = "DataSourceUtils".equals(t)
+                                    && m.getArguments().size() == 1;
+                            if (springBorrow) {
+                                kind = ConnectionKind.POOLED;
+                            }
+                            if (kind == ConnectionKind.POOLED
+                                    && unpooledInFile
+                                    && ("DataSource".equals(t) || springBorrow)) {
                                 kind = ConnectionKind.UNKNOWN;
                             }
                             if (kind == null) {
@@ -1445,7 +1459,7 @@ public final class FlowLowering {
                                     tmp,
                                     null,
                                     null,
-                                    enlistsInJta && kind == ConnectionKind.POOLED
+                                    (enlistsInJta || springBorrow) && kind == ConnectionKind.POOLED
                                             ? List.of(kind.name(), ENLISTED)
                                             : List.of(kind.name()),
                                     null,

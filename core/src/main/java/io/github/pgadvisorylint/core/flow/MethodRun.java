@@ -198,6 +198,31 @@ final class MethodRun {
         return out;
     }
 
+    /** Suffix of the key that says a lock query's one row was read ({@code rs.next()} returned true once). */
+    private static final String ROW_READ = ".$rowRead";
+
+    /** Per node, whether it is a branch that can reach itself (a loop's test), computed when first asked. */
+    private BitSet loopTests;
+
+    /**
+     * @return the branch nodes on a cycle: a {@code while (rs.next())} over the one row of a lock query is true once,
+     *     then false
+     */
+    private BitSet loopTests() {
+        if (loopTests == null) {
+            loopTests = new BitSet();
+            for (FlowNode n : flow.nodes()) {
+                if (n.event().kind() == FlowEvent.Kind.BRANCH
+                        && n.event().target() != null
+                        && n.event().target().startsWith("$next:")
+                        && onCycle(flow, n.id())) {
+                    loopTests.set(n.id());
+                }
+            }
+        }
+        return loopTests;
+    }
+
     /** @return true when node {@code id} can reach itself (a loop's test: its answer may change each round) */
     private static boolean onCycle(MethodFlow flow, int id) {
         BitSet seen = new BitSet();
@@ -1056,7 +1081,7 @@ final class MethodRun {
                 o.all(after);
                 o.thrown.add(e.negated() ? after : s); // a rollback that throws leaves a broken session behind
             }
-            case BRANCH -> branch(e, s, o);
+            case BRANCH -> branch(node, s, o);
             case RETURN -> {
                 PathState.Mutable m = s.edit();
                 if (e.target() != null) {
@@ -1110,6 +1135,8 @@ final class MethodRun {
         for (String k : s.bools().keySet()) {
             if (k.startsWith(COND) && rootOf(k.substring(COND.length())).equals(rootOf(target))) {
                 forgotten.add(k); // a condition over what is assigned may answer otherwise now
+            } else if (k.startsWith(target + ".")) {
+                forgotten.add(k); // what was known of the old object's parts (a result set's row read)
             }
         }
         if (source == null
@@ -1214,7 +1241,8 @@ final class MethodRun {
         return changed ? m.done() : s;
     }
 
-    private void branch(FlowEvent e, PathState s, Out o) {
+    private void branch(FlowNode node, PathState s, Out o) {
+        FlowEvent e = node.event();
         String v = e.target();
         if (o.normal.size() < 2) {
             o.all(s);
@@ -1249,7 +1277,17 @@ final class MethodRun {
         }
         if (v != null && v.startsWith("$next:")) {
             String rs = v.substring(6);
-            if (s.bools().containsKey(rs)) {
+            if (s.bools().containsKey(rs) && loopTests().get(node.id())) {
+                // while (rs.next()) over a lock query's one row: true the first time, false after it
+                String read = rs + ROW_READ;
+                if (s.bools().containsKey(read)) {
+                    o.normal.get(e.negated() ? 0 : 1).add(s);
+                } else {
+                    PathState.Mutable m = s.edit();
+                    m.bools.put(read, Boolean.TRUE);
+                    o.normal.get(e.negated() ? 1 : 0).add(m.done());
+                }
+            } else if (s.bools().containsKey(rs)) {
                 o.normal.get(0).add(s); // a SELECT of a lock function returns exactly one row
             } else {
                 o.normal.get(0).add(s);

@@ -79,21 +79,23 @@ final class ExecutionContextAnalyzer {
     /**
      * @param exec           the executing call (null for declarations and Spring Data queries)
      * @param api            the execution API
-     * @param multiStatement true when the SQL string holds further statements after the lock's one (F17)
+     * @param ownTransaction why the SQL string runs as one transaction of its own whatever the connection's mode
+     *                       (further statements after the lock's one, F17; a {@code DO} block), or null
      * @return the context; {@link ExecutionContext#UNKNOWN} when nothing can be told
      */
-    ExecutionContext analyze(MethodCallExpr exec, ExecutionApi api, boolean multiStatement) {
-        return analyze(exec, exec, api, multiStatement);
+    ExecutionContext analyze(MethodCallExpr exec, ExecutionApi api, String ownTransaction) {
+        return analyze(exec, exec, api, ownTransaction);
     }
 
     /**
      * @param holder         the node that holds the SQL: for a Spring Data {@code @Query}, the repository method
      * @param exec           the executing call (null for declarations and Spring Data queries)
      * @param api            the execution API
-     * @param multiStatement true when the SQL string holds further statements after the lock's one (F17)
+     * @param ownTransaction why the SQL string runs as one transaction of its own whatever the connection's mode
+     *                       (further statements after the lock's one, F17; a {@code DO} block), or null
      * @return the context; {@link ExecutionContext#UNKNOWN} when nothing can be told
      */
-    ExecutionContext analyze(Node holder, MethodCallExpr exec, ExecutionApi api, boolean multiStatement) {
+    ExecutionContext analyze(Node holder, MethodCallExpr exec, ExecutionApi api, String ownTransaction) {
         if ((api == ExecutionApi.SPRING_DATA_QUERY || api == ExecutionApi.SPRING_DATA_PROCEDURE)
                 && holder instanceof MethodDeclaration repositoryMethod) {
             SpringTransactions.Tx tx = spring.repositoryMethod(repositoryMethod);
@@ -114,12 +116,9 @@ final class ExecutionContextAnalyzer {
             return ExecutionContext.UNKNOWN;
         }
         SpringTransactions.Tx tx = transaction(exec, api);
-        if (multiStatement && tx.state() != TransactionState.IN_TRANSACTION) {
+        if (ownTransaction != null && tx.state() != TransactionState.IN_TRANSACTION) {
             tx = new SpringTransactions.Tx(
-                    TransactionState.IN_TRANSACTION,
-                    "the statements of one query string run as one implicit transaction",
-                    null,
-                    TransactionBoundary.OWN);
+                    TransactionState.IN_TRANSACTION, ownTransaction, null, TransactionBoundary.OWN);
         }
         Conn conn = connection(exec, api);
         return new ExecutionContext(

@@ -270,6 +270,10 @@ final class HelperSites {
             LockSite inner = op.inner();
             LockOperation operation = op.function().operation();
             if ((inner.api() != ExecutionApi.SPRING_DATA_QUERY && inner.api() != ExecutionApi.SPRING_DATA_PROCEDURE)
+                    // the query declared on this method, not one a method it calls runs (whose boolean this
+                    // method may turn into an answer of its own: "no conflict")
+                    || inner.java() == null
+                    || !md.getNameAsString().equals(inner.java().methodName())
                     || (operation != LockOperation.TRY_ACQUIRE && operation != LockOperation.RELEASE)
                     || inner.sql().depth() > 0
                     || inner.sql().readsRows()

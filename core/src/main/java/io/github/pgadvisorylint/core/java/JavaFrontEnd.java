@@ -77,6 +77,7 @@ import io.github.pgadvisorylint.core.sql.SqlProblem;
 import io.github.pgadvisorylint.core.sql.SqlSiteUsage;
 import io.github.pgadvisorylint.core.sql.SqlSites;
 import io.github.pgadvisorylint.core.sql.SqlTimeouts;
+import io.github.pgadvisorylint.core.sql.StatementKind;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -566,6 +567,12 @@ public final class JavaFrontEnd {
         private final List<LockSite> sites = new ArrayList<>();
         /** By identity: a site's record hash walks its key, context and SQL; never iterated. */
         private final Map<LockSite, Node> siteNodes = new IdentityHashMap<>();
+        /**
+         * Acquisitions whose SQL string runs more SQL after the lock as one transaction (further statements, a
+         * {@code DO} block): a failure of the lock fails that SQL too, so nothing after the call is work done
+         * without it.
+         */
+        private final Set<String> workInItsStatement = new HashSet<>();
 
         private final Set<Notification> notifications = new LinkedHashSet<>();
         private final Map<String, SqlAnalysis> analyses = new HashMap<>();
@@ -692,7 +699,7 @@ public final class JavaFrontEnd {
                         method instanceof CallableDeclaration<?> c ? nodeRegion(c.getName()) : nodeRegion(method)));
             }
             notes.sort(Comparator.naturalOrder());
-            var hazards = new LockHazardAnalyzer(file, siteNodes).analyze(sites);
+            var hazards = new LockHazardAnalyzer(file, siteNodes).analyze(sites, workInItsStatement);
             return new FileFacts(
                     file.path(),
                     sites,
@@ -1489,8 +1496,18 @@ public final class JavaFrontEnd {
                     primary = nodeRegion(c.exec.getName());
                     declaration = mapped;
                 }
-                boolean multiStatement =
-                        call.statementIndex() < analysis.statements().size() - 1;
+                // the statements of one query string run as one implicit transaction (F17), a DO block as one
+                // statement: either way the lock lasts until the SQL after it in the string has run
+                String ownTransaction =
+                        call.statementIndex() < analysis.statements().size() - 1
+                                ? "the statements of one query string run as one implicit transaction"
+                                : call.statementIndex() < analysis.statements().size()
+                                                && analysis.statements()
+                                                                .get(call.statementIndex())
+                                                                .kind()
+                                                        == StatementKind.DO_BLOCK
+                                        ? "a DO block runs as one transaction"
+                                        : null;
                 LockSite site = new LockSite(
                         file.path() + "#" + sites.size(),
                         call.function(),
@@ -1503,9 +1520,12 @@ public final class JavaFrontEnd {
                         context,
                         c.wrapper != null && c.wrapper.own() != null
                                 ? c.wrapper.own().context()
-                                : executionContexts.analyze(c.contextNode, c.exec, c.api, multiStatement));
+                                : executionContexts.analyze(c.contextNode, c.exec, c.api, ownTransaction));
                 sites.add(site);
                 siteNodes.put(site, c.exec != null ? c.exec : c.contextNode);
+                if (ownTransaction != null) {
+                    workInItsStatement.add(site.id());
+                }
                 if (c.wrapper != null) {
                     wrapped.put(site, c.wrapper);
                 }

@@ -96,14 +96,17 @@ final class LockHazardAnalyzer {
     }
 
     /**
-     * @param sites the file's lock sites
+     * @param sites              the file's lock sites
+     * @param workInItsStatement ids of acquisitions whose SQL string runs its work after the lock as one transaction
+     *                           (a {@code DO} block, further statements): their failure is the work's too
      * @return the hazards found, by {@link LockSite#id()}; sites without any are left out
      */
-    Map<String, SiteHazards> analyze(List<LockSite> sites) {
+    Map<String, SiteHazards> analyze(List<LockSite> sites, Set<String> workInItsStatement) {
         Map<String, SiteHazards> out = new TreeMap<>();
         for (LockSite site : sites) {
             Node node = nodes.get(site);
             if (!(node instanceof MethodCallExpr || node instanceof ObjectCreationExpr)
+                    || workInItsStatement.contains(site.id())
                     || site.api() == ExecutionApi.DECLARATION
                     || site.api() == ExecutionApi.SPRING_DATA_QUERY) {
                 continue;

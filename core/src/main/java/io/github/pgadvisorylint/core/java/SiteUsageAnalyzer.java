@@ -962,6 +962,16 @@ final class SiteUsageAnalyzer {
             if (helperOf.containsKey(site) && ownCallbackPerCall(site, helperOf.get(site), body)) {
                 return true; // the helper's own transaction commits, releasing the lock, before the next iteration
             }
+            if (tx != null
+                    && site.execution().transaction() == TransactionState.IN_TRANSACTION
+                    && !tx.path().equals(site.path())
+                    && helperOf.containsKey(site)
+                    && nodes.get(site) != null
+                    && spring.at(nodes.get(site), false, true).state() != TransactionState.IN_TRANSACTION) {
+                // the called bean's @Transactional (in its own file) begins and commits a transaction per call when
+                // the loop runs in none: each iteration's commit releases its lock
+                return true;
+            }
             for (MethodCallExpr m : JavaScopes.calls(body)) {
                 String n = m.getNameAsString();
                 if (n.equals("commit")

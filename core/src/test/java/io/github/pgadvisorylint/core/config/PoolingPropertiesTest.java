@@ -32,6 +32,10 @@ class PoolingPropertiesTest {
                 "6543");
         assertThat(e.description()).contains("Supabase");
         inferred(P, "spring.flyway.url: jdbc:postgresql://db:6432/app\n", "6432");
+        // Supabase's pooler is remote: 6543 on this machine is a tunnel or a local server (PgBouncer's 6432 stays)
+        silent(P, "jdbc.dburl=jdbc\\:postgresql\\://localhost\\:6543/cds\n");
+        silent(P, "spring.datasource.url=jdbc:postgresql://127.0.0.1:6543/app\n");
+        inferred(P, "spring.datasource.url=jdbc:postgresql://localhost:6432/app\n", "6432");
     }
 
     @Test

@@ -259,4 +259,42 @@ class MethodRunTest {
         assertThat(r.in.get(MethodFlow.EXCEPTIONAL_EXIT))
                 .anySatisfy(s -> assertThat(s.stuck()).containsExactly("site-0"));
     }
+
+    @Test
+    void aWhileLoopOverTheLockQuerysOneRowReadsItOnceAndGoesOn() {
+        MethodRun r = run("""
+                ResultSet rs = c.createStatement().executeQuery("SELECT pg_try_advisory_lock(1)");
+                boolean locked = false;
+                while (rs.next()) {
+                    locked = rs.getBoolean(1);
+                }
+                if (!locked) {
+                    return;
+                }
+                c.close();
+                """, AdvisoryFunction.PG_TRY_ADVISORY_LOCK);
+
+        // the holding path leaves the loop and reaches the close: the lock is still on the closed connection
+        assertThat(r.in.get(MethodFlow.EXIT))
+                .anySatisfy(s -> assertThat(s.held()).isNotEmpty());
+    }
+
+    @Test
+    void aRetriedTryLockReadsEachNewResultSetAfreshAndNeverStacks() {
+        MethodRun r = run("""
+                while (true) {
+                    ResultSet rs = c.createStatement().executeQuery("SELECT pg_try_advisory_lock(1)");
+                    if (rs.next() && rs.getBoolean(1)) {
+                        break;
+                    }
+                    Thread.sleep(10);
+                }
+                c.createStatement().execute("SELECT pg_advisory_unlock(1)");
+                """, AdvisoryFunction.PG_TRY_ADVISORY_LOCK, AdvisoryFunction.PG_ADVISORY_UNLOCK);
+
+        assertThat(r.in.get(MethodFlow.EXIT)).allSatisfy(s -> {
+            assertThat(s.stacked()).isEmpty();
+            assertThat(s.held().values()).allMatch(n -> n == 1);
+        });
+    }
 }
