@@ -121,10 +121,7 @@ final class ExitJudgement {
             for (String id : s.threw()) {
                 LockSite site = sites.get(id);
                 Integer where = acquiredHere.get(id);
-                if (site == null
-                        || where == null
-                        || s.held().keySet().stream()
-                                .anyMatch(k -> k.acquisition().equals(id))) {
+                if (site == null || where == null || s.holds(id)) {
                     continue;
                 }
                 boolean tryLock = site.function().operation() == LockOperation.TRY_ACQUIRE;

@@ -23,7 +23,6 @@ import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Collections;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -143,7 +142,7 @@ final class MethodRun {
         this.downstream = Downstream.of(flow, analysis::resolve, sites);
         this.normal = normallyReachable(flow);
         this.queued = new boolean[flow.nodes().size()];
-        this.correlated = correlatedConditions(flow);
+        this.correlated = correlatedConditions();
     }
 
     /**
@@ -171,7 +170,7 @@ final class MethodRun {
     /** The prefix of a remembered condition's key. */
     static final String COND = "$cond:";
 
-    private static Set<String> correlatedConditions(MethodFlow flow) {
+    private Set<String> correlatedConditions() {
         Map<String, Integer> tests = new HashMap<>();
         for (FlowNode n : flow.nodes()) {
             String k = conditionKey(n.event());
@@ -187,7 +186,7 @@ final class MethodRun {
         for (FlowNode n : flow.nodes()) {
             String k = conditionKey(n.event());
             if (k != null && tests.get(k) >= 2 && !looped.contains(k)) {
-                if (onCycle(flow, n.id())) {
+                if (inLoop(n.id())) {
                     looped.add(k);
                     out.remove(k);
                 } else {
@@ -201,47 +200,37 @@ final class MethodRun {
     /** Suffix of the key that says a lock query's one row was read ({@code rs.next()} returned true once). */
     private static final String ROW_READ = ".$rowRead";
 
-    /** Per node, whether it is a branch that can reach itself (a loop's test), computed when first asked. */
-    private BitSet loopTests;
+    /** The nodes {@link #inLoop} has been asked about, and of those the ones on a cycle. */
+    private final BitSet loopAsked = new BitSet();
+
+    private final BitSet loopYes = new BitSet();
 
     /**
-     * @return the branch nodes on a cycle: a {@code while (rs.next())} over the one row of a lock query is true once,
-     *     then false
+     * @return true when node {@code id} can reach itself: a loop's test, whose answer may change each round (a
+     *     {@code while (rs.next())} over a lock query's one row is true once, then false); remembered per node
      */
-    private BitSet loopTests() {
-        if (loopTests == null) {
-            loopTests = new BitSet();
-            for (FlowNode n : flow.nodes()) {
-                if (n.event().kind() == FlowEvent.Kind.BRANCH
-                        && n.event().target() != null
-                        && n.event().target().startsWith("$next:")
-                        && onCycle(flow, n.id())) {
-                    loopTests.set(n.id());
+    private boolean inLoop(int id) {
+        if (!loopAsked.get(id)) {
+            loopAsked.set(id);
+            BitSet seen = new BitSet();
+            Deque<Integer> work = new ArrayDeque<>();
+            FlowNode start = flow.nodes().get(id);
+            work.addAll(start.next());
+            work.addAll(start.onException());
+            while (!work.isEmpty()) {
+                int n = work.poll();
+                if (n == id) {
+                    loopYes.set(id);
+                    break;
+                }
+                if (!seen.get(n)) {
+                    seen.set(n);
+                    work.addAll(flow.nodes().get(n).next());
+                    work.addAll(flow.nodes().get(n).onException());
                 }
             }
         }
-        return loopTests;
-    }
-
-    /** @return true when node {@code id} can reach itself (a loop's test: its answer may change each round) */
-    private static boolean onCycle(MethodFlow flow, int id) {
-        BitSet seen = new BitSet();
-        Deque<Integer> work = new ArrayDeque<>();
-        FlowNode start = flow.nodes().get(id);
-        work.addAll(start.next());
-        work.addAll(start.onException());
-        while (!work.isEmpty()) {
-            int n = work.poll();
-            if (n == id) {
-                return true;
-            }
-            if (!seen.get(n)) {
-                seen.set(n);
-                work.addAll(flow.nodes().get(n).next());
-                work.addAll(flow.nodes().get(n).onException());
-            }
-        }
-        return false;
+        return loopYes.get(id);
     }
 
     /** Per node, the states that arrived since it was last processed: only they are transferred. */
@@ -576,8 +565,7 @@ final class MethodRun {
         }
         for (PathState.Attempt a : s.attempts()) {
             // a later attempt failed, an earlier one still holds the session lock: held
-            boolean stillHeld = !a.held()
-                    && s.held().keySet().stream().anyMatch(h -> h.acquisition().equals(a.acquisition()));
+            boolean stillHeld = !a.held() && s.holds(a.acquisition());
             if (a.tested() && !stillHeld && !decidesLater(node, s)) {
                 (a.held() ? firstWorkHeld : firstWorkFailed)
                         .computeIfAbsent(node.id(), x -> new TreeSet<>())
@@ -1033,7 +1021,7 @@ final class MethodRun {
                 o.all(s);
                 String c = s.resolve(e.path());
                 executedOn(c);
-                o.thrown.add(abort(s, Collections.singletonList(c)));
+                o.thrown.add(abort(s, List.of(c)));
             }
             case CLOSE -> {
                 String c = s.resolve(e.path());
@@ -1225,10 +1213,8 @@ final class MethodRun {
                 m.tx.put(c, Transaction.ABORTED);
                 changed = true;
             }
-            framework |= c != null
-                    && (c.equals(FRAMEWORK_TRANSACTION)
-                            || rootOf(c).equals("this")
-                            || (c.startsWith("$") && !c.startsWith("$const")));
+            // a field's connection, the framework's ($framework) or a statement of unknown origin (a JPA query)
+            framework |= c != null && (rootOf(c).equals("this") || (c.startsWith("$") && !c.startsWith("$const")));
         }
         if (framework && inFrameworkTransaction()) {
             for (Map.Entry<String, Transaction> t : s.tx().entrySet()) {
@@ -1277,7 +1263,7 @@ final class MethodRun {
         }
         if (v != null && v.startsWith("$next:")) {
             String rs = v.substring(6);
-            if (s.bools().containsKey(rs) && loopTests().get(node.id())) {
+            if (s.bools().containsKey(rs) && inLoop(node.id())) {
                 // while (rs.next()) over a lock query's one row: true the first time, false after it
                 String read = rs + ROW_READ;
                 if (s.bools().containsKey(read)) {
@@ -1602,9 +1588,7 @@ final class MethodRun {
                 }
             }
             for (String f : s.failed()) {
-                if (sameLock(sites.get(f), release)
-                        && !s.held().keySet().stream()
-                                .anyMatch(k -> k.acquisition().equals(f))) {
+                if (sameLock(sites.get(f), release) && !s.holds(f)) {
                     record(
                             PathFinding.Kind.RELEASE_WITHOUT_HOLD,
                             release,

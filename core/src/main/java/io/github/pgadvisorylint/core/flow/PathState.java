@@ -230,6 +230,19 @@ public record PathState(
     }
 
     /**
+     * @param acquisition an acquisition site id
+     * @return true when this path holds a lock that site took, on any connection
+     */
+    public boolean holds(String acquisition) {
+        for (Hold k : held.keySet()) {
+            if (k.acquisition().equals(acquisition)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * @param path an access path
      * @return the connection identity it names: the alias of its longest aliased prefix, followed by the rest
      */

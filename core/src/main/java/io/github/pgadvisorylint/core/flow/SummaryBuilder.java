@@ -158,8 +158,6 @@ final class SummaryBuilder {
     private static boolean answersTakenAfterFailure(PathState s) {
         return Boolean.TRUE.equals(s.bools().get("$return"))
                 && !s.threw().isEmpty()
-                && s.threw().stream()
-                        .noneMatch(id -> s.held().keySet().stream()
-                                .anyMatch(k -> k.acquisition().equals(id)));
+                && s.threw().stream().noneMatch(s::holds);
     }
 }

@@ -77,7 +77,6 @@ import io.github.pgadvisorylint.core.sql.SqlProblem;
 import io.github.pgadvisorylint.core.sql.SqlSiteUsage;
 import io.github.pgadvisorylint.core.sql.SqlSites;
 import io.github.pgadvisorylint.core.sql.SqlTimeouts;
-import io.github.pgadvisorylint.core.sql.StatementKind;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -1496,18 +1495,8 @@ public final class JavaFrontEnd {
                     primary = nodeRegion(c.exec.getName());
                     declaration = mapped;
                 }
-                // the statements of one query string run as one implicit transaction (F17), a DO block as one
-                // statement: either way the lock lasts until the SQL after it in the string has run
-                String ownTransaction =
-                        call.statementIndex() < analysis.statements().size() - 1
-                                ? "the statements of one query string run as one implicit transaction"
-                                : call.statementIndex() < analysis.statements().size()
-                                                && analysis.statements()
-                                                                .get(call.statementIndex())
-                                                                .kind()
-                                                        == StatementKind.DO_BLOCK
-                                        ? "a DO block runs as one transaction"
-                                        : null;
+                // further statements in the string (F17) or a DO block: the lock lasts until the SQL after it has run
+                String ownTransaction = analysis.ownTransaction(call);
                 LockSite site = new LockSite(
                         file.path() + "#" + sites.size(),
                         call.function(),

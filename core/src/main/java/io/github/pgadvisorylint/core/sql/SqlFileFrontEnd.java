@@ -56,7 +56,7 @@ public final class SqlFileFrontEnd {
         }
         StatementKind kind = statements.get(index).kind();
         if (kind == StatementKind.DO_BLOCK) {
-            return context(TransactionState.IN_TRANSACTION, "a DO block runs as one transaction", null);
+            return context(TransactionState.IN_TRANSACTION, SqlAnalysis.DO_BLOCK_TRANSACTION, null);
         }
         if (kind == StatementKind.CREATE_FUNCTION) {
             return ExecutionContext.UNKNOWN;
