@@ -75,6 +75,17 @@ final class JavaProject {
     /** Rounds of helper discovery: a helper calling a helper calling a helper is three. */
     static final int MAX_HELPER_ROUNDS = 5;
 
+    /**
+     * A method without parameters that returns a JDBC {@code Connection} ({@code Connection connection()}): the
+     * accessor of a connection an object keeps, whose callers' statements all run on that one session.
+     */
+    private static final Pattern CONNECTION_ACCESSOR = Pattern.compile(
+            "\\b(?:java\\.sql\\.)?Connection\\s+[a-z]\\w*\\s*\\(\\s*\\)\\s*(?:throws\\s[\\w\\s,.]+)?\\{");
+
+    /** A field of type {@code Connection}: the connection an object keeps ({@code private Connection connection;}). */
+    private static final Pattern CONNECTION_FIELD = Pattern.compile(
+            "(?m)^\\s*(?:(?:private|protected|public|volatile|transient)\\s+)*(?:java\\.sql\\.)?Connection\\s+\\w+\\s*(?:=\\s*null\\s*)?;");
+
     /** {@code new Name(} or {@code new Name<}: a type the code constructs. */
     private static final Pattern CONSTRUCTED = Pattern.compile("\\bnew\\s+([A-Z][A-Za-z0-9_]*)\\s*[(<]");
 
@@ -797,7 +808,9 @@ final class JavaProject {
      * pass the lambda that locks, which runs in that transaction (core.flow.CallingContexts). Their text need not
      * name an advisory function. And those that borrow a connection and prepare statements on it: a query helper
      * ({@code db.fetchOne(sql, ..)}) whose own connection decides where the lock SQL passed to it runs
-     * ({@code SqlWrappers.OwnConnection}, read from the outline, which keeps such bodies).
+     * ({@code SqlWrappers.OwnConnection}, read from the outline, which keeps such bodies). And those with an accessor
+     * of a connection they keep in a field ({@code db.connection().prepareStatement(..)}): its calls return that one
+     * session.
      *
      * @param texts the lock-using files, by slot
      * @return the texts of those files not taking part yet, by slot
@@ -821,7 +834,10 @@ final class JavaProject {
         Set<String> transactional = API.names(Role.RUNS_IN_TRANSACTION);
         return read(
                 unreadOfTypes(names),
-                text -> SourceReader.callsAny(text, transactional) || JavaOutline.runsStatementsOnOwnConnection(text));
+                text -> SourceReader.callsAny(text, transactional)
+                        || JavaOutline.runsStatementsOnOwnConnection(text)
+                        || (CONNECTION_ACCESSOR.matcher(text).find()
+                                && CONNECTION_FIELD.matcher(text).find()));
     }
 
     /**
@@ -954,23 +970,56 @@ final class JavaProject {
     /**
      * @param slots the files that name an advisory function
      * @return for each abstract class or interface those files are named after, the names of its methods without
-     *     a body; empty when there are none
+     *     a body; and for each indexed interface or abstract class such a file's type directly extends or
+     *     implements, the names of its methods without a body that the type implements (a default method of
+     *     {@code LockProvider} calling {@code lock(key)} runs {@code PostgresLockProvider.lock}); empty when there
+     *     are none
      */
     private SortedMap<String, Set<String>> abstractMethods(Set<Integer> slots) {
         SortedMap<String, Set<String>> out = new TreeMap<>();
         for (int slot : slots) {
             String name = typeName(files.get(slot));
             for (TypeDeclaration<?> t : index.types(name)) {
-                if (t instanceof ClassOrInterfaceDeclaration c && (c.isInterface() || c.isAbstract())) {
-                    for (MethodDeclaration m : c.getMethods()) {
-                        if (m.getBody().isEmpty() && !m.isStatic()) {
-                            out.computeIfAbsent(name, k -> new TreeSet<>()).add(m.getNameAsString());
+                if (!(t instanceof ClassOrInterfaceDeclaration c)) {
+                    continue;
+                }
+                if (c.isInterface() || c.isAbstract()) {
+                    out.computeIfAbsent(name, k -> new TreeSet<>()).addAll(abstractNames(c));
+                }
+                Set<String> implemented = new TreeSet<>();
+                c.getMethods().stream()
+                        .filter(m -> m.getBody().isPresent() && !m.isStatic())
+                        .forEach(m -> implemented.add(m.getNameAsString()));
+                List<String> supers = new ArrayList<>();
+                c.getExtendedTypes().forEach(x -> supers.add(x.getNameAsString()));
+                c.getImplementedTypes().forEach(x -> supers.add(x.getNameAsString()));
+                for (String superName : supers) {
+                    for (TypeDeclaration<?> s : index.types(superName)) {
+                        if (s instanceof ClassOrInterfaceDeclaration sc && (sc.isInterface() || sc.isAbstract())) {
+                            Set<String> names = new TreeSet<>(abstractNames(sc));
+                            names.retainAll(implemented);
+                            if (!names.isEmpty()) {
+                                out.computeIfAbsent(superName, k -> new TreeSet<>())
+                                        .addAll(names);
+                            }
                         }
                     }
                 }
             }
         }
+        out.values().removeIf(Set::isEmpty);
         return out;
+    }
+
+    /** @return the names of a type's instance methods without a body */
+    private static Set<String> abstractNames(ClassOrInterfaceDeclaration c) {
+        Set<String> names = new TreeSet<>();
+        for (MethodDeclaration m : c.getMethods()) {
+            if (m.getBody().isEmpty() && !m.isStatic()) {
+                names.add(m.getNameAsString());
+            }
+        }
+        return names;
     }
 
     /**

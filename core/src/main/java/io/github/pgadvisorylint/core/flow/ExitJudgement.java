@@ -222,11 +222,16 @@ final class ExitJudgement {
                 } else if (!scoped) {
                     handedOver.add(id);
                     continue; // the caller's or the object's obligation: its summary carries it
+                } else if (!exceptional && c.startsWith("@") && keptInField(s, c)) {
+                    handedOver.add(id);
+                    continue; // a connection opened here and kept in a field, lock and all: the object's other
+                    // methods release it (a leader that keeps its session; this method unlocks when it steps down)
                 } else if (!exceptional
-                        && Boolean.TRUE.equals(s.bools().get("$return"))
+                        && (Boolean.TRUE.equals(s.bools().get("$return")) || returnsObjectElseNull(s))
                         && (r.equals("this") || flow.params().contains(r))) {
                     handedOver.add(id);
-                    continue; // returns true holding it: a try-acquire whose caller or object now owns the lock
+                    continue; // returns true (or an object where others return null) holding it: a try-acquire
+                    // whose caller or object now owns the lock
                 } else if (facts.keyPerIteration().contains(id) && (!exceptional || releasedOnFailure(where, id))) {
                     continue; // a loop of locks and a loop of unlocks: how often each runs is not followed
                 } else if (exceptional && s.stacked().contains(id) && releasedOnFailure(where, id)) {
@@ -312,6 +317,21 @@ final class ExitJudgement {
     private boolean releasedOnFailure(int lock, String id) {
         Set<Integer> releases = releasedAt.getOrDefault(id, Set.of());
         return flow.reaches(flow.nodes().get(lock).onException(), true, releases::contains);
+    }
+
+    /**
+     * @return true when this exit returns an object and another normal exit returns null: the caller tells by the
+     *     null whether the method kept the lock ({@code claim()} answering the claimed task, or null)
+     */
+    private boolean returnsObjectElseNull(PathState s) {
+        return s.bools().containsKey(MethodRun.RETURNS_OBJECT)
+                && exits.stream().anyMatch(st -> st.bools().containsKey(MethodRun.RETURNS_NULL));
+    }
+
+    /** @return true when a field of this object names the connection at this exit */
+    private static boolean keptInField(PathState s, String c) {
+        return s.alias().entrySet().stream()
+                .anyMatch(a -> a.getKey().startsWith("this.") && a.getValue().equals(c));
     }
 
     /**

@@ -373,7 +373,8 @@ public final class LockStateAnalysis {
     /**
      * The methods whose lock state can matter: those that execute a lock site or call a lock helper, those
      * that open, close or commit a connection, and, transitively, those that call a relevant method by name
-     * and arity. Every other method has an empty summary and is not run.
+     * and arity; and the methods those call that run statements, end a transaction or are accessors of a kept connection. Every
+     * other method has an empty summary and is not run.
      */
     private List<MethodFlow> relevant() {
         Set<String> names = new TreeSet<>();
@@ -428,7 +429,7 @@ public final class LockStateAnalysis {
                         continue;
                     }
                     for (MethodFlow target : graph.resolve(n.event())) {
-                        if (executing.contains(target) && chosen.add(target)) {
+                        if ((executing.contains(target) || accessor(target)) && chosen.add(target)) {
                             grew = true;
                         }
                     }
@@ -441,6 +442,26 @@ public final class LockStateAnalysis {
             }
         }
         return out;
+    }
+
+    /**
+     * @return true for a method that ends or opens a transaction ({@code db.commit()}), the {@code close()} of an
+     *     object that closes a connection it keeps ({@code db.close()}), or a method without
+     *     parameters that opens a connection or returns a field of its object: the accessor of a connection the
+     *     object keeps ({@code db.connection()}), whose summary names that field
+     */
+    private static boolean accessor(MethodFlow f) {
+        return f.nodes().stream()
+                .anyMatch(n -> n.event().kind() == FlowEvent.Kind.END
+                        || n.event().kind() == FlowEvent.Kind.BEGIN
+                        || (f.name().equals("close")
+                                && f.params().isEmpty()
+                                && n.event().kind() == FlowEvent.Kind.CLOSE)
+                        || (f.params().isEmpty()
+                                && (n.event().kind() == FlowEvent.Kind.OPEN
+                                        || (n.event().kind() == FlowEvent.Kind.RETURN
+                                                && n.event().target() != null
+                                                && n.event().target().startsWith("this.")))));
     }
 
     /** @return true when a call of {@code f} resolves to one of {@code targets} */

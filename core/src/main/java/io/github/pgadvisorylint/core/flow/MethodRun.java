@@ -108,6 +108,12 @@ final class MethodRun {
     final Set<String> failedBeforeThrow = new TreeSet<>();
     /** The caller's connections (relative paths) this method runs a statement on: {@link MethodSummary#executes()}. */
     final Set<String> executes = new TreeSet<>();
+
+    /** The caller's connections (relative paths) whose transaction this method, or a callee, ends. */
+    final Set<String> ends = new TreeSet<>();
+
+    /** The caller's connections (relative paths) reached through the accessor of a connection an object keeps. */
+    final Set<MethodSummary.Kept> kept = new TreeSet<>();
     /** {@code path|acquisitionId}: transaction-level locks on the caller's connections (MethodSummary). */
     final Set<Hold> xactLocks = new TreeSet<>();
     /** Why {@link #execute} gave up, or null. */
@@ -301,7 +307,7 @@ final class MethodRun {
                 if (!in.get(n).contains(s)) {
                     continue; // joined into another state since it arrived; that one is pending too
                 }
-                boolean doesWork = isWork(node);
+                boolean doesWork = isWork(node) && !accessorCall(node);
                 if (doesWork) {
                     outcomesAtWork(node, s);
                 }
@@ -513,6 +519,21 @@ final class MethodRun {
      * Work: a statement, or a call of a method, that can fail (a call with no callee is a chain's possible error
      * signal, not work).
      */
+    /**
+     * @return true for a call of the accessor of a connection an object keeps ({@code db.connection()}): every exit
+     *     returns the field, and it runs no statement; handing the session out does no work under the lock
+     */
+    private boolean accessorCall(FlowNode node) {
+        if (node.event().kind() != FlowEvent.Kind.CALL) {
+            return false;
+        }
+        MethodSummary summary = analysis.resolve(node.event());
+        return summary != null
+                && !summary.cases().isEmpty()
+                && summary.executes().isEmpty()
+                && summary.cases().stream().allMatch(c -> c.returnsField() != null);
+    }
+
     private static boolean isWork(FlowNode node) {
         FlowEvent e = node.event();
         return (e.kind() == FlowEvent.Kind.EXECUTE
@@ -780,10 +801,13 @@ final class MethodRun {
 
     /**
      * @return the state of connection {@code c}'s next transaction after a commit or rollback: the pool's
-     *     when the configuration turns auto-commit off for pooled connections, else a manual one
+     *     when the configuration turns auto-commit off for pooled connections or the transaction was one already (a
+     *     kept connection with auto-commit off), else a manual one
      */
     private Transaction reopened(PathState s, String c) {
-        return inPoolTransaction(s, c) ? Transaction.POOL : Transaction.MANUAL;
+        return inPoolTransaction(s, c) || Transaction.POOL.equals(s.tx().get(c))
+                ? Transaction.POOL
+                : Transaction.MANUAL;
     }
 
     /** @return whether {@code c} is a connection this method borrowed from a pool configured with auto-commit off */
@@ -1024,12 +1048,21 @@ final class MethodRun {
                 o.thrown.add(abort(s, List.of(c)));
             }
             case CLOSE -> {
-                String c = s.resolve(e.path());
+                String closed = s.resolve(e.path());
                 PathState.Mutable m = s.edit();
-                m.closed.put(c, node.id());
-                m.worked.removeIf(w -> c.equals(w.connection())); // its open transaction ends unfinished
-                if (ConnectionKind.UNPOOLED.equals(s.kinds().get(c))) {
-                    m.held.keySet().removeIf(k -> k.connection().equals(c)); // the session ends with its locks
+                List<String> connections = new ArrayList<>(List.of(closed));
+                if (!s.kinds().containsKey(closed)) {
+                    // a wrapper's close() ({@code session.close()}) closes the connections it keeps
+                    s.kinds().keySet().stream()
+                            .filter(k -> k.startsWith(closed + "."))
+                            .forEach(connections::add);
+                }
+                for (String c : connections) {
+                    m.closed.put(c, node.id());
+                    m.worked.removeIf(w -> c.equals(w.connection())); // its open transaction ends unfinished
+                    if (ConnectionKind.UNPOOLED.equals(s.kinds().get(c))) {
+                        m.held.keySet().removeIf(k -> k.connection().equals(c)); // the session ends with its locks
+                    }
                 }
                 PathState t = m.done();
                 o.all(t);
@@ -1055,16 +1088,7 @@ final class MethodRun {
             case END -> {
                 String c = s.resolve(e.path());
                 PathState.Mutable m = s.edit();
-                if (m.tx.containsKey(c)) {
-                    m.tx.put(c, reopened(s, c)); // a rollback (or a commit of an aborted one) starts afresh
-                }
-                for (Hold k : s.held().keySet()) {
-                    if (k.connection().equals(c)) {
-                        m.worked.remove(
-                                Work.own(k.acquisition())); // committed, or rolled back: no write of it is pending
-                    }
-                }
-                m.worked.removeIf(w -> c.equals(w.connection())); // the same, for work in this connection's transaction
+                ended(s, m, c);
                 PathState after = m.done();
                 o.all(after);
                 o.thrown.add(e.negated() ? after : s); // a rollback that throws leaves a broken session behind
@@ -1076,8 +1100,13 @@ final class MethodRun {
                     m.escaped.add(rootOf(e.target()));
                     String c = s.resolve(e.target());
                     m.escaped.add(rootOf(c)); // the object it names leaves the method, whatever local named it
-                    if (c.startsWith("@")) {
-                        m.returned = c;
+                    if (c.startsWith("@") || c.startsWith("this.")) {
+                        m.returned = c; // a connection, or a field of this object (SummaryBuilder.returnedField)
+                    } else if (s.held().keySet().stream()
+                                    .noneMatch(k -> k.connection().equals(c))
+                            && s.held().keySet().stream()
+                                    .anyMatch(k -> SummaryBuilder.heldField(s, c, k.connection()) != null)) {
+                        m.returned = c; // a lock handle: SummaryBuilder names the fields that hold
                     }
                     Boolean b = literal(s, e.target());
                     if (b == null && !e.target().startsWith("$const") && holdsSomething(s, rootOf(e.target()))) {
@@ -1180,10 +1209,10 @@ final class MethodRun {
 
     /** @return true when the variable, or the object it names, holds a lock or owns a hold on this path */
     private boolean holdsSomething(PathState s, String variable) {
-        if (s.owners().containsValue(variable)) {
+        String identity = s.resolve(variable);
+        if (s.owners().containsValue(variable) || s.owners().containsValue(identity)) {
             return true;
         }
-        String identity = s.resolve(variable);
         for (Hold k : s.held().keySet()) {
             String c = k.connection();
             if (c.equals(identity)
@@ -1965,8 +1994,15 @@ final class MethodRun {
                 PathState.Mutable esc = t.edit();
                 e.args().stream()
                         .filter(a -> a != null && !a.startsWith("$const") && holdsSomething(s, rootOf(a)))
-                        .forEach(a -> esc.escaped.add(rootOf(a)));
+                        .forEach(a -> {
+                            esc.escaped.add(rootOf(a));
+                            esc.escaped.add(rootOf(s.resolve(a))); // the object it names, whatever local named it
+                        });
                 t = esc.done(); // handed to code the analysis cannot see
+            } else if (!s.held().isEmpty() && e.target() != null) {
+                PathState.Mutable kept = t.edit();
+                keepArguments(s, e, kept);
+                t = kept.done();
             }
             o.all(t);
             o.thrown.add(abort(s, touched));
@@ -1980,6 +2016,18 @@ final class MethodRun {
         for (MethodSummary.Case c : summary.cases()) {
             PathState.Mutable m = s.edit();
             boolean aborted = false;
+            for (MethodSummary.Kept x : summary.kept()) {
+                String target = map(s, e, x.connection());
+                if (target != null) {
+                    kept(s, m, new MethodSummary.Kept(target, x.kind(), x.autoCommitOff()));
+                }
+            }
+            for (String x : summary.ends()) {
+                String target = map(s, e, x);
+                if (target != null) {
+                    ended(s, m, target);
+                }
+            }
             for (String closed : summary.closes()) {
                 String target = map(s, e, closed);
                 if (target != null) {
@@ -2073,7 +2121,23 @@ final class MethodRun {
                     m.alias.put(field, value);
                 }
             }
-            if (c.returnsNew() != null && e.target() != null) {
+            String field = c.returnsField() == null || e.target() == null ? null : map(s, e, c.returnsField());
+            if (field != null && !field.equals(e.target())) {
+                // an accessor of the receiver's connection: the caller's statements run on that field's connection,
+                // which keeps the auto-commit the accessor set when it opened it (on every exit: one connection)
+                m.alias.put(e.target(), field);
+                ConnectionKind kind = null;
+                boolean off = false;
+                for (MethodSummary.Case x : summary.cases()) {
+                    if (c.returnsField().equals(x.returnsField())) {
+                        kind = kind != null ? kind : x.returnsNew();
+                        off |= Transaction.MANUAL.equals(x.returnedTransaction());
+                    }
+                }
+                if (kind != null) {
+                    kept(s, m, new MethodSummary.Kept(field, kind, off));
+                }
+            } else if (c.returnsNew() != null && e.target() != null) {
                 String identity = "@" + node.id();
                 m.alias.put(e.target(), identity);
                 m.kinds.put(identity, c.returnsNew());
@@ -2084,8 +2148,34 @@ final class MethodRun {
                     m.take(new Hold(identity, id));
                 }
             }
+            if (e.target() != null) {
+                for (MethodSummary.HeldField f : c.heldFields()) {
+                    // the returned lock handle's connection, held: released through the handle's methods
+                    String identity = "@" + node.id() + "$" + f.field();
+                    m.alias.put(e.target() + "." + f.field(), identity);
+                    m.kinds.put(identity, f.kind());
+                    m.closed.remove(identity);
+                    String id = asAcquisition != null ? asAcquisition : f.acquisition();
+                    acquiredHere.putIfAbsent(id, node.id());
+                    Hold h = new Hold(identity, id);
+                    m.take(h);
+                    m.owners.put(h, rootOf(e.target()));
+                }
+            }
             if (c.returnValue() != null && e.target() != null) {
                 m.bools.put(e.target(), c.returnValue());
+            } else if (e.target() != null && !s.held().isEmpty()) {
+                keepArguments(s, e, m);
+            }
+            if (e.target() != null) {
+                // the returned object keeps the caller's connection its lock is on (return new StreamLock(connection,
+                // key) after locking on it): the lock goes wherever that object goes
+                for (MethodSummary.FieldBinding b : c.returnBindings()) {
+                    String source = map(s, e, b.source());
+                    if (source != null) {
+                        m.alias.put(rootOf(e.target()) + "." + b.field(), source);
+                    }
+                }
             }
             if (Boolean.FALSE.equals(c.returnValue())
                     && asAcquisition != null
@@ -2127,6 +2217,70 @@ final class MethodRun {
                 }
             }
             o.thrown.add(t.done()); // an exception out of the callee may leave its hold behind
+        }
+    }
+
+    /**
+     * A connection an object keeps, reached through its accessor ({@code c} a path of this method): its kind, and its
+     * auto-commit when the accessor turned it off, so every statement on it runs in a transaction that a failed
+     * statement aborts (F18). A kind or transaction state already known on the path stays.
+     */
+    private void kept(PathState s, PathState.Mutable m, MethodSummary.Kept k) {
+        String c = k.connection();
+        if (!s.kinds().containsKey(c)) {
+            m.kinds.put(c, k.kind());
+        }
+        if (k.autoCommitOff() && !s.tx().containsKey(c)) {
+            // like a pool's: every statement is in a transaction a failure aborts, but where the code commits it
+            // is the object's business, so an unlock in it is not judged against a commit (RELEASE_BEFORE_COMMIT)
+            m.tx.put(c, Transaction.POOL);
+        }
+        String rel = relative(c);
+        if (rel != null) {
+            kept.add(new MethodSummary.Kept(rel, k.kind(), k.autoCommitOff()));
+        }
+    }
+
+    /**
+     * A commit or rollback of {@code c}'s transaction: it starts afresh, and no write in it is pending. Called on an
+     * object that is not a connection with a transaction ({@code db.commit()} on a database wrapper), it ends the
+     * transactions of the connections that object holds ({@code db.connection}).
+     */
+    private void ended(PathState s, PathState.Mutable m, String c) {
+        if (!s.tx().containsKey(c)) {
+            for (String held : List.copyOf(s.tx().keySet())) {
+                if (held.startsWith(c + ".")) {
+                    ended(s, m, held);
+                }
+            }
+        }
+        if (m.tx.containsKey(c)) {
+            m.tx.put(c, reopened(s, c)); // a rollback (or a commit of an aborted one) starts afresh
+        }
+        for (Hold k : s.held().keySet()) {
+            if (k.connection().equals(c)) {
+                m.worked.remove(Work.own(k.acquisition())); // committed, or rolled back: no write of it is pending
+            }
+        }
+        m.worked.removeIf(w -> c.equals(w.connection())); // the same, for work in this connection's transaction
+        String rel = relative(c);
+        if (rel != null) {
+            ends.add(rel);
+        }
+    }
+
+    /**
+     * A project method may keep what it is passed in the object it returns ({@code Ticket.holding(fence, items)},
+     * {@code EventStream.ofWithState(lock, events)}): each lock object or connection passed in that holds a lock
+     * goes wherever the returned object goes. Recorded as the alias {@code result.$argI} naming the argument's
+     * object, which {@code ExitJudgement.droppedLocal} reads.
+     */
+    private void keepArguments(PathState s, FlowEvent e, PathState.Mutable m) {
+        for (int i = 0; i < e.args().size(); i++) {
+            String a = e.args().get(i);
+            if (a != null && !a.startsWith("$const") && holdsSomething(s, rootOf(a))) {
+                m.alias.put(rootOf(e.target()) + ".$arg" + i, rootOf(s.resolve(a)));
+            }
         }
     }
 
@@ -2191,7 +2345,9 @@ final class MethodRun {
                 in.get(MethodFlow.EXCEPTIONAL_EXIT),
                 failedBeforeThrow,
                 executes,
-                xactLocks);
+                xactLocks,
+                ends,
+                kept);
     }
 
     /** @return {@code c} relative to this method, as {@link SummaryBuilder#relative} */

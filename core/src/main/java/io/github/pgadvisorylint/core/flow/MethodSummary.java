@@ -32,6 +32,11 @@ import java.util.TreeSet;
  *                  transaction-level lock, itself or through its callees, without opening a transaction on
  *                  them first; on a connection in autocommit at the call the lock ends with its own statement
  *                  (F2)
+ * @param ends     the caller's connections (paths as above, sorted) whose transaction the method commits or rolls back
+ *                 on some path, itself or through its callees ({@code db.commit()} over a kept connection)
+ * @param kept     the caller's connections (paths as above, sorted) the method reached through an accessor of a
+ *                 connection its object keeps ({@code db.connection()}), with what the accessor says of them: their
+ *                 kind and auto-commit are properties of the connection, true for the caller's statements on it too
  */
 public record MethodSummary(
         String key,
@@ -41,7 +46,9 @@ public record MethodSummary(
         List<String> closes,
         boolean guarded,
         List<String> executes,
-        List<Hold> xactLocks) {
+        List<Hold> xactLocks,
+        List<String> ends,
+        List<Kept> kept) {
 
     /** Copies the lists. */
     public MethodSummary {
@@ -52,11 +59,13 @@ public record MethodSummary(
         closes = List.copyOf(closes);
         executes = List.copyOf(executes);
         xactLocks = List.copyOf(xactLocks);
+        ends = List.copyOf(ends);
+        kept = List.copyOf(kept);
     }
 
     /** A summary with no exception-path holds, no closes and no statements on the caller's connections. */
     public MethodSummary(String key, List<Case> cases) {
-        this(key, cases, List.of(), List.of(), List.of(), false, List.of(), List.of());
+        this(key, cases, List.of(), List.of(), List.of(), false, List.of(), List.of(), List.of(), List.of());
     }
 
     /**
@@ -69,6 +78,16 @@ public record MethodSummary(
      * @param returnHeld  acquisition ids the returned connection holds
      * @param fields      fields of the receiver (of the new object, for a constructor) that name a connection
      *                    the caller passed in
+     * @param heldFields  connections the method opened, holding a lock, that a field of the object it returns names
+     *                    (a lock handle: {@code return new PgLock(dataSource.getConnection(), key)})
+     * @param returnsField the receiver's field the method returns, as a path relative to the callee
+     *                    ({@code #this.connection}: an accessor of a connection kept for the object's life, opened on
+     *                    first use or not), or null
+     * @param returnedTransaction the transaction state of the connection this exit opened and returns (MANUAL: the
+     *                    accessor turned auto-commit off), or null
+     * @param returnBindings fields of the object this exit returns that name a connection of the caller holding a
+     *                    lock ({@code connection=#0} for {@code return new StreamLock(connection, key)}): the field
+     *                    relative to the returned object, the source relative to the callee
      */
     public record Case(
             List<Hold> acquires,
@@ -76,7 +95,11 @@ public record MethodSummary(
             Boolean returnValue,
             ConnectionKind returnsNew,
             List<String> returnHeld,
-            List<FieldBinding> fields)
+            List<FieldBinding> fields,
+            List<HeldField> heldFields,
+            String returnsField,
+            PathState.Transaction returnedTransaction,
+            List<FieldBinding> returnBindings)
             implements Comparable<Case> {
 
         /** Copies the lists. */
@@ -85,6 +108,19 @@ public record MethodSummary(
             releases = List.copyOf(releases);
             returnHeld = List.copyOf(returnHeld);
             fields = List.copyOf(fields);
+            heldFields = List.copyOf(heldFields);
+            returnBindings = List.copyOf(returnBindings);
+        }
+
+        /** An exit that returns no lock handle. */
+        public Case(
+                List<Hold> acquires,
+                List<Release> releases,
+                Boolean returnValue,
+                ConnectionKind returnsNew,
+                List<String> returnHeld,
+                List<FieldBinding> fields) {
+            this(acquires, releases, returnValue, returnsNew, returnHeld, fields, List.of(), null, null, List.of());
         }
 
         /** @return true when this exit changes nothing a caller can see */
@@ -93,7 +129,11 @@ public record MethodSummary(
                     && releases.isEmpty()
                     && returnValue == null
                     && returnsNew == null
-                    && fields.isEmpty();
+                    && fields.isEmpty()
+                    && heldFields.isEmpty()
+                    && returnsField == null
+                    && returnedTransaction == null
+                    && returnBindings.isEmpty();
         }
 
         @Override
@@ -122,22 +162,76 @@ public record MethodSummary(
     }
 
     /**
+     * A connection an object keeps for its life, reached through its accessor.
+     *
+     * @param connection    the path of the connection, relative to the callee ({@code #this.db.connection})
+     * @param kind          the kind the accessor opens it as
+     * @param autoCommitOff true when the accessor turns auto-commit off when it opens it
+     */
+    public record Kept(String connection, ConnectionKind kind, boolean autoCommitOff) implements Comparable<Kept> {
+
+        /** The connection and kind are required. */
+        public Kept {
+            Objects.requireNonNull(connection, "connection");
+            Objects.requireNonNull(kind, "kind");
+        }
+
+        @Override
+        public int compareTo(Kept o) {
+            return toString().compareTo(o.toString());
+        }
+    }
+
+    /**
+     * A lock held on a connection the method opened, reachable from the object it returns.
+     *
+     * @param field       the access path from the returned object to the connection ({@code connection},
+     *                    {@code session.connection})
+     * @param acquisition the acquisition's site id
+     * @param kind        the connection's kind
+     */
+    public record HeldField(String field, String acquisition, ConnectionKind kind) {
+
+        /** The field and acquisition are required. */
+        public HeldField {
+            Objects.requireNonNull(field, "field");
+            Objects.requireNonNull(acquisition, "acquisition");
+            Objects.requireNonNull(kind, "kind");
+        }
+
+        @Override
+        public String toString() {
+            return field + "|" + acquisition + "|" + kind;
+        }
+    }
+
+    /**
      * The summary of a call that can run any of several methods (implementations of one interface method):
      * each exit of each is an exit of the call. A method that does nothing the analysis follows contributes
-     * an exit that changes nothing.
+     * an exit that changes nothing, unless another member releases a lock: then the call is a lock class's
+     * unlock, and an implementation that does nothing with a session (an in-memory lock's) is not the one that
+     * runs on an object holding an advisory lock.
      *
      * @param key     the call's names, for debugging
      * @param members the summaries of the methods it can run, at least one
-     * @return their union: exits, exception-path holds, closes and statements, sorted and without repeats;
+     * @return their union: exits, exception-path holds, closes, statements and transaction ends, sorted and without repeats;
      *     guarded when any member is
      */
     public static MethodSummary union(String key, List<MethodSummary> members) {
+        if (members.size() > 1
+                && members.stream()
+                        .anyMatch(m ->
+                                m.cases().stream().anyMatch(c -> !c.releases().isEmpty()))) {
+            members = members.stream().filter(m -> !m.isEmpty()).toList();
+        }
         Set<Case> cases = new TreeSet<>();
         Set<Hold> thrown = new TreeSet<>();
         Set<String> thrownFailed = new TreeSet<>();
         Set<String> closes = new TreeSet<>();
         Set<String> executes = new TreeSet<>();
         Set<Hold> xactLocks = new TreeSet<>();
+        Set<String> ends = new TreeSet<>();
+        Set<Kept> kept = new TreeSet<>();
         boolean guarded = false;
         for (MethodSummary m : members) {
             cases.addAll(m.cases());
@@ -149,6 +243,8 @@ public record MethodSummary(
             closes.addAll(m.closes());
             executes.addAll(m.executes());
             xactLocks.addAll(m.xactLocks());
+            ends.addAll(m.ends());
+            kept.addAll(m.kept());
             guarded |= m.guarded();
         }
         if (cases.stream().allMatch(Case::isEmpty)) {
@@ -162,7 +258,9 @@ public record MethodSummary(
                 List.copyOf(closes),
                 guarded,
                 List.copyOf(executes),
-                List.copyOf(xactLocks));
+                List.copyOf(xactLocks),
+                List.copyOf(ends),
+                List.copyOf(kept));
     }
 
     /** @return true when no exit changes anything a caller can see and no statement runs on its connections */
@@ -172,6 +270,8 @@ public record MethodSummary(
                 && thrownFailed.isEmpty()
                 && closes.isEmpty()
                 && executes.isEmpty()
-                && xactLocks.isEmpty();
+                && xactLocks.isEmpty()
+                && ends.isEmpty()
+                && kept.isEmpty();
     }
 }

@@ -189,8 +189,9 @@ public record PathState(
         /** Opened by the code: {@code setAutoCommit(false)}, SQL {@code BEGIN}, a framework's transaction. */
         MANUAL,
         /**
-         * Opened by the pool: the configuration hands out pooled connections with auto-commit off. A failed
-         * statement aborts it (F18), but an unlock in it is not judged against a commit the code may never write.
+         * Opened by the pool: the configuration hands out pooled connections with auto-commit off; or by the accessor
+         * of a connection an object keeps, which turned auto-commit off when it opened it. A failed statement aborts
+         * it (F18), but an unlock in it is not judged against a commit the code may never write.
          */
         POOL,
         /** A statement failed in it: every later statement fails with 25P02 until it ends (F18). */

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -46,12 +47,59 @@ final class SummaryBuilder {
     }
 
     /**
+     * @param flow the method
+     * @param s    an exit state
+     * @return the field of the receiver the method returns there, relative to the method ({@code #this.connection}):
+     *     the returned value is that field ({@code return connection;}) or the connection the method opened and
+     *     stored in it ({@code connection = DriverManager.getConnection(..); return connection;}); null otherwise
+     */
+    private static String returnedField(MethodFlow flow, PathState s) {
+        String r = s.returned();
+        if (r == null || flow.modifiers().contains("static")) {
+            return null;
+        }
+        if (r.startsWith("this.")) {
+            return relative(flow, r);
+        }
+        if (!r.startsWith("@")) {
+            return null;
+        }
+        return s.alias().entrySet().stream()
+                .filter(a -> a.getKey().startsWith("this.") && a.getValue().equals(r))
+                .map(a -> relative(flow, a.getKey()))
+                .filter(Objects::nonNull)
+                .sorted()
+                .findFirst()
+                .orElse(null);
+    }
+
+    /**
+     * @param s          an exit state
+     * @param handle     the object the method returns there
+     * @param connection a held connection
+     * @return the first access path, in name order, from the returned object to the connection
+     *     ({@code connection} for {@code handle.connection}), or null when no field of it names the connection
+     */
+    static String heldField(PathState s, String handle, String connection) {
+        return s.alias().keySet().stream()
+                .filter(a -> a.startsWith(handle + ".")
+                        && !a.startsWith(handle + ".$") // what a call kept of its arguments (MethodRun.keepArguments)
+                        && connection.equals(s.resolve(a)))
+                .sorted()
+                .map(a -> a.substring(handle.length() + 1))
+                .findFirst()
+                .orElse(null);
+    }
+
+    /**
      * @param flow              the method
      * @param exits             the path states at its normal exit
      * @param exceptionalExits  the path states at its exceptional exit
      * @param failedBeforeThrow failed try-locks dropped from states on a way to the exceptional exit
      * @param executes          the caller's connections (relative paths) the method runs a statement on
      * @param xactLocks         transaction-level locks it takes on the caller's connections outside a transaction
+     * @param ends              the caller's connections (relative paths) whose transaction it commits or rolls back
+     * @param kept              the caller's connections (relative paths) it reached through the accessor of a kept one
      * @return the method's summary: at most {@link #MAX_CASES} cases, each exit state's holds, releases, boolean,
      *     returned connection and field bindings as seen from a caller
      */
@@ -61,7 +109,9 @@ final class SummaryBuilder {
             Collection<PathState> exceptionalExits,
             Set<String> failedBeforeThrow,
             Set<String> executes,
-            Set<Hold> xactLocks) {
+            Set<Hold> xactLocks,
+            Set<String> ends,
+            Set<MethodSummary.Kept> kept) {
         Set<MethodSummary.Case> cases = new TreeSet<>();
         // a helper that returns null when it took nothing returns whether it holds, like a try-lock's boolean: its
         // exits that return an object while holding say true (the caller's x != null test decides)
@@ -75,16 +125,35 @@ final class SummaryBuilder {
             }
             List<Hold> acquires = new ArrayList<>();
             List<String> returnHeld = new ArrayList<>();
+            List<MethodSummary.HeldField> heldFields = new ArrayList<>();
+            List<MethodSummary.FieldBinding> returnBindings = new ArrayList<>();
+            boolean returnsConnection = s.returned() != null && s.returned().startsWith("@");
             for (Hold k : s.held().keySet()) {
                 String rel = relative(flow, k.connection());
                 if (rel != null) {
                     acquires.add(new Hold(rel, k.acquisition()));
+                    String field = s.returned() != null && !returnsConnection
+                            ? heldField(s, s.returned(), k.connection())
+                            : null;
+                    if (field != null) {
+                        returnBindings.add(new MethodSummary.FieldBinding(field, rel));
+                    }
                 } else if (k.connection().equals(s.returned())) {
                     returnHeld.add(k.acquisition());
+                } else if (s.returned() != null && !returnsConnection) {
+                    String field = heldField(s, s.returned(), k.connection());
+                    if (field != null) {
+                        heldFields.add(new MethodSummary.HeldField(
+                                field,
+                                k.acquisition(),
+                                s.kinds().getOrDefault(k.connection(), ConnectionKind.UNKNOWN)));
+                    }
                 }
             }
             ConnectionKind kind =
-                    s.returned() == null ? null : s.kinds().getOrDefault(s.returned(), ConnectionKind.UNKNOWN);
+                    !returnsConnection ? null : s.kinds().getOrDefault(s.returned(), ConnectionKind.UNKNOWN);
+            String returnsField = returnedField(flow, s);
+            PathState.Transaction returnedTransaction = returnsConnection ? s.tx().get(s.returned()) : null;
             if (kind != null && s.closed().containsKey(s.returned())) {
                 kind = null;
             }
@@ -103,7 +172,17 @@ final class SummaryBuilder {
                     && !s.held().isEmpty()) {
                 returned = Boolean.TRUE;
             }
-            cases.add(new MethodSummary.Case(acquires, List.copyOf(s.outer()), returned, kind, returnHeld, fields));
+            cases.add(new MethodSummary.Case(
+                    acquires,
+                    List.copyOf(s.outer()),
+                    returned,
+                    kind,
+                    returnHeld,
+                    fields,
+                    heldFields,
+                    returnsField,
+                    returnedTransaction,
+                    returnBindings));
         }
         // a method that releases on one exit is a release helper: its defensive branches (a null or
         // isClosed() check) are not taken as exits that keep the lock, so every exit releases
@@ -112,7 +191,16 @@ final class SummaryBuilder {
         Set<MethodSummary.Case> merged = new TreeSet<>();
         for (MethodSummary.Case c : cases) {
             merged.add(new MethodSummary.Case(
-                    c.acquires(), List.copyOf(releases), c.returnValue(), c.returnsNew(), c.returnHeld(), c.fields()));
+                    c.acquires(),
+                    List.copyOf(releases),
+                    c.returnValue(),
+                    c.returnsNew(),
+                    c.returnHeld(),
+                    c.fields(),
+                    c.heldFields(),
+                    c.returnsField(),
+                    c.returnedTransaction(),
+                    c.returnBindings()));
         }
         List<MethodSummary.Case> list = new ArrayList<>(merged);
         if (list.size() > MAX_CASES) {
@@ -151,7 +239,9 @@ final class SummaryBuilder {
                 List.copyOf(closes),
                 guarded,
                 List.copyOf(executes),
-                List.copyOf(xactLocks));
+                List.copyOf(xactLocks),
+                List.copyOf(ends),
+                List.copyOf(kept));
     }
 
     /** @return true for an exit that returns true, "taken", after its acquisition threw and took nothing */

@@ -25,6 +25,9 @@ public final class HelperRegistry {
     /** No helpers. */
     public static final HelperRegistry EMPTY = new HelperRegistry(List.of(), new ConstantIndex());
 
+    /** Most implementations a supertype's call is resolved through (the call graph's bound, 8). */
+    static final int MAX_IMPLEMENTATIONS = 8;
+
     private final Map<String, HelperSummary> byKey = new TreeMap<>();
     private final Map<String, List<HelperSummary>> byNameArity = new TreeMap<>();
     private final ConstantIndex types;
@@ -116,17 +119,18 @@ public final class HelperRegistry {
         if (name.equals("<init>")) {
             return Optional.empty();
         }
-        // an interface or base class whose only implementation in the project holds the SQL
+        // an interface or base class with at most MAX_IMPLEMENTATIONS implementations in the project, of which
+        // one holds the SQL (the others lock in memory, or delegate to another implementation): the call may run
+        // that one, and the class hierarchy's union of their effects is the locking one's
+        List<HelperSummary> implementing = new ArrayList<>();
         for (HelperSummary s : byNameArity.getOrDefault(name + "/" + arity, List.of())) {
             Set<String> supers = new LinkedHashSet<>();
             collectSupertypes(s.typeName(), supers, 0);
-            for (String receiver : receiverTypes) {
-                if (supers.contains(receiver) && implementations(receiver) == 1) {
-                    return Optional.of(s);
-                }
+            if (receiverTypes.stream().anyMatch(r -> supers.contains(r) && implementations(r) <= MAX_IMPLEMENTATIONS)) {
+                implementing.add(s);
             }
         }
-        return Optional.empty();
+        return implementing.size() == 1 ? Optional.of(implementing.get(0)) : Optional.empty();
     }
 
     /** How many types of the project extend or implement the type, directly or not. */

@@ -37,7 +37,8 @@ class SummaryBuilderTest {
         m.bools.put("$return", true);
         m.alias.put("this.conn", "c");
 
-        MethodSummary summary = SummaryBuilder.build(FLOW, List.of(m.done()), List.of(), Set.of(), Set.of(), Set.of());
+        MethodSummary summary = SummaryBuilder.build(
+                FLOW, List.of(m.done()), List.of(), Set.of(), Set.of(), Set.of(), Set.of(), Set.of());
 
         assertThat(summary.key()).isEqualTo("Locks.take/2");
         assertThat(summary.cases()).hasSize(1);
@@ -63,7 +64,7 @@ class SummaryBuilderTest {
         closed.bools.put("$return", false);
 
         MethodSummary summary = SummaryBuilder.build(
-                FLOW, List.of(open.done(), closed.done()), List.of(), Set.of(), Set.of(), Set.of());
+                FLOW, List.of(open.done(), closed.done()), List.of(), Set.of(), Set.of(), Set.of(), Set.of(), Set.of());
 
         assertThat(summary.cases())
                 .extracting(MethodSummary.Case::returnsNew, MethodSummary.Case::returnHeld)
@@ -78,7 +79,14 @@ class SummaryBuilderTest {
         checkedFirst.bools.put("$return", false);
 
         MethodSummary summary = SummaryBuilder.build(
-                FLOW, List.of(released.done(), checkedFirst.done()), List.of(), Set.of(), Set.of(), Set.of());
+                FLOW,
+                List.of(released.done(), checkedFirst.done()),
+                List.of(),
+                Set.of(),
+                Set.of(),
+                Set.of(),
+                Set.of(),
+                Set.of());
 
         assertThat(summary.cases()).hasSize(2);
         assertThat(summary.cases())
@@ -95,19 +103,28 @@ class SummaryBuilderTest {
         thrown.failed.add("site-1");
 
         MethodSummary summary = SummaryBuilder.build(
-                FLOW, List.of(), List.of(thrown.done()), Set.of("site-2"), Set.of("#0"), Set.of(new Hold("#0", "x")));
+                FLOW,
+                List.of(),
+                List.of(thrown.done()),
+                Set.of("site-2"),
+                Set.of("#0"),
+                Set.of(new Hold("#0", "x")),
+                Set.of("#0"),
+                Set.of(new MethodSummary.Kept("#0.db", ConnectionKind.UNPOOLED, true)));
 
         assertThat(summary.cases()).isEmpty();
         assertThat(summary.thrown()).containsExactly(new Hold("#0", "site-0"));
         assertThat(summary.thrownFailed()).containsExactly("site-1", "site-2");
         assertThat(summary.executes()).containsExactly("#0");
         assertThat(summary.xactLocks()).containsExactly(new Hold("#0", "x"));
+        assertThat(summary.ends()).containsExactly("#0");
+        assertThat(summary.kept()).containsExactly(new MethodSummary.Kept("#0.db", ConnectionKind.UNPOOLED, true));
     }
 
     @Test
     void failedTryLocksDroppedBeforeAThrowCountOnlyWhenTheMethodCanThrow() {
-        MethodSummary summary =
-                SummaryBuilder.build(FLOW, List.of(exit().done()), List.of(), Set.of("site-2"), Set.of(), Set.of());
+        MethodSummary summary = SummaryBuilder.build(
+                FLOW, List.of(exit().done()), List.of(), Set.of("site-2"), Set.of(), Set.of(), Set.of(), Set.of());
 
         assertThat(summary.thrownFailed()).isEmpty();
         assertThat(summary.isEmpty()).isTrue();
@@ -125,7 +142,8 @@ class SummaryBuilderTest {
             exits.add(m.done());
         }
 
-        MethodSummary summary = SummaryBuilder.build(FLOW, exits, List.of(), Set.of(), Set.of(), Set.of());
+        MethodSummary summary =
+                SummaryBuilder.build(FLOW, exits, List.of(), Set.of(), Set.of(), Set.of(), Set.of(), Set.of());
 
         assertThat(summary.cases()).hasSize(SummaryBuilder.MAX_CASES);
     }
