@@ -74,6 +74,13 @@ public final class ApiCatalog {
     /** Receivers whose calls only log: {@code log}, {@code LOGGER}, {@code this.log}, {@code System.out}. */
     private static final Pattern LOGGER_RECEIVER = Pattern.compile("(?i)(.*\\.)?_?(log|logger)|system\\.(out|err)");
 
+    /**
+     * A metrics registry or a meter reached from one: {@code metrics}, {@code this.meterRegistry},
+     * {@code metrics.counter("jobs.locked")} (Micrometer, Dropwizard Metrics, Prometheus' simpleclient).
+     */
+    private static final Pattern METRICS_RECEIVER =
+            Pattern.compile("(?i)(this\\.)?_?(metrics?|meterRegistry|meters)(\\..*)?");
+
     private static final Set<String> STATEMENTS = Set.of("Statement", "PreparedStatement", "CallableStatement");
     private static final Set<String> PREPARED = Set.of("PreparedStatement", "CallableStatement");
     private static final Set<String> RESULTS = Set.of("ResultSet", "CallableStatement");
@@ -351,6 +358,15 @@ public final class ApiCatalog {
      */
     public boolean isLoggerReceiver(String receiverText) {
         return LOGGER_RECEIVER.matcher(receiverText).matches();
+    }
+
+    /**
+     * @param receiverText a call's receiver as written ({@code metrics}, {@code metrics.counter("jobs.locked")})
+     * @return true when it names a metrics registry or a meter taken from one: its calls record a measurement in
+     *     memory and do not fail in practice, so between a lock and its {@code try} they cannot skip the unlock
+     */
+    public boolean isMetricsReceiver(String receiverText) {
+        return METRICS_RECEIVER.matcher(receiverText).matches();
     }
 
     private List<MethodMatcher> candidates(String name) {

@@ -1388,6 +1388,8 @@ public final class FlowLowering {
             boolean benign = sites.isEmpty()
                     && !runsCallback(m)
                     && (API.isLoggerReceiver(m.getScope().map(Node::toString).orElse(""))
+                            || API.isMetricsReceiver(
+                                    m.getScope().map(Node::toString).orElse(""))
                             || (API.is(Role.PURE, name) && !API.is(Role.EXECUTES_SQL, name, ON_CONNECTION))
                             || (receiverType != null
                                     && API.roles(receiverType, name, args.size(), JDBC)

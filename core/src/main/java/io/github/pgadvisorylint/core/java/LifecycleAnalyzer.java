@@ -453,6 +453,7 @@ final class LifecycleAnalyzer {
         for (MethodCallExpr call : JavaScopes.calls(s)) {
             String receiver = call.getScope().map(Node::toString).orElse("");
             if (API.isLoggerReceiver(receiver)
+                    || API.isMetricsReceiver(receiver)
                     || API.is(Role.PURE, call.getNameAsString())
                     || API.is(Role.LOGS, call.getNameAsString())) {
                 continue;

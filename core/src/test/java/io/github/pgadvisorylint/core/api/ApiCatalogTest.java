@@ -115,6 +115,17 @@ class ApiCatalogTest {
     }
 
     @Test
+    void metricsRegistriesAndTheirMeters() {
+        assertThat(API.isMetricsReceiver("metrics")).isTrue();
+        assertThat(API.isMetricsReceiver("this.meterRegistry")).isTrue();
+        assertThat(API.isMetricsReceiver("metrics.counter(\"claims.locked\")")).isTrue();
+        assertThat(API.isMetricsReceiver("metricStore"))
+                .as("a project object named like one")
+                .isFalse();
+        assertThat(API.isMetricsReceiver("auditor")).isFalse();
+    }
+
+    @Test
     void noDuplicateEntries() {
         Set<String> keys = new HashSet<>();
         for (MethodMatcher m : API.matchers()) {
