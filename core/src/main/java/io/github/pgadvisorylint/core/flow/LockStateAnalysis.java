@@ -373,8 +373,8 @@ public final class LockStateAnalysis {
     /**
      * The methods whose lock state can matter: those that execute a lock site or call a lock helper, those
      * that open, close or commit a connection, and, transitively, those that call a relevant method by name
-     * and arity; and the methods those call that run statements, end a transaction or are accessors of a kept connection. Every
-     * other method has an empty summary and is not run.
+     * and arity; and the methods those call that run statements, end a transaction or are accessors of a kept
+     * connection. Every other method has an empty summary and is not run.
      */
     private List<MethodFlow> relevant() {
         Set<String> names = new TreeSet<>();

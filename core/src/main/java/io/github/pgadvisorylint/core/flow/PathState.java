@@ -37,7 +37,9 @@ import java.util.TreeSet;
  *                 lock protects)
  * @param threw    acquisitions (blocking, or session-level try-locks) whose call threw on this path (nothing was
  *                 taken)
- * @param returned the connection identity the method returns on this path, or null
+ * @param returned what the method returns on this path, when it matters to its callers: a connection identity
+ *                 ({@code @12}), a field of this object ({@code this.connection}: an accessor), or the path of a
+ *                 lock object whose fields hold ({@code $3}: a handle); else null
  * @param attempts the try-locks (session- or transaction-level) this path tried that no work has followed yet:
  *                 their outcome, and whether a branch has tested it ({@link Attempt})
  */
