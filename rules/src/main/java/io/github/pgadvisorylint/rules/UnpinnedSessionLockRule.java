@@ -25,7 +25,7 @@ import java.util.List;
 public final class UnpinnedSessionLockRule extends AbstractRule {
 
     /** At most this many callers outside a transaction are shown as related locations. */
-    private static final int MAX_CALLERS = 3;
+    private static final int MAX_CALLERS = 10;
     /** At most this many unlocks named as related locations. */
     private static final int MAX_UNLOCKS = 4;
 
