@@ -222,7 +222,7 @@ final class ExitJudgement {
                 } else if (!scoped) {
                     handedOver.add(id);
                     continue; // the caller's or the object's obligation: its summary carries it
-                } else if (!exceptional && c.startsWith("@") && keptInField(s, c)) {
+                } else if (!exceptional && c.startsWith("@") && s.fieldNaming(c) != null) {
                     handedOver.add(id);
                     continue; // a connection opened here and kept in a field, lock and all: the object's other
                     // methods release it (a leader that keeps its session; this method unlocks when it steps down)
@@ -326,12 +326,6 @@ final class ExitJudgement {
     private boolean returnsObjectElseNull(PathState s) {
         return s.bools().containsKey(MethodRun.RETURNS_OBJECT)
                 && exits.stream().anyMatch(st -> st.bools().containsKey(MethodRun.RETURNS_NULL));
-    }
-
-    /** @return true when a field of this object names the connection at this exit */
-    private static boolean keptInField(PathState s, String c) {
-        return s.alias().entrySet().stream()
-                .anyMatch(a -> a.getKey().startsWith("this.") && a.getValue().equals(c));
     }
 
     /**

@@ -429,7 +429,7 @@ public final class LockStateAnalysis {
                         continue;
                     }
                     for (MethodFlow target : graph.resolve(n.event())) {
-                        if ((executing.contains(target) || accessor(target)) && chosen.add(target)) {
+                        if ((executing.contains(target) || controlsConnection(target)) && chosen.add(target)) {
                             grew = true;
                         }
                     }
@@ -450,7 +450,7 @@ public final class LockStateAnalysis {
      *     parameters that opens a connection or returns a field of its object: the accessor of a connection the
      *     object keeps ({@code db.connection()}), whose summary names that field
      */
-    private static boolean accessor(MethodFlow f) {
+    private static boolean controlsConnection(MethodFlow f) {
         return f.nodes().stream()
                 .anyMatch(n -> n.event().kind() == FlowEvent.Kind.END
                         || n.event().kind() == FlowEvent.Kind.BEGIN

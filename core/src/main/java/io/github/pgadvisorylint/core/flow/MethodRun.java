@@ -516,24 +516,36 @@ final class MethodRun {
     }
 
     /**
-     * Work: a statement, or a call of a method, that can fail (a call with no callee is a chain's possible error
-     * signal, not work).
-     */
-    /**
      * @return true for a call of the accessor of a connection an object keeps ({@code db.connection()}): every exit
-     *     returns the field, and it runs no statement; handing the session out does no work under the lock
+     *     returns the field, and it runs no statement; handing the session out does no work under the lock.
+     *     Remembered per node: the callees' summaries do not change during one run
      */
     private boolean accessorCall(FlowNode node) {
         if (node.event().kind() != FlowEvent.Kind.CALL) {
             return false;
         }
-        MethodSummary summary = analysis.resolve(node.event());
-        return summary != null
-                && !summary.cases().isEmpty()
-                && summary.executes().isEmpty()
-                && summary.cases().stream().allMatch(c -> c.returnsField() != null);
+        if (!accessorAsked.get(node.id())) {
+            accessorAsked.set(node.id());
+            MethodSummary summary = analysis.resolve(node.event());
+            if (summary != null
+                    && !summary.cases().isEmpty()
+                    && summary.executes().isEmpty()
+                    && summary.cases().stream().allMatch(c -> c.returnsField() != null)) {
+                accessorYes.set(node.id());
+            }
+        }
+        return accessorYes.get(node.id());
     }
 
+    /** The call nodes {@link #accessorCall} has been asked about, and of those the accessor calls. */
+    private final BitSet accessorAsked = new BitSet();
+
+    private final BitSet accessorYes = new BitSet();
+
+    /**
+     * Work: a statement, or a call of a method, that can fail (a call with no callee is a chain's possible error
+     * signal, not work).
+     */
     private static boolean isWork(FlowNode node) {
         FlowEvent e = node.event();
         return (e.kind() == FlowEvent.Kind.EXECUTE
@@ -1050,14 +1062,7 @@ final class MethodRun {
             case CLOSE -> {
                 String closed = s.resolve(e.path());
                 PathState.Mutable m = s.edit();
-                List<String> connections = new ArrayList<>(List.of(closed));
-                if (!s.kinds().containsKey(closed)) {
-                    // a wrapper's close() ({@code session.close()}) closes the connections it keeps
-                    s.kinds().keySet().stream()
-                            .filter(k -> k.startsWith(closed + "."))
-                            .forEach(connections::add);
-                }
-                for (String c : connections) {
+                for (String c : withKept(closed, s.kinds().keySet())) {
                     m.closed.put(c, node.id());
                     m.worked.removeIf(w -> c.equals(w.connection())); // its open transaction ends unfinished
                     if (ConnectionKind.UNPOOLED.equals(s.kinds().get(c))) {
@@ -2126,16 +2131,9 @@ final class MethodRun {
                 // an accessor of the receiver's connection: the caller's statements run on that field's connection,
                 // which keeps the auto-commit the accessor set when it opened it (on every exit: one connection)
                 m.alias.put(e.target(), field);
-                ConnectionKind kind = null;
-                boolean off = false;
-                for (MethodSummary.Case x : summary.cases()) {
-                    if (c.returnsField().equals(x.returnsField())) {
-                        kind = kind != null ? kind : x.returnsNew();
-                        off |= Transaction.MANUAL.equals(x.returnedTransaction());
-                    }
-                }
-                if (kind != null) {
-                    kept(s, m, new MethodSummary.Kept(field, kind, off));
+                MethodSummary.Kept k = summary.keptBy(c.returnsField());
+                if (k != null) {
+                    kept(s, m, new MethodSummary.Kept(field, k.kind(), k.autoCommitOff()));
                 }
             } else if (c.returnsNew() != null && e.target() != null) {
                 String identity = "@" + node.id();
@@ -2246,27 +2244,37 @@ final class MethodRun {
      * object that is not a connection with a transaction ({@code db.commit()} on a database wrapper), it ends the
      * transactions of the connections that object holds ({@code db.connection}).
      */
-    private void ended(PathState s, PathState.Mutable m, String c) {
-        if (!s.tx().containsKey(c)) {
-            for (String held : List.copyOf(s.tx().keySet())) {
-                if (held.startsWith(c + ".")) {
-                    ended(s, m, held);
+    private void ended(PathState s, PathState.Mutable m, String ended) {
+        for (String c : withKept(ended, s.tx().keySet())) {
+            if (m.tx.containsKey(c)) {
+                m.tx.put(c, reopened(s, c)); // a rollback (or a commit of an aborted one) starts afresh
+            }
+            for (Hold k : s.held().keySet()) {
+                if (k.connection().equals(c)) {
+                    m.worked.remove(Work.own(k.acquisition())); // committed, or rolled back: no write of it is pending
                 }
             }
-        }
-        if (m.tx.containsKey(c)) {
-            m.tx.put(c, reopened(s, c)); // a rollback (or a commit of an aborted one) starts afresh
-        }
-        for (Hold k : s.held().keySet()) {
-            if (k.connection().equals(c)) {
-                m.worked.remove(Work.own(k.acquisition())); // committed, or rolled back: no write of it is pending
+            m.worked.removeIf(w -> c.equals(w.connection())); // the same, for work in this connection's transaction
+            String rel = relative(c);
+            if (rel != null) {
+                ends.add(rel);
             }
         }
-        m.worked.removeIf(w -> c.equals(w.connection())); // the same, for work in this connection's transaction
-        String rel = relative(c);
-        if (rel != null) {
-            ends.add(rel);
+    }
+
+    /**
+     * @param path  what a commit, rollback or close is written on
+     * @param known the connections the path knows something of (their kinds, their transactions)
+     * @return {@code path}, and when it is not one of {@code known}, the known connections under it: a wrapper's
+     *     {@code commit()} or {@code close()} ({@code db.commit()}) acts on the connections it keeps
+     *     ({@code db.connection}); in name order
+     */
+    private static List<String> withKept(String path, Set<String> known) {
+        List<String> out = new ArrayList<>(List.of(path));
+        if (!known.contains(path)) {
+            known.stream().filter(k -> k.startsWith(path + ".")).sorted().forEach(out::add);
         }
+        return out;
     }
 
     /**

@@ -263,6 +263,25 @@ public record MethodSummary(
                 List.copyOf(kept));
     }
 
+    /**
+     * What an accessor says of the field it returns, over all its exits: one connection, opened on first use.
+     *
+     * @param returnsField a field some exit returns ({@link Case#returnsField()})
+     * @return that field with the kind an exit opens it as and whether one turns its auto-commit off; null when
+     *     no exit opens it
+     */
+    public Kept keptBy(String returnsField) {
+        ConnectionKind kind = null;
+        boolean off = false;
+        for (Case c : cases) {
+            if (returnsField.equals(c.returnsField())) {
+                kind = kind != null ? kind : c.returnsNew();
+                off |= PathState.Transaction.MANUAL.equals(c.returnedTransaction());
+            }
+        }
+        return kind == null ? null : new Kept(returnsField, kind, off);
+    }
+
     /** @return true when no exit changes anything a caller can see and no statement runs on its connections */
     public boolean isEmpty() {
         return cases.stream().allMatch(Case::isEmpty)

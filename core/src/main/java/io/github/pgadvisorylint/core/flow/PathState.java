@@ -246,6 +246,23 @@ public record PathState(
     }
 
     /**
+     * @param identity a connection identity ({@code @12})
+     * @return the first field of this object, in name order, that names it on this path ({@code this.connection}),
+     *     or null
+     */
+    public String fieldNaming(String identity) {
+        String first = null;
+        for (Map.Entry<String, String> a : alias.entrySet()) {
+            if (a.getKey().startsWith("this.")
+                    && a.getValue().equals(identity)
+                    && (first == null || a.getKey().compareTo(first) < 0)) {
+                first = a.getKey();
+            }
+        }
+        return first;
+    }
+
+    /**
      * @param path an access path
      * @return the connection identity it names: the alias of its longest aliased prefix, followed by the rest
      */

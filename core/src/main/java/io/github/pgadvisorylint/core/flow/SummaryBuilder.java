@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -61,16 +60,8 @@ final class SummaryBuilder {
         if (r.startsWith("this.")) {
             return relative(flow, r);
         }
-        if (!r.startsWith("@")) {
-            return null;
-        }
-        return s.alias().entrySet().stream()
-                .filter(a -> a.getKey().startsWith("this.") && a.getValue().equals(r))
-                .map(a -> relative(flow, a.getKey()))
-                .filter(Objects::nonNull)
-                .sorted()
-                .findFirst()
-                .orElse(null);
+        String field = r.startsWith("@") ? s.fieldNaming(r) : null;
+        return field == null ? null : relative(flow, field);
     }
 
     /**
@@ -128,26 +119,21 @@ final class SummaryBuilder {
             List<MethodSummary.HeldField> heldFields = new ArrayList<>();
             List<MethodSummary.FieldBinding> returnBindings = new ArrayList<>();
             boolean returnsConnection = s.returned() != null && s.returned().startsWith("@");
+            // an object returned (not a connection): the fields of it that name a held connection
+            String handle = returnsConnection ? null : s.returned();
             for (Hold k : s.held().keySet()) {
                 String rel = relative(flow, k.connection());
+                String field = handle == null ? null : heldField(s, handle, k.connection());
                 if (rel != null) {
                     acquires.add(new Hold(rel, k.acquisition()));
-                    String field = s.returned() != null && !returnsConnection
-                            ? heldField(s, s.returned(), k.connection())
-                            : null;
                     if (field != null) {
                         returnBindings.add(new MethodSummary.FieldBinding(field, rel));
                     }
                 } else if (k.connection().equals(s.returned())) {
                     returnHeld.add(k.acquisition());
-                } else if (s.returned() != null && !returnsConnection) {
-                    String field = heldField(s, s.returned(), k.connection());
-                    if (field != null) {
-                        heldFields.add(new MethodSummary.HeldField(
-                                field,
-                                k.acquisition(),
-                                s.kinds().getOrDefault(k.connection(), ConnectionKind.UNKNOWN)));
-                    }
+                } else if (field != null) {
+                    heldFields.add(new MethodSummary.HeldField(
+                            field, k.acquisition(), s.kinds().getOrDefault(k.connection(), ConnectionKind.UNKNOWN)));
                 }
             }
             ConnectionKind kind =
