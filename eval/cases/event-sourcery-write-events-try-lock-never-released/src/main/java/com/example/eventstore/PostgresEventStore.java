@@ -1,0 +1,87 @@
+// Case: event_sourcery's write_events function serialised event appends (to keep event ids growing in commit order) with PERFORM pg_try_advisory_lock(-1): a session-level try-lock whose result was thrown away and which nothing ever released.
+// Source: https://github.com/envato/event_sourcery/pull/110
+// Kind: bug
+// Expected: in V2__write_events_function.sql the writer takes PERFORM pg_try_advisory_lock(-1). PERFORM discards the boolean, so a writer whose try fails goes on and inserts anyway: appends are not serialised at all, two transactions take event ids from the sequence in one order and commit in the other, and a subscriber that already read the higher id (getNextFrom reads by id) never sees the lower one. The lock is also session-level and never released: there is no pg_advisory_unlock anywhere, the function's transaction ends with the sink statement but the key stays with the pooled session that ran it (F1, F13), stacking once more on every append it serves (F4); were the result checked, every append on any other pooled connection would be refused from the first write on. Use pg_advisory_xact_lock(-1), which waits its turn and is released when the appending transaction commits or rolls back.
+package com.example.eventstore;
+
+import java.sql.PreparedStatement;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.jdbc.core.ConnectionCallback;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Repository;
+
+/** The PostgreSQL event store: appends go through the write_events function, reads go by event id. */
+@Repository
+public class PostgresEventStore {
+
+    public record NewEvent(UUID uuid, String type, String bodyJson, LocalDateTime createdAt) {
+    }
+
+    public record StoredEvent(long id, UUID uuid, UUID aggregateId, String type, String bodyJson, long version) {
+    }
+
+    private static final Logger log = LoggerFactory.getLogger(PostgresEventStore.class);
+
+    private final JdbcTemplate jdbc;
+    private final boolean lockTable;
+
+    public PostgresEventStore(JdbcTemplate jdbc,
+                              @Value("${eventstore.lock-table-to-guarantee-linear-sequence-id-growth:true}") boolean lockTable) {
+        this.jdbc = jdbc;
+        this.lockTable = lockTable;
+    }
+
+    /**
+     * Appends {@code events} to the aggregate in one call of write_events (one statement, so one transaction).
+     * {@code expectedVersion} null appends whatever the current version is; otherwise a different current version
+     * fails with a concurrency conflict.
+     */
+    public void sink(UUID aggregateId, Integer expectedVersion, List<NewEvent> events) {
+        String[] types = events.stream().map(NewEvent::type).toArray(String[]::new);
+        String[] bodies = events.stream().map(NewEvent::bodyJson).toArray(String[]::new);
+        Timestamp[] createdAt = events.stream()
+                .map(e -> e.createdAt() == null ? null : Timestamp.valueOf(e.createdAt()))
+                .toArray(Timestamp[]::new);
+        UUID[] uuids = events.stream().map(NewEvent::uuid).toArray(UUID[]::new);
+        jdbc.execute((ConnectionCallback<Void>) conn -> {
+            try (PreparedStatement ps = conn.prepareStatement("SELECT write_events(?, ?, ?, ?, ?, ?, ?)")) {
+                ps.setObject(1, aggregateId);
+                ps.setArray(2, conn.createArrayOf("varchar", types));
+                if (expectedVersion == null) {
+                    ps.setNull(3, Types.INTEGER);
+                } else {
+                    ps.setInt(3, expectedVersion);
+                }
+                ps.setArray(4, conn.createArrayOf("json", bodies));
+                ps.setArray(5, conn.createArrayOf("timestamp", createdAt));
+                ps.setArray(6, conn.createArrayOf("uuid", uuids));
+                ps.setBoolean(7, lockTable);
+                ps.execute();
+            }
+            return null;
+        });
+        log.debug("Saved {} event(s) for aggregate {}", events.size(), aggregateId);
+    }
+
+    /** Events with id >= {@code fromId}, in id order: subscribers resume from the last id they processed plus one. */
+    public List<StoredEvent> getNextFrom(long fromId, int limit) {
+        return jdbc.query(
+                "SELECT id, uuid, aggregate_id, type, body::text, version FROM events WHERE id >= ? ORDER BY id LIMIT ?",
+                (rs, n) -> new StoredEvent(rs.getLong("id"), rs.getObject("uuid", UUID.class),
+                        rs.getObject("aggregate_id", UUID.class), rs.getString("type"), rs.getString("body"),
+                        rs.getLong("version")),
+                fromId, limit);
+    }
+
+    public long latestEventId() {
+        Long id = jdbc.queryForObject("SELECT max(id) FROM events", Long.class);
+        return id == null ? 0 : id;
+    }
+}
