@@ -90,6 +90,14 @@ public final class XactLockOutsideTransactionRule extends AbstractRule {
                         f.acquisition().display() + " takes a transaction-level lock in autocommit: " + f.note()
                                 + ". Call setAutoCommit(false) before it and commit after the work, so the lock"
                                 + " and the work share one transaction.");
+            } else if (f.kind() == PathFinding.Kind.XACT_ENDS_BEFORE_WORK) {
+                reportPath(
+                        context,
+                        Severity.ERROR,
+                        f,
+                        f.acquisition().display() + " takes a transaction-level lock, but " + f.note()
+                                + ". Commit after the work, so the lock and the work share one transaction, or take"
+                                + " a session-level lock released in finally after the work.");
             }
         }
     }

@@ -142,6 +142,10 @@ final class JavaProject {
         Outlined withHash(String sha256) {
             return new Outlined(contribution, referenced, failed, sha256, digest);
         }
+
+        Outlined withReferenced(SortedSet<String> names) {
+            return new Outlined(contribution, names, failed, hash, digest);
+        }
     }
 
     /** A mapper file's facts, and the hash of its interface's file when read. */
@@ -341,7 +345,7 @@ final class JavaProject {
                 // outlined before for its types: in the index already; its own references are followed now
                 members.put(e.getKey(), e.getValue());
                 frontier.add(new Outlined(
-                        null, JavaOutline.referencedTypeNames(e.getValue().text()), null, null, null));
+                        null, JavaOutline.referencedTypeNames(e.getValue().text(), true), null, null, null));
             }
         }
         List<Outlined> done = tasks.map(slots, files::get, i -> outline(texts.get(i)));
@@ -356,7 +360,9 @@ final class JavaProject {
                 continue;
             }
             members.put(slots.get(k), texts.get(slots.get(k)));
-            frontier.add(o);
+            // a member's calls are made on the types it declares too, of its own package without an import
+            frontier.add(o.withReferenced(
+                    JavaOutline.referencedTypeNames(texts.get(slots.get(k)).text(), true)));
         }
         for (SourceFile f : texts.values()) {
             outlined.add(f.path());

@@ -32,17 +32,24 @@ final class ExitJudgement {
      * @param poolAutoCommitOff the connections the method borrowed from pools that hand them out with auto-commit
      *                          off, by identity, with the setting that says so
      * @param keyPerIteration   acquisition ids whose key changes with each iteration of an enclosing loop
+     * @param leakedByCallee    acquisition ids that only a callee's exception carries into the method (the callee
+     *                          locks, can throw before its unlock, and never returns holding the lock), with the
+     *                          callee's name, when the method releases no lock itself (a caller that releases the
+     *                          callee's lock object in its own finally owns the failure): reported where the
+     *                          callee takes the lock, where the fix goes
      */
     record Facts(
             boolean called,
             boolean carriedOn,
             CallingContexts.Caller transactionCaller,
             Map<String, AutoCommitSetting> poolAutoCommitOff,
-            Set<String> keyPerIteration) {
+            Set<String> keyPerIteration,
+            Map<String, String> leakedByCallee) {
         /** Copies the collections. */
         Facts {
             poolAutoCommitOff = Map.copyOf(poolAutoCommitOff);
             keyPerIteration = Set.copyOf(keyPerIteration);
+            leakedByCallee = Map.copyOf(leakedByCallee);
         }
     }
 
@@ -222,10 +229,15 @@ final class ExitJudgement {
                 } else if (!scoped) {
                     handedOver.add(id);
                     continue; // the caller's or the object's obligation: its summary carries it
-                } else if (!exceptional && c.startsWith("@") && s.fieldNaming(c) != null) {
+                } else if (!exceptional
+                        && c.startsWith("@")
+                        && (s.fieldNaming(c) != null
+                                || (s.owners().containsKey(h.getKey())
+                                        && s.fieldNaming(s.owners().get(h.getKey())) != null))) {
                     handedOver.add(id);
-                    continue; // a connection opened here and kept in a field, lock and all: the object's other
-                    // methods release it (a leader that keeps its session; this method unlocks when it steps down)
+                    continue; // a connection opened here, or the lock object holding one, kept in a field, lock and
+                    // all: the object's other methods release it (a leader that keeps its session; this method
+                    // unlocks when it steps down)
                 } else if (!exceptional
                         && (Boolean.TRUE.equals(s.bools().get("$return")) || returnsObjectElseNull(s))
                         && (r.equals("this") || flow.params().contains(r))) {
@@ -262,8 +274,31 @@ final class ExitJudgement {
                 if (!site.viaHelper() && flow.nodes().get(where).event().kind() == FlowEvent.Kind.LOCK) {
                     at = site.region();
                 }
+                String callee = facts.leakedByCallee().get(id);
+                boolean calleeLeaks = callee != null
+                        && (kind == PathFinding.Kind.POOLED_CLOSE
+                                || kind == PathFinding.Kind.HELD_ON_EXCEPTION
+                                || kind == PathFinding.Kind.HELD_ON_RETURN);
+                SourceRegion call = at;
+                if (calleeLeaks) {
+                    // the fix goes where the callee locks and unlocks without a finally: reported there, once for
+                    // all its callers, each a step of the path
+                    at = site.region();
+                    note = callee + " can throw while it holds the lock (its unlock is not in a finally block), and "
+                            + (kind == PathFinding.Kind.POOLED_CLOSE
+                                    ? "its caller " + CallingContexts.display(flow) + " then closes the pooled"
+                                            + " connection with the lock still held"
+                                    : "its caller " + CallingContexts.display(flow) + " carries the lock on");
+                }
                 List<PathFinding.Step> steps = new ArrayList<>();
                 steps.add(new PathFinding.Step(at, "the lock is taken here"));
+                if (calleeLeaks && site.viaHelper() && site.declarationRegion() != null) {
+                    steps.add(new PathFinding.Step(site.declarationRegion(), "the lock statement the helper runs"));
+                }
+                if (calleeLeaks && call != null && !call.equals(at)) {
+                    steps.add(new PathFinding.Step(
+                            call, "a call of " + callee + " that an exception leaves holding the lock"));
+                }
                 for (Integer n : releasedAt.getOrDefault(id, Set.of())) {
                     FlowNode rn = flow.nodes().get(n);
                     SourceRegion rr = releaseRegion(rn);

@@ -302,6 +302,24 @@ public final class FlowLowering {
     private BiFunction<TypeDeclaration<?>, String, String> inheritedFields = (t, n) -> null;
     /** Whether a statement's SQL text only reads ({@link #lower}'s {@code readsOnly}). */
     private Predicate<String> readsOnlySql = sql -> false;
+
+    /**
+     * Whether a call of a project method cannot fail (see {@link #lower(CompilationUnit, IdentityHashMap, Set,
+     * Function, Function, Consumer, BiFunction, Predicate, CallOutcome)}).
+     */
+    @FunctionalInterface
+    public interface CallOutcome {
+        /**
+         * @param type   the receiver's declared type, simple or qualified, or the caller's own type for a call on
+         *               {@code this}
+         * @param method the method's name
+         * @param arity  its number of arguments
+         * @return true when the call cannot fail
+         */
+        boolean cannotFail(String type, String method, int arity);
+    }
+
+    private CallOutcome cannotFail = (t, n, a) -> false;
     /** The simple names each type of the file extends and implements. */
     private final Map<String, List<String>> supertypes = new HashMap<>();
 
@@ -357,7 +375,16 @@ public final class FlowLowering {
             Function<CallableDeclaration<?>, Set<String>> facts,
             Function<Node, SourceRegion> regions,
             Consumer<Notification> leftOut) {
-        return lower(unit, sitesByNode, helperCalls, facts, regions, leftOut, (t, n) -> null, sql -> false);
+        return lower(
+                unit,
+                sitesByNode,
+                helperCalls,
+                facts,
+                regions,
+                leftOut,
+                (t, n) -> null,
+                sql -> false,
+                (t, n, a) -> false);
     }
 
     /**
@@ -369,6 +396,9 @@ public final class FlowLowering {
      * @param readsOnly whether the text of a statement the code runs (a literal, or a concatenation of literals) only
      *                  reads: such a statement is marked {@link FlowEvent#writesNothing()}; the Java front end passes
      *                  {@code core.sql.ReadOnlySql::readsOnly}
+     * @param cannotFail whether a call of a project method cannot fail, by receiver type (the caller's own for a call on
+     *                   {@code this}), name and arity: a getter or setter; such a call gets no exception edge. The
+     *                   Java front end passes {@code JavaScopes::cannotFail}
      */
     public static List<MethodFlow> lower(
             CompilationUnit unit,
@@ -378,9 +408,11 @@ public final class FlowLowering {
             Function<Node, SourceRegion> regions,
             Consumer<Notification> leftOut,
             BiFunction<TypeDeclaration<?>, String, String> inheritedFields,
-            Predicate<String> readsOnly) {
+            Predicate<String> readsOnly,
+            CallOutcome cannotFail) {
         FlowLowering lowering = new FlowLowering(sitesByNode, helperCalls, regions);
         lowering.inheritedFields = inheritedFields;
+        lowering.cannotFail = cannotFail;
         lowering.readsOnlySql = readsOnly;
         lowering.poolSettings = PoolSettings.of(unit, regions);
         lowering.futureMethods = unit.findAll(MethodDeclaration.class).stream()
@@ -1342,6 +1374,25 @@ public final class FlowLowering {
                     && m.getScope().get().toString().matches("(java\\.lang\\.)?Boolean\\.TRUE")) {
                 return new Value(cur, args.get(0)); // Boolean.TRUE.equals(x) is x, null being false
             }
+            if (sites.isEmpty()
+                    && "Optional".equals(scopeName(m))
+                    && (name.equals("of") || name.equals("ofNullable"))
+                    && args.size() == 1
+                    && args.get(0) != null
+                    && !args.get(0).startsWith("$const")) {
+                // an Optional is its value or null: the lock object in it goes with it, and the caller's
+                // isPresent()/isEmpty() is a null test (Optional.empty() below is null)
+                return new Value(cur, args.get(0));
+            }
+            if (sites.isEmpty() && "Optional".equals(scopeName(m)) && name.equals("empty") && args.isEmpty()) {
+                return new Value(cur, NULL);
+            }
+            if (sites.isEmpty()
+                    && (name.equals("get") || name.equals("orElseThrow"))
+                    && receiver != null
+                    && "Optional".equals(receiverType)) {
+                return new Value(cur, receiver); // the value itself, present on this path
+            }
             if (sites.isEmpty() && "Optional".equals(scopeName(m)) && (name.equals("of") || name.equals("empty"))) {
                 if (!args.isEmpty() && args.get(0) != null) {
                     // the value goes with it to whoever receives the Optional: a connection or lock object
@@ -1387,7 +1438,9 @@ public final class FlowLowering {
             }
             boolean benign = sites.isEmpty()
                     && !runsCallback(m)
-                    && (API.isLoggerReceiver(m.getScope().map(Node::toString).orElse(""))
+                    && (ownTypeCannotFail(m, receiverType, args.size())
+                            || API.isLoggerReceiver(
+                                    m.getScope().map(Node::toString).orElse(""))
                             || API.isMetricsReceiver(
                                     m.getScope().map(Node::toString).orElse(""))
                             || (API.is(Role.PURE, name) && !API.is(Role.EXECUTES_SQL, name, ON_CONNECTION))
@@ -1583,6 +1636,16 @@ public final class FlowLowering {
             FlowEvent event = new FlowEvent(
                     FlowEvent.Kind.CALL, tmp, receiver, sites, callee, args, argTypes, null, false, ownTransaction);
             return new Value(step(event, m, cur, !benign && quiet == 0), tmp);
+        }
+
+        /**
+         * @return whether {@code m} calls a project method that cannot fail ({@link CallOutcome}): on {@code this}, or
+         *     on a receiver whose declared type is known
+         */
+        private boolean ownTypeCannotFail(MethodCallExpr m, String receiverType, int arity) {
+            boolean onThis = m.getScope().isEmpty() || m.getScope().get() instanceof ThisExpr;
+            String on = onThis ? type : receiverType;
+            return on != null && cannotFail.cannotFail(on, m.getNameAsString(), arity);
         }
 
         /** A commit or rollback of {@code connection}'s transaction: an {@code END} event that can throw. */

@@ -13,6 +13,7 @@ import io.github.pgadvisorylint.core.flow.PathState.Release;
 import io.github.pgadvisorylint.core.flow.PathState.Transaction;
 import io.github.pgadvisorylint.core.flow.PathState.Work;
 import io.github.pgadvisorylint.core.model.AutoCommitSetting;
+import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.ExecutionContext;
 import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockOperation;
@@ -24,6 +25,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Deque;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -53,6 +55,31 @@ final class MethodRun {
     private final Map<String, CallingContexts.Caller> transactionCallers;
     private final AutoCommitSetting autoCommitOff;
     private final Set<String> keyPerIteration;
+
+    /**
+     * Acquisitions whose hold only an exception out of a callee carries into this method (the callee locks, can
+     * throw before its unlock, and never returns holding the lock), with the callee's name: ExitJudgement reports
+     * them where the callee takes the lock.
+     */
+    private final Map<String, String> leakedByCallee = new TreeMap<>();
+
+    /**
+     * Transaction-level locks taken here on a connection this method opened, in its own manual transaction
+     * ({@code setAutoCommit(false)}): by node, the connection identity and the site; {@link #xactEndsBeforeWork}
+     * reads them.
+     */
+    private final Map<Integer, Map<String, LockSite>> xactInManual = new TreeMap<>();
+
+    /**
+     * The JDBC APIs whose statements run when the code reaches them: in a reactive chain the work between a lock and
+     * a commit can be a publisher the chain subscribes to ({@code .then(work)}), which is no node of the graph.
+     */
+    private static final Set<ExecutionApi> BLOCKING_JDBC = EnumSet.of(
+            ExecutionApi.JDBC_STATEMENT, ExecutionApi.JDBC_PREPARED_STATEMENT, ExecutionApi.JDBC_CALLABLE_STATEMENT);
+
+    /** Whether some path of this method releases a lock: then its own design, not a callee's, decides a leak. */
+    private boolean releasesHere;
+
     private final Runnable checkpoint;
     private final CallGraph graph;
 
@@ -67,6 +94,9 @@ final class MethodRun {
 
     /** An exit state's mark: it returns {@code null} ({@link FlowLowering#NULL}). */
     static final String RETURNS_NULL = "$returnNull";
+
+    /** Prefix of a name that holds {@link FlowLowering#NULL} on this path ({@code $isnull:x}). */
+    private static final String IS_NULL = "$isnull:";
 
     /** An exit state's mark: it returns an object, not a constant. */
     static final String RETURNS_OBJECT = "$returnObject";
@@ -359,7 +389,10 @@ final class MethodRun {
     private PathState prune(PathState s, int target) {
         PathState.Mutable m = null;
         for (String k : s.bools().keySet()) {
-            String r = rootOf(k.startsWith(COND) ? k.substring(COND.length()) : k);
+            String r = rootOf(
+                    k.startsWith(COND)
+                            ? k.substring(COND.length())
+                            : k.startsWith(IS_NULL) ? k.substring(IS_NULL.length()) : k);
             if (!k.startsWith("$return")
                     && !k.startsWith(FlowLowering.CANCELLED)
                     && !r.equals("this")
@@ -1123,7 +1156,7 @@ final class MethodRun {
                         m.bools.put(
                                 RETURNS_OBJECT, Boolean.TRUE); // SummaryBuilder: an object, where others return null
                     }
-                    if (FlowLowering.NULL.equals(e.target())) {
+                    if (FlowLowering.NULL.equals(e.target()) || s.bools().containsKey(IS_NULL + e.target())) {
                         m.bools.put(RETURNS_NULL, Boolean.TRUE);
                     }
                 }
@@ -1177,7 +1210,11 @@ final class MethodRun {
         }
         m.alias.remove(target);
         m.bools.remove(target);
+        m.bools.remove(IS_NULL + target);
         if (source != null) {
+            if (FlowLowering.NULL.equals(source) || s.bools().containsKey(IS_NULL + source)) {
+                m.bools.put(IS_NULL + target, Boolean.TRUE); // null, through a temporary (a ?: of an object or null)
+            }
             if (source.startsWith("$const:")) {
                 m.bools.put(target, Boolean.valueOf(source.substring(7)));
             } else if (source.startsWith("$next:")) {
@@ -1567,6 +1604,7 @@ final class MethodRun {
 
     private List<PathState> release(
             FlowNode node, PathState s, String c, LockSite release, String target, List<PathState> thrown) {
+        releasesHere = true;
         List<Hold> matching = new ArrayList<>();
         Predicate<String> same = mayBeSame(s, c);
         for (Map.Entry<Hold, Integer> h : s.held().entrySet()) {
@@ -1642,6 +1680,7 @@ final class MethodRun {
 
     /** Releases one hold of {@code k} at {@code node} and records where its acquisition was released. */
     private void released(PathState.Mutable m, Hold k, FlowNode node) {
+        releasesHere = true;
         m.release(k);
         releasedAt.computeIfAbsent(k.acquisition(), x -> new TreeSet<>()).add(node.id());
     }
@@ -1810,6 +1849,13 @@ final class MethodRun {
         if (via == null) {
             (c != null && s.tx().containsKey(c) ? xactInTransaction : xactOutside).add(site.id());
         }
+        if (via == null
+                && c != null
+                && c.startsWith("@")
+                && Transaction.MANUAL.equals(s.tx().get(c))
+                && BLOCKING_JDBC.contains(site.api())) {
+            xactInManual.computeIfAbsent(node.id(), x -> new TreeMap<>()).put(c, site);
+        }
         if (c == null
                 || s.tx().containsKey(c)
                 || (c.startsWith("this") && flow.modifiers().contains("transactional"))
@@ -1898,6 +1944,110 @@ final class MethodRun {
                                 && n.event().args().stream().anyMatch(a -> a != null))) {
                     return true;
                 }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A transaction-level lock taken in this method's own manual transaction, whose commit (or rollback) comes on
+     * every path before any work, with work after it: the lock ends with the transaction (F2), so the work it was
+     * taken for runs unprotected ({@link PathFinding.Kind#XACT_ENDS_BEFORE_WORK}). Read on the graph's normal edges:
+     * from the lock to the first end of its connection's transaction, no work; from that end, work before the method
+     * exits or comes back to the lock.
+     */
+    private void xactEndsBeforeWork() {
+        for (Map.Entry<Integer, Map<String, LockSite>> at : xactInManual.entrySet()) {
+            FlowNode lock = flow.nodes().get(at.getKey());
+            for (Map.Entry<String, LockSite> held : at.getValue().entrySet()) {
+                List<Integer> ends = new ArrayList<>();
+                if (!endsFirst(lock, held.getKey(), ends) || ends.isEmpty() || lock.region() == null) {
+                    continue;
+                }
+                FlowNode work = workAfter(ends, lock.id());
+                FlowNode end = flow.nodes().get(ends.get(0));
+                if (work == null || work.region() == null || end.region() == null) {
+                    continue;
+                }
+                LockSite site = held.getValue();
+                SourceRegion where = site.viaHelper() || site.region() == null ? lock.region() : site.region();
+                List<PathFinding.Step> steps = List.of(
+                        new PathFinding.Step(where, "the transaction-level lock is taken here"),
+                        new PathFinding.Step(end.region(), "its transaction ends here, before any work"),
+                        new PathFinding.Step(work.region(), "work that runs after the lock is gone"));
+                xactFindings.putIfAbsent(
+                        PathFinding.Kind.XACT_ENDS_BEFORE_WORK + "|" + where,
+                        new PathFinding(
+                                PathFinding.Kind.XACT_ENDS_BEFORE_WORK,
+                                site,
+                                null,
+                                where,
+                                "the transaction it is taken in ends right after it, before any other statement,"
+                                        + " and a transaction-level lock ends with its transaction: the work after"
+                                        + " the commit runs without the lock",
+                                steps));
+            }
+        }
+    }
+
+    /**
+     * @return false when some normal path from {@code lock} reaches work before an end of connection {@code c}'s
+     *     transaction; else true, with the ends reached added to {@code ends}
+     */
+    private boolean endsFirst(FlowNode lock, String c, List<Integer> ends) {
+        boolean[] seen = new boolean[flow.nodes().size()];
+        Deque<Integer> todo = new ArrayDeque<>(lock.next());
+        while (!todo.isEmpty()) {
+            int id = todo.poll();
+            if (seen[id]) {
+                continue;
+            }
+            seen[id] = true;
+            FlowNode n = flow.nodes().get(id);
+            if (n.event().kind() == FlowEvent.Kind.END
+                    && in.get(id).stream()
+                            .anyMatch(x -> c.equals(x.resolve(n.event().path())))) {
+                ends.add(id);
+                continue;
+            }
+            if (isWork(n) && !logging(n.event()) && !n.inFinally()) {
+                return false;
+            }
+            todo.addAll(n.next());
+        }
+        return true;
+    }
+
+    /** @return the first work node a normal path from one of {@code ends} reaches without coming back to the lock */
+    private FlowNode workAfter(List<Integer> ends, int lock) {
+        boolean[] seen = new boolean[flow.nodes().size()];
+        Deque<Integer> todo = new ArrayDeque<>();
+        ends.forEach(e -> todo.addAll(flow.nodes().get(e).next()));
+        while (!todo.isEmpty()) {
+            int id = todo.poll();
+            if (seen[id] || id == lock) {
+                continue;
+            }
+            seen[id] = true;
+            FlowNode n = flow.nodes().get(id);
+            if (isWork(n) && !logging(n.event()) && n.event().kind() != FlowEvent.Kind.END && !n.inFinally()) {
+                return n;
+            }
+            todo.addAll(n.next());
+        }
+        return null;
+    }
+
+    /**
+     * @return whether some normal exit of the callee leaves {@code acquisition} held for its caller: on a connection
+     *     the caller passed or reaches, on one it returns, or in a lock handle it returns
+     */
+    private static boolean returnsHolding(MethodSummary summary, String acquisition) {
+        for (MethodSummary.Case c : summary.cases()) {
+            if (c.acquires().stream().anyMatch(h -> h.acquisition().equals(acquisition))
+                    || c.returnHeld().contains(acquisition)
+                    || c.heldFields().stream().anyMatch(f -> f.acquisition().equals(acquisition))) {
+                return true;
             }
         }
         return false;
@@ -2065,6 +2215,7 @@ final class MethodRun {
                     m.owners.put(h, via);
                 }
             }
+            releasesHere |= !c.releases().isEmpty();
             for (Release r : c.releases()) {
                 String target = map(s, e, r.connection());
                 LockSite rel = sites.get(r.release());
@@ -2205,6 +2356,10 @@ final class MethodRun {
                 String target = map(s, e, a.connection());
                 if (target != null) {
                     String id = asAcquisition != null ? asAcquisition : a.acquisition();
+                    if (asAcquisition == null && !returnsHolding(summary, a.acquisition())) {
+                        // only the callee's exception carries this hold out: its missing finally is the bug
+                        leakedByCallee.putIfAbsent(id, CallingContexts.display(summaryOwner(e)));
+                    }
                     acquiredHere.putIfAbsent(id, node.id());
                     Hold h = new Hold(target, id);
                     t.take(h);
@@ -2377,18 +2532,25 @@ final class MethodRun {
                         carriedOn.contains(flow.key()),
                         transactionCallers.get(flow.key()),
                         poolOff,
-                        keyPerIteration));
+                        keyPerIteration,
+                        releasesHere ? Map.of() : leakedByCallee));
         Map<String, PathFinding> best = judgement.judge();
         handedOver.addAll(judgement.handedOver());
         for (PathFinding f : best.values()) {
-            out.putIfAbsent(
-                    f.kind() + "|" + f.at() + "|"
-                            + (f.acquisition() == null ? "" : f.acquisition().id()),
-                    f);
+            // a callee's leak reached through several callers is one finding at the callee, naming every caller
+            String key = f.kind() + "|" + f.at() + "|"
+                    + (f.acquisition() == null ? "" : f.acquisition().id());
+            if (f.acquisition() != null
+                    && leakedByCallee.containsKey(f.acquisition().id())) {
+                out.merge(key, f, PathFinding::withStepsOf);
+            } else {
+                out.putIfAbsent(key, f);
+            }
         }
         for (PathFinding f : releaseFindings.values()) {
             out.putIfAbsent(f.kind() + "|" + f.at() + "|" + f.release().id(), f);
         }
+        xactEndsBeforeWork();
         for (PathFinding f : xactFindings.values()) {
             out.putIfAbsent(f.kind() + "|" + f.at() + "|" + f.acquisition().id(), f);
         }

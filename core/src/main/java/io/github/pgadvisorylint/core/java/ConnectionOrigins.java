@@ -62,16 +62,56 @@ final class ConnectionOrigins {
         if (connection == null) {
             return null;
         }
-        MethodCallExpr open = JavaScopes.local(connection, exec)
+        ConnectionOrigin opened = opened(connection, exec, region);
+        return opened != null ? opened : openedByEveryCall(connection, exec, region);
+    }
+
+    /** @return the origin of the {@code DriverManager} connection a local or field {@code connection} is set to */
+    private static ConnectionOrigin opened(String connection, Node use, Function<Node, SourceRegion> region) {
+        MethodCallExpr open = JavaScopes.local(connection, use)
                 .flatMap(VariableDeclarator::getInitializer)
                 .filter(ConnectionOrigins::isDriverManager)
                 .map(MethodCallExpr.class::cast)
-                .or(() -> assignedField(connection, exec))
+                .or(() -> assignedField(connection, use))
                 .orElse(null);
         if (open == null || open.getArguments().isEmpty()) {
             return null;
         }
         return url(open.getArgument(0), open, region, 0); // names resolve where the connection is opened
+    }
+
+    /**
+     * @return for a connection that is a parameter of the enclosing method (a helper given the connection: {@code
+     *     tryLock(lockConn, key)}), the origin every call of that method in its file passes (at least one call; each a
+     *     {@code DriverManager} connection its caller opened, all with the same URL or key); else null
+     */
+    private static ConnectionOrigin openedByEveryCall(
+            String connection, MethodCallExpr exec, Function<Node, SourceRegion> region) {
+        MethodDeclaration method = exec.findAncestor(MethodDeclaration.class).orElse(null);
+        if (method == null || JavaScopes.local(connection, exec).isPresent()) {
+            return null;
+        }
+        int index = -1;
+        for (int i = 0; i < method.getParameters().size(); i++) {
+            if (method.getParameter(i).getNameAsString().equals(connection)) {
+                index = i;
+            }
+        }
+        if (index < 0) {
+            return null;
+        }
+        ConnectionOrigin agreed = null;
+        for (Expression arg : JavaScopes.argumentsAtEveryCall(method, index, method.findRootNode())) {
+            ConnectionOrigin origin = arg instanceof NameExpr n ? opened(n.getNameAsString(), arg, region) : null;
+            if (origin == null
+                    || (agreed != null
+                            && !(Objects.equals(agreed.url(), origin.url())
+                                    && Objects.equals(agreed.key(), origin.key())))) {
+                return null;
+            }
+            agreed = agreed == null ? origin : agreed;
+        }
+        return agreed;
     }
 
     /**

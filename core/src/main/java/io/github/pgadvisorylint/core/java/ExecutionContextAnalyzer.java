@@ -150,6 +150,22 @@ final class ExecutionContextAnalyzer {
      */
     ExecutionContext atHelperCall(Node call, ExecutionContext inner) {
         TransactionBoundary b = inner.boundary();
+        if (b == TransactionBoundary.OWN && inner.transaction() == TransactionState.UNKNOWN) {
+            LambdaExpr callback = callbackHandedOn(call);
+            if (callback != null) {
+                // the helper runs on the handle or connection of the transaction callback around this call
+                // (jdbi.useTransaction(h -> lock(h, id))): that transaction is the helper's
+                SpringTransactions.Tx tx = spring.at(call, false, true);
+                if (tx.state() == TransactionState.IN_TRANSACTION
+                        && tx.region() != null
+                        && callback.getParentNode()
+                                .map(this::region)
+                                .filter(tx.region()::equals)
+                                .isPresent()) {
+                    return with(inner, tx.state(), tx.evidence(), tx.region(), tx.boundary());
+                }
+            }
+        }
         if (b == TransactionBoundary.OWN) {
             return inner;
         }
@@ -820,6 +836,30 @@ final class ExecutionContextAnalyzer {
         private static boolean singleConnection(ObjectCreationExpr o) {
             return o.getType().getNameAsString().equals("SingleConnectionDataSource");
         }
+    }
+
+    /**
+     * @return the innermost lambda around {@code call} that is an argument of a call, when {@code call} passes one of
+     *     that lambda's parameters on (a transaction callback's handle or connection), else null
+     */
+    private static LambdaExpr callbackHandedOn(Node call) {
+        if (!(call instanceof MethodCallExpr m)) {
+            return null;
+        }
+        LambdaExpr lambda = m.findAncestor(LambdaExpr.class).orElse(null);
+        if (lambda == null
+                || !(lambda.getParentNode().orElse(null) instanceof MethodCallExpr owner)
+                || !owner.getArguments().contains(lambda)) {
+            return null;
+        }
+        for (Expression a : m.getArguments()) {
+            if (a instanceof NameExpr n
+                    && lambda.getParameters().stream()
+                            .anyMatch(p -> p.getNameAsString().equals(n.getNameAsString()))) {
+                return lambda;
+            }
+        }
+        return null;
     }
 
     private int offset(Node n) {

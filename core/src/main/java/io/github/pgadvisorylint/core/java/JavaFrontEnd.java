@@ -748,7 +748,8 @@ public final class JavaFrontEnd {
                     this::nodeRegion,
                     notifications::add,
                     JavaScopes::inheritedFieldType,
-                    ReadOnlySql::readsOnly);
+                    ReadOnlySql::readsOnly,
+                    JavaScopes::cannotFail);
         }
 
         /**

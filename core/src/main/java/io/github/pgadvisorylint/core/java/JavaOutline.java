@@ -110,6 +110,19 @@ public final class JavaOutline {
      * @return the names, sorted
      */
     public static SortedSet<String> referencedTypeNames(String text) {
+        return referencedTypeNames(text, false);
+    }
+
+    /**
+     * As {@link #referencedTypeNames(String)}, and with {@code declarations} also every capitalised name written as
+     * the type of a declaration ({@code ClaimSession session}: a field, parameter or local of a type of the same
+     * package needs no import): what a lock-using file's calls are made on.
+     *
+     * @param text         a Java source
+     * @param declarations whether to add the types of declarations
+     * @return the names, sorted
+     */
+    public static SortedSet<String> referencedTypeNames(String text, boolean declarations) {
         SortedSet<String> out = new TreeSet<>();
         int n = text.length();
         int i = 0;
@@ -154,6 +167,12 @@ public final class JavaOutline {
                         if (m < n && Character.isJavaIdentifierStart(text.charAt(m))) {
                             out.add(word);
                         }
+                    } else if (declarations
+                            && k > end
+                            && k < n
+                            && Character.isJavaIdentifierStart(text.charAt(k))
+                            && Character.isLowerCase(text.charAt(k))) {
+                        out.add(word); // Type name: a declaration
                     }
                 }
                 i = end;

@@ -8,6 +8,7 @@ import com.github.javaparser.ast.body.FieldDeclaration;
 import com.github.javaparser.ast.body.InitializerDeclaration;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.Parameter;
+import com.github.javaparser.ast.body.RecordDeclaration;
 import com.github.javaparser.ast.body.TypeDeclaration;
 import com.github.javaparser.ast.body.VariableDeclarator;
 import com.github.javaparser.ast.expr.AssignExpr;
@@ -20,6 +21,10 @@ import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
 import com.github.javaparser.ast.expr.ThisExpr;
 import com.github.javaparser.ast.expr.UnaryExpr;
+import com.github.javaparser.ast.stmt.BlockStmt;
+import com.github.javaparser.ast.stmt.ExpressionStmt;
+import com.github.javaparser.ast.stmt.ReturnStmt;
+import com.github.javaparser.ast.stmt.Statement;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -305,6 +310,90 @@ final class JavaScopes {
             cur = next;
         }
         return null;
+    }
+
+    /**
+     * Whether a call of a project method cannot fail: the method's body only returns or assigns a field, a
+     * parameter, a literal or {@code this} (a getter or setter), or the method is one the compiler writes that does
+     * that (a record component's accessor, Lombok's {@code @Getter}, {@code @Data} or {@code @Value} getter of a
+     * field). Such a call between a lock and the {@code try} that releases it cannot skip the release.
+     *
+     * @param type   the declared type of the receiver, simple or qualified ({@code Session},
+     *               {@code com.x.Session}), or the calling method's own type for a call on {@code this}
+     * @param method the method's name
+     * @param arity  its number of arguments
+     * @return true when exactly one project type has that simple name, it is a class, record or enum (an
+     *     interface's method can be any implementation), and its method of that name and arity is such a method;
+     *     false when unknown, or when no {@link #withSymbolTables(ConstantIndex, Supplier)} runs on this thread
+     */
+    public static boolean cannotFail(String type, String method, int arity) {
+        ConstantIndex types = TYPES.get();
+        if (types == null || type == null) {
+            return false;
+        }
+        List<TypeDeclaration<?>> found = types.types(simpleTypeName(type));
+        if (found.size() != 1 || (found.get(0) instanceof ClassOrInterfaceDeclaration c && c.isInterface())) {
+            return false;
+        }
+        TypeDeclaration<?> t = found.get(0);
+        List<MethodDeclaration> declared = t.getMethodsByName(method).stream()
+                .filter(m -> m.getParameters().size() == arity)
+                .toList();
+        if (declared.size() == 1) {
+            return declared.get(0).getBody().map(JavaScopes::onlyMovesValues).orElse(false);
+        }
+        if (!declared.isEmpty() || arity != 0) {
+            return false;
+        }
+        if (t instanceof RecordDeclaration r) {
+            return r.getParameters().stream().anyMatch(p -> p.getNameAsString().equals(method));
+        }
+        String field = method.startsWith("get") && method.length() > 3
+                ? method.substring(3)
+                : method.startsWith("is") && method.length() > 2 ? method.substring(2) : null;
+        if (field == null) {
+            return false;
+        }
+        String name = Character.toLowerCase(field.charAt(0)) + field.substring(1);
+        boolean typeGetters =
+                LOMBOK_GETTERS.stream().anyMatch(a -> t.getAnnotationByName(a).isPresent());
+        return t.getFieldByName(name)
+                .filter(f -> typeGetters || f.getAnnotationByName("Getter").isPresent())
+                .isPresent();
+    }
+
+    /** Lombok's annotations that give a class a getter for every field. */
+    private static final List<String> LOMBOK_GETTERS = List.of("Getter", "Data", "Value");
+
+    /**
+     * @return whether the body has statements and every one returns or assigns a value that needs no evaluation
+     *     that can fail (an empty body is a hook or a stub meant to be overridden, not a getter)
+     */
+    private static boolean onlyMovesValues(BlockStmt body) {
+        if (body.getStatements().isEmpty()) {
+            return false;
+        }
+        for (Statement s : body.getStatements()) {
+            boolean moves = s instanceof ReturnStmt r
+                            && r.getExpression().map(JavaScopes::plainValue).orElse(true)
+                    || s instanceof ExpressionStmt x
+                            && x.getExpression() instanceof AssignExpr a
+                            && a.getOperator() == AssignExpr.Operator.ASSIGN
+                            && plainValue(a.getTarget())
+                            && plainValue(a.getValue());
+            if (!moves) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** @return whether the expression is a name, a field of {@code this}, {@code this} or a literal */
+    private static boolean plainValue(Expression e) {
+        return e instanceof NameExpr
+                || e instanceof ThisExpr
+                || e instanceof LiteralExpr
+                || (e instanceof FieldAccessExpr f && f.getScope() instanceof ThisExpr);
     }
 
     /**

@@ -1019,7 +1019,13 @@ final class SiteUsageAnalyzer {
      */
     private boolean ownCallbackPerCall(LockSite call, HelperSummary helper, Node body) {
         for (HelperSummary.Op op : helper.ops()) {
-            ExecutionContext inner = op.inner() == null ? null : op.inner().execution();
+            // the SQL's own context, or the operation's when a helper's call decided it (lock(h, id) inside
+            // jdbi.useTransaction(h -> ..): ExecutionContextAnalyzer.atHelperCall)
+            ExecutionContext inner = op.inner() == null
+                    ? null
+                    : op.inner().execution().transaction() == TransactionState.UNKNOWN
+                            ? op.execution()
+                            : op.inner().execution();
             if (op.function().operation().isAcquisition()
                     && inner != null
                     && inner.transaction() == TransactionState.IN_TRANSACTION

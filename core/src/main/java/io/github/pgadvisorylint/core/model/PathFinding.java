@@ -1,6 +1,7 @@
 package io.github.pgadvisorylint.core.model;
 
 import io.github.pgadvisorylint.core.source.SourceRegion;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -40,6 +41,22 @@ public record PathFinding(
     public PathFinding(
             Kind kind, LockSite acquisition, LockSite release, SourceRegion at, String note, List<Step> steps) {
         this(kind, acquisition, release, at, note, steps, null);
+    }
+
+    /**
+     * @param other a finding of the same kind, place and acquisition reached through another method
+     * @return this finding with the steps of {@code other} it lacks (by region) added after its own
+     */
+    public PathFinding withStepsOf(PathFinding other) {
+        List<Step> merged = new ArrayList<>(steps);
+        for (Step s : other.steps()) {
+            if (merged.stream().noneMatch(x -> x.region().equals(s.region()))) {
+                merged.add(s);
+            }
+        }
+        return merged.size() == steps.size()
+                ? this
+                : new PathFinding(kind, acquisition, release, at, note, merged, boundary);
     }
 
     /**
@@ -123,6 +140,12 @@ public record PathFinding(
          * opened and left in autocommit: the lock ends with its own statement, before any work (F2).
          */
         XACT_IN_AUTOCOMMIT,
+        /**
+         * A transaction-level lock taken in a method's own manual transaction that the method commits (or rolls
+         * back) before any other statement, with work after: the lock ends with that transaction (F2), before the
+         * work it was taken for.
+         */
+        XACT_ENDS_BEFORE_WORK,
         /**
          * A call on {@code this} of a method whose advisory lock an {@code @Around} advice takes (selected by an
          * annotation on the method): the call does not go through the Spring proxy, so the advice does not run

@@ -36,7 +36,7 @@ class ExitJudgementTest {
             "site-1", TinyGraphs.site("site-1", AdvisoryFunction.PG_ADVISORY_UNLOCK, 5));
 
     private static final ExitJudgement.Facts NO_CALLERS =
-            new ExitJudgement.Facts(false, false, null, Map.of(), Set.of());
+            new ExitJudgement.Facts(false, false, null, Map.of(), Set.of(), Map.of());
 
     /** @return the node whose event runs {@code id} */
     private static int node(String id) {
@@ -103,7 +103,7 @@ class ExitJudgementTest {
 
     @Test
     void aCalledMethodHandsItsExceptionPathHoldToTheCallersFinally() {
-        ExitJudgement.Facts called = new ExitJudgement.Facts(true, true, null, Map.of(), Set.of());
+        ExitJudgement.Facts called = new ExitJudgement.Facts(true, true, null, Map.of(), Set.of(), Map.of());
         ExitJudgement judgement =
                 new ExitJudgement(FLOW, SITES, states(), states(holding("c")), acquired(), released(), called);
 
@@ -116,7 +116,7 @@ class ExitJudgementTest {
         PathState.Mutable m = holding("c").edit();
         m.stuck.add("site-0");
         ExitJudgement.Facts inCaller = new ExitJudgement.Facts(
-                false, false, new CallingContexts.Caller("Service.sync()", null, null), Map.of(), Set.of());
+                false, false, new CallingContexts.Caller("Service.sync()", null, null), Map.of(), Set.of(), Map.of());
 
         PathFinding f = judge(states(), states(m.done()), released(), inCaller).get("leak|site-0");
 
@@ -131,7 +131,7 @@ class ExitJudgementTest {
         m.stuck.add("site-0");
         AutoCommitSetting off = new AutoCommitSetting(
                 false, "spring.datasource.hikari.auto-commit=false", SourceRegion.line("application.properties", 2));
-        ExitJudgement.Facts pool = new ExitJudgement.Facts(false, false, null, Map.of("@7", off), Set.of());
+        ExitJudgement.Facts pool = new ExitJudgement.Facts(false, false, null, Map.of("@7", off), Set.of(), Map.of());
 
         PathFinding f = judge(states(), states(m.done()), released(), pool).get("leak|site-0");
 
@@ -167,7 +167,7 @@ class ExitJudgementTest {
                         states(m.done()),
                         states(),
                         released(),
-                        new ExitJudgement.Facts(false, false, null, Map.of(), Set.of("site-0"))))
+                        new ExitJudgement.Facts(false, false, null, Map.of(), Set.of("site-0"), Map.of())))
                 .isEmpty();
     }
 
@@ -177,9 +177,17 @@ class ExitJudgementTest {
         m.threw.add("site-0");
         Set<PathState> exit = states(m.done());
 
-        assertThat(judge(exit, states(), released(), new ExitJudgement.Facts(true, true, null, Map.of(), Set.of())))
+        assertThat(judge(
+                        exit,
+                        states(),
+                        released(),
+                        new ExitJudgement.Facts(true, true, null, Map.of(), Set.of(), Map.of())))
                 .containsOnlyKeys("swallowed|site-0");
-        assertThat(judge(exit, states(), released(), new ExitJudgement.Facts(true, false, null, Map.of(), Set.of())))
+        assertThat(judge(
+                        exit,
+                        states(),
+                        released(),
+                        new ExitJudgement.Facts(true, false, null, Map.of(), Set.of(), Map.of())))
                 .isEmpty();
         PathState.Mutable saysSo = m.done().edit();
         saysSo.bools.put("$return", false);
@@ -187,7 +195,7 @@ class ExitJudgementTest {
                         states(saysSo.done()),
                         states(),
                         released(),
-                        new ExitJudgement.Facts(true, true, null, Map.of(), Set.of())))
+                        new ExitJudgement.Facts(true, true, null, Map.of(), Set.of(), Map.of())))
                 .as("it returns false: the caller learns it has no lock")
                 .isEmpty();
     }

@@ -153,6 +153,15 @@ class JavaOutlineTest {
     }
 
     @Test
+    void declarationsNameTheirTypesOnlyWhenAsked() {
+        // a type of the same package needs no import: a lock-using file's calls on it name it by its declarations
+        String text = "package p;\nclass A {\n  private final ClaimSession session;\n"
+                + "  A(ClaimWindow window) { Map<String, Owner> m = null; long n = Keys.LOCK; }\n}\n";
+        assertThat(JavaOutline.referencedTypeNames(text)).containsExactly("Keys");
+        assertThat(JavaOutline.referencedTypeNames(text, true)).containsExactly("ClaimSession", "ClaimWindow", "Keys");
+    }
+
+    @Test
     void unbalancedTextIsKeptAsItIs() {
         String text = "class A { void f() { if (x) { ";
         assertThat(JavaOutline.of(text).text()).isEqualTo("class A { void f() { if (x) { ");
