@@ -109,6 +109,19 @@ public final class LockKeyOutOfRangeRule extends AbstractRule {
                     List.of());
             return true;
         }
+        if (p.bound() == KeyPart.Bound.CHECKSUM_CAST_TO_INT4) {
+            context.report(
+                    Severity.ERROR,
+                    site,
+                    site.display() + ": the " + which + " argument, " + p.expression() + ", is "
+                            + (p.hash().function() == KeyHash.Function.CRC32 ? "a CRC32" : "an Adler32")
+                            + " checksum, an unsigned 32-bit value (0 to 4294967295), cast to"
+                            + " int in the SQL: every value above 2147483647, about half of them, fails with \"integer"
+                            + " out of range\" (F20). Convert it in Java first ((int) crc.getValue() keeps the bits), or"
+                            + " use the one-bigint form.",
+                    List.of());
+            return true;
+        }
         if (p.bound() == KeyPart.Bound.ID_CAST_TO_INT4) {
             context.report(
                     Severity.ERROR,

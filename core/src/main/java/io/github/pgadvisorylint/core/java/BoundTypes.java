@@ -8,6 +8,7 @@ import com.github.javaparser.ast.expr.LongLiteralExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.SimpleName;
+import io.github.pgadvisorylint.core.model.KeyHash;
 import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.KeyPopulation;
 import java.util.Locale;
@@ -31,10 +32,17 @@ final class BoundTypes {
     /**
      * @param bound   the Java expression bound to the parameter
      * @param sqlText the SQL text of the key argument that holds the parameter, e.g. {@code ?} or {@code ?::int}
+     * @param hash    what {@code KeyEvaluator} found the value to be a hash or checksum of, or null
      * @return how it arrives; {@link KeyPart.Bound#UNKNOWN} when the Java type is not visible
      */
-    static KeyPart.Bound of(Expression bound, String sqlText) {
+    static KeyPart.Bound of(Expression bound, String sqlText, KeyHash hash) {
         KeyPart.Bound javaType = javaType(bound);
+        if (javaType == KeyPart.Bound.INT8
+                && INT4_CAST.matcher(sqlText).matches()
+                && hash != null
+                && (hash.function() == KeyHash.Function.CRC32 || hash.function() == KeyHash.Function.ADLER32)) {
+            return KeyPart.Bound.CHECKSUM_CAST_TO_INT4; // getValue() is unsigned: half its values pass 2^31-1
+        }
         if (javaType == KeyPart.Bound.INT8 && INT4_CAST.matcher(sqlText).matches()) {
             // a counter cast to int stays small; an id, key, sequence value or OID grows past 2^31-1
             return growsPastInt(bound) ? KeyPart.Bound.ID_CAST_TO_INT4 : KeyPart.Bound.UNKNOWN;

@@ -1632,7 +1632,7 @@ public final class JavaFrontEnd {
                                         null,
                                         null,
                                         value.hash(),
-                                        BoundTypes.of(bound, arg.text())));
+                                        BoundTypes.of(bound, arg.text(), value.hash())));
                 changed = true;
             }
             return changed ? new LockKey(key.space(), parts) : key;

@@ -36,7 +36,13 @@ public record KeyPart(
          * A 64-bit id, primary key, sequence value or OID (by its names) the SQL casts to {@code integer}
          * ({@code ?::int}): out of range once it passes 2^31-1.
          */
-        ID_CAST_TO_INT4
+        ID_CAST_TO_INT4,
+        /**
+         * An unsigned 32-bit checksum ({@code CRC32.getValue()}, {@code Adler32.getValue()}: 0 to 4294967295) bound as
+         * a {@code long} that the SQL casts to {@code integer}: every value above 2^31-1, about half of them, is out
+         * of range.
+         */
+        CHECKSUM_CAST_TO_INT4
     }
 
     /** A part with no Java binding type, see {@link Bound#UNKNOWN}. */
