@@ -374,13 +374,14 @@ final class JavaScopes {
             return false;
         }
         for (Statement s : body.getStatements()) {
-            boolean moves = s instanceof ReturnStmt r
-                            && r.getExpression().map(JavaScopes::plainValue).orElse(true)
-                    || s instanceof ExpressionStmt x
-                            && x.getExpression() instanceof AssignExpr a
-                            && a.getOperator() == AssignExpr.Operator.ASSIGN
-                            && plainValue(a.getTarget())
-                            && plainValue(a.getValue());
+            boolean returns = s instanceof ReturnStmt r
+                    && r.getExpression().map(JavaScopes::plainValue).orElse(true);
+            boolean stores = s instanceof ExpressionStmt x
+                    && x.getExpression() instanceof AssignExpr a
+                    && a.getOperator() == AssignExpr.Operator.ASSIGN
+                    && plainValue(a.getTarget())
+                    && plainValue(a.getValue());
+            boolean moves = returns || stores;
             if (!moves) {
                 return false;
             }
