@@ -93,6 +93,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -1562,7 +1563,11 @@ public final class JavaFrontEnd {
                     Placeholder p = Placeholder.of(token);
                     int position = p.position() > 0
                             ? p.position()
-                            : p.name() == null ? questionMarksBefore(c.text.text(), arg.start() + at) + 1 : 0;
+                            : p.name() == null
+                                    ? questionMarksBefore(
+                                                    c.text.text(), arg.start() + at, k -> c.text.holeAt(k) != null)
+                                            + 1
+                                    : 0;
                     input = ParameterBinder.bound(c.api, c.call, position, p.name());
                 }
             }
@@ -1602,7 +1607,9 @@ public final class JavaFrontEnd {
                     String name = p.name();
                     int position = p.position() > 0
                             ? p.position()
-                            : name == null ? questionMarksBefore(c.text.text(), arg.start()) + 1 : 0;
+                            : name == null
+                                    ? questionMarksBefore(c.text.text(), arg.start(), k -> c.text.holeAt(k) != null) + 1
+                                    : 0;
                     bound = c.wrapper != null
                             ? (name == null ? c.wrapper.bound(c.call, position) : null)
                             : c.field != null
@@ -1735,8 +1742,14 @@ public final class JavaFrontEnd {
         }
     }
 
-    /** Counts JDBC {@code ?} placeholders before an offset, outside quoted strings and identifiers. */
-    static int questionMarksBefore(String sql, int end) {
+    /**
+     * Counts JDBC {@code ?} placeholders before an offset, outside quoted strings and identifiers, skipping the
+     * {@code ?} that stand for a Java value spliced into the text ({@code "FROM " + table + " LIMIT ?"}: the table's
+     * hole is no JDBC parameter).
+     *
+     * @param hole whether the {@code ?} at an offset is such a hole
+     */
+    static int questionMarksBefore(String sql, int end, IntPredicate hole) {
         int n = 0;
         char quote = 0;
         for (int i = 0; i < end && i < sql.length(); i++) {
@@ -1747,7 +1760,7 @@ public final class JavaFrontEnd {
                 }
             } else if (ch == '\'' || ch == '"') {
                 quote = ch;
-            } else if (ch == '?') {
+            } else if (ch == '?' && !hole.test(i)) {
                 n++;
             }
         }
