@@ -52,10 +52,12 @@ import io.github.pgadvisorylint.core.facts.Suppression;
 import io.github.pgadvisorylint.core.flow.FlowLowering;
 import io.github.pgadvisorylint.core.flow.LockPaths;
 import io.github.pgadvisorylint.core.flow.MethodFlow;
+import io.github.pgadvisorylint.core.keys.PostgresHash;
 import io.github.pgadvisorylint.core.model.AdvisoryFunction;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.ExecutionContext;
 import io.github.pgadvisorylint.core.model.JavaContext;
+import io.github.pgadvisorylint.core.model.KeyHash;
 import io.github.pgadvisorylint.core.model.KeyPart;
 import io.github.pgadvisorylint.core.model.KeyPopulation;
 import io.github.pgadvisorylint.core.model.KeySpace;
@@ -1574,6 +1576,16 @@ public final class JavaFrontEnd {
             if (input == null) {
                 return part;
             }
+            String constant = part.hash().function() == KeyHash.Function.HASHTEXT ? constantText(input) : null;
+            if (constant != null) {
+                // hashtext(?) bound to a string the code fixes: the key PostgreSQL computes, as for hashtext('...')
+                return KeyPart.known(
+                        PostgresHash.hashtext(constant),
+                        part.expression(),
+                        nodeRegion(input),
+                        null,
+                        new KeyHash(KeyHash.Function.HASHTEXT, constant));
+            }
             return new KeyPart(
                     part.kind(),
                     null,
@@ -1581,6 +1593,20 @@ public final class JavaFrontEnd {
                     part.origin(),
                     part.originName(),
                     part.hash().withPopulation(HashInputs.of(input)));
+        }
+
+        /** @return the string an expression always has (a literal, a constant, their concatenation), or null */
+        private String constantText(Expression input) {
+            JavaText t = strings.evaluate(input);
+            if (t == null) {
+                return null;
+            }
+            for (int k = 0; k < t.length(); k++) {
+                if (t.holeAt(k) != null) {
+                    return null; // a value computed at run time is part of it
+                }
+            }
+            return t.text();
         }
 
         /** Replaces parameter parts by the value of the Java expression bound to them, where visible. */
