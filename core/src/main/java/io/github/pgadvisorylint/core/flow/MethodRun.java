@@ -31,6 +31,7 @@ import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -1952,21 +1953,27 @@ final class MethodRun {
     /**
      * A transaction-level lock taken in this method's own manual transaction, whose commit (or rollback) comes on
      * every path before any work, with work after it: the lock ends with the transaction (F2), so the work it was
-     * taken for runs unprotected ({@link PathFinding.Kind#XACT_ENDS_BEFORE_WORK}). Read on the graph's normal edges:
-     * from the lock to the first end of its connection's transaction, no work; from that end, work before the method
-     * exits or comes back to the lock.
+     * taken for runs unprotected ({@link PathFinding.Kind#XACT_ENDS_BEFORE_WORK}, read by {@link TransactionWindow}).
      */
     private void xactEndsBeforeWork() {
         for (Map.Entry<Integer, Map<String, LockSite>> at : xactInManual.entrySet()) {
             FlowNode lock = flow.nodes().get(at.getKey());
             for (Map.Entry<String, LockSite> held : at.getValue().entrySet()) {
-                List<Integer> ends = new ArrayList<>();
-                if (!endsFirst(lock, held.getKey(), ends) || ends.isEmpty() || lock.region() == null) {
+                String c = held.getKey();
+                Optional<TransactionWindow.Gap> gap = TransactionWindow.endsBeforeWork(
+                        flow,
+                        lock.id(),
+                        id -> flow.nodes().get(id).event().kind() == FlowEvent.Kind.END
+                                && in.get(id).stream()
+                                        .anyMatch(x -> c.equals(x.resolve(
+                                                flow.nodes().get(id).event().path()))),
+                        n -> isWork(n) && !logging(n.event()) && !n.inFinally());
+                if (gap.isEmpty() || lock.region() == null) {
                     continue;
                 }
-                FlowNode work = workAfter(ends, lock.id());
-                FlowNode end = flow.nodes().get(ends.get(0));
-                if (work == null || work.region() == null || end.region() == null) {
+                FlowNode end = flow.nodes().get(gap.get().end());
+                FlowNode work = flow.nodes().get(gap.get().work());
+                if (work.region() == null || end.region() == null) {
                     continue;
                 }
                 LockSite site = held.getValue();
@@ -1988,54 +1995,6 @@ final class MethodRun {
                                 steps));
             }
         }
-    }
-
-    /**
-     * @return false when some normal path from {@code lock} reaches work before an end of connection {@code c}'s
-     *     transaction; else true, with the ends reached added to {@code ends}
-     */
-    private boolean endsFirst(FlowNode lock, String c, List<Integer> ends) {
-        boolean[] seen = new boolean[flow.nodes().size()];
-        Deque<Integer> todo = new ArrayDeque<>(lock.next());
-        while (!todo.isEmpty()) {
-            int id = todo.poll();
-            if (seen[id]) {
-                continue;
-            }
-            seen[id] = true;
-            FlowNode n = flow.nodes().get(id);
-            if (n.event().kind() == FlowEvent.Kind.END
-                    && in.get(id).stream()
-                            .anyMatch(x -> c.equals(x.resolve(n.event().path())))) {
-                ends.add(id);
-                continue;
-            }
-            if (isWork(n) && !logging(n.event()) && !n.inFinally()) {
-                return false;
-            }
-            todo.addAll(n.next());
-        }
-        return true;
-    }
-
-    /** @return the first work node a normal path from one of {@code ends} reaches without coming back to the lock */
-    private FlowNode workAfter(List<Integer> ends, int lock) {
-        boolean[] seen = new boolean[flow.nodes().size()];
-        Deque<Integer> todo = new ArrayDeque<>();
-        ends.forEach(e -> todo.addAll(flow.nodes().get(e).next()));
-        while (!todo.isEmpty()) {
-            int id = todo.poll();
-            if (seen[id] || id == lock) {
-                continue;
-            }
-            seen[id] = true;
-            FlowNode n = flow.nodes().get(id);
-            if (isWork(n) && !logging(n.event()) && n.event().kind() != FlowEvent.Kind.END && !n.inFinally()) {
-                return n;
-            }
-            todo.addAll(n.next());
-        }
-        return null;
     }
 
     /**

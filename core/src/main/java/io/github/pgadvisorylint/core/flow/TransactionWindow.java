@@ -1,0 +1,77 @@
+package io.github.pgadvisorylint.core.flow;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.IntPredicate;
+import java.util.function.Predicate;
+
+/**
+ * What a transaction-level lock's transaction covers on a method's graph: whether the transaction ends before any
+ * work after the lock, while work follows that end (F2: the lock ends with its transaction, so that work runs
+ * without it). Read on the graph's normal edges only; an exception path ends the method or a handler, not the work.
+ */
+final class TransactionWindow {
+
+    private TransactionWindow() {}
+
+    /**
+     * Where the transaction ended before the work, and the first work after it.
+     *
+     * @param end  the node that ends the transaction (commit or rollback) first on some path
+     * @param work the first work node a path after that end reaches
+     */
+    record Gap(int end, int work) {}
+
+    /**
+     * @param flow       the method
+     * @param lock       the node that takes the transaction-level lock
+     * @param endsIt     whether a node ends the lock's transaction (a commit or rollback of its connection)
+     * @param isWork     whether a node is work the lock could guard (a statement or a call that can fail, not
+     *                   logging, not cleanup in a {@code finally})
+     * @return the gap when every normal path from the lock reaches an end of its transaction before any work, and
+     *     some path after such an end reaches work without coming back to the lock; else empty
+     */
+    static Optional<Gap> endsBeforeWork(MethodFlow flow, int lock, IntPredicate endsIt, Predicate<FlowNode> isWork) {
+        List<Integer> ends = new ArrayList<>();
+        boolean[] seen = new boolean[flow.nodes().size()];
+        Deque<Integer> todo = new ArrayDeque<>(flow.nodes().get(lock).next());
+        while (!todo.isEmpty()) {
+            int id = todo.poll();
+            if (seen[id]) {
+                continue;
+            }
+            seen[id] = true;
+            if (endsIt.test(id)) {
+                ends.add(id);
+                continue;
+            }
+            FlowNode n = flow.nodes().get(id);
+            if (isWork.test(n)) {
+                return Optional.empty(); // the transaction holds the lock for this work
+            }
+            todo.addAll(n.next());
+        }
+        if (ends.isEmpty()) {
+            return Optional.empty();
+        }
+        boolean[] after = new boolean[flow.nodes().size()];
+        Deque<Integer> rest = new ArrayDeque<>();
+        ends.forEach(e -> rest.addAll(flow.nodes().get(e).next()));
+        while (!rest.isEmpty()) {
+            int id = rest.poll();
+            if (after[id] || id == lock) {
+                continue;
+            }
+            after[id] = true;
+            FlowNode n = flow.nodes().get(id);
+            if (isWork.test(n) && n.event().kind() != FlowEvent.Kind.END) {
+                return Optional.of(new Gap(ends.get(0), id));
+            }
+            rest.addAll(n.next());
+        }
+        return Optional.empty();
+    }
+}
