@@ -119,9 +119,7 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
                                     : List.of(new RelatedLocation(
                                             lifecycle.releaseRegion(), "close outside a finally block")));
                 case NONE -> {
-                    if (model.possibleReleases(site).isEmpty()
-                            && !(model.role(site) == SiteRole.HELPER_CALL
-                                    && unreleasedBodies.contains(site.declarationRegion()))) {
+                    if (model.possibleReleases(site).isEmpty() && !reportedAtHelper(model, site, unreleasedBodies)) {
                         // (a call of a helper whose own lock is reported for the same reason: one result, there)
                         context.report(
                                 Severity.ERROR,
@@ -146,9 +144,8 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
             if (!f.isLeak() || helperCallInTests(model, f.acquisition()) || releasedBeforeCommit(model, f)) {
                 continue;
             }
-            if (model.role(f.acquisition()) == SiteRole.HELPER_CALL
-                    && unreleasedBodies.contains(f.acquisition().declarationRegion())
-                    && model.possibleReleases(f.acquisition()).isEmpty()) {
+            if (model.possibleReleases(f.acquisition()).isEmpty()
+                    && reportedAtHelper(model, f.acquisition(), unreleasedBodies)) {
                 continue; // the helper's own lock has no unlock anywhere: one result, there (above)
             }
             boolean future = vertx(model, f.acquisition())
@@ -205,7 +202,14 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
                         .anyMatch(r -> r.path().equals(f.acquisition().path()));
     }
 
-    /** A call of a lock API from test sources: tests take and release step by step on purpose. */
+    /**
+     * @return whether the site calls a helper whose own lock has no unlock anywhere: that lock is reported, once, at the
+     *     helper, not again at each call
+     */
+    private static boolean reportedAtHelper(LockModel model, LockSite site, Set<SourceRegion> unreleasedBodies) {
+        return model.role(site) == SiteRole.HELPER_CALL && unreleasedBodies.contains(site.declarationRegion());
+    }
+
     /**
      * @return whether the site runs its SQL through the Vert.x SQL client, itself or in the lock helper it calls
      *     (the helper's own site is written where the call's declaration points)
@@ -221,6 +225,7 @@ public final class LockWithoutFinallyUnlockRule extends AbstractRule {
                                 o.api() == ExecutionApi.VERTX_SQL && o.region().equals(site.declarationRegion()));
     }
 
+    /** A call of a lock API from test sources: tests take and release step by step on purpose. */
     private static boolean helperCallInTests(LockModel model, LockSite site) {
         return model.role(site) == SiteRole.HELPER_CALL && model.inTestSources(site);
     }

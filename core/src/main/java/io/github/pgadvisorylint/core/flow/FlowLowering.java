@@ -1438,7 +1438,7 @@ public final class FlowLowering {
             }
             boolean benign = sites.isEmpty()
                     && !runsCallback(m)
-                    && (ownTypeCannotFail(m, receiverType, args.size())
+                    && (projectCallCannotFail(m, receiverType, args.size())
                             || API.isLoggerReceiver(
                                     m.getScope().map(Node::toString).orElse(""))
                             || API.isMetricsReceiver(
@@ -1642,7 +1642,7 @@ public final class FlowLowering {
          * @return whether {@code m} calls a project method that cannot fail ({@link CallOutcome}): on {@code this}, or
          *     on a receiver whose declared type is known
          */
-        private boolean ownTypeCannotFail(MethodCallExpr m, String receiverType, int arity) {
+        private boolean projectCallCannotFail(MethodCallExpr m, String receiverType, int arity) {
             boolean onThis = m.getScope().isEmpty() || m.getScope().get() instanceof ThisExpr;
             String on = onThis ? type : receiverType;
             return on != null && cannotFail.cannotFail(on, m.getNameAsString(), arity);

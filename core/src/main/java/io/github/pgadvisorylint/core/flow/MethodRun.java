@@ -1681,7 +1681,6 @@ final class MethodRun {
 
     /** Releases one hold of {@code k} at {@code node} and records where its acquisition was released. */
     private void released(PathState.Mutable m, Hold k, FlowNode node) {
-        releasesHere = true;
         m.release(k);
         releasedAt.computeIfAbsent(k.acquisition(), x -> new TreeSet<>()).add(node.id());
     }

@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
 
 /**
@@ -82,8 +83,8 @@ final class ConnectionOrigins {
 
     /**
      * @return for a connection that is a parameter of the enclosing method (a helper given the connection: {@code
-     *     tryLock(lockConn, key)}), the origin every call of that method in its file passes (at least one call; each a
-     *     {@code DriverManager} connection its caller opened, all with the same URL or key); else null
+     *     tryLock(lockConn, key)}), the origin every call of that method in its file passes: each a {@code DriverManager}
+     *     connection its caller opened, all with the same URL or key; else null
      */
     private static ConnectionOrigin openedByEveryCall(
             String connection, MethodCallExpr exec, Function<Node, SourceRegion> region) {
@@ -91,25 +92,34 @@ final class ConnectionOrigins {
         if (method == null || JavaScopes.local(connection, exec).isPresent()) {
             return null;
         }
-        int index = -1;
-        for (int i = 0; i < method.getParameters().size(); i++) {
-            if (method.getParameter(i).getNameAsString().equals(connection)) {
-                index = i;
-            }
-        }
-        if (index < 0) {
-            return null;
-        }
+        return method.getParameterByName(connection)
+                .map(p -> agreedAtEveryCall(
+                        method,
+                        method.getParameters().indexOf(p),
+                        arg -> arg instanceof NameExpr n ? opened(n.getNameAsString(), arg, region) : null,
+                        (a, b) -> Objects.equals(a.url(), b.url()) && Objects.equals(a.key(), b.key())))
+                .orElse(null);
+    }
+
+    /**
+     * @param method the method whose calls are read (by name and argument count, in its file)
+     * @param index  the argument read at each call
+     * @param origin the origin of an argument, or null when unknown
+     * @param same   whether two origins name one source
+     * @return the origin every call passes, when there is at least one call and all agree; else null
+     */
+    private static ConnectionOrigin agreedAtEveryCall(
+            MethodDeclaration method,
+            int index,
+            Function<Expression, ConnectionOrigin> origin,
+            BiPredicate<ConnectionOrigin, ConnectionOrigin> same) {
         ConnectionOrigin agreed = null;
         for (Expression arg : JavaScopes.argumentsAtEveryCall(method, index, method.findRootNode())) {
-            ConnectionOrigin origin = arg instanceof NameExpr n ? opened(n.getNameAsString(), arg, region) : null;
-            if (origin == null
-                    || (agreed != null
-                            && !(Objects.equals(agreed.url(), origin.url())
-                                    && Objects.equals(agreed.key(), origin.key())))) {
+            ConnectionOrigin o = origin.apply(arg);
+            if (o == null || (agreed != null && !same.test(agreed, o))) {
                 return null;
             }
-            agreed = agreed == null ? origin : agreed;
+            agreed = agreed == null ? o : agreed;
         }
         return agreed;
     }
@@ -233,23 +243,22 @@ final class ConnectionOrigins {
      */
     private static ConnectionOrigin passedByEveryCall(
             MethodDeclaration method, int index, Function<Node, SourceRegion> region, int depth) {
-        ConnectionOrigin agreed = null;
-        for (Expression arg : JavaScopes.argumentsAtEveryCall(method, index, method.findRootNode())) {
-            String argName = arg instanceof NameExpr n
-                    ? n.getNameAsString()
-                    : arg instanceof FieldAccessExpr f && f.getScope() instanceof ThisExpr ? f.getNameAsString() : null;
-            ConnectionOrigin origin =
-                    argName == null || JavaScopes.local(argName, arg).isPresent()
-                            ? null
-                            : named(argName, arg, region, depth + 1);
-            if (origin == null
-                    || origin.bean() == null
-                    || (agreed != null && !agreed.bean().equals(origin.bean()))) {
-                return null;
-            }
-            agreed = agreed == null ? origin : agreed;
-        }
-        return agreed;
+        return agreedAtEveryCall(
+                method,
+                index,
+                arg -> {
+                    String argName = arg instanceof NameExpr n
+                            ? n.getNameAsString()
+                            : arg instanceof FieldAccessExpr f && f.getScope() instanceof ThisExpr
+                                    ? f.getNameAsString()
+                                    : null;
+                    ConnectionOrigin o =
+                            argName == null || JavaScopes.local(argName, arg).isPresent()
+                                    ? null
+                                    : named(argName, arg, region, depth + 1);
+                    return o == null || o.bean() == null ? null : o;
+                },
+                (a, b) -> a.bean().equals(b.bean()));
     }
 
     /**

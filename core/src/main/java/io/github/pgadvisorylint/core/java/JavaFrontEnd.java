@@ -1598,15 +1598,7 @@ public final class JavaFrontEnd {
         /** @return the string an expression always has (a literal, a constant, their concatenation), or null */
         private String constantText(Expression input) {
             JavaText t = strings.evaluate(input);
-            if (t == null) {
-                return null;
-            }
-            for (int k = 0; k < t.length(); k++) {
-                if (t.holeAt(k) != null) {
-                    return null; // a value computed at run time is part of it
-                }
-            }
-            return t.text();
+            return t == null || t.hasHoles() ? null : t.text();
         }
 
         /** Replaces parameter parts by the value of the Java expression bound to them, where visible. */

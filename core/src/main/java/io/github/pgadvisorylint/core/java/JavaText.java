@@ -115,6 +115,11 @@ final class JavaText {
         return holes.get(index);
     }
 
+    /** @return whether a value computed at run time is part of the text ({@link #appendHole}) */
+    boolean hasHoles() {
+        return !holes.isEmpty();
+    }
+
     /** Marks the text as coming (at least partly) through a named constant. */
     JavaText viaConstant(String name) {
         if (constantName == null) {
