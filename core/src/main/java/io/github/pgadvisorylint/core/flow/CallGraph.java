@@ -3,6 +3,7 @@ package io.github.pgadvisorylint.core.flow;
 import io.github.pgadvisorylint.core.api.ApiCatalog;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
@@ -38,6 +39,9 @@ final class CallGraph {
 
     private static final int MAX_DEPTH = 8;
 
+    /** Levels of nested lambdas whose names {@link #capturedNames(String)} collects. */
+    private static final int CAPTURE_DEPTH = 3;
+
     /**
      * The JDK's functional interfaces: a call on one runs a lambda, never the project's one method that happens
      * to have the same name and arity.
@@ -55,6 +59,7 @@ final class CallGraph {
             "UnaryOperator");
 
     private final Map<String, List<MethodFlow>> byKey = new HashMap<>();
+    private final Map<String, Set<String>> captured = new HashMap<>();
     private final Map<String, List<MethodFlow>> byName = new HashMap<>();
     private final Map<String, Set<String>> supertypes = new HashMap<>();
     private final Map<String, Set<String>> subtypes = new HashMap<>();
@@ -80,6 +85,75 @@ final class CallGraph {
     /** @return the graphs of exactly this key ({@code Type.name/arity}), in the order they were added */
     List<MethodFlow> flows(String key) {
         return byKey.getOrDefault(key, List.of());
+    }
+
+    /**
+     * @param fn a lambda or method reference value ({@code $fn:Type.m$lambda0/1})
+     * @return the roots of the names its graph, and the graphs of the lambdas it creates ({@link #CAPTURE_DEPTH}
+     *     levels), use that are none of their parameters and not {@code this}: the enclosing method's locals it
+     *     captures, and its own locals; in name order, empty when the key names no one graph. Memoized.
+     */
+    Set<String> capturedNames(String fn) {
+        return captured.computeIfAbsent(fn, f -> Collections.unmodifiableSet(capturedNames(f, CAPTURE_DEPTH)));
+    }
+
+    /**
+     * @param fn a lambda or method reference value ({@code $fn:Type.m$lambda0/1})
+     * @return whether its graph reads one of its parameters, itself or through a lambda it creates: a library that
+     *     passes it a value ({@code optional.ifPresent(lock -> ..)}) hands that value over to it
+     */
+    boolean readsItsParameter(String fn) {
+        List<MethodFlow> found =
+                fn.startsWith(FlowLowering.FUNCTION) ? flows(fn.substring(FlowLowering.FUNCTION.length())) : List.of();
+        if (found.size() != 1) {
+            return false;
+        }
+        MethodFlow lambda = found.get(0);
+        for (FlowNode n : lambda.nodes()) {
+            FlowEvent x = n.event();
+            List<String> names = new ArrayList<>(x.args());
+            names.add(x.path());
+            for (String name : names) {
+                if (name == null) {
+                    continue;
+                }
+                if (name.startsWith(FlowLowering.FUNCTION)) {
+                    if (capturedNames(name).stream().anyMatch(lambda.params()::contains)) {
+                        return true;
+                    }
+                } else if (lambda.params().contains(LockStateAnalysis.rootOf(name))) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private Set<String> capturedNames(String fn, int depth) {
+        Set<String> out = new TreeSet<>();
+        List<MethodFlow> found =
+                fn.startsWith(FlowLowering.FUNCTION) ? flows(fn.substring(FlowLowering.FUNCTION.length())) : List.of();
+        if (found.size() != 1) {
+            return out;
+        }
+        MethodFlow lambda = found.get(0);
+        for (FlowNode n : lambda.nodes()) {
+            FlowEvent x = n.event();
+            List<String> names = new ArrayList<>(x.args());
+            names.add(x.path());
+            names.add(x.target());
+            for (String name : names) {
+                if (name != null && depth > 1 && name.startsWith(FlowLowering.FUNCTION)) {
+                    out.addAll(capturedNames(name, depth - 1));
+                } else if (name != null && !name.isEmpty() && !name.startsWith("$")) {
+                    String root = LockStateAnalysis.rootOf(name);
+                    if (!root.equals("this") && !lambda.params().contains(root)) {
+                        out.add(root);
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     /**

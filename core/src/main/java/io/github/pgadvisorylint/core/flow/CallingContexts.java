@@ -142,6 +142,7 @@ final class CallingContexts {
                 }
                 List<FlowNode> nodes = new ArrayList<>(callee.nodes());
                 boolean changed = false;
+                List<String> throughParameters = new ArrayList<>();
                 for (FlowNode m : callee.nodes()) {
                     FlowEvent call = m.event();
                     List<String> forwarded = forwarded(call, callee, e);
@@ -159,11 +160,23 @@ final class CallingContexts {
                     if (fn != null) {
                         nodes.set(m.id(), withCallee(m, List.of(fn)));
                         changed = true;
+                        String seen = receiverSeenByLambda(call.path(), e.path());
+                        if (seen != null && !throughParameters.contains(seen)) {
+                            throughParameters.add(seen);
+                        }
                     }
                 }
                 int count = copiesOf.merge(callee.key(), 1, Integer::sum);
                 if (!changed || count > MAX_COPIES) {
                     continue;
+                }
+                if (!throughParameters.isEmpty()
+                        && nodes.get(MethodFlow.ENTRY).event().kind() == FlowEvent.Kind.NOP) {
+                    FlowNode entry = nodes.get(MethodFlow.ENTRY);
+                    nodes.set(
+                            MethodFlow.ENTRY,
+                            entry.withEvent(new FlowEvent(
+                                    FlowEvent.Kind.ALIAS, null, "this", null, null, throughParameters, false)));
                 }
                 MethodFlow copy = callee.derive(callee.name() + "$bound" + count, callee.modifiers(), nodes);
                 copies.add(copy);
@@ -329,6 +342,27 @@ final class CallingContexts {
             fn = fn.substring(0, fn.length() - 1) + call.args().size();
         }
         return graph.flows(fn).size() == 1 ? fn : null;
+    }
+
+    /**
+     * A lambda's captured {@code this} is its caller's object; in the bound copy the lambda runs as a call on the
+     * parameter, so its fields are the parameter's ({@code work.db}). The caller called the callee on one of its own
+     * fields ({@code this.db.withLock(..)}) or on itself: that path, seen from the copy, is the copy's {@code this}.
+     *
+     * @param parameter the callee's parameter the lambda is passed as ({@code work})
+     * @param receiver  the caller's receiver of the call to the callee, a path of the caller, or null for a call on
+     *                  itself
+     * @return the path through the parameter that names the callee's receiver ({@code work.db}, or {@code work}
+     *     for a call on itself); null when the receiver is no field of the caller (a local, a parameter, a call)
+     */
+    private static String receiverSeenByLambda(String parameter, String receiver) {
+        if (receiver == null || receiver.equals("this")) {
+            return parameter;
+        }
+        if (receiver.startsWith("this.") && receiver.chars().noneMatch(c -> c == '$' || c == '(')) {
+            return parameter + receiver.substring("this".length());
+        }
+        return null;
     }
 
     /** Step 2: calls made in a transaction call a copy of the callee that runs in it. */

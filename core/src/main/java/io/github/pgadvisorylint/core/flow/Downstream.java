@@ -9,6 +9,7 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -36,8 +37,11 @@ final class Downstream {
     private final boolean[] reachesThrow;
     /** Per node: the roots read at or after it before any write of them (classic live variables, live-in). */
     private final BitSet[] live;
+    /** The names a lambda value ({@code $fn:..}) passed at a node captures: it reads them wherever it runs. */
+    private final Function<String, Set<String>> captured;
 
-    private Downstream(int nodes) {
+    private Downstream(int nodes, Function<String, Set<String>> captured) {
+        this.captured = captured;
         names = new BitSet[nodes];
         releases = new BitSet[nodes];
         reachesThrow = new boolean[nodes];
@@ -48,11 +52,16 @@ final class Downstream {
      * @param flow      the method graph
      * @param summaries the summary a call event resolves to, or null (the summaries of this round)
      * @param sites     every lock site of the project, by id
+     * @param captured  the names a lambda value ({@code $fn:..}) captures, which an event passing it reads
      * @return the sets for every node of {@code flow}
      */
-    static Downstream of(MethodFlow flow, Function<FlowEvent, MethodSummary> summaries, Map<String, LockSite> sites) {
+    static Downstream of(
+            MethodFlow flow,
+            Function<FlowEvent, MethodSummary> summaries,
+            Map<String, LockSite> sites,
+            Function<String, Set<String>> captured) {
         List<FlowNode> nodes = flow.nodes();
-        Downstream d = new Downstream(nodes.size());
+        Downstream d = new Downstream(nodes.size(), captured);
         List<List<Integer>> preds = new ArrayList<>();
         for (int i = 0; i < nodes.size(); i++) {
             preds.add(new ArrayList<>());
@@ -201,6 +210,11 @@ final class Downstream {
     private void mention(BitSet b, String path) {
         if (path == null || path.startsWith("$const:")) {
             return;
+        }
+        if (path.startsWith(FlowLowering.FUNCTION)) {
+            for (String name : captured.apply(path)) {
+                b.set(nameIndex.computeIfAbsent(name, k -> nameIndex.size()));
+            }
         }
         String p = path.startsWith("$nonnull:") ? path.substring("$nonnull:".length()) : path;
         p = p.startsWith("$next:") ? p.substring("$next:".length()) : p;

@@ -292,7 +292,9 @@ final class ExitJudgement {
                 }
                 List<PathFinding.Step> steps = new ArrayList<>();
                 steps.add(new PathFinding.Step(at, "the lock is taken here"));
-                if (calleeLeaks && site.viaHelper() && site.declarationRegion() != null) {
+                if (site.viaHelper()
+                        && site.declarationRegion() != null
+                        && !site.declarationRegion().equals(at)) {
                     steps.add(new PathFinding.Step(site.declarationRegion(), "the lock statement the helper runs"));
                 }
                 if (calleeLeaks && call != null && !call.equals(at)) {

@@ -86,6 +86,12 @@ public record FlowEvent(
         /** Returns {@code target} (a path, or null). */
         RETURN,
         /**
+         * Each of {@code args} names, from here on, the object {@code path} names: at the entry of a copy bound to
+         * a caller's lambda, the lambda's captured {@code this} seen through the parameter ({@code work.db}) is the
+         * callee's receiver ({@code this}), since the caller called the callee on its field {@code db}.
+         */
+        ALIAS,
+        /**
          * Only exceptions that are not SQL errors pass here (the path out of a {@code catch (SQLException)}
          * dispatch): they abort no transaction.
          */

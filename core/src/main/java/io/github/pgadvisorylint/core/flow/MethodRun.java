@@ -176,7 +176,7 @@ final class MethodRun {
             in.add(new LinkedHashSet<>());
             pending.add(new ArrayList<>());
         }
-        this.downstream = Downstream.of(flow, analysis::resolve, sites);
+        this.downstream = Downstream.of(flow, analysis::resolve, sites, graph::capturedNames);
         this.normal = normallyReachable(flow);
         this.queued = new boolean[flow.nodes().size()];
         this.correlated = correlatedConditions();
@@ -848,12 +848,23 @@ final class MethodRun {
     /**
      * @return the state of connection {@code c}'s next transaction after a commit or rollback: the pool's
      *     when the configuration turns auto-commit off for pooled connections or the transaction was one already (a
-     *     kept connection with auto-commit off), else a manual one
+     *     kept connection with auto-commit off, aborted or not), else a manual one
      */
     private Transaction reopened(PathState s, String c) {
-        return inPoolTransaction(s, c) || Transaction.POOL.equals(s.tx().get(c))
+        return inPoolTransaction(s, c) || Transaction.POOL.equals(s.tx().get(c)) || keptWithAutoCommitOff(c)
                 ? Transaction.POOL
                 : Transaction.MANUAL;
+    }
+
+    /**
+     * @return whether {@code c} is a connection an object keeps whose accessor turned auto-commit off ({@link #kept}
+     *     records it when the path first reaches it, before any transaction on it can abort)
+     */
+    private boolean keptWithAutoCommitOff(String c) {
+        String rel = relative(c);
+        return rel != null
+                && kept.stream()
+                        .anyMatch(k -> k.autoCommitOff() && k.connection().equals(rel));
     }
 
     /** @return whether {@code c} is a connection this method borrowed from a pool configured with auto-commit off */
@@ -1064,6 +1075,11 @@ final class MethodRun {
         switch (e.kind()) {
             case NOP -> o.all(s);
             case ASSIGN -> o.all(assign(s, e.target(), e.path()));
+            case ALIAS -> {
+                PathState.Mutable m = s.edit();
+                e.args().forEach(a -> m.alias.put(a, e.path()));
+                o.all(m.done());
+            }
             case OPEN -> {
                 String identity = "@" + node.id();
                 PathState.Mutable m = s.edit();
@@ -2111,6 +2127,20 @@ final class MethodRun {
                             esc.escaped.add(rootOf(a));
                             esc.escaped.add(rootOf(s.resolve(a))); // the object it names, whatever local named it
                         });
+                // a lambda handed over takes what it captures with it (an executor's task that closes the lock), and
+                // the value the receiver passes it when it reads its parameter (optional.ifPresent(lock -> ..))
+                List<String> functions = e.args().stream()
+                        .filter(a -> a != null && a.startsWith(FlowLowering.FUNCTION))
+                        .toList();
+                List<String> taken = new ArrayList<>();
+                functions.forEach(a -> taken.addAll(graph.capturedNames(a)));
+                if (e.path() != null && functions.stream().anyMatch(graph::readsItsParameter)) {
+                    taken.add(e.path());
+                }
+                taken.stream().filter(r -> holdsSomething(s, rootOf(r))).forEach(r -> {
+                    esc.escaped.add(rootOf(r));
+                    esc.escaped.add(rootOf(s.resolve(r)));
+                });
                 t = esc.done(); // handed to code the analysis cannot see
             } else if (!s.held().isEmpty() && e.target() != null) {
                 PathState.Mutable kept = t.edit();
@@ -2307,6 +2337,14 @@ final class MethodRun {
         if (summary.cases().stream().anyMatch(c -> c.releases().isEmpty())
                 || !summary.thrown().isEmpty()) {
             PathState.Mutable t = abort(s, touched).edit();
+            for (String x : summary.ends()) {
+                String target = map(s, e, x);
+                if (target != null && Transaction.ABORTED.equals(s.tx().get(target))) {
+                    // ending an aborted transaction (a rollback; a commit, which PostgreSQL answers with a rollback)
+                    // and throwing: either it ended, or the connection broke and its session with its locks went
+                    t.tx.put(target, reopened(s, target));
+                }
+            }
             for (String f : summary.thrownFailed()) {
                 t.failed.add(asAcquisition != null ? asAcquisition : f);
             }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** What {@link Downstream} says can still be observed after a node of a tiny graph. */
@@ -35,7 +36,7 @@ class DownstreamTest {
                 work();
                 if (locked) { c.rollback(); }
                 """);
-        Downstream d = Downstream.of(f, e -> null, Map.of());
+        Downstream d = Downstream.of(f, e -> null, Map.of(), fn -> Set.of());
         int firstWrite = first(f, FlowEvent.Kind.ASSIGN, "locked");
         assertThat(d.live(firstWrite + 1, "locked")).isTrue(); // read by audit(locked) and the first if
 
