@@ -1409,6 +1409,15 @@ public final class FlowLowering {
             if (sites.isEmpty() && name.equals("isPresent") && args.isEmpty() && receiver != null) {
                 return new Value(cur, receiver);
             }
+            if (sites.isEmpty() && receiver != null && "AtomicBoolean".equals(receiverType)) {
+                // a flag kept in an AtomicBoolean is its boolean: get() reads it, set(v) writes it
+                if (name.equals("get") && args.isEmpty()) {
+                    return new Value(cur, receiver);
+                }
+                if ((name.equals("set") || name.equals("lazySet")) && args.size() == 1) {
+                    return new Value(step(FlowEvent.assign(receiver, args.get(0)), m, cur, false), null);
+                }
+            }
             if (sites.isEmpty()
                     && (name.equals("valueOf") || name.equals("parseBoolean"))
                     && args.size() == 1

@@ -372,6 +372,12 @@ final class MethodRun {
                             // pending
                             t = m.done();
                         }
+                        if (t.attempts().stream().anyMatch(a -> !a.held())) {
+                            // what a handler runs after the try-lock failed is error handling, not the guarded work
+                            PathState.Mutable m = t.edit();
+                            m.attempts.removeIf(a -> !a.held());
+                            t = m.done();
+                        }
                         if (!propagate(e, t, work)) {
                             return false;
                         }
@@ -714,7 +720,8 @@ final class MethodRun {
         for (String f : s.failed()) {
             // a later attempt failed, an earlier one still holds: held; a try-lock whose query threw reaches only
             // error handling (a catch), which the work's own failure reaches too: not work done without the lock
-            if (!held.contains(f) && !s.threw().contains(f)) {
+            // (nor is what a catch runs when code after the refused try-lock threw: only exceptions reach it)
+            if (!held.contains(f) && !s.threw().contains(f) && normal[node.id()]) {
                 failedAtWork.computeIfAbsent(node.id(), x -> new TreeSet<>()).add(f);
             }
         }
@@ -1377,6 +1384,9 @@ final class MethodRun {
                 // the first test of a condition tested again later: each way remembers its answer
                 PathState.Mutable yes = s.edit();
                 yes.bools.put(key, Boolean.TRUE);
+                if (objectFlag(v)) {
+                    yes.failed.clear(); // see below: the object's own record that it holds the lock
+                }
                 PathState.Mutable no = s.edit();
                 no.bools.put(key, Boolean.FALSE);
                 o.normal.get(e.negated() ? 1 : 0).add(yes.done());
@@ -1389,9 +1399,23 @@ final class MethodRun {
             o.normal.get(truth ? 0 : 1).add(s);
             return;
         }
+        if (objectFlag(v) && !s.failed().isEmpty()) {
+            // a flag the object keeps (held, locked): on its true side the code believes it holds the lock, so a
+            // release there is a release that checks first, not one of a failed attempt
+            PathState.Mutable m = s.edit();
+            m.failed.clear();
+            o.normal.get(e.negated() ? 1 : 0).add(m.done());
+            o.normal.get(e.negated() ? 0 : 1).add(s);
+            return;
+        }
         // a variable no lock result flows into: both ways, nothing learnt (keeps equal paths merged)
         o.normal.get(0).add(s);
         o.normal.get(1).add(s);
+    }
+
+    /** @return whether a tested value is a field of this object (a flag such as {@code held}, {@code locked.get()}) */
+    private static boolean objectFlag(String v) {
+        return v != null && v.startsWith("this.") && !v.contains("(");
     }
 
     /** Applies lock sites executed on connection {@code c}; {@code as} renames acquisitions (a helper call's own site). */
@@ -2263,6 +2287,13 @@ final class MethodRun {
                 String value = map(s, e, f.source());
                 if (field != null && value != null) {
                     m.alias.put(field, value);
+                }
+            }
+            for (MethodSummary.FieldFlag f : c.flags()) {
+                String field = map(s, e, f.field());
+                if (field != null) {
+                    m.alias.remove(field);
+                    m.bools.put(field, f.value()); // the flag the callee stored its outcome in
                 }
             }
             String field = c.returnsField() == null || e.target() == null ? null : map(s, e, c.returnsField());

@@ -88,6 +88,8 @@ public record MethodSummary(
      * @param returnBindings fields of the object this exit returns that name a connection of the caller holding a
      *                    lock ({@code connection=#0} for {@code return new StreamLock(connection, key)}): the field
      *                    relative to the returned object, the source relative to the callee
+     * @param flags       boolean fields of the receiver this exit leaves fixed ({@code #this.held=true} after a
+     *                    try-lock helper stored its result in a flag): a caller's test of one takes that branch
      */
     public record Case(
             List<Hold> acquires,
@@ -99,11 +101,13 @@ public record MethodSummary(
             List<HeldField> heldFields,
             String returnsField,
             PathState.Transaction returnedTransaction,
-            List<FieldBinding> returnBindings)
+            List<FieldBinding> returnBindings,
+            List<FieldFlag> flags)
             implements Comparable<Case> {
 
         /** Copies the lists. */
         public Case {
+            flags = List.copyOf(flags);
             acquires = List.copyOf(acquires);
             releases = List.copyOf(releases);
             returnHeld = List.copyOf(returnHeld);
@@ -120,7 +124,18 @@ public record MethodSummary(
                 ConnectionKind returnsNew,
                 List<String> returnHeld,
                 List<FieldBinding> fields) {
-            this(acquires, releases, returnValue, returnsNew, returnHeld, fields, List.of(), null, null, List.of());
+            this(
+                    acquires,
+                    releases,
+                    returnValue,
+                    returnsNew,
+                    returnHeld,
+                    fields,
+                    List.of(),
+                    null,
+                    null,
+                    List.of(),
+                    List.of());
         }
 
         /** @return true when this exit changes nothing a caller can see */
@@ -133,12 +148,26 @@ public record MethodSummary(
                     && heldFields.isEmpty()
                     && returnsField == null
                     && returnedTransaction == null
-                    && returnBindings.isEmpty();
+                    && returnBindings.isEmpty()
+                    && flags.isEmpty();
         }
 
         @Override
         public int compareTo(Case o) {
             return toString().compareTo(o.toString());
+        }
+    }
+
+    /**
+     * A boolean field of the receiver a method's exit leaves fixed.
+     *
+     * @param field the field, relative to the callee: {@code #this.slotLocked}
+     * @param value its value on that exit
+     */
+    public record FieldFlag(String field, boolean value) {
+        /** The field is required. */
+        public FieldFlag {
+            Objects.requireNonNull(field, "field");
         }
     }
 

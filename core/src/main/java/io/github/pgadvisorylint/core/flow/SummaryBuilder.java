@@ -151,6 +151,18 @@ final class SummaryBuilder {
                     fields.add(new MethodSummary.FieldBinding(field, rel));
                 }
             }
+            List<MethodSummary.FieldFlag> flags = new ArrayList<>();
+            Set<String> fieldNames = new TreeSet<>();
+            s.bools().keySet().stream().filter(k -> k.startsWith("this.")).forEach(fieldNames::add);
+            s.alias().keySet().stream().filter(k -> k.startsWith("this.")).forEach(fieldNames::add);
+            for (String f : fieldNames) {
+                Boolean v =
+                        s.bools().containsKey(f) ? s.bools().get(f) : s.bools().get(s.resolve(f));
+                String rel = v == null ? null : relative(flow, f);
+                if (rel != null) {
+                    flags.add(new MethodSummary.FieldFlag(rel, v));
+                }
+            }
             Boolean returned = s.bools().get("$return");
             if (returned == null
                     && nullable
@@ -168,7 +180,8 @@ final class SummaryBuilder {
                     heldFields,
                     returnsField,
                     returnedTransaction,
-                    returnBindings));
+                    returnBindings,
+                    flags));
         }
         // a method that releases on one exit is a release helper: its defensive branches (a null or
         // isClosed() check) are not taken as exits that keep the lock, so every exit releases
@@ -186,7 +199,8 @@ final class SummaryBuilder {
                     c.heldFields(),
                     c.returnsField(),
                     c.returnedTransaction(),
-                    c.returnBindings()));
+                    c.returnBindings(),
+                    c.flags()));
         }
         List<MethodSummary.Case> list = new ArrayList<>(merged);
         if (list.size() > MAX_CASES) {
