@@ -24,9 +24,18 @@ import java.util.TreeMap;
  *                   Spring Data repository method declared {@code boolean}/{@code Boolean} whose native
  *                   {@code @Query} (or {@code @Procedure}) selects the try-lock or unlock (F16), so a
  *                   caller that drops it drops the lock's answer
+ * @param answersTry true when the method is declared {@code boolean}/{@code Boolean} and its one lock operation is a
+ *                   try-lock it runs itself and does not release: its answer is whether it took the lock, so a call
+ *                   that drops it goes on whether or not it holds the lock
  */
 public record HelperSummary(
-        String typeName, String methodName, int arity, boolean handle, List<Op> ops, boolean returnsLockResult) {
+        String typeName,
+        String methodName,
+        int arity,
+        boolean handle,
+        List<Op> ops,
+        boolean returnsLockResult,
+        boolean answersTry) {
 
     /** Copies the operations. */
     public HelperSummary {
@@ -35,7 +44,7 @@ public record HelperSummary(
 
     /** A helper whose return value is not the lock's boolean. */
     public HelperSummary(String typeName, String methodName, int arity, boolean handle, List<Op> ops) {
-        this(typeName, methodName, arity, handle, ops, false);
+        this(typeName, methodName, arity, handle, ops, false, false);
     }
 
     /** @return the registry key {@code Type#name/arity} */

@@ -250,7 +250,8 @@ final class HelperSites {
                     m.getParameters().size(),
                     handle,
                     methodOps,
-                    returnsLockResult(m, methodOps)));
+                    returnsLockResult(m, methodOps),
+                    answersTry(m, methodOps)));
         }
         return out;
     }
@@ -283,6 +284,23 @@ final class HelperSites {
             }
         }
         return true;
+    }
+
+    /**
+     * A method declared {@code boolean}/{@code Boolean} whose one lock operation is a try-lock its own body runs
+     * (not a helper it calls) and does not release: what it answers is whether it took the lock.
+     */
+    private static boolean answersTry(CallableDeclaration<?> m, List<HelperSummary.Op> ops) {
+        if (!(m instanceof MethodDeclaration md)
+                || ops.size() != 1
+                || !BOOLEAN_TYPES.contains(md.getType().asString())) {
+            return false;
+        }
+        HelperSummary.Op op = ops.get(0);
+        return op.function().operation() == LockOperation.TRY_ACQUIRE
+                && !op.releasedInside()
+                && op.inner().java() != null
+                && md.getNameAsString().equals(op.inner().java().methodName());
     }
 
     /** Where a key part of a helper's site comes from: one of its parameters, or fixed. */

@@ -198,6 +198,15 @@ final class SiteUsageAnalyzer {
                 result = v.use;
                 note = v.note;
             }
+        } else if (site.viaHelper()
+                && op == LockOperation.TRY_ACQUIRE
+                && node instanceof MethodCallExpr call
+                && helperOf.containsKey(site)
+                && helperOf.get(site).answersTry()
+                && dropped(call.getParentNode().orElse(null))) {
+            // only a dropped answer: a stored one may be a flag the object tests later
+            result = ResultUse.NEVER_READ;
+            note = "the boolean " + call.getNameAsString() + "(...) answers, whether it took the lock, is dropped";
         }
         LoopContext loop = op.isAcquisition() ? loop(site, node, sites) : null;
         TimeoutEvidence timeout = base.timeout();

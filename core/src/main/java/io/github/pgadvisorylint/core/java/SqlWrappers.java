@@ -140,16 +140,119 @@ final class SqlWrappers {
     private final Map<String, List<Wrapper>> byName = new HashMap<>();
     private final Map<String, Integer> declared = new HashMap<>();
 
-    /** @param unit the file, or one type of another file (its outline); its wrappers are found now */
+    /**
+     * @param unit the file (its nested and second types' methods too), or one type of another file (its outline; its
+     *             own methods, not its nested types'); its wrappers are found now
+     */
     SqlWrappers(Node unit) {
+        List<MethodDeclaration> others = new ArrayList<>();
         for (MethodDeclaration m : unit.findAll(MethodDeclaration.class)) {
+            if (unit instanceof TypeDeclaration<?> type
+                    && m.findAncestor(TypeDeclaration.class).orElse(null) != type) {
+                continue; // a nested type's method (an interface's exec) is not called on this type's receiver
+            }
             declared.merge(m.getNameAsString(), 1, Integer::sum);
             Wrapper w = wrapper(m);
             if (w != null) {
                 byName.computeIfAbsent(m.getNameAsString(), k -> new ArrayList<>())
                         .add(w);
+            } else {
+                others.add(m);
             }
         }
+        // one level of delegation: exec(sql, args) borrowing a connection and handing it, with its SQL, to
+        // execOn(conn, sql, args)
+        List<Wrapper> delegating = new ArrayList<>();
+        for (MethodDeclaration m : others) {
+            Wrapper w = delegating(m);
+            if (w != null) {
+                delegating.add(w);
+            }
+        }
+        delegating.forEach(
+                w -> byName.computeIfAbsent(w.name(), k -> new ArrayList<>()).add(w));
+    }
+
+    /**
+     * A method that borrows a connection for the call and hands it, with its own {@code String} parameter as the SQL,
+     * to a wrapper of this type that runs the SQL on the connection it is given ({@code execOn(conn, sql, args)}).
+     *
+     * @return the method as a wrapper with the inner one's execution and binding, seen through the arguments it
+     *     passes, and its own connection discipline; null when it is no such method
+     */
+    private Wrapper delegating(MethodDeclaration m) {
+        List<String> params =
+                m.getParameters().stream().map(Parameter::getNameAsString).toList();
+        for (MethodCallExpr call : m.findAll(MethodCallExpr.class)) {
+            List<Wrapper> found = byName.get(call.getNameAsString());
+            boolean onThis = call.getScope().isEmpty() || call.getScope().get() instanceof ThisExpr;
+            if (!onThis || found == null || found.size() != 1 || declared.get(call.getNameAsString()) != 1) {
+                continue;
+            }
+            Wrapper inner = found.get(0);
+            int handle = handleParameter(inner);
+            if (handle < 0
+                    || !arity(inner, call)
+                    || inner.sqlParam() >= call.getArguments().size()
+                    || handle >= call.getArguments().size()
+                    || !(call.getArgument(inner.sqlParam()) instanceof NameExpr sql)) {
+                continue;
+            }
+            int sqlParam = params.indexOf(sql.getNameAsString());
+            if (sqlParam < 0 || !isString(m.getParameter(sqlParam)) || reassigned(m, sql.getNameAsString())) {
+                continue;
+            }
+            OwnConnection own = ownConnection(m, call.getArgument(handle));
+            if (own == null) {
+                continue;
+            }
+            int varargs = -1;
+            if (inner.varargs() >= 0
+                    && inner.varargs() < call.getArguments().size()
+                    && call.getArgument(inner.varargs()) instanceof NameExpr v
+                    && params.indexOf(v.getNameAsString()) >= 0
+                    && isArray(m.getParameter(params.indexOf(v.getNameAsString())))) {
+                varargs = params.indexOf(v.getNameAsString());
+            }
+            Map<Integer, Integer> fixed = new HashMap<>();
+            for (Map.Entry<Integer, Integer> f : inner.fixed().entrySet()) {
+                if (f.getValue() < call.getArguments().size()
+                        && call.getArgument(f.getValue()) instanceof NameExpr v
+                        && params.indexOf(v.getNameAsString()) >= 0) {
+                    fixed.put(f.getKey(), params.indexOf(v.getNameAsString()));
+                }
+            }
+            return new Wrapper(m, sqlParam, inner.api(), inner.exec(), varargs, Map.copyOf(fixed), own);
+        }
+        return null;
+    }
+
+    /** @return the index of the wrapper's parameter its executing call runs on ({@code conn} of conn.prepareStatement), or -1 */
+    private static int handleParameter(Wrapper w) {
+        Expression root = w.exec().getScope().orElse(null);
+        for (int depth = 0; depth < 4 && root != null; depth++) {
+            while (root instanceof MethodCallExpr mc && mc.getScope().isPresent()) {
+                root = mc.getScope().get();
+            }
+            if (!(root instanceof NameExpr n)) {
+                return -1;
+            }
+            int p = w.method().getParameters().stream()
+                    .map(Parameter::getNameAsString)
+                    .toList()
+                    .indexOf(n.getNameAsString());
+            if (p >= 0) {
+                return "Connection"
+                                .equals(JavaScopes.simpleTypeName(
+                                        w.method().getParameter(p).getType().asString()))
+                        ? p
+                        : -1;
+            }
+            VariableDeclarator local =
+                    JavaScopes.local(n.getNameAsString(), root).orElse(null);
+            root = local == null ? null : local.getInitializer().orElse(null);
+        }
+        return -1;
     }
 
     /**
@@ -196,7 +299,8 @@ final class SqlWrappers {
 
     private static boolean arity(Wrapper w, MethodCallExpr call) {
         int params = w.method().getParameters().size();
-        return (w.varargs() >= 0 && w.method().getParameter(w.varargs()).isVarArgs())
+        // a varargs parameter takes any count, whether or not the binding of its elements was seen
+        return params > 0 && w.method().getParameter(params - 1).isVarArgs()
                 ? call.getArguments().size() >= params - 1
                 : call.getArguments().size() == params;
     }
@@ -292,7 +396,15 @@ final class SqlWrappers {
      *     closed
      */
     private static OwnConnection ownConnection(MethodDeclaration m, MethodCallExpr exec) {
-        Expression root = exec.getScope().orElse(null);
+        return ownConnection(m, exec.getScope().orElse(null));
+    }
+
+    /**
+     * As {@link #ownConnection(MethodDeclaration, MethodCallExpr)}, for the handle expression itself (a statement or
+     * connection local, or a call on one).
+     */
+    private static OwnConnection ownConnection(MethodDeclaration m, Expression handle) {
+        Expression root = handle;
         VariableDeclarator connection = null;
         ConnectionSource source = null;
         for (int depth = 0; depth < 4 && root != null && connection == null; depth++) {
