@@ -35,6 +35,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.IntPredicate;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -1889,8 +1890,7 @@ final class MethodRun {
         if (via == null) {
             (c != null && s.tx().containsKey(c) ? xactInTransaction : xactOutside).add(site.id());
         }
-        if (via == null
-                && c != null
+        if (c != null
                 && c.startsWith("@")
                 && Transaction.MANUAL.equals(s.tx().get(c))
                 && BLOCKING_JDBC.contains(site.api())) {
@@ -1999,28 +1999,48 @@ final class MethodRun {
             FlowNode lock = flow.nodes().get(at.getKey());
             for (Map.Entry<String, LockSite> held : at.getValue().entrySet()) {
                 String c = held.getKey();
-                Optional<TransactionWindow.Gap> gap = TransactionWindow.endsBeforeWork(
-                        flow,
-                        lock.id(),
-                        id -> flow.nodes().get(id).event().kind() == FlowEvent.Kind.END
-                                && in.get(id).stream()
-                                        .anyMatch(x -> c.equals(x.resolve(
-                                                flow.nodes().get(id).event().path()))),
-                        n -> isWork(n) && !logging(n.event()) && !n.inFinally());
+                IntPredicate endsIt = id -> flow.nodes().get(id).event().kind() == FlowEvent.Kind.END
+                        && in.get(id).stream()
+                                .anyMatch(x -> c.equals(
+                                        x.resolve(flow.nodes().get(id).event().path())));
+                Predicate<FlowNode> work = n -> isWork(n) && !logging(n.event()) && !n.inFinally();
+                IntPredicate locks =
+                        id -> xactInManual.getOrDefault(id, Map.of()).containsKey(c);
+                Optional<TransactionWindow.Gap> gap =
+                        TransactionWindow.endsBeforeWork(flow, lock.id(), endsIt, work, locks);
+                boolean again = false;
+                if (gap.isEmpty()) {
+                    gap = TransactionWindow.workAgainAfterEnd(flow, lock.id(), endsIt, work, locks);
+                    again = gap.isPresent();
+                }
                 if (gap.isEmpty() || lock.region() == null) {
                     continue;
                 }
                 FlowNode end = flow.nodes().get(gap.get().end());
-                FlowNode work = flow.nodes().get(gap.get().work());
-                if (work.region() == null || end.region() == null) {
+                FlowNode after = flow.nodes().get(gap.get().work());
+                if (after.region() == null || end.region() == null) {
                     continue;
                 }
                 LockSite site = held.getValue();
-                SourceRegion where = site.viaHelper() || site.region() == null ? lock.region() : site.region();
-                List<PathFinding.Step> steps = List.of(
-                        new PathFinding.Step(where, "the transaction-level lock is taken here"),
-                        new PathFinding.Step(end.region(), "its transaction ends here, before any work"),
-                        new PathFinding.Step(work.region(), "work that runs after the lock is gone"));
+                boolean helper = lock.event().kind() == FlowEvent.Kind.CALL;
+                SourceRegion where =
+                        helper || site.viaHelper() || site.region() == null ? lock.region() : site.region();
+                List<PathFinding.Step> steps = new ArrayList<>();
+                steps.add(new PathFinding.Step(where, "the transaction-level lock is taken here"));
+                if (helper && site.region() != null && !site.region().equals(where)) {
+                    steps.add(new PathFinding.Step(site.region(), "the lock statement the helper runs"));
+                }
+                steps.addAll(List.of(
+                        new PathFinding.Step(
+                                end.region(),
+                                again
+                                        ? "its transaction ends here, and the loop goes on"
+                                        : "its transaction ends here, before any work"),
+                        new PathFinding.Step(
+                                after.region(),
+                                again
+                                        ? "the work the lock covered the first time, run again without it"
+                                        : "work that runs after the lock is gone")));
                 xactFindings.putIfAbsent(
                         PathFinding.Kind.XACT_ENDS_BEFORE_WORK + "|" + where,
                         new PathFinding(
@@ -2028,9 +2048,13 @@ final class MethodRun {
                                 site,
                                 null,
                                 where,
-                                "the transaction it is taken in ends right after it, before any other statement,"
-                                        + " and a transaction-level lock ends with its transaction: the work after"
-                                        + " the commit runs without the lock",
+                                again
+                                        ? "the transaction it is taken in is committed inside the loop that does the"
+                                                + " work, and a transaction-level lock ends with its transaction: only"
+                                                + " the first round runs under the lock, every later one without it"
+                                        : "the transaction it is taken in ends right after it, before any other"
+                                                + " statement, and a transaction-level lock ends with its transaction:"
+                                                + " the work after the commit runs without the lock",
                                 steps));
             }
         }

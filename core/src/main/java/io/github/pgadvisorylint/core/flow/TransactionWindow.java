@@ -31,10 +31,13 @@ final class TransactionWindow {
      * @param endsIt     whether a node ends the lock's transaction (a commit or rollback of its connection)
      * @param isWork     whether a node is work the lock could guard (a statement or a call that can fail, not
      *                   logging, not cleanup in a {@code finally})
+     * @param locks      whether a node takes a transaction-level lock on the same connection (the lock itself, or
+     *                   another that covers what follows it)
      * @return the gap when every normal path from the lock reaches an end of its transaction before any work, and
-     *     some path after such an end reaches work without coming back to the lock; else empty
+     *     some path after such an end reaches work without coming to a lock again; else empty
      */
-    static Optional<Gap> endsBeforeWork(MethodFlow flow, int lock, IntPredicate endsIt, Predicate<FlowNode> isWork) {
+    static Optional<Gap> endsBeforeWork(
+            MethodFlow flow, int lock, IntPredicate endsIt, Predicate<FlowNode> isWork, IntPredicate locks) {
         List<Integer> ends = new ArrayList<>();
         boolean[] seen = new boolean[flow.nodes().size()];
         Deque<Integer> todo = new ArrayDeque<>(flow.nodes().get(lock).next());
@@ -62,7 +65,7 @@ final class TransactionWindow {
         ends.forEach(e -> rest.addAll(flow.nodes().get(e).next()));
         while (!rest.isEmpty()) {
             int id = rest.poll();
-            if (after[id] || id == lock) {
+            if (after[id] || id == lock || locks.test(id)) {
                 continue;
             }
             after[id] = true;
@@ -71,6 +74,54 @@ final class TransactionWindow {
                 return Optional.of(new Gap(ends.get(0), id));
             }
             rest.addAll(n.next());
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The guarded work in a loop that commits as it goes: the lock's transaction covers the first round, and the
+     * commit at its end lets the next rounds run the same work without the lock.
+     *
+     * @param flow   the method
+     * @param lock   the node that takes the transaction-level lock
+     * @param endsIt whether a node ends the lock's transaction
+     * @param isWork whether a node is work the lock could guard
+     * @return the gap (an end, and a work node the lock's transaction covered that a path after that end reaches
+     *     again without coming back to the lock), or empty
+     */
+    static Optional<Gap> workAgainAfterEnd(MethodFlow flow, int lock, IntPredicate endsIt, Predicate<FlowNode> isWork) {
+        boolean[] covered = new boolean[flow.nodes().size()];
+        boolean[] seen = new boolean[flow.nodes().size()];
+        List<Integer> ends = new ArrayList<>();
+        Deque<Integer> todo = new ArrayDeque<>(flow.nodes().get(lock).next());
+        while (!todo.isEmpty()) {
+            int id = todo.poll();
+            if (seen[id] || id == lock) {
+                continue;
+            }
+            seen[id] = true;
+            if (endsIt.test(id)) {
+                ends.add(id);
+                continue;
+            }
+            FlowNode n = flow.nodes().get(id);
+            covered[id] = isWork.test(n) && n.event().kind() != FlowEvent.Kind.END;
+            todo.addAll(n.next());
+        }
+        for (int end : ends) {
+            boolean[] after = new boolean[flow.nodes().size()];
+            Deque<Integer> rest = new ArrayDeque<>(flow.nodes().get(end).next());
+            while (!rest.isEmpty()) {
+                int id = rest.poll();
+                if (after[id] || id == lock || locks.test(id)) {
+                    continue;
+                }
+                after[id] = true;
+                if (covered[id]) {
+                    return Optional.of(new Gap(end, id));
+                }
+                rest.addAll(flow.nodes().get(id).next());
+            }
         }
         return Optional.empty();
     }
