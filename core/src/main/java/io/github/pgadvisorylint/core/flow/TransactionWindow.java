@@ -86,10 +86,12 @@ final class TransactionWindow {
      * @param lock   the node that takes the transaction-level lock
      * @param endsIt whether a node ends the lock's transaction
      * @param isWork whether a node is work the lock could guard
+     * @param locks  whether a node takes a transaction-level lock on the same connection
      * @return the gap (an end, and a work node the lock's transaction covered that a path after that end reaches
-     *     again without coming back to the lock), or empty
+     *     again without coming to a lock again), or empty
      */
-    static Optional<Gap> workAgainAfterEnd(MethodFlow flow, int lock, IntPredicate endsIt, Predicate<FlowNode> isWork) {
+    static Optional<Gap> workAgainAfterEnd(
+            MethodFlow flow, int lock, IntPredicate endsIt, Predicate<FlowNode> isWork, IntPredicate locks) {
         boolean[] covered = new boolean[flow.nodes().size()];
         boolean[] seen = new boolean[flow.nodes().size()];
         List<Integer> ends = new ArrayList<>();

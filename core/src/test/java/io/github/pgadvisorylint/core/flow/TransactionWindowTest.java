@@ -135,10 +135,10 @@ class TransactionWindowTest {
     void aCommitInsideTheLoopLetsTheNextRoundsRunWithoutTheLock() {
         String source = """
                 class Batches {
-                    void moveAll(java.sql.Connection c) throws Exception {
+                    void moveAll(java.sql.Connection c, int batches) throws Exception {
                         c.setAutoCommit(false);
                         c.createStatement().execute("SELECT pg_advisory_xact_lock(7)");
-                        while (moreRows()) {
+                        for (int i = 0; i < batches; i++) {
                             moveBatch();
                             c.commit();
                         }
