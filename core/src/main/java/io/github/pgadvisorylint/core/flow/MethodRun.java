@@ -19,6 +19,7 @@ import io.github.pgadvisorylint.core.model.LockLevel;
 import io.github.pgadvisorylint.core.model.LockOperation;
 import io.github.pgadvisorylint.core.model.LockSite;
 import io.github.pgadvisorylint.core.model.PathFinding;
+import io.github.pgadvisorylint.core.model.SqlClause;
 import io.github.pgadvisorylint.core.model.TransactionState;
 import io.github.pgadvisorylint.core.source.SourceRegion;
 import java.util.ArrayDeque;
@@ -1369,6 +1370,10 @@ final class MethodRun {
                     m.bools.put(read, Boolean.TRUE);
                     o.normal.get(e.negated() ? 1 : 0).add(m.done());
                 }
+            } else if (s.bools().containsKey(rs) && rowFilterAttempt(s)) {
+                // the lock decides in the WHERE clause whether the row comes back: a row means the lock was taken,
+                // none that it was not (or that the row failed the other conditions, before the lock ran)
+                o.normal.get(s.bools().get(rs) != e.negated() ? 0 : 1).add(s);
             } else if (s.bools().containsKey(rs)) {
                 o.normal.get(0).add(s); // a SELECT of a lock function returns exactly one row
             } else {
@@ -1412,6 +1417,19 @@ final class MethodRun {
         // a variable no lock result flows into: both ways, nothing learnt (keeps equal paths merged)
         o.normal.get(0).add(s);
         o.normal.get(1).add(s);
+    }
+
+    /** @return whether the path's untested try-lock filters rows ({@code UPDATE .. WHERE .. AND pg_try_advisory_lock(k)}) */
+    private boolean rowFilterAttempt(PathState s) {
+        for (PathState.Attempt a : s.attempts()) {
+            LockSite site = sites.get(a.acquisition());
+            if (site != null
+                    && !a.tested()
+                    && (site.sql().clause() == SqlClause.WHERE || site.sql().clause() == SqlClause.JOIN_CONDITION)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** @return whether a tested value is a field of this object (a flag such as {@code held}, {@code locked.get()}) */
