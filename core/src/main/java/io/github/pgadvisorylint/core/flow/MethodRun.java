@@ -2294,7 +2294,11 @@ final class MethodRun {
                             && (rel.function().operation() == LockOperation.RELEASE_ALL
                                     || sameLock(sites.get(k.acquisition()), relAt))) {
                         matched = true;
-                        if (Transaction.ABORTED.equals(s.tx().get(k.connection()))) {
+                        if (Transaction.ABORTED.equals(s.tx().get(k.connection()))
+                                && summary.ends().stream()
+                                        .noneMatch(x -> k.connection().equals(map(s, e, x)))) {
+                            // (a release helper that ends the transaction itself, a rollback when its unlock failed,
+                            // then the unlock again, does release)
                             m.stuck.add(k.acquisition()); // the unlock fails with 25P02 (F18): the hold stays
                             aborted = true;
                             continue;

@@ -7,6 +7,7 @@ import com.github.javaparser.ast.body.ConstructorDeclaration;
 import com.github.javaparser.ast.body.MethodDeclaration;
 import com.github.javaparser.ast.body.Parameter;
 import com.github.javaparser.ast.body.TypeDeclaration;
+import com.github.javaparser.ast.expr.AssignExpr;
 import com.github.javaparser.ast.expr.Expression;
 import com.github.javaparser.ast.expr.FieldAccessExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
@@ -300,7 +301,38 @@ final class HelperSites {
         return op.function().operation() == LockOperation.TRY_ACQUIRE
                 && !op.releasedInside()
                 && op.inner().java() != null
-                && md.getNameAsString().equals(op.inner().java().methodName());
+                && md.getNameAsString().equals(op.inner().java().methodName())
+                && !keepsState(md);
+    }
+
+    /** Setters of an {@code AtomicBoolean} or {@code AtomicReference} a method may keep its outcome in. */
+    private static final Set<String> ATOMIC_SETTERS = Set.of("set", "lazySet", "compareAndSet", "getAndSet");
+
+    /**
+     * @return whether the method writes a field of its object (a leader flag, the connection holding the lock): the
+     *     object remembers the outcome, so its callers need not read the answer
+     */
+    private static boolean keepsState(MethodDeclaration md) {
+        List<String> params =
+                md.getParameters().stream().map(Parameter::getNameAsString).toList();
+        for (AssignExpr a : md.findAll(AssignExpr.class)) {
+            if (a.getTarget() instanceof FieldAccessExpr
+                    || (a.getTarget() instanceof NameExpr n
+                            && !params.contains(n.getNameAsString())
+                            && JavaScopes.local(n.getNameAsString(), a).isEmpty())) {
+                return true;
+            }
+        }
+        for (MethodCallExpr c : md.findAll(MethodCallExpr.class, c -> ATOMIC_SETTERS.contains(c.getNameAsString()))) {
+            Expression scope = c.getScope().orElse(null);
+            if (scope instanceof FieldAccessExpr
+                    || (scope instanceof NameExpr n
+                            && !params.contains(n.getNameAsString())
+                            && JavaScopes.local(n.getNameAsString(), c).isEmpty())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Where a key part of a helper's site comes from: one of its parameters, or fixed. */

@@ -22,6 +22,7 @@ import com.github.javaparser.ast.expr.LambdaExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
+import com.github.javaparser.ast.expr.SwitchExpr;
 import com.github.javaparser.ast.expr.UnaryExpr;
 import com.github.javaparser.ast.nodeTypes.NodeWithAnnotations;
 import com.github.javaparser.ast.stmt.BlockStmt;
@@ -1591,7 +1592,13 @@ final class SiteUsageAnalyzer {
 
     /** @return true for a statement that drops its expression's value (not the body of an expression lambda) */
     private static boolean dropped(Node n) {
-        return n instanceof ExpressionStmt && !(n.getParentNode().orElse(null) instanceof LambdaExpr);
+        Node parent = n == null ? null : n.getParentNode().orElse(null);
+        // an expression lambda's body and a switch expression's arrow case are the value, not a dropped statement
+        return n instanceof ExpressionStmt
+                && !(parent instanceof LambdaExpr)
+                && !(parent instanceof SwitchEntry entry
+                        && entry.getType() == SwitchEntry.Type.EXPRESSION
+                        && entry.getParentNode().orElse(null) instanceof SwitchExpr);
     }
 
     private static boolean isInside(Node inner, Node outer) {
