@@ -123,6 +123,14 @@ final class SummaryBuilder {
             String handle = returnsConnection ? null : s.returned();
             for (Hold k : s.held().keySet()) {
                 String rel = relative(flow, k.connection());
+                if (rel == null
+                        && k.connection().startsWith("@")
+                        && !flow.modifiers().contains("static")) {
+                    // a connection the method opened, locked and stored in a field of its object (a lock scope's
+                    // open()): the hold is the receiver's, seen by the caller through that field
+                    String inField = s.fieldNaming(k.connection());
+                    rel = inField == null ? null : relative(flow, inField);
+                }
                 String field = handle == null ? null : heldField(s, handle, k.connection());
                 if (rel != null) {
                     acquires.add(new Hold(rel, k.acquisition()));
