@@ -644,6 +644,7 @@ public final class FlowLowering {
         int onException = -1;
         SourceRegion region;
         boolean inFinally;
+        boolean inCatch;
     }
 
     private final class Builder {
@@ -659,6 +660,9 @@ public final class FlowLowering {
         final List<Finally> finallies = new ArrayList<>();
         final Deque<Jump> jumps = new ArrayDeque<>();
         int finallyNesting;
+        /** Above 0 while a {@code catch} block is lowered. */
+        int catchNesting;
+
         int temps;
         String pendingLabel;
         final List<Runnable> pendingNested = new ArrayList<>();
@@ -708,7 +712,8 @@ public final class FlowLowering {
                         next,
                         d.onException < 0 ? List.of() : List.of(d.onException),
                         d.region,
-                        d.inFinally));
+                        d.inFinally,
+                        d.inCatch));
             }
             return result;
         }
@@ -722,6 +727,7 @@ public final class FlowLowering {
             d.event = event;
             d.region = ast == null ? null : regions.apply(ast);
             d.inFinally = finallyNesting > 0;
+            d.inCatch = catchNesting > 0;
             nodes.add(d);
             return nodes.size() - 1;
         }
@@ -1130,7 +1136,12 @@ public final class FlowLowering {
                                 .map(String::trim)
                                 .anyMatch(CATCH_ALL::contains);
                 List<End> start = step(FlowEvent.assign(p, null), c, List.of(new End(dispatch, slot++)), false);
-                out.addAll(statement(c.getBody(), start));
+                catchNesting++;
+                try {
+                    out.addAll(statement(c.getBody(), start));
+                } finally {
+                    catchNesting--;
+                }
             }
             if (!all) {
                 boolean sqlCaught = t.getCatchClauses().stream()

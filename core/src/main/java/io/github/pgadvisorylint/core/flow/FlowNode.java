@@ -13,6 +13,7 @@ import java.util.Objects;
  * @param onException where control goes when the node throws; empty when it cannot throw
  * @param region      the source region of the code the node stands for, or null for synthetic nodes
  * @param inFinally   true when the node belongs to a {@code finally} block or a try-with-resources close
+ * @param inCatch     true when the node belongs to a {@code catch} block: error handling
  */
 public record FlowNode(
         int id,
@@ -20,7 +21,8 @@ public record FlowNode(
         List<Integer> next,
         List<Integer> onException,
         SourceRegion region,
-        boolean inFinally) {
+        boolean inFinally,
+        boolean inCatch) {
 
     /** Copies the lists. */
     public FlowNode {
@@ -34,6 +36,6 @@ public record FlowNode(
      * @return this node with another event, everything else kept (a copy of a graph in another calling context)
      */
     public FlowNode withEvent(FlowEvent e) {
-        return new FlowNode(id, e, next, onException, region, inFinally);
+        return new FlowNode(id, e, next, onException, region, inFinally, inCatch);
     }
 }

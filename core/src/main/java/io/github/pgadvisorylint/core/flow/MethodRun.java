@@ -722,8 +722,8 @@ final class MethodRun {
         for (String f : s.failed()) {
             // a later attempt failed, an earlier one still holds: held; a try-lock whose query threw reaches only
             // error handling (a catch), which the work's own failure reaches too: not work done without the lock
-            // (nor is what a catch runs when code after the refused try-lock threw: only exceptions reach it)
-            if (!held.contains(f) && !s.threw().contains(f) && normal[node.id()]) {
+            // (nor is what a catch runs when code after the refused try-lock threw: error handling)
+            if (!held.contains(f) && !s.threw().contains(f) && !node.inCatch()) {
                 failedAtWork.computeIfAbsent(node.id(), x -> new TreeSet<>()).add(f);
             }
         }
@@ -765,6 +765,7 @@ final class MethodRun {
                         || site.function().operation() != LockOperation.TRY_ACQUIRE
                         || Integer.valueOf(node.id()).equals(acquiredHere.get(f))
                         || node.inFinally() // cleanup runs on every path by design
+                        || node.inCatch() // so does error handling, whatever threw
                         || releasedAt.getOrDefault(f, Set.of()).contains(node.id())
                         || logging(node.event())
                         || returnsResult(f)
