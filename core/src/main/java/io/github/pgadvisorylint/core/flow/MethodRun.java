@@ -248,6 +248,16 @@ final class MethodRun {
      * @return true when node {@code id} can reach itself: a loop's test, whose answer may change each round (a
      *     {@code while (rs.next())} over a lock query's one row is true once, then false); remembered per node
      */
+    /**
+     * @return whether the release at {@code release} runs in a loop of its own that never leads back to where
+     *     {@code acquisition} was tried: it iterates what earlier rounds took ({@code for (k : taken) unlock(k)}),
+     *     not the attempt that just failed
+     */
+    private boolean releasesInOwnLoop(int release, String acquisition) {
+        Integer at = acquiredHere.get(acquisition);
+        return inLoop(release) && (at == null || !flow.reaches(List.of(release), true, n -> n == at));
+    }
+
     private boolean inLoop(int id) {
         if (!loopAsked.get(id)) {
             loopAsked.set(id);
@@ -1447,6 +1457,9 @@ final class MethodRun {
                 .anyMatch(x -> x != null && x.function().operation().isAcquisition());
         if (acquires) {
             PathState.Mutable t = abort(s, List.of(c)).edit(); // a failed acquisition holds nothing new
+            // nor is it a path that leaks the connection's earlier locks: a lock statement that throws says the
+            // session is gone (the server then drops its locks), the one failure the analysis does not chase
+            t.held.keySet().removeIf(k -> k.connection().equals(c));
             for (String id : ids) {
                 LockSite x = sites.get(id);
                 if (x != null
@@ -1721,7 +1734,7 @@ final class MethodRun {
                 }
             }
             for (String f : s.failed()) {
-                if (sameLock(sites.get(f), release) && !s.holds(f)) {
+                if (sameLock(sites.get(f), release) && !s.holds(f) && !releasesInOwnLoop(node.id(), f)) {
                     record(
                             PathFinding.Kind.RELEASE_WITHOUT_HOLD,
                             release,
@@ -1741,7 +1754,12 @@ final class MethodRun {
 
     /** Releases one hold of {@code k} at {@code node} and records where its acquisition was released. */
     private void released(PathState.Mutable m, Hold k, FlowNode node) {
-        m.release(k);
+        if (releasesInOwnLoop(node.id(), k.acquisition())) {
+            m.held.remove(k); // a loop over what was taken (for (k : taken) unlock(k)) releases every hold
+            m.stacked.remove(k.acquisition());
+        } else {
+            m.release(k);
+        }
         releasedAt.computeIfAbsent(k.acquisition(), x -> new TreeSet<>()).add(node.id());
     }
 
@@ -2317,7 +2335,7 @@ final class MethodRun {
                 }
                 if (!matched && !summary.guarded() && rel.function().operation() == LockOperation.RELEASE) {
                     for (String f : s.failed()) {
-                        if (sameLock(sites.get(f), relAt)) {
+                        if (sameLock(sites.get(f), relAt) && !releasesInOwnLoop(node.id(), f)) {
                             recordAt(
                                     PathFinding.Kind.RELEASE_WITHOUT_HOLD,
                                     callRelease(e, rel),
@@ -2415,6 +2433,18 @@ final class MethodRun {
         if (summary.cases().stream().anyMatch(c -> c.releases().isEmpty())
                 || !summary.thrown().isEmpty()) {
             PathState.Mutable t = abort(s, touched).edit();
+            if (asAcquisition != null && summary.executes().isEmpty()) {
+                // a lock helper that runs nothing but its lock statement throws only when that statement fails: the
+                // session is gone, and the locks it held on that connection with it (see lock())
+                for (MethodSummary.Case c : summary.cases()) {
+                    for (Hold a : c.acquires()) {
+                        String target = map(s, e, a.connection());
+                        if (target != null) {
+                            t.held.keySet().removeIf(k -> k.connection().equals(target));
+                        }
+                    }
+                }
+            }
             for (String x : summary.ends()) {
                 String target = map(s, e, x);
                 if (target != null && Transaction.ABORTED.equals(s.tx().get(target))) {
