@@ -63,6 +63,15 @@ class CallGraphTest {
     }
 
     @Test
+    void aJdkClassReceiverNeverRunsAProjectMethodOfTheSameName() {
+        CallGraph g = graph(HIERARCHY);
+        assertThat(keys(g.resolve(List.of("Unknown.work/0", "*.work/0")))).containsExactly("Purge.work/0");
+        assertThat(g.resolve(List.of("ReentrantLock.work/0", "*.work/0")))
+                .as("dispatchLock.work() on a java.util.concurrent.locks.ReentrantLock")
+                .isEmpty();
+    }
+
+    @Test
     void overloadsOfOneArityAndUnknownTypesResolveToNothingOrByUniqueName() {
         CallGraph g = graph(HIERARCHY);
         assertThat(g.resolve(List.of("Twice.put/1", "*.put/1"))).isEmpty();
