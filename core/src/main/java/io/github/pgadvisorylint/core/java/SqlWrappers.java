@@ -300,9 +300,8 @@ final class SqlWrappers {
     private static boolean arity(Wrapper w, MethodCallExpr call) {
         int params = w.method().getParameters().size();
         // a varargs parameter takes any count, whether or not the binding of its elements was seen
-        return params > 0 && w.method().getParameter(params - 1).isVarArgs()
-                ? call.getArguments().size() >= params - 1
-                : call.getArguments().size() == params;
+        boolean varargs = params > 0 && w.method().getParameter(params - 1).isVarArgs();
+        return varargs ? call.getArguments().size() >= params - 1 : call.getArguments().size() == params;
     }
 
     /** The method as a wrapper, or null when it executes no {@code String} parameter on a database handle. */
