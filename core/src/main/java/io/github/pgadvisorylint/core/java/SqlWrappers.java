@@ -301,7 +301,9 @@ final class SqlWrappers {
         int params = w.method().getParameters().size();
         // a varargs parameter takes any count, whether or not the binding of its elements was seen
         boolean varargs = params > 0 && w.method().getParameter(params - 1).isVarArgs();
-        return varargs ? call.getArguments().size() >= params - 1 : call.getArguments().size() == params;
+        return varargs
+                ? call.getArguments().size() >= params - 1
+                : call.getArguments().size() == params;
     }
 
     /** The method as a wrapper, or null when it executes no {@code String} parameter on a database handle. */
