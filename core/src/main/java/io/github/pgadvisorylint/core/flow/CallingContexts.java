@@ -365,6 +365,34 @@ final class CallingContexts {
         return null;
     }
 
+    /**
+     * @param nodes a graph run in a transaction
+     * @return per node, whether a path from the entry reaches it without taking the "no transaction" side of a
+     *     test of Spring's {@code TransactionSynchronizationManager} ({@link FlowLowering#IN_TRANSACTION})
+     */
+    private static boolean[] reachableInTransaction(List<FlowNode> nodes) {
+        boolean[] seen = new boolean[nodes.size()];
+        Deque<Integer> todo = new ArrayDeque<>(List.of(MethodFlow.ENTRY));
+        while (!todo.isEmpty()) {
+            int id = todo.poll();
+            if (seen[id]) {
+                continue;
+            }
+            seen[id] = true;
+            FlowNode n = nodes.get(id);
+            List<Integer> next = n.next();
+            if (n.event().kind() == FlowEvent.Kind.BRANCH
+                    && FlowLowering.IN_TRANSACTION.equals(n.event().target())
+                    && next.size() == 2) {
+                todo.add(next.get(n.event().negated() ? 1 : 0));
+            } else {
+                todo.addAll(next);
+            }
+            todo.addAll(n.onException());
+        }
+        return seen;
+    }
+
     /** Step 2: calls made in a transaction call a copy of the callee that runs in it. */
     private static Expanded inCallersTransaction(List<MethodFlow> flows) {
         CallGraph graph = new CallGraph(flows);
@@ -416,8 +444,12 @@ final class CallingContexts {
             }
             boolean readOnly = caller.modifiers().contains("readOnly");
             List<FlowNode> nodes = edits.getOrDefault(caller, caller.nodes());
+            boolean[] inTransaction = reachableInTransaction(nodes);
             for (int k = 0; k < nodes.size(); k++) {
                 FlowNode n = nodes.get(k);
+                if (!inTransaction[k]) {
+                    continue; // only reached when Spring says no transaction is active: not run in this one
+                }
                 if (hasRole(n.event(), Role.LENDS_TRANSACTION_CONNECTION)) {
                     // jdbc.execute((ConnectionCallback<T>) con -> ..) in a transaction: con is the transaction's
                     for (String a : n.event().args()) {

@@ -225,6 +225,16 @@ public final class FlowLowering {
     static final String NULL = "$const:null";
 
     /**
+     * The value of Spring's {@code TransactionSynchronizationManager.isSynchronizationActive()} or
+     * {@code isActualTransactionActive()}: true in a method run in a transaction, unknown elsewhere.
+     */
+    static final String IN_TRANSACTION = "$inTransaction";
+
+    /** Spring's static questions about the thread's transaction, answered by {@link #IN_TRANSACTION}. */
+    private static final Set<String> TRANSACTION_QUESTIONS =
+            Set.of("isSynchronizationActive", "isActualTransactionActive");
+
+    /**
      * A branch on whether a try-with-resources resource is null ({@code $nullable:lock}): its first successor closes
      * it. {@code MethodRun} takes the second only when the variable is known to hold a helper's {@link #NULL}.
      */
@@ -1419,6 +1429,12 @@ public final class FlowLowering {
             }
             if (sites.isEmpty() && name.equals("isPresent") && args.isEmpty() && receiver != null) {
                 return new Value(cur, receiver);
+            }
+            if (sites.isEmpty()
+                    && args.isEmpty()
+                    && TRANSACTION_QUESTIONS.contains(name)
+                    && "TransactionSynchronizationManager".equals(scopeName(m))) {
+                return new Value(cur, IN_TRANSACTION);
             }
             if (sites.isEmpty() && receiver != null && "AtomicBoolean".equals(receiverType)) {
                 // a flag kept in an AtomicBoolean is its boolean: get() reads it, set(v) writes it

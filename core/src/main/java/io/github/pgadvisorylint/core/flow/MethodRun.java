@@ -1350,6 +1350,10 @@ final class MethodRun {
             o.normal.get(e.negated() ? 0 : 1).add(s);
             return;
         }
+        if (FlowLowering.IN_TRANSACTION.equals(v) && flow.modifiers().contains("transactional")) {
+            o.normal.get(e.negated() ? 1 : 0).add(s); // Spring says a transaction is active: it is, here
+            return;
+        }
         if (v != null && v.startsWith(FlowLowering.NULLABLE)) {
             // a resource closed unless it is null: skipped only when it holds a helper's null (FlowLowering.NULL)
             boolean isNull = Boolean.FALSE.equals(s.bools().get(v.substring(FlowLowering.NULLABLE.length())));
