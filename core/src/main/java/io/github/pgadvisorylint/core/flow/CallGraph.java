@@ -124,20 +124,12 @@ final class CallGraph {
      *     passes it a value ({@code optional.ifPresent(lock -> ..)}) hands that value over to it
      */
     boolean readsItsParameter(String fn) {
-        List<MethodFlow> found =
-                fn.startsWith(FlowLowering.FUNCTION) ? flows(fn.substring(FlowLowering.FUNCTION.length())) : List.of();
-        if (found.size() != 1) {
+        MethodFlow lambda = lambdaGraph(fn);
+        if (lambda == null) {
             return false;
         }
-        MethodFlow lambda = found.get(0);
         for (FlowNode n : lambda.nodes()) {
-            FlowEvent x = n.event();
-            List<String> names = new ArrayList<>(x.args());
-            names.add(x.path());
-            for (String name : names) {
-                if (name == null) {
-                    continue;
-                }
+            for (String name : namesRead(n.event(), false)) {
                 if (name.startsWith(FlowLowering.FUNCTION)) {
                     if (capturedNames(name).stream().anyMatch(lambda.params()::contains)) {
                         return true;
@@ -152,21 +144,15 @@ final class CallGraph {
 
     private Set<String> capturedNames(String fn, int depth) {
         Set<String> out = new TreeSet<>();
-        List<MethodFlow> found =
-                fn.startsWith(FlowLowering.FUNCTION) ? flows(fn.substring(FlowLowering.FUNCTION.length())) : List.of();
-        if (found.size() != 1) {
+        MethodFlow lambda = lambdaGraph(fn);
+        if (lambda == null) {
             return out;
         }
-        MethodFlow lambda = found.get(0);
         for (FlowNode n : lambda.nodes()) {
-            FlowEvent x = n.event();
-            List<String> names = new ArrayList<>(x.args());
-            names.add(x.path());
-            names.add(x.target());
-            for (String name : names) {
-                if (name != null && depth > 1 && name.startsWith(FlowLowering.FUNCTION)) {
+            for (String name : namesRead(n.event(), true)) {
+                if (depth > 1 && name.startsWith(FlowLowering.FUNCTION)) {
                     out.addAll(capturedNames(name, depth - 1));
-                } else if (name != null && !name.isEmpty() && !name.startsWith("$")) {
+                } else if (!name.isEmpty() && !name.startsWith("$")) {
                     String root = LockStateAnalysis.rootOf(name);
                     if (!root.equals("this") && !lambda.params().contains(root)) {
                         out.add(root);
@@ -175,6 +161,24 @@ final class CallGraph {
             }
         }
         return out;
+    }
+
+    /** @return the one graph a lambda or method reference value ({@code $fn:..}) names, or null */
+    private MethodFlow lambdaGraph(String fn) {
+        List<MethodFlow> found =
+                fn.startsWith(FlowLowering.FUNCTION) ? flows(fn.substring(FlowLowering.FUNCTION.length())) : List.of();
+        return found.size() == 1 ? found.get(0) : null;
+    }
+
+    /** @return the event's arguments and receiver (and its target when {@code withTarget}), without nulls */
+    private static List<String> namesRead(FlowEvent e, boolean withTarget) {
+        List<String> names = new ArrayList<>(e.args());
+        names.add(e.path());
+        if (withTarget) {
+            names.add(e.target());
+        }
+        names.removeIf(Objects::isNull);
+        return names;
     }
 
     /**

@@ -60,22 +60,37 @@ final class TransactionWindow {
         if (ends.isEmpty()) {
             return Optional.empty();
         }
+        int work = firstAfter(
+                flow,
+                ends,
+                lock,
+                locks,
+                id -> isWork.test(flow.nodes().get(id))
+                        && flow.nodes().get(id).event().kind() != FlowEvent.Kind.END);
+        return work < 0 ? Optional.empty() : Optional.of(new Gap(ends.get(0), work));
+    }
+
+    /**
+     * @return the first node a walk of the normal edges from the successors of {@code from} reaches that passes
+     *     {@code found}, not going through the lock or another lock on its connection; -1 when none
+     */
+    private static int firstAfter(
+            MethodFlow flow, List<Integer> from, int lock, IntPredicate locks, IntPredicate found) {
         boolean[] after = new boolean[flow.nodes().size()];
         Deque<Integer> rest = new ArrayDeque<>();
-        ends.forEach(e -> rest.addAll(flow.nodes().get(e).next()));
+        from.forEach(e -> rest.addAll(flow.nodes().get(e).next()));
         while (!rest.isEmpty()) {
             int id = rest.poll();
             if (after[id] || id == lock || locks.test(id)) {
                 continue;
             }
             after[id] = true;
-            FlowNode n = flow.nodes().get(id);
-            if (isWork.test(n) && n.event().kind() != FlowEvent.Kind.END) {
-                return Optional.of(new Gap(ends.get(0), id));
+            if (found.test(id)) {
+                return id;
             }
-            rest.addAll(n.next());
+            rest.addAll(flow.nodes().get(id).next());
         }
-        return Optional.empty();
+        return -1;
     }
 
     /**
@@ -111,18 +126,9 @@ final class TransactionWindow {
             todo.addAll(n.next());
         }
         for (int end : ends) {
-            boolean[] after = new boolean[flow.nodes().size()];
-            Deque<Integer> rest = new ArrayDeque<>(flow.nodes().get(end).next());
-            while (!rest.isEmpty()) {
-                int id = rest.poll();
-                if (after[id] || id == lock || locks.test(id)) {
-                    continue;
-                }
-                after[id] = true;
-                if (covered[id]) {
-                    return Optional.of(new Gap(end, id));
-                }
-                rest.addAll(flow.nodes().get(id).next());
+            int again = firstAfter(flow, List.of(end), lock, locks, id -> covered[id]);
+            if (again >= 0) {
+                return Optional.of(new Gap(end, again));
             }
         }
         return Optional.empty();
