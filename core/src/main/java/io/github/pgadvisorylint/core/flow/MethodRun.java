@@ -2071,17 +2071,16 @@ final class MethodRun {
                 if (helper && site.region() != null && !site.region().equals(where)) {
                     steps.add(new PathFinding.Step(site.region(), "the lock statement the helper runs"));
                 }
-                steps.addAll(List.of(
-                        new PathFinding.Step(
-                                end.region(),
-                                again
-                                        ? "its transaction ends here, and the loop goes on"
-                                        : "its transaction ends here, before any work"),
-                        new PathFinding.Step(
-                                after.region(),
-                                again
-                                        ? "the work the lock covered the first time, run again without it"
-                                        : "work that runs after the lock is gone")));
+                steps.add(new PathFinding.Step(
+                        end.region(),
+                        again
+                                ? "its transaction ends here, and the loop goes on"
+                                : "its transaction ends here, before any work"));
+                steps.add(new PathFinding.Step(
+                        after.region(),
+                        again
+                                ? "the work the lock covered the first time, run again without it"
+                                : "work that runs after the lock is gone"));
                 xactFindings.putIfAbsent(
                         PathFinding.Kind.XACT_ENDS_BEFORE_WORK + "|" + where,
                         new PathFinding(
