@@ -14,6 +14,7 @@ import static io.github.pgadvisorylint.core.api.Role.FETCHES_LIST;
 import static io.github.pgadvisorylint.core.api.Role.FETCHES_ONE;
 import static io.github.pgadvisorylint.core.api.Role.GUARDS;
 import static io.github.pgadvisorylint.core.api.Role.ITERATES;
+import static io.github.pgadvisorylint.core.api.Role.JVM_ONLY;
 import static io.github.pgadvisorylint.core.api.Role.LENDS_TRANSACTION_CONNECTION;
 import static io.github.pgadvisorylint.core.api.Role.LOGS;
 import static io.github.pgadvisorylint.core.api.Role.PASSES_VALUE;
@@ -26,6 +27,7 @@ import static io.github.pgadvisorylint.core.api.Role.ROLLS_BACK;
 import static io.github.pgadvisorylint.core.api.Role.RUNS_IN_TRANSACTION;
 import static io.github.pgadvisorylint.core.api.Role.RUNS_MIGRATIONS;
 import static io.github.pgadvisorylint.core.api.Role.SETS_AUTOCOMMIT;
+import static io.github.pgadvisorylint.core.api.Role.STORES_ARGUMENT;
 import static io.github.pgadvisorylint.core.api.Role.TAKES_NO_SQL;
 import static io.github.pgadvisorylint.core.api.Role.TESTS_ROW;
 import static io.github.pgadvisorylint.core.api.Role.TEST_WRAPPER;
@@ -94,6 +96,9 @@ public final class ApiCatalog {
             Set.of("Pool", "PgPool", "JDBCPool", "MySQLPool", "SqlClient", "SqlConnection", "PgConnection");
     private static final Set<String> VERTX_POOLS = Set.of("Pool", "PgPool", "JDBCPool", "MySQLPool");
     private static final Set<String> ANY_RECEIVER = Set.of();
+    /** java.util.concurrent.atomic's value holders. */
+    private static final Set<String> ATOMICS =
+            Set.of("AtomicBoolean", "AtomicInteger", "AtomicLong", "AtomicReference");
 
     private static final ApiCatalog STANDARD = new ApiCatalog(standardMatchers(), standardTypes());
 
@@ -743,6 +748,54 @@ public final class ApiCatalog {
         t.add(ApiFamily.GENERIC, ANY_RECEIVER, roles(PINS_CONNECTION), "useConnection");
         t.add(ApiFamily.GENERIC, ANY_RECEIVER, roles(BEGINS_TRANSACTION), "runInTransaction");
         t.add(ApiFamily.GENERIC, ANY_RECEIVER, roles(FETCHES_LIST), "listOf");
+
+        // the JDK's concurrency classes (java.util.concurrent, .locks, .atomic, java.lang.Thread): a receiver of
+        // one of these types runs the JDK's method, never a project method of the same name (declares)
+        t.add(ApiFamily.JDK, ATOMICS, 1, 1, null, roles(STORES_ARGUMENT, JVM_ONLY), "set", "lazySet", "getAndSet");
+        t.add(ApiFamily.JDK, ATOMICS, 2, 2, null, roles(STORES_ARGUMENT, JVM_ONLY), "compareAndSet");
+        t.add(
+                ApiFamily.JDK,
+                ATOMICS,
+                roles(JVM_ONLY),
+                "get",
+                "incrementAndGet",
+                "decrementAndGet",
+                "getAndIncrement",
+                "getAndDecrement",
+                "addAndGet",
+                "updateAndGet");
+        t.add(
+                ApiFamily.JDK,
+                Set.of("ReentrantLock", "ReentrantReadWriteLock", "StampedLock"),
+                roles(JVM_ONLY),
+                "lock",
+                "tryLock",
+                "unlock",
+                "lockInterruptibly",
+                "newCondition",
+                "readLock",
+                "writeLock");
+        t.add(
+                ApiFamily.JDK,
+                Set.of("Semaphore", "CountDownLatch", "CyclicBarrier", "Phaser"),
+                roles(JVM_ONLY),
+                "acquire",
+                "tryAcquire",
+                "release",
+                "await",
+                "countDown",
+                "arrive",
+                "arriveAndAwaitAdvance");
+        t.add(
+                ApiFamily.JDK,
+                Set.of("Thread"),
+                roles(JVM_ONLY),
+                "start",
+                "run",
+                "join",
+                "interrupt",
+                "setDaemon",
+                "setName");
 
         // the JDK: values passed through, checks, clocks, strings, streams
         t.add(

@@ -80,6 +80,17 @@ public enum Role {
     PURE,
     /** Returns the value it was given or called on, unchanged for a boolean test ({@code orElse}, {@code valueOf}, {@code equals}). */
     PASSES_VALUE,
+    /**
+     * Stores its argument as its receiver's value ({@code AtomicBoolean.set}, {@code lazySet}, {@code getAndSet};
+     * {@code compareAndSet} the second): the receiver holds that value from here on (java.util.concurrent.atomic).
+     */
+    STORES_ARGUMENT,
+    /**
+     * Acts in the JVM only, never on the database: an operation of a JDK synchronizer, atomic or thread
+     * ({@code ReentrantLock.tryLock}, {@code Semaphore.release}, {@code Thread.start}). Its receiver runs the JDK's
+     * method, never a project method that shares the name.
+     */
+    JVM_ONLY,
     /** Runs a lambda once per element of a stream or collection ({@code forEach}, {@code map}). */
     ITERATES,
     /** Its string arguments are messages, patterns or expectations, never SQL to run. */

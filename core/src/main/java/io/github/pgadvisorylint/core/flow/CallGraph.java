@@ -58,27 +58,6 @@ final class CallGraph {
             "BooleanSupplier",
             "UnaryOperator");
 
-    /**
-     * JDK classes (java.util.concurrent, java.util.concurrent.locks, java.util.concurrent.atomic, java.lang), whose
-     * methods a receiver of that declared type runs, never a project method that happens to share a name
-     * ({@code dispatchLock.tryLock()} on a {@code ReentrantLock}), unless the project declares a type of that name.
-     */
-    private static final Set<String> JDK_CLASSES = Set.of(
-            "ReentrantLock",
-            "ReentrantReadWriteLock",
-            "StampedLock",
-            "Semaphore",
-            "CountDownLatch",
-            "CyclicBarrier",
-            "Phaser",
-            "AtomicBoolean",
-            "AtomicInteger",
-            "AtomicLong",
-            "AtomicReference",
-            "Thread",
-            "Object",
-            "String");
-
     private final Map<String, List<MethodFlow>> byKey = new HashMap<>();
     private final Map<String, Set<String>> captured = new HashMap<>();
     private final Map<String, List<MethodFlow>> byName = new HashMap<>();
@@ -271,8 +250,7 @@ final class CallGraph {
             if (CALLBACK_TYPES.contains(type) && !byKey.containsKey(key)) {
                 return List.of(); // runs whatever lambda was passed: bound by CallingContexts, else unknown
             }
-            typed |= (!method.contains("$") && API.declares(type, method.substring(0, method.indexOf('/'))))
-                    || (JDK_CLASSES.contains(type) && !supertypes.containsKey(type));
+            typed |= !method.contains("$") && API.declares(type, method.substring(0, method.indexOf('/')));
             List<MethodFlow> own = byKey.get(key);
             if (own != null && own.size() > 1) {
                 MethodFlow chosen = overload(own, argTypes);

@@ -1438,10 +1438,11 @@ public final class FlowLowering {
             }
             if (sites.isEmpty() && receiver != null && "AtomicBoolean".equals(receiverType)) {
                 // a flag kept in an AtomicBoolean is its boolean: get() reads it, set(v) writes it
-                if (name.equals("get") && args.isEmpty()) {
+                Set<Role> roles = API.roles(receiverType, name, args.size());
+                if (roles.contains(Role.CARRIES_RECEIVER) && args.isEmpty()) {
                     return new Value(cur, receiver);
                 }
-                if ((name.equals("set") || name.equals("lazySet")) && args.size() == 1) {
+                if (roles.contains(Role.STORES_ARGUMENT) && args.size() == 1) {
                     return new Value(step(FlowEvent.assign(receiver, args.get(0)), m, cur, false), null);
                 }
             }

@@ -254,9 +254,18 @@ final class MethodRun {
      *     not the attempt that just failed
      */
     private boolean releasesInOwnLoop(int release, String acquisition) {
+        if (!inLoop(release)) {
+            return false;
+        }
         Integer at = acquiredHere.get(acquisition);
-        return inLoop(release) && (at == null || !flow.reaches(List.of(release), true, n -> n == at));
+        // asked for every state reaching a release in a loop: one walk per release and acquisition
+        return at == null
+                || ownLoop.computeIfAbsent(
+                        release + "|" + at, k -> !flow.reaches(List.of(release), true, n -> n == at));
     }
+
+    /** {@link #releasesInOwnLoop}'s answers, by release node and acquisition node. */
+    private final Map<String, Boolean> ownLoop = new HashMap<>();
 
     private boolean inLoop(int id) {
         if (!loopAsked.get(id)) {

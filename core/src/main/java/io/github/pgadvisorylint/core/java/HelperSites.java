@@ -13,6 +13,8 @@ import com.github.javaparser.ast.expr.FieldAccessExpr;
 import com.github.javaparser.ast.expr.MethodCallExpr;
 import com.github.javaparser.ast.expr.NameExpr;
 import com.github.javaparser.ast.expr.ObjectCreationExpr;
+import io.github.pgadvisorylint.core.api.ApiCatalog;
+import io.github.pgadvisorylint.core.api.Role;
 import io.github.pgadvisorylint.core.facts.HelperSummary;
 import io.github.pgadvisorylint.core.model.ExecutionApi;
 import io.github.pgadvisorylint.core.model.KeyPart;
@@ -40,6 +42,8 @@ import java.util.regex.Pattern;
  * rounds of the analysis; a call inside the helper it would reach is ignored (no recursion).
  */
 final class HelperSites {
+
+    private static final ApiCatalog API = ApiCatalog.standard();
 
     /**
      * Names so common on other objects ({@code ReentrantLock.lock()}, {@code Executor.execute}) that a
@@ -305,9 +309,6 @@ final class HelperSites {
                 && !keepsState(md);
     }
 
-    /** Setters of an {@code AtomicBoolean} or {@code AtomicReference} a method may keep its outcome in. */
-    private static final Set<String> ATOMIC_SETTERS = Set.of("set", "lazySet", "compareAndSet", "getAndSet");
-
     /**
      * @return whether the method writes a field of its object (a leader flag, the connection holding the lock): the
      *     object remembers the outcome, so its callers need not read the answer
@@ -323,7 +324,8 @@ final class HelperSites {
                 return true;
             }
         }
-        for (MethodCallExpr c : md.findAll(MethodCallExpr.class, c -> ATOMIC_SETTERS.contains(c.getNameAsString()))) {
+        for (MethodCallExpr c :
+                md.findAll(MethodCallExpr.class, c -> API.is(Role.STORES_ARGUMENT, c.getNameAsString()))) {
             Expression scope = c.getScope().orElse(null);
             if (scope instanceof FieldAccessExpr
                     || (scope instanceof NameExpr n
